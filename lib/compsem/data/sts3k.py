@@ -1,0 +1,155 @@
+"""Loaders for STS3k (Fodor, De Deyne & Suzuki 2025) from the authors' repository.
+
+Files (commit c310abb of bmmlab/compositional-semantics-eval, via the data registry):
+
+- ``Data-experiment/STS3k_all.txt``: 2,800 lines ``sentence1;sentence2;similarity`` (0-1).
+- ``Data-experiment/STS3k_non_adv_indices.txt`` (1,065 rows) and
+  ``STS3k_adv_noneg_indices.txt`` (1,664 rows): zero-based row indices defining the
+  "STS3k-non" and "STS3k-adv" columns of Table 9. The 71 rows in neither are the negatives.
+- ``Data-experiment/STS3k_all_participant_data.xlsx``: every raw 1-7 rating of the 501 retained
+  participants (§4.2), 2,800 rows in the order of ``STS3k_all.txt``.
+- ``stopwords.txt``: the 179 NLTK English stop words the authors used.
+
+Row position (``pair_id``, 0-2799) is the key that joins all of them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from compsem import paths
+from compsem.data.registry import DataError, fetch
+
+REPO = "bmmlab/compositional-semantics-eval"
+PAIRS = f"{REPO}/Data-experiment/STS3k_all.txt"
+NON_ADV_INDICES = f"{REPO}/Data-experiment/STS3k_non_adv_indices.txt"
+ADV_INDICES = f"{REPO}/Data-experiment/STS3k_adv_noneg_indices.txt"
+PARTICIPANTS = f"{REPO}/Data-experiment/STS3k_all_participant_data.xlsx"
+STOPWORDS = f"{REPO}/stopwords.txt"
+N_PAIRS = 2800
+N_PARTICIPANTS = 501
+
+
+def read_pair_file(path: str, scale: float = 1.0) -> pd.DataFrame:
+    """Read a ``sentence1;sentence2;score`` file of the authors' repository.
+
+    Returns columns ``sentence_a``, ``sentence_b``, ``human`` (the score divided by ``scale``).
+    A line that does not have exactly three fields raises DataError naming file and line.
+    """
+    file = fetch(path)
+    rows = []
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.rsplit(";", 2)
+        try:
+            rows.append((parts[0].strip(), parts[1].strip(), float(parts[2]) / scale))
+        except (IndexError, ValueError) as error:
+            raise DataError(
+                f"{file}:{number}: expected 'sentence1;sentence2;score', got {line[:80]!r}"
+            ) from error
+    return pd.DataFrame(rows, columns=["sentence_a", "sentence_b", "human"])
+
+
+def _read_indices(path: str) -> np.ndarray:
+    file = fetch(path)
+    try:
+        values = np.loadtxt(file, dtype=int, ndmin=1)
+    except ValueError as error:
+        raise DataError(f"{file}: expected one integer row index per line ({error})") from error
+    if values.min() < 0 or values.max() >= N_PAIRS:
+        raise DataError(f"{file}: row indices must lie in 0..{N_PAIRS - 1}")
+    return values
+
+
+def load_pairs() -> pd.DataFrame:
+    """The 2,800 STS3k pairs (§4.1) with their published normalised human similarity.
+
+    Index ``pair_id`` (0-2799, the row of ``STS3k_all.txt``). Columns:
+    ``sentence_a``, ``sentence_b``; ``human`` = (mean raw rating - 1)/6, in 0-1;
+    ``portion`` = ``"non"`` (non-adversarial, incl. the 10 attention checks), ``"adv"``
+    (adversarial without negatives) or ``"neg"`` (the 71 negatives: counted in STS3k-all only).
+    """
+    pairs = read_pair_file(PAIRS)
+    if len(pairs) != N_PAIRS:
+        raise DataError(f"{fetch(PAIRS)}: expected {N_PAIRS} pairs, found {len(pairs)}")
+    portion = np.full(N_PAIRS, "neg", dtype=object)
+    portion[_read_indices(NON_ADV_INDICES)] = "non"
+    portion[_read_indices(ADV_INDICES)] = "adv"
+    pairs["portion"] = pd.Categorical(portion, categories=["non", "adv", "neg"])
+    pairs.index.name = "pair_id"
+    return pairs
+
+
+def portion_mask(pairs: pd.DataFrame, portion: str) -> np.ndarray:
+    """Boolean mask of the Table 9 columns: ``"all"``, ``"non"`` or ``"adv"``."""
+    if portion == "all":
+        return np.ones(len(pairs), dtype=bool)
+    if portion not in ("non", "adv"):
+        raise ValueError(f"portion must be 'all', 'non' or 'adv', not {portion!r}")
+    return (pairs["portion"] == portion).to_numpy()
+
+
+@functools.cache
+def _participant_table() -> pd.DataFrame:
+    """The participant xlsx as a frame, cached as parquet next to the download (6 s -> 0.1 s)."""
+    from compsem.data.registry import entry
+
+    file = fetch(PARTICIPANTS)
+    cached = paths.cache_dir("tables") / f"sts3k-participants-{entry(PARTICIPANTS).sha256[:16]}.parquet"
+    if cached.exists():
+        return pd.read_parquet(cached)
+    table = pd.read_excel(file)
+    expected = ["Main ID", "Adversarial", "Sentence pair"]
+    if list(table.columns[:3]) != expected or table.shape != (N_PAIRS, N_PARTICIPANTS + 5):
+        raise DataError(
+            f"{file}: expected columns {expected} + participants 1..{N_PARTICIPANTS} + Mean, Std "
+            f"and {N_PAIRS} rows; found {table.shape} starting {list(table.columns[:3])}"
+        )
+    table.columns = [str(c) for c in table.columns]
+    tmp = cached.with_suffix(".tmp")
+    table.to_parquet(tmp)
+    tmp.replace(cached)
+    return table
+
+
+def load_participant_ratings() -> pd.DataFrame:
+    """Raw 1-7 ratings (§4.2): index ``pair_id`` 0-2799, one column per participant 1-501.
+
+    Missing ratings are NaN. Each participant rated 110 pairs plus the 10 attention checks
+    (rows 0-9), 60,120 ratings in all.
+    """
+    table = _participant_table()
+    ratings = table[[str(i) for i in range(1, N_PARTICIPANTS + 1)]].astype(float)
+    ratings.columns = pd.RangeIndex(1, N_PARTICIPANTS + 1, name="participant")
+    ratings.index = pd.RangeIndex(N_PAIRS, name="pair_id")
+    return ratings
+
+
+def load_participant_pairs() -> pd.DataFrame:
+    """Per-pair columns of the participant xlsx: ``main_id``, ``xlsx_adversarial`` (bool; marks
+    1,736 rows, row 691 included), ``sentence_a``, ``sentence_b``, ``mean`` and ``std`` of the raw
+    ratings. Index ``pair_id`` 0-2799."""
+    table = _participant_table()
+    split = table["Sentence pair"].str.split("\n", n=1, expand=True)
+    frame = pd.DataFrame(
+        {
+            "main_id": table["Main ID"].astype(int),
+            "xlsx_adversarial": table["Adversarial"].eq("ADV"),
+            "sentence_a": split[0].str.strip(),
+            "sentence_b": split[1].str.strip(),
+            "mean": table["Mean"].astype(float),
+            "std": table["Std"].astype(float),
+        }
+    )
+    frame.index = pd.RangeIndex(N_PAIRS, name="pair_id")
+    return frame
+
+
+def load_stopwords() -> frozenset[str]:
+    """The authors' 179 English stop words (NLTK's list), lower case."""
+    words = fetch(STOPWORDS).read_text(encoding="utf-8").split()
+    return frozenset(w.strip().lower() for w in words if w.strip())

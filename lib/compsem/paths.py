@@ -1,0 +1,53 @@
+"""Where things live: the project tree, the local data mirror and the caches.
+
+Environment variables (all optional):
+
+``COMPSEM_DATA_DIR``
+    A local mirror of the upstream data files laid out as ``<owner>/<repo>/<path as upstream>``
+    (the layout of ``data/registry.tsv``). When set, files are read from it and verified;
+    nothing is downloaded.
+``COMPSEM_DATA_URL``
+    A base URL that replaces every upstream URL: a file is fetched from ``<base>/<registry path>``.
+    Used by the tests (a local HTTP server) and by anyone hosting their own mirror.
+``COMPSEM_CACHE_DIR``
+    Where downloads, derived tables and embedding caches go (default: the user cache,
+    e.g. ``~/.cache/compsem``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PROJECT_DIR = PACKAGE_DIR.parent.parent
+NOTEBOOKS_DIR = PROJECT_DIR / "notebooks"
+PARAMS_DIR = NOTEBOOKS_DIR / "params"
+BOOK_DIR = PROJECT_DIR / "book"
+PROJECT_DATA_DIR = PROJECT_DIR / "data"
+TARGETS_DIR = PROJECT_DATA_DIR / "targets"
+REGISTRY_FILE = PROJECT_DATA_DIR / "registry.tsv"
+
+
+def data_dir() -> Path | None:
+    """The local data mirror named by ``COMPSEM_DATA_DIR``, or None when unset."""
+    value = os.environ.get("COMPSEM_DATA_DIR", "").strip()
+    return Path(value).expanduser().resolve() if value else None
+
+
+def data_url() -> str | None:
+    """The base URL named by ``COMPSEM_DATA_URL`` (without trailing slash), or None."""
+    value = os.environ.get("COMPSEM_DATA_URL", "").strip()
+    return value.rstrip("/") if value else None
+
+
+def cache_dir(*parts: str) -> Path:
+    """A sub-folder of the compsem cache (created on demand)."""
+    value = os.environ.get("COMPSEM_CACHE_DIR", "").strip()
+    if value:
+        root = Path(value).expanduser()
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "compsem"
+    path = root.joinpath(*parts)
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,157 @@
+"""Paper-vs-ours tables, glue helpers and the one plotting theme of the book.
+
+The targets convention (``data/targets/<study>.json``)::
+
+    {"split_half_all": {"paper": 0.953, "tol": 0.005, "source": "§5.1"}, ...}
+
+optionally with ``"status": "substitute" | "not-run"`` and a ``"reason"`` for a target that is
+knowingly not met. A chapter computes the same quantity, glues it under the same key with
+:func:`glue` and shows :func:`compare`'s table; ``tests/test_targets.py`` checks every glued value
+of the committed notebooks against its target.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping
+
+import pandas as pd
+
+from compsem import paths
+
+STATUSES = ("substitute", "not-run")
+
+
+@functools.cache
+def load_targets(study: str) -> dict[str, dict]:
+    """The paper numbers of ``study`` (``data/targets/<study>.json``), validated."""
+    file = paths.TARGETS_DIR / f"{study}.json"
+    if not file.exists():
+        known = sorted(p.stem for p in paths.TARGETS_DIR.glob("*.json"))
+        raise FileNotFoundError(f"no targets file {file}; known studies: {known}")
+    targets = json.loads(file.read_text())
+    for key, target in targets.items():
+        missing = {"paper", "tol", "source"} - set(target)
+        if missing:
+            raise ValueError(f"{file}: target {key!r} lacks {sorted(missing)}")
+        if target.get("status") not in (None, *STATUSES):
+            raise ValueError(f"{file}: target {key!r} has unknown status {target['status']!r}")
+        if target.get("status") and not target.get("reason"):
+            raise ValueError(f"{file}: target {key!r} has a status but no reason")
+    return targets
+
+
+def verdict(ours: float, target: Mapping) -> str:
+    """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with a status
+    (substitute, not-run) is reported by that status."""
+    if target.get("status"):
+        return target["status"]
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        return "missing"
+    return "match" if abs(float(ours) - float(target["paper"])) <= float(target["tol"]) + 1e-12 else "differs"
+
+
+def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None) -> pd.DataFrame:
+    """Ours beside the paper's: one row per key with ours, paper, difference, tolerance, verdict
+    and the paper's source (table, figure or section)."""
+    targets = load_targets(study)
+    keys = list(ours) if keys is None else keys
+    unknown = [k for k in keys if k not in targets]
+    if unknown:
+        raise KeyError(f"no target for {unknown} in data/targets/{study}.json")
+    rows = []
+    for key in keys:
+        target = targets[key]
+        value = ours.get(key, float("nan"))
+        rows.append(
+            {
+                "quantity": key,
+                "ours": value,
+                "paper": target["paper"],
+                "difference": value - target["paper"],
+                "tolerance": target["tol"],
+                "verdict": verdict(value, target),
+                "source": target["source"],
+            }
+        )
+    return pd.DataFrame(rows).set_index("quantity")
+
+
+def style_comparison(table: pd.DataFrame, digits: int = 3):
+    """A pandas Styler of :func:`compare`'s table: numbers rounded, verdicts coloured."""
+    colours = {"match": "#1b7837", "differs": "#b2182b", "substitute": "#8c510a", "not-run": "#777777"}
+    fmt = f"{{:.{digits}f}}"
+    return table.style.format({c: fmt for c in ("ours", "paper", "difference", "tolerance")}).map(
+        lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"]
+    )
+
+
+def glue(key: str, value, display: bool = False):
+    """Glue a plain Python number (myst_nb.glue) so the book can quote it and the tests read it.
+
+    numpy scalars are converted to ``float``/``int`` first (numpy 2's repr breaks ``{glue:text}``
+    format specs). Returns the plain value.
+    """
+    from myst_nb import glue as myst_glue
+
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"glue {key!r}: expected a number, got {type(value).__name__}")
+    myst_glue(key, value, display=display)
+    return value
+
+
+def glue_all(values: Mapping[str, float]) -> None:
+    """:func:`glue` every item of a mapping."""
+    for key, value in values.items():
+        glue(key, value)
+
+
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+
+
+def set_theme() -> None:
+    """The book's matplotlib theme: colour-blind-safe palette, light grid, readable sizes."""
+    import matplotlib as mpl
+
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (7.0, 4.0),
+            "figure.dpi": 110,
+            "axes.prop_cycle": mpl.cycler(color=PALETTE),
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "font.size": 10,
+            "legend.frameon": False,
+        }
+    )
+
+
+def read_glued(notebook) -> dict[str, float]:
+    """The numbers glued in an executed notebook (a path or an nbformat node), by key.
+
+    myst_nb stores a glued value as an output whose ``metadata.scrapbook.name`` is the key and
+    whose data holds the repr under ``application/papermill.record/text/plain``.
+    """
+    import ast
+
+    import nbformat
+
+    if not hasattr(notebook, "cells"):
+        notebook = nbformat.read(notebook, as_version=4)
+    values = {}
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if not name:
+                continue
+            data = output.get("data", {})
+            text = data.get("application/papermill.record/text/plain", data.get("text/plain"))
+            if text is not None:
+                values[name] = ast.literal_eval(text)
+    return values

@@ -1,0 +1,171 @@
+"""The data registry: mirror reads, checksum failures, and real downloads over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import io
+import shutil
+import tarfile
+import threading
+
+import pytest
+
+from compsem.data import registry
+from compsem.data.registry import DataError, Entry
+
+PAIRS = "bmmlab/compositional-semantics-eval/Data-experiment/STS3k_all.txt"
+PILOT = "bmmlab/compositional-semantics-eval/Data-experiment/Fodor_pilot_2022.txt"
+
+
+def test_registry_lists_the_study_datasets():
+    names = registry.entries()
+    assert len(names) > 600
+    for prefix in ("bmmlab/", "najoungkim/COGS/", "aetting/compeval-2018/", "dscarvalho/",
+                   "stsbenchmark/", "sick2014/"):
+        assert any(n.startswith(prefix) for n in names), prefix
+    assert all(len(e.sha256) == 64 for e in names.values())
+
+
+def test_unknown_path_names_close_matches():
+    with pytest.raises(DataError, match="not in the data registry.*Did you mean"):
+        registry.entry(PAIRS.replace("all.txt", "al.txt"))
+
+
+@pytest.mark.needs_data
+def test_fetch_from_mirror_verifies(mirror):
+    path = registry.fetch(PAIRS)
+    assert path == mirror / PAIRS
+    assert registry.sha256_of(path) == registry.entry(PAIRS).sha256
+
+
+def test_missing_mirror_file_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPSEM_DATA_DIR", str(tmp_path))
+    with pytest.raises(DataError) as error:
+        registry.fetch(PAIRS)
+    message = str(error.value)
+    assert str(tmp_path / PAIRS) in message
+    assert registry.entry(PAIRS).sha256 in message
+    assert "COMPSEM_DATA_DIR" in message
+
+
+def test_corrupted_mirror_file_stops(tmp_path, monkeypatch):
+    bad = tmp_path / PAIRS
+    bad.parent.mkdir(parents=True)
+    bad.write_text("A;B;0.5\n")
+    monkeypatch.setenv("COMPSEM_DATA_DIR", str(tmp_path))
+    with pytest.raises(DataError, match="checksum mismatch") as error:
+        registry.fetch(PAIRS)
+    assert registry.entry(PAIRS).sha256 in str(error.value)
+
+
+@pytest.fixture
+def http_root(tmp_path):
+    """A directory served over HTTP on 127.0.0.1 (stopped after the test)."""
+    root = tmp_path / "served"
+    root.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def download_env(tmp_path, monkeypatch, http_root):
+    root, url = http_root
+    monkeypatch.delenv("COMPSEM_DATA_DIR", raising=False)
+    monkeypatch.setenv("COMPSEM_DATA_URL", url)
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
+    return root, url, tmp_path / "cache" / "data"
+
+
+@pytest.mark.needs_data
+def test_download_verifies_and_caches(download_env, mirror):
+    root, _, cache = download_env
+    for name in (PAIRS, PILOT):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(mirror / name, root / name)
+    path = registry.fetch(PAIRS)
+    assert path == cache / PAIRS
+    assert registry.sha256_of(path) == registry.entry(PAIRS).sha256
+    (root / PAIRS).unlink()  # a second fetch must come from the cache, not the server
+    assert registry.fetch(PAIRS) == path
+    assert registry.fetch(PILOT).read_text().startswith("the koala attacks the toaster")
+
+
+def test_corrupted_download_stops_and_keeps_nothing(download_env):
+    root, _, cache = download_env
+    (root / PAIRS).parent.mkdir(parents=True)
+    (root / PAIRS).write_text("corrupted;copy;0.1\n")
+    with pytest.raises(DataError, match="checksum mismatch") as error:
+        registry.fetch(PAIRS)
+    assert registry.entry(PAIRS).sha256 in str(error.value)
+    assert not (cache / PAIRS).exists()
+
+
+def test_unreachable_file_is_a_clear_error(download_env):
+    with pytest.raises(DataError, match="could not download"):
+        registry.fetch(PILOT)
+
+
+def test_archive_member_download(http_root, tmp_path, monkeypatch):
+    root, url = http_root
+    payload = b"the dog chased the cat\tpositive\n"
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        info = tarfile.TarInfo("bundle/tasks/train.txt")
+        info.size = len(payload)
+        tar.addfile(info, io.BytesIO(payload))
+    (root / "bundle.tar.gz").write_bytes(buffer.getvalue())
+    item = Entry("owner/repo/tasks/train.txt", len(payload), hashlib.sha256(payload).hexdigest(),
+                 f"{url}/bundle.tar.gz#bundle/tasks/train.txt")
+    monkeypatch.setattr(registry, "entries", lambda: {item.path: item})
+    monkeypatch.delenv("COMPSEM_DATA_DIR", raising=False)
+    monkeypatch.delenv("COMPSEM_DATA_URL", raising=False)
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
+    assert registry.fetch(item.path).read_bytes() == payload
+    bad = Entry(item.path, 1, "0" * 64, item.upstream)
+    monkeypatch.setattr(registry, "entries", lambda: {bad.path: bad})
+    (tmp_path / "cache" / "data" / item.path).unlink()
+    with pytest.raises(DataError, match="checksum mismatch"):
+        registry.fetch(bad.path)
+
+
+def test_write_registry_round_trip(tmp_path):
+    manifest = tmp_path / "MANIFEST.tsv"
+    manifest.write_text("path\tbytes\tsha256\tupstream\nb/x.txt\t3\t" + "a" * 64 + "\thttp://h/x\n"
+                        "a/y.txt\t4\t" + "b" * 64 + "\thttp://h/y\n")
+    out = tmp_path / "registry.tsv"
+    assert registry.write_registry(manifest, out) == 2
+    table = registry.entries.__wrapped__(out)
+    assert list(table) == ["a/y.txt", "b/x.txt"]
+    assert table["b/x.txt"].bytes == 3
+
+
+def test_committed_registry_is_what_write_registry_produces(tmp_path):
+    """data/registry.tsv must be regenerable (no hand edits)."""
+    from compsem import paths
+
+    rows = registry.entries()
+    manifest = tmp_path / "MANIFEST.tsv"
+    manifest.write_text("path\tbytes\tsha256\tupstream\n" + "".join(
+        f"{e.path}\t{e.bytes}\t{e.sha256}\t{e.upstream}\n" for e in rows.values()))
+    out = tmp_path / "registry.tsv"
+    registry.write_registry(manifest, out)
+    assert out.read_text() == paths.REGISTRY_FILE.read_text()
+
+
+@pytest.mark.needs_data
+def test_mirror_manifest_matches_registry(mirror):
+    """The registry was generated from the mirror's MANIFEST.tsv and agrees with it."""
+    manifest = mirror / "MANIFEST.tsv"
+    if not manifest.exists():
+        pytest.skip("mirror has no MANIFEST.tsv")
+    lines = manifest.read_text().splitlines()[1:]
+    shas = {ln.split("\t")[0]: ln.split("\t")[2] for ln in lines if ln}
+    assert {k: v.sha256 for k, v in registry.entries().items()} == shas
