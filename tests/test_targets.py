@@ -1,0 +1,61 @@
+"""Every headline number of the book against the paper (data/targets/<study>.json).
+
+Reads the glued values of the committed executed notebooks. A glued key with a target must lie
+within the target's tolerance; a target without a status (substitute / not-run) must be glued
+by some chapter, so that no paper number silently drops out of the book.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compsem import paths, report
+
+TARGET_FILES = sorted(paths.TARGETS_DIR.glob("*.json"))
+
+
+def _all_targets() -> dict[str, tuple[str, dict]]:
+    merged = {}
+    for file in TARGET_FILES:
+        for key, target in report.load_targets(file.stem).items():
+            assert key not in merged, f"target {key!r} is in both {merged[key][0]} and {file.stem}"
+            merged[key] = (file.stem, target)
+    return merged
+
+
+def _all_glued() -> dict[str, tuple[str, float]]:
+    glued = {}
+    for notebook in sorted(paths.BOOK_DIR.glob("*.ipynb")):
+        for key, value in report.read_glued(notebook).items():
+            glued[key] = (notebook.stem, value)
+    return glued
+
+
+TARGETS = _all_targets()
+GLUED = _all_glued()
+
+
+def test_target_files_are_valid():
+    assert TARGET_FILES, "no data/targets/*.json"
+    for file in TARGET_FILES:
+        json.loads(file.read_text())
+
+
+@pytest.mark.parametrize("key", sorted(k for k in TARGETS if k in GLUED))
+def test_glued_value_within_tolerance(key):
+    study, target = TARGETS[key]
+    chapter, ours = GLUED[key]
+    if target.get("status"):
+        pytest.skip(f"{key}: {target['status']} ({target['reason']})")
+    assert report.verdict(ours, target) == "match", (
+        f"{chapter}: {key} = {ours:.4f}, paper {target['paper']} ± {target['tol']} "
+        f"({study}, {target['source']})"
+    )
+
+
+def test_every_target_is_computed():
+    missing = [f"{study}:{key}" for key, (study, target) in TARGETS.items()
+               if not target.get("status") and key not in GLUED]
+    assert not missing, f"targets no chapter glues: {missing}"
