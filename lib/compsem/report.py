@@ -43,6 +43,12 @@ def load_targets(study: str) -> dict[str, dict]:
     return targets
 
 
+def slug(name: str) -> str:
+    """A target-key fragment from a display name: ``'Single change (verb)'`` ->
+    ``'single_change_verb'``, ``'add IOBJ'`` -> ``'add_iobj'``."""
+    return "_".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+
+
 def verdict(ours: float, target: Mapping) -> str:
     """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with a status
     (substitute, not-run) is reported by that status."""
@@ -79,12 +85,23 @@ def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None
     return pd.DataFrame(rows).set_index("quantity")
 
 
-def style_comparison(table: pd.DataFrame, digits: int = 3):
-    """A pandas Styler of :func:`compare`'s table: numbers rounded, verdicts coloured."""
+def _number(value) -> str:
+    """Integers as integers, other numbers with 4 significant digits."""
+    value = float(value)
+    if math.isnan(value):
+        return "–"
+    if value.is_integer() and abs(value) >= 1:
+        return f"{value:.0f}"
+    return f"{value:.4g}"
+
+
+def style_comparison(table: pd.DataFrame):
+    """A pandas Styler of :func:`compare`'s table: compact numbers, verdicts coloured."""
     colours = {"match": "#1b7837", "differs": "#b2182b", "substitute": "#8c510a", "not-run": "#777777"}
-    fmt = f"{{:.{digits}f}}"
-    return table.style.format({c: fmt for c in ("ours", "paper", "difference", "tolerance")}).map(
-        lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"]
+    return (
+        table.style.format({c: _number for c in ("ours", "paper", "difference", "tolerance")})
+        .map(lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"])
+        .set_properties(subset=["source"], **{"font-size": "0.8em"})
     )
 
 

@@ -1,0 +1,160 @@
+"""compsem.sts.ratings: hand-checked toy cases, invariants, and the §5.1 numbers on the real data."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import cohen_kappa_score
+
+from compsem import paths
+from compsem.sts import ratings as R
+
+needs_data = pytest.mark.skipif(
+    not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR"
+)
+TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
+
+
+def within(key, value):
+    target = TARGETS[key]
+    assert abs(value - target["paper"]) <= target["tol"] + 1e-12, (key, value, target["paper"])
+
+
+# --- toy cases -----------------------------------------------------------------------------
+
+
+def test_normalise_maps_scale_ends():
+    assert R.normalise(np.array([1.0, 4.0, 7.0])).tolist() == [0.0, 0.5, 1.0]
+    assert np.isnan(R.normalise(np.nan))
+
+
+def test_spearman_brown_by_hand():
+    assert R.spearman_brown(0.5) == pytest.approx(2 / 3)
+    assert R.spearman_brown(1.0) == pytest.approx(1.0)
+    assert R.spearman_brown(0.0) == 0.0
+
+
+def test_pair_means_sd_and_checks():
+    raw = np.array([[1, 7, np.nan], [4, 4, 4], [1, 1, 1]], dtype=float)
+    np.testing.assert_allclose(R.pair_means(raw), [0.5, 0.5, 0.0])
+    np.testing.assert_allclose(R.per_pair_sd(raw, ddof=0), [0.5, 0.0, 0.0])
+    np.testing.assert_allclose(R.per_pair_sd(raw, ddof=1), [np.sqrt(0.5), 0.0, 0.0])
+    assert R.check_mask(raw).tolist() == [False, True, True]
+    d = R.describe([0.0, 1.0, np.nan])
+    assert (d["min"], d["max"], d["mean"], d["sd"], d["n"]) == (0.0, 1.0, 0.5, 0.5, 2)
+
+
+def test_kappa_identical_halves_is_one_and_matches_sklearn():
+    a = np.array([[1, 2, 3, 4, 5, 6, 7, 3]], dtype=float)
+    assert R.rowwise_weighted_kappa(a, a)[0] == pytest.approx(1.0)
+    b = np.array([[1, 3, 3, 5, 4, 6, 7, 2]], dtype=float)
+    expected = cohen_kappa_score(a[0], b[0], weights="linear")
+    assert R.rowwise_weighted_kappa(a, b)[0] == pytest.approx(expected)
+
+
+def test_kappa_and_pearson_drop_missing_per_row():
+    a = np.array([[1, 2, 3, np.nan], [1, 2, 3, 4]], dtype=float)
+    b = np.array([[1, 2, 3, 7], [1, 2, 3, 4]], dtype=float)
+    np.testing.assert_allclose(R.rowwise_weighted_kappa(a, b), [1.0, 1.0])
+    np.testing.assert_allclose(R.rowwise_pearson(a, b), [1.0, 1.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 7), st.integers(1, 7)), min_size=3, max_size=40),
+)
+def test_kappa_matches_sklearn_property(pairs):
+    x = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs], dtype=float)
+    labels = np.union1d(x, y)
+    # sklearn weights by label rank: equal to ours when no interior category is missing.
+    if len(labels) < 2 or labels.max() - labels.min() + 1 != len(labels):
+        return
+    ours = R.rowwise_weighted_kappa(x[None], y[None])[0]
+    theirs = cohen_kappa_score(x, y, weights="linear")
+    if np.isnan(theirs):
+        assert np.isnan(ours)
+    else:
+        assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["rated", "column"]))
+def test_shuffle_keeps_each_participants_ratings(seed, within_):
+    rng = np.random.default_rng(0)
+    raw = rng.integers(1, 8, size=(12, 5)).astype(float)
+    raw[rng.random(raw.shape) < 0.4] = np.nan
+    out = R.shuffle_within_participants(raw, seed, within_)
+    for j in range(raw.shape[1]):
+        np.testing.assert_array_equal(np.sort(raw[:, j]), np.sort(out[:, j]))  # NaNs sort last
+    if within_ == "rated":
+        np.testing.assert_array_equal(np.isfinite(raw), np.isfinite(out))
+
+
+def test_random_halves_sizes_and_seed():
+    h = R.random_halves(501, 7, seed=3)
+    assert h.shape == (7, 501) and (h.sum(axis=1) == 250).all()
+    np.testing.assert_array_equal(h, R.random_halves(501, 7, seed=3))
+
+
+def test_split_half_perfect_agreement_toy():
+    # Every participant gives each pair the same rating: halves agree perfectly.
+    truth = np.array([1, 2, 3, 4, 5, 6, 7, 2, 5], dtype=float)
+    raw = np.repeat(truth[:, None], 10, axis=1)
+    raw[0, :5] = np.nan  # a half may lose pair 0 in some splits: dropped there only
+    summary, per_split = R.split_half_reliability(
+        raw, {"all": np.ones(9, bool)}, n_splits=20, seed=1
+    )
+    assert summary.loc["all", "split_half"] == pytest.approx(1.0)
+    assert summary.loc["all", "kappa_sb"] == pytest.approx(1.0)
+    assert len(per_split) == 20 and per_split["n_pairs"].between(8, 9).all()
+
+
+# --- real data ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def data():
+    from compsem.data import sts3k
+
+    return sts3k.load_participant_ratings().to_numpy(), sts3k.load_participant_pairs()
+
+
+@needs_data
+def test_descriptives(data):
+    raw, _ = data
+    d = R.describe(R.pair_means(raw)[~R.check_mask(raw)])
+    assert d["n"] == 2790
+    for key in ("min", "max", "mean", "sd"):
+        within(f"rating_{key}", d[key])
+
+
+@needs_data
+def test_ks_against_shuffled(data):
+    raw, _ = data
+    ks = R.ks_against_shuffled(raw, seed=0)
+    within("ks_statistic", ks["statistic"])
+    within("ks_log10_p", ks["log10_pvalue"])
+
+
+@needs_data
+def test_per_pair_sd(data):
+    raw, _ = data
+    within("per_pair_sd", float(np.nanmean(R.per_pair_sd(raw, ddof=1)[~R.check_mask(raw)])))
+
+
+@needs_data
+def test_split_half_reliability(data):
+    raw, participant_pairs = data
+    subsets = R.reliability_subsets(participant_pairs, raw)
+    assert {k: int(v.sum()) for k, v in subsets.items()} == {"all": 2790, "non": 1054, "adv": 1736}
+    summary, per_split = R.split_half_reliability(raw, subsets, n_splits=100, seed=0)
+    for name in ("all", "non", "adv"):
+        within(f"split_half_{name}", summary.loc[name, "split_half"])
+        within(f"kappa_{name}", summary.loc[name, "kappa_sb"])
+    assert len(per_split) == 300
