@@ -1,4 +1,4 @@
-"""compsem.sts.pair_types: lexical rules on toy sentences, and the reconstruction vs Table 7."""
+"""compsem.sts.pair_types: rules on toy sentences, and the reconstruction vs Table 7 / §5.4."""
 
 from __future__ import annotations
 
@@ -18,6 +18,44 @@ TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
 STOP = frozenset(
     {"the", "a", "an", "of", "to", "in", "on", "for", "his", "her", "their", "was", "by", "with"}
 )
+
+# Our reconstruction's counts (a regression test); all equal Table 7.
+OURS = {
+    "Zero": 70,
+    "Adjective": 61,
+    "Constant verb": 96,
+    "Constant dobj": 88,
+    "Constant subj": 94,
+    "Single change (verb)": 137,
+    "Single change (dobj)": 138,
+    "Single change (subj)": 153,
+    "Other": 218,
+    "Check": 10,
+    "Paraphrase": 71,
+    "Added modifiers": 679,
+    "Double swap": 538,
+    "Triple swap": 197,
+    "Quadruple swap": 179,
+    "Negative": 71,
+}
+
+# Published human means by category x number of modifiers (notes §5 item 4).
+PUBLISHED_MEANS = {
+    "CONST_VERB": (0.080, 0.077),
+    "CONST_SUBJ": (0.254, 0.242),
+    "CONST_DOBJ": (0.187, 0.171),
+    "AB_VERB": (0.608, 0.421, 0.419, 0.405),
+    "AB_SUBJ": (0.507, 0.443, 0.395, 0.377),
+    "AB_DOBJ": (0.467, 0.442, 0.389, 0.357),
+    "SWAP_DOBJ_VERB": (0.368, 0.442, 0.458, 0.480),
+    "SWAP_SUBJ_DOBJ": (0.462, 0.426, 0.445, 0.409),
+    "SWAP_SUBJ_VERB": (0.236, 0.331, 0.354, 0.391),
+    "TRIPLE": (0.332, 0.363, 0.377, 0.388),
+    "QUAD": (0.313, 0.318, 0.349, 0.352),
+}
+# Documented misses (module docstring): our QUAD set differs from the authors'.
+QUAD_OURS = {0: 0.325, 2: 0.346, 3: 0.360}
+TOL = 0.001  # the released per-pair means have three decimals
 
 
 def key(type_name: str) -> str:
@@ -68,6 +106,10 @@ def test_subset_rule():
 
 def test_category_codes_cover_table7():
     assert set(T.CATEGORY_TYPE.values()) == set(T.TYPES) and len(T.TYPES) == 16
+    assert np.array_equal(
+        np.sort(np.concatenate(list(T.SINGLE_ZERO_ROWS.values()))), T.SINGLE_ROWS[0]
+    )
+    assert np.array_equal(np.concatenate(list(T.MODIFIED_SWAP_RUNS.values())), T.MODIFIED_SWAP_ROWS)
     blocks = np.concatenate(
         [
             T.CHECK_ROWS,
@@ -102,27 +144,54 @@ def test_counts_against_table7(reconstruction):
     _, labels = reconstruction
     published = {t: TARGETS[key(t)]["paper"] for t in T.TYPES}
     table = T.type_counts(labels, published)
+    assert table["ours"].to_dict() == OURS  # regression: exactly our numbers
     assert table["ours"].sum() == 2800
     assert table.loc[table["adversarial"], "ours"].sum() == TARGETS["n_adversarial"]["paper"]
     for type_name, row in table.iterrows():
         target = TARGETS[key(type_name)]
         if target.get("status"):
-            continue  # a documented difference of the reconstruction
+            assert target["status"] == "substitute"
+            assert target["reason"].startswith("reconstructed labels (the authors' label file")
+            assert row["ours"] != target["paper"]  # drop the status once it matches
+            continue
         assert abs(row["ours"] - target["paper"]) <= target["tol"], type_name
-    # Documented differences stay small for the swap sub-types, and totals match by family.
-    assert abs(table.loc["Double swap", "difference"]) <= 1
-    for family in (
-        ["Constant verb", "Constant dobj", "Constant subj"],
-        ["Single change (verb)", "Single change (dobj)", "Single change (subj)"],
-    ):
-        assert table.loc[family, "difference"].sum() == 0
+    assert (table["difference"] == 0).all()
+
+
+@needs_data
+def test_row_evidence(reconstruction):
+    pairs, labels = reconstruction
+    assert labels.loc[2468, "category"] == "QUAD"  # adversarial in the authors' index file
+    adversarial = labels["type"].isin(T.ADVERSARIAL_TYPES).to_numpy()
+    assert np.array_equal(adversarial, (pairs["portion"] != "non").to_numpy())
+    assert labels.loc[[2790, 2791], "category"].tolist() == ["CONST_DOBJ", "CONST_DOBJ"]
+    assert labels.loc[T.CONST_VARIANT_ROWS, "category"].value_counts().to_dict() == {
+        "CONST_VERB": 23,
+        "CONST_SUBJ": 21,
+        "CONST_DOBJ": 18,
+    }
+    single = labels.loc[np.concatenate(list(T.SINGLE_ROWS.values()))]
+    assert single.groupby("n_modifiers")["category"].value_counts().unstack().to_dict("index") == {
+        0.0: {"AB_DOBJ": 71, "AB_SUBJ": 72, "AB_VERB": 72},
+        1.0: {"AB_DOBJ": 29, "AB_SUBJ": 35, "AB_VERB": 31},
+        2.0: {"AB_DOBJ": 28, "AB_SUBJ": 33, "AB_VERB": 26},
+        3.0: {"AB_DOBJ": 10, "AB_SUBJ": 13, "AB_VERB": 8},
+    }
+    assert set(labels["rule"]) == {"block", "family"}
 
 
 @needs_data
 def test_type_modifier_means(reconstruction):
     pairs, labels = reconstruction
     means = T.type_modifier_means(labels, pairs["human"])
-    published = {
+    for code, values in PUBLISHED_MEANS.items():
+        for k, value in enumerate(values):
+            if code == "QUAD" and k in QUAD_OURS:
+                assert means.loc[code, k] == pytest.approx(QUAD_OURS[k], abs=0.0005), k
+                assert abs(means.loc[code, k] - value) > TOL  # a documented miss
+                continue
+            assert means.loc[code, k] == pytest.approx(value, abs=TOL), (code, k)
+    others = {
         ("ZERO", 0): 0.027,
         ("ADJECTIVE", 0): 0.487,
         ("PARAPHRASE", 0): 0.695,
@@ -130,12 +199,22 @@ def test_type_modifier_means(reconstruction):
         ("ONLY_MOD", 3): 0.673,
         ("ONLY_MOD", 4): 0.640,
         ("ONLY_MOD", 6): 0.549,
-        ("SWAP_SUBJ_DOBJ", 0): 0.462,
-        ("SWAP_SUBJ_VERB", 0): 0.236,
-        ("TRIPLE", 0): 0.332,
-        ("QUAD", 0): 0.313,
-        ("AB_SUBJ", 1): 0.443,
     }
-    for (code, k), value in published.items():
-        assert means.loc[code, k] == pytest.approx(value, abs=0.01), (code, k)
-    assert set(labels["rule"]) <= {"block", "block+lexical", "family"}
+    for (code, k), value in others.items():
+        assert means.loc[code, k] == pytest.approx(value, abs=TOL), (code, k)
+
+
+@needs_data
+def test_parse_check_agrees_with_blocks(reconstruction):
+    from compsem.resources import ModelUnavailableError, spacy_pipeline
+
+    try:
+        nlp = spacy_pipeline("sm")
+    except ModelUnavailableError as err:
+        pytest.skip(str(err))
+    pairs, _ = reconstruction
+    check = T.parse_check(pairs, nlp)
+    assert len(check) == 215
+    disagree = check.index[check["block"] != check["parse"]].tolist()
+    # 326, 376, 419, 453: parser errors; 360, 361, 387: content differs from the block label
+    assert disagree == [326, 360, 361, 376, 387, 419, 453]
