@@ -16,6 +16,7 @@ Row position (``pair_id``, 0-2799) is the key that joins all of them.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pandas as pd
@@ -37,19 +38,22 @@ def read_pair_file(path: str, scale: float = 1.0) -> pd.DataFrame:
     """Read a ``sentence1;sentence2;score`` file of the authors' repository.
 
     Returns columns ``sentence_a``, ``sentence_b``, ``human`` (the score divided by ``scale``).
-    A line that does not have exactly three fields raises DataError naming file and line.
+    A line that does not have exactly three fields (a sentence containing ';' would make the
+    split ambiguous) raises DataError naming file and line.
     """
     file = fetch(path)
     rows = []
     for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        parts = line.rsplit(";", 2)
+        parts = line.split(";")
         try:
+            if len(parts) != 3:
+                raise ValueError(f"{len(parts)} fields")
             rows.append((parts[0].strip(), parts[1].strip(), float(parts[2]) / scale))
-        except (IndexError, ValueError) as error:
+        except ValueError as error:
             raise DataError(
-                f"{file}:{number}: expected 'sentence1;sentence2;score', got {line[:80]!r}"
+                f"{file}:{number}: expected 'sentence1;sentence2;score', got {line[:80]!r} ({error})"
             ) from error
     return pd.DataFrame(rows, columns=["sentence_a", "sentence_b", "human"])
 
@@ -153,3 +157,110 @@ def load_stopwords() -> frozenset[str]:
     """The authors' 179 English stop words (NLTK's list), lower case."""
     words = fetch(STOPWORDS).read_text(encoding="utf-8").split()
     return frozenset(w.strip().lower() for w in words if w.strip())
+
+
+# --- published model outputs: similarities and parses (Data-model/ of the authors' repository)
+
+SIMILARITIES_DIR = f"{REPO}/Data-model/Sentence Similarities"
+VERBNET_DIR = f"{REPO}/Data-model/Sentence Parses/VerbNet Parsing"
+AMR_DIR = f"{REPO}/Data-model/Sentence Parses/AMR Parsing"
+ROLES = ("Agent", "Verb", "Patient", "Theme", "Time", "Manner", "Location", "Trajectory")
+"""The eight VerbNet-derived roles of VerbNet-CN (§4.6)."""
+
+
+def published_similarity_models(dataset: str = "STS3k_all") -> list[str]:
+    """Model names with a published similarity file for ``dataset`` (e.g. ``"mean"``,
+    ``"sentbert_mpnet_norml"``, ``"verbnet_fixedparms_basic"``); ``_norml`` = per-feature
+    standardised embeddings (§4.3)."""
+    from compsem.data.registry import entries
+
+    prefix, suffix = f"{SIMILARITIES_DIR}/{dataset}_", "_similarities.txt"
+    return sorted(p[len(prefix):-len(suffix)] for p in entries() if p.startswith(prefix) and p.endswith(suffix))
+
+
+def load_published_similarities(model: str, dataset: str = "STS3k_all") -> np.ndarray:
+    """The authors' per-pair similarities of ``model`` on ``dataset`` (one float per pair, in
+    the order of the dataset file), as used for Table 9."""
+    known = published_similarity_models(dataset)
+    if model not in known:
+        raise DataError(f"no published similarities of {model!r} for {dataset!r}; known: {', '.join(known)}")
+    file = fetch(f"{SIMILARITIES_DIR}/{dataset}_{model}_similarities.txt")
+    try:
+        return np.loadtxt(file, dtype=float, ndmin=1)
+    except ValueError as error:
+        raise DataError(f"{file}: expected one number per line ({error})") from error
+
+
+def load_verbnet_parses(variant: str = "mod", dataset: str = "STS3k_all") -> pd.DataFrame:
+    """The authors' VerbNet role parses (§4.6): ``variant="mod"`` = manually corrected (used for
+    Table 9), ``"raw"`` = SemParse output. One row per (pair_id, sentence ``"a"``/``"b"``), one
+    column per role in :data:`ROLES`; a role the sentence lacks is NaN."""
+    import json
+
+    if variant not in ("mod", "raw"):
+        raise ValueError(f"variant must be 'mod' or 'raw', not {variant!r}")
+    file = fetch(f"{VERBNET_DIR}/full_VerbNet_pass_{dataset}_{variant}.json")
+    data = json.loads(file.read_text(encoding="utf-8"))
+    rows = []
+    for key, sides in data.items():
+        for side, roles in zip("ab", sides, strict=True):
+            rows.append({"pair_id": int(key) - 1, "sentence": side,
+                         **{r: (None if roles.get(r, "NONE") == "NONE" else roles[r]) for r in ROLES}})
+    return pd.DataFrame(rows).set_index(["pair_id", "sentence"]).sort_index()
+
+
+def load_rolewise_similarities(dataset: str = "STS3k_all") -> dict[str, pd.DataFrame]:
+    """The authors' role-wise cosine similarities (RoleSim of §4.6) by word-vector model: a dict
+    model -> frame (index pair_id, one column per role, NaN where a role is missing)."""
+    import json
+
+    file = fetch(f"{VERBNET_DIR}/full_VerbNet_pass_{dataset}_rolewise_similarities.json")
+    data = json.loads(file.read_text(encoding="utf-8"))
+    frames = {}
+    for model, per_pair in data.items():
+        frame = pd.DataFrame.from_dict(per_pair, orient="index").reindex(columns=list(ROLES)).astype(float)
+        frame.index = frame.index.astype(int) - 1
+        frames[model] = frame.sort_index().rename_axis("pair_id")
+    return frames
+
+
+def load_amr_parses(dataset: str = "STS3k_all") -> pd.DataFrame:
+    """The authors' SPRING AMR parses (§4.4): index pair_id; columns ``sentence_a``,
+    ``sentence_b``, ``amr_a``, ``amr_b`` (PENMAN strings with a ``# ::snt`` comment)."""
+    import json
+
+    file = fetch(f"{AMR_DIR}/{dataset}_AMR_parse.json")
+    data = json.loads(file.read_text(encoding="utf-8"))
+    frame = pd.DataFrame.from_dict(data, orient="index", columns=["sentence_a", "sentence_b", "amr_a", "amr_b"])
+    frame.index = frame.index.astype(int) - 1
+    return frame.sort_index().rename_axis("pair_id")
+
+
+_GPT4_ROLE = re.compile(r"""'?(\w+)'\s*:\s*(NA|'[^']*'|"[^"]*")""")
+
+
+def _parse_gpt4_cell(text: str, where: str) -> dict:
+    found = {role: (None if value == "NA" else value[1:-1]) for role, value in _GPT4_ROLE.findall(str(text))}
+    if not set(ROLES) <= set(found):
+        raise DataError(f"{where}: expected the roles {', '.join(ROLES)}, found {sorted(found)}")
+    return found
+
+
+def load_gpt4_parses() -> pd.DataFrame:
+    """The authors' GPT-4 role parses of STS3k (App. 8.2.2, Table 11), in the layout of
+    :func:`load_verbnet_parses`. The xlsx holds one row per pair: sentence A, the pair number,
+    and each sentence's roles as a Python-dict fragment (``'Verb': 'grow', 'Time': NA, ...``;
+    24 cells lack the opening quote of their first key, which is tolerated; a few name extra roles
+    such as 'Purpose', which are dropped)."""
+    file = fetch(f"{VERBNET_DIR}/STS3k GPT4 Parse Fixed.xlsx")
+    table = pd.read_excel(file, header=None).dropna(subset=[1])
+    rows = []
+    for position, row in table.iterrows():
+        pair_id = int(row[1]) - 1
+        for side, column in (("a", 2), ("b", 3)):
+            roles = _parse_gpt4_cell(row[column], f"{file} row {position + 1}")
+            rows.append({"pair_id": pair_id, "sentence": side, **{r: roles[r] for r in ROLES}})
+    frame = pd.DataFrame(rows).set_index(["pair_id", "sentence"]).sort_index()
+    if len(frame) != 2 * N_PAIRS:
+        raise DataError(f"{file}: expected {N_PAIRS} pairs, found {len(frame) // 2}")
+    return frame

@@ -1,0 +1,80 @@
+"""Loaders for the sentence-similarity sets STS3k is compared with (Table 5, Table 9).
+
+Two sources:
+
+- the authors' processed copies (``Data-experiment/`` of bmmlab/compositional-semantics-eval),
+  the exact pairs behind Table 9's columns, through :func:`load_processed`;
+- the original releases of STS Benchmark (Cer et al. 2017) and SICK (Marelli et al. 2014),
+  through :func:`load_stsb` and :func:`load_sick`.
+
+Every loader returns columns ``sentence_a``, ``sentence_b``, ``human`` (higher = more similar);
+the scale is the dataset's own unless stated (Spearman correlations do not depend on it).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from compsem.data.registry import DataError, fetch
+from compsem.data.sts3k import REPO, read_pair_file
+
+PROCESSED = {
+    # name: (file in Data-experiment/, scale divisor, Table 9 column)
+    "stsb-captions": ("STSb_captions_test.txt", 1.0, "STSb-capt"),
+    "stsb-test": ("STSb_test.txt", 5.0, "STSb-test"),
+    "stsb-forums": ("STSb_forums_test.txt", 1.0, None),
+    "stsb-headlines": ("STSb_headlines_test.txt", 1.0, None),
+    "sick": ("SICK_relatedness.txt", 1.0, "SICK"),
+    "stss-131": ("STS131_processed.csv", 1.0, "STSS-131"),
+    "gs2011": ("GS2011_processed.csv", 1.0, None),
+    "ks2013": ("KS2013_processed.csv", 1.0, None),
+    "fodor-pilot-2022": ("Fodor_pilot_2022.txt", 1.0, None),
+}
+"""The authors' processed similarity sets; ``stsb-test`` is on 0-5 and divided by 5, ``sick`` is
+SICK's 1-5 relatedness as released."""
+
+
+def load_processed(name: str) -> pd.DataFrame:
+    """One of the authors' processed similarity sets (see :data:`PROCESSED`), in file order
+    (the order of the published per-model similarity files)."""
+    if name not in PROCESSED:
+        raise ValueError(f"unknown dataset {name!r}; known: {', '.join(PROCESSED)}")
+    file, scale, _ = PROCESSED[name]
+    return read_pair_file(f"{REPO}/Data-experiment/{file}", scale=scale)
+
+
+def load_stsb(split: str = "test") -> pd.DataFrame:
+    """STS Benchmark (Cer et al. 2017) ``train``/``dev``/``test``: columns ``genre``, ``source``,
+    ``year``, ``sentence_a``, ``sentence_b``, ``human`` (0-5). Lines with extra tab fields (197 in
+    train) keep their first seven fields, as the official reader does."""
+    if split not in ("train", "dev", "test"):
+        raise ValueError(f"split must be 'train', 'dev' or 'test', not {split!r}")
+    file = fetch(f"stsbenchmark/sts-{split}.csv")
+    rows = []
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        fields = line.split("\t")
+        if len(fields) < 7:
+            raise DataError(f"{file}:{number}: expected 7 tab-separated fields, got {len(fields)}")
+        try:
+            score = float(fields[4])
+        except ValueError as error:
+            raise DataError(f"{file}:{number}: score {fields[4]!r} is not a number") from error
+        rows.append((fields[0], fields[1], fields[2], fields[5].strip(), fields[6].strip(), score))
+    return pd.DataFrame(rows, columns=["genre", "source", "year", "sentence_a", "sentence_b", "human"])
+
+
+SICK_FILES = {"train": "SICK_train.txt", "trial": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
+
+
+def load_sick(split: str = "test") -> pd.DataFrame:
+    """SICK 2014 (Marelli et al. 2014) ``train``/``trial``/``test``: index ``pair_id``; columns
+    ``sentence_a``, ``sentence_b``, ``human`` (relatedness 1-5), ``entailment``."""
+    if split not in SICK_FILES:
+        raise ValueError(f"split must be one of {', '.join(SICK_FILES)}, not {split!r}")
+    file = fetch(f"sick2014/{SICK_FILES[split]}")
+    table = pd.read_csv(file, sep="\t")
+    expected = ["pair_ID", "sentence_A", "sentence_B", "relatedness_score", "entailment_judgment"]
+    if list(table.columns) != expected:
+        raise DataError(f"{file}: expected columns {expected}, found {list(table.columns)}")
+    table.columns = ["pair_id", "sentence_a", "sentence_b", "human", "entailment"]
+    return table.set_index("pair_id")
