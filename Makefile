@@ -7,6 +7,7 @@
 #                                   re-execute one chapter with new parameters, re-render
 #   make html                       render the committed executed notebooks only (seconds)
 #   make check                      are the executed notebooks in book/ fresh?
+#   make bench                      timings of the heavy steps (prints its figures)
 
 PYTHON  ?= $(shell command -v python3.11 || command -v python3)
 VENV    ?= .venv
@@ -18,7 +19,7 @@ ARGS    ?=
 PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
 export PYTHONWARNINGS ?= ignore::DeprecationWarning
 
-.PHONY: setup book run html test check lint clean
+.PHONY: setup book run html test check lint bench clean
 
 setup: $(STAMP)
 
@@ -54,7 +55,10 @@ check: setup
 	$(BIN)/compsem check
 
 lint: setup
-	$(BIN)/ruff check lib tests notebooks
+	$(BIN)/ruff check lib tests notebooks benchmarks
+
+bench: setup
+	$(BIN)/python benchmarks/bench_foundation.py
 
 clean:
 	rm -rf _build

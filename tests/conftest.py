@@ -11,6 +11,8 @@ from compsem import paths
 
 
 def pytest_collection_modifyitems(config, items):
+    # cheapest first: unit tests, then chapter runs and the book (marked slow)
+    items.sort(key=lambda item: "slow" in item.keywords)
     if os.environ.get("COMPSEM_DATA_DIR"):
         return
     if os.environ.get("CI"):
