@@ -98,11 +98,12 @@ def _number(value) -> str:
 def style_comparison(table: pd.DataFrame):
     """A pandas Styler of :func:`compare`'s table: compact numbers, verdicts coloured."""
     colours = {"match": "#1b7837", "differs": "#b2182b", "substitute": "#8c510a", "not-run": "#777777"}
-    return (
-        table.style.format({c: _number for c in ("ours", "paper", "difference", "tolerance")})
-        .map(lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"])
-        .set_properties(subset=["source"], **{"font-size": "0.8em"})
-    )
+    styler = table.style.format(
+        {c: _number for c in ("ours", "paper", "difference", "tolerance") if c in table}
+    ).map(lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"])
+    if "source" in table:
+        styler = styler.set_properties(subset=["source"], **{"font-size": "0.8em"})
+    return styler
 
 
 def glue(key: str, value, display: bool = False):
