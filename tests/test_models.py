@@ -306,3 +306,123 @@ def test_mpnet_loads_and_gives_768_d():
     X = enc.encode(["cat", "feline", "stocks"])
     assert X.shape == (3, 768) and X.dtype == np.float32
     assert cosine(X[0], X[1]) > cosine(X[0], X[2])
+
+
+# --------------------------------------------------------------------------- layer encoders
+
+LAYER_TEXTS = [
+    "A cat sat on the mat.",
+    "Stocks fell sharply today.",
+    "cat",
+    "The dog chased the ball.",
+]
+
+
+def test_layer_names_parse_and_resolve():
+    from compsem.models import layers
+
+    assert layers.parse_layer_name("mpnet:layer12") == ("mpnet", 12)
+    assert layers.parse_layer_name("hf:org/model:last") == ("hf:org/model", "last")
+    assert layers.parse_layer_name("mpnet") is None
+    assert get_encoder("mpnet:last").name == "mpnet:layer12"  # same encoder, same cache
+    assert get_encoder("minilm:layer-1").name == "minilm:layer6"
+    assert get_encoder("mpnet:layer0", normalize=True).name == "mpnet:layer0-normalized"
+    enc = get_encoder("mpnet:layer3")
+    assert enc.layer == 3 and enc.num_layers == 12 and enc.model._source is registry.mpnet_path
+
+
+@pytest.mark.parametrize("name", ["minilm:layer7", "mpnet:layer13", "minilm:layer-8"])
+def test_unknown_layer_index_raises_a_clear_error(name):
+    with pytest.raises(ValueError, match=r"layers 0\.\.(6|12) \(0 = embedding output"):
+        get_encoder(name)
+
+
+def test_unknown_layer_base_or_suffix_is_explained():
+    with pytest.raises(ValueError, match="unknown base model 'glove50'"):
+        get_encoder("glove50:layer1")
+    with pytest.raises(ValueError, match="'<base>:layer<k>'"):
+        get_encoder("mpnet:layerx")
+
+
+@pytest.fixture(scope="module")
+def minilm_layers():
+    from compsem.models.layers import layer_model
+
+    return layer_model("minilm", "cpu")
+
+
+def test_layer_encoders_give_n_by_dim(minilm_layers):
+    for k in (0, 3, 6):
+        X = get_encoder(f"minilm:layer{k}", device="cpu").encode(LAYER_TEXTS, batch_size=3)
+        assert X.shape == (4, 384) and X.dtype == np.float32 and np.isfinite(X).all()
+    assert get_encoder("minilm:layer0", device="cpu").encode([]).shape == (0, 384)
+    assert get_encoder("minilm:layer0", device="cpu").dim == 384
+
+
+def test_layer_mean_is_masked_mean_of_hidden_states(minilm_layers):
+    # batch padding must not leak into the mean: each text alone (no padding) gives the same
+    import torch
+
+    tokenizer, model, _ = minilm_layers.loaded()
+    X = minilm_layers.encode_layers(LAYER_TEXTS, [0, 6], batch_size=4)
+    for i, text in enumerate(LAYER_TEXTS):
+        with torch.inference_mode():
+            hidden = model(**tokenizer(text, return_tensors="pt"), output_hidden_states=True)
+        for k in (0, 6):
+            manual = hidden.hidden_states[k][0].mean(dim=0).numpy()
+            np.testing.assert_allclose(X[k][i], manual, atol=2e-5)
+
+
+def test_last_layer_normalised_equals_the_sentence_transformer(minilm_layers, minilm):
+    st = minilm.encode(LAYER_TEXTS)  # Transformer -> mean Pooling -> Normalize
+    X = get_encoder("minilm:last", device="cpu", normalize=True).encode(LAYER_TEXTS)
+    np.testing.assert_allclose(X, st, atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, atol=1e-6)
+
+
+def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, monkeypatch):
+    from compsem.models import cached_encode_layers
+
+    batches = []
+    real_forward = minilm_layers.forward
+    monkeypatch.setattr(minilm_layers, "forward", lambda b: batches.append(1) or real_forward(b))
+    out = cached_encode_layers("minilm", LAYER_TEXTS, [0, 3, "last"], device="cpu", batch_size=64)
+    assert len(batches) == 1  # 4 texts, batch 64: one forward pass served three layers
+    assert set(out) == {0, 3, "last"} and all(v.shape == (4, 384) for v in out.values())
+    for key, name in [(0, "minilm:layer0"), (3, "minilm:layer3"), ("last", "minilm:layer6")]:
+        again = cached_encode(get_encoder(name, device="cpu"), LAYER_TEXTS)
+        np.testing.assert_array_equal(again, out[key])
+    assert len(batches) == 1  # all cache hits
+    # more texts and layers: one pass over the union of what any requested cache lacks
+    more = LAYER_TEXTS + ["A new sentence."]
+    out2 = cached_encode_layers("minilm", more, [3, 5], device="cpu", sentence=True)
+    assert len(batches) == 2
+    np.testing.assert_array_equal(out2[3][:4], out[3])
+    # sentence=True filled the sentence-transformer cache from the same pass
+    np.testing.assert_array_equal(cached_encode(get_encoder("minilm"), more), out2["sentence"])
+    assert len(batches) == 2
+    for name in ("minilm:layer5", "minilm"):
+        assert cache_mod.missing(name, more) == []
+    assert cache_mod.missing("minilm:layer0", more) == ["A new sentence."]
+
+
+def test_sentence_fill_refused_for_non_mean_pooling(fresh_cache, minilm_layers, monkeypatch):
+    from compsem.models import cached_encode_layers, layers
+
+    monkeypatch.setattr(layers, "_is_mean_normalize_pipeline", lambda source: False)
+    with pytest.raises(ValueError, match="mean Pooling -> Normalize"):
+        cached_encode_layers("minilm", ["x"], [6], device="cpu", sentence=True)
+
+
+def test_cache_missing_lists_new_texts_once_in_order(fresh_cache):
+    enc = CountingEncoder()
+    cached_encode(enc, ["a", "b"])
+    assert cache_mod.missing(enc.name, ["c", "a", "c", "d"]) == ["c", "d"]
+
+
+@pytest.mark.slow
+def test_mpnet_layer12_normalised_equals_mpnet():
+    texts = LAYER_TEXTS
+    st = get_encoder("mpnet", device="cpu").encode(texts)
+    X = get_encoder("mpnet:layer12", device="cpu", normalize=True).encode(texts)
+    np.testing.assert_allclose(X, st, atol=1e-5)

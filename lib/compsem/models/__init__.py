@@ -6,11 +6,15 @@
 
 Names: ``minilm``, ``mpnet``, ``glove50``, ``spacy-md`` (all from packages on the package index,
 see :mod:`compsem.models.registry`) and ``hf:<hub id>`` (needs network or the HF cache).
+Layer encoders ``<base>:layer<k>`` / ``<base>:last`` (base ``minilm``, ``mpnet``, ``hf:<id>``)
+give the mean token state of one layer; ``cached_encode_layers(base, texts, [0, 12])`` fills
+several layers' caches from one forward pass (:mod:`compsem.models.layers`).
 Word-vector encoders (``glove50``, ``spacy-md``) expose ``.word_vectors`` and ``.tokenize``.
 """
 
 from compsem.models.base import Encoder, ModelUnavailableError, WordVectors
 from compsem.models.cache import cached_encode
+from compsem.models.layers import cached_encode_layers
 from compsem.models.registry import available, get_encoder
 
 __all__ = [
@@ -20,4 +24,5 @@ __all__ = [
     "available",
     "get_encoder",
     "cached_encode",
+    "cached_encode_layers",
 ]

@@ -170,6 +170,16 @@ def cached_encode(
     return np.ascontiguousarray(matrix[[index[k] for k in keys]], dtype=np.float32)
 
 
+def missing(name: str, texts: Sequence[str]) -> list[str]:
+    """The distinct texts (first-seen order) that the cache of the encoder ``name`` lacks."""
+    index, _, _ = _read(cache_folder(name))
+    out: dict[str, None] = {}
+    for text in check_texts(texts):
+        if text not in out and text_key(text).encode("ascii") not in index:
+            out[text] = None
+    return list(out)
+
+
 def clear(encoder_or_name) -> None:
     """Delete the cached vectors of one encoder (an encoder or its name)."""
     name = encoder_or_name if isinstance(encoder_or_name, str) else encoder_or_name.name

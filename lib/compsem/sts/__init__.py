@@ -1,4 +1,4 @@
-"""STS3k (Fodor, De Deyne & Suzuki 2025): the dataset and its human ratings.
+"""STS3k (Fodor, De Deyne & Suzuki 2025): the dataset, its human ratings and the models scored on it.
 
 Pure, vectorised functions; the data come from :mod:`compsem.data.sts3k`.
 
@@ -8,4 +8,9 @@ Pure, vectorised functions; the data come from :mod:`compsem.data.sts3k`.
   number of modifiers) for each of the 2,800 pairs (§4.1, Table 7)
 - :mod:`compsem.sts.modifier_types`  Figure 9 (reduction by modifier type) and the subadditivity
   of added modifiers (§5.4)
+- :mod:`compsem.sts.similarity`      cosine of (standardised) embeddings, Spearman, bootstrap
+  intervals, word-overlap and random baselines (§4.3)
+- :mod:`compsem.sts.composition`     Mean, Mult and Conv composition of word vectors (Table 1)
+- :mod:`compsem.sts.table9`          Table 9 from the authors' published similarity files
+- :mod:`compsem.sts.scoring`         the similarity of every pair under a named model (recomputed rows)
 """

@@ -1,0 +1,386 @@
+"""Layer-wise mean pooling: a sentence as the mean of a transformer's token states at one layer.
+
+>>> from compsem.models import cached_encode, cached_encode_layers, get_encoder
+>>> X = cached_encode(get_encoder("mpnet:layer12"), texts)           # one layer
+>>> by_layer = cached_encode_layers("mpnet", texts, [0, 12])         # one forward pass, two layers
+>>> cached_encode(get_encoder("mpnet:layer0"), texts)                # now a cache hit
+
+Names: ``<base>:layer<k>`` and ``<base>:last`` with base ``minilm`` (layers 0-6), ``mpnet``
+(0-12) or ``hf:<hub id or local dir>`` (``hf:nghuyong/ernie-2.0-base-en:layer12``). Layer 0 is
+the output of the embedding layer (token + position embeddings after their LayerNorm), layer k
+the output of the k-th transformer block: ``hidden_states[k]`` of a Hugging Face model called
+with ``output_hidden_states=True``. ``:last`` is the same encoder as ``:layer<n>`` (same name,
+same cache). The vector is the attention-masked mean over every token, special tokens
+([CLS]/<s>, [SEP]/</s>) included, exactly as a sentence-transformers ``Pooling`` module with
+``pooling_mode_mean_tokens`` does, and as Fodor et al. (2025) computed ERNIE-0 and ERNIE-12
+(one unpadded sentence at a time, mean over all tokens; the same numbers).
+
+Texts are tokenised as sentence-transformers does: no stripping or lowercasing beyond the
+tokenizer's own, truncated at ``max_seq_length`` of ``sentence_bert_config.json`` (384 for
+mpnet, 256 for minilm) or else the tokenizer's limit (at most 512).
+
+For the packaged sentence-transformers models (Transformer -> mean Pooling -> Normalize), the
+last layer's mean, L2-normalised, *is* the sentence embedding: ``mpnet:layer12`` with
+``normalize=True`` equals ``get_encoder("mpnet").encode`` to ~1e-6 (float32 rounding; checked
+on the 4,428 STS3k sentences). :func:`cached_encode_layers` with ``sentence=True`` therefore
+also fills the cache of the sentence encoder (``mpnet``/``minilm``) from the same pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from compsem.models.base import ModelUnavailableError, check_texts
+
+LAYER_NAME = re.compile(r"^(?P<base>.+):(?:layer(?P<k>-?\d+)|(?P<last>last))$")
+"""``<base>:layer<k>`` or ``<base>:last``."""
+
+PACKAGED_LAYERS = {"minilm": 6, "mpnet": 12}
+"""Transformer blocks of the packaged models (known without touching the weights)."""
+
+MAX_FALLBACK_LENGTH = 512
+
+
+def parse_layer_name(name: str) -> tuple[str, int | str] | None:
+    """``"mpnet:layer12"`` -> ``("mpnet", 12)``, ``"mpnet:last"`` -> ``("mpnet", "last")``,
+    anything else -> None."""
+    m = LAYER_NAME.match(name)
+    if m is None:
+        return None
+    return m["base"], ("last" if m["last"] else int(m["k"]))
+
+
+# --------------------------------------------------------------------------- model sources
+
+
+def _base_source(base: str):
+    """A function giving the model directory (or hub id) of ``base``; nothing is loaded."""
+    from compsem.models import registry
+
+    if base == "minilm":
+        return registry.minilm_path
+    if base == "mpnet":
+        return registry.mpnet_path
+    if base.startswith("hf:"):
+        hub_id = base[3:]
+        if not hub_id:
+            raise ValueError("'hf:' needs a hub id, e.g. 'hf:nghuyong/ernie-2.0-base-en:layer12'")
+        return lambda: hub_id
+    known = ", ".join(f"{b}:layer<k>" for b in PACKAGED_LAYERS)
+    raise ValueError(
+        f"unknown base model {base!r} for a layer encoder; use {known} or hf:<hub id>:layer<k>"
+    )
+
+
+def _read_json(source: str, filename: str) -> dict | None:
+    """A json file of a local model directory or (cache / network) of a hub model, or None."""
+    local = Path(source).expanduser()
+    if local.is_dir():
+        path = local / filename
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    try:
+        from huggingface_hub import hf_hub_download
+
+        return json.loads(Path(hf_hub_download(source, filename)).read_text(encoding="utf-8"))
+    except Exception:  # missing file, no network: the caller decides
+        return None
+
+
+def _num_layers_of(base: str) -> int:
+    if base in PACKAGED_LAYERS:
+        return PACKAGED_LAYERS[base]
+    from compsem.models.registry import _needs_network
+
+    hub_id = _base_source(base)()
+    config = _read_json(hub_id, "config.json")
+    if config is None:
+        raise ModelUnavailableError(_needs_network(hub_id) + " (could not read its config.json)")
+    for key in ("num_hidden_layers", "n_layer", "num_layers"):
+        if isinstance(config.get(key), int):
+            return config[key]
+    raise ModelUnavailableError(f"{hub_id}: config.json names no layer count ({sorted(config)})")
+
+
+def resolve_layer(base: str, layer: int | str) -> tuple[int, int]:
+    """``(k, n)``: the layer index (``"last"`` and negative indices resolved) and the number of
+    transformer blocks. Raises ValueError for an index outside ``0..n``."""
+    n = _num_layers_of(base)
+    if layer == "last":
+        return n, n
+    if isinstance(layer, str):
+        m = re.fullmatch(r"(?:layer)?(-?\d+)", layer)
+        if m is None:
+            raise ValueError(f"layer must be an int, 'layer<k>' or 'last', not {layer!r}")
+        layer = int(m[1])
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError(f"layer must be an int or 'last', not {type(layer).__name__}")
+    k = int(layer) + (n + 1 if layer < 0 else 0)  # -1 = last, as in hidden_states[-1]
+    if not 0 <= k <= n:
+        raise ValueError(
+            f"{base} has hidden-state layers 0..{n} (0 = embedding output, {n} = last); "
+            f"there is no layer {layer}"
+        )
+    return k, n
+
+
+# --------------------------------------------------------------------------- the shared model
+
+
+@functools.lru_cache(maxsize=4)
+def _load(source: str, device: str):
+    """(tokenizer, model, max_length) for a model directory or hub id, loaded once per device."""
+    from transformers import AutoModel, AutoTokenizer
+
+    from compsem.models.registry import _needs_network
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source)
+        model = AutoModel.from_pretrained(source)
+    except OSError as err:
+        raise ModelUnavailableError(_needs_network(source, err)) from err
+    model.eval().to(device)
+    st_config = _read_json(source, "sentence_bert_config.json") or {}
+    max_length = st_config.get("max_seq_length")
+    if not max_length:
+        limit = getattr(tokenizer, "model_max_length", MAX_FALLBACK_LENGTH) or MAX_FALLBACK_LENGTH
+        max_length = min(int(limit), MAX_FALLBACK_LENGTH)
+    return tokenizer, model, int(max_length)
+
+
+class LayerModel:
+    """One loaded transformer that gives mean-pooled hidden states of any set of layers."""
+
+    def __init__(self, base: str, device: str = "auto"):
+        self.base = base
+        self.device = device
+        self._source = _base_source(base)
+        self.forward_passes = 0  # batches run; instrumentation for tests and benchmarks
+
+    @property
+    def source(self) -> str:
+        value = self._source() if callable(self._source) else self._source
+        if self.base.startswith("hf:"):
+            from compsem.models.registry import _needs_network, _offline, hf_is_cached
+
+            local = Path(str(value)).expanduser().is_dir()
+            if not local and _offline() and not hf_is_cached(str(value)):
+                raise ModelUnavailableError(_needs_network(str(value)) + " HF_HUB_OFFLINE is set.")
+        return str(value)
+
+    def loaded(self):
+        from compsem.models.registry import resolve_device
+
+        return _load(self.source, resolve_device(self.device))
+
+    def forward(self, batch: dict):
+        """One forward pass; returns the tuple of hidden states."""
+        _, model, _ = self.loaded()
+        self.forward_passes += 1
+        out = model(**batch, output_hidden_states=True, return_dict=True)
+        return out.hidden_states
+
+    def encode_layers(
+        self,
+        texts: Sequence[str],
+        layers: Iterable[int],
+        batch_size: int = 64,
+        show_progress: bool = False,
+    ) -> dict[int, np.ndarray]:
+        """Masked-mean token states of every layer in ``layers`` (resolved ints), one pass.
+
+        Returns ``{k: float32 array (len(texts), dim)}``, rows in input order.
+        """
+        import torch
+
+        texts = check_texts(texts)
+        layers = sorted(set(layers))
+        tokenizer, model, max_length = self.loaded()
+        dim = int(model.config.hidden_size)
+        out = {k: np.zeros((len(texts), dim), dtype=np.float32) for k in layers}
+        if not texts:
+            return out
+        # longest first, so that batches carry little padding (as sentence-transformers does)
+        order = np.argsort([-len(t) for t in texts], kind="stable")
+        starts = range(0, len(texts), batch_size)
+        if show_progress:
+            from tqdm.auto import tqdm
+
+            starts = tqdm(starts, desc=f"{self.base} layers {','.join(map(str, layers))}")
+        device = next(model.parameters()).device
+        for start in starts:
+            rows = order[start : start + batch_size]
+            batch = tokenizer(
+                [texts[i] for i in rows],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            ).to(device)
+            with torch.inference_mode():
+                hidden = self.forward(batch)
+                if max(layers) >= len(hidden):
+                    raise ValueError(f"{self.base} returned {len(hidden)} hidden states")
+                mask = batch["attention_mask"].unsqueeze(-1).to(hidden[0].dtype)
+                count = mask.sum(dim=1).clamp(min=1e-9)
+                for k in layers:
+                    pooled = (hidden[k] * mask).sum(dim=1) / count
+                    out[k][rows] = pooled.float().cpu().numpy()
+        return out
+
+
+@functools.lru_cache(maxsize=8)
+def layer_model(base: str, device: str = "auto") -> LayerModel:
+    """The shared :class:`LayerModel` of ``base`` (all its layer encoders use it)."""
+    return LayerModel(base, device)
+
+
+def _l2(X: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return (X / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+# --------------------------------------------------------------------------- the encoder
+
+
+class LayerMeanEncoder:
+    """Mean of the token states at one layer of ``base``; name ``<base>:layer<k>``
+    (``-normalized`` appended with ``normalize=True``: unit-length rows)."""
+
+    def __init__(self, base: str, layer: int | str, device: str = "auto", normalize: bool = False):
+        self.base = base
+        self.layer, self.num_layers = resolve_layer(base, layer)
+        self.device = device
+        self.normalize = normalize
+        self.name = f"{base}:layer{self.layer}" + ("-normalized" if normalize else "")
+        self._dim = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, device={self.device!r})"
+
+    @property
+    def model(self) -> LayerModel:
+        return layer_model(self.base, self.device)
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self.model.loaded()[1].config.hidden_size)
+        return self._dim
+
+    def encode(
+        self, texts: Sequence[str], batch_size: int = 64, show_progress: bool = False
+    ) -> np.ndarray:
+        """Float32 ``(len(texts), dim)``: the masked mean of layer ``self.layer``."""
+        X = self.model.encode_layers(texts, [self.layer], batch_size, show_progress)[self.layer]
+        return _l2(X) if self.normalize else X
+
+
+def layer_encoder(base: str, layer: int | str, device: str = "auto", normalize: bool = False):
+    """The encoder ``<base>:layer<k>`` (no weights load); see the module docstring."""
+    return LayerMeanEncoder(base, layer, device=device, normalize=normalize)
+
+
+# --------------------------------------------------------------------------- one pass, many caches
+
+
+class _Prefilled:
+    """An encoder that answers from vectors already computed (fills a cache without a model)."""
+
+    def __init__(self, name: str, dim: int, vectors: dict[str, np.ndarray]):
+        self.name, self.dim, self.vectors = name, dim, vectors
+
+    def encode(self, texts, batch_size=64, show_progress=False):
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self.vectors[t] for t in texts])
+
+
+def _is_mean_normalize_pipeline(source: str) -> bool:
+    """Whether a sentence-transformers directory is exactly Transformer -> mean Pooling ->
+    Normalize (then its sentence embedding is the normalised last-layer mean)."""
+    modules = _read_json(source, "modules.json")
+    if not modules:
+        return False
+    kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
+    if kinds != ["Transformer", "Pooling", "Normalize"]:
+        return False
+    pooling = _read_json(str(Path(source) / modules[1]["path"]), "config.json") or {}
+    modes = [k for k, v in pooling.items() if k.startswith("pooling_mode") and v]
+    return modes == ["pooling_mode_mean_tokens"]
+
+
+def cached_encode_layers(
+    base: str,
+    texts: Sequence[str],
+    layers: Iterable[int | str],
+    device: str = "auto",
+    normalize: bool = False,
+    sentence: bool = False,
+    cache: bool = True,
+    batch_size: int = 64,
+    show_progress: bool = False,
+) -> dict:
+    """Mean-pooled states of several layers of ``base`` from ONE forward pass, through the cache.
+
+    Returns ``{layer: float32 (len(texts), dim)}`` keyed as asked (``12``, ``"last"``, ...).
+    Texts missing from any requested layer's cache are run through the model once; every
+    layer's cache (``<base>:layer<k>``) then receives its missing vectors, so a later
+    ``cached_encode(get_encoder("mpnet:layer12"), texts)`` is a cache hit. ``sentence=True``
+    also fills (and returns under the key ``"sentence"``) the sentence-transformers encoder
+    ``base`` (``mpnet``, ``minilm``, ``hf:<id>``) from the normalised last layer; this is only
+    allowed for a Transformer -> mean Pooling -> Normalize model, where they are the same.
+    """
+    from compsem.models import cache as cache_mod
+    from compsem.models.cache import cached_encode
+
+    texts = check_texts(texts)
+    layers = list(layers)
+    encoders = {key: layer_encoder(base, key, device=device, normalize=normalize) for key in layers}
+    targets = dict(encoders)
+    model = layer_model(base, device)
+    needed = {enc.layer for enc in encoders.values()}
+    if sentence:
+        if not _is_mean_normalize_pipeline(model.source):
+            raise ValueError(
+                f"{base} is not a Transformer -> mean Pooling -> Normalize sentence-transformer; "
+                "its sentence embedding cannot come from the layer pass"
+            )
+        from compsem.models.registry import get_encoder
+
+        st = get_encoder(base, device=device)
+        last = resolve_layer(base, "last")[0]
+        needed.add(last)
+        targets["sentence"] = st
+    if not texts:
+        return {key: np.zeros((0, enc.dim), dtype=np.float32) for key, enc in targets.items()}
+    if not cache:
+        computed = model.encode_layers(texts, needed, batch_size, show_progress)
+        return {key: _finish(key, enc, computed, normalize) for key, enc in targets.items()}
+
+    missing: dict[str, None] = {}
+    for enc in targets.values():
+        for text in cache_mod.missing(enc.name, texts):
+            missing.setdefault(text)
+    unique = list(missing)
+    computed = model.encode_layers(unique, needed, batch_size, show_progress) if unique else {}
+    result = {}
+    for key, enc in targets.items():
+        vectors = {}
+        if unique:
+            vectors = dict(zip(unique, _finish(key, enc, computed, normalize), strict=True))
+        result[key] = cached_encode(_Prefilled(enc.name, -1, vectors), texts)
+    return result
+
+
+def _finish(key, enc, computed: dict[int, np.ndarray], normalize: bool) -> np.ndarray:
+    if key == "sentence":
+        last = max(computed)
+        return _l2(computed[last])
+    X = computed[enc.layer]
+    return _l2(X) if normalize else X
