@@ -1,8 +1,8 @@
 """Every chapter: a papermill smoke run, and the committed executed notebook is fresh.
 
 The smoke run executes the chapter source with its ``smoke`` profile into a temporary folder
-(book/ is never touched) and checks that it glues the same numbers as the committed notebook,
-all finite. Freshness: the committed notebook was executed from the current source and the
+(book/ is never touched) and checks that what it glues is a non-empty subset of what the
+committed notebook glues (a smoke profile may run fewer models or datasets), all finite. Freshness: the committed notebook was executed from the current source and the
 current versions of every compsem module it imported (``compsem check``).
 """
 
@@ -55,6 +55,20 @@ def test_committed_notebook_ran_the_default_profile(chapter):
     assert meta["profile"] in ("default", "full")
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_committed_notebook_shows_no_errors_or_stderr(chapter):
+    """What the book renders: no error output, no warnings or progress bars on stderr."""
+    import nbformat
+
+    notebook = nbformat.read(paths.BOOK_DIR / f"{chapter}.ipynb", as_version=4)
+    noisy = []
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" or output.get("name") == "stderr":
+                noisy.append(f"cell {index}: {output.get('ename') or output.get('text', '')[:120]!r}")
+    assert not noisy, noisy
+
+
 @pytest.mark.slow
 @pytest.mark.needs_data
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -62,5 +76,5 @@ def test_smoke_run(chapter, tmp_path):
     out = run.execute(chapter, "smoke", output_dir=tmp_path, progress=False)
     smoke = read_glued(out)
     committed = read_glued(paths.BOOK_DIR / f"{chapter}.ipynb")
-    assert set(smoke) == set(committed)
+    assert smoke and set(smoke) <= set(committed), sorted(set(smoke) - set(committed))
     assert all(math.isfinite(v) for v in smoke.values())

@@ -39,6 +39,14 @@ PACKAGES = (
     "numpy", "pandas", "scipy", "scikit-learn", "matplotlib", "torch", "transformers",
     "sentence-transformers", "spacy", "nltk", "papermill", "jupytext", "myst-nb",
 )
+QUIET_KERNEL_ENV = {
+    "TQDM_DISABLE": "1",  # per-batch progress bars would be rendered into the book as stderr
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
+    "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1",
+}
+"""Environment of the kernel that executes a chapter: no progress bars inside the notebook
+(the runner shows per-cell progress in the terminal instead)."""
 _PROVENANCE_TAG = "compsem-provenance"
 _PROVENANCE_CODE = """\
 import json as _json, sys as _sys
@@ -209,6 +217,12 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         executed_nb = Path(tmp) / f"{chapter}.ipynb"
         nbformat.write(notebook, source_nb)
         start = time.perf_counter()
+        quiet = dict(QUIET_KERNEL_ENV)
+        # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
+        quiet["PYTHONWARNINGS"] = ",".join(
+            filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))
+        saved_env = {k: os.environ.get(k) for k in quiet}
+        os.environ.update(quiet)  # the kernel inherits the environment
         try:
             papermill.execute_notebook(
                 source_nb, executed_nb, parameters=parameters, kernel_name="python3",
@@ -224,6 +238,12 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
                 f"{output_dir / (chapter + '.ipynb')} is untouched; the failed notebook is {failed}\n"
                 f"{error}"
             ) from error
+        finally:
+            for key, value in saved_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
         wall_time = time.perf_counter() - start
 
         result = nbformat.read(executed_nb, as_version=4)
