@@ -59,6 +59,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py
+	$(BIN)/python benchmarks/bench_encoders.py
 
 clean:
 	rm -rf _build
