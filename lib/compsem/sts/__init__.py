@@ -13,4 +13,10 @@ Pure, vectorised functions; the data come from :mod:`compsem.data.sts3k`.
 - :mod:`compsem.sts.composition`     Mean, Mult and Conv composition of word vectors (Table 1)
 - :mod:`compsem.sts.table9`          Table 9 from the authors' published similarity files
 - :mod:`compsem.sts.scoring`         the similarity of every pair under a named model (recomputed rows)
+- :mod:`compsem.sts.hybrid`          VerbNet-CN: role-wise similarities and Eq. 2 (§4.6)
+- :mod:`compsem.sts.amr`             AMR-CN and AMR-SMATCH over PENMAN graphs (§4.4, §4.6)
+- :mod:`compsem.sts.roles`           a rule-based labeller of the eight VerbNet-CN roles (spaCy)
+- :mod:`compsem.sts.generator`       STS3k-style pairs with gold roles (no ratings)
+- :mod:`compsem.sts.structure`       Figure 8 profiles, the MAD from the human profile, Figure 9
+  for any series (§5.4)
 """

@@ -1,0 +1,1085 @@
+"""Rule-based labeller for the 8 VerbNet-CN roles of Fodor et al. (2025, §4.6).
+
+The hybrid VerbNet-CN model (study ``sts3k-fodor.md`` §3.6) needs, for every sentence, the
+phrases that fill **Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory**. The
+authors got them from the SemParse VerbNet parser plus manual correction; those corrected parses
+exist only for the 5,600 STS3k sentences (``sts3k.load_verbnet_parses("mod")``). This module
+produces the same 8 roles for *any* English sentence from a spaCy dependency parse plus a few
+lexicons, without training, so that VerbNet-CN can be run on new sentences.
+
+API
+---
+- :func:`label_roles` (sentences -> frame, one row per sentence, 8 role columns, str or None),
+  batched through ``nlp.pipe``; :func:`label_doc` labels one parsed spaCy ``Doc``.
+- :func:`evaluate` (predicted, gold -> per-role P/R/F1 under an exact and a lenient matching,
+  plus presence accuracy); :func:`error_classes` (most frequent confusion types, with examples).
+
+Rules (and what in the gold parses motivated each)
+--------------------------------------------------
+The gold phrases are surface substrings of the sentence (all but ~2 % of them), with
+determiners and, for prepositional roles, the **preposition included** ("in the jungle",
+"to several employers", "by the repairmen"); so every role is emitted as the contiguous span of
+a dependency subtree, preposition included.
+
+1. **Verb** = the root verb (for passives the participle alone: gold "conveyed" for "is
+   conveyed by"; auxiliaries/modals/negation are dropped: gold "matter" for "did not matter").
+   A few phrasal verbs keep their particle ("asked for", "rely on", "specialize in", "gave
+   away": 88 two-word gold verbs, :data:`PHRASAL`), their object then follows the ordinary
+   object rules. A copula root ("is") is the Verb and its complement the Theme.
+2. **Agent** = the active subject (gold: 95 % of sentences have an Agent, mostly the subject).
+   Intransitive subjects of change-of-state/existence verbs (grow, fall, die, sleep, happen,
+   change; WordNet lexnames ``verb.change``/``verb.weather``…, :data:`UNACCUSATIVE`) are
+   **Patient** instead (gold "The baby slept" -> Patient, "Leaves grow on ..." -> Patient).
+   Passive: the by-phrase, *with* "by", is the Agent (gold "by many farmers", 101 cases) and
+   the passive subject takes the object role (rule 3).
+3. **Object: Patient vs Theme.** VerbNet's choice depends on the verb class. Gold: direct
+   objects of change-of-state, contact, creation and consumption verbs are mostly Patient
+   ("repaired the old engine", "increased income taxes", "created many jobs"), those of
+   cognition, communication, perception, possession, motion and stative verbs mostly Theme
+   ("anticipates the needs", "believed the witness", "carried the drinks"). Decided by the
+   WordNet lexname of the verb's first sense (:data:`PATIENT_LEXNAMES`), overridden by a small
+   verb list (:data:`PATIENT_VERBS`, :data:`THEME_VERBS`).
+4. **Double objects / datives.** In "V NP1 NP2" (spaCy ``dative`` + ``dobj``) the gold gives
+   the recipient NP1 as **Location** for transfer verbs (bring, send: "brought the employer his
+   equipment" -> Location "the employer") and the thing transferred NP2 as Theme; "gave
+   researchers a large grant" -> Theme "a large grant". So dative NP -> Location (Patient if
+   Location is taken), dobj -> Theme. A "to"-PP recipient of a transfer verb -> Location ("carried
+   the drinks to the table", "returned the equipment to the hospital"), of a communication verb ->
+   Patient ("wrote to several employers", "presented their requests to the chief").
+5. **Prepositional phrases** attached to the verb are classified by preposition
+   (:data:`PREP_ROLE`) and the WordNet lexname of their object noun:
+   during/after/before/following/until/since/within/throughout+time noun, "for"/"over"/"in"/"at"/
+   "on" + ``noun.time`` -> **Time** ("after the election", "for a week", "at night", "on
+   Thursdays"); in/at/on/near/around/outside/under/above/behind/throughout/across (static) ->
+   **Location** ("in the jungle", 301 "in", 234 "at", 135 "on"); into/through/out of/along/down/
+   towards -> **Trajectory** ("into the room": 33 of the 101 gold Trajectories start with "into");
+   about/with/from/for/against/over/of -> **Theme** (gold Theme begins with "for" 234, "about"
+   212, "with" 209, "from" 145 times) unless Theme is already filled, then **Patient** (gold
+   "hunt herbivores for food" -> Theme herbivores, Patient "for food"); "with"/"by" + instrument
+   or manner noun (``noun.artifact``/``noun.body``/``noun.act`` heads such as "with both hands",
+   "by train") -> **Manner**; "without"/"despite"/"in" + ``noun.feeling``/``noun.attribute``
+   ("in confusion", "in detail") -> **Manner**.
+6. **Adverbs** (``advmod`` of the verb): frequency/temporal adverbs (sometimes, usually, often,
+   eventually, regularly, frequently, once, rarely, finally, briefly, occasionally, ...;
+   :data:`TIME_ADVERBS`) -> **Time** (gold Time begins with "sometimes" 43, "usually" 29,
+   "often" 27 ...); locative adverbs (here, there, abroad, overseas, home, ...) -> Location;
+   directional particles (out, down, away, up, back, home) -> Trajectory; every other adverb
+   (-ly manner adverbs, "well", "not") -> **Manner** (gold "carefully" 42, "reluctantly" 40,
+   "widely" 47; "could not bear" -> Manner "not").
+7. **Temporal NPs and clauses**: ``npadvmod``/``tmod`` noun phrases ("each week", "last night",
+   "every day") and adverbial clauses introduced by when/while/after/before/until/since/as ->
+   **Time** (gold "while on parole", "when ..."); other adverbial clauses and "by/through
+   V-ing" -> Manner.
+8. **Complements**: ``acomp``/``oprd``/``xcomp``/``ccomp`` -> Theme (gold "became dependent on
+   external donors" -> Theme, "claimed the public protest pointless" -> Theme covering object +
+   predicate). When a role is already filled, a second candidate spills to the next free role
+   in a fixed fallback order (e.g. a second Theme-type PP -> Patient).
+
+Honest limits: the gold parses are verb-class specific and not fully consistent (the same
+construction "sent the scientist a letter" is Patient+Theme in one pair and Theme+Location in the
+next; some passive subjects are Agent), so Patient vs Theme is the weakest decision. Measured
+performance is printed by ``python -m compsem.sts.roles`` (see :func:`main`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+ROLES = ("Agent", "Verb", "Patient", "Theme", "Time", "Manner", "Location", "Trajectory")
+
+# ---------------------------------------------------------------------------------- lexicons
+
+#: phrasal verbs whose particle/preposition the gold Verb includes ("asked for" 26, "rely on" 10).
+PHRASAL = {
+    ("ask", "for"),
+    ("rely", "on"),
+    ("specialize", "in"),
+    ("deal", "with"),
+    ("depend", "on"),
+    ("heat", "up"),
+    ("speed", "up"),
+    ("give", "away"),
+    ("suffer", "from"),
+    ("break", "out"),
+    ("consist", "of"),
+    ("descend", "from"),
+    ("differ", "from"),
+    ("wait", "for"),
+    ("pick", "up"),
+    ("derive", "from"),
+    ("allow", "for"),
+    ("tear", "apart"),
+    ("result", "from"),
+    ("come", "from"),
+    ("result", "in"),
+    ("search", "for"),
+    ("worry", "about"),
+    ("object", "to"),
+}
+
+TIME_ADVERBS = {
+    "sometimes",
+    "usually",
+    "often",
+    "eventually",
+    "regularly",
+    "frequently",
+    "once",
+    "rarely",
+    "finally",
+    "briefly",
+    "occasionally",
+    "continually",
+    "always",
+    "never",
+    "recently",
+    "later",
+    "soon",
+    "yesterday",
+    "today",
+    "tomorrow",
+    "now",
+    "then",
+    "annually",
+    "daily",
+    "weekly",
+    "monthly",
+    "yearly",
+    "seldom",
+    "constantly",
+    "continuously",
+    "repeatedly",
+    "periodically",
+    "immediately",
+    "initially",
+    "previously",
+    "formerly",
+    "already",
+    "still",
+    "again",
+    "early",
+    "late",
+    "lately",
+    "nowadays",
+    "currently",
+    "ever",
+    "temporarily",
+    "permanently",
+    "instantly",
+    "suddenly",
+    "subsequently",
+    "afterwards",
+    "meanwhile",
+    "twice",
+    "habitually",
+    "routinely",
+    "momentarily",
+    "promptly",
+    "tonight",
+    "overnight",
+    "forever",
+    "hourly",
+    "nightly",
+}
+LOCATION_ADVERBS = {
+    "here",
+    "there",
+    "abroad",
+    "overseas",
+    "oversees",
+    "everywhere",
+    "nearby",
+    "worldwide",
+    "somewhere",
+    "inside",
+    "outside",
+    "upstairs",
+    "downstairs",
+    "locally",
+    "internationally",
+    "nationally",
+    "globally",
+    "elsewhere",
+}
+TRAJECTORY_ADVERBS = {
+    "out",
+    "down",
+    "away",
+    "up",
+    "back",
+    "home",
+    "off",
+    "over",
+    "open",
+    "upside",
+    "apart",
+    "forward",
+    "backward",
+    "backwards",
+    "along",
+    "around",
+    "across",
+    "through",
+    "in",
+    "into",
+    "aside",
+}
+
+TIME_PREPS = {
+    "during",
+    "after",
+    "before",
+    "following",
+    "until",
+    "till",
+    "since",
+    "throughout",
+    "within",
+    "prior",
+}
+LOCATION_PREPS = {
+    "in",
+    "at",
+    "on",
+    "near",
+    "around",
+    "outside",
+    "inside",
+    "under",
+    "above",
+    "behind",
+    "beside",
+    "below",
+    "beneath",
+    "between",
+    "among",
+    "amongst",
+    "throughout",
+    "next",
+    "opposite",
+    "beyond",
+    "by",
+    "upon",
+    "across",
+    "over",
+    "underneath",
+    "alongside",
+    "atop",
+    "amid",
+    "within",
+}
+TRAJECTORY_PREPS = {
+    "into",
+    "through",
+    "along",
+    "towards",
+    "toward",
+    "onto",
+    "down",
+    "up",
+    "past",
+    "via",
+    "out",
+    "across",
+    "off",
+}
+THEME_PREPS = {
+    "about",
+    "with",
+    "from",
+    "for",
+    "against",
+    "of",
+    "over",
+    "on",
+    "to",
+    "as",
+    "into",
+    "regarding",
+    "concerning",
+    "like",
+    "at",
+    "by",
+    "in",
+}
+MANNER_PREPS = {"without", "despite", "like", "unlike", "via"}
+
+TIME_CLAUSE_MARKERS = {
+    "when",
+    "while",
+    "after",
+    "before",
+    "until",
+    "till",
+    "since",
+    "as",
+    "once",
+    "whenever",
+}
+
+#: WordNet verb lexnames whose direct object the gold mostly labels Patient.
+PATIENT_LEXNAMES = {"verb.change", "verb.body"}
+#: verbs whose intransitive subject the gold labels Patient (change-of-state unaccusatives;
+#: "happen", "occur", "sleep", "remain", "rise", "survive" were dropped: in the even-pair gold
+#: their subject is more often Agent).
+UNACCUSATIVE = {
+    "grow",
+    "fall",
+    "die",
+    "change",
+    "increase",
+    "decrease",
+    "drop",
+    "melt",
+    "freeze",
+    "break",
+    "burn",
+    "shrink",
+    "expand",
+    "collapse",
+    "vanish",
+    "disappear",
+    "sink",
+    "decay",
+    "rot",
+    "wither",
+    "fade",
+    "boil",
+    "explode",
+    "heal",
+    "become",
+}
+#: verbs whose object (direct object or passive subject) the gold labels Patient in >= 70 %
+#: of >= 2 distinct even-pair sentences (generated once from the even half; spaCy lemmas,
+#: hence "fin" for "fined").
+PATIENT_VERBS = {
+    "address",
+    "affect",
+    "aim",
+    "ask",
+    "assist",
+    "associate",
+    "assure",
+    "ban",
+    "block",
+    "burn",
+    "change",
+    "concern",
+    "consume",
+    "contract",
+    "cost",
+    "criticize",
+    "damage",
+    "despise",
+    "destroy",
+    "earn",
+    "eat",
+    "enjoy",
+    "escape",
+    "expose",
+    "fin",
+    "graze",
+    "hammer",
+    "increase",
+    "introduce",
+    "join",
+    "judge",
+    "kill",
+    "know",
+    "nurse",
+    "pay",
+    "pick",
+    "pilot",
+    "quote",
+    "repair",
+    "replace",
+    "respect",
+    "school",
+    "see",
+    "shake",
+    "stir",
+    "subject",
+    "tell",
+    "terrify",
+    "win",
+}
+#: likewise for Theme.
+THEME_VERBS = {
+    "accompany",
+    "allocate",
+    "allow",
+    "announce",
+    "apply",
+    "award",
+    "believe",
+    "bring",
+    "build",
+    "buy",
+    "cause",
+    "chase",
+    "cite",
+    "claim",
+    "commit",
+    "conduct",
+    "consider",
+    "construct",
+    "contain",
+    "control",
+    "convey",
+    "cover",
+    "delay",
+    "deliver",
+    "describe",
+    "determine",
+    "develop",
+    "draw",
+    "enforce",
+    "escort",
+    "estimate",
+    "examine",
+    "excuse",
+    "extract",
+    "face",
+    "find",
+    "finish",
+    "forbid",
+    "give",
+    "grab",
+    "grant",
+    "grip",
+    "grow",
+    "guarantee",
+    "hinder",
+    "hire",
+    "hold",
+    "hurry",
+    "ignore",
+    "import",
+    "include",
+    "indicate",
+    "keep",
+    "leave",
+    "lie",
+    "lose",
+    "mandate",
+    "mark",
+    "need",
+    "offer",
+    "permit",
+    "place",
+    "play",
+    "practice",
+    "prefer",
+    "produce",
+    "prohibit",
+    "project",
+    "promote",
+    "pronounce",
+    "protest",
+    "purchase",
+    "push",
+    "put",
+    "read",
+    "recommend",
+    "recruit",
+    "refund",
+    "reject",
+    "remember",
+    "report",
+    "require",
+    "return",
+    "save",
+    "say",
+    "seize",
+    "sell",
+    "send",
+    "show",
+    "speed",
+    "spread",
+    "start",
+    "store",
+    "study",
+    "suggest",
+    "supply",
+    "suspect",
+    "transmit",
+    "treat",
+    "use",
+    "visit",
+    "welcome",
+}
+TRANSFER_VERBS = {
+    "bring",
+    "send",
+    "carry",
+    "return",
+    "take",
+    "deliver",
+    "hand",
+    "pass",
+    "mail",
+    "ship",
+    "transport",
+    "move",
+    "throw",
+    "lend",
+    "give",
+    "sell",
+    "accompany",
+    "lead",
+    "drive",
+    "post",
+    "forward",
+    "bear",
+    "show",
+}
+COMMUNICATION_LEXNAMES = {"verb.communication", "verb.social"}
+
+DETERMINERS = {"the", "a", "an"}
+STOPWORDS = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "for",
+    "with",
+    "by",
+    "from",
+    "about",
+    "and",
+    "or",
+    "but",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "his",
+    "her",
+    "their",
+    "its",
+    "my",
+    "our",
+    "your",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "he",
+    "she",
+    "they",
+    "them",
+    "him",
+    "we",
+    "i",
+    "you",
+    "as",
+    "into",
+    "onto",
+    "over",
+    "than",
+    "then",
+    "so",
+    "not",
+    "no",
+    "some",
+    "all",
+    "each",
+    "every",
+    "any",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "could",
+    "should",
+    "may",
+    "might",
+    "must",
+    "up",
+    "out",
+    "very",
+    "s",
+    "'s",
+}
+
+
+# ------------------------------------------------------------------------------- helpers
+
+
+def _wn():
+    from compsem.resources import wordnet
+
+    return wordnet()
+
+
+_LEX_CACHE: dict[tuple[str, str], str | None] = {}
+
+
+def _lexname(lemma: str, pos: str) -> str | None:
+    """Lexname of the first WordNet sense of ``lemma`` (pos 'n' or 'v'), cached."""
+    key = (lemma.lower(), pos)
+    if key not in _LEX_CACHE:
+        try:
+            synsets = _wn().synsets(lemma.lower().replace(" ", "_"), pos=pos)
+        except Exception:  # noqa: BLE001 - WordNet missing: lexicons only
+            synsets = []
+        _LEX_CACHE[key] = synsets[0].lexname() if synsets else None
+    return _LEX_CACHE[key]
+
+
+def _span_text(tokens) -> str | None:
+    tokens = sorted(tokens, key=lambda t: t.i)
+    if not tokens:
+        return None
+    doc = tokens[0].doc
+    span = doc[tokens[0].i : tokens[-1].i + 1]
+    text = span.text.strip()
+    text = re.sub(r"[\s.,;:!?]+$", "", text)
+    return text or None
+
+
+def _subtree(tok, exclude=()):
+    excl = set()
+    for e in exclude:
+        excl.update(t.i for t in e.subtree)
+    return [t for t in tok.subtree if t.i not in excl and not t.is_punct]
+
+
+def _pobj(prep):
+    for c in prep.children:
+        if c.dep_ in ("pobj", "pcomp"):
+            return c
+    return None
+
+
+def _is_time_noun(tok) -> bool:
+    if tok is None:
+        return False
+    if tok.ent_type_ in ("DATE", "TIME"):
+        return True
+    return _lexname(tok.lemma_, "n") == "noun.time"
+
+
+# ------------------------------------------------------------------------------- labelling
+
+
+class _Frame:
+    def __init__(self):
+        self.roles: dict[str, list] = {}
+
+    def put(self, role: str, tokens, fallbacks: Sequence[str] = ()):
+        if not tokens:
+            return
+        for r in (role, *fallbacks):
+            if r not in self.roles:
+                self.roles[r] = tokens
+                return
+
+    def texts(self) -> dict[str, str | None]:  # noqa: D102
+        return {r: (_span_text(self.roles[r]) if r in self.roles else None) for r in ROLES}
+
+
+def _main_verb(doc):
+    """The main verb, and the subject tokens when they must be recovered from a mis-parse.
+
+    Repairs two frequent en_core_web_sm errors on the STS3k sentences: (a) a verbless ROOT noun
+    with a participle ``acl`` ("The grandfather paid for the work": ROOT grandfather <-acl- paid)
+    -> the participle is the verb, the rest of the noun phrase its subject; (b) a verbless noun
+    compound "Lions hunt herbivores" (hunt = compound) -> the first non-initial compound token
+    with a WordNet verb sense is the verb, what precedes it the subject."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if not roots:
+        return None, None
+    root = roots[0]
+    if root.pos_ in ("VERB", "AUX"):
+        return root, None
+    acl = [c for c in root.children if c.dep_ == "acl" and c.pos_ == "VERB"]
+    if acl and not any(t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "relcl") for t in doc):
+        verb = acl[0]
+        subj = [t for t in root.subtree if t.i < verb.i and not t.is_punct]
+        return verb, subj
+    if root.pos_ in ("NOUN", "PROPN") and not any(t.pos_ in ("VERB", "AUX") for t in doc):
+        for t in doc[1 : root.i]:
+            if t.dep_ == "compound" and t.head.i > t.i and _lexname(t.lemma_, "v") is not None:
+                return t, [x for x in doc[: t.i] if not x.is_punct]
+        left = [c for c in root.lefts if c.dep_ == "compound"]
+        if left and _lexname(root.lemma_, "v") is not None:  # "Dogs bark." -> compound + ROOT
+            return root, [x for x in doc[: root.i] if not x.is_punct]
+    verbs = [t for t in doc if t.pos_ == "VERB"]
+    return (verbs[0] if verbs else root), None
+
+
+def _object_role(verb) -> str:
+    lemma = verb.lemma_.lower()
+    if lemma in PATIENT_VERBS:
+        return "Patient"
+    if lemma in THEME_VERBS:
+        return "Theme"
+    return "Patient" if _lexname(lemma, "v") in PATIENT_LEXNAMES else "Theme"
+
+
+def _classify_pp(verb, prep, frame_has_object: bool) -> tuple[str, tuple[str, ...]]:
+    p = prep.lower_
+    obj = _pobj(prep)
+    head_lex = (
+        _lexname(obj.lemma_, "n") if obj is not None and obj.pos_ in ("NOUN", "PROPN") else None
+    )
+    vlex = _lexname(verb.lemma_.lower(), "v")
+    if p in TIME_PREPS and (p != "throughout" and p != "within" or _is_time_noun(obj)):
+        return "Time", ("Manner",)
+    if p in ("for", "over", "in", "at", "on", "by", "around", "from", "until") and _is_time_noun(
+        obj
+    ):
+        return "Time", ("Manner",)
+    if p in MANNER_PREPS or p == "through":
+        return "Manner", ("Theme",)
+    if p == "by" or (p == "with" and head_lex == "noun.body"):
+        return "Manner", ("Theme", "Patient")
+    if p == "with":
+        return ("Patient" if head_lex == "noun.group" else "Theme"), ("Patient", "Manner")
+    if p == "in" and head_lex in ("noun.feeling", "noun.attribute", "noun.cognition"):
+        return "Manner", ("Location",)
+    if p in TRAJECTORY_PREPS and p not in ("across",):
+        return "Trajectory", ("Location",)
+    if p == "to":
+        if head_lex in ("noun.location", "noun.artifact", "noun.object") or (
+            (vlex == "verb.motion" or verb.lemma_.lower() in TRANSFER_VERBS)
+            and head_lex not in ("noun.person", "noun.body", "noun.communication")
+        ):
+            return "Location", ("Trajectory", "Theme")
+        return "Patient", ("Theme", "Location")
+    if p == "for":
+        if head_lex in ("noun.group", "noun.substance", "noun.Tops", "noun.food"):
+            return "Patient", ("Theme", "Manner")
+        if head_lex == "noun.event":
+            return "Time", ("Theme", "Manner")
+        return "Theme", ("Patient", "Manner")
+    if p == "from" and head_lex in ("noun.location", "noun.object", "noun.artifact"):
+        return "Location", ("Theme",)
+    if p == "on" and head_lex in ("noun.act", "noun.cognition"):
+        return "Theme", ("Patient", "Manner")
+    if p in LOCATION_PREPS and head_lex not in (
+        "noun.cognition",
+        "noun.act",
+        "noun.attribute",
+        "noun.feeling",
+    ):
+        return "Location", ("Manner",)
+    if p in THEME_PREPS:
+        return "Theme", ("Patient", "Manner")
+    return "Manner", ("Theme",)
+
+
+def label_doc(doc) -> dict[str, str | None]:
+    """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None."""
+    frame = _Frame()
+    verb, subj_override = _main_verb(doc)
+    if verb is None:
+        return frame.texts()
+    if subj_override:
+        frame.put("Agent", subj_override)
+        if verb.dep_ == "compound":  # "Lions hunt herbivores for food": object = rest of the NP
+            head = verb.head
+            obj = [t for t in doc[verb.i + 1 : head.i + 1] if not t.is_punct]
+            frame.put(_object_role(verb), obj, ("Theme", "Patient"))
+            frame.roles["Verb"] = [verb]
+            for c in head.children:
+                if c.dep_ == "prep":
+                    role, fb = _classify_pp(verb, c, True)
+                    frame.put(role, _subtree(c), fb)
+            return frame.texts()
+    children = list(verb.children)
+
+    # -- Verb (+ phrasal particle)
+    verb_tokens = [verb]
+    phrasal_prep = None
+    for c in children:
+        if (
+            c.dep_ in ("prt", "prep")
+            and (verb.lemma_.lower(), c.lower_) in PHRASAL
+            and c.i > verb.i
+        ):
+            verb_tokens = [verb, c] if c.i == verb.i + 1 else [verb]
+            phrasal_prep = c if c.dep_ == "prep" else None
+            if c.dep_ == "prt":
+                phrasal_prep = c
+            break
+    frame.roles["Verb"] = verb_tokens
+
+    dobj = [c for c in children if c.dep_ in ("dobj", "obj")]
+    dative = [c for c in children if c.dep_ in ("dative", "iobj") and c.pos_ != "ADP"]
+    obj_role = _object_role(verb)
+
+    # -- subject
+    for c in children:
+        if c.dep_ in ("nsubj", "csubj", "expl") and c.dep_ != "expl":
+            intrans = not dobj and not any(
+                x.dep_ in ("attr", "acomp", "oprd", "ccomp", "xcomp") for x in children
+            )
+            if intrans and verb.lemma_.lower() in UNACCUSATIVE:
+                frame.put("Patient", _subtree(c), ("Agent",))
+            else:
+                frame.put("Agent", _subtree(c), ("Patient",))
+        elif c.dep_ in ("nsubjpass", "csubjpass"):
+            frame.put(obj_role, _subtree(c), ("Theme", "Patient"))
+
+    # -- objects
+    if dative and dobj:
+        frame.put("Theme", _subtree(dobj[0]), ("Patient",))
+        frame.put(
+            "Location" if verb.lemma_.lower() in TRANSFER_VERBS else "Patient",
+            _subtree(dative[0]),
+            ("Patient", "Location"),
+        )
+    elif dobj:
+        # post-nominal PPs of the object that are locative/temporal go to their own role
+        # (gold: "showed the options | on the computer screen", "conducted the contest | for
+        # the participants"); "of"/"about"/"with" PPs stay inside ("the needs of the audience")
+        detached = []
+        for pp in dobj[0].children:
+            if pp.dep_ == "prep" and pp.i > dobj[0].i and pp.lower_ not in ("of", "about", "with"):
+                role, fb = _classify_pp(verb, pp, True)
+                obj = _pobj(pp)
+                place = obj is not None and _lexname(obj.lemma_, "n") == "noun.location"
+                if role in ("Time", "Trajectory") or (role == "Location" and place):
+                    detached.append((pp, role, fb))
+        frame.put(
+            obj_role, _subtree(dobj[0], exclude=[d[0] for d in detached]), ("Theme", "Patient")
+        )
+        for pp, role, fb in detached:
+            frame.put(role, _subtree(pp), fb)
+    # phrasal-verb object: "asked for help" -> object of the particle
+    if phrasal_prep is not None and phrasal_prep.dep_ == "prep":
+        pobj = _pobj(phrasal_prep)
+        if pobj is not None:
+            frame.put("Theme", _subtree(pobj), ("Patient",))
+
+    # -- complements
+    for c in children:
+        if c.dep_ in ("acomp", "oprd", "attr", "xcomp", "ccomp"):
+            frame.put("Theme", _subtree(c), ("Patient", "Manner"))
+
+    # -- adjuncts in sentence order
+    for c in children:
+        dep = c.dep_
+        if c is phrasal_prep:
+            continue
+        if dep == "agent":  # passive by-phrase
+            frame.put("Agent", _subtree(c), ("Manner",))
+        elif dep == "prep":
+            role, fb = _classify_pp(verb, c, bool(dobj))
+            frame.put(role, _subtree(c), fb)
+        elif dep == "dative" and c.pos_ == "ADP":  # "to the woman"
+            role, fb = _classify_pp(verb, c, bool(dobj))
+            frame.put(role, _subtree(c), fb)
+        elif dep in ("advmod", "neg"):
+            w = c.lower_
+            if w in TIME_ADVERBS:
+                frame.put("Time", _subtree(c), ("Manner",))
+            elif w in LOCATION_ADVERBS:
+                frame.put("Location", _subtree(c), ("Manner",))
+            elif w in TRAJECTORY_ADVERBS and not w.endswith("ly"):
+                frame.put("Trajectory", _subtree(c), ("Manner",))
+            elif any(x.dep_ == "prep" for x in c.children):
+                role, fb = _classify_pp(
+                    verb, next(x for x in c.children if x.dep_ == "prep"), bool(dobj)
+                )
+                frame.put(role, _subtree(c), fb)
+            else:
+                frame.put("Manner", _subtree(c), ("Time",))
+        elif dep in ("npadvmod", "tmod"):
+            if _is_time_noun(c) or any(_is_time_noun(t) for t in c.subtree):
+                frame.put("Time", _subtree(c), ("Manner",))
+            else:
+                frame.put("Manner", _subtree(c), ("Time",))
+        elif dep == "advcl":
+            marks = {x.lower_ for x in c.children if x.dep_ in ("mark", "advmod")}
+            if marks & TIME_CLAUSE_MARKERS:
+                frame.put("Time", _subtree(c), ("Manner",))
+            else:
+                frame.put("Manner", _subtree(c), ("Time",))
+    return frame.texts()
+
+
+def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256) -> pd.DataFrame:
+    """Label the 8 VerbNet-CN roles of each sentence: a frame with one row per sentence (same
+    order, RangeIndex) and one column per role in :data:`ROLES` (phrase string or None).
+    ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`)."""
+    if nlp is None:
+        from compsem.resources import spacy_pipeline
+
+        nlp = spacy_pipeline("sm")
+    sentences = list(sentences)
+    rows = [label_doc(doc) for doc in nlp.pipe(sentences, batch_size=batch_size)]
+    return pd.DataFrame(rows, columns=list(ROLES), dtype=object)
+
+
+# ------------------------------------------------------------------------------- evaluation
+
+
+def normalise(phrase) -> str:
+    """Lowercase, strip punctuation and leading determiners (the/a/an), collapse spaces."""
+    if not isinstance(phrase, str):
+        return ""
+    words = re.sub(r"[^\w\s']", " ", phrase.lower()).replace("'s", " 's").split()
+    while words and words[0] in DETERMINERS:
+        words = words[1:]
+    return " ".join(words)
+
+
+def content_words(phrase) -> list[str]:
+    return [w for w in normalise(phrase).split() if w not in STOPWORDS and w != "'s"]
+
+
+def _present(x) -> bool:
+    return isinstance(x, str) and x.strip() != "" and x.strip().upper() != "NONE"
+
+
+def lenient_match(pred, gold, threshold: float = 0.5) -> bool:
+    """Content-word token F1 between the two phrases >= ``threshold`` (0.5). Content words =
+    normalised tokens minus :data:`STOPWORDS`; two phrases without content words (e.g. "not",
+    "to them") fall back to exact normalised equality."""
+    p, g = content_words(pred), content_words(gold)
+    if not p or not g:
+        return normalise(pred) == normalise(gold)
+    common = sum((Counter(p) & Counter(g)).values())
+    if common == 0:
+        return False
+    prec, rec = common / len(p), common / len(g)
+    return 2 * prec * rec / (prec + rec) >= threshold
+
+
+def evaluate(predicted: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
+    """Per-role precision/recall/F1 of ``predicted`` against ``gold`` (aligned row by row; both
+    frames carry the role columns, a missing role is None/NaN/'NONE').
+
+    A predicted phrase is a true positive when the gold has the role and the phrases match:
+    ``exact`` = equal after :func:`normalise`; ``lenient`` = :func:`lenient_match`
+    (content-word token F1 >= 0.5). P = TP / #predicted present, R = TP / #gold present.
+    ``presence_acc`` = share of rows where role presence agrees. A final row ``ALL`` pools the
+    counts over the roles (micro average)."""
+    if len(predicted) != len(gold):
+        raise ValueError(f"predicted has {len(predicted)} rows, gold {len(gold)}")
+    out = []
+    tot = Counter()
+    for role in ROLES:
+        pv = list(predicted[role]) if role in predicted else [None] * len(predicted)
+        gv = list(gold[role]) if role in gold else [None] * len(gold)
+        c = Counter()
+        for p, g in zip(pv, gv, strict=True):
+            pp, gp = _present(p), _present(g)
+            c["n_pred"] += pp
+            c["n_gold"] += gp
+            c["presence_agree"] += pp == gp
+            if pp and gp:
+                c["tp_exact"] += normalise(p) == normalise(g)
+                c["tp_lenient"] += lenient_match(p, g)
+        c["n"] = len(pv)
+        tot.update(c)
+        out.append(_prf_row(role, c))
+    out.append(_prf_row("ALL", tot))
+    return pd.DataFrame(out).set_index("role")
+
+
+def _prf_row(role, c) -> dict:
+    row = {"role": role, "n_gold": c["n_gold"], "n_pred": c["n_pred"]}
+    for kind in ("exact", "lenient"):
+        tp = c[f"tp_{kind}"]
+        p = tp / c["n_pred"] if c["n_pred"] else 0.0
+        r = tp / c["n_gold"] if c["n_gold"] else 0.0
+        row[f"P_{kind}"] = p
+        row[f"R_{kind}"] = r
+        row[f"F1_{kind}"] = 2 * p * r / (p + r) if p + r else 0.0
+    row["presence_acc"] = c["presence_agree"] / c["n"] if c["n"] else 0.0
+    return row
+
+
+def error_classes(
+    predicted: pd.DataFrame, gold: pd.DataFrame, sentences: Sequence[str], top: int = 15
+) -> pd.DataFrame:
+    """The most frequent error types (lenient matching), with a count and one example each.
+
+    For every gold phrase not matched by the prediction of its role: if another predicted role
+    holds a matching phrase -> "Gold X labelled as Y" (e.g. "Patient labelled as Theme"); else
+    "missed X". For every unmatched predicted phrase with no matching gold phrase under any role
+    -> "spurious X". Passive sentences (gold Agent starting with "by") whose Agent is missed are
+    counted as "passive agent missed"."""
+    if len(predicted) != len(gold) or len(sentences) != len(gold):
+        raise ValueError("predicted, gold and sentences must have the same length")
+    predicted = predicted.reindex(columns=list(ROLES))
+    gold = gold.reindex(columns=list(ROLES))
+    counts: Counter = Counter()
+    examples: dict[str, str] = {}
+    for i in range(len(gold)):
+        p = {r: predicted.iloc[i][r] for r in ROLES}
+        g = {r: gold.iloc[i][r] for r in ROLES}
+        sent = sentences[i]
+        for role in ROLES:
+            gp = g[role]
+            if not _present(gp):
+                continue
+            if _present(p[role]) and lenient_match(p[role], gp):
+                continue
+            other = [r for r in ROLES if r != role and _present(p[r]) and lenient_match(p[r], gp)]
+            if other:
+                kind = f"{role} labelled as {other[0]}"
+            elif role == "Agent" and gp.lower().startswith("by "):
+                kind = "passive agent missed"
+            elif _present(p[role]):
+                kind = f"{role} wrong span"
+            else:
+                kind = f"missed {role}"
+            counts[kind] += 1
+            examples.setdefault(kind, f"{sent}  [gold {role}={gp!r}; pred {role}={p[role]!r}]")
+        for role in ROLES:
+            pp = p[role]
+            if not _present(pp) or _present(g[role]):
+                continue
+            if any(_present(g[r]) and lenient_match(pp, g[r]) for r in ROLES):
+                continue  # already counted as a confusion
+            kind = f"spurious {role}"
+            counts[kind] += 1
+            examples.setdefault(kind, f"{sent}  [pred {role}={pp!r}]")
+    rows = [{"error": k, "count": n, "example": examples[k]} for k, n in counts.most_common(top)]
+    return pd.DataFrame(rows, columns=["error", "count", "example"])
+
+
+def main() -> None:
+    """Score the labeller against the authors' corrected STS3k parses (needs the data mirror):
+    per-role P/R/F1 on all sentences, on even pairs (used to tune the rules) and odd pairs, and
+    the main error classes."""
+    from compsem.data import sts3k
+
+    pairs = sts3k.load_pairs()
+    gold = sts3k.load_verbnet_parses("mod")
+    sentences = [pairs.loc[pid, f"sentence_{side}"] for pid, side in gold.index]
+    pred = label_roles(sentences)
+    odd = gold.index.get_level_values("pair_id").to_numpy() % 2 == 1
+    gold = gold.reset_index(drop=True)
+    with pd.option_context("display.width", 200, "display.max_colwidth", 150):
+        for name, mask in (("all", None), ("even pairs (tuning)", ~odd), ("odd pairs", odd)):
+            p = pred if mask is None else pred[mask].reset_index(drop=True)
+            g = gold if mask is None else gold[mask].reset_index(drop=True)
+            print(f"## {name} (n={len(g)})\n{evaluate(p, g).round(3).to_string()}\n")
+        print(error_classes(pred, gold, sentences).to_string())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""compsem.sts.hybrid: VerbNet-CN (§4.6, Eq. 2) on hand-made rows and parses, then against the
+authors' published role-wise similarities and similarity files (data mirror)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import paths
+from compsem.data.sts3k import ROLES
+from compsem.sts import hybrid as H
+
+NAN = float("nan")
+
+
+def _row(**values) -> pd.DataFrame:
+    return pd.DataFrame([[values.get(r, NAN) for r in ROLES]], columns=list(ROLES))
+
+
+def _parses(a: dict, b: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return (pd.DataFrame([{r: a.get(r) for r in ROLES}]), pd.DataFrame([{r: b.get(r) for r in ROLES}]))
+
+
+class FakeVectors:
+    """Hand-set 2-d word vectors."""
+
+    dim = 2
+
+    def __init__(self, table):
+        self.table = {k: np.asarray(v, dtype=float) for k, v in table.items()}
+
+    def vector(self, word):
+        return self.table.get(word)
+
+
+# --- weights and combine --------------------------------------------------------------------
+
+
+def test_weights_sum_to_eleven():
+    assert H.WEIGHTS == {"Agent": 2, "Verb": 3, "Patient": 2, "Theme": 2,
+                         "Time": 0.5, "Manner": 0.5, "Location": 0.5, "Trajectory": 0.5}
+    assert sum(H.WEIGHTS.values()) == H.FIXED_DENOMINATOR == 11
+
+
+def test_combine_fixed_and_present_by_hand():
+    row = _row(Verb=1.0, Agent=0.5)
+    assert H.combine(row)[0] == pytest.approx((3 * 1.0 + 2 * 0.5) / 11)
+    assert H.combine(row, denominator="present")[0] == pytest.approx((3 + 1) / 5)
+    # the authors' "norm" addend goes into the present denominator only
+    assert H.combine(row, denominator="present", extra=[2.0])[0] == pytest.approx(4 / 7)
+    with pytest.raises(ValueError):
+        H.combine(row, extra=[2.0])
+    with pytest.raises(ValueError):
+        H.combine(row, denominator="mean")
+
+
+def test_combine_all_missing_and_arrays():
+    assert H.combine(_row())[0] == 0.0
+    assert math.isnan(H.combine(_row(), denominator="present")[0])
+    x = np.array([1.0, 1, 1, 1, 1, 1, 1, 1])  # every role identical -> 1 under both
+    assert H.combine(x)[0] == pytest.approx(1.0)
+    assert H.combine(x, denominator="present")[0] == pytest.approx(1.0)
+
+
+# --- alignment -------------------------------------------------------------------------------
+
+
+def test_location_trajectory_aligned_under_location():
+    plan, extra = H.align({**dict.fromkeys(ROLES, False), "Verb": True, "Location": True},
+                          {**dict.fromkeys(ROLES, False), "Verb": True, "Trajectory": True})
+    assert plan == {"Verb": ("Verb", "Verb"), "Location": ("Location", "Trajectory")}
+    assert extra == 0.0
+    # the other direction: still stored under the first role; the authors' norm adds beta_B
+    plan, extra = H.align({**dict.fromkeys(ROLES, False), "Trajectory": True},
+                          {**dict.fromkeys(ROLES, False), "Location": True})
+    assert plan == {"Location": ("Trajectory", "Location")} and extra == 0.5
+
+
+def test_no_alignment_when_a_sentence_has_both_roles():
+    both = {**dict.fromkeys(ROLES, False), "Location": True, "Trajectory": True}
+    plan, extra = H.align(both, both)
+    assert plan == {"Location": ("Location", "Location"), "Trajectory": ("Trajectory", "Trajectory")}
+    one = {**dict.fromkeys(ROLES, False), "Trajectory": True}
+    assert H.align(both, one)[0] == {"Trajectory": ("Trajectory", "Trajectory")}
+
+
+def test_consumed_role_and_later_alignment_overwrites():
+    # a: Patient + Manner, b: Theme. (Theme, Patient) aligns (a's Patient is consumed), then
+    # (Theme, Manner) aligns too and overwrites Theme; both B weights enter the norm addend.
+    a = {**dict.fromkeys(ROLES, False), "Patient": True, "Manner": True}
+    b = {**dict.fromkeys(ROLES, False), "Theme": True}
+    plan, extra = H.align(a, b)
+    assert plan == {"Theme": ("Manner", "Theme")} and extra == 2.5
+    # a: Patient, b: Theme + Location: after (Theme, Patient) a's Patient is gone, so
+    # (Patient, Location) no longer aligns
+    a = {**dict.fromkeys(ROLES, False), "Patient": True}
+    b = {**dict.fromkeys(ROLES, False), "Theme": True, "Location": True}
+    assert H.align(a, b)[0] == {"Theme": ("Patient", "Theme")}
+
+
+# --- role embeddings -------------------------------------------------------------------------
+
+
+def test_role_similarities_by_hand_with_zero_vector_rule():
+    wv = FakeVectors({"dog": [1, 0], "cat": [0, 1], "runs": [1, 1], "sprints": [1, 0], "park": [2, 0]})
+    a, b = _parses({"Agent": "the dog", "Verb": "runs", "Location": "in the park", "Time": "then"},
+                   {"Agent": "a cat", "Verb": "sprints", "Trajectory": "to the park", "Time": "now"})
+    sims = H.role_similarities(a, b, word_vectors=wv, stopwords={"the", "a", "in", "to", "then", "now"},
+                               lemmatise=None)
+    row = sims.iloc[0]
+    assert row["Agent"] == pytest.approx(0.0)
+    assert row["Verb"] == pytest.approx(1 / math.sqrt(2))
+    assert row["Location"] == pytest.approx(1.0)  # aligned with Trajectory
+    assert math.isnan(row["Trajectory"])
+    assert row["Time"] == 0.0  # both phrases are stop words only: zero vectors -> cosine 0
+    assert sims.iloc[0].isna().sum() == 4  # Patient, Theme, Manner, Trajectory
+    vectors, mask = H.role_vectors(a, wv, {"the"}, lemmatise=None)
+    assert vectors.shape == (1, 8, 2) and mask.sum() == 4
+    np.testing.assert_allclose(vectors[0, ROLES.index("Location")], [2, 0])  # "in" has no vector
+
+
+def test_role_similarities_needs_one_embedding():
+    a, b = _parses({"Verb": "runs"}, {"Verb": "runs"})
+    with pytest.raises(ValueError):
+        H.role_similarities(a, b)
+
+
+# --- the published files (data mirror) -------------------------------------------------------
+
+
+def _targets() -> dict:
+    file = paths.TARGETS_DIR / "sts3k.json"
+    return json.loads(file.read_text()) if file.exists() else {}
+
+
+@pytest.fixture(scope="module")
+def published():
+    from compsem.data import sts3k
+
+    return {
+        "pairs": sts3k.load_pairs(),
+        "rolewise": sts3k.load_rolewise_similarities(),
+        "parses": sts3k.load_verbnet_parses("mod"),
+        "basic": sts3k.load_published_similarities("verbnet_fixedparms_basic"),
+        "norm": sts3k.load_published_similarities("verbnet_fixedparms_norm"),
+    }
+
+
+@pytest.mark.needs_data
+def test_combine_reproduces_published_files(published):
+    cn = published["rolewise"]["conceptnet"]
+    np.testing.assert_allclose(H.combine(cn), published["basic"], atol=1e-6)
+    extra = H.authors_norm_extra(published["parses"])
+    np.testing.assert_allclose(H.combine(cn, denominator="present", extra=extra), published["norm"], atol=1e-6)
+
+
+@pytest.mark.needs_data
+def test_table9_verbnet_cn(published):
+    from compsem.data.sts3k import portion_mask
+    from compsem.sts.similarity import spearman
+
+    targets = _targets()
+    keys = [f"table9_verbnet_cn_sts3k_{p}" for p in ("all", "non", "adv")]
+    if not all(k in targets for k in keys):
+        pytest.skip("no table9_verbnet_cn_sts3k_* targets")
+    pairs = published["pairs"]
+    sims = H.combine(published["rolewise"]["conceptnet"])
+    for portion, key in zip(("all", "non", "adv"), keys, strict=True):
+        rho = spearman(sims, pairs["human"].to_numpy(), portion_mask(pairs, portion))
+        assert abs(rho - targets[key]["paper"]) <= 0.0005, (key, rho)
+    # the unreported "norm" variant (notes §3.6): .695 / .672 / .702
+    extra = H.authors_norm_extra(published["parses"])
+    norm = H.combine(published["rolewise"]["conceptnet"], denominator="present", extra=extra)
+    for portion, paper in zip(("all", "non", "adv"), (0.695, 0.672, 0.702), strict=True):
+        assert abs(spearman(norm, pairs["human"].to_numpy(), portion_mask(pairs, portion)) - paper) <= 0.0005
+
+
+class _AnyWord:
+    """A vector for every word (the NaN pattern does not depend on the vectors)."""
+
+    dim = 3
+
+    def vector(self, word):
+        return np.array([1.0, len(word), hash(word) % 7], dtype=float)
+
+
+@pytest.mark.needs_data
+def test_nan_pattern_matches_published_rolewise(published):
+    ours = H.role_similarities(published["parses"], word_vectors=_AnyWord(), stopwords=())
+    theirs = published["rolewise"]["conceptnet"]
+    assert ours.index.equals(theirs.index)
+    assert (ours.isna().to_numpy() == theirs.isna().to_numpy()).all()
