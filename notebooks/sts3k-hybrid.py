@@ -286,7 +286,35 @@ predicted = roles.label_roles(list(generated["sentence_a"]) + list(generated["se
 predicted.index = pd.MultiIndex.from_arrays(
     [list(range(len(generated))) * 2, ["a"] * len(generated) + ["b"] * len(generated)], names=["row", "sentence"])
 predicted = predicted.sort_index()
-recovery = roles.evaluate(predicted, gold)
+roles.evaluate(predicted, gold).round(3)
+
+# %% [markdown]
+# Agent and Verb are recovered almost perfectly. Patient and Theme disagree by *convention*: the
+# generator calls every direct object Patient and the indirect object Theme, while the authors'
+# corrected parses, which the labeller imitates, split direct objects into Patient or Theme by
+# verb class. The test that matters for swaps is whether the words that trade places land in the
+# right roles, so we collapse the object roles (Patient, else Theme) and score Agent, Verb and
+# object per manipulation:
+
+
+# %%
+def core_roles(frame: pd.DataFrame) -> pd.DataFrame:
+    """Only Agent, Verb and the object (Patient, else Theme, stored as Patient) of a role frame."""
+    core = pd.DataFrame(None, index=frame.index, columns=list(sts3k.ROLES), dtype=object)
+    core["Agent"], core["Verb"] = frame["Agent"], frame["Verb"]
+    core["Patient"] = frame["Patient"].where(frame["Patient"].notna(), frame["Theme"])
+    return core
+
+
+row_category = generated["category"].to_numpy()
+recovery = {}
+for category in generator.CATEGORIES:
+    rows = list(np.flatnonzero(row_category == category))
+    if rows:
+        scored = roles.evaluate(core_roles(predicted.loc[rows]), core_roles(gold.loc[rows]))
+        recovery[category] = {"Agent": scored.loc["Agent", "F1_lenient"], "Verb": scored.loc["Verb", "F1_lenient"],
+                              "Object (Patient or Theme)": scored.loc["Patient", "F1_lenient"]}
+recovery = pd.DataFrame(recovery).T
 recovery.round(3)
 
 # %%
