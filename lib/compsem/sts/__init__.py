@@ -19,4 +19,7 @@ Pure, vectorised functions; the data come from :mod:`compsem.data.sts3k`.
 - :mod:`compsem.sts.generator`       STS3k-style pairs with gold roles (no ratings)
 - :mod:`compsem.sts.structure`       Figure 8 profiles, the MAD from the human profile, Figure 9
   for any series (§5.4)
+- :mod:`compsem.sts.regressors`      PCA-8 / no-PCA features, splits, regressors of Table 8 (§4.7,
+  Figures 6 and 11)
+- :mod:`compsem.sts.finetune`        end-to-end fine-tuning of a sentence-transformer (Figure 7)
 """

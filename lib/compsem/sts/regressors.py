@@ -1,0 +1,405 @@
+"""Supervised regressors trained on STS3k (Fodor et al. 2025, §4.7, §5.3, App. 8.3.1).
+
+Re-implements the "PCA + small MLP" analysis of study ``sts3k-fodor.md`` §3.7 (a), with the
+results of §4.3 (Fig. 6, Fig. 11, Tables 8 and 10) as targets. The code is rebuilt from the
+study notes, not copied from the authors' notebook.
+
+Protocol (§3.7 a)
+-----------------
+- **Features.** Embedding models: the unstandardised embeddings of both sentences are
+  concatenated, ``[e_a, e_b]`` (2d columns), and reduced by PCA with **8 components fitted on
+  all 2,800 pairs** (train and test alike: :func:`pair_features`). Eight matches the eight role
+  parameters of VerbNet-CN. VerbNet-CN: the 8 RoleSims of §4.6 with NaN -> 0
+  (:func:`role_features`). The no-PCA check of App. 8.3.1 / Fig. 11 keeps
+  ``n_components = min(n_pairs, 2d)``: a full-rank rotation (``n_components=None``).
+- **Regressors** (:data:`REGRESSORS`, :func:`make_regressor`): ``reg`` = ``LinearRegression``;
+  ``nn1``-``nn5`` = ``MLPRegressor(hidden_layer_sizes=..., random_state=1, max_iter=500)``
+  (the paper's "default parameters" are not quite what the code ran: Table 8 erratum, §8.3).
+  The output is not clipped to 0-1.
+- **Parameter counts** (:func:`n_weights`) are weights only (``coefs_``, no biases), which is
+  how Table 8 and Table 10 count: 8 inputs -> reg 8, nn1 90 (Table 8 prints "80"), nn2 1,090
+  (Table 8 prints hidden units "60, 100": read 60, 10), nn3 11,810, nn4 119,010,
+  nn5 1,109,110.
+- **Splits.** Random (:func:`random_split`): the paper's ``Set`` column is unpublished, so a
+  seeded 70/15/15 draw stands in (the SentBERT log's ~1,968 training pairs suggest ~70 %).
+  Adversarial (:func:`adversarial_split`): train on the 1,065 non-adversarial pairs, test on the
+  1,664 adversarial pairs, the 71 negatives in neither (the published index files). The
+  extension :func:`manipulation_split` trains on one kind of manipulation and tests on another.
+- **Prediction.** The fitted model predicts all 2,800 pairs (:func:`fit_predict`), and Spearman
+  rho is taken on the test indices (:func:`evaluate_grid`, :func:`learning_curve`).
+- **Published predictions.** ``Data-model/STS3k PCA Comparisons/`` holds the authors' predictions
+  for all 2,800 pairs, one file per feature set x regressor x split
+  (:func:`published_files`, :func:`published_predictions`, :func:`published_grid`).
+  ``test-train`` files are the random split, whose test rows are unknown, so only their rho on
+  all / non / adv pairs (mostly training rows) can be computed; ``adversarial`` files are scored
+  on the 1,664 adversarial pairs, which reproduces the §4.3 table (VerbNet-CN .569/.556/.594/.587).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: Regressor name -> MLP hidden layer sizes (``None``: ``LinearRegression``), §3.7 (a), Table 8.
+REGRESSORS: OrderedDict[str, tuple[int, ...] | None] = OrderedDict(
+    [
+        ("reg", None),
+        ("nn1", (10,)),
+        ("nn2", (60, 10)),
+        ("nn3", (100, 100, 10)),
+        ("nn4", (1000, 100, 100, 10)),
+        ("nn5", (1000, 1000, 100, 10, 10)),
+    ]
+)
+
+#: Weight counts on 8 inputs as printed in (or decoded from) Table 8 / Table 10 (§4.3).
+TABLE8_WEIGHTS_8 = {"reg": 8, "nn1": 90, "nn2": 1_090, "nn3": 11_810, "nn4": 119_010, "nn5": 1_109_110}
+
+SPLIT_KEYS = ("train", "dev", "test")
+
+
+# --------------------------------------------------------------------------- regressors
+def make_regressor(name: str, seed: int = 1, max_iter: int = 500):
+    """A fresh, unfitted regressor for ``name`` in :data:`REGRESSORS` (§3.7 a).
+
+    ``reg`` -> ``LinearRegression()``; ``nnK`` -> ``MLPRegressor(hidden_layer_sizes=...,
+    random_state=seed, max_iter=max_iter)`` with all other sklearn defaults (adam, relu,
+    alpha=1e-4, early_stopping=False). The authors used ``random_state=1, max_iter=500``.
+    """
+    if name not in REGRESSORS:
+        raise ValueError(f"regressor must be one of {list(REGRESSORS)}, not {name!r}")
+    hidden = REGRESSORS[name]
+    if hidden is None:
+        from sklearn.linear_model import LinearRegression
+
+        return LinearRegression()
+    from sklearn.neural_network import MLPRegressor
+
+    return MLPRegressor(hidden_layer_sizes=hidden, random_state=seed, max_iter=max_iter)
+
+
+def n_weights(name: str, n_features: int) -> int:
+    """Number of weights (no biases) of regressor ``name`` on ``n_features`` inputs.
+
+    This is how Table 8 and Table 10 count "parameters" (``sum(w.size for w in coefs_)``; for
+    ``reg`` the ``n_features`` coefficients). 8 inputs: reg 8, nn1 90, nn2 1,090, nn3 11,810,
+    nn4 119,010, nn5 1,109,110. 1,536 inputs (SentBERT, 2 x 768): reg 1,536, nn1 15,370,
+    nn3 164,510, nn4 1,647,010, i.e. Table 10's 1.536 / 1.537 / 1.647 / 1.647 x 10^3..10^6.
+    """
+    if name not in REGRESSORS:
+        raise ValueError(f"regressor must be one of {list(REGRESSORS)}, not {name!r}")
+    if n_features < 1:
+        raise ValueError("n_features must be positive")
+    sizes = [int(n_features), *(REGRESSORS[name] or ()), 1]
+    return int(sum(a * b for a, b in zip(sizes[:-1], sizes[1:], strict=True)))
+
+
+# --------------------------------------------------------------------------- features
+def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool = False,
+                  n_threads: int | None = 1):
+    """PCA features of the concatenated, unstandardised pair embeddings ``[e_a, e_b]`` (§3.7 a).
+
+    The PCA is fitted on **all** rows given (the authors fit it on all 2,800 pairs, test pairs
+    included; it is unsupervised, so no human score leaks). ``n_components=None`` gives the
+    no-PCA check of App. 8.3.1 / Fig. 11: ``min(n_rows, 2d)`` components, a full-rank rotation.
+    An exact (LAPACK) SVD is used so the result is deterministic (the authors' sklearn default
+    may have picked the randomized solver; the components agree up to sign/noise), on
+    ``n_threads`` BLAS threads (1: ~3 s for 2,800 x 1,536; more threads were slower on the
+    shared 2-core machine). Returns an array
+    (n_rows, n_components), or ``(features, fitted_pca)`` with ``return_model``.
+    """
+    from sklearn.decomposition import PCA
+
+    a, b = np.asarray(emb_a, dtype=float), np.asarray(emb_b, dtype=float)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise ValueError(f"emb_a and emb_b must be 2-d arrays of one shape, got {a.shape} and {b.shape}")
+    x = np.hstack([a, b])
+    limit = min(x.shape)
+    k = limit if n_components is None else int(n_components)
+    if not 1 <= k <= limit:
+        raise ValueError(f"n_components must lie in 1..{limit} for {x.shape[0]} rows of {x.shape[1]} columns")
+    from threadpoolctl import threadpool_limits
+
+    pca = PCA(n_components=k, svd_solver="full")
+    with threadpool_limits(limits=n_threads):
+        features = pca.fit_transform(x)
+    return (features, pca) if return_model else features
+
+
+def role_features(rolesims) -> np.ndarray:
+    """The 8 VerbNet-CN RoleSims as features, NaN (missing role) -> 0 (§3.7 a).
+
+    ``rolesims`` is e.g. ``sts3k.load_rolewise_similarities()["conceptnet"]`` (columns in
+    :data:`compsem.data.sts3k.ROLES` order are enforced for a frame) or an array.
+    """
+    if isinstance(rolesims, pd.DataFrame):
+        from compsem.data.sts3k import ROLES
+
+        missing = [r for r in ROLES if r not in rolesims.columns]
+        if missing:
+            raise ValueError(f"rolesims lacks role columns {missing}")
+        rolesims = rolesims[list(ROLES)]
+    values = np.asarray(rolesims, dtype=float)
+    if values.ndim != 2:
+        raise ValueError("rolesims must be 2-d (pairs x roles)")
+    return np.nan_to_num(values, nan=0.0)
+
+
+# --------------------------------------------------------------------------- splits
+def _checked(split: dict[str, np.ndarray], n: int | None = None) -> dict[str, np.ndarray]:
+    out = {k: np.asarray(v, dtype=int).ravel() for k, v in split.items()}
+    keys = list(out)
+    for i, k in enumerate(keys):
+        if len(np.unique(out[k])) != len(out[k]):
+            raise ValueError(f"split part {k!r} repeats indices")
+        if n is not None and len(out[k]) and (out[k].min() < 0 or out[k].max() >= n):
+            raise ValueError(f"split part {k!r} has indices outside 0..{n - 1}")
+        for other in keys[i + 1:]:
+            common = np.intersect1d(out[k], out[other])
+            if len(common):
+                raise ValueError(f"split parts {k!r} and {other!r} overlap in {len(common)} indices "
+                                 f"(e.g. {common[:5].tolist()})")
+    if not len(out.get("train", [])) or not len(out.get("test", [])):
+        raise ValueError("a split needs non-empty 'train' and 'test' parts")
+    return out
+
+
+def random_split(n: int, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.15)) -> dict[str, np.ndarray]:
+    """Seeded random train/dev/test split of ``n`` pairs (stand-in for the unpublished ``Set``
+    column of §3.7 a, split 1). Sizes: ``round(n * f)`` for train and dev, the rest test
+    (2,800 -> 1,960 / 420 / 420). Returns sorted, disjoint index arrays."""
+    fractions = tuple(float(f) for f in fractions)
+    if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
+        raise ValueError("fractions must be three non-negative numbers summing to 1")
+    order = np.random.default_rng(seed).permutation(n)
+    n_train, n_dev = round(n * fractions[0]), round(n * fractions[1])
+    parts = np.split(order, [n_train, n_train + n_dev])
+    return _checked({k: np.sort(p) for k, p in zip(SPLIT_KEYS, parts, strict=True)}, n)
+
+
+def adversarial_split(pairs: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Train on the non-adversarial pairs, test on the adversarial ones, negatives in neither
+    (§3.7 a, split 2). Uses ``pairs["portion"]`` of :func:`compsem.data.sts3k.load_pairs`, i.e.
+    the published index files: 1,065 / 1,664 on STS3k (the notebooks' label-based sets would
+    give 1,064 / 1,665; see the notes)."""
+    portion = pairs["portion"].astype(str).to_numpy()
+    return _checked({"train": np.flatnonzero(portion == "non"), "test": np.flatnonzero(portion == "adv")},
+                    len(pairs))
+
+
+def manipulation_split(labels, train_codes: Iterable[str], test_codes: Iterable[str]) -> dict[str, np.ndarray]:
+    """Extension: train on pairs whose label is in ``train_codes``, test on ``test_codes``.
+
+    ``labels`` is one code per pair, e.g. the ``category`` column of
+    :func:`compsem.sts.pair_types.reconstruct_pair_types` (``SWAP_SUBJ_DOBJ``,
+    ``SWAP_DOBJ_VERB``, ``SWAP_SUBJ_VERB``, ``TRIPLE``, ``QUAD`` ...), so that one can ask
+    whether a regressor trained on one kind of swap generalises to another. Raises if the code
+    sets overlap or either selects no pair."""
+    labels = np.asarray(labels, dtype=object)
+    train_codes, test_codes = set(train_codes), set(test_codes)
+    if train_codes & test_codes:
+        raise ValueError(f"train and test codes overlap: {sorted(train_codes & test_codes)}")
+    unknown = (train_codes | test_codes) - set(labels.tolist())
+    if unknown:
+        raise ValueError(f"codes not present in labels: {sorted(unknown)}")
+    return _checked({"train": np.flatnonzero(np.isin(labels, list(train_codes))),
+                     "test": np.flatnonzero(np.isin(labels, list(test_codes)))}, len(labels))
+
+
+# --------------------------------------------------------------------------- fitting
+def _human(human) -> np.ndarray:
+    return np.asarray(human, dtype=float).ravel()
+
+
+def fit_predict(features, human, split: Mapping[str, np.ndarray], regressor="reg", seed: int = 1,
+                max_iter: int = 500, n_threads: int | None = 1) -> np.ndarray:
+    """Fit ``regressor`` on the ``split["train"]`` rows and predict **all** rows (§3.7 a).
+
+    ``regressor`` is a name in :data:`REGRESSORS` (built by :func:`make_regressor` with
+    ``seed``/``max_iter``) or any unfitted sklearn-style estimator. MLP convergence warnings
+    (the authors' 500 iterations are not always enough) are silenced. BLAS runs on
+    ``n_threads`` threads (default 1: these small matrices gain nothing from more, and on a
+    shared machine oversubscription slowed nn3-nn5 fits 10-100 fold; None = library default).
+    """
+    from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
+
+    x, y = np.asarray(features, dtype=float), _human(human)
+    if x.ndim != 2 or len(x) != len(y):
+        raise ValueError(f"features {x.shape} and human ({len(y)},) do not match")
+    train = _checked(dict(split), len(y))["train"]
+    model = make_regressor(regressor, seed, max_iter) if isinstance(regressor, str) else clone(regressor)
+    from threadpoolctl import threadpool_limits
+
+    with warnings.catch_warnings(), threadpool_limits(limits=n_threads):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(x[train], y[train])
+        pred = model.predict(x)
+    return np.asarray(pred, dtype=float).ravel()
+
+
+def _rho(pred: np.ndarray, y: np.ndarray, idx: np.ndarray) -> float:
+    from compsem.sts.similarity import spearman
+
+    if np.ptp(pred[idx]) == 0:
+        return float("nan")
+    return float(spearman(pred[idx], y[idx]))
+
+
+def evaluate_grid(feature_sets: Mapping[str, np.ndarray], human, split: Mapping[str, np.ndarray],
+                  regressors: Iterable[str] = tuple(REGRESSORS), seed: int = 1, max_iter: int = 500,
+                  split_name: str | None = None, progress: bool = True,
+                  n_threads: int | None = 1) -> pd.DataFrame:
+    """Fit every feature set x regressor on one split; tidy frame with one row per cell (Fig. 6).
+
+    Columns: ``features``, ``regressor``, ``n_features``, ``n_weights`` (:func:`n_weights`),
+    ``rho_test`` (Spearman on ``split["test"]``), ``rho_train``, ``rho_dev`` (NaN without a dev
+    part), ``seconds`` (wall time of the fit and prediction), plus ``split`` if ``split_name``.
+    A tqdm bar runs over the cells unless ``progress=False``.
+    """
+    from tqdm.auto import tqdm
+
+    y = _human(human)
+    split = _checked(dict(split), len(y))
+    regressors = list(regressors)
+    cells = [(f, r) for f in feature_sets for r in regressors]
+    rows = []
+    for fname, rname in tqdm(cells, desc="regressor grid", unit="fit", disable=not progress):
+        x = np.asarray(feature_sets[fname], dtype=float)
+        start = time.perf_counter()
+        pred = fit_predict(x, y, split, rname, seed=seed, max_iter=max_iter, n_threads=n_threads)
+        seconds = time.perf_counter() - start
+        dev = split.get("dev")
+        row = {"features": fname, "regressor": rname, "n_features": x.shape[1],
+               "n_weights": n_weights(rname, x.shape[1]), "rho_test": _rho(pred, y, split["test"]),
+               "rho_train": _rho(pred, y, split["train"]),
+               "rho_dev": _rho(pred, y, dev) if dev is not None and len(dev) else float("nan"),
+               "seconds": seconds}
+        if split_name is not None:
+            row = {"split": split_name, **row}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def learning_curve(features, human, split: Mapping[str, np.ndarray], sizes: Iterable[int],
+                   regressor="reg", seeds: Iterable[int] = (0, 1, 2), model_seed: int = 1,
+                   max_iter: int = 500, n_threads: int | None = 1) -> pd.DataFrame:
+    """Test-set rho against the number of training pairs.
+
+    For each size and seed, ``size`` training rows are drawn without replacement from
+    ``split["train"]`` (``numpy.random.default_rng(seed)``); the regressor (``model_seed`` as its
+    ``random_state``, 1 as in the paper) is fitted on them and scored on ``split["test"]``.
+    Returns columns ``n_train``, ``seed``, ``rho_test``.
+    """
+    y = _human(human)
+    split = _checked(dict(split), len(y))
+    train, test = split["train"], split["test"]
+    rows = []
+    for size in sizes:
+        if not 2 <= size <= len(train):
+            raise ValueError(f"size {size} outside 2..{len(train)} training pairs")
+        for seed in seeds:
+            sub = np.sort(np.random.default_rng(seed).choice(train, size=size, replace=False))
+            pred = fit_predict(features, y, {"train": sub, "test": test}, regressor, model_seed, max_iter, n_threads)
+            rows.append({"n_train": int(size), "seed": int(seed), "rho_test": _rho(pred, y, test)})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- published files
+PUBLISHED_DIR = "bmmlab/compositional-semantics-eval/Data-model/STS3k PCA Comparisons"
+_PUBLISHED = re.compile(
+    r"^(?P<dataset>STS3k_all)_(?:embeddings(?P<n_emb>\d+)-(?P<model>.+?)|verbnet-(?P<n_vn>\d+))"
+    r"_aug-(?P<aug>.+?)_comb-(?P<regressor>reg|nn\d|none)_(?P<split>adversarial|test-train)_similarities\.txt$"
+)
+#: File split tag -> our split name.
+PUBLISHED_SPLITS = {"adversarial": "adversarial", "test-train": "random"}
+
+
+def published_files() -> pd.DataFrame:
+    """Parse the names of the authors' prediction files (``STS3k PCA Comparisons``, 231 files
+    plus a readme) into a frame: ``features`` (``verbnet`` or the embedding model, e.g.
+    ``sentbert_mpnet_norml``, ``mean`` = Mean-CN, ``openai_norml``, ``defsent_cls_norml``,
+    ``ernie_12_norml``), ``n_components`` (8 = PCA-8; 2800 = the no-PCA check of Fig. 11),
+    ``aug`` (``none`` or the model whose overall similarity was appended as a feature),
+    ``regressor`` (``none`` = untrained, ``reg``, ``nn1``-``nn5``), ``split`` (``adversarial`` or
+    ``random``), ``path`` (registry path). Some combinations are absent (e.g. VerbNet no-PCA
+    nn2 adversarial)."""
+    from compsem.data.registry import entries
+
+    rows = []
+    for path in entries():
+        if not path.startswith(PUBLISHED_DIR + "/"):
+            continue
+        m = _PUBLISHED.match(path.rsplit("/", 1)[1])
+        if m is None:
+            continue
+        rows.append({"features": m["model"] or "verbnet", "n_components": int(m["n_emb"] or m["n_vn"]),
+                     "aug": m["aug"], "regressor": m["regressor"], "split": PUBLISHED_SPLITS[m["split"]],
+                     "path": path})
+    return pd.DataFrame(rows).sort_values(["split", "n_components", "features", "aug", "regressor"],
+                                          ignore_index=True)
+
+
+def published_predictions(features: str = "verbnet", regressor: str = "reg", split: str = "adversarial",
+                          n_components: int = 8, aug: str = "none") -> np.ndarray:
+    """The authors' predictions for all 2,800 pairs for one cell (see :func:`published_files`
+    for the vocabulary; ``split`` is ``adversarial`` or ``random``). Raises ``KeyError`` if the
+    authors published no such file."""
+    from compsem.data.registry import fetch
+
+    files = published_files()
+    hit = files[(files.features == features) & (files.regressor == regressor) & (files.split == split)
+                & (files.n_components == n_components) & (files.aug == aug)]
+    if hit.empty:
+        raise KeyError(f"no published predictions for features={features!r} regressor={regressor!r} "
+                       f"split={split!r} n_components={n_components} aug={aug!r}")
+    values = np.loadtxt(fetch(hit.path.iloc[0]), dtype=float, ndmin=1)
+    if len(values) != 2800:
+        raise ValueError(f"{hit.path.iloc[0]}: expected 2,800 predictions, found {len(values)}")
+    return values
+
+
+def published_grid(pairs: pd.DataFrame, aug: str | None = "none") -> pd.DataFrame:
+    """Spearman rho of every published prediction file against ``pairs["human"]``.
+
+    One row per file (filtered to ``aug`` unless None) with ``rho_adv`` (on the 1,664 adversarial
+    pairs: the test set of the adversarial split, hence the §4.3 / Fig. 6 and Fig. 11 values for
+    ``split == "adversarial"``), ``rho_non`` and ``rho_all``. For ``split == "random"`` the test
+    rows are unknown, so none of these is a test-set rho (they mix train and test rows).
+    """
+    from compsem.data.sts3k import portion_mask
+
+    y = _human(pairs["human"])
+    files = published_files()
+    if aug is not None:
+        files = files[files.aug == aug]
+    masks = {p: np.flatnonzero(portion_mask(pairs, p)) for p in ("adv", "non", "all")}
+    rows = []
+    for row in files.itertuples(index=False):
+        pred = published_predictions(row.features, row.regressor, row.split, row.n_components, row.aug)
+        rows.append({**row._asdict(), **{f"rho_{p}": _rho(pred, y, idx) for p, idx in masks.items()}})
+    out = pd.DataFrame(rows).drop(columns="path")
+    out.insert(out.columns.get_loc("regressor"), "n_features",
+               [published_n_features(f, n) for f, n in zip(out.features, out.n_components, strict=True)])
+    out["n_weights"] = [n_weights(r, k) if r in REGRESSORS else 0
+                        for r, k in zip(out.regressor, out.n_features, strict=True)]
+    return out
+
+
+#: Sentence-embedding width d of the authors' feature sets (Table 10 decoding, notes §4.3).
+PUBLISHED_DIMS = {"mean": 300, "sentbert_mpnet_norml": 768, "openai_norml": 1536,
+                  "defsent_cls_norml": 1024, "ernie_12_norml": 768}
+
+
+def published_n_features(features: str, n_components: int) -> int:
+    """Inputs of a published cell: 8 RoleSims for VerbNet-CN; otherwise ``min(n_components,
+    2d)`` PCA components (2,800 in a file name means "no PCA": min(2800, 2d), App. 8.3.1)."""
+    if features == "verbnet":
+        return 8
+    return min(n_components, 2 * PUBLISHED_DIMS[features]) if features in PUBLISHED_DIMS else n_components

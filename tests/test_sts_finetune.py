@@ -1,0 +1,116 @@
+"""compsem.sts.finetune: splits, offline fine-tuning of the packaged MiniLM, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem.sts import finetune as F
+from compsem.sts import regressors
+
+# --- splits (no model) ------------------------------------------------------------------------
+
+
+def _frame(n: int = 40) -> pd.DataFrame:
+    portion = np.array(["non", "adv", "neg", "adv"] * (n // 4))
+    return pd.DataFrame({
+        "sentence_a": [f"a{i}" for i in range(n)],
+        "sentence_b": [f"b{i}" for i in range(n)],
+        "human": np.linspace(0, 1, n),
+        "portion": pd.Categorical(portion),
+    })
+
+
+def test_adversarial_split_trains_on_non_tests_on_adv_and_drops_negatives():
+    pairs = _frame()
+    split = regressors.adversarial_split(pairs)
+    train, test = split["train"], split["test"]
+    assert set(pairs["portion"].iloc[train]) == {"non"}
+    assert set(pairs["portion"].iloc[test]) == {"adv"}
+    assert len(train) + len(test) == (pairs["portion"] != "neg").sum()
+
+
+def test_kfold_partitions_rows_and_random_split_is_one_fold():
+    folds = F.kfold_indices(43, n_folds=10, seed=3)
+    joined = np.concatenate(folds)
+    assert sorted(joined) == list(range(43)) and {len(f) for f in folds} <= {4, 5}
+    assert all(np.array_equal(a, b) for a, b in zip(folds, F.kfold_indices(43, 10, seed=3), strict=True))
+    train, test = F.fold_split(_frame(43 // 4 * 4 + 4), n_folds=10, fold=2, seed=3)
+    assert not np.intersect1d(train, test).size
+    with pytest.raises(ValueError):
+        F.kfold_indices(5, n_folds=1)
+
+
+def test_recipe_steps_and_dev_hold_out():
+    assert F.training_steps(1065, 16, 4) == 67 * 4  # the adversarial split without a dev split
+    fit, dev = F._hold_out_dev(np.arange(100), 0.1, seed=0)
+    assert len(dev) == 10 and len(fit) == 90 and not np.intersect1d(fit, dev).size
+    fit, dev = F._hold_out_dev(np.arange(100), 0.0, seed=0)
+    assert dev is None and len(fit) == 100
+
+
+def test_fine_tune_rejects_bad_frames():
+    with pytest.raises(ValueError, match="lacks columns"):
+        F.fine_tune("minilm", pd.DataFrame({"sentence_a": ["x"], "human": [0.5]}))
+    bad = _frame(8).assign(human=np.nan)
+    with pytest.raises(ValueError, match="missing"):
+        F.fine_tune("minilm", bad)
+
+
+# --- a tiny fine-tune of the packaged all-MiniLM-L6-v2, offline --------------------------------
+
+
+def _synthetic_pairs(n: int = 16) -> pd.DataFrame:
+    subj = ["The dog", "A child", "The teacher", "My neighbour"]
+    verb = ["chased", "painted", "visited", "ignored"]
+    obj = ["the cat", "a fence", "the museum", "the letter"]
+    rows = []
+    for i in range(n):
+        a = f"{subj[i % 4]} {verb[(i // 4) % 4]} {obj[(i + 1) % 4]}."
+        b = f"{subj[(i + 1) % 4]} {verb[(i // 4) % 4]} {obj[i % 4]}."
+        rows.append((a, b, (i % 5) / 4))
+    return pd.DataFrame(rows, columns=["sentence_a", "sentence_b", "human"])
+
+
+@pytest.fixture(scope="module")
+def minilm_dir():
+    from compsem.models import ModelUnavailableError, registry
+
+    try:
+        return registry.minilm_path()
+    except ModelUnavailableError as err:
+        pytest.skip(str(err))
+
+
+@pytest.fixture(scope="module")
+def offline(request):
+    mp = pytest.MonkeyPatch()
+    for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
+        mp.setenv(key, "1")
+    request.addfinalizer(mp.undo)
+
+
+def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(minilm_dir, offline, tmp_path):
+    """About 6 s on 2 CPU cores (two AdamW steps, twice), so not marked slow."""
+    pytest.importorskip("datasets")
+    pytest.importorskip("accelerate")
+    pairs = _synthetic_pairs()
+    before = F.predict(str(minilm_dir), pairs)
+    assert before.shape == (len(pairs),) and np.isfinite(before).all()
+
+    kwargs = dict(epochs=1, batch_size=8, seed=0, device="cpu", show_progress=False)
+    first = F.fine_tune(str(minilm_dir), pairs, dev=None, **kwargs)
+    p1 = F.predict(first, pairs)
+    assert p1.shape == (len(pairs),)
+    assert np.abs(p1 - before).max() > 1e-3  # two AdamW steps moved the embeddings
+
+    history: list = []
+    second = F.fine_tune(str(minilm_dir), pairs, dev=pairs.iloc[:8], history=history,
+                         output_dir=tmp_path / "run", **kwargs)
+    np.testing.assert_allclose(F.predict(second, pairs), p1, atol=1e-5)  # same seed, same model
+    assert len(history) == 1 and np.isfinite(history[0]["dev_spearman"])
+    assert not any((tmp_path / "run").rglob("*.safetensors"))  # no checkpoint written
+
+    centred = F.predict(second, pairs, standardised=True)
+    assert centred.shape == (len(pairs),) and not np.allclose(centred, p1)
