@@ -299,6 +299,10 @@ def fine_tune(
                 evaluator=evaluator,
                 callbacks=[_KeepBest()],
             )
+            if not show_progress:  # without tqdm, transformers prints every log dict to stdout
+                from transformers.trainer_callback import PrinterCallback
+
+                trainer.remove_callback(PrinterCallback)
             trainer.train()
     finally:
         hf_logging.set_verbosity(verbosity)
