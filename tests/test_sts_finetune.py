@@ -114,3 +114,14 @@ def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(min
 
     centred = F.predict(second, pairs, standardised=True)
     assert centred.shape == (len(pairs),) and not np.allclose(centred, p1)
+
+
+def test_tiny_cross_validation_gives_out_of_fold_predictions(minilm_dir, offline):
+    """The full profile's k-fold protocol, on 16 synthetic pairs, 2 folds, 1 epoch."""
+    pytest.importorskip("datasets")
+    pairs = _synthetic_pairs().assign(portion=["non", "adv"] * 8)
+    out = F.cross_validate(str(minilm_dir), pairs, n_folds=2, seed=0, epochs=1, batch_size=8,
+                           dev_fraction=0, device="cpu")
+    assert out["n_folds"] == 2 and len(out["fold_wall_s"]) == 2
+    assert sorted(out["predictions"].index) == list(range(len(pairs)))  # every pair predicted once
+    assert set(out["rho"]) >= {"all", "adv"} and all(np.isfinite(v) for v in out["rho"].values())
