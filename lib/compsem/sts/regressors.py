@@ -58,8 +58,6 @@ REGRESSORS: OrderedDict[str, tuple[int, ...] | None] = OrderedDict(
     ]
 )
 
-#: Weight counts on 8 inputs as printed in (or decoded from) Table 8 / Table 10 (§4.3).
-TABLE8_WEIGHTS_8 = {"reg": 8, "nn1": 90, "nn2": 1_090, "nn3": 11_810, "nn4": 119_010, "nn5": 1_109_110}
 
 SPLIT_KEYS = ("train", "dev", "test")
 
