@@ -33,6 +33,7 @@ from pathlib import Path
 import yaml
 
 from compsem import paths
+from compsem.envvars import temporary as temporary_env
 
 PROFILES = ("smoke", "default", "full")
 PACKAGES = (
@@ -221,13 +222,12 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
         quiet["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))
-        saved_env = {k: os.environ.get(k) for k in quiet}
-        os.environ.update(quiet)  # the kernel inherits the environment
         try:
-            papermill.execute_notebook(
-                source_nb, executed_nb, parameters=parameters, kernel_name="python3",
-                cwd=str(paths.NOTEBOOKS_DIR), progress_bar=progress, log_output=False,
-            )
+            with temporary_env(quiet):  # the kernel inherits the environment
+                papermill.execute_notebook(
+                    source_nb, executed_nb, parameters=parameters, kernel_name="python3",
+                    cwd=str(paths.NOTEBOOKS_DIR), progress_bar=progress, log_output=False,
+                )
         except Exception as error:
             failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
             failed.parent.mkdir(parents=True, exist_ok=True)
@@ -238,12 +238,6 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
                 f"{output_dir / (chapter + '.ipynb')} is untouched; the failed notebook is {failed}\n"
                 f"{error}"
             ) from error
-        finally:
-            for key, value in saved_env.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         wall_time = time.perf_counter() - start
 
         result = nbformat.read(executed_nb, as_version=4)

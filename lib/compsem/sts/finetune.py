@@ -37,7 +37,6 @@ few hundred optimiser steps can grow to differences in the third decimal of rho.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import random
@@ -51,6 +50,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from compsem.envvars import temporary as temporary_env
+from compsem.models.registry import resolve_device
 from compsem.sts.similarity import pair_cosines, spearman
 
 MODEL_ALIASES = ("minilm", "mpnet")
@@ -85,15 +86,6 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
     if torch.cuda.is_available():
         torch.cuda.manual_seed_all(seed)
-
-
-def resolve_device(device: str = "auto") -> str:
-    """``"auto"`` -> ``"cuda"`` when a GPU is visible, else ``"cpu"``; anything else unchanged."""
-    if device != "auto":
-        return device
-    import torch
-
-    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def resolve_model_path(model: str | os.PathLike) -> str:
@@ -150,21 +142,9 @@ def training_steps(n_train: int, batch_size: int = 16, epochs: int = 4) -> int:
     return math.ceil(n_train / batch_size) * epochs
 
 
-@contextlib.contextmanager
-def _offline_env():
-    """Switch the Hugging Face libraries to offline mode and off telemetry for the block."""
-    keys = {"HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1", "TRANSFORMERS_OFFLINE": "1",
-            "HF_DATASETS_OFFLINE": "1", "WANDB_DISABLED": "true"}
-    old = {k: os.environ.get(k) for k in keys}
-    os.environ.update(keys)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1", "TRANSFORMERS_OFFLINE": "1",
+               "HF_DATASETS_OFFLINE": "1", "WANDB_DISABLED": "true"}
+"""Hugging Face libraries offline and without telemetry while training."""
 
 
 # --------------------------------------------------------------------------- training
@@ -290,7 +270,7 @@ def fine_tune(
             disable_tqdm=not show_progress,
             dataloader_num_workers=0,
         )
-        with _offline_env():
+        with temporary_env(OFFLINE_ENV):
             trainer = SentenceTransformerTrainer(
                 model=st_model,
                 args=args,

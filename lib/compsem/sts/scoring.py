@@ -75,15 +75,13 @@ def prefetch(specs, sentences, batch_size: int = 64, device: str = "auto",
 
 def embed_unique(spec: str, sentences, batch_size: int = 64, device: str = "auto",
                  show_progress: bool = True) -> np.ndarray:
-    """Embeddings of ``sentences`` (duplicates encoded once, cached on disk), in input order."""
+    """Embeddings of ``sentences`` in input order; :func:`compsem.models.cached_encode` encodes
+    each distinct sentence once and caches it on disk."""
     from compsem.models import cached_encode, get_encoder
 
-    sentences = list(sentences)
-    unique, inverse = np.unique(np.asarray(sentences, dtype=object), return_inverse=True)
     kwargs = {"device": device} if spec.split(":", 1)[0] in ("mpnet", "minilm") or spec.startswith("hf:") else {}
-    encoder = get_encoder(spec, **kwargs)
-    vectors = cached_encode(encoder, list(unique), batch_size=batch_size, show_progress=show_progress)
-    return vectors[inverse]
+    return cached_encode(get_encoder(spec, **kwargs), list(sentences), batch_size=batch_size,
+                         show_progress=show_progress)
 
 
 def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False, seed: int = 0,

@@ -36,6 +36,7 @@ import pandas as pd
 
 from compsem.data import sts3k, sts_benchmarks
 from compsem.data.registry import DataError
+from compsem.report import slug
 from compsem.sts.similarity import spearman
 
 PUBLISHED_ROWS: dict[str, str] = {
@@ -94,14 +95,11 @@ VARIANT_ROWS: dict[str, str] = {
 """Extra rows holding one file across all columns, to show the two exceptions: ERNIE-0 adv
 raw -.206 vs norml -.107; DefSent non cls .862 vs mean .868."""
 
-ROW_SLUGS = {row: row.lower().replace("-", "_") for row in PUBLISHED_ROWS}
+ROW_SLUGS = {row: slug(row) for row in PUBLISHED_ROWS}
 """Row -> slug of the ``table9_<row>_<column>`` target keys (mean_cn, ernie_0, verbnet_cn...)."""
 
-COLUMN_SLUGS = {
-    "STSb-capt": "stsb_capt", "STSb-test": "stsb_test", "SICK": "sick", "STSS-131": "stss_131",
-    "STR-2022": "str_2022", "STS3k-all": "sts3k_all", "STS3k-non": "sts3k_non",
-    "STS3k-adv": "sts3k_adv",
-}
+COLUMN_SLUGS = {column: slug(column) for column in DATASETS}
+"""Column -> slug of the target keys (stsb_capt, stss_131, sts3k_adv...)."""
 
 
 def target_key(row: str, column: str) -> str:
