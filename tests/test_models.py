@@ -324,6 +324,12 @@ def test_layer_names_parse_and_resolve():
     assert layers.parse_layer_name("mpnet:layer12") == ("mpnet", 12)
     assert layers.parse_layer_name("hf:org/model:last") == ("hf:org/model", "last")
     assert layers.parse_layer_name("mpnet") is None
+    assert layers.parse_layer_name("mpnet:layer3:cls") == ("mpnet", 3, "cls")
+    assert layers.parse_layer_name("mpnet:cls") == ("mpnet", "last", "cls")
+    assert layers.parse_layer_name("hf:org/model:last:cls") == ("hf:org/model", "last", "cls")
+    assert layers.parse_layer_name("mpnet:layer3:max") is None
+    assert get_encoder("mpnet:cls").name == "mpnet:layer12:cls"
+    assert get_encoder("minilm:layer2:cls", normalize=True).name == "minilm:layer2:cls-normalized"
     assert get_encoder("mpnet:last").name == "mpnet:layer12"  # same encoder, same cache
     assert get_encoder("minilm:layer-1").name == "minilm:layer6"
     assert get_encoder("mpnet:layer0", normalize=True).name == "mpnet:layer0-normalized"
@@ -371,6 +377,43 @@ def test_layer_mean_is_masked_mean_of_hidden_states(minilm_layers):
         for k in (0, 6):
             manual = hidden.hidden_states[k][0].mean(dim=0).numpy()
             np.testing.assert_allclose(X[k][i], manual, atol=2e-5)
+
+
+def test_cls_pooling_is_the_first_token_state(minilm_layers):
+    import torch
+
+    tokenizer, model, _ = minilm_layers.loaded()
+    both = minilm_layers.encode_layer_poolings(LAYER_TEXTS, [0, 6], ("mean", "cls"), batch_size=3)
+    for i, text in enumerate(LAYER_TEXTS):
+        batch = tokenizer([text], return_tensors="pt")
+        with torch.inference_mode():
+            hidden = model(**batch, output_hidden_states=True).hidden_states
+        for k in (0, 6):
+            np.testing.assert_allclose(both[k, "cls"][i], hidden[k][0, 0].numpy(), atol=1e-5)
+            np.testing.assert_allclose(both[k, "mean"][i], hidden[k][0].mean(0).numpy(), atol=1e-5)
+    assert not np.allclose(both[6, "cls"], both[6, "mean"])
+    X = get_encoder("minilm:layer6:cls", device="cpu").encode(LAYER_TEXTS)
+    np.testing.assert_allclose(X, both[6, "cls"], atol=1e-5)
+
+
+def test_both_poolings_from_one_pass_fill_both_caches(fresh_cache, minilm_layers, monkeypatch):
+    from compsem.models import cache as cache_mod
+    from compsem.models import cached_encode_layers
+
+    batches = []
+    real_forward = minilm_layers.forward
+    monkeypatch.setattr(minilm_layers, "forward", lambda b: batches.append(1) or real_forward(b))
+    out = cached_encode_layers("minilm", LAYER_TEXTS, [1, "last"], device="cpu",
+                               pooling=("mean", "cls"))
+    assert len(batches) == 1
+    assert set(out) == {(1, "mean"), (1, "cls"), ("last", "mean"), ("last", "cls")}
+    for name in ("minilm:layer1", "minilm:layer1:cls", "minilm:layer6", "minilm:layer6:cls"):
+        assert cache_mod.missing(name, LAYER_TEXTS) == []
+    cls_only = cached_encode_layers("minilm", LAYER_TEXTS, ["last"], device="cpu", pooling="cls")
+    assert len(batches) == 1  # a cache hit
+    np.testing.assert_array_equal(cls_only["last"], out["last", "cls"])
+    with pytest.raises(ValueError, match="pooling must be one of"):
+        cached_encode_layers("minilm", LAYER_TEXTS, [1], device="cpu", pooling="max")
 
 
 def test_last_layer_normalised_equals_the_sentence_transformer(minilm_layers, minilm):

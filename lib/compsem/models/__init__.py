@@ -7,8 +7,9 @@
 Names: ``minilm``, ``mpnet``, ``glove50``, ``spacy-md`` (all from packages on the package index,
 see :mod:`compsem.models.registry`) and ``hf:<hub id>`` (needs network or the HF cache).
 Layer encoders ``<base>:layer<k>`` / ``<base>:last`` (base ``minilm``, ``mpnet``, ``hf:<id>``)
-give the mean token state of one layer; ``cached_encode_layers(base, texts, [0, 12])`` fills
-several layers' caches from one forward pass (:mod:`compsem.models.layers`).
+give the mean token state of one layer (``<base>:layer<k>:cls`` / ``<base>:cls``: the first
+token's state); ``cached_encode_layers(base, texts, [0, 12])`` fills several layers' caches from
+one forward pass (:mod:`compsem.models.layers`).
 Word-vector encoders (``glove50``, ``spacy-md``) expose ``.word_vectors`` and ``.tokenize``.
 """
 

@@ -1,4 +1,5 @@
-"""Layer-wise mean pooling: a sentence as the mean of a transformer's token states at one layer.
+"""Layer-wise pooling: a sentence as the mean (or the first token) of a transformer's token states
+at one layer.
 
 >>> from compsem.models import cached_encode, cached_encode_layers, get_encoder
 >>> X = cached_encode(get_encoder("mpnet:layer12"), texts)           # one layer
@@ -14,6 +15,11 @@ same cache). The vector is the attention-masked mean over every token, special t
 ([CLS]/<s>, [SEP]/</s>) included, exactly as a sentence-transformers ``Pooling`` module with
 ``pooling_mode_mean_tokens`` does, and as Fodor et al. (2025) computed ERNIE-0 and ERNIE-12
 (one unpadded sentence at a time, mean over all tokens; the same numbers).
+
+First-token pooling: ``<base>:layer<k>:cls`` (and ``<base>:cls`` = the last layer) is the state
+of the first token ([CLS] or <s>) at layer k, the vector a BERT-style classifier head reads; it
+is the pooling ablation of the modifier and probing chapters. ``cached_encode_layers(...,
+pooling=("mean", "cls"))`` gives both poolings of every layer from one forward pass.
 
 Texts are tokenised as sentence-transformers does: no stripping or lowercasing beyond the
 tokenizer's own, truncated at ``max_seq_length`` of ``sentence_bert_config.json`` (384 for
@@ -38,8 +44,14 @@ import numpy as np
 
 from compsem.models.base import ModelUnavailableError, check_texts
 
-LAYER_NAME = re.compile(r"^(?P<base>.+):(?:layer(?P<k>-?\d+)|(?P<last>last))$")
-"""``<base>:layer<k>`` or ``<base>:last``."""
+LAYER_NAME = re.compile(
+    r"^(?P<base>.+?):(?:(?:layer(?P<k>-?\d+)|(?P<last>last))(?::(?P<pool>cls))?|(?P<cls>cls))$"
+)
+"""``<base>:layer<k>``, ``<base>:last``, either with ``:cls``, or ``<base>:cls`` (= ``:last:cls``)."""
+
+POOLINGS = ("mean", "cls")
+"""``mean``: attention-masked mean over every token; ``cls``: the state of the first token
+([CLS] for BERT-style models, <s> for MPNet/RoBERTa-style), as a classifier head would read it."""
 
 PACKAGED_LAYERS = {"minilm": 6, "mpnet": 12}
 """Transformer blocks of the packaged models (known without touching the weights)."""
@@ -47,13 +59,23 @@ PACKAGED_LAYERS = {"minilm": 6, "mpnet": 12}
 MAX_FALLBACK_LENGTH = 512
 
 
-def parse_layer_name(name: str) -> tuple[str, int | str] | None:
+def parse_layer_name(name: str) -> tuple[str, int | str] | tuple[str, int | str, str] | None:
     """``"mpnet:layer12"`` -> ``("mpnet", 12)``, ``"mpnet:last"`` -> ``("mpnet", "last")``,
-    anything else -> None."""
+    ``"mpnet:layer3:cls"`` -> ``("mpnet", 3, "cls")``, ``"mpnet:cls"`` -> ``("mpnet", "last",
+    "cls")``, anything else -> None. (Mean pooling is the default and is not spelled out.)"""
     m = LAYER_NAME.match(name)
     if m is None:
         return None
-    return m["base"], ("last" if m["last"] else int(m["k"]))
+    if m["cls"]:
+        return m["base"], "last", "cls"
+    layer = "last" if m["last"] else int(m["k"])
+    return (m["base"], layer, "cls") if m["pool"] else (m["base"], layer)
+
+
+def check_pooling(pooling: str) -> str:
+    if pooling not in POOLINGS:
+        raise ValueError(f"pooling must be one of {POOLINGS}, not {pooling!r}")
+    return pooling
 
 
 # --------------------------------------------------------------------------- model sources
@@ -191,18 +213,36 @@ class LayerModel:
         layers: Iterable[int],
         batch_size: int = 64,
         show_progress: bool = False,
+        pooling: str = "mean",
     ) -> dict[int, np.ndarray]:
-        """Masked-mean token states of every layer in ``layers`` (resolved ints), one pass.
+        """Pooled token states of every layer in ``layers`` (resolved ints), one pass.
 
-        Returns ``{k: float32 array (len(texts), dim)}``, rows in input order.
+        Returns ``{k: float32 array (len(texts), dim)}``, rows in input order; ``pooling`` is
+        ``"mean"`` (masked mean over all tokens) or ``"cls"`` (the first token).
         """
+        pooling = check_pooling(pooling)
+        both = self.encode_layer_poolings(texts, layers, (pooling,), batch_size, show_progress)
+        return {k: X for (k, _), X in both.items()}
+
+    def encode_layer_poolings(
+        self,
+        texts: Sequence[str],
+        layers: Iterable[int],
+        poolings: Iterable[str] = ("mean",),
+        batch_size: int = 64,
+        show_progress: bool = False,
+    ) -> dict[tuple[int, str], np.ndarray]:
+        """Like :meth:`encode_layers` for several poolings at once: ``{(k, pooling): array}``."""
         import torch
 
         texts = check_texts(texts)
         layers = sorted(set(layers))
+        poolings = [check_pooling(p) for p in dict.fromkeys(poolings)]
         tokenizer, model, max_length = self.loaded()
         dim = int(model.config.hidden_size)
-        out = {k: np.zeros((len(texts), dim), dtype=np.float32) for k in layers}
+        out = {
+            (k, p): np.zeros((len(texts), dim), dtype=np.float32) for k in layers for p in poolings
+        }
         if not texts:
             return out
         # longest first, so that batches carry little padding (as sentence-transformers does)
@@ -229,8 +269,12 @@ class LayerModel:
                 mask = batch["attention_mask"].unsqueeze(-1).to(hidden[0].dtype)
                 count = mask.sum(dim=1).clamp(min=1e-9)
                 for k in layers:
-                    pooled = (hidden[k] * mask).sum(dim=1) / count
-                    out[k][rows] = pooled.float().cpu().numpy()
+                    for p in poolings:
+                        if p == "mean":
+                            pooled = (hidden[k] * mask).sum(dim=1) / count
+                        else:  # padding is on the right: position 0 is every row's first token
+                            pooled = hidden[k][:, 0]
+                        out[k, p][rows] = pooled.float().cpu().numpy()
         return out
 
 
@@ -249,15 +293,24 @@ def _l2(X: np.ndarray) -> np.ndarray:
 
 
 class LayerMeanEncoder:
-    """Mean of the token states at one layer of ``base``; name ``<base>:layer<k>``
-    (``-normalized`` appended with ``normalize=True``: unit-length rows)."""
+    """Mean (or first-token) state at one layer of ``base``; name ``<base>:layer<k>`` or
+    ``<base>:layer<k>:cls`` (``-normalized`` appended with ``normalize=True``: unit-length rows)."""
 
-    def __init__(self, base: str, layer: int | str, device: str = "auto", normalize: bool = False):
+    def __init__(
+        self,
+        base: str,
+        layer: int | str,
+        device: str = "auto",
+        normalize: bool = False,
+        pooling: str = "mean",
+    ):
         self.base = base
         self.layer, self.num_layers = resolve_layer(base, layer)
         self.device = device
         self.normalize = normalize
-        self.name = f"{base}:layer{self.layer}" + ("-normalized" if normalize else "")
+        self.pooling = check_pooling(pooling)
+        suffix = ":cls" if pooling == "cls" else ""
+        self.name = f"{base}:layer{self.layer}{suffix}" + ("-normalized" if normalize else "")
         self._dim = None
 
     def __repr__(self) -> str:
@@ -276,14 +329,23 @@ class LayerMeanEncoder:
     def encode(
         self, texts: Sequence[str], batch_size: int = 64, show_progress: bool = False
     ) -> np.ndarray:
-        """Float32 ``(len(texts), dim)``: the masked mean of layer ``self.layer``."""
-        X = self.model.encode_layers(texts, [self.layer], batch_size, show_progress)[self.layer]
+        """Float32 ``(len(texts), dim)``: the pooled states of layer ``self.layer``."""
+        X = self.model.encode_layers(
+            texts, [self.layer], batch_size, show_progress, pooling=self.pooling
+        )[self.layer]
         return _l2(X) if self.normalize else X
 
 
-def layer_encoder(base: str, layer: int | str, device: str = "auto", normalize: bool = False):
-    """The encoder ``<base>:layer<k>`` (no weights load); see the module docstring."""
-    return LayerMeanEncoder(base, layer, device=device, normalize=normalize)
+def layer_encoder(
+    base: str,
+    layer: int | str,
+    pooling: str = "mean",
+    device: str = "auto",
+    normalize: bool = False,
+):
+    """The encoder ``<base>:layer<k>`` (``pooling="cls"``: ``<base>:layer<k>:cls``); no weights
+    load; see the module docstring."""
+    return LayerMeanEncoder(base, layer, device=device, normalize=normalize, pooling=pooling)
 
 
 # --------------------------------------------------------------------------- one pass, many caches
@@ -325,8 +387,9 @@ def cached_encode_layers(
     cache: bool = True,
     batch_size: int = 64,
     show_progress: bool = False,
+    pooling: str | Sequence[str] = "mean",
 ) -> dict:
-    """Mean-pooled states of several layers of ``base`` from ONE forward pass, through the cache.
+    """Pooled states of several layers of ``base`` from ONE forward pass, through the cache.
 
     Returns ``{layer: float32 (len(texts), dim)}`` keyed as asked (``12``, ``"last"``, ...).
     Texts missing from any requested layer's cache are run through the model once; every
@@ -335,13 +398,25 @@ def cached_encode_layers(
     also fills (and returns under the key ``"sentence"``) the sentence-transformers encoder
     ``base`` (``mpnet``, ``minilm``, ``hf:<id>``) from the normalised last layer; this is only
     allowed for a Transformer -> mean Pooling -> Normalize model, where they are the same.
+
+    ``pooling``: ``"mean"`` (default) or ``"cls"`` (first token, caches ``<base>:layer<k>:cls``);
+    a sequence such as ``("mean", "cls")`` gives both from the same pass, keyed
+    ``(layer, pooling)``.
     """
     from compsem.models import cache as cache_mod
     from compsem.models.cache import cached_encode
 
     texts = check_texts(texts)
     layers = list(layers)
-    encoders = {key: layer_encoder(base, key, device=device, normalize=normalize) for key in layers}
+    several = not isinstance(pooling, str)
+    poolings = list(dict.fromkeys(pooling)) if several else [pooling]
+    if not poolings:
+        raise ValueError("pooling: give at least one of 'mean', 'cls'")
+    encoders = {
+        ((key, p) if several else key): layer_encoder(base, key, p, device, normalize)
+        for key in layers
+        for p in poolings
+    }
     targets = dict(encoders)
     model = layer_model(base, device)
     needed = {enc.layer for enc in encoders.values()}
@@ -359,8 +434,11 @@ def cached_encode_layers(
         targets["sentence"] = st
     if not texts:
         return {key: np.zeros((0, enc.dim), dtype=np.float32) for key, enc in targets.items()}
+    needed_poolings = set(poolings) | ({"mean"} if sentence else set())
     if not cache:
-        computed = model.encode_layers(texts, needed, batch_size, show_progress)
+        computed = model.encode_layer_poolings(
+            texts, needed, needed_poolings, batch_size, show_progress
+        )
         return {key: _finish(key, enc, computed, normalize) for key, enc in targets.items()}
 
     missing: dict[str, None] = {}
@@ -368,7 +446,11 @@ def cached_encode_layers(
         for text in cache_mod.missing(enc.name, texts):
             missing.setdefault(text)
     unique = list(missing)
-    computed = model.encode_layers(unique, needed, batch_size, show_progress) if unique else {}
+    computed = {}
+    if unique:
+        computed = model.encode_layer_poolings(
+            unique, needed, needed_poolings, batch_size, show_progress
+        )
     result = {}
     for key, enc in targets.items():
         vectors = {}
@@ -378,9 +460,9 @@ def cached_encode_layers(
     return result
 
 
-def _finish(key, enc, computed: dict[int, np.ndarray], normalize: bool) -> np.ndarray:
+def _finish(key, enc, computed: dict[tuple[int, str], np.ndarray], normalize: bool) -> np.ndarray:
     if key == "sentence":
-        last = max(computed)
-        return _l2(computed[last])
-    X = computed[enc.layer]
+        last = max(k for k, _ in computed)
+        return _l2(computed[last, "mean"])
+    X = computed[enc.layer, enc.pooling]
     return _l2(X) if normalize else X

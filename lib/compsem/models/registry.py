@@ -17,6 +17,8 @@ name           what it is
 ``<base>:layer<k>``  mean of the token states at layer k (0 = embedding output) of ``minilm``,
                ``mpnet`` or ``hf:<id>``; ``<base>:last`` = the last layer. See
                :mod:`compsem.models.layers` (and ``cached_encode_layers``: many layers, one pass).
+``<base>:layer<k>:cls``  the first token's state ([CLS]/<s>) at layer k; ``<base>:cls`` = the
+               last layer's (first-token pooling, the pooling ablation).
 =============  ==========================================================================
 
 Options: transformer encoders take ``device="auto"`` (cuda if available, else cpu) and
@@ -493,7 +495,10 @@ def get_encoder(name: str, **kwargs):
         if "/" in name:
             hint += f" For a hub model, use 'hf:{name}'."
         if ":" in name:
-            hint += " Layer encoders are named '<base>:layer<k>' or '<base>:last'."
+            hint += (
+                " Layer encoders are named '<base>:layer<k>' or '<base>:last' (mean pooling),"
+                " '<base>:layer<k>:cls' or '<base>:cls' (first token)."
+            )
         raise ValueError(
             f"unknown encoder {name!r}.{hint} Available: {', '.join(names)}, or {HF_PATTERN}."
         )
