@@ -1,0 +1,119 @@
+"""Turning the study's strings into vectors: sentence encoders and pooled word vectors.
+
+The paper embeds every word and phrase as a bare string ("wild dog"; a single word is a
+one-word sentence), no prompt, no template (§4.1.3 and the authors' code). A *model spec* is
+
+- any encoder name of :func:`compsem.models.get_encoder` (``minilm``, ``mpnet``, ``hf:<id>``,
+  ``minilm:layer3``, ``mpnet:cls``, ...), embedded through the on-disk cache; or
+- ``mean:<words>`` / ``sum:<words>`` with ``<words>`` a word-vector encoder (``glove50``,
+  ``spacy-md``): the paper's "mean-pooled representations" of GloVe and Word2Vec (§4.1.3),
+  composed here exactly as the authors' code did (:func:`compose`).
+
+Mean and sum pooling give the same cosine distances (a phrase's sum is its mean times its
+length), so every test scores them identically; ``sum:`` exists for the closed forms of
+:mod:`compsem.modifiers.subsectivity`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from compsem.modifiers.space import Space
+
+POOLINGS = ("mean", "sum")
+WORD_MODELS = ("glove50", "spacy-md")
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """``"mean:glove50"`` -> ``("mean", "glove50")``; an encoder name -> ``("encoder", name)``."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"a model spec must be a non-empty string, not {spec!r}")
+    head, _, rest = spec.partition(":")
+    if head in POOLINGS:
+        if rest not in WORD_MODELS:
+            raise ValueError(
+                f"{spec!r}: {head}: pooling needs a word-vector model, one of {WORD_MODELS}"
+            )
+        return head, rest
+    return "encoder", spec
+
+
+def tokens(text: str, lowercase: bool = True) -> list[str]:
+    """The authors' tokenisation for word vectors: whitespace split (``ex-`` stays ``ex-``)."""
+    return (text.lower() if lowercase else text).split()
+
+
+def compose(
+    word_vectors, texts: Sequence[str], how: str = "mean", lowercase: bool = True
+) -> tuple[np.ndarray, list[str]]:
+    """Pooled word vectors of ``texts`` and the out-of-vocabulary words (§4.1.3, GloVe row).
+
+    Each whitespace token is looked up verbatim (after lower-casing) in ``word_vectors``
+    (anything with ``vector(word) -> array | None`` and ``dim``); an unknown token counts as
+    the zero vector *inside* the mean, as ``np.mean`` over the authors' token list did (e.g.
+    ``ex-``, which neither GloVe nor spaCy knows). ``how="sum"`` adds instead of averaging.
+    Returns float32 ``(len(texts), dim)`` and the sorted OOV words.
+    """
+    if how not in POOLINGS:
+        raise ValueError(f"how must be one of {POOLINGS}, not {how!r}")
+    cache: dict[str, np.ndarray | None] = {}
+    oov: set[str] = set()
+    out = np.zeros((len(texts), word_vectors.dim), dtype=np.float64)
+    for i, text in enumerate(texts):
+        toks = tokens(text, lowercase)
+        if not toks:
+            continue
+        for tok in toks:
+            if tok not in cache:
+                v = word_vectors.vector(tok)
+                cache[tok] = None if v is None else np.asarray(v, dtype=np.float64)
+            if cache[tok] is None:
+                oov.add(tok)
+            else:
+                out[i] += cache[tok]
+        if how == "mean":
+            out[i] /= len(toks)
+    return out.astype(np.float32), sorted(oov)
+
+
+def apply_template(texts: Sequence[str], template: str | None) -> list[str]:
+    """``template.format(phrase=text)`` for every text (``None``: the bare strings, as the
+    paper). A context-template ablation, e.g. ``"This is a {phrase}."``, not in the paper."""
+    if template is None:
+        return list(texts)
+    if "{phrase}" not in template:
+        raise ValueError(
+            f"template must contain '{{phrase}}', e.g. 'This is a {{phrase}}.', not {template!r}"
+        )
+    return [template.format(phrase=t) for t in texts]
+
+
+def embed(
+    spec: str,
+    texts: Sequence[str],
+    template: str | None = None,
+    device: str = "auto",
+    batch_size: int = 64,
+) -> Space:
+    """A :class:`Space` of ``texts`` under the model ``spec`` (see the module docstring).
+
+    Encoders go through :func:`compsem.models.cached_encode` (re-runs are cache hits);
+    ``template`` wraps every string before encoding (the space is still keyed by the bare
+    string). Pooled word vectors take no template: raise ValueError.
+    """
+    from compsem.models import cached_encode, get_encoder
+
+    kind, base = parse_spec(spec)
+    texts = list(dict.fromkeys(texts))
+    if kind != "encoder":
+        if template is not None:
+            raise ValueError(f"{spec!r}: the template ablation is for sentence encoders only")
+        encoder = get_encoder(base)
+        vectors, oov = compose(encoder.word_vectors, texts, how=kind)
+        return Space(texts, vectors, name=spec, oov=oov)
+    options = {} if spec in WORD_MODELS else {"device": device}
+    encoder = get_encoder(spec, **options)
+    vectors = cached_encode(encoder, apply_template(texts, template), batch_size=batch_size)
+    return Space(texts, vectors, name=spec if template is None else f"{spec} | {template}")

@@ -1,0 +1,283 @@
+"""Uncertainty and significance for the consistency scores (not in the paper).
+
+Both versions state that "there is no statistically significant difference between different
+adjective categories" without describing a test. Every score of Eq. 4, 6 and 8 is a mean of
+0/1 outcomes over phrases, but the phrases are not independent draws: the 12 phrases of an
+adjective share that adjective, and the population the claims are about is *adjectives* of a
+class. So the unit of resampling here is the adjective (and, where said, the noun):
+
+- :func:`wilson`: the Wilson score interval of a share, treating phrases as independent (the
+  naive interval a reader might compute from the tables; too narrow).
+- :func:`bootstrap_classes`, :func:`bootstrap_cells`: percentile intervals from resampling
+  adjectives *within* their class (and nouns) with replacement.
+- :func:`permutation_test`: shuffling class labels over adjectives (class sizes kept) gives the
+  null distribution of any statistic of the class scores; the p-value of "no difference between
+  classes" is the share of shuffles at least as extreme as observed. The same shuffles give the
+  label-shuffle null of every single cell (:func:`label_shuffle_null`).
+- :func:`chi_square`: the phrase-level chi-square test, for contrast (it ignores the clustering).
+- :func:`per_noun`: the score of each class on each noun alone.
+
+Data layout: an *adjective grid* ``V[a, n]`` (AN tests, 0/1 per phrase) or an *adjective-pair
+matrix* ``S[a1, a2]`` (AAN and pair tests: the mean outcome over nouns or noun pairs, with a
+weight matrix ``W`` that is 1 off the diagonal and 0 on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from compsem.modifiers.lexicon import CLASSES, Lexicon
+
+# --------------------------------------------------------------------------- data layout
+
+
+def adjective_grid(phrases: pd.DataFrame, values, lexicon: Lexicon) -> np.ndarray:
+    """Per-phrase values as an array: ``(n_adj, n_noun)`` for AN phrases, ``(n_adj, n_adj,
+    n_noun)`` for AAN phrases (NaN where a1 = a2); adjectives and nouns in lexicon order."""
+    adj_index = {w: i for i, w in enumerate(lexicon.adjectives["word"])}
+    noun_index = {w: i for i, w in enumerate(lexicon.nouns["word"])}
+    values = np.asarray(values, dtype=float)
+    kinds = set(phrases["kind"])
+    if len(kinds) != 1:
+        raise ValueError(f"phrases of one kind expected, got {sorted(kinds)}")
+    n_adj, n_noun = len(adj_index), len(noun_index)
+    nouns = phrases["noun"].map(noun_index).to_numpy()
+    a1 = phrases["adj1"].map(adj_index).to_numpy()
+    if kinds == {"AN"}:
+        grid = np.full((n_adj, n_noun), np.nan)
+        grid[a1, nouns] = values
+    elif kinds == {"AAN"}:
+        grid = np.full((n_adj, n_adj, n_noun), np.nan)
+        grid[a1, phrases["adj2"].map(adj_index).to_numpy(), nouns] = values
+    else:
+        raise ValueError(f"kind must be AN or AAN, not {kinds}")
+    return grid
+
+
+def pair_matrix(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(S, W)`` from an AAN grid: S = mean over nouns (0 on the diagonal), W = 1 - I."""
+    n = grid.shape[0]
+    off = ~np.eye(n, dtype=bool)
+    S = np.zeros((n, n))
+    S[off] = grid[off].mean(axis=-1)
+    return S, off.astype(np.float64)
+
+
+def _onehot(labels: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    return (np.asarray(labels)[:, None] == np.array(classes)[None, :]).astype(np.float64)
+
+
+def class_scores(
+    grid: np.ndarray, labels: np.ndarray, classes: Sequence[str] = CLASSES
+) -> np.ndarray:
+    """Mean of an adjective grid ``(n_adj, n_noun)`` per class (Eq. 4 / Eq. 8 scores)."""
+    onehot = _onehot(labels, classes)
+    per_adj = grid.mean(axis=1)
+    return (onehot.T @ per_adj) / onehot.sum(axis=0)
+
+
+def cell_scores(
+    S: np.ndarray, W: np.ndarray, labels: np.ndarray, classes: Sequence[str] = CLASSES
+) -> np.ndarray:
+    """Weighted block means of an adjective-pair matrix: ``[X, Y]`` = Σ S W / Σ W over a1 in
+    X, a2 in Y (Eq. 4 on AAN cells, Eq. 6 on pair cells)."""
+    onehot = _onehot(labels, classes)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (onehot.T @ (S * W) @ onehot) / (onehot.T @ W @ onehot)
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def wilson(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for k successes in n independent trials (arrays broadcast)."""
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    if np.any(n <= 0) or np.any(k < 0) or np.any(k > n):
+        raise ValueError("wilson needs 0 <= k <= n and n > 0")
+    z = stats.norm.ppf(0.5 + level / 2)
+    p = k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return centre - half, centre + half
+
+
+def _class_resample(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Adjective indices resampled with replacement within each class (class sizes kept)."""
+    idx = np.empty(len(labels), dtype=np.int64)
+    for cls in np.unique(labels):
+        members = np.flatnonzero(labels == cls)
+        idx[members] = rng.choice(members, size=len(members), replace=True)
+    return idx
+
+
+def bootstrap_classes(
+    grid: np.ndarray,
+    labels: np.ndarray,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    resample_nouns: bool = True,
+    classes: Sequence[str] = CLASSES,
+) -> pd.DataFrame:
+    """Percentile bootstrap interval of each class score of an adjective grid ``(n_adj,
+    n_noun)``: adjectives resampled within class and (``resample_nouns``) nouns resampled."""
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    draws = np.empty((n_boot, len(classes)))
+    for b in range(n_boot):
+        idx = _class_resample(labels, rng)
+        cols = rng.integers(0, grid.shape[1], grid.shape[1]) if resample_nouns else slice(None)
+        draws[b] = class_scores(grid[idx][:, cols], labels, classes)
+    alpha = (1 - level) / 2
+    return pd.DataFrame(
+        {
+            "score": class_scores(grid, labels, classes),
+            "low": np.quantile(draws, alpha, axis=0),
+            "high": np.quantile(draws, 1 - alpha, axis=0),
+        },
+        index=list(classes),
+    )
+
+
+def bootstrap_cells(
+    S: np.ndarray,
+    W: np.ndarray,
+    labels: np.ndarray,
+    n_boot: int = 2000,
+    seed: int = 0,
+    level: float = 0.95,
+    classes: Sequence[str] = CLASSES,
+) -> dict[str, np.ndarray]:
+    """Percentile bootstrap intervals of every cell of an adjective-pair matrix, adjectives
+    resampled within class (a pair of two copies of one adjective gets weight 0).
+    Returns ``{"score", "low", "high"}``, each ``(n_classes, n_classes)``."""
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    draws = np.empty((n_boot, len(classes), len(classes)))
+    for b in range(n_boot):
+        idx = _class_resample(labels, rng)
+        Wb = W[np.ix_(idx, idx)] * (idx[:, None] != idx[None, :])
+        draws[b] = cell_scores(S[np.ix_(idx, idx)], Wb, labels, classes)
+    alpha = (1 - level) / 2
+    return {
+        "score": cell_scores(S, W, labels, classes),
+        "low": np.nanquantile(draws, alpha, axis=0),
+        "high": np.nanquantile(draws, 1 - alpha, axis=0),
+    }
+
+
+# --------------------------------------------------------------------------- permutation tests
+
+
+def between_class_variance(scores: np.ndarray, sizes: np.ndarray) -> float:
+    """Size-weighted variance of class (or cell) scores around their weighted mean: 0 when
+    all classes score the same. The omnibus statistic of :func:`permutation_test`."""
+    scores, sizes = np.asarray(scores, float).ravel(), np.asarray(sizes, float).ravel()
+    ok = ~np.isnan(scores) & (sizes > 0)
+    mean = np.average(scores[ok], weights=sizes[ok])
+    return float(np.average((scores[ok] - mean) ** 2, weights=sizes[ok]))
+
+
+def permutation_test(
+    statistic: Callable[[np.ndarray], float],
+    labels: np.ndarray,
+    n_perm: int = 2000,
+    seed: int = 0,
+    alternative: str = "greater",
+) -> dict[str, float | np.ndarray]:
+    """Shuffle class labels over adjectives ``n_perm`` times; ``statistic(labels)`` is computed
+    for the observed and every shuffled labelling. p = (1 + #{null >= observed}) / (1 + n_perm)
+    (``alternative="greater"``; ``"less"`` counts <=, ``"two-sided"`` compares |values|).
+    Returns ``{"observed", "p_value", "null"}``."""
+    if alternative not in ("greater", "less", "two-sided"):
+        raise ValueError(f"alternative must be greater, less or two-sided, not {alternative!r}")
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    observed = float(statistic(labels))
+    null = np.array([statistic(rng.permutation(labels)) for _ in range(n_perm)], dtype=float)
+    if alternative == "greater":
+        extreme = null >= observed - 1e-12
+    elif alternative == "less":
+        extreme = null <= observed + 1e-12
+    else:
+        extreme = np.abs(null) >= abs(observed) - 1e-12
+    return {
+        "observed": observed,
+        "p_value": float((1 + extreme.sum()) / (1 + n_perm)),
+        "null": null,
+    }
+
+
+def omnibus_single(grid: np.ndarray, classes: Sequence[str] = CLASSES) -> Callable:
+    """The omnibus statistic for an adjective grid: between-class variance of class scores."""
+
+    def statistic(labels: np.ndarray) -> float:
+        sizes = _onehot(labels, classes).sum(axis=0)
+        return between_class_variance(class_scores(grid, labels, classes), sizes)
+
+    return statistic
+
+
+def omnibus_cells(S: np.ndarray, W: np.ndarray, classes: Sequence[str] = CLASSES) -> Callable:
+    """The omnibus statistic for an adjective-pair matrix: weighted variance of cell scores."""
+
+    def statistic(labels: np.ndarray) -> float:
+        onehot = _onehot(labels, classes)
+        return between_class_variance(cell_scores(S, W, labels, classes), onehot.T @ W @ onehot)
+
+    return statistic
+
+
+def contrast(grid: np.ndarray, group_a: Sequence[str], group_b: Sequence[str]) -> Callable:
+    """Mean score of the phrases of classes ``group_a`` minus that of ``group_b`` (an adjective
+    grid), e.g. non-subsective minus subsective for Eq. 8."""
+
+    def statistic(labels: np.ndarray) -> float:
+        per_adj = grid.mean(axis=1)
+        a, b = np.isin(labels, group_a), np.isin(labels, group_b)
+        return float(per_adj[a].mean() - per_adj[b].mean())
+
+    return statistic
+
+
+def label_shuffle_null(
+    statistic: Callable[[np.ndarray], np.ndarray],
+    labels: np.ndarray,
+    n_perm: int = 2000,
+    seed: int = 0,
+) -> np.ndarray:
+    """``statistic(shuffled labels)`` for ``n_perm`` shuffles, stacked: e.g. every class or
+    cell score under exchangeable labels (what the tables would look like by chance)."""
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    return np.stack([np.asarray(statistic(rng.permutation(labels))) for _ in range(n_perm)])
+
+
+def chi_square(
+    grid: np.ndarray, labels: np.ndarray, classes: Sequence[str] = CLASSES
+) -> dict[str, float]:
+    """Phrase-level chi-square test of independence of outcome and class (treats all phrases
+    as independent; shown beside the permutation test to show what clustering does)."""
+    onehot = _onehot(labels, classes)
+    n_noun = grid.shape[1]
+    ones = onehot.T @ grid.sum(axis=1)
+    totals = onehot.sum(axis=0) * n_noun
+    table = np.vstack([ones, totals - ones])
+    keep = table.sum(axis=0) > 0
+    if (table[:, keep].sum(axis=1) == 0).any():  # all outcomes equal: nothing to test
+        return {"chi2": 0.0, "dof": float(keep.sum() - 1), "p_value": 1.0}
+    chi2, p, dof, _ = stats.chi2_contingency(table[:, keep])
+    return {"chi2": float(chi2), "dof": float(dof), "p_value": float(p)}
+
+
+def per_noun(
+    grid: np.ndarray, labels: np.ndarray, nouns: Sequence[str], classes: Sequence[str] = CLASSES
+) -> pd.DataFrame:
+    """The class scores of an adjective grid on each noun alone (rows: nouns)."""
+    onehot = _onehot(labels, classes)
+    values = (onehot.T @ grid) / onehot.sum(axis=0)[:, None]
+    return pd.DataFrame(values.T, index=list(nouns), columns=list(classes))

@@ -1,0 +1,290 @@
+"""The paper's table layouts, its models, and the target keys of ``data/targets/modifiers.json``.
+
+Tables (001 = arXiv 2212.04310; 004 = COLING 2025)::
+
+    test   what                                   001          004
+    an     Eq. 4 on AN phrases                    T1           T2
+    aan    Eq. 4 on AAN phrases (second adj S-I)  T2 (5 cols)  T3 (5 cols)
+           Eq. 4 on AAN phrases, all 25 cells     T6           T6
+    pair   Eq. 6 phrase pairs, (S-I, Y)           T3 (5 cols)  T4 (5 cols)
+           Eq. 6, the 15 upper-triangle cells     T7           T7
+    ns     Eq. 8 non-subsectivity                 T4 (3 dec.)  T5 (2 dec.)
+           Eq. 8, 4 decimals                      T8           T8
+
+A target key is ``mod_<model>_<test>_<cell>_<version>t<table>``, e.g.
+``mod_minilm_ns_nspr_001t8`` (MiniLM, non-subsectivity, privative, 001 Table 8) or
+``mod_minilm_aan_nspr_si_001t6`` (first adjective NS-Pr, second S-I).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from compsem.modifiers.lexicon import CLASSES
+
+TESTS = ("an", "aan", "pair", "ns")
+
+AN_CELLS = [(c,) for c in CLASSES]
+AAN_CELLS = [(first, second) for second in CLASSES for first in CLASSES]
+"""001/004 Table 6 column order: grouped by the *second* adjective."""
+PAIR_CELLS = [(CLASSES[i], CLASSES[j]) for i in range(5) for j in range(i, 5)]
+"""001/004 Table 7 column order: the upper triangle, row by row."""
+
+CELLS = {"an": AN_CELLS, "aan": AAN_CELLS, "pair": PAIR_CELLS, "ns": AN_CELLS}
+
+# (version, table number, cells shown, decimals of the printed values)
+TABLES: dict[str, list[tuple[str, int, list[tuple[str, ...]], int]]] = {
+    "an": [("001", 1, AN_CELLS, 2), ("004", 2, AN_CELLS, 2)],
+    "aan": [
+        ("001", 2, AAN_CELLS[:5], 3),
+        ("001", 6, AAN_CELLS, 4),
+        ("004", 3, AAN_CELLS[:5], 2),
+        ("004", 6, AAN_CELLS, 4),
+    ],
+    "pair": [
+        ("001", 3, PAIR_CELLS[:5], 3),
+        ("001", 7, PAIR_CELLS, 4),
+        ("004", 4, PAIR_CELLS[:5], 2),
+        ("004", 7, PAIR_CELLS, 4),
+    ],
+    "ns": [
+        ("001", 4, AN_CELLS, 3),
+        ("001", 8, AN_CELLS, 4),
+        ("004", 5, AN_CELLS, 2),
+        ("004", 8, AN_CELLS, 4),
+    ],
+}
+
+PAPER_MODELS: dict[str, dict] = {
+    "sbert": {
+        "label": "sBERT",
+        "version": "001",
+        "hub": "sentence-transformers/stsb-bert-base",
+        "pooling": "mean",
+    },
+    "distilroberta": {
+        "label": "DistilRoBERTa",
+        "version": "001",
+        "hub": "sentence-transformers/all-distilroberta-v1",
+        "pooling": "mean",
+    },
+    "t5": {
+        "label": "Sentence-T5",
+        "version": "001",
+        "hub": "sentence-transformers/sentence-t5-base",
+        "pooling": "mean + dense",
+    },
+    "dpr_nq": {
+        "label": "DPR (single-nq)",
+        "version": "001",
+        "hub": "sentence-transformers/facebook-dpr-ctx_encoder-single-nq-base",
+        "pooling": "CLS",
+    },
+    "labse": {
+        "label": "LaBSE",
+        "version": "001",
+        "hub": "sentence-transformers/LaBSE",
+        "pooling": "CLS",
+    },
+    "minilm": {
+        "label": "MiniLM",
+        "version": "001",
+        "hub": "sentence-transformers/all-MiniLM-L6-v2",
+        "pooling": "mean",
+    },
+    "glove": {
+        "label": "GloVe 6B 300d",
+        "version": "001",
+        "hub": None,
+        "pooling": "mean of word vectors",
+    },
+    "word2vec": {
+        "label": "Word2Vec",
+        "version": "001",
+        "hub": None,
+        "pooling": "mean of word vectors",
+    },
+    "dpr_multiset": {
+        "label": "DPR (multiset)",
+        "version": "004",
+        "hub": "sentence-transformers/facebook-dpr-ctx_encoder-multiset-base",
+        "pooling": "CLS",
+    },
+    "specter": {
+        "label": "Specter",
+        "version": "004",
+        "hub": "sentence-transformers/allenai-specter",
+        "pooling": "CLS",
+    },
+    "te3_small": {
+        "label": "TE3-small",
+        "version": "004",
+        "hub": None,
+        "pooling": "closed (OpenAI API)",
+    },
+    "nv_embed_v2": {
+        "label": "NV-Embed-v2",
+        "version": "004",
+        "hub": "nvidia/NV-Embed-v2",
+        "pooling": "latent attention",
+    },
+    "stella": {
+        "label": "Stella 1.5B v5",
+        "version": "004",
+        "hub": "dunzhang/stella_en_1.5B_v5",
+        "pooling": "mean (per its configuration)",
+    },
+}
+"""Every model of both versions, with the exact checkpoint of the authors' code (notes §3)."""
+
+PAPER_ROW_LABELS = {  # row labels as printed, to paper slugs
+    "001": {
+        "sBERT": "sbert",
+        "BERT": "sbert",
+        "DstlRoBERTa": "distilroberta",
+        "DistilRoBERTa": "distilroberta",
+        "T5": "t5",
+        "DPR": "dpr_nq",
+        "Labse": "labse",
+        "LaBSE": "labse",
+        "MiniLM": "minilm",
+        "Glove": "glove",
+        "Word2Vec": "word2vec",
+    },
+    "004": {
+        "DPR": "dpr_multiset",
+        "LaBSE": "labse",
+        "Specter": "specter",
+        "TE3-small": "te3_small",
+        "NV-Embed-v2": "nv_embed_v2",
+        "stella_en_1.5B_v5": "stella",
+        "Glove": "glove",
+        "Word2Vec": "word2vec",
+    },
+}
+
+
+def paper_slug(spec: str) -> str | None:
+    """The paper model a model spec *is* (``minilm`` -> ``minilm``; ``hf:<the checkpoint>``
+    -> its slug), or None. A substitute (e.g. ``mean:glove50`` for GloVe 300d) is not the
+    paper model: see :data:`SUBSTITUTES`."""
+    if spec == "minilm":
+        return "minilm"
+    if spec.startswith("hf:"):
+        hub = spec[3:]
+        for slug, info in PAPER_MODELS.items():
+            if info["hub"] and hub in (info["hub"], info["hub"].split("/", 1)[-1]):
+                return slug
+    return None
+
+
+SUBSTITUTES = {"mean:glove50": "glove", "sum:glove50": "glove"}
+"""Model specs run here in place of a paper model (compared for the pattern only)."""
+
+
+def cell_label(cell: tuple[str, ...]) -> str:
+    """``("S-I",)`` -> ``"S-I"``, ``("NS-Pr", "S-I")`` -> ``"(NS-Pr, S-I)"``."""
+    return cell[0] if len(cell) == 1 else "(" + ", ".join(cell) + ")"
+
+
+def cell_slug(cell: tuple[str, ...]) -> str:
+    """``("NS-Pr", "S-I")`` -> ``"nspr_si"``."""
+    return "_".join(c.lower().replace("-", "") for c in cell)
+
+
+def target_key(model: str, test: str, cell: tuple[str, ...], version: str, table: int) -> str:
+    """``mod_<model>_<test>_<cell>_<version>t<table>`` (see the module docstring)."""
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, not {test!r}")
+    return f"mod_{model}_{test}_{cell_slug(cell)}_{version}t{table}"
+
+
+def as_row(scores: pd.Series | dict, test: str) -> pd.Series:
+    """Scores keyed by cell tuple as one row in the paper's column order, labelled cells."""
+    scores = dict(scores)
+    return pd.Series({cell_label(c): float(scores.get(c, np.nan)) for c in CELLS[test]})
+
+
+def target_values(
+    model: str, test: str, scores: pd.Series | dict, targets: dict
+) -> dict[str, float]:
+    """Our value under every target key of ``model`` and ``test`` (all tables, both versions)
+    that exists in ``targets``: e.g. the MiniLM non-subsectivity scores under the 001 Table 4
+    and Table 8 keys."""
+    scores = dict(scores)
+    out = {}
+    for version, table, cells, _ in TABLES[test]:
+        for cell in cells:
+            key = target_key(model, test, cell, version, table)
+            if key in targets and cell in scores:
+                out[key] = float(scores[cell])
+    return out
+
+
+def paper_row(
+    model: str, test: str, targets: dict, version: str | None = None, table: int | None = None
+) -> pd.Series:
+    """The paper's printed row of ``model`` for ``test`` (the full-precision table of its
+    version unless ``table`` is given), in the paper's column order; NaN where not printed."""
+    version = version or PAPER_MODELS[model]["version"]
+    candidates = [t for t in TABLES[test] if t[0] == version and (table is None or t[1] == table)]
+    if not candidates:
+        raise ValueError(f"no table {table} of version {version} for test {test!r}")
+    _, number, _, _ = max(candidates, key=lambda t: (len(t[2]), t[3]))  # most cells, most decimals
+    values = {}
+    for cell in CELLS[test]:
+        target = targets.get(target_key(model, test, cell, version, number))
+        values[cell_label(cell)] = np.nan if target is None else float(target["paper"])
+    return pd.Series(values, name=f"{PAPER_MODELS[model]['label']} ({version} T{number})")
+
+
+def run_status(specs: list[str]) -> dict[str, str]:
+    """Which paper models the model specs run here stand for: ``{slug: "reproduced here"}``
+    for the exact checkpoint, ``"substitute run here"`` for a substitute."""
+    status = {}
+    for spec in specs:
+        if (slug := paper_slug(spec)) is not None:
+            status[slug] = "reproduced here"
+        elif spec in SUBSTITUTES:
+            status.setdefault(SUBSTITUTES[spec], "substitute run here")
+    return status
+
+
+def comparison_frame(
+    test: str, ours: dict[str, dict], targets: dict, specs_run: list[str] = ()
+) -> pd.DataFrame:
+    """Our rows (``{label: {cell: score}}``) above the paper's rows of every model of both
+    versions (each from the full-precision table of its version), with a ``status`` column:
+    "ours", "reproduced here", "substitute run here" or "not run here"."""
+    status = run_status(list(specs_run))
+    rows = []
+    for label, scores in ours.items():
+        rows.append(as_row(scores, test).rename(label).to_frame().T.assign(status="ours"))
+    for slug in PAPER_MODELS:
+        row = paper_row(slug, test, targets)
+        if row.isna().all():
+            continue
+        rows.append(row.to_frame().T.assign(status=status.get(slug, "not run here")))
+    frame = pd.concat(rows)
+    return frame[["status", *[cell_label(c) for c in CELLS[test]]]]
+
+
+DISPLAY_NAMES = {
+    "minilm": "MiniLM (all-MiniLM-L6-v2)",
+    "mpnet": "MPNet (all-mpnet-base-v2)",
+    "mean:glove50": "GloVe 6B 50d, mean",
+    "sum:glove50": "GloVe 6B 50d, sum",
+    "mean:spacy-md": "spaCy md vectors, mean",
+    "sum:spacy-md": "spaCy md vectors, sum",
+    "minilm:cls": "MiniLM, first token (CLS)",
+    "mpnet:cls": "MPNet, first token (CLS)",
+}
+
+
+def display_name(spec: str) -> str:
+    """A readable row label for a model spec (the spec itself when it has none)."""
+    if spec in DISPLAY_NAMES:
+        return DISPLAY_NAMES[spec]
+    slug = paper_slug(spec)
+    return f"{PAPER_MODELS[slug]['label']} ({spec})" if slug else spec

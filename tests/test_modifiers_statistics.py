@@ -1,0 +1,103 @@
+"""Intervals and tests added to Carvalho et al. (compsem.modifiers.statistics)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem.modifiers import statistics as S
+from compsem.modifiers.lexicon import CLASSES
+
+LABELS = np.array(["S-I"] * 4 + ["S-NI"] * 3 + ["NS-Pl"] * 5 + ["NS-Pr"] * 4 + ["A"] * 2)
+
+
+def test_wilson_known_values():
+    low, high = S.wilson(28, 36)  # 0.7778 (001 Table 8, sBERT, A)
+    assert low == pytest.approx(0.6192, abs=1e-4) and high == pytest.approx(0.8828, abs=1e-4)
+    low, high = S.wilson(0, 10)
+    assert low == pytest.approx(0.0) and high == pytest.approx(0.2775, abs=1e-4)
+    with pytest.raises(ValueError):
+        S.wilson(5, 4)
+
+
+def test_class_and_cell_scores():
+    grid = np.zeros((len(LABELS), 3))
+    grid[LABELS == "S-I"] = 1
+    grid[LABELS == "A", 0] = 1
+    assert S.class_scores(grid, LABELS).tolist() == pytest.approx([1, 0, 0, 0, 1 / 3])
+    per_noun = S.per_noun(grid, LABELS, ["x", "y", "z"])
+    assert per_noun.loc["x", "A"] == 1 and per_noun.loc["y", "A"] == 0
+    n = len(LABELS)
+    aan = np.full((n, n, 3), 0.0)
+    aan[np.ix_(LABELS == "S-I", LABELS == "A")] = 1.0
+    aan[np.arange(n), np.arange(n)] = np.nan
+    Smat, W = S.pair_matrix(aan)
+    cells = S.cell_scores(Smat, W, LABELS)
+    assert cells[0, 4] == 1.0 and np.nansum(cells) == 1.0
+    assert np.diag(W).sum() == 0
+
+
+def test_adjective_grid_places_values():
+    phrases = pd.DataFrame({"kind": ["AN", "AN"], "adj1": ["b", "a"], "noun": ["n2", "n1"]})
+
+    class Lex:
+        adjectives = pd.DataFrame({"word": ["a", "b"]})
+        nouns = pd.DataFrame({"word": ["n1", "n2"]})
+
+    grid = S.adjective_grid(phrases, [1.0, 0.5], Lex())
+    assert grid[1, 1] == 1.0 and grid[0, 0] == 0.5 and np.isnan(grid[0, 1])
+
+
+def test_permutation_test_detects_a_real_difference_and_not_a_null_one():
+    rng = np.random.default_rng(1)
+    strong = (rng.random((len(LABELS), 12)) < np.where(LABELS == "S-I", 0.95, 0.2)[:, None]).astype(
+        float
+    )
+    result = S.permutation_test(S.omnibus_single(strong), LABELS, n_perm=500, seed=0)
+    assert result["p_value"] < 0.01
+    flat = (rng.random((len(LABELS), 12)) < 0.5).astype(float)
+    result = S.permutation_test(S.omnibus_single(flat), LABELS, n_perm=500, seed=0)
+    assert result["p_value"] > 0.05
+    assert len(result["null"]) == 500
+
+
+def test_permutation_p_value_bounds_and_alternatives():
+    grid = np.tile((LABELS == "NS-Pr").astype(float)[:, None], (1, 4))
+    stat = S.contrast(grid, ["NS-Pr"], ["S-I", "S-NI"])
+    greater = S.permutation_test(stat, LABELS, n_perm=200, seed=3)
+    assert greater["observed"] == 1.0 and greater["p_value"] < 0.05
+    less = S.permutation_test(stat, LABELS, n_perm=200, seed=3, alternative="less")
+    assert less["p_value"] == 1.0
+    with pytest.raises(ValueError, match="alternative"):
+        S.permutation_test(stat, LABELS, alternative="bigger")
+
+
+def test_bootstrap_intervals_cover_the_estimate_and_vanish_without_variation():
+    rng = np.random.default_rng(0)
+    grid = (rng.random((len(LABELS), 12)) < 0.6).astype(float)
+    boot = S.bootstrap_classes(grid, LABELS, n_boot=300, seed=0)
+    assert list(boot.index) == list(CLASSES)
+    assert (boot["low"] <= boot["score"]).all() and (boot["score"] <= boot["high"]).all()
+    constant = np.ones((len(LABELS), 12))
+    boot = S.bootstrap_classes(constant, LABELS, n_boot=50, seed=0)
+    assert (boot["low"] == 1).all() and (boot["high"] == 1).all()
+
+
+def test_bootstrap_cells_ignores_self_pairs():
+    n = len(LABELS)
+    Smat = np.ones((n, n)) - np.eye(n)
+    W = 1.0 - np.eye(n)
+    boot = S.bootstrap_cells(Smat, W, LABELS, n_boot=50, seed=0)
+    assert np.allclose(boot["low"], 1.0) and np.allclose(boot["high"], 1.0)
+
+
+def test_label_shuffle_null_and_chi_square():
+    grid = np.tile((LABELS == "S-I").astype(float)[:, None], (1, 12))
+    null = S.label_shuffle_null(lambda lab: S.class_scores(grid, lab), LABELS, n_perm=100, seed=0)
+    assert null.shape == (100, 5)
+    assert np.allclose(null.mean(axis=0), 4 / 18, atol=0.08)  # every class near the base rate
+    chi = S.chi_square(grid, LABELS)
+    assert chi["p_value"] < 1e-10 and chi["dof"] == 4
+    assert S.chi_square(np.ones_like(grid), LABELS)["p_value"] == 1.0
+    assert S.between_class_variance([0.5, 0.5], [3, 4]) == 0.0

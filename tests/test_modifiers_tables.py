@@ -1,0 +1,133 @@
+"""Target keys, table layouts and the model plan of the modifiers chapter; and the real data
+end to end (GloVe's norm rule, MiniLM against 001)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compsem import report
+from compsem.modifiers import experiment, lexicon, subsectivity
+from compsem.modifiers import tables as T
+
+TARGETS = report.load_targets("modifiers")
+
+
+def test_table_layouts_follow_the_paper():
+    assert T.AAN_CELLS[:5] == [
+        ("S-I", "S-I"),
+        ("S-NI", "S-I"),
+        ("NS-Pl", "S-I"),
+        ("NS-Pr", "S-I"),
+        ("A", "S-I"),
+    ]
+    assert T.AAN_CELLS[9] == ("A", "S-NI") and len(T.AAN_CELLS) == 25
+    assert T.PAIR_CELLS[:6] == [
+        ("S-I", "S-I"),
+        ("S-I", "S-NI"),
+        ("S-I", "NS-Pl"),
+        ("S-I", "NS-Pr"),
+        ("S-I", "A"),
+        ("S-NI", "S-NI"),
+    ]
+    assert len(T.PAIR_CELLS) == 15
+    assert (
+        T.target_key("minilm", "aan", ("NS-Pr", "S-I"), "001", 6) == "mod_minilm_aan_nspr_si_001t6"
+    )
+    assert T.cell_label(("S-I",)) == "S-I" and T.cell_label(("A", "S-I")) == "(A, S-I)"
+    with pytest.raises(ValueError, match="test"):
+        T.target_key("minilm", "nope", ("S-I",), "001", 1)
+
+
+def test_every_minilm_cell_of_001_is_a_target_without_status():
+    keys = [
+        T.target_key("minilm", test, cell, version, number)
+        for test, tables in T.TABLES.items()
+        for version, number, cells, _ in tables
+        if version == "001"
+        for cell in cells
+    ]
+    assert len(keys) == 5 + 5 + 5 + 5 + 25 + 15 + 5
+    assert all(k in TARGETS and "status" not in TARGETS[k] for k in keys)
+    assert TARGETS["mod_minilm_ns_nspr_001t8"]["paper"] == 0.6785
+    assert TARGETS["mod_minilm_pair_si_a_001t3"]["paper"] == 0.891
+    assert TARGETS["mod_minilm_aan_a_a_001t6"]["paper"] == 0.8888
+
+
+def test_other_models_are_labelled():
+    statuses = {t.get("status") for k, t in TARGETS.items() if k.startswith("mod_glove_")}
+    assert statuses == {"substitute"}
+    for slug in T.PAPER_MODELS:
+        if slug in ("minilm", "glove"):
+            continue
+        found = [t for k, t in TARGETS.items() if k.startswith(f"mod_{slug}_")]
+        assert found and all(t["status"] == "not-run" for t in found), slug
+
+
+def test_paper_rows_and_the_te3_inconsistency():
+    row = T.paper_row("minilm", "ns", TARGETS)
+    assert row.name == "MiniLM (001 T8)" and row["A"] == 0.1111
+    t3 = T.paper_row("te3_small", "aan", TARGETS, version="004", table=3)
+    t6 = T.paper_row("te3_small", "aan", TARGETS, version="004", table=6)
+    assert (t3.dropna() == 1.0).all() and (t6.iloc[:5] < 1.0).all()
+    ns_004 = {
+        slug: T.paper_row(slug, "ns", TARGETS, version="004", table=8).idxmax()
+        for slug in ("dpr_multiset", "labse", "specter")
+    }
+    assert all(c.startswith("NS") for c in ns_004.values())  # against 004's "in none of them"
+
+
+def test_comparison_frame_and_status():
+    ours = {"ours": {("S-I",): 0.5, ("A",): 0.25}}
+    frame = T.comparison_frame("ns", ours, TARGETS, ["minilm", "mean:glove50"])
+    assert frame.loc["ours", "S-I"] == 0.5 and np.isnan(frame.loc["ours", "S-NI"])
+    assert frame.loc["MiniLM (001 T8)", "status"] == "reproduced here"
+    assert frame.loc["GloVe 6B 300d (001 T8)", "status"] == "substitute run here"
+    assert frame.loc["Specter (004 T8)", "status"] == "not run here"
+    assert T.paper_slug("hf:sentence-transformers/LaBSE") == "labse"
+    assert T.paper_slug("hf:LaBSE") == "labse" and T.paper_slug("mpnet") is None
+
+
+def test_target_values_fill_every_table_of_a_test():
+    scores = {c: 0.5 for c in T.AN_CELLS}
+    values = T.target_values("minilm", "ns", scores, TARGETS)
+    assert set(values) == {
+        T.target_key("minilm", "ns", c, "001", n) for c in T.AN_CELLS for n in (4, 8)
+    }
+
+
+def test_plan_validates_parameters():
+    plan = experiment.plan(["minilm", "mean:glove50"], ["mean:glove50"], ["minilm:cls"], ["minilm"])
+    assert plan == {"minilm": False, "mean:glove50": True, "minilm:cls": False}
+    with pytest.raises(ValueError, match="aan_models"):
+        experiment.plan(["minilm"], ["mpnet"])
+    with pytest.raises(ValueError, match="must be a list"):
+        experiment.plan("minilm", [])
+    with pytest.raises(ValueError, match="word-vector"):
+        experiment.plan(["mean:mpnet"], [])
+
+
+@pytest.mark.needs_data
+def test_glove_non_subsectivity_is_the_norm_rule_on_the_study_data():
+    lex = lexicon.load()
+    r = experiment.run("mean:glove50", lex, aan=False)
+    assert r.space.oov == ["ex-"]
+    rule = subsectivity.norm_rule(r.space, r.an_phrases)
+    assert (rule == r.ns["holds"].to_numpy()).all()
+    assert r.scores("ns")[("NS-Pr",)] <= 13 / 14  # ex- (zero vector) fails on every noun
+    assert set(r.scores("an").values()) == {1.0}
+    table = r.scores("pair")
+    assert all(table[(c, c)] == pytest.approx(0.5, abs=1e-12) for c in lexicon.CLASSES)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_data
+def test_minilm_reproduces_001_tables_4_and_8_and_3_and_7():
+    lex = lexicon.load()
+    r = experiment.run("minilm", lex, aan=False, device="cpu")
+    values = {}
+    for test in ("an", "pair", "ns"):
+        values.update(T.target_values("minilm", test, r.scores(test), TARGETS))
+    table = report.compare(values, "modifiers")
+    assert len(table) == 5 + 5 + 15 + 5 + 5
+    assert (table["verdict"] == "match").all(), table[table["verdict"] != "match"]
