@@ -60,6 +60,7 @@ lint: setup
 bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py
 	$(BIN)/python benchmarks/bench_encoders.py
+	$(BIN)/python benchmarks/bench_cogs.py
 
 clean:
 	rm -rf _build

@@ -1,0 +1,130 @@
+"""Throughput of the COGS models on this machine; prints its figures (no assertions).
+
+    .venv/bin/python benchmarks/bench_cogs.py                       # every model, auto device
+    .venv/bin/python benchmarks/bench_cogs.py --models transformer --updates 50 --device cuda
+
+For each model, with the paper's protocol (4 length-bucketed batches of 128 sentences per
+update; one fused forward pass on a GPU, bfloat16 autocast there):
+
+- training: seconds per update, target tokens per second, and the time of one epoch of
+  ``train.tsv`` (47 updates) and of 3,000 / 10,000 updates (the range to early stopping);
+- decoding: greedy and beam-5 output tokens per second and sentences per second on a sample of
+  gen sentences (an untrained model: outputs run to the cap, so this is a worst case per sentence).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import torch
+
+
+def main() -> None:
+    from compsem.cogs.seq2seq import batching, config, decoding, training
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+    from compsem.data import cogs
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--models",
+        nargs="+",
+        default=[
+            "transformer",
+            "transformer-small",
+            "transformer-large",
+            "lstm",
+            "bilstm",
+            "transformer-reduced",
+        ],
+    )
+    parser.add_argument("--device", default="auto")
+    parser.add_argument(
+        "--updates", type=int, default=0, help="timed updates (0: 3 on CPU, 30 on GPU)"
+    )
+    parser.add_argument(
+        "--decode", type=int, default=0, help="gen sentences decoded (0: 64 CPU, 1024 GPU)"
+    )
+    parser.add_argument("--threads", type=int, default=0)
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = training.resolve_device(args.device)
+    gpu = device.type == "cuda"
+    updates = args.updates or (30 if gpu else 3)
+    n_decode = args.decode or (1024 if gpu else 64)
+    name = torch.cuda.get_device_name(device) if gpu else f"CPU, {torch.get_num_threads()} threads"
+    print(f"device: {name}; torch {torch.__version__}")
+
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    train = cogs.load("train")
+    pairs = batching.encode_pairs(train.source, train.target, src_vocab, tgt_vocab)
+    gen = cogs.load("gen").sample(n_decode, random_state=0)
+    sources = [src_vocab.encode(s) for s in gen.source]
+    caps = decoding.length_caps([len(s) for s in sources], 1000, 16)
+    per_epoch = len(pairs) / 512
+    header = (
+        f"{'model':<20}{'params':>8}{'s/update':>10}{'tgt tok/s':>11}{'epoch':>9}"
+        f"{'3k upd':>9}{'10k upd':>9}{'greedy tok/s':>14}{'beam5 tok/s':>13}{'beam5 sent/s':>14}"
+    )
+    print(header)
+    for model_name in args.models:
+        cfg = config.make_config(model_name)
+        t = cfg["training"]
+        torch.manual_seed(0)
+        model = config.build_model(cfg, len(src_vocab), len(tgt_vocab)).to(device)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.998), eps=1e-9)
+        batches = batching.epoch_batches(pairs, t["batch_size"], seed=0, epoch=0)
+        times, tokens = [], 0
+        for u in range(updates + 1):  # the first update warms up (allocations, kernels)
+            group = batches[u * t["accum_count"] : (u + 1) * t["accum_count"]]
+            start = time.perf_counter()
+            for indices in [np.concatenate(group)] if gpu else group:
+                batch = batching.collate(pairs, indices).to(device)
+                with training.autocast(device, True):
+                    logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
+                loss, n = training.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+                (loss / 512).backward()
+                tokens += n if u else 0
+            if t["clip"] > 0:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            if gpu:
+                torch.cuda.synchronize(device)
+            if u:
+                times.append(time.perf_counter() - start)
+        per_update = float(np.mean(times))
+        model.eval()
+        rates = []
+        for method in ("greedy", "beam"):
+            start = time.perf_counter()
+            with training.autocast(device, True):
+                hyps = decoding.translate(
+                    model,
+                    sources,
+                    caps,
+                    method,
+                    beam=5,
+                    batch_size=256 if method == "greedy" else 128,
+                    device=device,
+                )
+            if gpu:
+                torch.cuda.synchronize(device)
+            seconds = time.perf_counter() - start
+            rates.append((sum(len(h.tokens) + 1 for h in hyps) / seconds, len(hyps) / seconds))
+        print(
+            f"{model_name:<20}{config.count_parameters(model) / 1e6:>7.2f}M{per_update:>10.3f}"
+            f"{tokens / sum(times):>11,.0f}{per_epoch * per_update / 60:>8.1f}m"
+            f"{3000 * per_update / 60:>8.1f}m{10000 * per_update / 60:>8.1f}m"
+            f"{rates[0][0]:>14,.0f}{rates[1][0]:>13,.0f}{rates[1][1]:>14.1f}",
+            flush=True,
+        )
+        del model, optimizer
+        if gpu:
+            torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()

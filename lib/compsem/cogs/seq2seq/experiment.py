@@ -1,0 +1,213 @@
+"""One run of Kim (2021, Section 4.5): train a model on COGS, decode dev, test and gen, write the
+result files.
+
+:func:`run` is what both the chapter and the command line call. A configuration whose result
+files exist is read back, not re-trained; an interrupted training resumes from its checkpoint in
+``compsem.paths.cache_dir("cogs-models", "checkpoints", <training hash>)``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import platform
+import time
+
+import numpy as np
+import pandas as pd
+import torch
+
+from compsem import paths
+from compsem.cogs.seq2seq import batching, decoding, results, training
+from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
+from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+
+
+def training_frame(exposures: int = 1) -> pd.DataFrame:
+    """The training set: ``train.tsv`` (one exposure example per primitive), or ``train_100``
+    (Section 4.5.7; 100 per primitive), reconstructed by :func:`compsem.cogs.exposure.train_100`
+    (25,640 rows; ``train_100.tsv`` itself is not in the data mirror)."""
+    if exposures == 1:
+        from compsem.data import cogs
+
+        return cogs.load("train")
+    if exposures == 100:
+        from compsem.cogs.exposure import train_100
+
+        return train_100()
+    raise ValueError(f"exposures must be 1 or 100, got {exposures!r}")
+
+
+def evaluation_rows(split: str, frame: pd.DataFrame, decoding_config: dict) -> np.ndarray:
+    """Rows of ``split`` to decode: all, or a fixed random sample (seed 0, the same for every
+    run) of ``per_case`` examples per gen case / ``per_split`` dev or test examples."""
+    rng = np.random.default_rng(0)
+    if split == "gen" and decoding_config["per_case"] > 0:
+        rows = []
+        for _, group in frame.groupby("case", sort=True):
+            n = min(decoding_config["per_case"], len(group))
+            rows.append(rng.choice(group.index.to_numpy(), n, replace=False))
+        return np.sort(np.concatenate(rows))
+    if split != "gen" and decoding_config["per_split"] > 0:
+        n = min(decoding_config["per_split"], len(frame))
+        return np.sort(rng.choice(len(frame), n, replace=False))
+    return np.arange(len(frame))
+
+
+def exact_match_accuracy(predictions: pd.DataFrame, gold: dict[str, pd.DataFrame]) -> dict:
+    """Exact-match accuracy (Section 4.4: the whole output string must equal the target) per split
+    and per gen case."""
+    accuracy, by_case = {}, {}
+    for split, group in predictions.groupby("split"):
+        frame = gold[split].iloc[group["row"].to_numpy()]
+        correct = group["prediction"].to_numpy() == frame["target"].to_numpy()
+        accuracy[split] = float(correct.mean())
+        if split == "gen":
+            by_case = {
+                c: float(v)
+                for c, v in pd.Series(correct).groupby(frame["case"].to_numpy()).mean().items()
+            }
+    return {"accuracy": accuracy, "gen_by_case": by_case}
+
+
+def device_name(device: torch.device) -> str:
+    if device.type == "cuda":
+        return f"cuda: {torch.cuda.get_device_name(device)}"
+    return f"cpu: {platform.processor() or platform.machine()}, {torch.get_num_threads()} threads"
+
+
+def run(
+    config: dict,
+    device: str = "auto",
+    amp: bool = True,
+    progress: bool = True,
+    results_root=None,
+    checkpoint_root=None,
+    decode_batch_size: int = 128,
+    force: bool = False,
+    log=None,
+) -> results.Result:
+    """Train, decode and save one configuration; read its results back when they exist.
+
+    ``results_root``: where result files go (see :func:`results.results_root`);
+    ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
+    overwrite existing results (training still resumes from its checkpoint).
+    """
+    if not force and results.has_result(config, results_root):
+        return results.load_result(config, results_root)
+    from compsem.data import cogs
+
+    start = time.perf_counter()
+    dev = training.resolve_device(device)
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    train_frame = training_frame(config["data"]["exposures"])
+    gold = {s: cogs.load(s) for s in ("dev", "test", "gen")}
+
+    def encode(frame):
+        return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
+
+    checkpoints = (
+        paths.cache_dir("cogs-models", "checkpoints")
+        if checkpoint_root is None
+        else checkpoint_root
+    ) / training_hash(config)
+    if log:
+        log(
+            f"{config_hash(config)}: training {config['model']} seed {config['seed']} on {dev} "
+            f"(checkpoints in {checkpoints})"
+        )
+    trained = training.train(
+        config,
+        encode(train_frame),
+        encode(gold["dev"]),
+        len(src_vocab),
+        len(tgt_vocab),
+        checkpoints,
+        device=dev,
+        amp=amp,
+        progress=progress,
+        log=log,
+    )
+    state = trained.state
+
+    d = config["decoding"]
+    decode_start, frames = time.perf_counter(), []
+    decode_counts = {}
+    for split in d["splits"]:
+        rows = evaluation_rows(split, gold[split], d)
+        sources = [src_vocab.encode(s) for s in gold[split].source.iloc[rows]]
+        caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
+        t0 = time.perf_counter()
+        hyps = decoding.translate(
+            trained.model,
+            sources,
+            caps,
+            d["method"],
+            d["beam"],
+            batch_size=decode_batch_size,
+            device=dev,
+            amp=amp,
+            progress=progress,
+        )
+        decode_counts[split] = {
+            "examples": len(rows),
+            "seconds": round(time.perf_counter() - t0, 2),
+            "output_tokens": int(sum(len(h.tokens) + 1 for h in hyps)),
+        }
+        frames.append(
+            pd.DataFrame(
+                {
+                    "split": split,
+                    "row": rows,
+                    "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
+                    "capped": [int(h.capped) for h in hyps],
+                }
+            )
+        )
+    predictions = pd.concat(frames, ignore_index=True)
+    metrics = exact_match_accuracy(predictions, gold)
+    end = time.perf_counter()
+    metrics.update(
+        {
+            "hash": config_hash(config),
+            "training_hash": training_hash(config),
+            "model": config["model"],
+            "seed": config["seed"],
+            "exposures": config["data"]["exposures"],
+            "parameters": count_parameters(trained.model),
+            "steps": state.step,
+            "best_step": state.best_step,
+            "best_dev_loss": state.best_loss,
+            "stop_reason": state.stop_reason,
+            "epochs": round(
+                state.step
+                * config["training"]["batch_size"]
+                * config["training"]["accum_count"]
+                / len(train_frame),
+                2,
+            ),
+            "history": state.history,
+            "device": device_name(dev),
+            "amp": bool(amp and dev.type == "cuda"),
+            "train_seconds": round(state.train_seconds, 1),
+            "train_target_tokens_per_second": round(
+                state.target_tokens / max(state.train_seconds, 1e-9)
+            ),
+            "decode_seconds": round(end - decode_start, 1),
+            "decoding": decode_counts,
+            "wall_seconds": round(state.train_seconds + (end - decode_start), 1),
+            "session_seconds": round(end - start, 1),
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+            "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+    )
+    result = results.Result(config, metrics, predictions)
+    folder = results.save_result(result, results_root)
+    if log:
+        acc = metrics["accuracy"]
+        log(
+            f"{config_hash(config)}: "
+            + ", ".join(f"{k} {v:.3f}" for k, v in acc.items())
+            + f"; results in {folder}"
+        )
+    return result

@@ -1,0 +1,114 @@
+"""The LSTM encoder-decoder of Kim (2021, Section 4.5.1) in plain PyTorch.
+
+"A 2-layer LSTM encoder-decoder with global attention and a dot-product score function. The
+decoder followed an input-feeding approach (Luong et al. 2015)." Inputs of dimension 512 and two
+hidden layers of 512 (256 per direction for the bidirectional encoder, so that the concatenated
+states keep the decoder's 512); 11M (unidirectional) and 10M (bidirectional) parameters.
+
+Luong et al. (2015), with the OpenNMT-py 1.1.1 arrangement (re-implemented, not copied):
+
+- encoder: embeddings -> stacked LSTM (dropout between layers); the bidirectional encoder's final
+  states are the concatenated forward and backward states of each layer;
+- decoder input at step t: ``[y_{t-1}; h~_{t-1}]`` (input feeding, Section 3.3), through a stack of
+  LSTM cells with dropout between layers, initialised with the encoder's final states;
+- global dot attention (Section 3.1): ``a_t = softmax(h_t^T h_s)`` over the source, context
+  ``c_t = sum_s a_ts h_s``, attentional state ``h~_t = tanh(W_c [c_t; h_t])`` (Eq. 5; no bias for
+  the dot score), then dropout; the generator is ``log_softmax(W h~_t + b)``;
+- dropout 0.1 after the embeddings and between layers (Section 4.5.1); PyTorch's default
+  initialisation (the scripts pass ``-param_init 0`` without ``-param_init_glorot``, notes
+  Section 0.3).
+
+Gradients are clipped at norm 5 by the trainer (configuration ``clip``). With the COGS vocabularies
+(747 source / 727 target ids) the two models have 11.11M and 10.06M parameters.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from compsem.cogs.seq2seq.vocab import PAD_ID
+
+
+class LSTMSeq2Seq(nn.Module):
+    """Uni- or bidirectional LSTM encoder, input-feeding LSTM decoder with global dot attention."""
+
+    def __init__(
+        self,
+        src_vocab_size: int,
+        tgt_vocab_size: int,
+        layers: int = 2,
+        hidden: int = 512,
+        embedding: int = 512,
+        dropout: float = 0.1,
+        bidirectional: bool = False,
+    ):
+        super().__init__()
+        if bidirectional and hidden % 2:
+            raise ValueError(f"a bidirectional encoder needs an even hidden size, got {hidden}")
+        self.layers, self.hidden, self.bidirectional = layers, hidden, bidirectional
+        self.src_embedding = nn.Embedding(src_vocab_size, embedding, padding_idx=PAD_ID)
+        self.tgt_embedding = nn.Embedding(tgt_vocab_size, embedding, padding_idx=PAD_ID)
+        self.encoder = nn.LSTM(
+            embedding,
+            hidden // 2 if bidirectional else hidden,
+            num_layers=layers,
+            dropout=dropout if layers > 1 else 0.0,
+            batch_first=True,
+            bidirectional=bidirectional,
+        )
+        self.cells = nn.ModuleList(
+            nn.LSTMCell(embedding + hidden if i == 0 else hidden, hidden) for i in range(layers)
+        )
+        self.attention_out = nn.Linear(2 * hidden, hidden, bias=False)
+        self.generator = nn.Linear(hidden, tgt_vocab_size)
+        self.dropout = nn.Dropout(dropout)
+
+    def encode(self, src, src_lengths) -> dict[str, torch.Tensor]:
+        """Decoding state, batch first: memory [B, S, H], mask [B, S], decoder states h/c
+        [B, layers, H], and the input-feeding vector [B, H] (zeros)."""
+        x = self.dropout(self.src_embedding(src))
+        packed = pack_padded_sequence(x, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
+        out, (h, c) = self.encoder(packed)
+        memory, _ = pad_packed_sequence(out, batch_first=True, total_length=src.shape[1])
+        if self.bidirectional:  # [layers*2, B, H/2] -> [layers, B, H]: concat the two directions
+            h = torch.cat([h[0::2], h[1::2]], dim=2)
+            c = torch.cat([c[0::2], c[1::2]], dim=2)
+        return {
+            "memory": memory,
+            "src_mask": src != PAD_ID,
+            "h": h.transpose(0, 1).contiguous(),
+            "c": c.transpose(0, 1).contiguous(),
+            "feed": memory.new_zeros(src.shape[0], self.hidden),
+        }
+
+    def _step(self, embedded: torch.Tensor, state: dict) -> torch.Tensor:
+        """One decoder step on embedded inputs [B, E]; updates ``state``; returns h~_t [B, H]."""
+        x = torch.cat([embedded, state["feed"]], dim=1)
+        hs, cs = [], []
+        for i, cell in enumerate(self.cells):
+            h, c = cell(x, (state["h"][:, i], state["c"][:, i]))
+            hs.append(h)
+            cs.append(c)
+            x = self.dropout(h) if i + 1 < len(self.cells) else h
+        scores = torch.bmm(state["memory"], x.unsqueeze(2)).squeeze(2)  # [B, S]: h_s . h_t
+        scores = scores.masked_fill(~state["src_mask"], float("-inf"))
+        context = torch.bmm(F.softmax(scores, dim=1).unsqueeze(1), state["memory"]).squeeze(1)
+        attentional = self.dropout(torch.tanh(self.attention_out(torch.cat([context, x], dim=1))))
+        state["h"], state["c"], state["feed"] = torch.stack(hs, 1), torch.stack(cs, 1), attentional
+        return attentional
+
+    def forward(self, src, src_lengths, tgt_in) -> torch.Tensor:
+        """Log-probabilities [B, T, V] under teacher forcing (a Python loop over target steps:
+        input feeding makes each step depend on the previous attentional state)."""
+        state = self.encode(src, src_lengths)
+        embedded = self.dropout(self.tgt_embedding(tgt_in))
+        outputs = [self._step(embedded[:, t], state) for t in range(tgt_in.shape[1])]
+        return F.log_softmax(self.generator(torch.stack(outputs, 1)).float(), dim=-1)
+
+    def step(self, tokens: torch.Tensor, state: dict, position: int):
+        """Log-probabilities [B, V] of the token after ``tokens`` [B]; updates ``state``."""
+        out = self._step(self.dropout(self.tgt_embedding(tokens)), state)
+        return F.log_softmax(self.generator(out).float(), dim=-1), state

@@ -1,0 +1,154 @@
+"""Result files of a run, keyed by the hash of its configuration.
+
+``data/results/cogs-models/<config hash>/`` (committed; the chapter reads them):
+
+- ``config.json`` -- the configuration (:mod:`compsem.cogs.seq2seq.config`);
+- ``metrics.json`` -- exact-match accuracy per split and per gen case, the parameter count,
+  updates, best update and stop reason, dev-loss history, device, wall times, seed, versions;
+- ``predictions.tsv.gz`` -- one row per decoded example: ``split``, ``row`` (the example's row in
+  the loader's frame of that split), ``prediction`` (whitespace tokens) and ``capped`` (1 when the
+  output was cut at the length cap). The gold outputs are not repeated: they come from the loader.
+
+Checkpoints are not results; they live in ``compsem.paths.cache_dir("cogs-models", ...)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from compsem import paths
+from compsem.cogs.seq2seq.config import config_hash
+
+RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-models"
+PREDICTION_COLUMNS = ["split", "row", "prediction", "capped"]
+
+
+def results_root(where: str | Path | None = None) -> Path:
+    """The committed results folder (``None`` or ``""``), the cache (``"cache"``: runs that are
+    not to be committed, e.g. smoke runs), or any other folder."""
+    if where in (None, ""):
+        return RESULTS_DIR
+    if str(where) == "cache":
+        return paths.cache_dir("cogs-models", "results")
+    return Path(where)
+
+
+def result_dir(config: dict, root: str | Path | None = None) -> Path:
+    return results_root(root) / config_hash(config)
+
+
+def has_result(config: dict, root: str | Path | None = None) -> bool:
+    """Whether a finished run of ``config`` has its result files under ``root``."""
+    folder = result_dir(config, root)
+    return (folder / "metrics.json").exists() and (folder / "predictions.tsv.gz").exists()
+
+
+@dataclasses.dataclass
+class Result:
+    config: dict
+    metrics: dict
+    predictions: pd.DataFrame
+
+    @property
+    def hash(self) -> str:
+        return config_hash(self.config)
+
+
+def save_result(result: Result, root: str | Path | None = None) -> Path:
+    """Write the three files (the TSV gzip-compressed with a fixed timestamp, so equal results
+    give equal bytes)."""
+    missing = set(PREDICTION_COLUMNS) - set(result.predictions.columns)
+    if missing:
+        raise ValueError(f"predictions lack columns {sorted(missing)}")
+    folder = result_dir(result.config, root)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(result.config, indent=1, sort_keys=True) + "\n")
+    (folder / "metrics.json").write_text(
+        json.dumps(result.metrics, indent=1, sort_keys=True) + "\n"
+    )
+    text = result.predictions[PREDICTION_COLUMNS].to_csv(sep="\t", index=False)
+    with open(folder / "predictions.tsv.gz", "wb") as raw:
+        with gzip.GzipFile(filename="predictions.tsv", mode="wb", fileobj=raw, mtime=0) as out:
+            out.write(text.encode())
+    return folder
+
+
+def load_result(config: dict, root: str | Path | None = None) -> Result:
+    """The result files of ``config``; FileNotFoundError naming the command that makes them."""
+    folder = result_dir(config, root)
+    if not has_result(config, root):
+        raise FileNotFoundError(
+            f"no results for {config['model']} seed {config['seed']} in {folder}; run "
+            f"`python -m compsem.cogs.seq2seq.train --model {config['model']} --seed {config['seed']}"
+            f" --exposures {config['data']['exposures']}`"
+        )
+    metrics = json.loads((folder / "metrics.json").read_text())
+    with gzip.open(folder / "predictions.tsv.gz", "rb") as f:
+        predictions = pd.read_csv(
+            io.BytesIO(f.read()),
+            sep="\t",
+            keep_default_na=False,
+            dtype={"split": str, "prediction": str},
+        )
+    stored = json.loads((folder / "config.json").read_text())
+    if config_hash(stored) != config_hash(config):
+        raise ValueError(f"{folder}/config.json does not hash to its folder name")
+    return Result(stored, metrics, predictions)
+
+
+def collect(configs: list[dict], root: str | Path | None = None) -> pd.DataFrame:
+    """Exact-match accuracies of the ``configs`` that have results, long format: one row per run
+    and quantity (``dev``, ``test``, ``gen`` or a gen case), with model, exposures, seed, hash,
+    device and wall time. Configurations without results are left out (see :func:`has_result`)."""
+    rows = []
+    for cfg in configs:
+        if not has_result(cfg, root):
+            continue
+        metrics = json.loads((result_dir(cfg, root) / "metrics.json").read_text())
+        base = {
+            "model": cfg["model"],
+            "exposures": cfg["data"]["exposures"],
+            "seed": cfg["seed"],
+            "hash": config_hash(cfg),
+            "device": metrics.get("device"),
+            "wall_seconds": metrics.get("wall_seconds"),
+        }
+        values = {**metrics.get("accuracy", {}), **metrics.get("gen_by_case", {})}
+        rows += [{**base, "quantity": k, "accuracy": v} for k, v in values.items()]
+    columns = [
+        "model",
+        "exposures",
+        "seed",
+        "hash",
+        "device",
+        "wall_seconds",
+        "quantity",
+        "accuracy",
+    ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def list_results(root: str | Path | None = None) -> pd.DataFrame:
+    """One row per result folder: hash, model, exposures, seed, device, wall time, accuracies."""
+    rows = []
+    for metrics_file in sorted(results_root(root).glob("*/metrics.json")):
+        config = json.loads((metrics_file.parent / "config.json").read_text())
+        metrics = json.loads(metrics_file.read_text())
+        rows.append(
+            {
+                "hash": metrics_file.parent.name,
+                "model": config["model"],
+                "exposures": config["data"]["exposures"],
+                "seed": config["seed"],
+                "device": metrics.get("device"),
+                "wall_seconds": metrics.get("wall_seconds"),
+                **{f"{k} accuracy": v for k, v in metrics.get("accuracy", {}).items()},
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,165 @@
+"""Command line: train and evaluate COGS models, writing the result files the chapter reads.
+
+Examples::
+
+    # one run of the paper's protocol (GPU recommended): Transformer, seed 1, train.tsv
+    python -m compsem.cogs.seq2seq.train --model transformer --seed 1
+
+    # five seeds of the three main models with 100 exposures, three runs at a time on one GPU
+    python -m compsem.cogs.seq2seq.train --model transformer bilstm lstm --seed 1 2 3 4 5 \\
+        --exposures 100 --jobs 3
+
+    # the whole grid of Table 4-5 and Figure 4-3 (40 runs); finished runs are skipped
+    python -m compsem.cogs.seq2seq.train --grid --jobs 4
+
+    # the reduced CPU configuration of the chapter's default profile
+    python -m compsem.cogs.seq2seq.train --model transformer-reduced --reduced --exposures 100
+
+    # which runs of the grid have results, which are pending
+    python -m compsem.cogs.seq2seq.train --grid --list
+
+A run whose results exist is skipped (``--force`` re-decodes it); an interrupted run resumes from
+its last checkpoint. Result files go to ``data/results/cogs-models/<config hash>/`` (commit them),
+checkpoints to the compsem cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    from compsem.cogs.seq2seq.config import ARCHITECTURES
+
+    p = argparse.ArgumentParser(
+        prog="python -m compsem.cogs.seq2seq.train",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--model", nargs="+", default=["transformer"], choices=sorted(ARCHITECTURES))
+    p.add_argument("--seed", nargs="+", type=int, default=[1])
+    p.add_argument("--exposures", nargs="+", type=int, default=[1], choices=[1, 100])
+    p.add_argument(
+        "--grid",
+        action="store_true",
+        help="the paper's grid: transformer, bilstm, lstm x seeds 1-5 x exposures 1, 100 "
+        "and the 1- and 6-layer Transformers x seeds 1-5 (ignores --model/--seed/--exposures)",
+    )
+    p.add_argument("--reduced", action="store_true", help="the reduced CPU configuration")
+    p.add_argument("--max-steps", type=int, help="cap on updates (reduced configuration only)")
+    p.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all 1,000)")
+    p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
+    p.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads for torch (0: default)")
+    p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
+    p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
+    p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
+    p.add_argument("--decode-batch-size", type=int, default=128)
+    p.add_argument("--force", action="store_true", help="re-decode runs that have results")
+    p.add_argument("--list", action="store_true", help="show which runs have results and exit")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return p.parse_args(argv)
+
+
+def configurations(args) -> list[dict]:
+    from compsem.cogs.seq2seq import config
+
+    if args.grid:
+        return config.paper_grid()
+    if args.reduced:
+        steps = args.max_steps or config.REDUCED_TRAINING["max_steps"]
+        return [
+            config.reduced_config(m, s, steps, args.per_case, args.per_split, e)
+            for e in args.exposures
+            for m in args.model
+            for s in args.seed
+        ]
+    decoding = {"per_case": args.per_case, "per_split": args.per_split}
+    return [
+        config.make_config(m, seed=s, exposures=e, decoding=decoding)
+        for e in args.exposures
+        for m in args.model
+        for s in args.seed
+    ]
+
+
+def _run_one(cfg: dict, args_dict: dict) -> dict:
+    """Run one configuration (in this or a worker process); returns its metrics."""
+    from pathlib import Path
+
+    import torch
+
+    from compsem.cogs.seq2seq import experiment
+    from compsem.cogs.seq2seq.config import config_hash
+
+    if args_dict["threads"]:
+        torch.set_num_threads(args_dict["threads"])
+    tag = config_hash(cfg)
+    result = experiment.run(
+        cfg,
+        device=args_dict["device"],
+        amp=not args_dict["no_amp"],
+        progress=args_dict["progress"],
+        results_root=args_dict["results"],
+        checkpoint_root=Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None,
+        decode_batch_size=args_dict["decode_batch_size"],
+        force=args_dict["force"],
+        log=lambda line: print(f"[{tag}] {line}", flush=True),
+    )
+    return result.metrics
+
+
+def main(argv=None) -> int:
+    from compsem.cogs.seq2seq import results
+    from compsem.cogs.seq2seq.config import config_hash, describe
+
+    args = parse_args(argv)
+    configs = configurations(args)
+    if args.list:
+        for cfg in configs:
+            state = "done" if results.has_result(cfg, args.results) else "pending"
+            print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
+        return 0
+    args_dict = {**vars(args), "progress": not args.quiet and args.jobs == 1}
+    todo = [c for c in configs if args.force or not results.has_result(c, args.results)]
+    print(
+        f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
+        f"{len(todo)} to run",
+        flush=True,
+    )
+    failures = 0
+    if args.jobs <= 1:
+        for cfg in todo:
+            metrics = _run_one(cfg, args_dict)
+            print(_summary(cfg, metrics), flush=True)
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # CUDA cannot fork
+        with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
+            futures = {pool.submit(_run_one, cfg, args_dict): cfg for cfg in todo}
+            for future in as_completed(futures):
+                cfg = futures[future]
+                try:
+                    print(_summary(cfg, future.result()), flush=True)
+                except Exception as error:  # report and go on with the other runs
+                    failures += 1
+                    print(f"FAILED {describe(cfg)}: {type(error).__name__}: {error}", flush=True)
+    return 1 if failures else 0
+
+
+def _summary(cfg: dict, metrics: dict) -> str:
+    from compsem.cogs.seq2seq.config import describe
+
+    acc = " ".join(f"{k} {v:.3f}" for k, v in metrics["accuracy"].items())
+    return (
+        f"{describe(cfg)}: {acc}; {metrics['steps']} updates ({metrics['stop_reason']}), "
+        f"{metrics['wall_seconds']:.0f} s on {metrics['device']}"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,296 @@
+"""Training with the released scripts' protocol, checkpoints and resume (Kim 2021, Section 4.5.1).
+
+- **Loss.** Token cross-entropy; with label smoothing ``eps`` (Transformers, 0.1) the target
+  distribution is ``1 - eps`` on the gold token and ``eps / (V - 2)`` on every other token except
+  padding, as OpenNMT-py's ``LabelSmoothingLoss``; the KL divergence to it differs from
+  :func:`sequence_loss` only by a constant. The sum over an update's tokens is divided by its
+  number of sentences (``-normalization sents``).
+- **Updates.** ``accum_count`` batches of ``batch_size`` sentences per Adam update (Kingma & Ba
+  2015), with the noam learning rate (:func:`noam_lr`, Vaswani et al. 2017, Eq. 3 scaled by
+  ``lr``), gradient-norm clipping when ``clip`` > 0.
+- **Early stopping.** Every ``valid_every`` updates the per-token dev cross-entropy (no
+  smoothing) is measured; after ``patience`` validations without a new minimum, or at
+  ``max_steps``, training stops and the weights of the best validation are kept ("early stopping
+  when loss on the development set did not improve for five steps (step size = 500)").
+- **Checkpoints.** Every validation writes ``last.pt`` (weights, optimiser, step, position in the
+  epoch, random-number state) and, on a new best, ``best.pt``. :func:`train` resumes from
+  ``last.pt``: the batch order of an epoch depends only on ``(seed, epoch)`` and the RNG state is
+  restored, so a resumed CPU run ends with exactly the weights of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from compsem.cogs.seq2seq import batching
+from compsem.cogs.seq2seq.config import build_model, training_hash
+from compsem.cogs.seq2seq.vocab import PAD_ID
+
+
+def noam_lr(step: int, lr: float, model_dim: int, warmup: int) -> float:
+    """``lr * d^-0.5 * min(step^-0.5, step * warmup^-1.5)`` (Vaswani et al. 2017, Eq. 3, with
+    OpenNMT-py's factor ``lr``; the scripts use lr 2, warm-up 4000, d = 512)."""
+    step = max(step, 1)
+    return lr * model_dim**-0.5 * min(step**-0.5, step * warmup**-1.5)
+
+
+def model_dim(config: dict) -> int:
+    """The size noam scales by: ``d_model`` (Transformer) or the hidden size (LSTM)."""
+    arch = config["architecture"]
+    return int(arch.get("d_model", arch.get("hidden", 512)))
+
+
+def sequence_loss(logprobs: torch.Tensor, targets: torch.Tensor, smoothing: float = 0.0):
+    """Summed loss and number of target tokens; ``logprobs`` [B, T, V], ``targets`` [B, T] with
+    padding ignored. With ``smoothing`` eps: ``-(1-eps) log p(gold) - eps/(V-2) sum_{v != gold,
+    pad} log p(v)``."""
+    logprobs = logprobs.reshape(-1, logprobs.shape[-1])
+    targets = targets.reshape(-1)
+    keep = targets != PAD_ID
+    logprobs, targets = logprobs[keep], targets[keep]
+    gold = logprobs.gather(1, targets[:, None]).squeeze(1)
+    if smoothing <= 0:
+        return -gold.sum(), int(keep.sum())
+    vocab = logprobs.shape[1]
+    others = logprobs.sum(1) - gold - logprobs[:, PAD_ID]
+    loss = -((1 - smoothing) * gold + smoothing / (vocab - 2) * others)
+    return loss.sum(), int(keep.sum())
+
+
+def resolve_device(device: str = "auto") -> torch.device:
+    """``auto`` -> CUDA when available, else CPU; ``cpu``; ``cuda`` (error when absent)."""
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError(
+            "device 'cuda' requested but torch sees no GPU; use device='auto' or 'cpu'"
+        )
+    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+    return torch.device(device)
+
+
+def autocast(device: torch.device, amp: bool):
+    """bfloat16 autocast on CUDA when ``amp``; nothing otherwise."""
+    if amp and device.type == "cuda":
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+    return nullcontext()
+
+
+@torch.no_grad()
+def dev_loss(
+    model, pairs: batching.Pairs, device, amp: bool = False, batch_size: int = 256
+) -> float:
+    """Per-token cross-entropy (no smoothing) on ``pairs``, the early-stopping criterion."""
+    model.eval()
+    total, tokens = 0.0, 0
+    for idx in batching.sorted_batches(pairs.tgt_lengths, batch_size):
+        batch = batching.collate(pairs, idx).to(device)
+        with autocast(device, amp):
+            logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
+        loss, n = sequence_loss(logprobs, batch.tgt_out)
+        total, tokens = total + float(loss), tokens + n
+    return total / max(tokens, 1)
+
+
+@dataclasses.dataclass
+class TrainState:
+    """Progress of a run (saved in ``last.pt``)."""
+
+    step: int = 0
+    epoch: int = 0
+    position: int = 0  # batches of the current epoch already used
+    best_loss: float = math.inf
+    best_step: int = 0
+    bad_validations: int = 0
+    history: list = dataclasses.field(default_factory=list)
+    train_seconds: float = 0.0
+    target_tokens: int = 0
+    done: bool = False
+    stop_reason: str = ""
+
+
+def _batch_stream(pairs, batch_size, seed, epoch, position):
+    """Yield (epoch, position after this batch, indices) forever, starting mid-epoch."""
+    while True:
+        batches = batching.epoch_batches(pairs, batch_size, seed, epoch)
+        for i in range(position, len(batches)):
+            yield epoch, i + 1, batches[i]
+        epoch, position = epoch + 1, 0
+
+
+def _save(path: Path, payload: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(payload, tmp)
+    os.replace(tmp, path)
+
+
+def _rng_state(device) -> dict:
+    state = {"torch": torch.get_rng_state()}
+    if device.type == "cuda":
+        state["cuda"] = torch.cuda.get_rng_state(device)
+    return state
+
+
+def _set_rng_state(state: dict, device) -> None:
+    torch.set_rng_state(state["torch"])
+    if device.type == "cuda" and "cuda" in state:
+        torch.cuda.set_rng_state(state["cuda"], device)
+
+
+@dataclasses.dataclass
+class TrainResult:
+    model: torch.nn.Module  # with the best validation's weights, in eval mode
+    state: TrainState
+    checkpoint_dir: Path
+
+
+def train(
+    config: dict,
+    train_pairs: batching.Pairs,
+    dev_pairs: batching.Pairs,
+    src_vocab_size: int,
+    tgt_vocab_size: int,
+    checkpoint_dir: Path,
+    device="auto",
+    amp: bool = True,
+    fuse: bool | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    log=None,
+) -> TrainResult:
+    """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
+
+    ``checkpoint_dir`` holds ``last.pt``/``best.pt``; an existing ``last.pt`` of the same
+    training configuration is resumed (a finished one is just reloaded). ``fuse`` runs an
+    update's ``accum_count`` batches as one forward pass (default: on CUDA), the same gradient
+    up to rounding. ``stop_after`` stops after that many updates in this call without marking
+    the run done (to simulate an interruption). ``log`` receives one line per validation.
+    """
+    device = resolve_device(device) if isinstance(device, str) else device
+    t = config["training"]
+    fuse = device.type == "cuda" if fuse is None else fuse
+    checkpoint_dir = Path(checkpoint_dir)
+    checkpoint_dir.mkdir(parents=True, exist_ok=True)
+    (checkpoint_dir / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True))
+    last, best = checkpoint_dir / "last.pt", checkpoint_dir / "best.pt"
+
+    torch.manual_seed(config["seed"])
+    model = build_model(config, src_vocab_size, tgt_vocab_size).to(device)
+    optimizer = torch.optim.Adam(
+        model.parameters(), lr=t["lr"], betas=(t["beta1"], t["beta2"]), eps=t["eps"]
+    )
+    state = TrainState()
+    if last.exists():
+        saved = torch.load(last, map_location=device, weights_only=False)
+        if saved["training_hash"] != training_hash(config):
+            raise RuntimeError(f"{last} belongs to another configuration; remove {checkpoint_dir}")
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        state = TrainState(**saved["state"])
+        _set_rng_state(saved["rng"], device)
+    if state.done:
+        model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
+        return TrainResult(model.eval(), state, checkpoint_dir)
+
+    stream = _batch_stream(
+        train_pairs, t["batch_size"], config["seed"], state.epoch, state.position
+    )
+    dim, updates_here = model_dim(config), 0
+    bar = _progress_bar(progress, t["max_steps"], state.step)
+    while not state.done:
+        model.train()
+        start = time.perf_counter()
+        groups = [next(stream) for _ in range(t["accum_count"])]
+        index_groups = [np.concatenate([g[2] for g in groups])] if fuse else [g[2] for g in groups]
+        sentences = sum(len(g[2]) for g in groups)
+        train_loss = 0.0
+        for indices in index_groups:
+            batch = batching.collate(train_pairs, indices).to(device)
+            with autocast(device, amp):
+                logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
+            loss, tokens = sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+            (loss / sentences).backward()
+            train_loss += float(loss.detach()) / sentences
+            state.target_tokens += tokens
+        if t["clip"] > 0:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])
+        state.step += 1
+        for group in optimizer.param_groups:
+            group["lr"] = noam_lr(state.step, t["lr"], dim, t["warmup"])
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        state.epoch, state.position = groups[-1][0], groups[-1][1]
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        state.train_seconds += time.perf_counter() - start
+        updates_here += 1
+        bar.update(1)
+        bar.set_postfix(loss=f"{train_loss:.3f}", best=f"{state.best_loss:.4f}", refresh=False)
+
+        if state.step % t["valid_every"] == 0 or state.step >= t["max_steps"]:
+            loss = dev_loss(model, dev_pairs, device, amp)
+            improved = loss < state.best_loss
+            if improved:
+                state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
+                _save(best, model.state_dict())
+            else:
+                state.bad_validations += 1
+            state.history.append(
+                {
+                    "step": state.step,
+                    "epoch": state.epoch,
+                    "dev_loss": loss,
+                    "train_loss": train_loss,
+                    "lr": noam_lr(state.step, t["lr"], dim, t["warmup"]),
+                    "train_seconds": round(state.train_seconds, 2),
+                }
+            )
+            if state.bad_validations >= t["patience"]:
+                state.done, state.stop_reason = True, "early stopping"
+            elif state.step >= t["max_steps"]:
+                state.done, state.stop_reason = True, "max_steps"
+            _save(
+                last,
+                {
+                    "model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "state": dataclasses.asdict(state),
+                    "rng": _rng_state(device),
+                    "training_hash": training_hash(config),
+                },
+            )
+            if log is not None:
+                log(f"step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
+        if stop_after is not None and updates_here >= stop_after and not state.done:
+            break
+    bar.close()
+    if not state.done:  # interrupted on purpose: return the current weights
+        return TrainResult(model.eval(), state, checkpoint_dir)
+    model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
+    return TrainResult(model.eval(), state, checkpoint_dir)
+
+
+def _progress_bar(enabled: bool, total: int, initial: int):
+    """A tqdm bar on the terminal's stderr; a silent stand-in when disabled."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        initial=initial,
+        disable=not enabled,
+        file=sys.stderr,
+        unit="update",
+        dynamic_ncols=True,
+        desc="training",
+    )

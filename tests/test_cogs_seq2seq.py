@@ -1,0 +1,385 @@
+"""The COGS sequence-to-sequence models: sizes, training, decoding, checkpoints, result files."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compsem.cogs.seq2seq import batching, config, decoding, experiment, results, training
+from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, build_vocabularies
+
+COGS_VOCAB = (747, 727)  # source / target ids of all COGS splits plus the specials
+
+
+# ------------------------------------------------------------------------------ vocabulary
+
+
+def test_vocab_round_trip_and_specials():
+    src, tgt = build_vocabularies(["a cat ran ."], ["* cat ( x _ 1 )"])
+    assert src.itos[:2] == ["<pad>", "<unk>"] and tgt.itos[:4] == ["<pad>", "<unk>", "<s>", "</s>"]
+    ids = tgt.encode("* cat ( x _ 1 )", add_eos=True)
+    assert ids[-1] == EOS_ID and tgt.decode(ids + [7, 7]) == "* cat ( x _ 1 )"
+    assert src.encode("a dog") == [src.stoi["a"], UNK_ID]
+    assert Vocab.from_list(tgt.to_list(), tgt.specials) == tgt
+
+
+@pytest.mark.needs_data
+def test_cogs_vocabularies_cover_all_splits():
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+
+    src, tgt = cogs_vocabularies()
+    assert (len(src), len(tgt)) == COGS_VOCAB
+    assert "47" in tgt.stoi  # a Skolem index that only the deep gen examples use
+
+
+# -------------------------------------------------------------------------------- batching
+
+
+def _pairs(n=50, seed=0):
+    rng = np.random.default_rng(seed)
+    src = [rng.integers(2, 9, rng.integers(1, 7)).tolist() for _ in range(n)]
+    return batching.Pairs(src, [s[::-1] for s in src])
+
+
+def test_epoch_batches_cover_every_pair_once_and_bucket_by_length():
+    pairs = _pairs(103)
+    batches = batching.epoch_batches(pairs, 10, seed=3, epoch=2)
+    assert sorted(np.concatenate(batches).tolist()) == list(range(103))
+    spans = [np.ptp(pairs.tgt_lengths[b]) for b in batches]
+    assert max(spans) <= 1  # 103 pairs of 6 lengths: a bucket spans at most two lengths
+    again = batching.epoch_batches(pairs, 10, seed=3, epoch=2)
+    assert all((a == b).all() for a, b in zip(batches, again, strict=True))
+    other = batching.epoch_batches(pairs, 10, seed=3, epoch=3)
+    assert any(len(a) != len(b) or (a != b).any() for a, b in zip(batches, other, strict=True))
+
+
+def test_collate_adds_bos_and_eos():
+    pairs = batching.Pairs([[5, 6], [7]], [[9, 10, 11], [12]])
+    batch = batching.collate(pairs, [0, 1])
+    assert batch.src.tolist() == [[5, 6], [7, PAD_ID]] and batch.src_lengths.tolist() == [2, 1]
+    assert batch.tgt_in.tolist() == [[BOS_ID, 9, 10, 11], [BOS_ID, 12, PAD_ID, PAD_ID]]
+    assert batch.tgt_out.tolist() == [[9, 10, 11, EOS_ID], [12, EOS_ID, PAD_ID, PAD_ID]]
+    assert batch.n_target_tokens == 6
+
+
+# ----------------------------------------------------------------------- parameter counts
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("transformer", 9_544_919),
+        ("transformer-small", 5_337_303),
+        ("transformer-large", 45_268_183),
+        ("lstm", 11_105_495),
+        ("bilstm", 10_056_919),
+    ],
+)
+def test_parameter_counts_match_the_dissertation(name, expected):
+    """Exact counts with the COGS vocabularies, and the dissertation's rounded figures (Section
+    4.5.1; Figure 4-3) to its two significant digits."""
+    model = config.build_model(config.make_config(name), *COGS_VOCAB)
+    n = config.count_parameters(model)
+    print(f"{name}: {n:,} parameters (dissertation: {config.PAPER_PARAMETERS[name]:,.0f})")
+    assert n == expected
+    paper = config.PAPER_PARAMETERS[name]
+    digits = 10 ** (math.floor(math.log10(paper)) - 1)  # two significant digits
+    assert round(n / digits) * digits == pytest.approx(paper)
+
+
+def test_transformer_count_by_formula():
+    """2 x encoder layer (4d^2+4d attention, 2 d ff + d + ff feed-forward, 2 LayerNorms) + 2 x
+    decoder layer (two attentions, 3 LayerNorms) + 2 final LayerNorms + embeddings + generator."""
+    d, ff, vs, vt = 512, 512, *COGS_VOCAB
+    attention, feed = 4 * d * d + 4 * d, 2 * d * ff + d + ff
+    encoder, decoder = attention + feed + 4 * d, 2 * attention + feed + 6 * d
+    total = 2 * encoder + 2 * decoder + 4 * d + (vs + vt) * d + vt * d + vt
+    assert total == 9_544_919
+
+
+# ---------------------------------------------------------------------------- config/hash
+
+
+def test_config_hash_depends_on_everything_but_is_stable():
+    a = config.paper_config("transformer", seed=1)
+    assert config.config_hash(a) == config.config_hash(json.loads(json.dumps(a)))
+    assert config.config_hash(a) != config.config_hash(config.paper_config("transformer", seed=2))
+    greedy = config.make_config("transformer", decoding={"method": "greedy"})
+    assert config.training_hash(greedy) == config.training_hash(a)
+    assert config.config_hash(greedy) != config.config_hash(a)
+    lstm = config.paper_config("lstm")
+    assert lstm["training"]["clip"] == 5.0 and lstm["training"]["label_smoothing"] == 0.0
+    assert a["training"]["batch_size"] * a["training"]["accum_count"] == 512
+
+
+def test_config_errors_name_the_bad_setting():
+    with pytest.raises(ValueError, match="unknown model 'gru'"):
+        config.make_config("gru")
+    with pytest.raises(ValueError, match="unknown training setting"):
+        config.make_config("transformer", training={"learning_rate": 1})
+    with pytest.raises(ValueError, match="exposures"):
+        config.make_config("transformer", exposures=10)
+    with pytest.raises(ValueError, match="decoding method"):
+        config.make_config("transformer", decoding={"method": "sample"})
+
+
+# -------------------------------------------------------------------------- loss, schedule
+
+
+def test_noam_schedule():
+    assert training.noam_lr(4000, 2.0, 512, 4000) == pytest.approx(2 / math.sqrt(512 * 4000))
+    assert training.noam_lr(2000, 2.0, 512, 4000) == pytest.approx(
+        training.noam_lr(4000, 2.0, 512, 4000) / 2
+    )
+    assert training.noam_lr(16000, 2.0, 512, 4000) == pytest.approx(
+        training.noam_lr(4000, 2.0, 512, 4000) / 2
+    )
+
+
+def test_label_smoothed_loss_is_kl_up_to_a_constant():
+    torch.manual_seed(0)
+    logits = torch.randn(2, 3, 6)
+    targets = torch.tensor([[4, 5, PAD_ID], [2, 3, 4]])
+    eps = 0.1
+    loss, n = training.sequence_loss(torch.log_softmax(logits, -1), targets, eps)
+    assert n == 5
+    q = torch.full((2, 3, 6), eps / 4)
+    q[..., PAD_ID] = 0
+    q.scatter_(2, targets[..., None], 1 - eps)
+    kl = torch.nn.functional.kl_div(torch.log_softmax(logits, -1), q, reduction="none").sum(-1)
+    kl = kl[targets != PAD_ID].sum()
+    constant = (q * q.clamp_min(1e-30).log()).sum(-1)[targets != PAD_ID].sum()
+    assert float(loss) == pytest.approx(float(kl - constant), rel=1e-5)
+    plain, _ = training.sequence_loss(torch.log_softmax(logits, -1), targets, 0.0)
+    nll = torch.nn.functional.nll_loss(
+        torch.log_softmax(logits, -1).view(-1, 6),
+        targets.view(-1),
+        ignore_index=PAD_ID,
+        reduction="sum",
+    )
+    assert float(plain) == pytest.approx(float(nll))
+
+
+# --------------------------------------------------------------------------------- toy task
+
+
+def _toy(n, seed):
+    """Reverse a sequence of 1-6 symbols (ids 4-11 in both vocabularies)."""
+    rng = np.random.default_rng(seed)
+    src = [rng.integers(4, 12, rng.integers(1, 7)).tolist() for _ in range(n)]
+    return batching.Pairs(src, [s[::-1] for s in src])
+
+
+def _toy_config(model, steps=40):
+    return config.make_config(
+        model,
+        seed=7,
+        training={
+            "batch_size": 16,
+            "accum_count": 2,
+            "lr": 1.0,
+            "warmup": 20,
+            "max_steps": steps,
+            "valid_every": 10,
+            "patience": 100,
+        },
+    )
+
+
+@pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny", "bilstm-tiny"])
+def test_a_few_steps_reduce_dev_loss(model, tmp_path):
+    cfg = _toy_config(model, steps=30)
+    torch.manual_seed(cfg["seed"])
+    dev = _toy(64, 1)
+    start = training.dev_loss(config.build_model(cfg, 12, 12), dev, torch.device("cpu"))
+    trained = training.train(cfg, _toy(400, 0), dev, 12, 12, tmp_path, device="cpu", progress=False)
+    losses = [h["dev_loss"] for h in trained.state.history]
+    assert len(losses) == 3 and trained.state.done and trained.state.stop_reason == "max_steps"
+    assert min(losses) < 0.8 * start
+    assert trained.state.best_loss == min(losses)
+
+
+def test_early_stopping_after_patience(tmp_path):
+    cfg = _toy_config("transformer-tiny", steps=200)
+    cfg["training"].update(lr=0.0, patience=2)  # nothing is learnt: the dev loss never improves
+    trained = training.train(
+        cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path, device="cpu", progress=False
+    )
+    assert trained.state.stop_reason == "early stopping"
+    assert trained.state.step == 30 and trained.state.best_step == 10
+
+
+def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
+    cfg = _toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = _toy(300, 0), _toy(32, 1)
+    whole = training.train(
+        cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu", progress=False
+    )
+    part = training.train(
+        cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False, stop_after=15
+    )  # interrupted; last checkpoint: step 10
+    assert not part.state.done and part.state.step == 15
+    resumed = training.train(
+        cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False
+    )
+    assert resumed.state.done and resumed.state.step == 30
+
+    def losses(state):
+        return [(h["step"], h["dev_loss"], h["train_loss"]) for h in state.history]
+
+    assert losses(resumed.state) == losses(whole.state)
+    for (name, a), (_, b) in zip(
+        whole.model.state_dict().items(), resumed.model.state_dict().items(), strict=True
+    ):
+        assert torch.equal(a, b), name
+    again = training.train(
+        cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False
+    )
+    assert again.state.step == 30  # a finished run is reloaded, not trained further
+
+
+def test_resume_refuses_another_configuration(tmp_path):
+    cfg = _toy_config("transformer-tiny", steps=10)
+    training.train(cfg, _toy(50, 0), _toy(10, 1), 12, 12, tmp_path, device="cpu", progress=False)
+    other = _toy_config("transformer-tiny", steps=20)
+    with pytest.raises(RuntimeError, match="another configuration"):
+        training.train(
+            other, _toy(50, 0), _toy(10, 1), 12, 12, tmp_path, device="cpu", progress=False
+        )
+
+
+# -------------------------------------------------------------------------------- decoding
+
+
+def _untrained(model):
+    torch.manual_seed(0)
+    return config.build_model(config.make_config(model), 12, 12).eval()
+
+
+@pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny", "bilstm-tiny"])
+def test_greedy_equals_beam_one_and_batching_changes_nothing(model):
+    net = _untrained(model)
+    sources = _toy(17, 3).src
+    caps = [9] * len(sources)
+    greedy = decoding.translate(net, sources, caps, "greedy", batch_size=5)
+    beam1 = decoding.translate(net, sources, caps, "beam", beam=1, batch_size=4)
+    assert [h.tokens for h in greedy] == [h.tokens for h in beam1]
+    assert [h.score for h in greedy] == pytest.approx([h.score for h in beam1], abs=1e-4)
+    single = [decoding.translate(net, [s], [9], "beam", beam=3)[0] for s in sources]
+    batched = decoding.translate(net, sources, caps, "beam", beam=3, batch_size=6)
+    assert [h.tokens for h in single] == [h.tokens for h in batched]
+
+
+@pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny"])
+def test_cached_steps_equal_teacher_forcing(model):
+    net = _untrained(model)
+    toy = _toy(6, 4)
+    pairs = batching.Pairs(toy.src, [t * 8 for t in toy.tgt])  # up to 48 steps: the cache grows
+    batch = batching.collate(pairs, list(range(6)))
+    with torch.no_grad():
+        full = net(batch.src, batch.src_lengths, batch.tgt_in)
+        state = net.encode(batch.src, batch.src_lengths)
+        for t in range(batch.tgt_in.shape[1]):
+            step, state = net.step(batch.tgt_in[:, t], state, t)
+            torch.testing.assert_close(step, full[:, t], atol=1e-5, rtol=1e-5)
+
+
+def test_beam_returns_its_best_scoring_hypothesis():
+    net = _untrained("transformer-tiny")
+    sources = _toy(8, 5).src
+    for hyp, src in zip(
+        decoding.translate(net, sources, [6] * 8, "beam", beam=4), sources, strict=True
+    ):
+        batch = batching.collate(batching.Pairs([src], [hyp.tokens]), [0])
+        with torch.no_grad():
+            logprobs = net(batch.src, batch.src_lengths, batch.tgt_in)
+        gold = batch.tgt_out if not hyp.capped else batch.tgt_in[:, 1:]
+        steps = logprobs[0, : gold.shape[1]].gather(1, gold[0][:, None]).sum()
+        assert float(steps) == pytest.approx(hyp.score, abs=1e-4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=12), st.integers(1, 40), st.floats(0, 5))
+def test_length_caps(src_lengths, max_len, ratio):
+    caps = decoding.length_caps(src_lengths, max_len, ratio)
+    assert (caps >= 1).all() and (caps <= max_len).all()
+    if ratio > 0:
+        assert (caps <= np.maximum(1, np.ceil(ratio * np.array(src_lengths)))).all()
+
+
+def test_outputs_respect_the_cap():
+    net = _untrained("lstm-tiny")  # untrained: rarely stops by itself
+    sources = _toy(10, 6).src
+    caps = decoding.length_caps([len(s) for s in sources], 50, 1.5)
+    for method in ("greedy", "beam"):
+        for hyp, cap in zip(
+            decoding.translate(net, sources, caps, method, beam=3), caps, strict=True
+        ):
+            assert len(hyp.tokens) <= cap
+            assert hyp.capped == (len(hyp.tokens) == cap and EOS_ID not in hyp.tokens)
+
+
+# ---------------------------------------------------------------------------- result files
+
+
+def test_result_files_round_trip(tmp_path):
+    import pandas as pd
+
+    cfg = config.reduced_config("transformer-tiny", max_steps=5)
+    predictions = pd.DataFrame(
+        {
+            "split": ["dev", "gen"],
+            "row": [3, 7],
+            "prediction": ["* cat ( x _ 1 ) ;", ""],
+            "capped": [0, 1],
+        }
+    )
+    saved = results.Result(cfg, {"accuracy": {"dev": 1.0}, "seed": 1}, predictions)
+    folder = results.save_result(saved, tmp_path)
+    assert folder.name == config.config_hash(cfg) and results.has_result(cfg, tmp_path)
+    loaded = results.load_result(cfg, tmp_path)
+    assert loaded.metrics == saved.metrics and loaded.config == cfg
+    pd.testing.assert_frame_equal(loaded.predictions, predictions)
+    first = (folder / "predictions.tsv.gz").read_bytes()
+    results.save_result(saved, tmp_path)
+    assert (folder / "predictions.tsv.gz").read_bytes() == first  # reproducible bytes
+    with pytest.raises(FileNotFoundError, match="compsem.cogs.seq2seq.train"):
+        results.load_result(config.reduced_config("transformer-tiny", max_steps=6), tmp_path)
+
+
+@pytest.mark.needs_data
+def test_training_sets():
+    one, hundred = experiment.training_frame(1), experiment.training_frame(100)
+    assert len(one) == 24_155 and len(hundred) == 25_640
+    assert (hundred.case.str.startswith("exposure_example")).sum() == 1_200
+    assert (hundred.source == "shark").sum() == 100
+
+
+@pytest.mark.needs_data
+def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
+    cfg = config.reduced_config("transformer-tiny", max_steps=4, per_case=2, per_split=10)
+    cfg["training"]["valid_every"] = 2
+    first = experiment.run(
+        cfg,
+        device="cpu",
+        progress=False,
+        results_root=tmp_path / "r",
+        checkpoint_root=tmp_path / "c",
+    )
+    assert len(first.predictions) == 10 + 10 + 42
+    assert set(first.metrics["accuracy"]) == {"dev", "test", "gen"}
+    assert len(first.metrics["gen_by_case"]) == 21 and first.metrics["steps"] == 4
+    assert first.metrics["device"].startswith("cpu") and first.metrics["wall_seconds"] > 0
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("a configuration with results must not be trained again")
+
+    monkeypatch.setattr(training, "train", no_training)
+    again = experiment.run(cfg, device="cpu", progress=False, results_root=tmp_path / "r")
+    assert again.metrics == first.metrics
