@@ -1,0 +1,115 @@
+"""Train and score a probe on an item frame: the experiment loop of both papers.
+
+:func:`sentence_vectors` encodes the distinct sentences of an item frame once;
+:func:`run_probe` trains the logistic regression of 2016 or the MLP of 2018 on
+``[sentence vector ; probe one-hot]`` (probe-less tasks: the sentence vector alone), with the
+2018 controls (``random sentence`` / ``random probe`` vectors), and returns a result row with
+the test accuracy and its bootstrap interval; :func:`layer_vectors` gives every layer of a
+transformer (mean and first-token pooling) from one forward pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from compsem.probing import classifiers, features
+
+CONTROLS = (None, "random sentence", "random probe")
+"""The 2018 controls (§4): the sentence vectors or the probe vectors replaced by random ones."""
+
+
+def sentence_vectors(
+    items: pd.DataFrame,
+    encoder: str,
+    seed: int = 0,
+    random_dim: int = 300,
+    batch_size: int = 64,
+    device: str = "auto",
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(S, rows)``: one vector per distinct sentence of ``items`` and each item's row in S
+    (:func:`compsem.probing.features.encode` for the encoder names)."""
+    texts, rows = features.unique_texts(items["sentence"].tolist())
+    S = features.encode(
+        encoder, texts, random_dim=random_dim, seed=seed, batch_size=batch_size, device=device
+    )
+    return S, rows
+
+
+def layer_vectors(
+    items: pd.DataFrame,
+    base: str,
+    layers: Sequence[int],
+    poolings: Sequence[str] = ("mean", "cls"),
+    batch_size: int = 64,
+    device: str = "auto",
+) -> tuple[dict, np.ndarray]:
+    """``({(layer, pooling): S}, rows)`` for the distinct sentences of ``items``, all layers and
+    poolings from one forward pass of ``base`` (``mpnet``, ``minilm``), through the cache."""
+    from compsem.models import cached_encode_layers
+
+    texts, rows = features.unique_texts(items["sentence"].tolist())
+    out = cached_encode_layers(
+        base, texts, list(layers), device=device, batch_size=batch_size, pooling=tuple(poolings)
+    )
+    return {key: np.asarray(X, np.float32) for key, X in out.items()}, rows
+
+
+def run_probe(
+    items: pd.DataFrame,
+    S: np.ndarray,
+    rows: np.ndarray,
+    classifier: str = "logreg",
+    control: str | None = None,
+    seed: int = 0,
+    n_boot: int = 2000,
+    **options,
+) -> dict:
+    """Train ``classifier`` (``logreg``: :func:`~compsem.probing.classifiers.logreg_cv`;
+    ``mlp``: :func:`~compsem.probing.classifiers.mlp_probe`) on the train items and score the
+    test items. ``control``: None, ``"random sentence"`` (each distinct sentence a random
+    Gaussian vector of the same width) or ``"random probe"`` (random probe vectors). Returns
+    accuracy, its percentile-bootstrap interval over test items, chance (the majority rate of
+    the test labels), n_test and C or epochs."""
+    if control not in CONTROLS:
+        raise ValueError(f"control must be one of {CONTROLS}, not {control!r}")
+    if classifier not in ("logreg", "mlp"):
+        raise ValueError(f"classifier must be 'logreg' or 'mlp', not {classifier!r}")
+    train = (items["split"] == "train").to_numpy()
+    test = (items["split"] == "test").to_numpy()
+    y = items["label"].to_numpy().astype(int)
+    if control == "random sentence":
+        rng = np.random.default_rng(seed + 7919)
+        S = rng.standard_normal(S.shape).astype(np.float32)
+    P = features.probe_features(items, random=control == "random probe", seed=seed)
+    if classifier == "logreg":
+        X = np.hstack([S[rows], P])
+        result = classifiers.logreg_cv(X[train], y[train], X[test], y[test], seed=seed, **options)
+    else:
+        result = classifiers.mlp_probe(
+            S,
+            rows[train],
+            P[train],
+            y[train],
+            S,
+            rows[test],
+            P[test],
+            y[test],
+            seed=seed,
+            **options,
+        )
+    correct = result.predictions == y[test]
+    low, high = classifiers.bootstrap_ci(correct, n_boot=n_boot, seed=seed)
+    chance = max(y[test].mean(), 1 - y[test].mean())
+    return dict(
+        accuracy=result.accuracy,
+        low=low,
+        high=high,
+        chance=float(chance),
+        n_test=int(test.sum()),
+        C=result.C,
+        epochs=result.epochs,
+        correct=correct,
+    )
