@@ -533,6 +533,18 @@ def make_negative(
     raise ValueError(f"unknown negative kind {kind!r}; known: {NEGATIVE_KINDS}")
 
 
+def _first_negative(rng, event, clause, kinds: Sequence[str], stranded_by):
+    """``(kind, negative event)`` for the first of ``kinds``, in random order, that
+    :func:`make_negative` can build for ``clause``; ``(None, None)`` when none can."""
+    kinds = list(kinds)
+    rng.shuffle(kinds)
+    for kind in kinds:
+        negative = make_negative(rng, event, clause, kind, stranded_by)
+        if negative is not None:
+            return kind, negative
+    return None, None
+
+
 def agent_of_task(
     grammar: gen.Grammar,
     noun: str = "professor",
@@ -561,16 +573,7 @@ def agent_of_task(
         event, clause = _place(rng, gen.sample_event(rng, base), noun, verb)
         if clause is None:
             continue
-        kinds = list(negatives)
-        rng.shuffle(kinds)
-        kind, negative = next(
-            (
-                (k, m)
-                for k in kinds
-                if (m := make_negative(rng, event, clause, k, grammar.stranded_by)) is not None
-            ),
-            (None, None),
-        )
+        kind, negative = _first_negative(rng, event, clause, negatives, grammar.stranded_by)
         if negative is None:
             continue
         pos, neg = ev.realise(event, lex), ev.realise(negative, lex)
@@ -635,16 +638,7 @@ def event_negation_task(
             mate = ev.set_at(event, other, replace(ev.get(event, other), negated=False))
             mate = ev.set_at(mate, clause, replace(ev.get(mate, clause), negated=True))
         else:
-            kinds = list(negatives)
-            rng.shuffle(kinds)
-            kind, mate = next(
-                (
-                    (k, m)
-                    for k in kinds
-                    if (m := make_negative(rng, event, clause, k, grammar.stranded_by)) is not None
-                ),
-                (None, None),
-            )
+            kind, mate = _first_negative(rng, event, clause, negatives, grammar.stranded_by)
             if mate is None:
                 continue
         pos, neg = ev.realise(event, lex), ev.realise(mate, lex)
