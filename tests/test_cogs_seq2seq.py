@@ -383,3 +383,90 @@ def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
     monkeypatch.setattr(training, "train", no_training)
     again = experiment.run(cfg, device="cpu", progress=False, results_root=tmp_path / "r")
     assert again.metrics == first.metrics
+
+
+def test_a_deadline_stops_training_at_the_next_validation(tmp_path):
+    import time
+
+    cfg = _toy_config("transformer-tiny", steps=200)
+    trained = training.train(
+        cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path, device="cpu", progress=False,
+        deadline=time.time() - 1,
+    )
+    assert trained.state.done and trained.state.stop_reason == "time limit"
+    assert trained.state.step == 10  # the first validation
+    assert trained.state.best_step == 10
+
+
+def test_fused_batches_give_the_accumulated_update(tmp_path):
+    cfg = _toy_config("transformer-tiny", steps=3)
+    cfg["architecture"]["dropout"] = 0.0
+    runs = [
+        training.train(
+            cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path / str(fuse), device="cpu",
+            progress=False, fuse=fuse,
+        )
+        for fuse in (False, True)
+    ]
+    for (name, a), (_, b) in zip(
+        runs[0].model.state_dict().items(), runs[1].model.state_dict().items(), strict=True
+    ):
+        if name.endswith("key.bias"):  # its gradient is 0 (softmax shift), Adam scales rounding
+            continue
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4, msg=name)
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize(
+    "folder", sorted(p.name for p in results.results_root().glob("*/")), ids=str
+)
+def test_committed_results_agree_with_their_predictions(folder):
+    """Each committed run's stored accuracies are what its stored predictions score now, and its
+    folder name is the hash of its configuration (a regression in the evaluation, the loader or
+    the hashing shows here)."""
+    from compsem.data import cogs
+
+    path = results.results_root() / folder
+    stored = json.loads((path / "config.json").read_text())
+    assert config.config_hash(stored) == folder
+    result = results.load_result(stored)
+    gold = {s: cogs.load(s) for s in ("dev", "test", "gen")}
+    again = experiment.exact_match_accuracy(result.predictions, gold)
+    assert again["accuracy"] == pytest.approx(result.metrics["accuracy"], abs=1e-12)
+    assert again["gen_by_case"] == pytest.approx(result.metrics["gen_by_case"], abs=1e-12)
+    assert result.metrics["stop_reason"] in ("early stopping", "max_steps", "time limit")
+    assert {"device", "wall_seconds", "seed", "steps"} <= set(result.metrics)
+
+
+def test_a_run_cut_by_a_deadline_goes_on_in_a_later_call(tmp_path):
+    import time
+
+    cfg = _toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = _toy(100, 0), _toy(20, 1)
+    whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
+                           progress=False)
+    cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
+                         progress=False, deadline=time.time() - 1)
+    assert cut.state.stop_reason == "time limit" and cut.state.step == 10
+    again = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
+                           progress=False)
+    assert again.state.done and again.state.stop_reason == "max_steps"
+    assert [h["dev_loss"] for h in again.state.history] == [
+        h["dev_loss"] for h in whole.state.history
+    ]
+
+
+def test_another_decoding_of_the_same_training_is_found(tmp_path):
+    import pandas as pd
+
+    beam = config.make_config("transformer-tiny", seed=3)
+    greedy = config.make_config("transformer-tiny", seed=3, decoding={"method": "greedy"})
+    frame = pd.DataFrame({"split": ["dev"], "row": [0], "prediction": ["x"], "capped": [0]})
+    metrics = {"accuracy": {"dev": 0.0}, "gen_by_case": {}, "stop_reason": "early stopping"}
+    results.save_result(results.Result(greedy, metrics, frame), tmp_path)
+    assert results.find_config(beam, tmp_path) is None
+    assert results.find_config(beam, tmp_path, any_decoding=True) == greedy
+    other_seed = config.make_config("transformer-tiny", seed=4)
+    assert results.find_config(other_seed, tmp_path, any_decoding=True) is None
+    collected = results.collect([beam], tmp_path, any_decoding=True)
+    assert set(collected.decoding) == {"greedy"} and set(collected.seed) == {3}

@@ -4,8 +4,10 @@ The targets convention (``data/targets/<study>.json``)::
 
     {"split_half_all": {"paper": 0.953, "tol": 0.005, "source": "§5.1"}, ...}
 
-optionally with ``"status": "substitute" | "not-run"`` and a ``"reason"`` for a target that is
-knowingly not met. A chapter computes the same quantity, glues it under the same key with
+optionally with ``"status": "substitute" | "not-run" | "partial"`` and a ``"reason"`` for a
+target that is knowingly not met: *substitute*, another model or data stand in; *not-run*, not
+computed here; *partial*, computed from part of the paper's runs (fewer seeds, say), compared but
+not held to the tolerance. A chapter computes the same quantity, glues it under the same key with
 :func:`glue` and shows :func:`compare`'s table; ``tests/test_targets.py`` checks every glued value
 of the committed notebooks against its target.
 """
@@ -21,7 +23,7 @@ import pandas as pd
 
 from compsem import paths
 
-STATUSES = ("substitute", "not-run")
+STATUSES = ("substitute", "not-run", "partial")
 
 
 @functools.cache
@@ -50,13 +52,16 @@ def slug(name: str) -> str:
 
 
 def verdict(ours: float, target: Mapping) -> str:
-    """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with a status
-    (substitute, not-run) is reported by that status."""
-    if target.get("status"):
+    """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with status
+    substitute or not-run is reported by that status, a *partial* one as ``"match (partial)"`` or
+    ``"differs (partial)"``."""
+    if target.get("status") in ("substitute", "not-run"):
         return target["status"]
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
         return "missing"
-    return "match" if abs(float(ours) - float(target["paper"])) <= float(target["tol"]) + 1e-12 else "differs"
+    close = abs(float(ours) - float(target["paper"])) <= float(target["tol"]) + 1e-12
+    outcome = "match" if close else "differs"
+    return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
 
 
 def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None) -> pd.DataFrame:
@@ -97,7 +102,14 @@ def _number(value) -> str:
 
 def style_comparison(table: pd.DataFrame):
     """A pandas Styler of :func:`compare`'s table: compact numbers, verdicts coloured."""
-    colours = {"match": "#1b7837", "differs": "#b2182b", "substitute": "#8c510a", "not-run": "#777777"}
+    colours = {
+        "match": "#1b7837",
+        "differs": "#b2182b",
+        "match (partial)": "#5aae61",
+        "differs (partial)": "#d6604d",
+        "substitute": "#8c510a",
+        "not-run": "#777777",
+    }
     styler = table.style.format(
         {c: _number for c in ("ours", "paper", "difference", "tolerance") if c in table}
     ).map(lambda v: f"color: {colours.get(v, 'black')}; font-weight: bold", subset=["verdict"])

@@ -84,13 +84,15 @@ def run(
     checkpoint_root=None,
     decode_batch_size: int = 128,
     force: bool = False,
+    deadline: float | None = None,
     log=None,
 ) -> results.Result:
     """Train, decode and save one configuration; read its results back when they exist.
 
     ``results_root``: where result files go (see :func:`results.results_root`);
     ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
-    overwrite existing results (training still resumes from its checkpoint).
+    overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
+    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``).
     """
     if not force and results.has_result(config, results_root):
         return results.load_result(config, results_root)
@@ -125,6 +127,7 @@ def run(
         device=dev,
         amp=amp,
         progress=progress,
+        deadline=deadline,
         log=log,
     )
     state = trained.state

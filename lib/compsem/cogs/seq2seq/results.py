@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from compsem import paths
-from compsem.cogs.seq2seq.config import config_hash
+from compsem.cogs.seq2seq.config import config_hash, training_hash
 
 RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-models"
 PREDICTION_COLUMNS = ["split", "row", "prediction", "capped"]
@@ -43,10 +43,17 @@ def result_dir(config: dict, root: str | Path | None = None) -> Path:
     return results_root(root) / config_hash(config)
 
 
-def has_result(config: dict, root: str | Path | None = None) -> bool:
-    """Whether a finished run of ``config`` has its result files under ``root``."""
+def has_result(config: dict, root: str | Path | None = None, partial: bool = False) -> bool:
+    """Whether a finished run of ``config`` has its result files under ``root``. A run cut short
+    by a time budget (stop reason ``"time limit"``) counts when ``partial`` is true; otherwise it
+    is still to be trained further."""
     folder = result_dir(config, root)
-    return (folder / "metrics.json").exists() and (folder / "predictions.tsv.gz").exists()
+    if not ((folder / "metrics.json").exists() and (folder / "predictions.tsv.gz").exists()):
+        return False
+    if partial:
+        return True
+    metrics = json.loads((folder / "metrics.json").read_text())
+    return metrics.get("stop_reason") != "time limit"
 
 
 @dataclasses.dataclass
@@ -82,7 +89,7 @@ def save_result(result: Result, root: str | Path | None = None) -> Path:
 def load_result(config: dict, root: str | Path | None = None) -> Result:
     """The result files of ``config``; FileNotFoundError naming the command that makes them."""
     folder = result_dir(config, root)
-    if not has_result(config, root):
+    if not has_result(config, root, partial=True):
         raise FileNotFoundError(
             f"no results for {config['model']} seed {config['seed']} in {folder}; run "
             f"`python -m compsem.cogs.seq2seq.train --model {config['model']} --seed {config['seed']}"
@@ -102,13 +109,35 @@ def load_result(config: dict, root: str | Path | None = None) -> Result:
     return Result(stored, metrics, predictions)
 
 
-def collect(configs: list[dict], root: str | Path | None = None) -> pd.DataFrame:
+def find_config(config: dict, root: str | Path | None = None, any_decoding: bool = False):
+    """The configuration whose results stand for ``config``: itself when it has results; with
+    ``any_decoding``, else another decoding of the same trained model (same
+    :func:`~compsem.cogs.seq2seq.config.training_hash`; beam before greedy), e.g. a model trained
+    on a GPU and decoded greedily on a CPU. None when there is none."""
+    if has_result(config, root, partial=True):
+        return config
+    if not any_decoding:
+        return None
+    wanted, found = training_hash(config), []
+    for config_file in sorted(results_root(root).glob("*/config.json")):
+        other = json.loads(config_file.read_text())
+        if training_hash(other) == wanted and has_result(other, root, partial=True):
+            found.append(other)
+    found.sort(key=lambda c: (c["decoding"]["method"] != "beam", config_hash(c)))
+    return found[0] if found else None
+
+
+def collect(
+    configs: list[dict], root: str | Path | None = None, any_decoding: bool = False
+) -> pd.DataFrame:
     """Exact-match accuracies of the ``configs`` that have results, long format: one row per run
     and quantity (``dev``, ``test``, ``gen`` or a gen case), with model, exposures, seed, hash,
-    device and wall time. Configurations without results are left out (see :func:`has_result`)."""
+    device, wall time, updates, stop reason and decoding method. Configurations without results
+    are left out (see :func:`has_result`); ``any_decoding``: see :func:`find_config`."""
     rows = []
-    for cfg in configs:
-        if not has_result(cfg, root):
+    for wanted in configs:
+        cfg = find_config(wanted, root, any_decoding)
+        if cfg is None:
             continue
         metrics = json.loads((result_dir(cfg, root) / "metrics.json").read_text())
         base = {
@@ -118,6 +147,9 @@ def collect(configs: list[dict], root: str | Path | None = None) -> pd.DataFrame
             "hash": config_hash(cfg),
             "device": metrics.get("device"),
             "wall_seconds": metrics.get("wall_seconds"),
+            "steps": metrics.get("steps"),
+            "stop_reason": metrics.get("stop_reason"),
+            "decoding": cfg["decoding"]["method"],
         }
         values = {**metrics.get("accuracy", {}), **metrics.get("gen_by_case", {})}
         rows += [{**base, "quantity": k, "accuracy": v} for k, v in values.items()]
@@ -128,6 +160,9 @@ def collect(configs: list[dict], root: str | Path | None = None) -> pd.DataFrame
         "hash",
         "device",
         "wall_seconds",
+        "steps",
+        "stop_reason",
+        "decoding",
         "quantity",
         "accuracy",
     ]

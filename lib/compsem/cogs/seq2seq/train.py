@@ -55,6 +55,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
     p.add_argument("--threads", type=int, default=0, help="CPU threads for torch (0: default)")
     p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
+    p.add_argument(
+        "--train-minutes",
+        type=float,
+        default=0,
+        help="a time budget: training of every run ends at its first validation after this many "
+        "minutes from now (stop reason 'time limit'; then it is decoded), and runs not started "
+        "by then are left pending (0: no limit, the paper's stopping rule alone)",
+    )
     p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
     p.add_argument("--decode-batch-size", type=int, default=128)
@@ -86,8 +94,10 @@ def configurations(args) -> list[dict]:
     ]
 
 
-def _run_one(cfg: dict, args_dict: dict) -> dict:
-    """Run one configuration (in this or a worker process); returns its metrics."""
+def _run_one(cfg: dict, args_dict: dict) -> dict | None:
+    """Run one configuration (in this or a worker process); returns its metrics, or None when
+    the time budget (``--train-minutes``) ran out before it started."""
+    import time
     from pathlib import Path
 
     import torch
@@ -98,6 +108,9 @@ def _run_one(cfg: dict, args_dict: dict) -> dict:
     if args_dict["threads"]:
         torch.set_num_threads(args_dict["threads"])
     tag = config_hash(cfg)
+    deadline = args_dict["deadline"]
+    if deadline is not None and time.time() >= deadline:
+        return None
     result = experiment.run(
         cfg,
         device=args_dict["device"],
@@ -107,12 +120,15 @@ def _run_one(cfg: dict, args_dict: dict) -> dict:
         checkpoint_root=Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None,
         decode_batch_size=args_dict["decode_batch_size"],
         force=args_dict["force"],
+        deadline=deadline,
         log=lambda line: print(f"[{tag}] {line}", flush=True),
     )
     return result.metrics
 
 
 def main(argv=None) -> int:
+    import time
+
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
 
@@ -120,10 +136,20 @@ def main(argv=None) -> int:
     configs = configurations(args)
     if args.list:
         for cfg in configs:
-            state = "done" if results.has_result(cfg, args.results) else "pending"
+            if results.has_result(cfg, args.results):
+                state = "done"
+            elif results.has_result(cfg, args.results, partial=True):
+                state = "partial"  # cut by a time budget; trained further by the next call
+            else:
+                state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
         return 0
-    args_dict = {**vars(args), "progress": not args.quiet and args.jobs == 1}
+    deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
+    args_dict = {
+        **vars(args),
+        "progress": not args.quiet and args.jobs == 1,
+        "deadline": deadline,
+    }
     todo = [c for c in configs if args.force or not results.has_result(c, args.results)]
     print(
         f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
@@ -151,8 +177,11 @@ def main(argv=None) -> int:
     return 1 if failures else 0
 
 
-def _summary(cfg: dict, metrics: dict) -> str:
+def _summary(cfg: dict, metrics: dict | None) -> str:
     from compsem.cogs.seq2seq.config import describe
+
+    if metrics is None:
+        return f"{describe(cfg)}: not started (time budget spent); still pending"
 
     acc = " ".join(f"{k} {v:.3f}" for k, v in metrics["accuracy"].items())
     return (

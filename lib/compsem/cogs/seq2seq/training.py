@@ -143,9 +143,11 @@ def _rng_state(device) -> dict:
 
 
 def _set_rng_state(state: dict, device) -> None:
-    torch.set_rng_state(state["torch"])
+    """Restore the generators; the saved states are CPU byte tensors, but ``torch.load`` with
+    ``map_location="cuda"`` moves them to the GPU, where ``set_rng_state`` refuses them."""
+    torch.set_rng_state(state["torch"].cpu())
     if device.type == "cuda" and "cuda" in state:
-        torch.cuda.set_rng_state(state["cuda"], device)
+        torch.cuda.set_rng_state(state["cuda"].cpu(), device)
 
 
 @dataclasses.dataclass
@@ -167,6 +169,7 @@ def train(
     fuse: bool | None = None,
     progress: bool = True,
     stop_after: int | None = None,
+    deadline: float | None = None,
     log=None,
 ) -> TrainResult:
     """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
@@ -175,7 +178,11 @@ def train(
     training configuration is resumed (a finished one is just reloaded). ``fuse`` runs an
     update's ``accum_count`` batches as one forward pass (default: on CUDA), the same gradient
     up to rounding. ``stop_after`` stops after that many updates in this call without marking
-    the run done (to simulate an interruption). ``log`` receives one line per validation.
+    the run done (to simulate an interruption). ``deadline`` (a ``time.time()`` value) ends
+    training at the first validation after it, keeping the best weights so far, with stop reason
+    ``"time limit"``: a run cut short by a GPU budget, not the paper's stopping rule (the chapter
+    labels such runs); a later call without that limit resumes such a run from its checkpoint.
+    ``log`` receives one line per validation.
     """
     device = resolve_device(device) if isinstance(device, str) else device
     t = config["training"]
@@ -188,7 +195,11 @@ def train(
     torch.manual_seed(config["seed"])
     model = build_model(config, src_vocab_size, tgt_vocab_size).to(device)
     optimizer = torch.optim.Adam(
-        model.parameters(), lr=t["lr"], betas=(t["beta1"], t["beta2"]), eps=t["eps"]
+        model.parameters(),
+        lr=t["lr"],
+        betas=(t["beta1"], t["beta2"]),
+        eps=t["eps"],
+        fused=device.type == "cuda",  # one kernel for all parameters; the same update
     )
     state = TrainState()
     if last.exists():
@@ -199,6 +210,9 @@ def train(
         optimizer.load_state_dict(saved["optimizer"])
         state = TrainState(**saved["state"])
         _set_rng_state(saved["rng"], device)
+    if state.done and state.stop_reason == "time limit":  # a later call with more time goes on
+        state.done, state.stop_reason = deadline is not None and time.time() >= deadline, ""
+        state.stop_reason = "time limit" if state.done else ""
     if state.done:
         model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
         return TrainResult(model.eval(), state, checkpoint_dir)
@@ -260,6 +274,8 @@ def train(
                 state.done, state.stop_reason = True, "early stopping"
             elif state.step >= t["max_steps"]:
                 state.done, state.stop_reason = True, "max_steps"
+            elif deadline is not None and time.time() >= deadline:
+                state.done, state.stop_reason = True, "time limit"
             _save(
                 last,
                 {

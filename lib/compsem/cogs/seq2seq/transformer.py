@@ -30,8 +30,14 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from compsem.cogs.seq2seq.vocab import PAD_ID
+
+ATTENTION_BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]
+"""Kernels scaled dot-product attention may use. cuDNN's is left out: it builds a new execution
+plan for every new shape (each batch's length, each decoding step), which made a training update
+take 0.8 s and beam search 55 tokens/s on an H100 (``benchmarks/bench_cogs.py``)."""
 
 
 def sinusoidal_positions(length: int, dim: int) -> torch.Tensor:
@@ -88,7 +94,10 @@ class Attention(nn.Module):
         ``mask`` [B, 1, 1, S] is True where attention is allowed."""
         q = self.split(self.query(x))
         p = self.dropout if self.training else 0.0
-        o = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p, is_causal=causal)
+        with sdpa_kernel(ATTENTION_BACKENDS):
+            o = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=mask, dropout_p=p, is_causal=causal
+            )
         b, h, t, dh = o.shape
         return self.out(o.transpose(1, 2).reshape(b, t, h * dh))
 
