@@ -15,7 +15,8 @@ Examples::
     # the reduced CPU configuration of the chapter's default profile
     python -m compsem.cogs.seq2seq.train --model transformer-reduced --reduced --exposures 100
 
-    # which runs of the grid have results, which are pending
+    # which runs of the grid have results (done), were cut by a time budget (partial), have only
+    # another decoding of the same training (other), or are pending
     python -m compsem.cogs.seq2seq.train --grid --list
 
 A run whose results exist is skipped (``--force`` re-decodes it); an interrupted run resumes from
@@ -140,6 +141,8 @@ def main(argv=None) -> int:
                 state = "done"
             elif results.has_result(cfg, args.results, partial=True):
                 state = "partial"  # cut by a time budget; trained further by the next call
+            elif results.find_config(cfg, args.results, any_decoding=True) is not None:
+                state = "other"  # only another decoding (e.g. greedy) of this training exists
             else:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
