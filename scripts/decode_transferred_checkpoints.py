@@ -1,11 +1,21 @@
-"""Decode, on this CPU, Transformer runs trained to early stopping on the device H100 whose best
-weights came back as bfloat16 copies (the device returns files of at most 16 MB); write result files.
+"""Decode, on this CPU, COGS runs trained to early stopping on the device's H100 whose best weights
+came back as bfloat16 copies (the device returns files of at most 16 MB); write result files.
 
-Usage: python scripts/decode_transferred_checkpoints.py RUN.ckpt ... (each a torch file with
-``best_bf16``, ``state``, ``training_hash`` and ``config``, as written on the device)."""
+Each RUN.ckpt is a torch file written on the device with ``best_bf16`` (the best weights in
+bfloat16), ``state`` (the training state of ``last.pt``), ``training_hash`` and ``config``. The
+weights are installed as a finished checkpoint in the compsem cache, then the run is decoded
+with :func:`compsem.cogs.seq2seq.experiment.run` and its ``metrics.json`` records where it was
+trained and decoded.
 
+    python scripts/decode_transferred_checkpoints.py RUN.ckpt ...                 # greedy, all
+    python scripts/decode_transferred_checkpoints.py RUN.ckpt --method beam \\
+        --per-case 100 --per-split 500                                           # beam 5, sample
+"""
+
+from __future__ import annotations
+
+import argparse
 import json
-import sys
 
 import torch
 
@@ -14,49 +24,69 @@ from compsem.cogs.seq2seq import experiment, results
 from compsem.cogs.seq2seq.config import build_model, config_hash, training_hash
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
-src, tgt = cogs_vocabularies()
-for name in sys.argv[1:]:
-    saved = torch.load(name, map_location="cpu", weights_only=False)
-    cfg = json.loads(saved["config"])
-    assert training_hash(cfg) == saved["training_hash"]
-    cfg["decoding"]["method"] = "greedy"  # beam 5 on 27k sentences takes over an hour per run here
-    ckdir = paths.cache_dir("cogs-models", "checkpoints") / training_hash(cfg)
-    ckdir.mkdir(parents=True, exist_ok=True)
+NOTE = (
+    "trained on the H100 (bfloat16 autocast, three runs sharing the GPU, before the cuDNN "
+    "attention fix); its best weights came back as a bfloat16 copy (the device's 16 MB file "
+    "limit) and were decoded ({method}) on the CPU in float32"
+)
+
+
+def install_checkpoint(saved: dict, config: dict, src_size: int, tgt_size: int) -> None:
+    """Write ``best.pt`` and a finished ``last.pt`` for ``config`` into the cache."""
+    folder = paths.cache_dir("cogs-models", "checkpoints") / training_hash(config)
+    folder.mkdir(parents=True, exist_ok=True)
     best = {k: v.float() if v.is_floating_point() else v for k, v in saved["best_bf16"].items()}
-    torch.save(best, ckdir / "best.pt")
-    model = build_model(cfg, len(src), len(tgt))
+    torch.save(best, folder / "best.pt")
+    model = build_model(config, src_size, tgt_size)
     model.load_state_dict(best)
-    opt = torch.optim.Adam(model.parameters())
-    torch.save(
-        {
-            "model": best,
-            "optimizer": opt.state_dict(),
-            "state": saved["state"],
-            "rng": {"torch": torch.get_rng_state()},
-            "training_hash": training_hash(cfg),
-        },
-        ckdir / "last.pt",
-    )
-    print(
-        name,
-        cfg["model"],
-        cfg["seed"],
-        saved["state"]["step"],
-        saved["state"]["stop_reason"],
-        flush=True,
-    )
-    res = experiment.run(
-        cfg, device="cpu", amp=False, progress=True, decode_batch_size=256, log=print
-    )
-    folder = results.result_dir(cfg)
-    m = json.loads((folder / "metrics.json").read_text())
-    m["decoded_on"] = m["device"]
-    m["device"] = "cuda: NVIDIA H100 80GB HBM3"
-    m["amp"] = True
-    m["note"] = (
-        "trained on the H100 (bfloat16 autocast, three runs sharing the GPU, before the "
-        "cuDNN attention fix); its best weights came back as a bfloat16 copy (the device's "
-        "16 MB file limit) and were decoded greedily on the CPU in float32"
-    )
-    (folder / "metrics.json").write_text(json.dumps(m, indent=1, sort_keys=True))
-    print(config_hash(cfg), m["accuracy"], flush=True)
+    last = {
+        "model": best,
+        "optimizer": torch.optim.Adam(model.parameters()).state_dict(),
+        "state": saved["state"],
+        "rng": {"torch": torch.get_rng_state()},
+        "training_hash": training_hash(config),
+    }
+    torch.save(last, folder / "last.pt")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkpoints", nargs="+")
+    parser.add_argument("--method", default="greedy", choices=["greedy", "beam"])
+    parser.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all)")
+    parser.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all)")
+    parser.add_argument("--batch-size", type=int, default=256)
+    args = parser.parse_args()
+    src, tgt = cogs_vocabularies()
+    for name in args.checkpoints:
+        saved = torch.load(name, map_location="cpu", weights_only=False)
+        config = json.loads(saved["config"])
+        if training_hash(config) != saved["training_hash"]:
+            raise ValueError(f"{name}: its config does not hash to its training_hash")
+        config["decoding"].update(
+            method=args.method, per_case=args.per_case, per_split=args.per_split
+        )
+        install_checkpoint(saved, config, len(src), len(tgt))
+        state = saved["state"]
+        print(
+            f"{name}: {config['model']} seed {config['seed']}, {state['step']} updates "
+            f"({state['stop_reason']})",
+            flush=True,
+        )
+        experiment.run(
+            config, device="cpu", amp=False, decode_batch_size=args.batch_size, log=print
+        )
+        folder = results.result_dir(config)
+        metrics = json.loads((folder / "metrics.json").read_text())
+        metrics.update(
+            decoded_on=metrics["device"],
+            device="cuda: NVIDIA H100 80GB HBM3",
+            amp=True,
+            note=NOTE.format(method=args.method),
+        )
+        (folder / "metrics.json").write_text(json.dumps(metrics, indent=1, sort_keys=True))
+        print(config_hash(config), metrics["accuracy"], flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -470,3 +470,7 @@ def test_another_decoding_of_the_same_training_is_found(tmp_path):
     assert results.find_config(other_seed, tmp_path, any_decoding=True) is None
     collected = results.collect([beam], tmp_path, any_decoding=True)
     assert set(collected.decoding) == {"greedy"} and set(collected.seed) == {3}
+    sample = config.make_config("transformer-tiny", seed=3, decoding={"per_case": 5})
+    results.save_result(results.Result(sample, metrics, frame), tmp_path)  # beam, on a sample
+    assert results.find_config(beam, tmp_path, any_decoding=True) == greedy  # whole sets first
+    assert len(results.decodings(beam, tmp_path)) == 2

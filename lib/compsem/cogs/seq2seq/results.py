@@ -112,19 +112,33 @@ def load_result(config: dict, root: str | Path | None = None) -> Result:
 def find_config(config: dict, root: str | Path | None = None, any_decoding: bool = False):
     """The configuration whose results stand for ``config``: itself when it has results; with
     ``any_decoding``, else another decoding of the same trained model (same
-    :func:`~compsem.cogs.seq2seq.config.training_hash`; beam before greedy), e.g. a model trained
+    :func:`~compsem.cogs.seq2seq.config.training_hash`; whole evaluation sets before samples, beam
+    before greedy), e.g. a model trained
     on a GPU and decoded greedily on a CPU. None when there is none."""
     if has_result(config, root, partial=True):
         return config
     if not any_decoding:
         return None
+    found = decodings(config, root)
+    found.sort(
+        key=lambda c: (
+            c["decoding"]["per_case"] > 0 or c["decoding"]["per_split"] > 0,  # samples last
+            c["decoding"]["method"] != "beam",
+            config_hash(c),
+        )
+    )
+    return found[0] if found else None
+
+
+def decodings(config: dict, root: str | Path | None = None) -> list[dict]:
+    """Every configuration with results that shares ``config``'s trained model (its
+    :func:`~compsem.cogs.seq2seq.config.training_hash`), whatever its decoding."""
     wanted, found = training_hash(config), []
     for config_file in sorted(results_root(root).glob("*/config.json")):
         other = json.loads(config_file.read_text())
         if training_hash(other) == wanted and has_result(other, root, partial=True):
             found.append(other)
-    found.sort(key=lambda c: (c["decoding"]["method"] != "beam", config_hash(c)))
-    return found[0] if found else None
+    return found
 
 
 def collect(
