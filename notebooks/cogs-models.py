@@ -556,9 +556,9 @@ report.style_comparison(
 # ### Greedy or beam?
 #
 # The finished Transformer runs were decoded greedily, the paper decodes with beam 5. Where a
-# trained model also has a beam-5 decoding of a sample (500 dev and 500 test sentences, 100 per
-# gen case; beam search over all 27,000 sentences takes over an hour per run on this CPU), both
-# are scored on the same sentences:
+# trained model also has a beam-5 decoding of a sample (seeds 1-3 here: 500 dev and 500 test
+# sentences, 100 per gen case; beam search over all 27,000 sentences takes over an hour per run
+# on this CPU), both are scored on the same sentences:
 
 # %%
 decoding_rows = []
@@ -594,7 +594,7 @@ else:
     print("no run has both a beam and a greedy decoding")
 
 # %% [markdown]
-# On seed 1 the choice moves the generalization mean by
+# Averaged over these runs, the choice moves the generalization mean by
 # {glue:text}`cogs_beam_minus_greedy_gen:+.3f` (beam minus greedy) on the same sentences, small
 # beside the distance between our Transformer mean and the paper's: greedy decoding is not what
 # separates them.
