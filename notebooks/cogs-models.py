@@ -572,16 +572,15 @@ for config in grid:
     keys = ["split", "row"]
     shared = beam_run.predictions[keys].merge(greedy_run.predictions, on=keys)
     for label, frame in (("beam 5", beam_run.predictions), ("greedy", shared)):
-        scored = ev.join_gold(frame, gold)
-        scored["exact"] = ev.exact_match(scored.prediction.tolist(), scored.target.tolist())
-        by = scored[scored.split == "gen"].groupby("case").exact.mean()
+        scored = experiment.exact_match_accuracy(frame, gold)
+        by = pd.Series(scored["gen_by_case"])
         decoding_rows.append(
             {
                 "run": cfg.describe(config),
                 "decoding": label,
                 "sentences": len(frame),
-                "dev": scored[scored.split == "dev"].exact.mean(),
-                "test": scored[scored.split == "test"].exact.mean(),
+                "dev": scored["accuracy"]["dev"],
+                "test": scored["accuracy"]["test"],
                 **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
             }
         )

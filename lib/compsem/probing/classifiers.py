@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,6 +133,20 @@ def _glorot(fan_in: int, fan_out: int, factor: float, generator):
     return (torch.rand(fan_in, fan_out, generator=generator) * 2 - 1) * bound
 
 
+@contextmanager
+def _torch_threads(threads: int | None):
+    """torch's intra-op threads set to ``threads`` inside the block (None or 0: unchanged)."""
+    import torch
+
+    previous = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
 def mlp_probe(
     S_train,
     rows_train,
@@ -162,120 +177,79 @@ def mlp_probe(
     """
     import torch
 
-    previous = torch.get_num_threads()
-    if threads:
-        torch.set_num_threads(threads)
-    try:
-        return _train_mlp(
-            S_train,
-            rows_train,
-            P_train,
-            y_train,
-            S_test,
-            rows_test,
-            P_test,
-            y_test,
-            hidden,
-            seed,
-            max_epochs,
-            batch_size,
-            lr,
-            alpha,
-            tol,
-            n_iter_no_change,
+    with _torch_threads(threads):
+        S_train, S_test = np.asarray(S_train, np.float32), np.asarray(S_test, np.float32)
+        P_train, P_test = np.asarray(P_train, np.float32), np.asarray(P_test, np.float32)
+        rows_train, rows_test = np.asarray(rows_train, np.int64), np.asarray(rows_test, np.int64)
+        y_train, y_test = np.asarray(y_train, np.float32), np.asarray(y_test).astype(int)
+        if S_train.shape[1] != S_test.shape[1] or P_train.shape[1] != P_test.shape[1]:
+            raise ValueError("train and test features differ in width")
+        if not (len(rows_train) == len(P_train) == len(y_train)) or len(rows_test) != len(P_test):
+            raise ValueError("rows, probe features and labels must have one entry per item")
+        if len(np.unique(y_train)) < 2:
+            raise ValueError("y_train has a single class; a classifier cannot be trained")
+        d, k = S_train.shape[1], P_train.shape[1]
+        hidden = hidden or d + k
+        gen = torch.Generator().manual_seed(seed)
+        W1 = _glorot(d + k, hidden, 6.0, gen).requires_grad_()
+        b1 = (
+            (torch.rand(hidden, generator=gen) * 2 - 1) * np.sqrt(6.0 / (d + k + hidden))
+        ).requires_grad_()
+        W2 = _glorot(hidden, 1, 2.0, gen).requires_grad_()
+        b2 = ((torch.rand(1, generator=gen) * 2 - 1) * np.sqrt(2.0 / (hidden + 1))).requires_grad_()
+        params = [W1, b1, W2, b2]
+        optimiser = torch.optim.Adam(params, lr=lr, betas=(0.9, 0.999), eps=1e-8)
+        S_t, P_t, y_t = (
+            torch.from_numpy(S_train),
+            torch.from_numpy(P_train),
+            torch.from_numpy(y_train),
         )
-    finally:
-        torch.set_num_threads(previous)
 
+        def logits(S, rows, P):
+            # first layer once per distinct sentence: [s ; p] W1 = s W1[:d] + p W1[d:]
+            return (torch.relu((S @ W1[:d])[rows] + P @ W1[d:] + b1) @ W2 + b2).squeeze(1)
 
-def _train_mlp(
-    S_train,
-    rows_train,
-    P_train,
-    y_train,
-    S_test,
-    rows_test,
-    P_test,
-    y_test,
-    hidden,
-    seed,
-    max_epochs,
-    batch_size,
-    lr,
-    alpha,
-    tol,
-    n_iter_no_change,
-) -> ProbeResult:
-    import torch
-
-    S_train, S_test = np.asarray(S_train, np.float32), np.asarray(S_test, np.float32)
-    P_train, P_test = np.asarray(P_train, np.float32), np.asarray(P_test, np.float32)
-    rows_train, rows_test = np.asarray(rows_train, np.int64), np.asarray(rows_test, np.int64)
-    y_train, y_test = np.asarray(y_train, np.float32), np.asarray(y_test).astype(int)
-    if S_train.shape[1] != S_test.shape[1] or P_train.shape[1] != P_test.shape[1]:
-        raise ValueError("train and test features differ in width")
-    if not (len(rows_train) == len(P_train) == len(y_train)) or len(rows_test) != len(P_test):
-        raise ValueError("rows, probe features and labels must have one entry per item")
-    if len(np.unique(y_train)) < 2:
-        raise ValueError("y_train has a single class; a classifier cannot be trained")
-    d, k = S_train.shape[1], P_train.shape[1]
-    hidden = hidden or d + k
-    gen = torch.Generator().manual_seed(seed)
-    W1 = _glorot(d + k, hidden, 6.0, gen).requires_grad_()
-    b1 = (
-        (torch.rand(hidden, generator=gen) * 2 - 1) * np.sqrt(6.0 / (d + k + hidden))
-    ).requires_grad_()
-    W2 = _glorot(hidden, 1, 2.0, gen).requires_grad_()
-    b2 = ((torch.rand(1, generator=gen) * 2 - 1) * np.sqrt(2.0 / (hidden + 1))).requires_grad_()
-    params = [W1, b1, W2, b2]
-    optimiser = torch.optim.Adam(params, lr=lr, betas=(0.9, 0.999), eps=1e-8)
-    S_t, P_t, y_t = torch.from_numpy(S_train), torch.from_numpy(P_train), torch.from_numpy(y_train)
-
-    def logits(S, rows, P):
-        # first layer once per distinct sentence: [s ; p] W1 = s W1[:d] + p W1[d:]
-        return (torch.relu((S @ W1[:d])[rows] + P @ W1[d:] + b1) @ W2 + b2).squeeze(1)
-
-    # minibatches of whole sentences, about batch_size items each
-    n_sent = len(S_train)
-    items_of = np.argsort(rows_train, kind="stable")
-    starts = np.searchsorted(rows_train[items_of], np.arange(n_sent + 1))
-    sizes = np.diff(starts)
-    present = np.flatnonzero(sizes)
-    position = np.zeros(n_sent, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    best, stale, epoch = np.inf, 0, 0
-    for epoch in range(1, max_epochs + 1):  # noqa: B007 (the epoch count is reported)
-        order = present[rng.permutation(len(present))]
-        batch_of = (np.cumsum(sizes[order]) - 1) // batch_size
-        cuts = np.flatnonzero(np.diff(batch_of)) + 1
-        total, count = 0.0, 0
-        for sentences in np.split(order, cuts):
-            item_idx = np.concatenate([items_of[starts[j] : starts[j + 1]] for j in sentences])
-            position[sentences] = np.arange(len(sentences))
-            local = torch.from_numpy(position[rows_train[item_idx]])
-            item_t = torch.from_numpy(item_idx)
-            out = logits(S_t[torch.from_numpy(sentences)], local, P_t[item_t])
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(out, y_t[item_t])
-            penalty = 0.5 * alpha * ((W1**2).sum() + (W2**2).sum()) / len(item_idx)
-            optimiser.zero_grad()
-            (loss + penalty).backward()
-            optimiser.step()
-            total += (loss.item() + penalty.item()) * len(item_idx)
-            count += len(item_idx)
-        epoch_loss = total / count
-        if epoch_loss > best - tol:
-            stale += 1
-        else:
-            stale = 0
-        best = min(best, epoch_loss)
-        if stale > n_iter_no_change:
-            break
-    with torch.no_grad():
-        scores = logits(
-            torch.from_numpy(S_test), torch.from_numpy(rows_test), torch.from_numpy(P_test)
-        ).numpy()
-    predictions = (scores > 0).astype(int)
-    return ProbeResult(float((predictions == y_test).mean()), predictions, epochs=epoch)
+        # minibatches of whole sentences, about batch_size items each
+        n_sent = len(S_train)
+        items_of = np.argsort(rows_train, kind="stable")
+        starts = np.searchsorted(rows_train[items_of], np.arange(n_sent + 1))
+        sizes = np.diff(starts)
+        present = np.flatnonzero(sizes)
+        position = np.zeros(n_sent, dtype=np.int64)
+        rng = np.random.default_rng(seed)
+        best, stale, epoch = np.inf, 0, 0
+        for epoch in range(1, max_epochs + 1):  # noqa: B007 (the epoch count is reported)
+            order = present[rng.permutation(len(present))]
+            batch_of = (np.cumsum(sizes[order]) - 1) // batch_size
+            cuts = np.flatnonzero(np.diff(batch_of)) + 1
+            total, count = 0.0, 0
+            for sentences in np.split(order, cuts):
+                item_idx = np.concatenate([items_of[starts[j] : starts[j + 1]] for j in sentences])
+                position[sentences] = np.arange(len(sentences))
+                local = torch.from_numpy(position[rows_train[item_idx]])
+                item_t = torch.from_numpy(item_idx)
+                out = logits(S_t[torch.from_numpy(sentences)], local, P_t[item_t])
+                loss = torch.nn.functional.binary_cross_entropy_with_logits(out, y_t[item_t])
+                penalty = 0.5 * alpha * ((W1**2).sum() + (W2**2).sum()) / len(item_idx)
+                optimiser.zero_grad()
+                (loss + penalty).backward()
+                optimiser.step()
+                total += (loss.item() + penalty.item()) * len(item_idx)
+                count += len(item_idx)
+            epoch_loss = total / count
+            if epoch_loss > best - tol:
+                stale += 1
+            else:
+                stale = 0
+            best = min(best, epoch_loss)
+            if stale > n_iter_no_change:
+                break
+        with torch.no_grad():
+            scores = logits(
+                torch.from_numpy(S_test), torch.from_numpy(rows_test), torch.from_numpy(P_test)
+            ).numpy()
+        predictions = (scores > 0).astype(int)
+        return ProbeResult(float((predictions == y_test).mean()), predictions, epochs=epoch)
 
 
 def bootstrap_ci(

@@ -210,9 +210,9 @@ def train(
         optimizer.load_state_dict(saved["optimizer"])
         state = TrainState(**saved["state"])
         _set_rng_state(saved["rng"], device)
-    if state.done and state.stop_reason == "time limit":  # a later call with more time goes on
-        state.done, state.stop_reason = deadline is not None and time.time() >= deadline, ""
-        state.stop_reason = "time limit" if state.done else ""
+    out_of_time = deadline is not None and time.time() >= deadline
+    if state.done and state.stop_reason == "time limit" and not out_of_time:
+        state.done, state.stop_reason = False, ""  # a later call with more time goes on
     if state.done:
         model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
         return TrainResult(model.eval(), state, checkpoint_dir)
