@@ -45,6 +45,7 @@ run: setup
 	$(MAKE) html
 
 html: setup
+	$(BIN)/compsem findings
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "[make] open _build/html/index.html"
 

@@ -21,3 +21,38 @@ def test_verdict_reports_statuses():
     assert report.verdict(0.9, partial) == "differs (partial)"
     for status in ("substitute", "not-run"):
         assert report.verdict(0.55, {**TARGET, "status": status, "reason": "r"}) == status
+
+
+def test_expected_verdict_of_a_known_contradiction():
+    partial = {**TARGET, "status": "partial", "reason": "3 of 5 seeds"}
+    assert report.expected_verdict(partial) == "match (partial)"
+    assert report.expected_verdict({**partial, "expect": "differs"}) == "differs (partial)"
+    assert report.expected_verdict({**TARGET, "status": "not-run", "reason": "r"}) == "not-run"
+
+
+def test_show_comparison_summarises_and_folds():
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {"ours": [0.5, 0.9, 0.2], "paper": [0.5, 0.5, 0.3], "difference": [0.0, 0.4, -0.1],
+         "tolerance": [0.1, 0.1, 0.1], "verdict": ["match", "differs", "substitute"],
+         "source": ["T1", "T1", "T1"]},
+        index=pd.Index(["a", "b", "c"], name="quantity"))
+    html = report.show_comparison(table, "cells").data
+    assert "1 of 2 cells within tolerance" in html and "largest difference 0.4 (b)" in html
+    assert "1 shown but not compared" in html and "<details>" in html
+
+
+def test_read_glued_keeps_numbers_only(tmp_path):
+    import nbformat
+
+    def record(name, text):
+        return nbformat.v4.new_output("display_data", data={
+            "application/papermill.record/text/plain": text},
+            metadata={"scrapbook": {"name": name}})
+
+    cell = nbformat.v4.new_code_cell("")
+    cell.outputs = [record("x", "0.25"), record("n", "3"), record("table", "<IPython.HTML>"),
+                    record("flag", "True"), record("text", "'words'")]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    assert report.read_glued(notebook) == {"x": 0.25, "n": 3}

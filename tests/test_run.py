@@ -90,3 +90,30 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
 
     (project / "notebooks" / "tiny.py").write_text(CHAPTER.replace("n = 3", "n = 5"))
     assert any("changed since it was executed" in p for p in run.staleness(out))
+
+
+def test_code_cells_are_folded_except_the_parameters():
+    import nbformat
+
+    cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("import numpy"),
+             nbformat.v4.new_markdown_cell("text"), nbformat.v4.new_code_cell("glue()")]
+    cells[0].metadata["tags"] = ["parameters"]
+    cells[3].metadata["tags"] = ["remove-input"]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    run.fold_code_cells(notebook)
+    assert [c.metadata.get("tags") for c in notebook.cells] == [
+        ["parameters"], ["hide-input"], None, ["remove-input"]]
+
+
+def test_chapter_kernels_compute_with_fixed_cpu_code_paths(monkeypatch):
+    from compsem import determinism
+
+    for name, value in determinism.KERNEL_ENV.items():
+        monkeypatch.setenv(name, value)
+    expected = "avx2-cnr" if determinism.KERNEL_ENV else "native"
+    assert determinism.numerics().startswith(expected)
+    if determinism.KERNEL_ENV:
+        monkeypatch.setenv("MKL_CBWR", "AUTO")
+        assert determinism.numerics().startswith("native")
+    assert determinism.is_timing("cogs_reduced_train_minutes")
+    assert not determinism.is_timing("split_half_all")

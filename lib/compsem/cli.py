@@ -4,6 +4,7 @@
     compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...]
     compsem run-all [-P PROFILE]                  every chapter, one progress line each
     compsem check                                 freshness of the executed notebooks in book/
+    compsem findings [--check]                    write book/findings.md from the executed chapters
     compsem setup                                 prepare packaged models and WordNet once
     compsem data verify [PATH ...]                check registry files (default: all of them)
     compsem data registry MANIFEST.tsv            regenerate data/registry.tsv from a mirror
@@ -68,6 +69,21 @@ def _check(args) -> int:
     return 1 if problems else 0
 
 
+def _findings(args) -> int:
+    from compsem import findings_page
+
+    if args.check:
+        current = findings_page.PAGE.read_text() if findings_page.PAGE.exists() else ""
+        fresh = findings_page.render(findings_page.glued_by_chapter())
+        if current != fresh:
+            print(f"{findings_page.PAGE} is out of date: run `compsem findings`", file=sys.stderr)
+            return 1
+        print(f"{findings_page.PAGE} is up to date")
+        return 0
+    print(f"wrote {findings_page.write()}")
+    return 0
+
+
 def _setup(args) -> int:
     from compsem import resources
 
@@ -118,6 +134,9 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="chapters, profiles and parameters").set_defaults(func=_list)
     sub.add_parser("check", help="freshness of book/*.ipynb").set_defaults(func=_check)
+    findings = sub.add_parser("findings", help="write book/findings.md (Findings at a glance)")
+    findings.add_argument("--check", action="store_true", help="fail if the page is out of date")
+    findings.set_defaults(func=_findings)
     sub.add_parser("setup", help="prepare packaged models and WordNet").set_defaults(func=_setup)
 
     data = sub.add_parser("data", help="the data registry")

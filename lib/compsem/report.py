@@ -42,6 +42,10 @@ def load_targets(study: str) -> dict[str, dict]:
             raise ValueError(f"{file}: target {key!r} has unknown status {target['status']!r}")
         if target.get("status") and not target.get("reason"):
             raise ValueError(f"{file}: target {key!r} has a status but no reason")
+        if target.get("expect", "match") not in ("match", "differs"):
+            raise ValueError(f"{file}: target {key!r}: expect must be 'match' or 'differs'")
+        if target.get("expect") == "differs" and not target.get("reason"):
+            raise ValueError(f"{file}: target {key!r} is expected to differ but gives no reason")
     return targets
 
 
@@ -54,7 +58,7 @@ def slug(name: str) -> str:
 def verdict(ours: float, target: Mapping) -> str:
     """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with status
     substitute or not-run is reported by that status, a *partial* one as ``"match (partial)"`` or
-    ``"differs (partial)"``."""
+    ``"differs (partial)"`` (held to its tolerance like any other)."""
     if target.get("status") in ("substitute", "not-run"):
         return target["status"]
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
@@ -118,6 +122,40 @@ def style_comparison(table: pd.DataFrame):
     return styler
 
 
+def expected_verdict(target: Mapping) -> str:
+    """The verdict the test suite requires of a target: ``match``, or ``differs`` where the
+    targets file says so (a known contradiction, explained in its ``reason``); partial targets
+    carry the ``(partial)`` suffix; substitute and not-run ones their status."""
+    if target.get("status") in ("substitute", "not-run"):
+        return target["status"]
+    outcome = target.get("expect", "match")
+    return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
+
+
+def show_comparison(table: pd.DataFrame, what: str = "paper numbers"):
+    """A long :func:`compare` table as one summary line (how many within tolerance, the largest
+    difference) with the full, styled table folded below it (an HTML ``<details>``)."""
+    from IPython.display import HTML
+
+    compared = table[table["verdict"].str.startswith(("match", "differs"))]
+    met = int(compared["verdict"].str.startswith("match").sum())
+    line = f"<b>{met} of {len(compared)} {what} within tolerance</b>"
+    if len(compared):
+        gaps = compared["difference"].abs()
+        worst = gaps.idxmax()
+        line += f"; largest difference {_number(gaps.max())} ({worst})"
+    others = len(table) - len(compared)
+    if others:
+        line += f"; {others} shown but not compared (substitute or not run here)"
+    styled = style_comparison(table).to_html()
+    return HTML(f"<p>{line}.</p><details><summary>Show the {len(table)} rows</summary>"
+                f"{styled}</details>")
+
+
+_GLUED: dict[str, float] = {}
+"""Every number glued in this process, by key: the Findings of the chapter read them."""
+
+
 def glue(key: str, value, display: bool = False):
     """Glue a plain Python number (myst_nb.glue) so the book can quote it and the tests read it.
 
@@ -131,6 +169,7 @@ def glue(key: str, value, display: bool = False):
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"glue {key!r}: expected a number, got {type(value).__name__}")
     myst_glue(key, value, display=display)
+    _GLUED[key] = value
     return value
 
 
@@ -138,6 +177,63 @@ def glue_all(values: Mapping[str, float]) -> None:
     """:func:`glue` every item of a mapping."""
     for key, value in values.items():
         glue(key, value)
+
+
+def targets_summary(values: Mapping[str, float]) -> dict:
+    """How the targets among ``values`` fare: compared, met, the largest difference and its key,
+    and how many are shown only (substitute or not run)."""
+    targets = {}
+    for file in sorted(paths.TARGETS_DIR.glob("*.json")):
+        targets.update(load_targets(file.stem))
+    compared = met = shown = 0
+    worst_key, worst = None, 0.0
+    for key in sorted(values):
+        target = targets.get(key)
+        if target is None:
+            continue
+        outcome = verdict(values[key], target)
+        if outcome in ("substitute", "not-run"):
+            shown += 1
+            continue
+        compared += 1
+        met += outcome.startswith("match")
+        gap = abs(float(values[key]) - float(target["paper"]))
+        if not math.isnan(gap) and gap > worst:
+            worst_key, worst = key, gap
+    return {"compared": compared, "met": met, "shown": shown, "worst_key": worst_key,
+            "worst": worst}
+
+
+def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
+    """One sentence from glued values: the claims' verdicts and the paper numbers met."""
+    from compsem import claims
+
+    sentence = claims.summary(rows) if rows else "No claims of the paper are checked here"
+    numbers = targets_summary(values)
+    if numbers["compared"]:
+        sentence += (f"; {numbers['met']} of {numbers['compared']} paper numbers reproduced "
+                     f"within tolerance")
+        if numbers["worst_key"]:
+            sentence += f" (largest difference {_number(numbers['worst'])}, `{numbers['worst_key']}`)"
+    if numbers["shown"]:
+        sentence += f"; {numbers['shown']} more shown beside substitutes or marked not run"
+    return sentence + "."
+
+
+def glue_findings(chapter: str, values: Mapping[str, float] | None = None) -> list[dict]:
+    """Evaluate the chapter's claims (``data/claims/``) on the numbers glued so far and glue the
+    Findings: ``findings_table`` (HTML) and ``findings_headline`` (Markdown), which the chapter's
+    Findings section pastes with ``{glue}`` and ``{glue:md}``. Returns the table's rows."""
+    from IPython.display import HTML, Markdown
+    from myst_nb import glue as myst_glue
+
+    from compsem import claims
+
+    values = dict(_GLUED if values is None else values)
+    rows = claims.table(claims.for_chapter(chapter), {chapter: values})
+    myst_glue("findings_table", HTML(claims.html_table(rows)), display=False)
+    myst_glue("findings_headline", Markdown(findings_headline(rows, values)), display=False)
+    return rows
 
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -182,6 +278,12 @@ def read_glued(notebook) -> dict[str, float]:
                 continue
             data = output.get("data", {})
             text = data.get("application/papermill.record/text/plain", data.get("text/plain"))
-            if text is not None:
-                values[name] = ast.literal_eval(text)
+            if text is None:
+                continue
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                continue  # a glued table or text (the Findings), not a number
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                values[name] = value
     return values

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-from compsem import paths
+from compsem import determinism, paths
 from compsem.envvars import temporary as temporary_env
 
 PROFILES = ("smoke", "default", "full")
@@ -49,6 +49,10 @@ QUIET_KERNEL_ENV = {
 """Environment of the kernel that executes a chapter: no progress bars inside the notebook
 (the runner shows per-cell progress in the terminal instead)."""
 _PROVENANCE_TAG = "compsem-provenance"
+VISIBLE_TAGS = ("parameters", "injected-parameters", "show-input", "hide-input", "remove-input",
+                "remove-cell")
+"""Code cells with one of these tags keep their own display; every other code cell is folded
+behind "show code" in the book (tag ``hide-input``), so a reader meets results, not imports."""
 _PROVENANCE_CODE = """\
 import json as _json, sys as _sys
 print(_json.dumps(sorted(_m for _m in _sys.modules if _m == "compsem" or _m.startswith("compsem."))))
@@ -218,7 +222,7 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         executed_nb = Path(tmp) / f"{chapter}.ipynb"
         nbformat.write(notebook, source_nb)
         start = time.perf_counter()
-        quiet = dict(QUIET_KERNEL_ENV)
+        quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV}
         # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
         quiet["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))
@@ -241,6 +245,7 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         wall_time = time.perf_counter() - start
 
         result = nbformat.read(executed_nb, as_version=4)
+        fold_code_cells(result)
         probe_cell = result.cells.pop()
         if _PROVENANCE_TAG not in probe_cell.metadata.get("tags", []):
             raise ChapterFailed(f"chapter {chapter!r}: provenance cell missing after execution")
@@ -262,6 +267,16 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         final = output_dir / f"{chapter}.ipynb"
         os.replace(final_tmp, final)
     return final
+
+
+def fold_code_cells(notebook) -> None:
+    """Tag every code cell ``hide-input`` unless it carries one of :data:`VISIBLE_TAGS`."""
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.setdefault("tags", [])
+        if not any(tag in VISIBLE_TAGS for tag in tags):
+            tags.append("hide-input")
 
 
 def staleness(executed: Path) -> list[str]:

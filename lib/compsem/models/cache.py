@@ -1,13 +1,15 @@
 """An on-disk embedding cache keyed by (encoder name, sha256 of the text).
 
-Layout: one folder per encoder, ``cache_dir("embeddings", <safe name>)``, holding *shards*:
+Layout: one folder per encoder, ``cache_dir("embeddings", <numerics>, <safe name>)``, holding *shards*:
 ``shard-<time>-<random>.npz`` files with ``keys`` (hex sha256 of each text, utf-8) and
 ``vectors`` (float32, one row per key). A call that has new texts writes one new shard; a shard
 is written to a hidden temporary file and renamed into place, so a crash never leaves a partial
 shard, and concurrent writers never touch each other's files. When there are many shards they
 are merged into one (the merged shard is in place before the old ones are deleted).
 
-The cache trusts the encoder name: an encoder whose output changes must change its name (the
+Vectors are kept apart by the CPU code paths that computed them (``determinism.numerics()``),
+so a chapter kernel never reads vectors computed under other numerics. The cache trusts the
+encoder name: an encoder whose output changes must change its name (the
 registry puts options like ``-normalized`` into it). :func:`clear` removes one encoder's cache.
 """
 
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compsem import paths
+from compsem import determinism, paths
 from compsem.models.base import check_texts
 
 MAX_SHARDS = 16
@@ -43,7 +45,7 @@ def safe_name(name: str) -> str:
 
 def cache_folder(name: str) -> Path:
     """The folder holding the cached vectors of the encoder called ``name``."""
-    folder = paths.cache_dir("embeddings", safe_name(name))
+    folder = paths.cache_dir("embeddings", determinism.numerics(), safe_name(name))
     label = folder / "ENCODER"
     if not label.exists():
         _atomic_write_bytes(label, name.encode("utf-8"))
@@ -183,4 +185,5 @@ def missing(name: str, texts: Sequence[str]) -> list[str]:
 def clear(encoder_or_name) -> None:
     """Delete the cached vectors of one encoder (an encoder or its name)."""
     name = encoder_or_name if isinstance(encoder_or_name, str) else encoder_or_name.name
-    shutil.rmtree(paths.cache_dir("embeddings", safe_name(name)), ignore_errors=True)
+    shutil.rmtree(paths.cache_dir("embeddings", determinism.numerics(), safe_name(name)),
+                  ignore_errors=True)

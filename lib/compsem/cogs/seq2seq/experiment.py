@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from compsem import paths
+from compsem import determinism, paths
 from compsem.cogs.seq2seq import batching, decoding, results, training
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
@@ -108,7 +108,7 @@ def run(
         return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
 
     checkpoints = (
-        paths.cache_dir("cogs-models", "checkpoints")
+        paths.cache_dir("cogs-models", determinism.numerics(), "checkpoints")
         if checkpoint_root is None
         else checkpoint_root
     ) / training_hash(config)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from compsem import paths
+from compsem import determinism, paths
 from compsem.cogs.seq2seq.config import config_hash, training_hash
 
 RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-models"
@@ -35,7 +35,7 @@ def results_root(where: str | Path | None = None) -> Path:
     if where in (None, ""):
         return RESULTS_DIR
     if str(where) == "cache":
-        return paths.cache_dir("cogs-models", "results")
+        return paths.cache_dir("cogs-models", determinism.numerics(), "results")
     return Path(where)
 
 
