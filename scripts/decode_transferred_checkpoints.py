@@ -22,6 +22,7 @@ import torch
 from compsem import paths
 from compsem.cogs.seq2seq import experiment, results
 from compsem.cogs.seq2seq.config import build_model, config_hash, training_hash
+from compsem.cogs.seq2seq.training import load_checkpoint
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
 NOTE = (
@@ -59,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     src, tgt = cogs_vocabularies()
     for name in args.checkpoints:
-        saved = torch.load(name, map_location="cpu", weights_only=False)
+        saved = load_checkpoint(name)
         config = json.loads(saved["config"])
         if training_hash(config) != saved["training_hash"]:
             raise ValueError(f"{name}: its config does not hash to its training_hash")

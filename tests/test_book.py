@@ -111,6 +111,11 @@ def test_chapter_pages_in_a_real_browser(html_dir):
             loaded = images.evaluate_all("els => els.filter(e => e.complete && e.naturalWidth > 0).length")
             if images.count() == 0 or loaded != images.count():
                 problems.append(f"{chapter}: {images.count()} figures, {loaded} rendered")
+            captions = page.locator("main figure figcaption").count()
+            if captions < images.count():
+                problems.append(f"{chapter}: {images.count()} figures, {captions} captions")
+            if page.locator("main table.compsem-findings").count() != 1:
+                problems.append(f"{chapter}: no Findings table")
             errors = page.locator("main .output.error, main .output.traceback, main .output.stderr")
             if errors.count():
                 problems.append(f"{chapter}: {errors.count()} error outputs")

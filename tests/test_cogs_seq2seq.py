@@ -474,3 +474,27 @@ def test_another_decoding_of_the_same_training_is_found(tmp_path):
     results.save_result(results.Result(sample, metrics, frame), tmp_path)  # beam, on a sample
     assert results.find_config(beam, tmp_path, any_decoding=True) == greedy  # whole sets first
     assert len(results.decodings(beam, tmp_path)) == 2
+
+
+def test_a_checkpoint_that_would_run_code_is_refused(tmp_path):
+    import pickle
+
+    from compsem.cogs.seq2seq.training import load_checkpoint
+
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    crafted = tmp_path / "last.pt"
+    with open(crafted, "wb") as handle:
+        pickle.dump({"model": Payload()}, handle)
+    with pytest.raises(RuntimeError, match="last.pt holds objects other than tensors"):
+        load_checkpoint(crafted)
+    assert not marker.exists()
+    import torch
+
+    plain = tmp_path / "ok.pt"
+    torch.save({"model": {"w": torch.ones(2)}, "state": {"step": 3}}, plain)
+    assert load_checkpoint(plain)["state"]["step"] == 3

@@ -24,6 +24,7 @@ import dataclasses
 import json
 import math
 import os
+import pickle
 import sys
 import time
 from contextlib import nullcontext
@@ -135,6 +136,18 @@ def _save(path: Path, payload: dict) -> None:
     os.replace(tmp, path)
 
 
+def load_checkpoint(path: Path, device="cpu") -> dict:
+    """A checkpoint's payload, loaded with ``weights_only=True``: tensors and plain values only,
+    so a crafted file cannot run code (a refused file is named, with what to do)."""
+    try:
+        return torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as error:
+        raise RuntimeError(
+            f"{path} holds objects other than tensors and plain values and was not loaded "
+            f"(a checkpoint never needs them); delete it to train again\n{error}"
+        ) from None
+
+
 def _rng_state(device) -> dict:
     state = {"torch": torch.get_rng_state()}
     if device.type == "cuda":
@@ -203,7 +216,7 @@ def train(
     )
     state = TrainState()
     if last.exists():
-        saved = torch.load(last, map_location=device, weights_only=False)
+        saved = load_checkpoint(last, device)
         if saved["training_hash"] != training_hash(config):
             raise RuntimeError(f"{last} belongs to another configuration; remove {checkpoint_dir}")
         model.load_state_dict(saved["model"])
