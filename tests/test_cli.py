@@ -18,7 +18,12 @@ def test_list_shows_chapters_and_parameters(capsys):
     [(["run", "sts3k-data", "-p", "n_split", "200"], "unknown parameter 'n_split'"),
      (["run", "sts3k-data", "-p", "n_splits", "many"], "must be int"),
      (["run", "sts3k-data", "-P", "huge"], "unknown profile"),
-     (["run", "no-such-chapter"], "no chapter 'no-such-chapter'")],
+     (["run", "no-such-chapter"], "no chapter 'no-such-chapter'"),
+     (["run", "../notebooks/sts3k-data"], "no chapter '../notebooks/sts3k-data'"),
+     (["run", "/tmp/sts3k-data"], "no chapter '/tmp/sts3k-data'"),
+     (["run", "sts3k-data", "-p", "n_splits", "0"], "parameter 'n_splits' (-p override) = 0"),
+     (["run", "sts3k-data", "-p", "sd_ddof", "5000"], "must be <= 1"),
+     (["run", "sts3k-data", "-p", "sample_sizes", "[25, 50"], "is not valid YAML")],
 )
 def test_bad_run_fails_fast_with_exit_code_2(argv, message, capsys):
     assert cli.main(argv) == 2

@@ -282,3 +282,34 @@ def test_round_trip_and_order_on_all_released_rows():
                 assert lf.canonical(target) == target
             n += 1
     assert n == 24_155 + 3_000 + 3_000 + 21_000 + 15 + 1_500
+
+
+# --- issue 21: a bounded equivalence search ----------------------------------------------------
+
+
+def _cycles(sizes, shift=0):
+    atoms, base = [], 0
+    total = sum(sizes)
+    for n in sizes:
+        for i in range(n):
+            name = lambda k: (k + shift) % total  # noqa: E731 - a renaming of the indices
+            atoms.append(f"cat ( x _ {name(base + i)} )")
+            atoms.append(f"see . agent ( x _ {name(base + i)} , x _ {name(base + (i + 1) % n)} )")
+        base += n
+    return " AND ".join(atoms)
+
+
+def test_look_alike_forms_are_decided_quickly():
+    import time
+
+    one, two = _cycles([22]), _cycles([11, 11])  # colour refinement cannot tell them apart
+    start = time.perf_counter()
+    assert not lf.equivalent(one, two) and not lf.equivalent(two, one)
+    assert lf.equivalent(one, _cycles([22], shift=5))
+    assert time.perf_counter() - start < 1.0  # was 2 s per call before the search was ordered
+
+
+def test_equivalence_search_is_capped_with_a_warning():
+    one, two = lf.parse(_cycles([22])), lf.parse(_cycles([11, 11]))
+    with pytest.warns(RuntimeWarning, match="undecided after 10 candidate assignments"):
+        assert lf.equivalent_forms(one, two, max_steps=10) is False

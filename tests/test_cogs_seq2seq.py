@@ -498,3 +498,41 @@ def test_a_checkpoint_that_would_run_code_is_refused(tmp_path):
     plain = tmp_path / "ok.pt"
     torch.save({"model": {"w": torch.ones(2)}, "state": {"step": 3}}, plain)
     assert load_checkpoint(plain)["state"]["step"] == 3
+
+
+# --- issue 21: corrupted checkpoints and result files never stick -------------------------------
+
+
+def test_a_bit_flipped_checkpoint_is_refused(tmp_path):
+    cfg = _toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = _toy(100, 0), _toy(16, 1)
+    training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
+                   stop_after=15)
+    checkpoints = [p for p in tmp_path.rglob("*.pt")]
+    assert checkpoints and all(p.with_name(p.name + ".sha256").exists() for p in checkpoints)
+    for checkpoint in checkpoints:
+        data = bytearray(checkpoint.read_bytes())
+        data[len(data) // 2] ^= 0x01  # one bit, inside the tensor data
+        checkpoint.write_bytes(bytes(data))
+    with pytest.raises(RuntimeError, match=r"is corrupted: sha256 .* delete .*\.pt"):
+        training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False)
+
+
+def test_a_truncated_result_counts_as_not_done(tmp_path):
+    import pandas as pd
+
+    cfg = config.reduced_config("transformer-tiny", max_steps=5)
+    predictions = pd.DataFrame({"split": ["dev"] * 400, "row": range(400),
+                                "prediction": [f"* cat ( x _ {i} ) ;" for i in range(400)],
+                                "capped": [0] * 400})
+    folder = results.save_result(results.Result(cfg, {"seed": 1}, predictions), tmp_path)
+    assert not list(folder.glob(".*tmp")) and results.has_result(cfg, tmp_path)
+    gz = folder / "predictions.tsv.gz"
+    good = gz.read_bytes()
+    gz.write_bytes(good[: len(good) // 2])  # an interrupted non-atomic write
+    with pytest.warns(UserWarning, match="truncated or corrupted"):
+        assert not results.has_result(cfg, tmp_path, partial=True)
+    with pytest.warns(UserWarning):
+        assert results.find_config(cfg, tmp_path) is None
+    results.save_result(results.Result(cfg, {"seed": 1}, predictions), tmp_path)  # re-decoded
+    assert results.has_result(cfg, tmp_path) and gz.read_bytes() == good

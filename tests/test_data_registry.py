@@ -169,3 +169,52 @@ def test_mirror_manifest_matches_registry(mirror):
     lines = manifest.read_text().splitlines()[1:]
     shas = {ln.split("\t")[0]: ln.split("\t")[2] for ln in lines if ln}
     assert {k: v.sha256 for k, v in registry.entries().items()} == shas
+
+
+# --- issue 21: unsafe paths, corrupted archives -------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "owner/repo/../../../etc/passwd", "../x",
+                                  "owner/..", "C:\\x", ""])
+def test_unsafe_registry_paths_are_rejected(path, tmp_path, monkeypatch):
+    item = Entry(path, 1, "0" * 64, "https://example.org/x")
+    monkeypatch.setattr(registry, "entries", lambda: {path: item})
+    monkeypatch.setenv("COMPSEM_DATA_DIR", str(tmp_path))
+    with pytest.raises(DataError, match="unsafe registry path"):
+        registry.fetch(path)
+
+
+def test_unsafe_tar_member_is_rejected(tmp_path):
+    from compsem import resources
+
+    for name in ("../evil", "a/../../evil", "/abs"):
+        with pytest.raises(resources.ModelUnavailableError, match="unsafe member path"):
+            resources._safe_member(name, tmp_path / "x.tar.gz")
+    assert resources._safe_member("wordnet/data.noun", tmp_path) == "wordnet/data.noun"
+
+
+def test_garbage_archive_is_evicted_and_named(http_root, tmp_path, monkeypatch):
+    root, url = http_root
+    payload = b"the dog chased the cat\tpositive\n"
+    item = Entry("owner/repo/tasks/train.txt", len(payload), hashlib.sha256(payload).hexdigest(),
+                 f"{url}/bundle.tar.gz#bundle/tasks/train.txt")
+    monkeypatch.setattr(registry, "entries", lambda: {item.path: item})
+    monkeypatch.delenv("COMPSEM_DATA_DIR", raising=False)
+    monkeypatch.delenv("COMPSEM_DATA_URL", raising=False)
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
+    archive = tmp_path / "cache" / "archives" / "bundle.tar.gz"
+    (root / "bundle.tar.gz").write_bytes(b"<html>not a tar.gz</html>")
+    with pytest.raises(DataError, match=r"(?s)bundle.tar.gz .*unreadable.*deleted"):
+        registry.fetch(item.path)
+    assert not archive.exists()  # evicted: the next run downloads it again
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        info = tarfile.TarInfo("bundle/tasks/train.txt")
+        info.size = len(payload)
+        tar.addfile(info, io.BytesIO(payload))
+    (root / "bundle.tar.gz").write_bytes(buffer.getvalue()[:-30])  # truncated
+    with pytest.raises(DataError, match="deleted"):
+        registry.fetch(item.path)
+    assert not archive.exists()
+    (root / "bundle.tar.gz").write_bytes(buffer.getvalue())
+    assert registry.fetch(item.path).read_bytes() == payload  # recovers once upstream is good

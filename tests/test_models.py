@@ -469,3 +469,75 @@ def test_mpnet_layer12_normalised_equals_mpnet():
     st = get_encoder("mpnet", device="cpu").encode(texts)
     X = get_encoder("mpnet:layer12", device="cpu", normalize=True).encode(texts)
     np.testing.assert_allclose(X, st, atol=1e-5)
+
+
+# --- issue 21: hf without network fails fast; corrupted and concurrent cache shards ---------------
+
+
+def test_hf_unreachable_hub_fails_fast_without_hf_hub_offline(monkeypatch):
+    import socket
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    calls = []
+
+    def no_network(address, timeout=None, *args, **kwargs):
+        calls.append(address)
+        raise OSError("network is unreachable")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    registry.hub_reachable.cache_clear()
+    try:
+        start = time.perf_counter()
+        for _ in range(2):
+            with pytest.raises(ModelUnavailableError, match="hub is unreachable"):
+                get_encoder("hf:compsem-tests/no-such-model-xyz").encode(["a cat"])
+        assert time.perf_counter() - start < 5
+        assert len(calls) == 1  # probed once per process
+    finally:
+        registry.hub_reachable.cache_clear()
+
+
+def test_cache_quarantines_a_truncated_shard_and_recomputes(fresh_cache):
+    enc = CountingEncoder()
+    cached_encode(enc, ["a", "b"])
+    folder = cache_mod.cache_folder(enc.name)
+    (shard,) = folder.glob("shard-*.npz")
+    shard.write_bytes(shard.read_bytes()[:50])  # truncated
+    with pytest.warns(UserWarning, match=f"{shard.name}.*unreadable"):
+        out = cached_encode(enc, ["a", "b"])
+    np.testing.assert_array_equal(out, np.stack([enc.vec("a"), enc.vec("b")]))
+    assert enc.calls == [["a", "b"], ["a", "b"]]
+    assert (folder / (shard.name + ".bad")).exists() and not shard.exists()
+    cached_encode(enc, ["a", "b"])
+    assert len(enc.calls) == 2  # the recomputed vectors are cached again
+
+
+_WRITER = """
+import sys, numpy as np, hashlib
+from compsem.models import cached_encode
+class Enc:
+    name, dim = "shared", 4
+    def encode(self, texts, batch_size=64, show_progress=False):
+        return np.stack([np.frombuffer(hashlib.sha256(t.encode()).digest()[:16], np.float32)
+                         for t in texts])
+worker = int(sys.argv[1])
+for i in range(60):
+    texts = [f"w{worker} t{i}", f"common {i % 7}"]
+    out = cached_encode(Enc(), texts)
+    assert out.shape == (2, 4), out.shape
+print("ok")
+"""
+
+
+def test_concurrent_cache_writers_and_mergers(fresh_cache):
+    env = {**os.environ, "COMPSEM_CACHE_DIR": str(fresh_cache)}
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(w)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for w in range(4)]
+    results = [p.communicate(timeout=300) for p in procs]
+    for proc, (out, err) in zip(procs, results, strict=True):
+        assert proc.returncode == 0 and out.strip() == "ok", err[-2000:]
+    folder = cache_mod.cache_folder("shared")
+    assert not list(folder.glob("*.bad"))
+    index, matrix, _ = cache_mod._read(folder)
+    assert len(index) == 4 * 60 + 7

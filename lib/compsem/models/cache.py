@@ -5,7 +5,11 @@ Layout: one folder per encoder, ``cache_dir("embeddings", <numerics>, <safe name
 ``vectors`` (float32, one row per key). A call that has new texts writes one new shard; a shard
 is written to a hidden temporary file and renamed into place, so a crash never leaves a partial
 shard, and concurrent writers never touch each other's files. When there are many shards they
-are merged into one (the merged shard is in place before the old ones are deleted).
+are merged into one (the merged shard is in place before the old ones are deleted); one process
+merges at a time (an ``fcntl.flock`` on ``.merge.lock``; a process that finds it held skips the
+merge), and a reader tolerates shards that vanish while it reads (their vectors are recomputed).
+A shard that cannot be read (truncated, corrupted) is renamed ``*.bad`` with a warning naming it,
+and its vectors are recomputed: corruption never blocks an encoder.
 
 Vectors are kept apart by the CPU code paths that computed them (``determinism.numerics()``),
 so a chapter kernel never reads vectors computed under other numerics. The cache trusts the
@@ -21,6 +25,9 @@ import re
 import shutil
 import time
 import uuid
+import warnings
+import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -80,19 +87,25 @@ def _shards(folder: Path) -> list[Path]:
 
 
 def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]]:
-    """All cached vectors of a folder: key -> row of one stacked matrix, and the shard files."""
-    for _attempt in range(5):
-        shards = _shards(folder)
+    """All cached vectors of a folder: key -> row of one stacked matrix, and the shard files.
+
+    A shard merged away by another process while we read is skipped (its vectors are computed
+    again if needed); an unreadable shard is quarantined (:func:`_quarantine`).
+    """
+    parts, shards = [], []
+    for shard in _shards(folder):
         try:
-            parts = []
-            for shard in shards:
-                with np.load(shard) as data:
-                    parts.append((data["keys"], data["vectors"]))
-            break
-        except FileNotFoundError:  # a shard was merged away while we listed; list again
+            with np.load(shard) as data:
+                keys, vectors = data["keys"], data["vectors"]
+            if vectors.ndim != 2 or keys.ndim != 1 or len(keys) != len(vectors):
+                raise ValueError(f"keys {keys.shape} do not match vectors {vectors.shape}")
+        except FileNotFoundError:  # merged away by another process while we listed
             continue
-    else:
-        raise RuntimeError(f"embedding cache {folder} keeps changing; try again")
+        except (zipfile.BadZipFile, ValueError, KeyError, EOFError, OSError, zlib.error) as error:
+            _quarantine(shard, error)
+            continue
+        parts.append((keys, vectors))
+        shards.append(shard)
     if not parts:
         return {}, None, shards
     dims = {v.shape[1] for _, v in parts}
@@ -104,11 +117,34 @@ def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]
     return index, matrix, shards
 
 
+def _quarantine(shard: Path, error: BaseException) -> None:
+    """Rename an unreadable shard to ``<shard>.bad`` (kept for inspection) and warn naming it."""
+    bad = shard.with_name(shard.name + ".bad")
+    try:
+        os.replace(shard, bad)
+    except FileNotFoundError:
+        return  # another process quarantined or merged it first
+    warnings.warn(f"embedding cache shard {shard} is unreadable ({type(error).__name__}: "
+                  f"{error}); moved to {bad.name}, its vectors will be recomputed", stacklevel=3)
+
+
 def _merge(folder: Path, index: dict[bytes, int], matrix: np.ndarray, old: list[Path]) -> None:
-    keys = np.array(list(index), dtype="S64")
-    _write_shard(folder, keys, matrix[list(index.values())])
-    for shard in old:
-        shard.unlink(missing_ok=True)
+    """Write all vectors as one shard and delete ``old``, holding ``.merge.lock``: when another
+    process is merging, skip (the shards stay valid; a later call merges them)."""
+    import fcntl
+
+    with open(folder / ".merge.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return
+        try:
+            keys = np.array(list(index), dtype="S64")
+            _write_shard(folder, keys, matrix[list(index.values())])
+            for shard in old:
+                shard.unlink(missing_ok=True)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def cached_encode(

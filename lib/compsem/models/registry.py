@@ -30,6 +30,7 @@ in ``shared/studies/packaged-models.md``.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib.util
 import os
 import re
@@ -241,6 +242,23 @@ def _offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+@functools.cache
+def hub_reachable(timeout: float = 2.0) -> bool:
+    """Whether the Hugging Face hub answers a TCP connect (``HF_ENDPOINT`` or huggingface.co,
+    port 443) within ``timeout`` seconds. Probed once per process: without network an
+    uncached ``hf:`` model then fails in about a second instead of after minutes of retries."""
+    import socket
+    from urllib.parse import urlparse
+
+    url = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    host, port = url.hostname or "huggingface.co", url.port or (80 if url.scheme == "http" else 443)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
 def _needs_network(hub_id: str, err: Exception | None = None) -> str:
     why = f" ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})" if err else ""
     return (
@@ -261,16 +279,23 @@ def hf_is_cached(hub_id: str) -> bool:
 def hf_encoder(hub_id: str, device: str = "auto", normalize: bool = False):
     """A sentence-transformers model by hub id, e.g. ``hf:sentence-transformers/all-MiniLM-L12-v2``.
 
-    With ``HF_HUB_OFFLINE`` set and the model not cached this fails at once with
-    :class:`ModelUnavailableError` naming the packaged alternatives. Note that the cache key is
+    With ``HF_HUB_OFFLINE`` set, or the hub unreachable (:func:`hub_reachable`), and the model
+    not cached this fails at once with :class:`ModelUnavailableError` naming the packaged
+    alternatives. Note that the cache key is
     the id: if the hub model changes, clear its embedding cache.
     """
     if not hub_id:
         raise ValueError("'hf:' needs a hub id, e.g. 'hf:sentence-transformers/all-MiniLM-L12-v2'")
 
     def check() -> None:
-        if not Path(hub_id).expanduser().is_dir() and _offline() and not hf_is_cached(hub_id):
+        if Path(hub_id).expanduser().is_dir() or hf_is_cached(hub_id):
+            return
+        if _offline():
             raise ModelUnavailableError(_needs_network(hub_id) + " HF_HUB_OFFLINE is set.")
+        if not hub_reachable():
+            raise ModelUnavailableError(
+                _needs_network(hub_id) + " The hub is unreachable (no connection to it within "
+                "2 s); set HF_HUB_OFFLINE=1 to skip this check.")
 
     check()  # fail early; checked again at load time
     return SentenceTransformerEncoder(

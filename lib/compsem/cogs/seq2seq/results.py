@@ -9,15 +9,25 @@
   the loader's frame of that split), ``prediction`` (whitespace tokens) and ``capped`` (1 when the
   output was cut at the length cap). The gold outputs are not repeated: they come from the loader.
 
+Each file is written to a unique temporary name and renamed into place (``metrics.json`` last),
+so an interrupted save never leaves a truncated file under the final name. A result folder whose
+files cannot be read back (truncated or corrupted gzip, invalid JSON) does not count as done:
+:func:`has_result` is false and the run is trained or decoded again.
+
 Checkpoints are not results; they live in ``compsem.paths.cache_dir("cogs-models", ...)``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gzip
 import io
 import json
+import os
+import tempfile
+import warnings
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -50,10 +60,58 @@ def has_result(config: dict, root: str | Path | None = None, partial: bool = Fal
     folder = result_dir(config, root)
     if not ((folder / "metrics.json").exists() and (folder / "predictions.tsv.gz").exists()):
         return False
+    problem = result_problem(folder)
+    if problem:
+        warnings.warn(f"{folder}: {problem}; the run counts as not done and is made again",
+                      stacklevel=2)
+        return False
     if partial:
         return True
     metrics = json.loads((folder / "metrics.json").read_text())
     return metrics.get("stop_reason") != "time limit"
+
+
+def result_problem(folder: Path) -> str | None:
+    """Why the result files in ``folder`` cannot be read back (None when they can): the gzip
+    stream of the predictions is read to its end (CRC and length checked) and the JSON files
+    parsed. Cached on the files' sizes and modification times."""
+    stamps = []
+    for name in ("config.json", "metrics.json", "predictions.tsv.gz"):
+        try:
+            stat = (folder / name).stat()
+        except OSError:
+            return f"{name} is missing"
+        stamps.append((stat.st_size, stat.st_mtime_ns))
+    return _result_problem(folder, tuple(stamps))
+
+
+@functools.cache
+def _result_problem(folder: Path, stamps: tuple) -> str | None:
+    for name in ("config.json", "metrics.json"):
+        try:
+            json.loads((folder / name).read_text())
+        except (ValueError, OSError) as error:
+            return f"{name} is unreadable ({type(error).__name__}: {error})"
+    try:
+        with gzip.open(folder / "predictions.tsv.gz", "rb") as handle:
+            while handle.read(1 << 20):
+                pass
+    except (EOFError, OSError, zlib.error) as error:
+        return f"predictions.tsv.gz is truncated or corrupted ({type(error).__name__}: {error})"
+    return None
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to a unique temporary file beside ``target``, then rename it into place."""
+    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
+                                     delete=False) as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    try:
+        os.replace(handle.name, target)
+    finally:
+        Path(handle.name).unlink(missing_ok=True)
 
 
 @dataclasses.dataclass
@@ -69,20 +127,21 @@ class Result:
 
 def save_result(result: Result, root: str | Path | None = None) -> Path:
     """Write the three files (the TSV gzip-compressed with a fixed timestamp, so equal results
-    give equal bytes)."""
+    give equal bytes), each atomically, ``metrics.json`` last."""
     missing = set(PREDICTION_COLUMNS) - set(result.predictions.columns)
     if missing:
         raise ValueError(f"predictions lack columns {sorted(missing)}")
     folder = result_dir(result.config, root)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.json").write_text(json.dumps(result.config, indent=1, sort_keys=True) + "\n")
-    (folder / "metrics.json").write_text(
-        json.dumps(result.metrics, indent=1, sort_keys=True) + "\n"
-    )
     text = result.predictions[PREDICTION_COLUMNS].to_csv(sep="\t", index=False)
-    with open(folder / "predictions.tsv.gz", "wb") as raw:
-        with gzip.GzipFile(filename="predictions.tsv", mode="wb", fileobj=raw, mtime=0) as out:
-            out.write(text.encode())
+    raw = io.BytesIO()
+    with gzip.GzipFile(filename="predictions.tsv", mode="wb", fileobj=raw, mtime=0) as out:
+        out.write(text.encode())
+    _write_atomic(folder / "predictions.tsv.gz", raw.getvalue())
+    _write_atomic(folder / "config.json",
+                  (json.dumps(result.config, indent=1, sort_keys=True) + "\n").encode())
+    _write_atomic(folder / "metrics.json",
+                  (json.dumps(result.metrics, indent=1, sort_keys=True) + "\n").encode())
     return folder
 
 

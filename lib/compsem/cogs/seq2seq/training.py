@@ -131,14 +131,54 @@ def _batch_stream(pairs, batch_size, seed, epoch, position):
 
 
 def _save(path: Path, payload: dict) -> None:
+    """Save ``payload`` atomically, with its sha256 in ``<path>.sha256`` (checked on load)."""
     tmp = path.with_suffix(".tmp")
     torch.save(payload, tmp)
+    digest = _sha256(tmp)
+    sidecar = _digest_path(path)
+    sidecar_tmp = sidecar.with_name(sidecar.name + ".tmp")
+    sidecar_tmp.write_text(digest + "\n")
     os.replace(tmp, path)
+    os.replace(sidecar_tmp, sidecar)
+
+
+def _digest_path(path: Path) -> Path:
+    """``<checkpoint>.sha256``: the digest stored beside a checkpoint."""
+    return path.with_name(path.name + ".sha256")
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_checkpoint(path: Path) -> None:
+    """Raise RuntimeError when ``path`` does not match the sha256 stored beside it.
+
+    A checkpoint saved before digests were stored (no ``.sha256`` file) is accepted as is.
+    """
+    sidecar = _digest_path(path)
+    if not sidecar.exists():
+        return
+    expected = sidecar.read_text().strip()
+    found = _sha256(path)
+    if found != expected:
+        raise RuntimeError(
+            f"checkpoint {path} is corrupted: sha256 {found}, but {sidecar} records {expected}; "
+            f"delete {path} and {sidecar} to train again"
+        )
 
 
 def load_checkpoint(path: Path, device="cpu") -> dict:
     """A checkpoint's payload, loaded with ``weights_only=True``: tensors and plain values only,
-    so a crafted file cannot run code (a refused file is named, with what to do)."""
+    so a crafted file cannot run code (a refused file is named, with what to do). Its sha256 is
+    checked first against the digest saved beside it (:func:`verify_checkpoint`)."""
+    verify_checkpoint(path)
     try:
         return torch.load(path, map_location=device, weights_only=True)
     except pickle.UnpicklingError as error:
@@ -227,7 +267,7 @@ def train(
     if state.done and state.stop_reason == "time limit" and not out_of_time:
         state.done, state.stop_reason = False, ""  # a later call with more time goes on
     if state.done:
-        model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
+        model.load_state_dict(load_checkpoint(best, device))
         return TrainResult(model.eval(), state, checkpoint_dir)
 
     stream = _batch_stream(
@@ -306,7 +346,7 @@ def train(
     bar.close()
     if not state.done:  # interrupted on purpose: return the current weights
         return TrainResult(model.eval(), state, checkpoint_dir)
-    model.load_state_dict(torch.load(best, map_location=device, weights_only=True))
+    model.load_state_dict(load_checkpoint(best, device))
     return TrainResult(model.eval(), state, checkpoint_dir)
 
 
