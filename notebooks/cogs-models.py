@@ -20,20 +20,33 @@
 # (16-35%), and at zero on the three *structural* ones: a PP on a subject, deeper CP and PP
 # recursion. This chapter re-implements the models and their training in plain PyTorch and asks:
 #
-# - **Does the gap reproduce?** A reduced Transformer trained here on a CPU (default profile),
-#   and the paper's grid (Table 4-5: Transformer, BiLSTM and LSTM, 5 seeds, 1 and 100 exposure
-#   examples; Figure 4-3: 1-, 2- and 6-layer Transformers) from GPU runs whose result files the
-#   chapter reads.
+# - **Does the gap reproduce?** The paper's grid (Table 4-5: Transformer, BiLSTM and LSTM, 5
+#   seeds, 1 and 100 exposure examples; Figure 4-3: 1-, 2- and 6-layer Transformers) from GPU
+#   runs whose result files the chapter reads, and a reduced Transformer trained here on a CPU
+#   (default profile).
 # - **Where do the models fail?** The error analyses of Section 4.5: well-formedness,
 #   structurally correct outputs with wrong words, premature ends on deep recursion, accuracy by
 #   depth and by output length, common vs proper nouns, the structure of Active → Passive errors.
 #
 # The symbolic reference parser of the data chapter (`cogs-data`) is the upper line on every
-# plot: a grammar with a compositional interpreter gets every case right, so a model's shortfall
-# is not the data's. Beside exact match we report a **semantic** match (same meaning up to the
+# plot: a grammar with a compositional interpreter, scored on every split and case in that
+# chapter's Findings, so that a model's shortfall can be told from the data's. Beside exact match we report a **semantic** match (same meaning up to the
 # order of conjuncts and the names of the indices).
 #
 # *Time to read: 25 minutes. Prerequisites: the data chapter, encoder-decoder models, attention.*
+
+# %% [markdown]
+# ## Findings
+#
+# ```{glue:md} findings_headline
+# :format: myst
+# ```
+#
+# ```{glue} findings_table
+# ```
+
+# %% [markdown]
+# ## Parameters
 
 # %% tags=["parameters"]
 reduced_model = "transformer-reduced"  # CPU model of the reduced run (d_model 128)
@@ -59,7 +72,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import torch
-from IPython.display import display
+from IPython.display import HTML, display
+from scipy import stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -154,9 +168,12 @@ cases.set_index("case")
 # **Metric**: exact match of the whole output (Section 4.4); the generalization accuracy is the
 # mean over the 21 cases, split into lexical and structural means (Figure 4-1).
 #
-# The parameter counts, built with the COGS vocabularies (747 source and 727 target ids):
+# The parameter counts, built with the COGS vocabularies
+# ({glue:text}`cogs_vocab_source` source and {glue:text}`cogs_vocab_target` target ids):
 
 # %%
+report.glue("cogs_vocab_source", len(src_vocab))
+report.glue("cogs_vocab_target", len(tgt_vocab))
 param_rows = []
 for name in cfg.PAPER_MODELS:
     net = cfg.build_model(cfg.make_config(name), len(src_vocab), len(tgt_vocab))
@@ -176,198 +193,13 @@ del reduced_net
 report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
 
 # %% [markdown]
-# All five counts agree with the dissertation to its two significant digits (the reduced
-# model of the CPU run below has {glue:text}`cogs_reduced_parameters:,.0f`).
+# The comparison gives each count beside the dissertation's (claim *parameter-counts* in the
+# Findings); the reduced model of the CPU run further below has
+# {glue:text}`cogs_reduced_parameters:,.0f`.
 #
-# ## Results: a reduced Transformer on a CPU
+# ## Results
 #
-# The paper's protocol costs hours per run on a CPU (study notes, Section 7.1), so the default
-# profile trains a **reduced** configuration and labels it so: a Transformer with $d = 128$,
-# feed-forward 256, 2+2 layers and 4 heads, one batch of 128 sentences per update, the noam
-# schedule with learning-rate factor 1 and warm-up 800, a fixed budget of updates (dev loss is
-# still checked, and the best checkpoint kept), one seed and greedy decoding. It trains on the
-# **100-exposure** set (`reduced_exposures`): in the dozen epochs a CPU affords here, a word
-# that occurs in one training sentence is not learnt: in a development run with one exposure
-# (1,500 updates, a sample of 50 examples per case) every generalization case scored 0, the
-# outputs putting a frequent noun or verb in place of the held-out one; with 100 exposures the lexical cases can separate from the structural
-# ones, as in the paper's Figure 4-4. Its result files are committed; re-executing the chapter
-# with the same parameters reads them instead of training again.
-
-# %%
-reduced = cfg.reduced_config(
-    reduced_model, seed, reduced_max_steps, reduced_per_case, reduced_per_split, reduced_exposures
-)
-PLURAL = "s" if reduced_exposures > 1 else ""
-PAPER_LABEL = f"paper: Transformer 9.5M, {reduced_exposures} exposure{PLURAL}"
-if res.has_result(reduced, results_dir) or train_missing:
-    run = experiment.run(reduced, device=device, progress=False, results_root=results_dir)
-else:
-    run = None
-    print(f"reduced run {cfg.config_hash(reduced)}: pending (train_missing is False)")
-if run is not None:
-    m = run.metrics
-    report.glue("cogs_reduced_steps", m["steps"])
-    report.glue("cogs_reduced_epochs", m["epochs"])
-    report.glue("cogs_reduced_train_minutes", m["train_seconds"] / 60)
-    report.glue("cogs_reduced_decode_minutes", m["decode_seconds"] / 60)
-    run_info = pd.Series(
-        {
-            "configuration hash": run.hash,
-            "device": m["device"],
-            "seed": m["seed"],
-            "updates": m["steps"],
-            "best update": m["best_step"],
-            "epochs": m["epochs"],
-            "stopped by": m["stop_reason"],
-            "training (min)": round(m["train_seconds"] / 60, 1),
-            "decoding (min)": round(m["decode_seconds"] / 60, 1),
-            "target tokens per second": m["train_target_tokens_per_second"],
-        }
-    )
-run_info if run is not None else None
-
-# %% [markdown]
-# Dev loss during training:
-
-# %%
-if run is not None:
-    history = pd.DataFrame(run.metrics["history"])
-    fig, ax = plt.subplots(figsize=(6, 3))
-    ax.plot(history["step"], history["dev_loss"], marker="o")
-    ax.set(
-        xlabel="update",
-        ylabel="dev cross-entropy per token",
-        yscale="log",
-        title="Reduced Transformer: dev loss (the best checkpoint is kept)",
-    )
-    plt.show()
-
-# %% [markdown]
-# ### In distribution vs generalization
-#
-# Exact match on dev, test and gen (the mean of the 21 cases, and its lexical and structural
-# parts), beside the semantic match and the symbolic reference parser on the same examples, and
-# the paper's 9.5M Transformer with the same number of exposures (dev and test: with one, as
-# Figure 4-4 gives gen accuracy only). The reduced run stands in for the paper's Transformer: it
-# is a *substitute*, compared for the pattern only.
-
-# %%
-if run is not None:
-    analysed = ev.analyse(ev.join_gold(run.predictions, gold))
-    analysed["reference"] = interpret_all(analysed["source"])
-    analysed["reference_exact"] = ev.exact_match(
-        analysed["reference"].fillna(""), analysed["target"]
-    )
-    is_gen = analysed["split"] == "gen"
-    by_case = {
-        col: ev.accuracy_by_case(analysed.loc[is_gen, col], analysed.loc[is_gen, "case"])
-        for col in ("exact", "semantic", "reference_exact")
-    }
-    summary = {}
-    for col, label in (
-        ("exact", "reduced run: exact match"),
-        ("semantic", "reduced run: semantic match"),
-        ("reference_exact", "symbolic reference parser"),
-    ):
-        row = {s: float(analysed.loc[analysed.split == s, col].mean()) for s in ("dev", "test")}
-        row.update(ev.aggregate(by_case[col]))
-        summary[label] = row
-    summary[PAPER_LABEL] = {
-        "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
-        "test": paper["cogs_fig43_transformer_test"],
-        "gen": paper[f"cogs_t45_transformer_{reduced_exposures}_gen"],
-        "lexical": paper[f"cogs_fig41_transformer_{reduced_exposures}_lexical"],
-        "structural": paper[f"cogs_fig41_transformer_{reduced_exposures}_structural"],
-    }
-    summary = pd.DataFrame(summary).T[["dev", "test", "gen", "lexical", "structural"]]
-    ours = summary.loc["reduced run: exact match"]
-    for key in ("dev", "test", "gen", "lexical", "structural"):
-        results[f"cogs_reduced_{key}"] = float(ours[key])
-    report.glue("cogs_reduced_gap", float(ours["test"] - ours["gen"]))
-    report.glue(
-        "cogs_reduced_semantic_gen", float(summary.loc["reduced run: semantic match", "gen"])
-    )
-    report.glue("cogs_reference_gen", float(summary.loc["symbolic reference parser", "gen"]))
-summary.round(3) if run is not None else None
-
-# %%
-if run is not None:
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    columns = ["dev", "test", "gen", "lexical", "structural"]
-    x = np.arange(len(columns))
-    ax.bar(
-        x - 0.2,
-        summary.loc["reduced run: exact match", columns],
-        0.4,
-        label="reduced Transformer (ours)",
-    )
-    ax.bar(
-        x + 0.2,
-        summary.loc[PAPER_LABEL, columns],
-        0.4,
-        label=PAPER_LABEL,
-    )
-    ax.plot(x, summary.loc["symbolic reference parser", columns], **REF_STYLE, marker="_", ms=30)
-    ax.set_xticks(x, ["dev", "test", "gen (all)", "gen lexical", "gen structural"])
-    ax.set(
-        ylim=(0, 1.05),
-        ylabel="exact-match accuracy",
-        title="In distribution vs generalization (reduced CPU run)",
-    )
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=3, fontsize=8)
-    plt.show()
-
-# %% [markdown]
-# The reduced model is {glue:text}`cogs_reduced_gap:.2f` more accurate on test than on the
-# generalization set, after {glue:text}`cogs_reduced_steps:,.0f` updates
-# ({glue:text}`cogs_reduced_epochs:.1f` epochs, {glue:text}`cogs_reduced_train_minutes:.1f`
-# minutes of training on the device in the table above; the committed run shared its machine
-# with other jobs); the reference parser is at {glue:text}`cogs_reference_gen:.3f` on gen.
-# Beside the paper (status *substitute*: a smaller model, fewer updates, one seed, greedy):
-
-# %%
-reduced_keys = [k for k in results if k.startswith("cogs_reduced_")]
-report.style_comparison(
-    report.compare(results, "cogs-models", keys=reduced_keys)
-) if reduced_keys else None
-
-# %% [markdown]
-# ### By generalization case
-
-# %%
-if run is not None:
-    fig, ax = plt.subplots(figsize=(9, 6.5))
-    y = np.arange(len(ev.CASE_ORDER))[::-1]
-    exact = by_case["exact"].reindex(ev.CASE_ORDER)
-    ax.barh(y, exact, height=0.6, label="reduced Transformer (ours)")
-    ax.scatter(
-        [paper[f"cogs_t45_transformer_{reduced_exposures}_{c}"] for c in ev.CASE_ORDER],
-        y,
-        color="#D55E00",
-        zorder=3,
-        label=PAPER_LABEL + " (Table 4-5)",
-    )
-    ax.step(by_case["reference_exact"].reindex(ev.CASE_ORDER), y, where="mid", **REF_STYLE)
-    ax.set_yticks(
-        y,
-        [
-            ev.CASE_LABELS[c] + (" (structural)" if c in ev.STRUCTURAL_CASES else "")
-            for c in ev.CASE_ORDER
-        ],
-        fontsize=8,
-    )
-    ax.set(xlim=(0, 1.05), xlabel="exact-match accuracy", title="Accuracy by generalization case")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.07), ncols=3, fontsize=8)
-    plt.show()
-
-# %% [markdown]
-# The pattern of the paper survives the reduction: the three structural cases are at zero
-# while most lexical cases are well above it, the proper-noun variants trail the common-noun
-# ones (below), and Active → Passive is the easiest case, as for the paper's Transformer. The
-# absolute level is lower than the paper's, as expected from a tenth of the parameters and
-# about a dozen epochs.
-#
-# ## Results: the paper's grid (Table 4-5 and Figure 4-3)
+# ### The paper's grid (Table 4-5 and Figure 4-3)
 #
 # Each cell of Table 4-5 is the mean over 5 seeds of a model trained with the full protocol
 # above; the runs need a GPU. They are run with `python -m compsem.cogs.seq2seq.train --grid`
@@ -378,17 +210,16 @@ if run is not None:
 #
 # **What has been run.** One session with an H100 and 30 minutes of device time produced:
 #
-# - **Transformer, seeds 1-3, one exposure, trained by the paper's rule**: early stopping at
-#   4,000 updates, the best dev loss at update 1,500 (then five validations without a new
-#   minimum). Their best weights came back as a bfloat16 copy (the device returns files of at
-#   most 16 MB) and were decoded **greedily on the CPU** (beam 5 over 27,000 sentences takes over
-#   an hour per run on 2 cores); the paper decodes with beam 5. These runs fill Table 4-5's
-#   Transformer column with n = 3 (targets marked *partial*).
+# - **Transformer, seeds 1-3, one exposure, trained by the paper's rule** (early stopping on
+#   dev loss; the updates are in the runs table below), under bfloat16 autocast. Their best
+#   weights came back as a bfloat16 copy (the device returns files of at most 16 MB) and were
+#   decoded **greedily on the CPU** in float32 (beam 5 over 27,000 sentences takes over an hour
+#   per run on 2 cores), and with beam 5 on a sample; the paper decodes with beam 5. These runs
+#   fill Table 4-5's Transformer column with n = 3 (targets marked *partial*).
 # - **Runs cut by the time budget** (stop reason *time limit*; listed below, not compared with
-#   the paper): Transformer seeds 4-5 at 2,000 updates, decoded with beam 5 on the GPU, and
-#   LSTM and BiLSTM seeds 1-3 at 1,000 updates (eight runs shared the GPU). A later call of
-#   the training command trains such runs again from the start (their checkpoints stayed on
-#   the device).
+#   the paper): Transformer seeds 4-5 and LSTM and BiLSTM seeds 1-3, eight runs sharing the GPU,
+#   decoded with beam 5 on it. A later call of the training command trains such runs again from
+#   the start (their checkpoints stayed on the device).
 # - What made the budget short: the first runs used PyTorch's cuDNN attention kernel, which
 #   builds a plan for every new shape, so an update took 0.8 s instead of 0.025 s and beam
 #   search ran at 55 tokens/s
@@ -454,12 +285,13 @@ else:
     print("no runs cut short")
 
 # %% [markdown]
-# The Transformer stopped at 2,000 updates already separates test from gen like the finished
-# ones, with a large seed difference; the LSTMs at 1,000 updates (25 epochs of the 512-sentence
-# updates, still in the learning-rate warm-up) have not learnt the task in distribution yet.
+# These show how far training had got when the time budget ran out (updates and accuracies in
+# the table); the LSTMs were then still within the 4,000 updates of the learning-rate warm-up.
+# They are not compared with the paper.
 #
 # Table 4-5 with ours (mean ± SD over the seeds trained by the stopping rule, and their number)
-# beside the paper's mean of 5 seeds:
+# beside the paper's mean of 5 seeds, folded below the summary of its comparison (one row per
+# model, exposures and case):
 
 # %% tags=["full-width"]
 MODEL_SLUG = {"transformer": "transformer", "bilstm": "bilstm", "lstm": "lstm"}
@@ -521,12 +353,23 @@ for exposures in grid_exposures:
         cells[(*column, "paper")] = theirs
 table45 = pd.DataFrame(cells)
 table45.columns = pd.MultiIndex.from_tuples(table45.columns)
-table45
+display(
+    HTML(
+        "<details><summary>Table 4-5 laid out as in the paper: ours as mean ± SD over the seeds "
+        f"(n), the paper's mean of 5 seeds</summary>{table45.to_html()}</details>"
+    )
+)
+report.show_comparison(
+    report.compare(results, "cogs-models", keys=[k for k in targets if k.startswith("cogs_t45_")]),
+    "cells of Table 4-5",
+)
 
 # %% [markdown]
-# The grid's means beside the paper. A target marked *not-run* is pending a GPU run; one marked
-# *partial* is compared but not held to its tolerance, since our mean is over 3 of the paper's 5
-# seeds and uses greedy decoding (the verdict says whether it would match):
+# The grid's means (gen, and its lexical and structural parts) beside the paper. A target marked
+# *not-run* is pending a GPU run. One marked *partial* (our mean is over 3 of the paper's 5
+# seeds, decoded greedily) is held to a tolerance derived from the paper's seed spread, as its
+# source in `data/targets/cogs-models.json` states; where ours lies further away the targets file
+# expects it, and Deviations and errata say why:
 
 # %%
 grid_keys = [
@@ -535,37 +378,122 @@ grid_keys = [
     for m in grid_models
     for prefix, q in (("cogs_t45", "gen"), ("cogs_fig41", "lexical"), ("cogs_fig41", "structural"))
 ]
-report.style_comparison(
-    report.compare(results, "cogs-models", keys=[k for k in grid_keys if k in targets])
+report.show_comparison(
+    report.compare(results, "cogs-models", keys=[k for k in grid_keys if k in targets]),
+    "means of the grid (gen, lexical and structural, per model and exposures)",
 )
 
 # %% [markdown]
-# **The Transformer with one exposure (seeds 1-3).** In distribution it is near perfect (test
-# {glue:text}`cogs_fig43_transformer_test:.3f`), on the generalization set it reaches
-# {glue:text}`cogs_t45_transformer_1_gen:.2f` (paper .35): lexical cases
-# {glue:text}`cogs_fig41_transformer_1_lexical:.2f`, structural cases
-# {glue:text}`cogs_fig41_transformer_1_structural:.2f`. The paper's picture holds case by case:
-# the three structural cases and the primitive-to-argument cases stay at or near zero while
-# Active → Passive is solved. Our mean is above the paper's, mostly on the lexical cases whose
-# seed spread Table 4-4 shows to be widest (proper nouns moved from object to subject, the
-# unaccusative and unergative subject cases). Three seeds, greedy instead of beam decoding and
-# the corrected 2022 gen file all stand between our number and theirs; the seeds 4-5 and the
-# beam decodings on a GPU would tell which matters.
+# #### The Transformer over its seeds
+#
+# The quantities the Findings check, per seed of the Transformer with one exposure, with their
+# mean and a 95% t-interval over the seeds ($\bar x \pm t_{0.975,\,n-1}\, s/\sqrt n$). The last
+# row is our gen mean minus the paper's, with Welch's interval, which also uses the paper's SD
+# over its 5 seeds (Figure 4-3): two means of a few seeds each are compared, not our mean with a
+# fixed number.
+
+# %%
+PAPER_SEEDS = 5  # runs per configuration in the dissertation (Section 4.5.1)
+PRIMITIVE_CASES = [c for c in ev.CASE_ORDER if c.startswith("prim_to_")]
+
+
+def t_interval(values, level=0.95):
+    """Mean of a seed-level quantity and the bounds of its t-interval over the seeds."""
+    values = np.asarray(values, dtype=float)
+    half = (
+        stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / math.sqrt(len(values))
+    )
+    return float(values.mean()), float(values.mean() - half), float(values.mean() + half)
+
+
+tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
+seed_rows = {}
+if len(tf1) >= 2:
+    tf1_cases = collected[
+        (collected.model == "transformer") & (collected.exposures == 1)
+    ].pivot_table(index="seed", columns="quantity", values="accuracy")
+    per_seed = {
+        "dev": tf1["dev"],
+        "test": tf1["test"],
+        "gen": tf1["gen"],
+        "lexical": tf1["lexical"],
+        "structural": tf1["structural"],
+        "gap": tf1["test"] - tf1["gen"],
+        "active_to_passive": tf1_cases["active_to_passive"],
+        "primitive": tf1_cases[PRIMITIVE_CASES].mean(axis=1),
+    }
+    for name, values in per_seed.items():
+        mean, low, high = t_interval(values)
+        report.glue(f"cogs_tf1_{name}_ci_low", low)
+        report.glue(f"cogs_tf1_{name}_ci_high", high)
+        seed_rows[name] = {
+            **{f"seed {s}": v for s, v in values.items()},
+            "mean": mean,
+            "95% low": low,
+            "95% high": high,
+        }
+    report.glue("cogs_tf1_n_seeds", len(tf1))
+    report.glue("cogs_tf1_gap", float(per_seed["gap"].mean()))
+    report.glue("cogs_tf1_primitive_mean", float(per_seed["primitive"].mean()))
+    ours_var = float(tf1["gen"].var(ddof=1)) / len(tf1)  # squared standard errors of the means
+    paper_var = paper["cogs_fig43_transformer_gen_sd"] ** 2 / PAPER_SEEDS
+    dof = (ours_var + paper_var) ** 2 / (
+        ours_var**2 / (len(tf1) - 1) + paper_var**2 / (PAPER_SEEDS - 1)
+    )  # Welch-Satterthwaite
+    difference = float(tf1["gen"].mean()) - paper["cogs_fig43_transformer_gen"]
+    half = float(stats.t.ppf(0.975, dof)) * math.sqrt(ours_var + paper_var)
+    report.glue("cogs_tf1_gen_minus_paper", difference)
+    report.glue("cogs_tf1_gen_minus_paper_ci_low", difference - half)
+    report.glue("cogs_tf1_gen_minus_paper_ci_high", difference + half)
+    seed_rows["gen: ours − paper (Welch)"] = {
+        "mean": difference,
+        "95% low": difference - half,
+        "95% high": difference + half,
+    }
+pd.DataFrame(seed_rows).T.round(3) if seed_rows else print("no Transformer runs with one exposure")
 
 # %% [markdown]
-# ### Greedy or beam?
+# **The Transformer with one exposure.** In distribution it is near perfect (test
+# {glue:text}`cogs_fig43_transformer_test:.3f`, interval {glue:text}`cogs_tf1_test_ci_low:.3f` to
+# {glue:text}`cogs_tf1_test_ci_high:.3f` over {glue:text}`cogs_tf1_n_seeds` seeds); on the
+# generalization set it reaches {glue:text}`cogs_t45_transformer_1_gen:.3f` (interval
+# {glue:text}`cogs_tf1_gen_ci_low:.3f` to {glue:text}`cogs_tf1_gen_ci_high:.3f`): lexical cases
+# {glue:text}`cogs_fig41_transformer_1_lexical:.3f`, structural cases
+# {glue:text}`cogs_fig41_transformer_1_structural:.3f`. The Findings check the paper's pattern
+# claim by claim. Our gen mean is {glue:text}`cogs_tf1_gen_minus_paper:+.3f` from the paper's,
+# and Welch's 95% interval for that difference runs from
+# {glue:text}`cogs_tf1_gen_minus_paper_ci_low:+.3f` to
+# {glue:text}`cogs_tf1_gen_minus_paper_ci_high:+.3f`. The difference lies in the lexical cases
+# whose seed spread Table 4-4 shows to be widest (Table 4-5 above, folded). Two candidate reasons
+# can be set aside with this chapter's own numbers:
+#
+# - the 2022 correction of `gen.tsv` changed only `obj_pp_to_subj_pp` rows, a case at
+#   {glue:text}`cogs_t45_transformer_1_obj_pp_to_subj_pp:.3f` here and 0.00 in the paper, so it
+#   cannot move the mean;
+# - greedy decoding: on the beam sample below, beam 5 moves the gen mean by
+#   {glue:text}`cogs_beam_minus_greedy_gen:+.3f` against greedy on the same sentences.
+#
+# What remains: three of the five seeds (in Chapter 5 the same Transformer, with a larger
+# vocabulary, has gen SD .19 over 10 seeds), training under bfloat16 autocast and the bfloat16
+# copy of the weights, and implementation details (Deviations and errata); seeds 4-5 trained by
+# the stopping rule would narrow the interval.
+
+# %% [markdown]
+# #### Greedy or beam?
 #
 # The finished Transformer runs were decoded greedily, the paper decodes with beam 5. Where a
 # trained model also has a beam-5 decoding of a sample (seeds 1-3 here: 500 dev and 500 test
 # sentences, 100 per gen case; beam search over all 27,000 sentences takes over an hour per run
-# on this CPU), both are scored on the same sentences:
+# on this CPU), both are scored on the same sentences, with two shares of their gen errors:
 
 # %%
 decoding_rows = []
 for config in grid:
     found = res.decodings(config)
     samples = [c for c in found if c["decoding"]["method"] == "beam" and c["decoding"]["per_case"]]
-    whole = [c for c in found if c["decoding"]["method"] == "greedy" and not c["decoding"]["per_case"]]
+    whole = [
+        c for c in found if c["decoding"]["method"] == "greedy" and not c["decoding"]["per_case"]
+    ]
     if not (samples and whole):
         continue
     beam_run, greedy_run = res.load_result(samples[0]), res.load_result(whole[0])
@@ -574,6 +502,8 @@ for config in grid:
     for label, frame in (("beam 5", beam_run.predictions), ("greedy", shared)):
         scored = experiment.exact_match_accuracy(frame, gold)
         by = pd.Series(scored["gen_by_case"])
+        sample = ev.analyse(ev.join_gold(frame, gold), with_semantics=False)
+        sample = sample[sample.split == "gen"]
         decoding_rows.append(
             {
                 "run": cfg.describe(config),
@@ -582,29 +512,46 @@ for config in grid:
                 "dev": scored["accuracy"]["dev"],
                 "test": scored["accuracy"]["test"],
                 **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
+                "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
+                "depth errors at the cap": ev.depth_errors(sample)["capped"],
             }
         )
 decodings_table = pd.DataFrame(decoding_rows)
 if len(decodings_table):
     gap = decodings_table.groupby("decoding")["gen"].mean()
     report.glue("cogs_beam_minus_greedy_gen", float(gap["beam 5"] - gap["greedy"]))
+    shares = decodings_table.groupby("decoding")[
+        ["errors not ending in ')'", "depth errors at the cap"]
+    ]
+    for label, name in (("beam 5", "beam"), ("greedy", "greedy")):
+        for column, key in (
+            ("errors not ending in ')'", "not_paren"),
+            ("depth errors at the cap", "depth_capped"),
+        ):
+            value = float(shares.mean().loc[label, column])
+            if math.isfinite(value):
+                report.glue(f"cogs_{name}_{key}", value)
     display(decodings_table.set_index(["run", "decoding"]).round(3))
 else:
     print("no run has both a beam and a greedy decoding")
 
 # %% [markdown]
-# Averaged over these runs, the choice moves the generalization mean by
-# {glue:text}`cogs_beam_minus_greedy_gen:+.3f` (beam minus greedy) on the same sentences, small
-# beside the distance between our Transformer mean and the paper's: greedy decoding is not what
-# separates them.
+# Averaged over these runs, beam 5 moves the generalization mean by
+# {glue:text}`cogs_beam_minus_greedy_gen:+.3f` against greedy decoding on the same sentences,
+# while our mean is {glue:text}`cogs_tf1_gen_minus_paper:+.3f` from the paper's: the decoding does
+# not account for that difference. It does change how the outputs fail: errors that do not end
+# in `)` are {glue:text}`cogs_beam_not_paren:.3f` of the beam errors and
+# {glue:text}`cogs_greedy_not_paren:.3f` of the greedy ones, and depth errors that run to the
+# 1,000-token cap {glue:text}`cogs_beam_depth_capped:.3f` and
+# {glue:text}`cogs_greedy_depth_capped:.3f` (see Deviations and errata).
 
 # %% [markdown]
-# ### Model size (Figure 4-3) and seed spread
+# #### Model size (Figure 4-3) and seed spread
 #
 # Dev, test and gen accuracy of the three Transformer sizes (one exposure), mean and SD over
 # seeds; the paper's values as open markers, the reference parser's as black dashes.
 
-# %%
+# %% mystnb={"figure": {"caption": "Figure 4-3 recomputed: dev, test and gen accuracy of the 5.3M (1-layer), 9.5M (2-layer) and 45M (6-layer) Transformers, ours as filled dots (gen with its SD over seeds as error bars), the paper's as open grey circles, the symbolic reference parser as black dashes; sizes without committed runs show the paper only. Look at the gen points of the 9.5M model, ours against the paper's.", "name": "fig-cogs-models-size"}}
 size_rows = []
 for model, slug, params in (
     ("transformer-small", "transformer_small", "5.3M"),
@@ -651,9 +598,10 @@ sizes.round(3)
 
 # %% [markdown]
 # Seed spread of the cases the dissertation plots in Table 4-4 (one dot per run; available runs
-# only; the dashed line is the reference parser):
+# only; black crosses: the paper's mean of 5 seeds, Table 4-5; the dashed line is the
+# reference parser):
 
-# %%
+# %% mystnb={"figure": {"caption": "Table 4-4 recomputed: accuracy of each run (one dot per seed) on the six cases the dissertation plots, by model, with the paper's mean over its 5 seeds (black crosses, Table 4-5) and the reference parser (dashed line). Look at the spread of the dots within a case and at where the crosses fall among them.", "name": "fig-cogs-models-seed-spread"}}
 spread_cases = [
     "subj_to_obj_common",
     "obj_to_subj_common",
@@ -673,6 +621,7 @@ if len(spread):
         for i, model in enumerate(grid_models):
             values = spread[(spread.model == model) & (spread.quantity == case)]["accuracy"]
             ax.scatter(values, np.full(len(values), i), alpha=0.6)
+            ax.scatter(paper[f"cogs_t45_{model}_1_{case}"], i, marker="x", color="black", zorder=3)
         ax.axvline(reference_by_case[case], color="black", ls="--", lw=1)
         ax.set(title=ev.CASE_LABELS[case], xlim=(-0.05, 1.05))
         ax.title.set_fontsize(7)
@@ -682,7 +631,196 @@ else:
     print("seed spread: pending (no grid runs yet)")
 
 # %% [markdown]
-# ## Error analyses (Section 4.5.3-4.5.5)
+# ### A reduced Transformer on a CPU
+#
+# The paper's protocol costs hours per run on a CPU (study notes, Section 7.1), so the default
+# profile trains a **reduced** configuration and labels it so: a Transformer with $d = 128$,
+# feed-forward 256, 2+2 layers and 4 heads, one batch of 128 sentences per update, the noam
+# schedule with learning-rate factor 1 and warm-up 800, a fixed budget of updates (dev loss is
+# still checked, and the best checkpoint kept), one seed and greedy decoding. It trains on the
+# **100-exposure** set (`reduced_exposures`): in the dozen epochs a CPU affords here, a word
+# that occurs in one training sentence is not learnt: in a development run with one exposure
+# (not committed) the outputs put a frequent noun or verb in place of every held-out one; with
+# 100 exposures the lexical cases can separate from the structural ones, as in the paper's
+# Figure 4-4. Its result files are committed; re-executing the chapter
+# with the same parameters reads them instead of training again.
+
+# %%
+reduced = cfg.reduced_config(
+    reduced_model, seed, reduced_max_steps, reduced_per_case, reduced_per_split, reduced_exposures
+)
+PLURAL = "s" if reduced_exposures > 1 else ""
+PAPER_LABEL = f"paper: Transformer 9.5M, {reduced_exposures} exposure{PLURAL}"
+if res.has_result(reduced, results_dir) or train_missing:
+    run = experiment.run(reduced, device=device, progress=False, results_root=results_dir)
+else:
+    run = None
+    print(f"reduced run {cfg.config_hash(reduced)}: pending (train_missing is False)")
+if run is not None:
+    m = run.metrics
+    report.glue("cogs_reduced_steps", m["steps"])
+    report.glue("cogs_reduced_epochs", m["epochs"])
+    report.glue("cogs_reduced_train_minutes", m["train_seconds"] / 60)
+    report.glue("cogs_reduced_decode_minutes", m["decode_seconds"] / 60)
+    run_info = pd.Series(
+        {
+            "configuration hash": run.hash,
+            "device": m["device"],
+            "seed": m["seed"],
+            "updates": m["steps"],
+            "best update": m["best_step"],
+            "epochs": m["epochs"],
+            "stopped by": m["stop_reason"],
+            "training (min)": round(m["train_seconds"] / 60, 1),
+            "decoding (min)": round(m["decode_seconds"] / 60, 1),
+            "target tokens per second": m["train_target_tokens_per_second"],
+        }
+    )
+run_info if run is not None else None
+
+# %% [markdown]
+# Dev loss during training:
+
+# %% mystnb={"figure": {"caption": "Dev cross-entropy per token of the reduced Transformer at each validation (log scale); the checkpoint with the lowest value is kept. Look at whether the curve has flattened by the last update: the run stops at a fixed budget of updates.", "name": "fig-cogs-models-reduced-loss"}}
+if run is not None:
+    history = pd.DataFrame(run.metrics["history"])
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ax.plot(history["step"], history["dev_loss"], marker="o")
+    ax.set(
+        xlabel="update",
+        ylabel="dev cross-entropy per token",
+        yscale="log",
+        title="Reduced Transformer: dev loss (the best checkpoint is kept)",
+    )
+    plt.show()
+
+# %% [markdown]
+# #### In distribution vs generalization
+#
+# Exact match on dev, test and gen (the mean of the 21 cases, and its lexical and structural
+# parts), beside the semantic match and the symbolic reference parser on the same examples, and
+# the paper's 9.5M Transformer with the same number of exposures (dev and test: with one, as
+# Figure 4-4 gives gen accuracy only). The reduced run stands in for the paper's Transformer: it
+# is a *substitute*, compared for the pattern only.
+
+# %%
+if run is not None:
+    analysed = ev.analyse(ev.join_gold(run.predictions, gold))
+    analysed["reference"] = interpret_all(analysed["source"])
+    analysed["reference_exact"] = ev.exact_match(
+        analysed["reference"].fillna(""), analysed["target"]
+    )
+    is_gen = analysed["split"] == "gen"
+    by_case = {
+        col: ev.accuracy_by_case(analysed.loc[is_gen, col], analysed.loc[is_gen, "case"])
+        for col in ("exact", "semantic", "reference_exact")
+    }
+    summary = {}
+    for col, label in (
+        ("exact", "reduced run: exact match"),
+        ("semantic", "reduced run: semantic match"),
+        ("reference_exact", "symbolic reference parser"),
+    ):
+        row = {s: float(analysed.loc[analysed.split == s, col].mean()) for s in ("dev", "test")}
+        row.update(ev.aggregate(by_case[col]))
+        summary[label] = row
+    summary[PAPER_LABEL] = {
+        "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
+        "test": paper["cogs_fig43_transformer_test"],
+        "gen": paper[f"cogs_t45_transformer_{reduced_exposures}_gen"],
+        "lexical": paper[f"cogs_fig41_transformer_{reduced_exposures}_lexical"],
+        "structural": paper[f"cogs_fig41_transformer_{reduced_exposures}_structural"],
+    }
+    summary = pd.DataFrame(summary).T[["dev", "test", "gen", "lexical", "structural"]]
+    ours = summary.loc["reduced run: exact match"]
+    for key in ("dev", "test", "gen", "lexical", "structural"):
+        results[f"cogs_reduced_{key}"] = float(ours[key])
+    report.glue("cogs_reduced_gap", float(ours["test"] - ours["gen"]))
+    report.glue(
+        "cogs_reduced_semantic_gen", float(summary.loc["reduced run: semantic match", "gen"])
+    )
+    report.glue("cogs_reference_gen", float(summary.loc["symbolic reference parser", "gen"]))
+summary.round(3) if run is not None else None
+
+# %% mystnb={"figure": {"caption": "In distribution against generalization: the reduced CPU run (blue) beside the paper's 9.5M Transformer with the same number of exposures (orange; dev and test from the one-exposure runs), the symbolic reference parser as black dashes. Look at the drop from test to gen, and at the structural column against the lexical one.", "name": "fig-cogs-models-reduced-gap"}}
+if run is not None:
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    columns = ["dev", "test", "gen", "lexical", "structural"]
+    x = np.arange(len(columns))
+    ax.bar(
+        x - 0.2,
+        summary.loc["reduced run: exact match", columns],
+        0.4,
+        label="reduced Transformer (ours)",
+    )
+    ax.bar(
+        x + 0.2,
+        summary.loc[PAPER_LABEL, columns],
+        0.4,
+        label=PAPER_LABEL,
+    )
+    ax.plot(x, summary.loc["symbolic reference parser", columns], **REF_STYLE, marker="_", ms=30)
+    ax.set_xticks(x, ["dev", "test", "gen (all)", "gen lexical", "gen structural"])
+    ax.set(
+        ylim=(0, 1.05),
+        ylabel="exact-match accuracy",
+        title="In distribution vs generalization (reduced CPU run)",
+    )
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=3, fontsize=8)
+    plt.show()
+
+# %% [markdown]
+# The reduced model is {glue:text}`cogs_reduced_gap:.2f` more accurate on test than on the
+# generalization set, after {glue:text}`cogs_reduced_steps:,.0f` updates
+# ({glue:text}`cogs_reduced_epochs:.1f` epochs, {glue:text}`cogs_reduced_train_minutes:.1f`
+# minutes of training on the device in the table above; the committed run shared its machine
+# with other jobs); the reference parser is at {glue:text}`cogs_reference_gen:.3f` on gen.
+# Beside the paper (status *substitute*: a smaller model, fewer updates, one seed, greedy):
+
+# %%
+reduced_keys = [k for k in results if k.startswith("cogs_reduced_")]
+report.style_comparison(
+    report.compare(results, "cogs-models", keys=reduced_keys)
+) if reduced_keys else None
+
+# %% [markdown]
+# #### By generalization case
+
+# %% mystnb={"figure": {"caption": "Exact match per generalization case: the reduced run (bars), the paper's 9.5M Transformer with the same exposures (orange dots, Table 4-5) and the reference parser (dashed steps). Look at the three structural cases, and at the proper-noun variants against the common-noun ones.", "name": "fig-cogs-models-reduced-cases"}}
+if run is not None:
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    y = np.arange(len(ev.CASE_ORDER))[::-1]
+    exact = by_case["exact"].reindex(ev.CASE_ORDER)
+    ax.barh(y, exact, height=0.6, label="reduced Transformer (ours)")
+    ax.scatter(
+        [paper[f"cogs_t45_transformer_{reduced_exposures}_{c}"] for c in ev.CASE_ORDER],
+        y,
+        color="#D55E00",
+        zorder=3,
+        label=PAPER_LABEL + " (Table 4-5)",
+    )
+    ax.step(by_case["reference_exact"].reindex(ev.CASE_ORDER), y, where="mid", **REF_STYLE)
+    ax.set_yticks(
+        y,
+        [
+            ev.CASE_LABELS[c] + (" (structural)" if c in ev.STRUCTURAL_CASES else "")
+            for c in ev.CASE_ORDER
+        ],
+        fontsize=8,
+    )
+    ax.set(xlim=(0, 1.05), xlabel="exact-match accuracy", title="Accuracy by generalization case")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.07), ncols=3, fontsize=8)
+    plt.show()
+
+# %% [markdown]
+# The Findings check the pattern on this run (claim *reduced-run-gap*): structural mean
+# {glue:text}`cogs_reduced_structural:.3f` against lexical {glue:text}`cogs_reduced_lexical:.3f`;
+# the common- and proper-noun variants and Active → Passive are compared below. The absolute
+# level is not the paper's and is not compared with it: a tenth of the parameters, about a dozen
+# epochs and one seed.
+
+# %% [markdown]
+# ### Error analyses (Section 4.5.3-4.5.5)
 #
 # On the generalization predictions of the reduced run and, pooled over their seeds, of every
 # grid model with one exposure that has results. Definitions (`compsem.cogs.evaluation`):
@@ -700,6 +838,8 @@ def analyses(frame):
     out = ev.error_summary(gen)
     out.update({f"depth: {k}": v for k, v in ev.depth_errors(gen).items()})
     out.update({f"active → passive: {k}": v for k, v in ev.active_passive_errors(gen).items()})
+    runs = frame["seed"].nunique() if "seed" in frame else 1
+    out["active → passive: errors"] = out["active → passive: errors"] / runs  # per run, as targets
     shallow = gen[gen.case.isin(ev.DEPTH_CASES) & (gen.depth <= 5)]
     out["depth 3-5 accuracy"] = float(shallow.exact.mean()) if len(shallow) else np.nan
     long = test[test.gold_len > 95]
@@ -771,7 +911,8 @@ error_table.round(3)
 # %% [markdown]
 # Rows: shares of errors unless they say otherwise; `single_lexical` and `structure_correct` are
 # shares of all gen examples; depth rows are shares of the errors on the two recursion cases; the
-# paper's depth shares pool all models. The reduced run's errors are
+# paper's depth shares pool all models; the Active → Passive errors are counted per run (the
+# paper's totals over its 5 runs divided by 5). The reduced run's errors are
 # {glue:text}`cogs_reduced_err_error_edit_distance:.1f` tokens from the target on average, and
 # {glue:text}`cogs_reduced_err_depth_premature_end:.1%` of its depth errors end too early.
 
@@ -806,12 +947,12 @@ report.style_comparison(
 ) if analysis_keys else None
 
 # %% [markdown]
-# ### Depth and length
+# #### Depth and length
 #
 # Accuracy on the two recursion cases by depth (training has depth 0-2), and accuracy by the
 # length of the target output on test and gen (the longest training target has 153 tokens).
 
-# %%
+# %% mystnb={"figure": {"caption": "Left: accuracy on the two recursion cases by depth (training has depth 0-2), for each group of runs; right: accuracy by target length on test and gen, the longest training output (153 tokens) marked in grey; the reference parser dashed. Look at where accuracy falls: at the first unseen depth, and past the longest training output.", "name": "fig-cogs-models-depth-length"}}
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
 for name, frame in analysed_runs.items():
     by_depth = ev.accuracy_by_depth(frame[frame.split == "gen"])
@@ -851,7 +992,7 @@ axes[1].legend(fontsize=6)
 plt.show()
 
 # %% [markdown]
-# ### Common vs proper nouns, and the structure of Active → Passive errors
+# #### Common vs proper nouns, and the structure of Active → Passive errors
 #
 # Section 4.5.5.3: the proper-noun variant of a case is harder although it takes fewer symbolic
 # steps (a constant instead of a predicate and a variable). Section 4.5.5.2: LSTM errors on
@@ -883,7 +1024,7 @@ nouns.round(3)
 display_ap
 
 # %% [markdown]
-# ### Exact match vs semantic match
+# #### Exact match vs semantic match
 #
 # Exact match counts an output with the right meaning but another order of conjuncts or other
 # index names as wrong. Per case, for the reduced run (the reference parser is exact everywhere):
@@ -902,12 +1043,13 @@ if run is not None:
 semantic_table.round(3) if run is not None else None
 
 # %% [markdown]
-# ## Results beside the paper
+# ### Results beside the paper
 #
-# Every comparison of this chapter: the parameter counts match; the reduced run is a substitute;
-# the Transformer's column of Table 4-5, its size point of Figure 4-3 and its error analyses are
-# *partial* (3 of 5 seeds, greedy decoding); the LSTMs, the 100-exposure runs and the size
-# variants are pending until their GPU runs are committed.
+# Every comparison of this chapter, counted by group and verdict: the reduced run is a
+# *substitute*; the Transformer's column of Table 4-5, its size point of Figure 4-3 and its error
+# analyses are *partial* (3 of 5 seeds, greedy decoding) and held to tolerances from the paper's
+# seed spread; the LSTMs, the 100-exposure runs and the size variants are *not-run* until their
+# GPU runs are committed.
 
 # %%
 report.glue_all(results)
@@ -931,17 +1073,27 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   1,000-token cap (twice the longest target). The reduced run decodes greedily, with each output
 #   capped at 16 times its source length (the longest target is 8.2 times its source). The
 #   three Transformer runs trained by the paper's rule so far were decoded greedily (same
-#   1,000-token cap) on a CPU, from a bfloat16 copy of their best weights; the chapter reads a
+#   1,000-token cap) on a CPU, and with beam 5 on a sample (Greedy or beam?); the chapter reads a
 #   greedy decoding of a grid run when its beam-5 decoding is absent, and says so in the runs
 #   table (`decoding`).
+# - **Precision.** The GPU runs trained under bfloat16 autocast (`--no-amp` turns it off); the
+#   paper trained in float32 (OpenNMT-py 1.1.1 on a K80). The best weights of the three
+#   Transformer runs came back from the GPU machine as a **bfloat16 copy** (its 16 MB limit on
+#   returned files) and were decoded in float32 from that copy, greedy and beam alike, so the
+#   beam sample cannot separate the rounding of the weights from the rest. Neither effect is
+#   measured here; both are candidates for the distance between our gen mean and the paper's.
 # - **Time-limited runs.** `--train-minutes` ends training at the first validation past a time
 #   budget (stop reason *time limit*); such runs are listed but never compared with the paper,
 #   and the training command treats them as still to do.
 # - **Early stopping.** On dev loss (`--early_stopping_criteria loss`), keeping the best
 #   checkpoint (`_best.pt`), as the scripts; OpenNMT-py's label smoothing spreads 0.1 over the
 #   vocabulary except padding and the gold token, as ours.
-# - **Dropout of the LSTMs.** After the embeddings and between layers (the text), and on the
-#   attentional state (OpenNMT-py).
+# - **Dropout of the LSTMs.** After the embeddings and between layers (the text: "after the
+#   embedding layer and after each hidden layer except for the last"), and on the attentional
+#   state (OpenNMT-py). OpenNMT-py 1.1.1, which the released scripts ran, applies embedding
+#   dropout only inside its positional encoding, which the LSTMs do not use, so the paper's LSTMs
+#   very likely had **no dropout after the embeddings**; ours follow the text there
+#   (`compsem.cogs.seq2seq.lstm`). No LSTM run is compared with the paper yet.
 # - **Model sizes.** "4.5M" in the text for the small Transformer is 5.3M in the table beside
 #   Figure 4-3 and in our count.
 # - **Seeds.** Only seed 1 appears in the scripts; we use seeds 1-5. A seed sets the initial
@@ -952,6 +1104,32 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   rows of `cogs-with-pretraining`); `train_100.tsv` itself is not in the data mirror.
 # - **Implementation.** Plain PyTorch re-implementations of what OpenNMT-py 1.1.1 builds
 #   (pre-norm Transformer layers, input-feeding LSTM decoder); OpenNMT-py 1.1.1 needs torch 1.5.
+# - **Tolerances of the partial targets** (each target's `source` states its rule): our mean of
+#   3 seeds and the paper's of 5 are compared within 2 SD of their difference,
+#   $2\,s\sqrt{1/3 + 1/5}$, with $s$ the paper's seed SD: .06 for gen (Figure 4-3), .07 for the
+#   lexical mean (the gen SD carried by its 18 cases), .01 where Table 4-3 prints no SD. The
+#   paper prints no SD per case: we take the smaller of .30 (what the gen SD implies for 18
+#   independent lexical cases) and $\sqrt{q(1-q)}$, the largest SD of an accuracy with mean $q$;
+#   a loose tolerance that only flags large differences. For the error analyses, whose spread
+#   the paper does not give, a run's value is assumed to vary as much, relative to its size, as
+#   the gen accuracy (.06 on .35).
+# - **Paper numbers we do not reproduce** (targets expected to differ; the evidence is in each
+#   target's `reason`):
+#   - the Transformer's gen mean (`cogs_t45_transformer_1_gen`, `cogs_fig43_transformer_gen`)
+#     and its lexical mean (`cogs_fig41_transformer_1_lexical`) lie above the paper's by more
+#     than the seed spread allows: the claim *transformer-gen-near-35* fails, and the paragraph
+#     under *The Transformer over its seeds* lists what can and cannot explain it;
+#   - errors that do not end in `)` (`cogs_err_not_paren_transformer`) are much rarer than the
+#     paper's 12% of Transformer errors, under beam 5 as well
+#     ({glue:text}`cogs_beam_not_paren:.3f` on the beam sample): not a matter of decoding, and
+#     unexplained;
+#   - depth errors that run to the 1,000-token cap (`cogs_depth_capped`) are more frequent than
+#     the paper's 3% of errors over 1,000 tokens because greedy decoding loops where beam search
+#     stops: on the beam sample the share is {glue:text}`cogs_beam_depth_capped:.3f`, against
+#     {glue:text}`cogs_greedy_depth_capped:.3f` greedy on the same sentences;
+#   - index-only depth errors (`cogs_depth_only_index`) are rarer than the paper's 0.5%: both
+#     are well under 1%, which is the paper's point; the paper's share pools all three models,
+#     ours is the Transformer's alone.
 # - **The reduced run** (default profile) is not the paper's configuration: $d = 128$, one
 #   batch of 128 per update, learning-rate factor 1 with warm-up 800, a fixed number of updates,
 #   one seed, greedy decoding. It is labelled *substitute* and shows the pattern, not the numbers.
@@ -975,3 +1153,6 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 # .venv/bin/python -m compsem.cogs.seq2seq.train --model transformer --seed 1   # one run
 # .venv/bin/python benchmarks/bench_cogs.py          # throughput on this machine
 # ```
+
+# %% tags=["remove-input"]
+report.glue_findings("cogs-models")

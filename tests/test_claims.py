@@ -85,7 +85,7 @@ def test_findings_headline_counts_claims_and_targets():
     values = {key: targets[key]["paper"]}
     headline = report.findings_headline(rows, values)
     assert headline.startswith("1 of 2 testable claims hold here, 1 fails, 1 not testable here")
-    assert "1 of 1 paper numbers reproduced within tolerance" in headline
+    assert "1 of 1 paper numbers reproduced within tolerance (largest against its tolerance" in headline
 
 
 # ---------------------------------------------------------------- the rule language

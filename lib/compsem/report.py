@@ -180,28 +180,31 @@ def glue_all(values: Mapping[str, float]) -> None:
 
 
 def targets_summary(values: Mapping[str, float]) -> dict:
-    """How the targets among ``values`` fare: compared, met, the largest difference and its key,
-    and how many are shown only (substitute or not run)."""
+    """How the targets among ``values`` fare: compared, met, the difference that comes closest
+    to (or goes furthest past) its tolerance, and how many are shown only (substitute or not
+    run)."""
     targets = {}
     for file in sorted(paths.TARGETS_DIR.glob("*.json")):
         targets.update(load_targets(file.stem))
-    compared = met = shown = 0
-    worst_key, worst = None, 0.0
+    summary = {"compared": 0, "met": 0, "shown": 0, "worst_key": None, "worst": 0.0,
+               "worst_tol": 0.0}
+    worst_ratio = -1.0
     for key in sorted(values):
         target = targets.get(key)
         if target is None:
             continue
         outcome = verdict(values[key], target)
         if outcome in ("substitute", "not-run"):
-            shown += 1
+            summary["shown"] += 1
             continue
-        compared += 1
-        met += outcome.startswith("match")
+        summary["compared"] += 1
+        summary["met"] += outcome.startswith("match")
         gap = abs(float(values[key]) - float(target["paper"]))
-        if not math.isnan(gap) and gap > worst:
-            worst_key, worst = key, gap
-    return {"compared": compared, "met": met, "shown": shown, "worst_key": worst_key,
-            "worst": worst}
+        ratio = gap / float(target["tol"]) if float(target["tol"]) > 0 else math.inf * (gap > 0)
+        if not math.isnan(gap) and ratio > worst_ratio:
+            worst_ratio = ratio
+            summary.update(worst_key=key, worst=gap, worst_tol=float(target["tol"]))
+    return summary
 
 
 def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
@@ -214,16 +217,17 @@ def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
         sentence += (f"; {numbers['met']} of {numbers['compared']} paper numbers reproduced "
                      f"within tolerance")
         if numbers["worst_key"]:
-            sentence += f" (largest difference {_number(numbers['worst'])}, `{numbers['worst_key']}`)"
+            sentence += (f" (largest against its tolerance: `{numbers['worst_key']}`, difference "
+                         f"{_number(numbers['worst'])} against {_number(numbers['worst_tol'])})")
     if numbers["shown"]:
         sentence += f"; {numbers['shown']} more shown beside substitutes or marked not run"
     return sentence + "."
 
 
-def glue_findings(chapter: str, values: Mapping[str, float] | None = None) -> list[dict]:
+def glue_findings(chapter: str, values: Mapping[str, float] | None = None) -> None:
     """Evaluate the chapter's claims (``data/claims/``) on the numbers glued so far and glue the
     Findings: ``findings_table`` (HTML) and ``findings_headline`` (Markdown), which the chapter's
-    Findings section pastes with ``{glue}`` and ``{glue:md}``. Returns the table's rows."""
+    Findings section pastes with ``{glue}`` and ``{glue:md}`` (nothing is displayed here)."""
     from IPython.display import HTML, Markdown
     from myst_nb import glue as myst_glue
 
@@ -233,7 +237,6 @@ def glue_findings(chapter: str, values: Mapping[str, float] | None = None) -> li
     rows = claims.table(claims.for_chapter(chapter), {chapter: values})
     myst_glue("findings_table", HTML(claims.html_table(rows)), display=False)
     myst_glue("findings_headline", Markdown(findings_headline(rows, values)), display=False)
-    return rows
 
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
