@@ -696,6 +696,8 @@ for ax, kind in zip(axes, ("noun", "name", "verb"), strict=True):
     ax.set(xlabel="rank", ylabel="count", title=f"{kind}s")
 axes[0].legend()
 plt.show()
+
+# %%
 pd.Series(slopes).unstack().round(2).rename_axis("log-log slope of the top 50")
 
 # %% [markdown]

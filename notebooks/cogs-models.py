@@ -594,6 +594,8 @@ ax.set(
 )
 ax.legend(fontsize=7, ncols=2, loc="center right")
 plt.show()
+
+# %%
 sizes.round(3)
 
 # %% [markdown]

@@ -988,6 +988,8 @@ if len(layers_table):
     ).round(1)
 else:
     display_layers = None
+
+# %%
 display_layers
 
 # %% [markdown]

@@ -67,7 +67,12 @@ def test_every_figure_has_a_caption(chapter):
         if not figures:
             continue
         caption = cell.metadata.get("mystnb", {}).get("figure", {})
-        assert figures == 1, f"{chapter}: a cell shows {figures} figures (one per cell)\n{cell.source[:200]}"
+        shown = [o for o in cell.get("outputs", []) if o.get("output_type") == "execute_result" or (
+            o.get("output_type") == "display_data"
+            and not any(k.startswith("application/papermill.record") for k in o.get("data", {})))]
+        assert figures == 1 and len(shown) == 1, (
+            f"{chapter}: a captioned cell must show one figure and nothing else (the caption and "
+            f"its name would be repeated)\n{cell.source[:200]}")
         assert caption.get("caption") and caption.get("name", "").startswith("fig-"), (
             f"{chapter}: a figure without a caption\n{cell.source[:200]}")
 
