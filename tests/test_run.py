@@ -269,3 +269,15 @@ def test_sigterm_unwinds_a_run_and_removes_its_temporary_folder(project, monkeyp
     assert signal.getsignal(signal.SIGTERM) is handler
     assert not list(tmp.glob("compsem-killer-*"))
     assert not (project / "book" / "killer.ipynb").exists()
+
+
+def test_a_library_edit_during_the_run_is_refused(project, monkeypatch):
+    """Provenance is the code as it was when the kernel started: a module that differs after the
+    run (here: a snapshot that disagrees with compsem.report) makes the run fail, untouched."""
+    out_dir = project / "book"
+    snapshot = run.library_snapshot()
+    assert snapshot["compsem.report"] == run.sha256_file(paths.PACKAGE_DIR / "report.py")
+    monkeypatch.setattr(run, "library_snapshot", lambda: {**snapshot, "compsem.report": "0" * 64})
+    with pytest.raises(run.ChapterFailed, match="compsem.report changed while it ran"):
+        run.execute("tiny", "default", output_dir=out_dir, progress=False)
+    assert not (out_dir / "tiny.ipynb").exists()

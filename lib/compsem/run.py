@@ -16,7 +16,8 @@ Guarantees:
   file and moved into place on success; the failed notebook is kept in ``_build/failed/``;
   SIGTERM and SIGINT unwind the run, so its temporary folder is removed);
 - the executed notebook records its provenance in ``metadata.compsem``: profile, parameters,
-  sha256 of the source, sha256 of every ``compsem`` module the kernel imported, package
+  sha256 of the source, sha256 of every ``compsem`` module the kernel imported (as they were
+  when the run started; a run during which one of them changed is refused), package
   versions, git commit, machine and wall time. :func:`staleness` compares them with the tree.
 """
 
@@ -419,6 +420,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
 
     output_dir = Path(output_dir or paths.BOOK_DIR)
     output_dir.mkdir(parents=True, exist_ok=True)
+    source_digest = sha256_file(source_path(chapter))
+    library_before = library_snapshot()  # the code the kernel will import, before it starts
     notebook = read_notebook(chapter)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     probe = nbformat.v4.new_code_cell(_PROVENANCE_CODE)
@@ -469,11 +472,20 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         if _PROVENANCE_TAG not in probe_cell.metadata.get("tags", []):
             raise ChapterFailed(f"chapter {chapter!r}: provenance cell missing after execution")
         modules = json.loads("".join(o.get("text", "") for o in probe_cell.outputs))
+        changed = [m for m, digest in module_hashes(modules).items()
+                   if library_before.get(m) != digest]
+        if sha256_file(source_path(chapter)) != source_digest:
+            changed.append(str(source_path(chapter)))
+        if changed:
+            raise ChapterFailed(
+                f"chapter {chapter!r}: {', '.join(changed)} changed while it ran, so the notebook "
+                f"cannot say which code made it; the previous {output_dir / (chapter + '.ipynb')} "
+                "is untouched; run it again")
         result.metadata["compsem"] = {
             "chapter": chapter,
             "profile": profile,
             "parameters": parameters,
-            "source_sha256": sha256_file(source_path(chapter)),
+            "source_sha256": source_digest,
             "modules": module_hashes(modules),
             "packages": package_versions(),
             "git_commit": git_commit(),
@@ -501,6 +513,18 @@ def fold_code_cells(notebook) -> None:
         tags = cell.metadata.setdefault("tags", [])
         if not any(tag in VISIBLE_TAGS for tag in tags):
             tags.append("hide-input")
+
+
+def library_snapshot() -> dict[str, str]:
+    """sha256 of every module of the ``compsem`` package, by module name: taken before a kernel
+    starts, so that an edit made while a chapter runs is caught (:func:`execute` refuses the
+    result) rather than recorded as the provenance of code the kernel never ran."""
+    snapshot = {}
+    for file in sorted(paths.PACKAGE_DIR.rglob("*.py")):
+        parts = file.relative_to(paths.PACKAGE_DIR.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        snapshot[name] = sha256_file(file)
+    return snapshot
 
 
 def staleness(executed: Path) -> list[str]:
