@@ -20,7 +20,7 @@ def _finite(*arrays, mask=None) -> list[np.ndarray]:
     n = len(arrays[0])
     if any(len(a) != n for a in arrays):
         raise ValueError(f"arrays differ in length: {[len(a) for a in arrays]}")
-    keep = np.ones(n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    keep = np.ones(n, dtype=bool) if mask is None else np.array(mask, dtype=bool)  # a copy
     if keep.shape != (n,):
         raise ValueError(f"mask has shape {keep.shape}, expected ({n},)")
     for a in arrays:

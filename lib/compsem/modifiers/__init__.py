@@ -11,7 +11,9 @@ subsective and non-subsective adjectives? Three label-free tests on cosine dista
 - :mod:`~compsem.modifiers.intersectivity`: single-phrase intersectivity (Eq. 3/4)
 - :mod:`~compsem.modifiers.pairs`: phrase-pair intersectivity (Eq. 5/6)
 - :mod:`~compsem.modifiers.subsectivity`: non-subsectivity (Eq. 7/8) and its norm closed form
-- :mod:`~compsem.modifiers.statistics`: intervals, permutation tests, label-shuffle null
+- :mod:`~compsem.modifiers.synonyms`: the 2025 version's synonyms as a control of Eq. 5
+- :mod:`~compsem.modifiers.statistics`: intervals, permutation tests, label-shuffle null, Holm
 - :mod:`~compsem.modifiers.experiment`: all tests for one model
 - :mod:`~compsem.modifiers.tables`: the paper's table layouts, models and target keys
+- :mod:`~compsem.modifiers.chapter`: the chapter's tables, figures and tests, one function each
 """

@@ -96,12 +96,19 @@ def embed(
     template: str | None = None,
     device: str = "auto",
     batch_size: int = 64,
+    trust_remote_code: bool = False,
 ) -> Space:
     """A :class:`Space` of ``texts`` under the model ``spec`` (see the module docstring).
 
     Encoders go through :func:`compsem.models.cached_encode` (re-runs are cache hits);
     ``template`` wraps every string before encoding (the space is still keyed by the bare
     string). Pooled word vectors take no template: raise ValueError.
+
+    ``trust_remote_code`` (off by default) lets an ``hf:`` model run the Python code shipped
+    in its hub repository, as 004's Stella and NV-Embed-v2 need (the authors' code passes
+    ``trust_remote_code=True`` for them). That code runs with your permissions: turn it on only
+    for repositories you trust. A model that needs it and does not get it raises ValueError
+    naming the parameter.
     """
     from compsem.models import cached_encode, get_encoder
 
@@ -115,5 +122,44 @@ def embed(
         return Space(texts, vectors, name=spec, oov=oov)
     options = {} if spec in WORD_MODELS else {"device": device}
     encoder = get_encoder(spec, **options)
-    vectors = cached_encode(encoder, apply_template(texts, template), batch_size=batch_size)
+    if trust_remote_code:
+        if not spec.startswith("hf:"):
+            raise ValueError(
+                f"trust_remote_code is for hub models ('hf:<id>'); {spec!r} is packaged and "
+                "needs no remote code"
+            )
+        encoder = remote_code_encoder(encoder)
+    try:
+        vectors = cached_encode(encoder, apply_template(texts, template), batch_size=batch_size)
+    except ValueError as err:
+        if "trust_remote_code" not in str(err):
+            raise
+        raise ValueError(
+            f"{spec!r} runs Python code from its hub repository; to allow it, set the chapter "
+            f"parameter trust_remote_code=True (e.g. -p trust_remote_code True), only for a "
+            f"repository you trust. ({str(err).splitlines()[0]})"
+        ) from err
     return Space(texts, vectors, name=spec if template is None else f"{spec} | {template}")
+
+
+def remote_code_encoder(encoder):
+    """The ``hf:`` encoder ``encoder`` (a :class:`compsem.models.registry.SentenceTransformerEncoder`)
+    loaded with ``trust_remote_code=True``; same name, so the embedding cache is shared."""
+    from compsem.models.registry import SentenceTransformerEncoder, resolve_device
+
+    class RemoteCodeEncoder(SentenceTransformerEncoder):
+        @property
+        def model(self):
+            if self._model is None:
+                if self._before_load:
+                    self._before_load()
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(
+                    str(self.source), device=resolve_device(self.device), trust_remote_code=True
+                )
+            return self._model
+
+    return RemoteCodeEncoder(
+        encoder.name, encoder.source, device=encoder.device, before_load=encoder._before_load
+    )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from compsem.modifiers import encoding, intersectivity, pairs, phrases, subsectivity
+from compsem.modifiers import encoding, intersectivity, pairs, phrases, subsectivity, synonyms
 from compsem.modifiers.lexicon import Lexicon
 from compsem.modifiers.space import Space
 
@@ -26,7 +26,8 @@ class ModelResults:
     ``an`` / ``aan``: {variant: frame of :func:`intersectivity.single_phrase`} (``aan`` empty
     when the AAN test was not run); ``ns``: frame of :func:`subsectivity.non_subsectivity`;
     ``pairs``: :class:`pairs.PairComparisons`; ``an_phrases`` / ``aan_phrases``: the phrase
-    tables the rows refer to.
+    tables the rows refer to; ``synonym``: the 004 synonym control
+    (:class:`synonyms.SynonymControl`, None unless run).
     """
 
     spec: str
@@ -37,6 +38,7 @@ class ModelResults:
     pairs: pairs.PairComparisons
     aan_phrases: pd.DataFrame | None = None
     aan: dict[str, pd.DataFrame] = field(default_factory=dict)
+    synonym: synonyms.SynonymControl | None = None
     seconds: float = 0.0
 
     def scores(
@@ -65,14 +67,27 @@ def run(
     device: str = "auto",
     batch_size: int = 64,
     strict_pairs: bool = True,
+    synonym_control: bool = True,
+    trust_remote_code: bool = False,
 ) -> ModelResults:
-    """Embed what ``spec`` needs and run every test (the AAN test only with ``aan=True``)."""
+    """Embed what ``spec`` needs and run every test (the AAN test only with ``aan=True``; the
+    synonym control of :mod:`synonyms` with ``synonym_control=True``, 732 more strings).
+    ``trust_remote_code`` is passed to :func:`encoding.embed` (hub models with their own code)."""
     start = time.perf_counter()
     table = phrases.generate(lexicon, max_words=3 if aan else 2)
     an_table = table[table["kind"] == "AN"].reset_index(drop=True)
     aan_table = table[table["kind"] == "AAN"].reset_index(drop=True) if aan else None
     strings = phrases.strings_needed(lexicon, table)
-    space = encoding.embed(spec, strings, template=template, device=device, batch_size=batch_size)
+    if synonym_control:
+        strings = list(dict.fromkeys([*strings, *synonyms.phrase_strings(lexicon)]))
+    space = encoding.embed(
+        spec,
+        strings,
+        template=template,
+        device=device,
+        batch_size=batch_size,
+        trust_remote_code=trust_remote_code,
+    )
     results = ModelResults(
         spec=spec,
         space=space,
@@ -82,6 +97,8 @@ def run(
         pairs=pairs.compare(space, lexicon, strict=strict_pairs),
         aan_phrases=aan_table,
     )
+    if synonym_control:
+        results.synonym = synonyms.compare(space, lexicon, strict=strict_pairs)
     if aan:
         results.aan = {
             v: intersectivity.single_phrase(space, aan_table, v) for v in intersectivity.VARIANTS

@@ -58,14 +58,7 @@ class PairComparisons:
         """The weight of each noun pair in a cell score (summing to 1): ``per_noun`` gives each
         first noun 1/11 shared among its partners (the authors' code); ``pairs`` gives each
         noun pair 1/66."""
-        if aggregation not in AGGREGATIONS:
-            raise ValueError(f"aggregation must be one of {AGGREGATIONS}, not {aggregation!r}")
-        if aggregation == "pairs":
-            return np.full(len(self.noun_pairs), 1.0 / len(self.noun_pairs))
-        first = np.array([i for i, _ in self.noun_pairs])
-        firsts, partners = np.unique(first, return_counts=True)
-        share = dict(zip(firsts, 1.0 / (len(firsts) * partners), strict=True))
-        return np.array([share[i] for i in first])
+        return noun_pair_weights(self.noun_pairs, aggregation)
 
     def weighted_holds(self, aggregation: str = "per_noun") -> np.ndarray:
         """Σ_q w_q holds[a1, a2, q]: an (n_adj, n_adj) matrix whose block sums, divided by the
@@ -73,6 +66,20 @@ class PairComparisons:
         return np.tensordot(
             self.holds.astype(np.float64), self.weights(aggregation), axes=([2], [0])
         )
+
+
+def noun_pair_weights(
+    noun_pairs: list[tuple[int, int]], aggregation: str = "per_noun"
+) -> np.ndarray:
+    """See :meth:`PairComparisons.weights`."""
+    if aggregation not in AGGREGATIONS:
+        raise ValueError(f"aggregation must be one of {AGGREGATIONS}, not {aggregation!r}")
+    if aggregation == "pairs":
+        return np.full(len(noun_pairs), 1.0 / len(noun_pairs))
+    first = np.array([i for i, _ in noun_pairs])
+    firsts, partners = np.unique(first, return_counts=True)
+    share = dict(zip(firsts, 1.0 / (len(firsts) * partners), strict=True))
+    return np.array([share[i] for i in first])
 
 
 def compare(space: Space, lexicon: Lexicon, strict: bool = True) -> PairComparisons:

@@ -281,3 +281,39 @@ def per_noun(
     onehot = _onehot(labels, classes)
     values = (onehot.T @ grid) / onehot.sum(axis=0)[:, None]
     return pd.DataFrame(values.T, index=list(nouns), columns=list(classes))
+
+
+# --------------------------------------------------------------------------- multiple comparisons
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment (Holm 1979) of a family of p-values: the k-th smallest is
+    multiplied by (m - k + 1), running maxima keep the order, capped at 1. Rejecting where the
+    adjusted value is below alpha keeps the family-wise error rate at alpha under any
+    dependence, and never rejects less than Bonferroni. NaNs are left out of the family.
+    (scipy.stats offers only false-discovery control, which is not a family-wise guarantee.)"""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = len(order)
+    scaled = np.minimum(1.0, p[order] * (m - np.arange(m)))
+    out[order] = np.maximum.accumulate(scaled)
+    return out
+
+
+def pair_group_contrast(S: np.ndarray, W: np.ndarray, group: str = "S-I") -> Callable:
+    """For an adjective-pair matrix (AAN test): mean score of the ordered pairs where *neither*
+    adjective is in ``group`` minus that of the pairs where at least one is (pairs weighted by
+    ``W``). 001 §4.2.1 expects it negative for ``group="S-I"``: AAN scores drop "especially when
+    both adjectives are not intersective"."""
+
+    def statistic(labels: np.ndarray) -> float:
+        member = np.asarray(labels) == group
+        neither = ~member[:, None] & ~member[None, :]
+        w_in, w_out = W * neither, W * ~neither
+        return float((S * w_in).sum() / w_in.sum() - (S * w_out).sum() / w_out.sum())
+
+    return statistic

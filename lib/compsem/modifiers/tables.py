@@ -182,6 +182,24 @@ def paper_slug(spec: str) -> str | None:
 SUBSTITUTES = {"mean:glove50": "glove", "sum:glove50": "glove"}
 """Model specs run here in place of a paper model (compared for the pattern only)."""
 
+STAND_INS = {"mpnet": "distilroberta"}
+"""Packaged models shown beside a paper model of the same family, not as its substitute: MPNet
+(all-mpnet-base-v2) is, like 001's all-distilroberta-v1, a sentence-transformers "all-*"
+model (mean pooling, the same 1B-pair training set) on another backbone; no target is compared."""
+
+
+def paper_model_of(spec: str) -> tuple[str | None, str]:
+    """The paper model a spec's row sits beside, and how it relates: ``("minilm",
+    "reproduced here")``, ``("glove", "substitute run here")``, ``("distilroberta", "stand-in run
+    here")`` or ``(None, "")``."""
+    if (slug := paper_slug(spec)) is not None:
+        return slug, "reproduced here"
+    if spec in SUBSTITUTES:
+        return SUBSTITUTES[spec], "substitute run here"
+    if spec in STAND_INS:
+        return STAND_INS[spec], "stand-in run here"
+    return None, ""
+
 
 def cell_label(cell: tuple[str, ...]) -> str:
     """``("S-I",)`` -> ``"S-I"``, ``("NS-Pr", "S-I")`` -> ``"(NS-Pr, S-I)"``."""
@@ -241,27 +259,49 @@ def paper_row(
 
 def run_status(specs: list[str]) -> dict[str, str]:
     """Which paper models the model specs run here stand for: ``{slug: "reproduced here"}``
-    for the exact checkpoint, ``"substitute run here"`` for a substitute."""
+    for the exact checkpoint, ``"substitute run here"`` for a substitute, ``"stand-in run
+    here"`` for a model of the same family (:data:`STAND_INS`)."""
     status = {}
     for spec in specs:
-        if (slug := paper_slug(spec)) is not None:
-            status[slug] = "reproduced here"
-        elif spec in SUBSTITUTES:
-            status.setdefault(SUBSTITUTES[spec], "substitute run here")
+        slug, how = paper_model_of(spec)
+        if slug is not None and status.get(slug) != "reproduced here":
+            status.setdefault(slug, how)
+            if how == "reproduced here":
+                status[slug] = how
     return status
 
 
 def comparison_frame(
-    test: str, ours: dict[str, dict], targets: dict, specs_run: list[str] = ()
+    test: str,
+    ours: dict[str, dict],
+    targets: dict,
+    specs_run: list[str] = (),
+    paper_of: dict[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Our rows (``{label: {cell: score}}``) above the paper's rows of every model of both
+    """Our rows (``{label: {cell: score}}``) and the paper's rows of every model of both
     versions (each from the full-precision table of its version), with a ``status`` column:
-    "ours", "reproduced here", "substitute run here" or "not run here"."""
+    "ours", "reproduced here", "substitute run here", "stand-in run here" or "not run here".
+
+    ``paper_of`` maps an our-row label to the paper model it sits beside (see
+    :func:`paper_model_of`): our rows of one paper model come together, directly followed by
+    that model's paper row; rows without a paper model keep their place; the paper rows of
+    models not run follow at the end."""
     status = run_status(list(specs_run))
+    paper_of = paper_of or {}
+    groups: dict[str, list[str]] = {}
+    for label in ours:
+        groups.setdefault(paper_of.get(label) or f"_ours:{label}", []).append(label)
     rows = []
-    for label, scores in ours.items():
-        rows.append(as_row(scores, test).rename(label).to_frame().T.assign(status="ours"))
+    for key, labels in groups.items():
+        for label in labels:
+            rows.append(as_row(ours[label], test).rename(label).to_frame().T.assign(status="ours"))
+        if key in PAPER_MODELS:
+            row = paper_row(key, test, targets)
+            if not row.isna().all():
+                rows.append(row.to_frame().T.assign(status=status.get(key, "not run here")))
     for slug in PAPER_MODELS:
+        if slug in groups:
+            continue
         row = paper_row(slug, test, targets)
         if row.isna().all():
             continue

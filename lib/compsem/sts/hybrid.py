@@ -32,6 +32,10 @@ Location, Trajectory; the published parses are :func:`compsem.data.sts3k.load_ve
    counts beta_B of each aligned pair in which sentence *a* held B (an asymmetry of their code,
    found from the data): :func:`authors_norm_extra` gives that per-pair addend.
 
+:func:`paired_comparisons` tests Table 9's central contrast (each hybrid against the best rival
+on STS3k-adv) pair by pair with :func:`compsem.stats.paired_spearman_difference`; where the
+weights come from and how much they matter is :mod:`compsem.sts.weights`.
+
 Weights :data:`WEIGHTS` are the paper's rounded regression weights (Verb 3; Agent, Patient,
 Theme 2; Time, Manner, Location, Trajectory 0.5), not fitted to STS3k.
 """
@@ -317,3 +321,41 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
         stopwords = load_stopwords()
     sims = role_similarities(parses, word_vectors=word_vectors, stopwords=stopwords, encoder=encoder)
     return combine(sims, weights, denominator)
+
+
+# --------------------------------------------------------------------------- paired comparisons
+
+
+def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str, np.ndarray], human,
+                       mask=None, n_resamples: int = 2000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """The paper's central contrast as paired tests (Table 9, STS3k-adv: "hybrids above every
+    transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the
+    highest Spearman rho with ``human``), and
+    :func:`compsem.stats.paired_spearman_difference` of the two (paired bootstrap interval of
+    rho_candidate - rho_rival over pairs, its bootstrap p, and Williams' t and p).
+
+    Returns a frame indexed by candidate: ``rival``, ``rho_candidate``, ``rho_rival``,
+    ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``
+    (numbers as floats).
+    """
+    from scipy import stats as _stats
+
+    from compsem.stats import paired_spearman_difference
+
+    keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    h = np.asarray(human, dtype=float)
+    rival_rho = {name: float(_stats.spearmanr(np.asarray(v, dtype=float)[keep], h[keep]).statistic)
+                 for name, v in rivals.items()}
+    best = max(sorted(rival_rho), key=rival_rho.get)
+    rows = {}
+    for name, values in candidates.items():
+        res = paired_spearman_difference(values, rivals[best], human, mask=keep.copy(), n_resamples=n_resamples,
+                                         seed=seed, level=level)
+        rows[name] = {"rival": best, "rho_candidate": res["rho_a"], "rho_rival": res["rho_b"],
+                      "difference": res["difference"], "ci_low": res["ci_low"], "ci_high": res["ci_high"],
+                      "p": res["p"], "williams_t": res["williams_t"], "williams_p": res["williams_p"],
+                      "n": res["n"]}
+    table = pd.DataFrame(rows).T.rename_axis("candidate")
+    numeric = [c for c in table.columns if c != "rival"]
+    table[numeric] = table[numeric].astype(float)
+    return table

@@ -24,7 +24,9 @@ SICK .80349 -> .804; OpenAI SICK .80449 -> .805; AMR-SMATCH STSS-131 .65248 -> .
 had been rounded to 4 decimals and then to 3. That double rounding does not explain the STS3k
 columns (S3BERT non .86549 is printed .865, VerbNet-CN all .67247 .672), so the existing-dataset
 numbers were probably rounded in a separate pass. ERNIE-0's existing-dataset cells are the
-unstandardised file, like its STS3k-adv cell. STR-2022 is not in the authors' repository (nor the data mirror): its column is NaN.
+unstandardised file, like its STS3k-adv cell. The authors published no similarities on STR-2022:
+its column is NaN in :func:`published_table9`, and only models recomputed here
+(:mod:`compsem.sts.scoring`) can be scored on it (:func:`compsem.data.sts_benchmarks.load_str2022`).
 """
 
 from __future__ import annotations
@@ -68,14 +70,15 @@ DATASETS: dict[str, tuple[str | None, str | None, str]] = {
     "STSb-test": ("STSb_test", "stsb-test", "all"),
     "SICK": ("SICK_relatedness", "sick", "all"),
     "STSS-131": ("STS131_processed", "stss-131", "all"),
-    "STR-2022": (None, None, "all"),
+    "STR-2022": (None, "str-2022", "all"),
     "STS3k-all": ("STS3k_all", "sts3k", "all"),
     "STS3k-non": ("STS3k_all", "sts3k", "non"),
     "STS3k-adv": ("STS3k_all", "sts3k", "adv"),
 }
-"""Table 9's columns -> (published similarity-file prefix, loader: a
-:data:`compsem.data.sts_benchmarks.PROCESSED` name or ``"sts3k"``, STS3k portion). STR-2022
-(Abdalla et al. 2023) is in neither the authors' repository nor the data mirror."""
+"""Table 9's columns -> (published similarity-file prefix, loader: a name for
+:func:`compsem.data.sts_benchmarks.load_dataset` or ``"sts3k"``, STS3k portion). STR-2022
+(Abdalla et al. 2023) has no published similarity file (prefix None): its data come from its own
+release, so only recomputed models fill that column."""
 
 _EXISTING = ("STSb-capt", "STSb-test", "SICK", "STSS-131")
 
@@ -134,7 +137,7 @@ def _human(column: str) -> tuple[np.ndarray, np.ndarray]:
     if loader == "sts3k":
         pairs = sts3k.load_pairs()
         return pairs["human"].to_numpy(), sts3k.portion_mask(pairs, portion)
-    human = sts_benchmarks.load_processed(loader)["human"].to_numpy()
+    human = sts_benchmarks.load_dataset(loader)["human"].to_numpy()
     return human, np.ones(len(human), dtype=bool)
 
 
@@ -190,8 +193,8 @@ def paper_table9() -> pd.DataFrame:
 
 
 def columns_for(datasets) -> dict[str, tuple[str, np.ndarray]]:
-    """The Table 9 columns a list of dataset names (``"sts3k"`` and
-    :data:`compsem.data.sts_benchmarks.PROCESSED` names) covers: column -> (dataset name, boolean
+    """The Table 9 columns a list of dataset names (``"sts3k"`` and the names of
+    :data:`compsem.data.sts_benchmarks.TABLE9_DATASETS`) covers: column -> (dataset name, boolean
     mask over that dataset's pairs). STS3k gives three columns (all, non, adv)."""
     known = {loader for _, loader, _ in DATASETS.values() if loader}
     unknown = [d for d in datasets if d not in known]
@@ -199,3 +202,70 @@ def columns_for(datasets) -> dict[str, tuple[str, np.ndarray]]:
         raise ValueError(f"unknown dataset(s) {unknown}; Table 9 datasets: {', '.join(sorted(known))}")
     return {column: (loader, _human(column)[1]) for column, (_, loader, _) in DATASETS.items()
             if loader in datasets}
+
+
+STS3K_COLUMNS = ("STS3k-all", "STS3k-non", "STS3k-adv")
+
+
+def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """The noise ceiling of Table 9's STS3k columns: the split-half reliability of the human
+    ratings (§5.1; paper .953 all, .950 non, .940 adv), computed by
+    :func:`compsem.sts.ratings.split_half_reliability` exactly as the data chapter does.
+
+    The Spearman-Brown corrected split-half r estimates how well the mean ratings of a second,
+    equally large group of raters would correlate with these ones: a model that reproduced
+    another group's judgements perfectly would score about this high, so no model can be
+    expected above it. Not in the paper's Table 9 (the paper reports reliability in §5.1).
+
+    The subsets are those of the reliability analysis (:func:`~compsem.sts.ratings.
+    reliability_subsets`), which differ slightly from the Table 9 columns: "all" omits the 10
+    attention checks, "adv" is the rows marked ADV in the participant file (1,736, the 71
+    negatives included; Table 9's STS3k-adv has 1,664). Returns one row per STS3k column:
+    ``ceiling`` (Spearman-Brown corrected mean r), ``low``/``high`` (the ``level`` range of the
+    corrected r of single splits, the spread one random split could give), ``n_pairs``.
+    """
+    from compsem.sts import ratings as rt
+
+    ratings = sts3k.load_participant_ratings().to_numpy()
+    subsets = rt.reliability_subsets(sts3k.load_participant_pairs(), ratings)
+    summary, per_split = rt.split_half_reliability(ratings, subsets, n_splits=n_splits, seed=seed)
+    alpha = (1 - level) / 2
+    rows = {}
+    for column in STS3K_COLUMNS:
+        subset = column.split("-")[1]
+        corrected = rt.spearman_brown(per_split.loc[per_split["subset"] == subset, "r"].to_numpy())
+        rows[column] = {"ceiling": float(summary.loc[subset, "split_half"]),
+                        "low": float(np.quantile(corrected, alpha)),
+                        "high": float(np.quantile(corrected, 1 - alpha)),
+                        "n_pairs": int(summary.loc[subset, "n_pairs"])}
+    return pd.DataFrame(rows).T.rename_axis("column")
+
+
+def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, seed: int = 0,
+                     level: float = 0.95) -> pd.DataFrame:
+    """rho(row_a) - rho(row_b) per Table 9 column from the published similarity files, with a
+    paired bootstrap interval and p (:func:`compsem.stats.paired_spearman_difference`: both
+    models' similarities of a pair are resampled together).
+
+    Each row uses its own file in every column (``variants="consistent"``), so DefSent is the
+    CLS model on STS3k-non too (.862, not the printed mean-pooled .868). Not in the paper, which
+    compares the printed point estimates. Used for §6's DefSent-vs-SentBERT contrast ("a
+    surprisingly high correlation of 0.49 despite performing at or slightly below the level of
+    SentBERT on the other datasets"). A column without a file for either row raises ValueError.
+    Returns one row per column: ``rho_a``, ``rho_b``, ``difference``, ``ci_low``, ``ci_high``,
+    ``p``, ``williams_t``, ``williams_p``, ``n``.
+    """
+    from compsem.stats import paired_spearman_difference
+
+    out = {}
+    for column in columns:
+        files = [cell_file(row, column, "consistent") for row in (row_a, row_b)]
+        if None in files:
+            raise ValueError(f"no published similarity file for {[row_a, row_b][files.index(None)]!r} "
+                             f"on {column!r}")
+        human, mask = _human(column)
+        prefix = DATASETS[column][0]
+        a, b = (sts3k.load_published_similarities(f, prefix)[mask] for f in files)
+        out[column] = paired_spearman_difference(a, b, human[mask], n_resamples=n_resamples,
+                                                 seed=seed, level=level)
+    return pd.DataFrame(out).T.rename_axis("column")

@@ -1,0 +1,642 @@
+"""The tables, figures and statistics of the chapter ``modifiers-consistency``, one function each.
+
+Each function takes the per-model results of :func:`compsem.modifiers.experiment.run` (a dict
+``{spec: ModelResults}``, called ``runs``) and returns what the chapter shows: a table (a
+DataFrame or a Styler), a figure, and/or a dict of numbers to glue (keys ``mod_x_*``). The
+notebook stays a narrative; every loop over models and every statistic lives here.
+
+Multiple comparisons (not in the paper, which names no test): the permutation tests of "no
+difference between adjective classes" form one family *per test* (AN, AAN, pairs,
+non-subsectivity), whose members are the models run on it; p-values are Holm-adjusted within
+that family (:func:`compsem.modifiers.statistics.holm`), so each per-test claim keeps a 5%
+family-wise error over the models. The same holds for the one-sided tests of the AAN drop
+and of the non-subsectivity direction.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from compsem.modifiers import pairs as pair_test
+from compsem.modifiers import statistics as st
+from compsem.modifiers import subsectivity
+from compsem.modifiers import tables as T
+from compsem.modifiers.lexicon import CLASSES, Lexicon
+
+STATUS_COLOURS = {
+    "ours": "black",
+    "reproduced here": "#1b7837",
+    "substitute run here": "#8c510a",
+    "stand-in run here": "#8c510a",
+    "not run here": "#777777",
+}
+
+
+def slug(spec: str) -> str:
+    """``"mean:spacy-md"`` -> ``"mean_spacy_md"`` (the key part of a glued name)."""
+    from compsem import report
+
+    return report.slug(spec)
+
+
+# --------------------------------------------------------------------------- tables beside the paper
+
+
+def style_table(frame: pd.DataFrame, digits: int = 3):
+    """Scores with a fixed number of decimals; paper rows coloured by their status (rows not
+    run here in grey)."""
+    numeric = [c for c in frame.columns if c != "status"]
+    styler = frame.style.format({c: f"{{:.{digits}f}}" for c in numeric}, na_rep="–")
+    if "status" in frame:
+        styler = styler.apply(
+            lambda row: [f"color: {STATUS_COLOURS.get(row['status'], 'black')}"] * len(row), axis=1
+        )
+    return styler
+
+
+def ours_for(runs: dict, test: str, specs, variants=("code",)) -> tuple[dict, dict]:
+    """Our scores of one test for several models, labelled for the tables, and the paper model
+    each label sits beside (:func:`tables.paper_model_of`). ``variants`` (``code``, ``paper``)
+    are the Eq. 3 variants of the AN/AAN tests."""
+    ours, paper_of = {}, {}
+    for spec in specs:
+        if test == "aan" and not runs[spec].aan:
+            continue
+        for variant in variants:
+            label = T.display_name(spec) + (" [paper Eq. 3]" if variant == "paper" else "")
+            ours[label] = runs[spec].scores(test, variant)
+            if (model := T.paper_model_of(spec)[0]) is not None:
+                paper_of[label] = model
+    return ours, paper_of
+
+
+def comparison(runs: dict, test: str, targets: dict, variants=("code",), digits: int = 3):
+    """Every model run, each directly above the paper's row of the same model (or of the model
+    it substitutes or stands in for), then the paper rows of the models not run."""
+    ours, paper_of = ours_for(runs, test, list(runs), variants)
+    frame = T.comparison_frame(test, ours, targets, list(runs), paper_of)
+    return style_table(frame, digits)
+
+
+def collect(runs: dict, targets: dict) -> dict[str, float]:
+    """Our values under the target keys of the paper model each run is (or substitutes)."""
+    values = {}
+    for spec, r in runs.items():
+        model = T.paper_slug(spec) or T.SUBSTITUTES.get(spec)
+        if model is None:
+            continue
+        for test in T.TESTS:
+            if test == "aan" and not r.aan:
+                continue
+            values.update(T.target_values(model, test, r.scores(test), targets))
+    return values
+
+
+def lowest_an(runs: dict) -> dict[str, float]:
+    """The lowest class score of every run on the AN test (``mod_x_an_min_<spec>``)."""
+    return {f"mod_x_an_min_{slug(s)}": float(min(r.scores("an").values())) for s, r in runs.items()}
+
+
+def paper_an_min(targets: dict, model: str) -> float:
+    """The lowest class score the paper prints for ``model`` on the AN test."""
+    return float(T.paper_row(model, "an", targets).min())
+
+
+# --------------------------------------------------------------------------- grids
+
+
+def grid_of(scores: dict) -> np.ndarray:
+    """Cell scores ``{(X, Y): v}`` as a 5 x 5 array (rows X, columns Y)."""
+    return np.array([[scores.get((x, y), np.nan) for y in CLASSES] for x in CLASSES])
+
+
+def paper_grid(model: str, test: str, targets: dict) -> np.ndarray:
+    """The paper's full table of ``model`` for ``test`` as a 5 x 5 array."""
+    row = T.paper_row(model, test, targets)
+    return grid_of({c: row[T.cell_label(c)] for c in T.CELLS[test]})
+
+
+def aan_panels(runs: dict, targets: dict) -> list[tuple[str, np.ndarray]]:
+    """Ours beside the paper's Table 6 (MiniLM, both Eq. 3 variants; GloVe)."""
+    panels = []
+    if "minilm" in runs and runs["minilm"].aan:
+        panels += [
+            ("MiniLM, ours (code Eq. 3)", grid_of(runs["minilm"].scores("aan"))),
+            ("MiniLM, 001 Table 6", paper_grid("minilm", "aan", targets)),
+            ("MiniLM, ours (paper Eq. 3)", grid_of(runs["minilm"].scores("aan", "paper"))),
+        ]
+    if "mean:glove50" in runs and runs["mean:glove50"].aan:
+        panels += [
+            ("GloVe 50d, ours (code Eq. 3)", grid_of(runs["mean:glove50"].scores("aan"))),
+            ("GloVe 300d, 001 Table 6", paper_grid("glove", "aan", targets)),
+        ]
+    return panels
+
+
+def plot_grids(
+    panels,
+    vmin=0.6,
+    vmax=1.0,
+    cmap="viridis",
+    label="Eq. 4 consistency",
+    ylabel="first adjective",
+    xlabel="second adjective",
+):
+    """Heat maps of 5 x 5 grids side by side, values written in the cells."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3.4), sharey=True)
+    for ax, (title, grid) in zip(np.atleast_1d(axes), panels, strict=True):
+        image = ax.imshow(grid, vmin=vmin, vmax=vmax, cmap=cmap)
+        ax.set_xticks(range(5), CLASSES, rotation=45, ha="right")
+        ax.set_yticks(range(5), CLASSES)
+        ax.set_title(title, fontsize=8)
+        ax.grid(False)
+        for (i, j), v in np.ndenumerate(grid):
+            dark = cmap == "viridis" and v < (vmin + vmax) / 2 + 0.05
+            ax.text(
+                j,
+                i,
+                f"{v:.2f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if dark else "black",
+            )
+    np.atleast_1d(axes)[0].set_ylabel(ylabel)
+    fig.supxlabel(xlabel, fontsize=9)
+    fig.colorbar(image, ax=axes, shrink=0.8, label=label)
+    return fig
+
+
+def aan_summary(runs: dict) -> dict[str, float]:
+    """Paper-literal minus code Eq. 3 on (S-I, S-I) for MiniLM, and per model the unweighted
+    mean of the 9 AAN cells with an S-I adjective and of the 16 without."""
+    values = {}
+    if "minilm" in runs and runs["minilm"].aan:
+        r = runs["minilm"]
+        values["mod_x_aan_paper_minus_code_si_si"] = (
+            r.scores("aan", "paper")[("S-I", "S-I")] - r.scores("aan")[("S-I", "S-I")]
+        )
+    for spec, r in runs.items():
+        if not r.aan:
+            continue
+        cells = r.scores("aan")
+        values[f"mod_x_aan_mean_with_si_{slug(spec)}"] = float(
+            np.mean([v for c, v in cells.items() if "S-I" in c])
+        )
+        values[f"mod_x_aan_mean_no_si_{slug(spec)}"] = float(
+            np.mean([v for c, v in cells.items() if "S-I" not in c])
+        )
+    return values
+
+
+# --------------------------------------------------------------------------- pair and NS checks
+
+
+def pair_checks(runs: dict, lex: Lexicon) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The pair test's construction (diagonal 0.5, complementary triangles; spaCy's shared
+    vectors break ties) and how far it is a comparison of adjective norms."""
+    values, deviations = {}, []
+    for spec, r in runs.items():
+        full = pair_test.scores(r.pairs).to_numpy()
+        if not spec.endswith("spacy-md"):
+            deviations += [np.abs(np.diag(full) - 0.5).max(), np.abs(full + full.T - 1).max()]
+    values["mod_x_pair_diagonal_max_dev"] = float(max(deviations))
+    if "mean:spacy-md" in runs:
+        space = runs["mean:spacy-md"].space
+        adj = lex.adjectives["word"].tolist()
+        unit = space.unit[space.rows(adj)]
+        same = np.triu(np.isclose(unit @ unit.T, 1.0, atol=1e-9), k=1) & (
+            space.norm(adj)[:, None] > 0
+        )
+        values["mod_x_spacy_shared_adjective_vectors"] = int(same.sum())
+        values["mod_x_spacy_pair_nspl_nspl"] = runs["mean:spacy-md"].scores("pair")[
+            ("NS-Pl", "NS-Pl")
+        ]
+    agreement = {s: pair_test.norm_rule_agreement(r.pairs, r.space) for s, r in runs.items()}
+    pooled = [v for s, v in agreement.items() if s.split(":")[0] in ("mean", "sum")]
+    if pooled:
+        values["mod_x_pair_norm_rule_agreement_pooled"] = min(pooled)
+    for spec in ("minilm", "mpnet"):
+        if spec in agreement:
+            values[f"mod_x_pair_norm_rule_agreement_{spec}"] = agreement[spec]
+    table = pd.Series(
+        {T.display_name(s): v for s, v in agreement.items()},
+        name="adjective pairs where the majority of Eq. 5 = norm rule",
+    ).to_frame()
+    return table.round(3), values
+
+
+def ns_norm_rule(runs: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Share of AN phrases where Eq. 7 equals ``|a| > |n|``, for the pooled static models."""
+    agreement = {}
+    for spec, r in runs.items():
+        if spec.split(":")[0] in ("mean", "sum"):
+            rule = subsectivity.norm_rule(r.space, r.an_phrases)
+            agreement[T.display_name(spec)] = float(np.mean(rule == r.ns["holds"].to_numpy()))
+    values = {"mod_x_norm_rule_agreement_min": min(agreement.values())} if agreement else {}
+    name = "share of AN phrases where Eq. 7 = norm rule"
+    return pd.Series(agreement, name=name, dtype=float).to_frame(), values
+
+
+def glove_pattern(run, targets: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Rank correlation of GloVe 50d's cells with the paper's GloVe 300d cells, per test (the
+    pair test's constant cells left out)."""
+    rows = []
+    for test in T.TESTS:
+        if test == "aan" and not run.aan:
+            continue
+        ours = T.as_row(run.scores(test), test)
+        paper = T.paper_row("glove", test, targets)
+        varying = (
+            paper.index[(paper.nunique() > 1) & (paper != 0.5)] if test == "pair" else paper.index
+        )
+        rho = (
+            sps.spearmanr(ours[varying], paper[varying]).statistic
+            if ours[varying].nunique() > 1
+            else np.nan
+        )
+        rows.append(
+            {
+                "test": test,
+                "cells": len(varying),
+                "Spearman rho, ours vs paper": rho,
+                "mean |difference|": float(np.abs(ours - paper).mean()),
+            }
+        )
+    frame = pd.DataFrame(rows).set_index("test")
+    values = {
+        f"mod_x_glove_pattern_rho_{t}": float(frame.loc[t, "Spearman rho, ours vs paper"])
+        for t in ("ns", "pair", "aan")
+        if t in frame.index
+    }
+    return frame.round(3), values
+
+
+def paper_ns_highest(targets: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """004 Table 5/8: the class with the highest non-subsectivity score of each model."""
+    rows = {}
+    for model in (
+        "dpr_multiset",
+        "labse",
+        "specter",
+        "te3_small",
+        "nv_embed_v2",
+        "stella",
+        "glove",
+        "word2vec",
+    ):
+        row = T.paper_row(model, "ns", targets, version="004", table=8)
+        rows[T.PAPER_MODELS[model]["label"]] = {**row.to_dict(), "highest": row.idxmax()}
+    frame = pd.DataFrame(rows).T
+    frame["highest is NS"] = frame["highest"].str.startswith("NS")
+    return frame, {"mod_x_004_models_with_ns_highest": int(frame["highest is NS"].sum())}
+
+
+def te3_tables(targets: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """TE3-small in 004 Table 3 against the same cells of Table 6."""
+    frame = (
+        pd.DataFrame(
+            {
+                f"004 Table {n}": T.paper_row("te3_small", "aan", targets, version="004", table=n)
+                for n in (3, 6)
+            }
+        )
+        .head(5)
+        .T
+    )
+    gap = float((frame.loc["004 Table 3"] - frame.loc["004 Table 6"]).abs().max())
+    return frame, {"mod_x_te3_table3_minus_table6_max": gap}
+
+
+# --------------------------------------------------------------------------- intervals and tests
+
+
+def ns_intervals(
+    runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float
+) -> pd.DataFrame:
+    """Eq. 8 per class with the Wilson interval (phrases independent) and the bootstrap over
+    adjectives within class and nouns (:func:`statistics.bootstrap_classes`)."""
+    labels = lex.adjectives["cls"].to_numpy()
+    sizes = lex.class_sizes()
+    rows = []
+    for spec in specs:
+        grid = st.adjective_grid(runs[spec].an_phrases, runs[spec].ns["holds"], lex)
+        boot = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=level)
+        k = np.nansum(grid, axis=1) @ (labels[:, None] == np.array(CLASSES)[None, :])
+        n = np.array([sizes[c] * len(lex.nouns) for c in CLASSES])
+        low, high = st.wilson(k, n, level)
+        for i, c in enumerate(CLASSES):
+            rows.append(
+                {
+                    "model": T.display_name(spec),
+                    "class": c,
+                    "score": boot.loc[c, "score"],
+                    "Wilson low": low[i],
+                    "Wilson high": high[i],
+                    "bootstrap low": boot.loc[c, "low"],
+                    "bootstrap high": boot.loc[c, "high"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None):
+    """Scores with both intervals of :func:`ns_intervals`, one panel per model; ``reference``
+    adds a dotted horizontal line."""
+    models = frame["model"].unique()
+    fig, axes = plt.subplots(1, len(models), figsize=(3.4 * len(models), 3.4), sharey=True)
+    for ax, model in zip(np.atleast_1d(axes), models, strict=True):
+        f = frame[frame["model"] == model]
+        x = np.arange(len(f))
+        for shift, what, fmt, name in (
+            (-0.12, "Wilson", "o", "Wilson (phrases independent)"),
+            (0.12, "bootstrap", "s", "bootstrap (adjectives, nouns)"),
+        ):
+            if f"{what} low" not in f or f[f"{what} low"].isna().all():
+                continue
+            ax.errorbar(
+                x + shift,
+                f["score"],
+                fmt=fmt,
+                capsize=3,
+                label=name,
+                yerr=[f["score"] - f[f"{what} low"], f[f"{what} high"] - f["score"]],
+            )
+        ax.set_xticks(x, f["class"])
+        ax.set_title(model, fontsize=9)
+        ax.axhline(0.5 if reference is None else reference, color="black", lw=0.6, ls=":")
+    np.atleast_1d(axes)[0].set_ylabel(ylabel)
+    np.atleast_1d(axes)[0].legend(fontsize=7, loc="lower left")
+    return fig
+
+
+def interval_width_ratio(frame: pd.DataFrame) -> float:
+    """Median over classes and models of bootstrap width / Wilson width."""
+    ratio = (frame["bootstrap high"] - frame["bootstrap low"]) / (
+        frame["Wilson high"] - frame["Wilson low"]
+    )
+    return float(ratio.median())
+
+
+def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
+    """Permutation tests of "no difference between classes" (:func:`experiment.
+    class_difference_tests`) for every model and test, Holm-adjusted per test over the models.
+    Glues ``mod_x_p_<test>_<spec>`` (raw) and ``mod_x_padj_<test>_<spec>`` (Holm)."""
+    from compsem.modifiers import experiment
+
+    frames = []
+    for spec in specs:
+        frame = experiment.class_difference_tests(runs[spec], lex, n_perm=n_perm, seed=seed)
+        frames.append(frame.rename_axis("test").reset_index().assign(model=spec))
+    table = pd.concat(frames, ignore_index=True)
+    table["p_holm"] = table.groupby("test")["p_perm"].transform(lambda p: st.holm(p.to_numpy()))
+    values = {}
+    for row in table.itertuples():
+        values[f"mod_x_p_{row.test}_{slug(row.model)}"] = float(row.p_perm)
+        values[f"mod_x_padj_{row.test}_{slug(row.model)}"] = float(row.p_holm)
+    table["model"] = table["model"].map(T.display_name)
+    return table.set_index(["test", "model"]).sort_index(level=0, sort_remaining=False), values
+
+
+def _one_sided(
+    runs: dict,
+    specs,
+    statistic_of,
+    lex: Lexicon,
+    n_perm: int,
+    seed: int,
+    alternative: str,
+    key: str,
+):
+    labels = lex.adjectives["cls"].to_numpy()
+    rows = []
+    for spec in specs:
+        test = st.permutation_test(statistic_of(runs[spec]), labels, n_perm, seed, alternative)
+        rows.append({"spec": spec, "difference": test["observed"], "p": test["p_value"]})
+    frame = pd.DataFrame(rows)
+    frame["p_holm"] = st.holm(frame["p"].to_numpy())
+    values = {}
+    for row in frame.itertuples():
+        values[f"mod_x_{key}_diff_{slug(row.spec)}"] = float(row.difference)
+        values[f"mod_x_{key}_p_{slug(row.spec)}"] = float(row.p)
+        values[f"mod_x_{key}_padj_{slug(row.spec)}"] = float(row.p_holm)
+    frame.index = frame.pop("spec").map(T.display_name)
+    return frame, values
+
+
+def ns_direction(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
+    """One-sided permutation test that non-subsective adjectives (NS-Pl, NS-Pr) pull the phrase
+    towards themselves more than subsective ones (S-I, S-NI), as §3.5 of both versions
+    predicts; Holm over the models. Keys ``mod_x_nsdir_{diff,p,padj}_<spec>``."""
+
+    def statistic_of(r):
+        grid = st.adjective_grid(r.an_phrases, r.ns["holds"], lex)
+        return st.contrast(grid, ["NS-Pl", "NS-Pr"], ["S-I", "S-NI"])
+
+    return _one_sided(runs, specs, statistic_of, lex, n_perm, seed, "greater", "nsdir")
+
+
+def aan_drop(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
+    """001 §4.2.1: AAN scores drop "especially when both adjectives are not intersective".
+    One-sided permutation test that the ordered adjective pairs without an S-I adjective score
+    lower than those with one (:func:`statistics.pair_group_contrast`, code Eq. 3), Holm over
+    the models run on the AAN test. Keys ``mod_x_aandrop_{diff,p,padj}_<spec>``."""
+
+    def statistic_of(r):
+        grid = st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex)
+        return st.pair_group_contrast(*st.pair_matrix(grid), group="S-I")
+
+    specs = [s for s in specs if runs[s].aan]
+    return _one_sided(runs, specs, statistic_of, lex, n_perm, seed, "less", "aandrop")
+
+
+# --------------------------------------------------------------------------- null bands
+
+
+def null_bands(run, lex: Lexicon, n_perm: int, seed: int, level: float) -> dict:
+    """The label-shuffle null of the pair cells (S-I, Y) and of the Eq. 8 classes for one
+    model: observed scores and the central ``level`` band of the shuffled scores."""
+    labels = lex.adjectives["cls"].to_numpy()
+    weighted = run.pairs.weighted_holds("per_noun")
+    W = 1.0 - np.eye(len(labels))
+    pair_null = st.label_shuffle_null(
+        lambda lab: st.cell_scores(weighted, W, lab), labels, n_perm, seed
+    )
+    grid = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
+    ns_null = st.label_shuffle_null(lambda lab: st.class_scores(grid, lab), labels, n_perm, seed)
+    alpha = (1 - level) / 2
+    return {
+        "pair": st.cell_scores(weighted, W, labels)[0],
+        "pair_low": np.quantile(pair_null[:, 0, :], alpha, axis=0),
+        "pair_high": np.quantile(pair_null[:, 0, :], 1 - alpha, axis=0),
+        "ns": st.class_scores(grid, labels),
+        "ns_low": np.quantile(ns_null, alpha, axis=0),
+        "ns_high": np.quantile(ns_null, 1 - alpha, axis=0),
+    }
+
+
+def null_values(bands: dict) -> dict[str, float]:
+    """How many of the four off-diagonal (S-I, Y) cells leave the band, and its half-widths."""
+    outside = (bands["pair"] < bands["pair_low"]) | (bands["pair"] > bands["pair_high"])
+    half = (bands["pair_high"] - bands["pair_low"])[1:] / 2
+    return {
+        "mod_x_pair_si_cells_outside_null": int(outside[1:].sum()),
+        "mod_x_pair_null_halfwidth_min": float(half.min()),
+        "mod_x_pair_null_halfwidth_max": float(half.max()),
+    }
+
+
+def plot_null(bands: dict, name: str):
+    """Observed scores (dots) against the label-shuffle band, pair cells and Eq. 8 classes."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    x = np.arange(5)
+    for ax, what, ticks, ylabel in (
+        (axes[0], "pair", [f"(S-I, {c})" for c in CLASSES], "Eq. 6 consistency"),
+        (axes[1], "ns", CLASSES, "Eq. 8 consistency"),
+    ):
+        ax.fill_between(
+            x, bands[f"{what}_low"], bands[f"{what}_high"], alpha=0.3, label="label-shuffle null"
+        )
+        ax.plot(x, bands[what], "o-", label="observed")
+        ax.set_xticks(x, ticks, rotation=20 if what == "pair" else 0)
+        ax.set(
+            ylabel=ylabel,
+            title=f"{name}: {'pair cells (S-I, Y)' if what == 'pair' else 'non-subsectivity'}",
+        )
+    axes[0].legend(fontsize=8)
+    return fig
+
+
+# --------------------------------------------------------------------------- spread over nouns
+
+
+def plot_per_noun(run, lex: Lexicon):
+    """Eq. 8 per class on each noun alone, and the pair cells over the 66 noun pairs."""
+    labels = lex.adjectives["cls"].to_numpy()
+    per_noun = st.per_noun(
+        st.adjective_grid(run.an_phrases, run.ns["holds"], lex), labels, lex.nouns["word"].tolist()
+    )
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1, 1.4]})
+    image = axes[0].imshow(per_noun.to_numpy(), vmin=0, vmax=1, cmap="RdBu_r", aspect="auto")
+    axes[0].set_xticks(range(5), CLASSES)
+    axes[0].set_yticks(range(len(per_noun)), per_noun.index, fontsize=8)
+    axes[0].grid(False)
+    axes[0].set_title("Eq. 8 per noun", fontsize=9)
+    fig.colorbar(image, ax=axes[0], shrink=0.8)
+    spread = pd.DataFrame(
+        {
+            T.cell_label(c): pair_test.per_noun_pair(run.pairs, c)
+            for c in T.PAIR_CELLS
+            if c[0] != c[1]
+        }
+    )
+    axes[1].boxplot(spread.to_numpy(), tick_labels=spread.columns)
+    axes[1].tick_params(axis="x", rotation=60, labelsize=7)
+    axes[1].set(title="Eq. 6 per noun pair (66 pairs)", ylabel="consistency")
+    return fig
+
+
+def per_noun_values(run, lex: Lexicon) -> dict[str, float]:
+    """Largest per-noun standard deviation of an Eq. 8 class; largest change of a pair cell
+    when every noun pair gets the same weight."""
+    labels = lex.adjectives["cls"].to_numpy()
+    per_noun = st.per_noun(
+        st.adjective_grid(run.an_phrases, run.ns["holds"], lex), labels, lex.nouns["word"].tolist()
+    )
+    by = {a: T.as_row(run.scores("pair", aggregation=a), "pair") for a in pair_test.AGGREGATIONS}
+    return {
+        "mod_x_ns_per_noun_sd_max": float(per_noun.std().max()),
+        "mod_x_pair_aggregation_max_diff": float((by["per_noun"] - by["pairs"]).abs().max()),
+    }
+
+
+# --------------------------------------------------------------------------- ablations
+
+
+def _summary_row(r) -> dict[str, float]:
+    return {
+        **{f"AN {c[0]}": v for c, v in r.scores("an").items()},
+        **{f"NS {c[0]}": v for c, v in r.scores("ns").items()},
+        "pair (S-I, S-NI)": r.scores("pair")[("S-I", "S-NI")],
+        "pair (S-I, A)": r.scores("pair")[("S-I", "A")],
+    }
+
+
+def pooling_table(runs: dict, pooling_models) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Each backbone's mean pooling beside its first-token pooling (``<base>:cls``)."""
+    rows, values = {}, {}
+    for spec in pooling_models:
+        for s in (spec.split(":")[0], spec):
+            if s in runs:
+                rows[T.display_name(s)] = _summary_row(runs[s])
+        if spec in runs:
+            values[f"mod_x_cls_an_overall_{slug(spec.split(':')[0])}"] = float(
+                runs[spec].an["code"]["holds"].mean()
+            )
+    return pd.DataFrame(rows).T.round(3), values
+
+
+def template_table(runs: dict, templated: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Bare strings against the same models with every string inside the template."""
+    rows, values = {}, {}
+    for spec, r in templated.items():
+        rows[f"{T.display_name(spec)}, bare"] = _summary_row(runs[spec])
+        rows[f"{T.display_name(spec)}, template"] = _summary_row(r)
+        values[f"mod_x_template_ns_nspr_{slug(spec)}"] = r.scores("ns")[("NS-Pr",)]
+        values[f"mod_x_template_an_min_{slug(spec)}"] = min(r.scores("an").values())
+    return pd.DataFrame(rows).T.round(3), values
+
+
+def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
+    """The 004 synonym control (:mod:`compsem.modifiers.synonyms`) per class, with a bootstrap
+    interval over the class's adjectives (for the figure), and a test of "the class scores 0.5":
+    a one-sample t-test of the per-adjective scores against 0.5 (scipy.stats.ttest_1samp; the
+    adjective is the unit), Holm-adjusted over every class of every model (one family).
+    Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at 0.05 after
+    Holm), ``mod_x_syn_max_class_dev_<spec>`` (largest |class score - 0.5|),
+    ``mod_x_syn_adj_dev_<spec>`` (mean |per-adjective score - 0.5|) beside
+    ``mod_x_pair_si_dev_<spec>`` (mean |(S-I, Y) pair cell - 0.5|, Y != S-I)."""
+    labels = lex.adjectives["cls"].to_numpy()
+    rows, values = [], {}
+    for spec in specs:
+        control = runs[spec].synonym
+        if control is None:
+            continue
+        boot = st.bootstrap_classes(
+            control.grid(), labels, n_boot=n_boot, seed=seed, level=level, resample_nouns=False
+        )
+        per_adj = control.per_adjective().to_numpy()
+        for c in CLASSES:
+            scores = per_adj[labels == c]
+            p = (
+                sps.ttest_1samp(scores, 0.5).pvalue
+                if np.ptp(scores) > 0
+                else float(scores[0] != 0.5)
+            )
+            rows.append(
+                {
+                    "model": T.display_name(spec),
+                    "spec": spec,
+                    "class": c,
+                    "score": boot.loc[c, "score"],
+                    "bootstrap low": boot.loc[c, "low"],
+                    "bootstrap high": boot.loc[c, "high"],
+                    "p (score = 0.5)": p,
+                }
+            )
+        pair_cells = np.array([runs[spec].scores("pair")[("S-I", c)] for c in CLASSES[1:]])
+        values.update(
+            {
+                f"mod_x_syn_max_class_dev_{slug(spec)}": float((boot["score"] - 0.5).abs().max()),
+                f"mod_x_syn_adj_dev_{slug(spec)}": float(np.abs(per_adj - 0.5).mean()),
+                f"mod_x_pair_si_dev_{slug(spec)}": float(np.abs(pair_cells - 0.5).mean()),
+            }
+        )
+    frame = pd.DataFrame(rows)
+    frame["p_holm"] = st.holm(frame["p (score = 0.5)"].to_numpy())
+    for spec, f in frame.groupby("spec"):
+        values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = int((f["p_holm"] < 0.05).sum())
+    return frame.drop(columns="spec"), values
