@@ -39,3 +39,18 @@ def test_check_reports_fresh_notebooks(capsys):
 def test_data_verify_named_files(capsys):
     assert cli.main(["data", "verify", "bmmlab/compositional-semantics-eval/stopwords.txt"]) == 0
     assert "1 of 1 files verified" in capsys.readouterr().out
+
+
+def test_setup_problems_are_a_message_not_a_traceback(monkeypatch, capsys):
+    """`compsem setup` on a machine without a model package: exit 2 and the fix, no traceback."""
+    from compsem import resources
+    from compsem.models.base import ModelUnavailableError
+
+    def missing(progress=None):
+        raise ModelUnavailableError("setup is incomplete:\n  spacy_md is missing: pip install ...")
+
+    monkeypatch.setattr(resources, "ensure_all", missing)
+    assert cli.main(["setup"]) == 2
+    err = capsys.readouterr().err
+    assert "compsem: error: setup is incomplete" in err and "pip install" in err
+    assert "Traceback" not in err

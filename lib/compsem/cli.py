@@ -148,12 +148,13 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from compsem.data.registry import DataError
+    from compsem.models.base import ModelUnavailableError
     from compsem.run import ChapterFailed, ParameterError
 
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ParameterError, ChapterFailed, DataError) as error:
+    except (ParameterError, ChapterFailed, DataError, ModelUnavailableError) as error:
         print(f"compsem: error: {error}", file=sys.stderr)
         return 2
 
