@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nbformat
 import pytest
 
@@ -281,3 +283,11 @@ def test_a_library_edit_during_the_run_is_refused(project, monkeypatch):
     with pytest.raises(run.ChapterFailed, match="compsem.report changed while it ran"):
         run.execute("tiny", "default", output_dir=out_dir, progress=False)
     assert not (out_dir / "tiny.ipynb").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="IPC sockets are POSIX only; elsewhere papermill's TCP default")
+def test_chapter_kernels_use_ipc_not_tcp():
+    """A local kernel over IPC: ipykernel prints its 'running over TCP without encryption'
+    warning only for TCP, so the user's terminal stays quiet."""
+    manager = run.kernel_transport()["kernel_manager_class"]()
+    assert manager.transport == "ipc"

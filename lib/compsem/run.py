@@ -442,6 +442,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
                 papermill.execute_notebook(
                     source_nb, executed_nb, parameters=parameters, kernel_name="python3",
                     cwd=str(paths.NOTEBOOKS_DIR), progress_bar=progress, log_output=False,
+                    **kernel_transport(),
                 )
         except Exception as error:
             failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
@@ -513,6 +514,22 @@ def fold_code_cells(notebook) -> None:
         tags = cell.metadata.setdefault("tags", [])
         if not any(tag in VISIBLE_TAGS for tag in tags):
             tags.append("hide-input")
+
+
+def kernel_transport() -> dict:
+    """Keyword arguments for :func:`papermill.execute_notebook` that run the chapter's kernel over
+    local IPC sockets where the platform has them (POSIX): the kernel is on the same machine, so
+    it needs no TCP port, and ipykernel then has no reason to print "Kernel is running over TCP
+    without encryption" into the user's terminal for every chapter. Elsewhere: papermill's default."""
+    if os.name != "posix":
+        return {}
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import CaselessStrEnum
+
+    class IpcKernelManager(AsyncKernelManager):
+        transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+    return {"kernel_manager_class": IpcKernelManager}
 
 
 def library_snapshot() -> dict[str, str]:
