@@ -25,6 +25,7 @@ from compsem.modifiers import statistics as st
 from compsem.modifiers import subsectivity
 from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
+from compsem.report import slug
 
 STATUS_COLOURS = {
     "ours": "black",
@@ -33,13 +34,6 @@ STATUS_COLOURS = {
     "stand-in run here": "#8c510a",
     "not run here": "#777777",
 }
-
-
-def slug(spec: str) -> str:
-    """``"mean:spacy-md"`` -> ``"mean_spacy_md"`` (the key part of a glued name)."""
-    from compsem import report
-
-    return report.slug(spec)
 
 
 # --------------------------------------------------------------------------- tables beside the paper

@@ -349,7 +349,7 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     best = max(sorted(rival_rho), key=rival_rho.get)
     rows = {}
     for name, values in candidates.items():
-        res = paired_spearman_difference(values, rivals[best], human, mask=keep.copy(), n_resamples=n_resamples,
+        res = paired_spearman_difference(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
                                          seed=seed, level=level)
         rows[name] = {"rival": best, "rho_candidate": res["rho_a"], "rho_rival": res["rho_b"],
                       "difference": res["difference"], "ci_low": res["ci_low"], "ci_high": res["ci_high"],

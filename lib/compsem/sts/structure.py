@@ -249,7 +249,7 @@ def within_category_spearman(series: dict[str, np.ndarray], human, labels: pd.Da
     for name, values in series.items():
         for cat in categories:
             mask = category == cat
-            rho, low, high = spearman_interval(values, human, mask=mask.copy(), n_resamples=n_resamples,
+            rho, low, high = spearman_interval(values, human, mask=mask, n_resamples=n_resamples,
                                                seed=seed, level=level)
             rows.append({"series": name, "category": cat, "n": int(mask.sum()), "rho": rho,
                          "ci_low": low, "ci_high": high})
