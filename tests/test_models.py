@@ -54,7 +54,7 @@ def fresh_cache(monkeypatch, tmp_path):
 
 
 def test_available_names():
-    assert available() == ["minilm", "mpnet", "glove50", "spacy-md"]
+    assert available() == ["minilm", "mpnet", "glove50", "spacy-md", "sdae"]
 
 
 def test_unknown_name_lists_available_and_close_matches():

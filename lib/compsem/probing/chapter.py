@@ -1,0 +1,664 @@
+"""The sets, tables, figures and glued numbers of the chapter ``probing-composition``.
+
+One function per thing the chapter shows. Each takes the tidy frames of
+:mod:`compsem.probing.experiment` (``runs`` = one row per fit, ``summary`` = one row per cell)
+or item frames, and returns a table, a figure and/or a dict of numbers to glue (keys
+``probe_*``); the notebook stays a narrative.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from compsem.models import cached_encode_layers
+from compsem.probing import (
+    audit,
+    experiment,
+    geometry,
+    grammars,
+    lexicon,
+    predicates,
+    proposed2016,
+    reader,
+    released2018,
+    tasks2016,
+)
+from compsem.report import PALETTE, slug
+
+TASKS_2016 = ("has-school", "has-human", "school-as-agent")
+TASKS_PROPOSED = ("prof-ag-of-rec", "prof-recommends")
+PAPER_2016 = (("GloVe", "glove"), ("Paragram", "paragram"), ("Skip-Thought", "st"))
+PAPER_2018 = (
+    ("BOW", "bow"),
+    ("SDAE", "sdae"),
+    ("ST-UNI", "st_uni"),
+    ("ST-BI", "st_bi"),
+    ("InferSent", "infersent"),
+)
+
+
+def percent(x) -> float:
+    return 100.0 * float(x)
+
+
+# --------------------------------------------------------------------------- data
+
+
+def paper_examples(lex) -> tuple[pd.DataFrame, bool]:
+    """The sentences of the 2016 paper's Tables 1 and 2 parsed by our reader, with the labels
+    recomputed from our annotation beside the paper's; and whether all agree."""
+    examples = lexicon.examples()
+    rows = []
+    for row in examples["table1"]:
+        for column in ("positive", "negative"):
+            s = reader.read(row[column], lex)
+            rows.append(
+                {
+                    "table": "1",
+                    "sentence": row[column],
+                    "paper": column == "positive",
+                    "ours: prof agent of recommend": predicates.is_agent(
+                        s, "professor", "recommend"
+                    ),
+                }
+            )
+    for row in examples["table2"]:
+        s = reader.read(row["sentence"], lex)
+        rows.append(
+            {
+                "table": "2",
+                "sentence": row["sentence"],
+                "paper": row["prof_ag_of_rec"],
+                "ours: prof agent of recommend": predicates.is_agent(s, "professor", "recommend"),
+                "paper: prof recommends": row["prof_recommends"],
+                "ours: prof recommends": predicates.performs(s, "professor", "recommend"),
+            }
+        )
+    table = pd.DataFrame(rows)
+    both = table.dropna()
+    agree = bool(
+        (table["paper"] == table["ours: prof agent of recommend"]).all()
+        and (both["paper: prof recommends"] == both["ours: prof recommends"]).all()
+    )
+    return table.fillna(""), agree
+
+
+def annotation(text: str, lex) -> tuple[str, pd.DataFrame]:
+    """A sentence's numbered tokens and its predications, one row per clause."""
+    s = reader.read(text, lex)
+    tokens = " ".join(f"{i}:{t}" for i, t in enumerate(s.tokens))
+    hidden = ("tense", "aspect", "adverbs")
+    return tokens, pd.DataFrame(
+        [{k: v for k, v in vars(p).items() if k not in hidden} for p in s.predications]
+    )
+
+
+def frames_2016(n_train: int, n_test: int, generator_seed: int, lex) -> dict:
+    """The five 2016 tasks (Table 3 and the proposed Tables 1-2), each a function of the seed
+    that re-splits one generated set (has-human: also a new half of the human nouns held out)."""
+    g16 = grammars.ettinger2016_grammar(lexicon=lex)
+    sets = {
+        "has-school": tasks2016.has_noun_task(g16, "school", n_train, n_test, generator_seed, lex),
+        "school-as-agent": tasks2016.role_task(
+            grammars.ettinger2016_grammar(simple=True, lexicon=lex),
+            "school",
+            n_train,
+            n_test,
+            generator_seed,
+            lex,
+        ),
+        "prof-ag-of-rec": proposed2016.agent_of_task(
+            grammars.ettinger2016_grammar(negation=("none",), lexicon=lex),
+            "professor",
+            "recommend",
+            n_train,
+            n_test,
+            generator_seed,
+            lexicon=lex,
+        ),
+        "prof-recommends": proposed2016.event_negation_task(
+            grammars.ettinger2016_grammar(negation_invariant=True, lexicon=lex),
+            "professor",
+            "recommend",
+            n_train,
+            n_test,
+            generator_seed,
+            lexicon=lex,
+        ),
+    }
+    n_neg = n_train - n_train // 2 + n_test - n_test // 2
+    pool = tasks2016.has_human_pool(g16, 2 * n_neg, n_neg, generator_seed, lex)
+    frames = {t: (lambda seed, f=f: tasks2016.resplit(f, seed)) for t, f in sets.items()}
+    frames["has-human"] = lambda seed: tasks2016.split_has_human(pool, n_train, n_test, seed)
+    return {t: frames[t] for t in TASKS_2016 + TASKS_PROPOSED}
+
+
+def structure_summary(frames: dict) -> pd.DataFrame:
+    """Counts and structure shares of item frames, one row per set."""
+    out = {}
+    for name, f in frames.items():
+        sent = f.drop_duplicates("sentence")
+        out[name] = {
+            "train items": int((f.split == "train").sum()),
+            "test items": int((f.split == "test").sum()),
+            "sentences": len(sent),
+            "% TRUE": percent(f.label.mean()),
+            "% with RC": percent((sent.rc_site != "none").mean()),
+            "% passive main": percent((sent.voice == "passive").mean()),
+            "% negated": percent((sent.neg_site != "none").mean()),
+            "mean adverbs": sent.n_adverbs.mean(),
+        }
+    return pd.DataFrame(out).T
+
+
+def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
+    """:func:`compsem.probing.audit.audit` of every set: control accuracies (percent), the
+    chance threshold, whether the task needs structure and whether it passes; and the glued
+    numbers of the prof-recommends variants and the released cont1 probe prior."""
+    audits = {name: audit.audit(f, alpha) for name, f in frames.items()}
+    table = pd.concat({n: a["accuracy"].map(percent) for n, a in audits.items()}, axis=1).T
+    table["chance + margin"] = [percent(a["threshold"].iloc[0]) for a in audits.values()]
+    table["needs structure"] = [bool(a["must_be_at_chance"].all()) for a in audits.values()]
+    table["passes"] = [audit.passes(a) for a in audits.values()]
+    values = {
+        "probe_released_cont1_probe_only": percent(
+            audits["released cont1"].loc["probe only", "accuracy"]
+        ),
+        "probe_audit_tasks": len(audits),
+        "probe_audit_failed": int((~table["passes"]).sum()),
+    }
+    for name, key in (
+        ("prof-recommends", "prof_recommends"),
+        ("prof-recommends, simple tenses allowed", "simple_tenses"),
+    ):
+        values[f"probe_audit_{key}_bow"] = percent(audits[name].loc["bow", "accuracy"])
+        values[f"probe_audit_{key}_threshold"] = percent(audits[name].loc["bow", "threshold"])
+    return table, values
+
+
+def style_audit(table: pd.DataFrame):
+    return (
+        table.round(1)
+        .style.format(precision=1)
+        .map(lambda v: "color: #b2182b; font-weight: bold" if v is False else "", subset=["passes"])
+    )
+
+
+# --------------------------------------------------------------------------- numbers to glue
+
+
+def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
+    """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``."""
+    out = {}
+    for row in summary.itertuples():
+        key = f"{prefix}_{slug(row.task)}_{slug(row.encoder)}"
+        if with_control:
+            key += f"_{slug(row.control)}"
+        elif row.control != "none":
+            continue
+        out[key] = float(row.accuracy)
+        if np.isfinite(row.low):
+            out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
+    return out
+
+
+def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:
+    """``{<prefix>_<task>_<encoder>_selectivity: points}`` (with bounds) for sound controls."""
+    out = {}
+    for row in selectivity[selectivity["sound"]].itertuples():
+        key = f"{prefix}_{slug(row.task)}_{slug(row.encoder)}_selectivity"
+        out[key] = float(row.selectivity)
+        if np.isfinite(row.low):
+            out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
+    return out
+
+
+def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
+    """Selectivity with its interval per task and encoder; '–' where the control is unsound."""
+    cells = [
+        f"{s:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(s) else "– (control not sound)"
+        for s, lo, hi in zip(
+            selectivity.selectivity, selectivity.low, selectivity.high, strict=True
+        )
+    ]
+    table = selectivity.assign(cell=cells).pivot(index="encoder", columns="task", values="cell")
+    coverage = selectivity.groupby("task", sort=False)["coverage"].min().map("{:.0%}".format)
+    table.loc["control coverage"] = coverage
+    return table[list(dict.fromkeys(selectivity.task))]
+
+
+def interval_cell(row) -> str:
+    if not np.isfinite(row.low):
+        return f"{row.accuracy:.1f}"
+    return f"{row.accuracy:.1f} [{row.low:.1f}, {row.high:.1f}]"
+
+
+# --------------------------------------------------------------------------- tables beside the paper
+
+
+def table3(summary: pd.DataFrame, targets: dict, encoders) -> pd.DataFrame:
+    """2016 Table 3: the paper's GloVe, Paragram and Skip-Thought beside our encoders (mean
+    over seeds [95% interval over seeds])."""
+    paper = pd.DataFrame(
+        {
+            t: {
+                f"{m} (paper)": targets[f"probe_2016_{slug(t)}_{k}"]["paper"] for m, k in PAPER_2016
+            }
+            for t in TASKS_2016
+        }
+    ).T
+    ours = summary[summary.control == "none"]
+    ours = ours.assign(cell=[interval_cell(r) for r in ours.itertuples()])
+    ours = ours.pivot(index="task", columns="encoder", values="cell")
+    columns = [e for e in encoders if e in ours.columns]
+    return pd.concat([paper, ours[columns]], axis=1).loc[list(TASKS_2016)].fillna("–")
+
+
+def table2(summary: pd.DataFrame, targets: dict, tasks, substitutes: dict) -> pd.DataFrame:
+    """2018 Table 2: the paper's five rows, each of ours with its bootstrap interval beside;
+    ``substitutes`` maps a paper row (``SDAE``) to the encoder run here in its place."""
+    rows = {}
+    for name, key in PAPER_2018:
+        rows[(f"{name} (paper)", "")] = {
+            t: targets[f"probe_2018_{key}_{t}"]["paper"] for t in tasks
+        }
+        encoder = substitutes.get(name)
+        if encoder is not None:
+            mine = summary[(summary.encoder == encoder) & (summary.control == "none")]
+            rows[(f"{encoder} (here)", "")] = {r.task: interval_cell(r) for r in mine.itertuples()}
+    shown = set(substitutes.values())
+    for (encoder, control), group in summary.groupby(["encoder", "control"], sort=False):
+        if encoder in shown and control == "none":
+            continue
+        rows[(encoder, control)] = {r.task: interval_cell(r) for r in group.itertuples()}
+    table = pd.DataFrame(rows).T.reindex(columns=list(tasks))
+    table.index.names = ["encoder", "control"]
+    return table.fillna("–")
+
+
+def classifier_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Logistic regression against the MLP on the same encoders and tasks (accuracy [interval])."""
+    rows = summary[summary.control == "none"]
+    rows = rows.assign(cell=[interval_cell(r) for r in rows.itertuples()])
+    return rows.pivot_table(
+        index=["encoder", "classifier"], columns="task", values="cell", aggfunc="first"
+    )
+
+
+def kind_breakdown(runs: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, dict]:
+    """Accuracy by how the test item was made (positives, and the kinds of negative of 2016
+    Tables 1 and 2) for one seed, and the glued values ``probe_kind_<task>_<encoder>_<kind>``."""
+    rows = []
+    for row in runs[(runs.seed == seed) & (runs.control == "none")].itertuples():
+        for kind in np.unique(row.kind):
+            rows.append(
+                dict(
+                    task=row.task,
+                    encoder=row.encoder,
+                    kind=kind,
+                    accuracy=percent(row.correct[row.kind == kind].mean()),
+                )
+            )
+    table = pd.DataFrame(rows)
+    values = {
+        f"probe_kind_{slug(r.task)}_{slug(r.encoder)}_{r.kind}": r.accuracy
+        for r in table.itertuples()
+    }
+    encoders = list(dict.fromkeys(table.encoder))
+    pivot = table.pivot_table(index="encoder", columns=["task", "kind"], values="accuracy")
+    return pivot.loc[encoders].round(1), values
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def plot_table3(summary: pd.DataFrame, targets: dict, encoders, controls: pd.DataFrame | None):
+    """2016 Table 3 as bars with intervals over seeds, control-task ticks and the paper's GloVe
+    and Skip-Thought as dashed lines."""
+    fig, axes = plt.subplots(1, len(TASKS_2016), figsize=(11, 3.6), sharey=True)
+    for ax, task in zip(np.atleast_1d(axes), TASKS_2016, strict=True):
+        sub = summary[(summary.task == task) & (summary.control == "none")].set_index("encoder")
+        sub = sub.reindex([e for e in encoders if e in sub.index])
+        x = np.arange(len(sub))
+        ax.bar(x, sub.accuracy, color=PALETTE[0], label="task")
+        yerr = np.nan_to_num([sub.accuracy - sub.low, sub.high - sub.accuracy])
+        ax.errorbar(x, sub.accuracy, yerr=yerr, fmt="none", color="black", capsize=3)
+        if controls is not None and len(controls):
+            ctl = controls[controls.task == task].set_index("encoder").reindex(sub.index)
+            ax.scatter(
+                x, ctl.accuracy, marker="_", s=300, color=PALETTE[1], zorder=3, label="control task"
+            )
+        for k, (name, key) in enumerate((("GloVe", "glove"), ("Skip-Thought", "st"))):
+            ax.axhline(
+                targets[f"probe_2016_{slug(task)}_{key}"]["paper"],
+                ls="--",
+                lw=1,
+                color=PALETTE[2 + k],
+                label=f"{name} (paper)",
+            )
+        ax.axhline(50, color="grey", lw=0.8)
+        ax.set_xticks(x, sub.index, rotation=40, ha="right")
+        ax.set(title=task, ylim=(0, 102))
+    np.atleast_1d(axes)[0].set_ylabel("% correct (mean over seeds, 95% interval)")
+    np.atleast_1d(axes)[-1].legend(loc="lower right", fontsize=8)
+    fig.suptitle("2016 Table 3: ours beside the paper (dashed)")
+    return fig
+
+
+def plot_table2(summary: pd.DataFrame, targets: dict, tasks, encoders, substitute: str):
+    """2018 Table 2: our accuracies with bootstrap intervals per task and encoder; the paper's
+    BOW and SDAE rows as markers (the SDAE markers beside our ``substitute``)."""
+    fig, axes = plt.subplots(1, len(tasks), figsize=(2.6 * len(tasks), 3.6), sharey=True)
+    for ax, task in zip(np.atleast_1d(axes), tasks, strict=True):
+        sub = summary[(summary.task == task) & (summary.control == "none")].set_index("encoder")
+        sub = sub.reindex([e for e in encoders if e in sub.index])
+        y = np.arange(len(sub))
+        ax.errorbar(
+            sub.accuracy,
+            y,
+            xerr=np.nan_to_num([sub.accuracy - sub.low, sub.high - sub.accuracy]),
+            fmt="o",
+            color=PALETTE[0],
+            capsize=2,
+        )
+        for k, (name, key) in enumerate((("BOW", "bow"), ("SDAE", "sdae"))):
+            ax.axvline(
+                targets[f"probe_2018_{key}_{task}"]["paper"],
+                ls="--",
+                lw=1,
+                color=PALETTE[1 + k],
+                label=f"{name} (paper)",
+            )
+        if substitute in sub.index:
+            ax.scatter(
+                [targets[f"probe_2018_sdae_{task}"]["paper"]],
+                [list(sub.index).index(substitute)],
+                marker="*",
+                s=90,
+                color=PALETTE[2],
+                zorder=3,
+            )
+        ax.axvline(50, color="grey", lw=0.8)
+        ax.set_yticks(y, sub.index)
+        ax.set(title=task, xlim=(35, 102), xlabel="% correct")
+    np.atleast_1d(axes)[0].invert_yaxis()
+    np.atleast_1d(axes)[-1].legend(fontsize=8, loc="lower left")
+    return fig
+
+
+def plot_layers(summary: pd.DataFrame, base: str):
+    """Accuracy by layer, mean pooling against the first token, with intervals."""
+    panels = list(dict.fromkeys(summary.task))
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels), 3.4), sharey=True)
+    for ax, task in zip(np.atleast_1d(axes), panels, strict=True):
+        for k, pooling in enumerate(("mean", "cls")):
+            sub = summary[(summary.task == task) & (summary.pooling == pooling)].sort_values(
+                "layer"
+            )
+            label = "mean pooling" if pooling == "mean" else "first token"
+            ax.plot(sub.layer, sub.accuracy, marker="o", color=PALETTE[k], label=label)
+            ax.fill_between(sub.layer, sub.low, sub.high, color=PALETTE[k], alpha=0.15)
+        ax.axhline(50, color="grey", lw=0.8)
+        ax.set(title=task, xlabel=f"{base} layer")
+    np.atleast_1d(axes)[0].set(ylabel="% correct (95% interval)", ylim=(35, 102))
+    np.atleast_1d(axes)[-1].legend(fontsize=8)
+    return fig
+
+
+def layer_summary(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Layer and pooling parsed from the encoder names (``mpnet:layer3[:cls]``), the best layer
+    per task and pooling, and the glued values ``probe_layer_<task>_<pooling>_<layer>``."""
+    parts = summary.encoder.str.extract(r":layer(\d+)(:cls)?$")
+    out = summary.assign(
+        layer=parts[0].astype(int), pooling=np.where(parts[1].notna(), "cls", "mean")
+    )
+    values = {}
+    for row in out.itertuples():
+        key = f"probe_layer_{slug(row.task)}_{row.pooling}_{row.layer}"
+        values[key] = float(row.accuracy)
+        if np.isfinite(row.low):
+            values[f"{key}_low"], values[f"{key}_high"] = float(row.low), float(row.high)
+    best = out.loc[out.groupby(["task", "pooling"]).accuracy.idxmax()]
+    for row in best.itertuples():
+        values[f"probe_layer_best_{slug(row.task)}_{row.pooling}"] = int(row.layer)
+    return out, values
+
+
+def plot_splits(summary: pd.DataFrame, encoders):
+    """Structural generalisation: accuracy with its bootstrap interval per split and encoder."""
+    splits = list(dict.fromkeys(summary.task))
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(splits) + 1.5))
+    y = np.arange(len(splits))
+    width = 0.8 / len(encoders)
+    for k, enc in enumerate(encoders):
+        sub = summary[summary.encoder == enc].set_index("task").reindex(splits)
+        offset = (k - (len(encoders) - 1) / 2) * width
+        ax.barh(y + offset, sub.accuracy, width, label=enc, color=PALETTE[k % len(PALETTE)])
+        ax.errorbar(
+            sub.accuracy,
+            y + offset,
+            xerr=[sub.accuracy - sub.low, sub.high - sub.accuracy],
+            fmt="none",
+            color="black",
+            lw=0.7,
+        )
+    ax.axvline(50, color="black", lw=0.8)
+    ax.set_yticks(y, splits)
+    ax.invert_yaxis()
+    ax.set(xlabel="% correct on the held-out structure (95% bootstrap interval)", xlim=(0, 100))
+    ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def plot_geometry(cosines: dict, encoders):
+    """Cosine with the role swap against cosine with the passive paraphrase, per encoder."""
+    fig, axes = plt.subplots(1, len(encoders), figsize=(3.4 * len(encoders), 3.4))
+    for ax, name in zip(np.atleast_1d(axes), encoders, strict=True):
+        swap, passive = cosines[name]["swap"], cosines[name]["passive"]
+        ax.scatter(swap, passive, s=8, alpha=0.6)
+        lo = min(swap.min(), passive.min())
+        ax.plot([lo, 1], [lo, 1], color="grey", lw=0.8)
+        ax.set(title=name, xlabel="cos(s, role swap)")
+    np.atleast_1d(axes)[0].set_ylabel("cos(s, passive paraphrase)")
+    fig.suptitle("Above the diagonal: the paraphrase is closer than the role swap")
+    return fig
+
+
+def plot_geometry_layers(table: pd.DataFrame, base: str):
+    """Share of sentences whose paraphrase is closer than the swap / the negation, by layer."""
+    per_layer = table[table.encoder.str.startswith(f"{base}:layer")].copy()
+    per_layer["layer"] = per_layer.encoder.str.rsplit("layer", n=1).str[1].astype(int)
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    for k, versus in enumerate(("swap", "negation")):
+        sub = per_layer[per_layer.versus == versus].sort_values("layer")
+        ax.plot(
+            sub.layer,
+            100 * sub.share_closer,
+            marker="o",
+            color=PALETTE[k],
+            label=f"paraphrase closer than {versus}",
+        )
+    ax.axhline(50, color="grey", lw=0.8)
+    ax.set(xlabel=f"{base} layer (mean pooling)", ylabel="% of sentences", ylim=(0, 102))
+    ax.legend(fontsize=8)
+    return fig
+
+
+# --------------------------------------------------------------------------- chapter steps
+
+
+def limit_threads(threads: int) -> None:
+    """torch and BLAS on ``threads`` CPU threads (0: unchanged); 1 is fastest when other
+    processes share the cores."""
+    if threads:
+        import torch
+        from threadpoolctl import threadpool_limits
+
+        torch.set_num_threads(threads)
+        threadpool_limits(threads)
+
+
+def trained_encoder_card(name: str) -> pd.Series:
+    """What the order-aware encoder trained here is (:mod:`compsem.models.sdae`): its cache
+    name, configuration, corpus size, steps and mean training loss of the first and last
+    epochs. Trains it (once, then cached) if needed."""
+    from compsem.models import get_encoder
+
+    encoder = get_encoder(name, device="cpu")
+    encoder.ensure_trained()
+    checkpoint = encoder.checkpoint
+    card = {"cache name": encoder.name, "dimension": encoder.dim}
+    card |= {k: v for k, v in vars(encoder.config).items() if k != "threads"}
+    card |= {
+        "corpus sentences": checkpoint["corpus_size"],
+        "training steps": checkpoint["steps"],
+        "loss, first epoch": round(float(checkpoint["losses"][0]), 3),
+        "loss, last epoch": round(float(checkpoint["losses"][-1]), 3),
+    }
+    return pd.Series(card, name=name, dtype=object)
+
+
+def released_sets(lex) -> tuple[dict, dict]:
+    """The five released 2018 sets as annotated item frames, and the glued facts about them
+    (label agreement with our parse, distinct sentences, object-relative passives that strand
+    *by*)."""
+    from compsem.data import probing as released_files
+
+    released = {
+        t: released2018.annotate_released(released_files.load_task(t), lex)
+        for t in released_files.TASKS
+    }
+    every = pd.concat(released.values(), ignore_index=True)
+    unique = every.drop_duplicates("sentence")
+    values = {
+        "probe_released_label_agreement": percent((every.label == every.label_recomputed).mean()),
+        "probe_released_sentences": len(unique),
+        "probe_released_stranded_by": int(
+            ((unique.rc_type == "orc") & (unique.rc_voice == "passive")).sum()
+        ),
+    }
+    return released, values
+
+
+def audit_frames(released, frames16, regenerated, splits, n_train, n_test, seed, lex) -> dict:
+    """Every set the audit checks: released, 2016 (first seed), Table 2 with simple tenses
+    (twice the size: its leak is small and needs many items to show), regenerated, splits."""
+    frames = {f"released {t}": f for t, f in released.items()}
+    frames.update({t: f(seed) for t, f in frames16.items()})
+    frames["prof-recommends, simple tenses allowed"] = proposed2016.event_negation_task(
+        grammars.ettinger2016_grammar(lexicon=lex),
+        "professor",
+        "recommend",
+        2 * n_train,
+        2 * n_test,
+        seed,
+        lexicon=lex,
+    )
+    frames.update({f"regenerated {t}": f for t, f in regenerated.items()})
+    frames.update({f"split {n}": f for n, f in splits.items()})
+    return frames
+
+
+def prefill_layers(base, frames16, layers, seed, batch_size=64, device="auto") -> None:
+    """One pass of ``base`` over the 2016 sentences fills the cache of its sentence vectors and
+    of every layer in ``layers`` (mean and first token), so the grid and the layer sweep read
+    them from the cache."""
+    texts = sorted({s for f in frames16.values() for s in f(seed)["sentence"]})
+    cached_encode_layers(
+        base, texts, layers or [12], device=device, batch_size=batch_size,
+        pooling=("mean", "cls"), sentence=True,
+    )  # fmt: skip
+
+
+def run_2018(released: dict, encoders, controls, seed: int, **options) -> pd.DataFrame:
+    """The 2018 grid on the released sets: every encoder with ``controls``, and the random
+    sentence control once per task (encoder ``(any)``: the probe alone)."""
+    runs = experiment.run_grid(released, encoders, "mlp", controls, [seed], **options)
+    probe_alone = experiment.run_grid(
+        released, ["random"], "mlp", ("random sentence",), [seed], **options
+    )
+    return pd.concat([runs, probe_alone.assign(encoder="(any)")], ignore_index=True)
+
+
+def substitute_values(summary: pd.DataFrame, rows: dict, tasks) -> dict:
+    """``{probe_2018_<row>_<task>: accuracy}`` of the encoder standing in for each paper row."""
+    cell = summary[summary.control == "none"].set_index(["encoder", "task"]).accuracy
+    return {
+        f"probe_2018_{row}_{t}": float(cell[encoder, t])
+        for row, encoder in rows.items()
+        for t in tasks
+        if (encoder, t) in cell.index
+    }
+
+
+def interval_pivot(summary: pd.DataFrame, index: str, columns: str) -> pd.DataFrame:
+    """Task rows of a summary as ``accuracy [low, high]`` cells."""
+    rows = summary[summary.control == "none"]
+    cells = rows.assign(cell=[interval_cell(r) for r in rows.itertuples()])
+    return cells.pivot(index=index, columns=columns, values="cell")
+
+
+def layer_sweep(
+    base,
+    frames16,
+    released,
+    layers16,
+    layers18,
+    tasks18,
+    n_train,
+    n_test,
+    subsamples,
+    seed,
+    max_epochs,
+    **grid,
+) -> pd.DataFrame:
+    """``base`` layer by layer (mean and first-token pooling): the 2016 logistic regression on
+    school-as-agent and the proposed tasks (seed ``seed``), and the 2018 MLP on random subsets
+    of the released ``tasks18`` (one subset and probe seed per element of ``subsamples``).
+    Returns the summary of :func:`layer_summary` (empty when no layers are asked for)."""
+    runs = []
+    options = dict(batch_size=grid.get("batch_size", 64), device=grid.get("device", "auto"))
+    if layers16:
+        names = [f"{base}:layer{k}{p}" for k in layers16 for p in ("", ":cls")]
+        tasks = {t: frames16[t] for t in ["school-as-agent", *TASKS_PROPOSED]}
+        texts = sorted({s for f in tasks.values() for s in f(seed)["sentence"]})
+        cached_encode_layers(base, texts, layers16, pooling=("mean", "cls"), **options)
+        runs.append(experiment.run_grid(tasks, names, "logreg", seeds=[seed], **grid))
+    if layers18:
+        names = [f"{base}:layer{k}{p}" for k in layers18 for p in ("", ":cls")]
+        subsets = {
+            f"released {t}": (
+                lambda s, f=released[t]: released2018.subsample(f, n_train, n_test, s)
+            )
+            for t in tasks18
+        }
+        texts = sorted({s for t in tasks18 for s in released[t]["sentence"]})
+        cached_encode_layers(base, texts, layers18, pooling=("mean", "cls"), **options)
+        runs.append(
+            experiment.run_grid(
+                subsets, names, "mlp", seeds=subsamples, max_epochs=max_epochs, **grid
+            )
+        )
+    if not runs:
+        return pd.DataFrame()
+    return experiment.summarise(pd.concat(runs, ignore_index=True))
+
+
+def geometry_run(pairs, encoders, base, layers, n_boot, seed, batch_size=64, device="auto"):
+    """Cosines of the minimal pairs for ``encoders`` (and every layer of ``base`` when it is
+    one of them), their separation table and the glued shares
+    ``probe_geometry_<encoder>_<versus>_closer``."""
+    names = list(encoders)
+    if base in encoders and layers:
+        texts = sorted(set(pairs[["sentence", *geometry.EDITS]].to_numpy().ravel()))
+        cached_encode_layers(base, texts, layers, device=device, batch_size=batch_size)
+        names += [f"{base}:layer{k}" for k in layers]
+    cosines = geometry.cosines_by_encoder(pairs, names, batch_size, device)
+    table = geometry.separation_table(cosines, n_boot, seed)
+    values = {
+        f"probe_geometry_{slug(r.encoder)}_{r.versus}_closer": percent(r.share_closer)
+        for r in table.itertuples()
+    }
+    return cosines, table, values

@@ -1,0 +1,228 @@
+"""The probing experiment of both papers as one grid: tasks x encoders x controls x seeds.
+
+:func:`run_grid` trains a probe (the 2016 logistic regression or the 2018 MLP,
+:func:`compsem.probing.evaluate.run_probe`) for every cell and returns a tidy frame, one row per
+(task, encoder, classifier, control, seed); :func:`summarise` turns it into one row per cell
+with an interval (Student-t over seeds when there are several, else the percentile bootstrap
+over test items of the 2018 authors); :func:`selectivity` gives task minus control-task
+accuracy (Hewitt & Liang 2019) where the control is sound (:mod:`compsem.probing.controls`).
+
+Controls (``controls=``):
+
+- ``"none"``: the task itself;
+- ``"random sentence"`` / ``"random probe"``: the 2018 controls, random Gaussian vectors in place
+  of the sentence vectors (the probe alone) or of the probe vectors (the sentence alone);
+- ``"control task"``: the Hewitt & Liang control task of the same items.
+
+Encoders are names of :func:`compsem.probing.features.encode` (``bow``, ``random``, ``glove50``,
+``spacy-md``, ``minilm``, ``mpnet``, ``mpnet:layer<k>[:cls]``, ``sdae``, ``hf:<id>``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from compsem.probing import classifiers, controls, evaluate
+
+CONTROLS = ("none", "random sentence", "random probe", "control task")
+
+Frames = Mapping[str, "pd.DataFrame | Callable[[int], pd.DataFrame]"]
+
+
+def items_for(frames: Frames, task: str, seed: int) -> pd.DataFrame:
+    """The item frame of ``task`` for ``seed``: a frame, or a function of the seed (a re-split
+    or a subsample) called with it."""
+    value = frames[task]
+    return value(seed) if callable(value) else value
+
+
+def _encoders_of(encoders, task: str) -> list[str]:
+    return list(encoders[task] if isinstance(encoders, Mapping) else encoders)
+
+
+def run_grid(
+    frames: Frames,
+    encoders: Sequence[str] | Mapping[str, Sequence[str]],
+    classifier: str = "logreg",
+    controls_to_run: Sequence[str] = ("none",),
+    seeds: Sequence[int] = (0,),
+    control_seeds: Sequence[int] | None = None,
+    n_boot: int = 2000,
+    batch_size: int = 64,
+    device: str = "auto",
+    lexicon=None,
+    progress: bool = True,
+    **classifier_options,
+) -> pd.DataFrame:
+    """Train and score ``classifier`` on every (task, encoder, control, seed).
+
+    ``frames``: task -> item frame, or task -> function of the seed giving one (2016: a new
+    split per seed). ``encoders``: a list for every task, or task -> list. ``seeds`` seed the
+    split (through ``frames``), the random controls and the classifier; the controls other than
+    ``"none"`` run for ``control_seeds`` only (default: every seed). ``classifier_options`` go
+    to the classifier (``max_epochs`` of the MLP, ...).
+
+    Returns one row per fit: task, encoder, classifier, control, seed, accuracy, low, high
+    (percent; bootstrap over test items), chance (percent), n_test, C, epochs, and for a control
+    task its coverage and soundness; ``correct`` and ``kind`` hold the per-test-item
+    correctness and item kinds (for breakdowns and paired comparisons).
+    """
+    unknown = [c for c in controls_to_run if c not in CONTROLS]
+    if unknown:
+        raise ValueError(f"controls {unknown} unknown; choose from {CONTROLS}")
+    control_seeds = list(seeds if control_seeds is None else control_seeds)
+    cells = [
+        (task, seed, encoder)
+        for task in frames
+        for seed in seeds
+        for encoder in _encoders_of(encoders, task)
+    ]
+    rows = []
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(cells), desc=f"probing ({classifier})", leave=False)
+    items, items_key, control_items = None, None, {}
+    for task, seed, encoder in cells:
+        if (task, seed) != items_key:
+            items, items_key, control_items = items_for(frames, task, seed), (task, seed), {}
+        S, index = evaluate.sentence_vectors(
+            items, encoder, seed=seed, batch_size=batch_size, device=device
+        )
+        for control in controls_to_run:
+            if control != "none" and seed not in control_seeds:
+                continue
+            extra = {}
+            if control == "control task":
+                if "frame" not in control_items:
+                    frame = controls.control_task(items, seed, lexicon)
+                    control_items = {"frame": frame, **controls.soundness(frame)}
+                data, probe_control = control_items["frame"], None
+                extra = dict(coverage=control_items["coverage"], sound=control_items["sound"])
+            else:
+                data, probe_control = items, None if control == "none" else control
+            r = evaluate.run_probe(
+                data,
+                S,
+                index,
+                classifier,
+                probe_control,
+                seed=seed,
+                n_boot=n_boot,
+                **classifier_options,
+            )
+            rows.append(
+                dict(
+                    task=task,
+                    encoder=encoder,
+                    classifier=classifier,
+                    control=control,
+                    seed=seed,
+                    accuracy=100 * r["accuracy"],
+                    low=100 * r["low"],
+                    high=100 * r["high"],
+                    chance=100 * r["chance"],
+                    n_test=r["n_test"],
+                    C=r["C"],
+                    epochs=r["epochs"],
+                    correct=r["correct"],
+                    kind=data.loc[data["split"] == "test", "kind"].to_numpy(),
+                    **extra,
+                )
+            )
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return pd.DataFrame(rows)
+
+
+CELL = ["task", "encoder", "classifier", "control"]
+
+
+def summarise(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """One row per (task, encoder, classifier, control): mean accuracy over seeds with a
+    Student-t interval over seeds (``interval = "seeds"``), or, for a single seed, the
+    bootstrap interval over test items (``interval = "items"``)."""
+    out = []
+    for key, group in runs.groupby(CELL, sort=False):
+        mean, low, high = classifiers.seed_interval(group["accuracy"], level)
+        over = "seeds"
+        if len(group) == 1:
+            low, high, over = float(group["low"].iloc[0]), float(group["high"].iloc[0]), "items"
+        out.append(
+            dict(
+                zip(CELL, key, strict=True),
+                accuracy=mean,
+                low=low,
+                high=high,
+                interval=over,
+                n_seeds=len(group),
+                chance=float(group["chance"].mean()),
+            )
+        )
+    return pd.DataFrame(out)
+
+
+def _paired_item_interval(a, b, level: float, seed: int) -> tuple[float, float]:
+    """Percentile bootstrap interval (points) of mean(a) - mean(b), resampling test items."""
+    if len(a) < 2:
+        return float("nan"), float("nan")
+    result = stats.bootstrap(
+        (np.asarray(a, float), np.asarray(b, float)),
+        lambda x, y, axis: 100 * (x.mean(axis) - y.mean(axis)),
+        paired=True,
+        vectorized=True,
+        n_resamples=2000,
+        confidence_level=level,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Task accuracy minus control-task accuracy (Hewitt & Liang 2019, §2.2) per (task,
+    encoder, classifier), from the seeds where both ran: the mean over seeds with a Student-t
+    interval, or for one seed a paired bootstrap over the test items (the task and its control
+    share them). ``sound`` says whether every control task of the cell was sound; an unsound
+    cell's selectivity is NaN (a control on types never seen in training measures nothing)."""
+    task_runs = runs[runs["control"] == "none"].set_index(["task", "encoder", "classifier", "seed"])
+    control_runs = runs[runs["control"] == "control task"]
+    out = []
+    for key, group in control_runs.groupby(["task", "encoder", "classifier"], sort=False):
+        paired = [
+            (task_runs.loc[(*key, seed)], row)
+            for seed, row in zip(group["seed"], group.itertuples(), strict=True)
+            if (*key, seed) in task_runs.index
+        ]
+        if not paired:
+            continue
+        differences = [float(t["accuracy"] - c.accuracy) for t, c in paired]
+        sound = bool(group["sound"].all())
+        if len(paired) == 1:
+            t, c = paired[0]
+            mean = differences[0]
+            low, high = _paired_item_interval(t["correct"], c.correct, level, int(c.seed))
+        else:
+            mean, low, high = classifiers.seed_interval(differences, level)
+        if not sound:
+            mean = low = high = float("nan")
+        out.append(
+            dict(
+                zip(["task", "encoder", "classifier"], key, strict=True),
+                task_accuracy=float(np.mean([t["accuracy"] for t, _ in paired])),
+                control_accuracy=float(np.mean([c.accuracy for _, c in paired])),
+                selectivity=mean,
+                low=low,
+                high=high,
+                coverage=float(group["coverage"].min()),
+                sound=sound,
+            )
+        )
+    return pd.DataFrame(out)
