@@ -7,7 +7,7 @@
 #                                   re-execute one chapter with new parameters, re-render
 #   make html                       render the committed executed notebooks only (seconds)
 #   make check                      are the executed notebooks in book/ fresh?
-#   make bench                      timings of the heavy steps (prints its figures)
+#   make bench                      timings of the heavy steps, the MiniLM scorecard included (prints its figures)
 
 PYTHON  ?= $(shell command -v python3.11 || command -v python3)
 VENV    ?= .venv
@@ -62,6 +62,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py
 	$(BIN)/python benchmarks/bench_encoders.py
 	$(BIN)/python benchmarks/bench_cogs.py
+	$(BIN)/python benchmarks/bench_scorecard.py
 
 clean:
 	rm -rf _build

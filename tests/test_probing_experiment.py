@@ -131,3 +131,32 @@ def test_selectivity_of_an_unsound_control_is_not_reported(monkeypatch):
 def test_unknown_control_is_named():
     with pytest.raises(ValueError, match="random sentences"):
         experiment.run_grid({"sr": released("sr")}, ["bow"], controls_to_run=("random sentences",))
+
+
+def test_probe_fits_are_cached_and_read_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
+    from compsem.probing import classifiers, evaluate
+
+    grid = dict(
+        frames={"sr": released("sr")},
+        encoders=["bow"],
+        classifier="mlp",
+        controls_to_run=("none", "control task"),
+        n_boot=50,
+        progress=False,
+        max_epochs=3,
+    )
+    first = experiment.run_grid(**grid)
+    assert len(list(evaluate.fit_cache_dir().glob("*.npz"))) == 2
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("a cached fit was trained again")
+
+    monkeypatch.setattr(classifiers, "mlp_probe", no_training)
+    second = experiment.run_grid(**grid)
+    for column in ("accuracy", "low", "high", "chance", "n_test", "epochs"):
+        np.testing.assert_array_equal(first[column].to_numpy(), second[column].to_numpy())
+    for a, b in zip(first["correct"], second["correct"], strict=True):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(AssertionError, match="trained again"):  # other settings: a new fit
+        experiment.run_grid(**{**grid, "max_epochs": 4})

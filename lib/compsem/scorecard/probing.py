@@ -1,0 +1,65 @@
+"""The probing battery of the scorecard: the 2018 tasks of Ettinger et al. (2018, Table 2) on
+the released item files, with the 2018 MLP probe and the Hewitt & Liang (2019) control task.
+
+Through :func:`compsem.probing.experiment.run_grid` (controls ``none`` and ``control task``,
+one seed), :func:`~compsem.probing.experiment.summarise` and
+:func:`~compsem.probing.experiment.selectivity`. Measures per task (percent):
+
+- ``<task> accuracy``: test accuracy with the bootstrap interval over test items (Table 2);
+- ``<task> control task``: accuracy on the sound control task of the same items;
+- ``<task> selectivity``: accuracy minus control-task accuracy with a paired bootstrap interval
+  (NaN where the control task is not sound).
+
+Full: the five released tasks (cont1, cont2, order, sr, neg), ``max_epochs`` 100 (the
+probing chapter's setting); ``subset``: SemRole and Negation on ~600/300 released items, 20
+epochs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FULL = ("cont1", "cont2", "order", "sr", "neg")
+SUBSET = ("sr", "neg")
+NAMES = {"cont1": "Content1Probe", "cont2": "Content2Probe", "order": "Order", "sr": "SemRole",
+         "neg": "Negation"}
+
+
+def check(model: str) -> None:
+    """Raise ValueError when ``model`` cannot be probed (compositions such as ``mean:glove50``:
+    the probing encoders are sentence encoders, :func:`compsem.probing.features.encode`)."""
+    from compsem.sts import scoring
+
+    if not scoring.is_encoder(model) and model not in ("bow", "random"):
+        raise ValueError(f"model {model!r} cannot run the probing battery (it needs a sentence "
+                         f"encoder, e.g. 'glove50' for the mean of GloVe vectors); "
+                         f"leave it out with --batteries sts,modifiers")
+
+
+def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
+         device: str = "auto", batch_size: int = 64, max_epochs: int | None = None) -> list[dict]:
+    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``."""
+    from compsem.data import probing as released_files
+    from compsem.probing import experiment, lexicon, released2018
+
+    lex = lexicon.load()
+    frames = {}
+    for task in SUBSET if subset else FULL:
+        items = released2018.annotate_released(released_files.load_task(task), lex)
+        frames[task] = released2018.subsample(items, 600, 300, seed) if subset else items
+    epochs = max_epochs or (20 if subset else 100)
+    runs = experiment.run_grid(frames, [model], "mlp", controls_to_run=("none", "control task"),
+                               seeds=[seed], n_boot=n_boot, batch_size=batch_size, device=device,
+                               lexicon=lex, progress=False, max_epochs=epochs)
+    summary = experiment.summarise(runs).set_index(["task", "control"])
+    chosen = experiment.selectivity(runs).set_index("task")
+    out = []
+    for task in frames:
+        for control, label in (("none", "accuracy"), ("control task", "control task")):
+            s = summary.loc[(task, control)]
+            out.append(dict(battery="probing", measure=f"{NAMES[task]} {label}", value=s["accuracy"],
+                            low=s["low"], high=s["high"], ceiling=np.nan))
+        s = chosen.loc[task]
+        out.append(dict(battery="probing", measure=f"{NAMES[task]} selectivity",
+                        value=s["selectivity"], low=s["low"], high=s["high"], ceiling=np.nan))
+    return out

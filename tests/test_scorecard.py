@@ -1,0 +1,94 @@
+"""compsem scorecard (issue #20): the CLI on a small battery subset, its errors, and the Dask
+sweep against single runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import cli, scorecard
+
+
+@pytest.mark.needs_data
+def test_cli_subset_writes_a_tidy_table(tmp_path):
+    out = tmp_path / "card"
+    assert cli.main(["scorecard", "glove50", "--subset", "--out", str(out), "-q"]) == 0
+    table = pd.read_csv(out / "scorecard.csv")
+    assert tuple(table.columns) == scorecard.COLUMNS
+    assert set(table["model"]) == {"glove50"}
+    assert list(dict.fromkeys(table["battery"])) == ["sts", "modifiers", "probing"]
+    assert np.isfinite(table["value"]).all()
+    bounded = table.dropna(subset=["low", "high"])
+    assert len(bounded) >= len(table) - 3  # only the class-difference p values have no interval
+    assert (bounded["low"] <= bounded["value"] + 1e-9).all()
+    assert (bounded["value"] <= bounded["high"] + 1e-9).all()
+    ceilings = table.set_index("measure")["ceiling"]
+    for column in ("STS3k-all", "STS3k-non", "STS3k-adv"):  # §5.1 split-half reliability
+        assert 0.9 < ceilings[column] < 1
+    assert np.isnan(ceilings["STSb-test"])
+    assert {"SemRole accuracy", "Negation selectivity", "AN S-I", "NS NS-Pr",
+            "STS3k within Swap-4"} <= set(table["measure"])
+    assert (out / "scorecard-glove50.pdf").stat().st_size > 0
+    if (out / "scorecard.parquet").exists():
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "scorecard.parquet"), table)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["glove50", "--batteries", "sts,tarot"], "unknown batteries ['tarot']"),
+        (["no-such-model"], "unknown model 'no-such-model'"),
+        (["mean:glove50", "--batteries", "probing"], "cannot run the probing battery"),
+        (["conv:glove50", "--batteries", "modifiers"], "cannot run the modifiers battery"),
+    ],
+)
+def test_cli_refuses_unknown_batteries_and_models(tmp_path, capsys, args, message):
+    assert cli.main(["scorecard", *args, "--out", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # nothing ran, nothing written
+
+
+def test_write_refuses_a_table_without_the_columns(tmp_path):
+    with pytest.raises(ValueError, match="missing"):
+        scorecard.write(pd.DataFrame({"model": ["x"], "value": [1.0]}), tmp_path)
+
+
+def test_figure_marks_the_range_of_the_packaged_models():
+    rows = [dict(model=m, battery="sts", measure="STS3k-adv", value=v, low=v - 0.1, high=v + 0.1,
+                 ceiling=0.94) for m, v in (("minilm", 0.1), ("mpnet", 0.3), ("sdae", 0.2))]
+    fig = scorecard.figure(pd.DataFrame(rows), "sdae")
+    band = fig.axes[0].patches[0]  # the grey bar from the lowest to the highest packaged model
+    assert band.get_x() == pytest.approx(0.1) and band.get_width() == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="no rows for model 'glove50'"):
+        scorecard.figure(pd.DataFrame(rows), "glove50")
+
+
+@pytest.mark.slow
+@pytest.mark.needs_data
+def test_run_many_equals_single_runs():
+    models = ["glove50", "mean:glove50"]
+    swept = scorecard.run_many(models, ["sts"], subset=True, progress=False)
+    single = pd.concat([scorecard.run(m, ["sts"], subset=True, progress=False) for m in models],
+                       ignore_index=True)
+    pd.testing.assert_frame_equal(swept, single)
+
+
+@pytest.mark.needs_data
+def test_modifier_rows_are_the_paper_table_cells():
+    """AN (001 T1), NS (T4) and pair (S-I, Y) (T3) rows equal the cells of ModelResults.scores;
+    each interval brackets its cell."""
+    from compsem.modifiers import experiment, lexicon
+    from compsem.modifiers.lexicon import CLASSES
+    from compsem.scorecard import modifiers
+
+    rows = pd.DataFrame(modifiers.rows("mean:glove50", subset=True, n_boot=50)).set_index("measure")
+    result = experiment.run("mean:glove50", lexicon.load(), aan=False, synonym_control=False)
+    for c in CLASSES:
+        assert rows.loc[f"AN {c}", "value"] == pytest.approx(result.scores("an")[(c,)])
+        assert rows.loc[f"NS {c}", "value"] == pytest.approx(result.scores("ns")[(c,)])
+        if c != "S-I":
+            assert rows.loc[f"pair S-I/{c}", "value"] == pytest.approx(result.scores("pair")[("S-I", c)])
+    assert "AAN S-I+S-I" not in rows.index  # the subset skips the AAN test
+    bounded = rows.dropna(subset=["low", "high"])
+    assert ((bounded["low"] <= bounded["value"] + 1e-12) & (bounded["value"] <= bounded["high"] + 1e-12)).all()
