@@ -1,0 +1,375 @@
+"""The synthesis chapter: the book's batteries side by side, encoder by encoder (issue #20).
+
+Every function takes the tidy scorecard table of :mod:`compsem.scorecard` (columns ``model,
+battery, measure, value, low, high, ceiling``; one row per model and measure) and computes no
+metric of its own: the measures are the scorecard's. What is added here is the comparison
+*across encoders*:
+
+- :data:`PHENOMENA`: which measure of one battery and which of another test the same phenomenon
+  (role order: STS3k's role-swap pairs against the SemRole and Order probes of Ettinger et al.
+  2018; negation: STS3k's negated pairs against the Negation probe; modifiers: STS3k's
+  added-modifier pairs against the consistency tests of Carvalho et al.);
+- :func:`phenomenon_table`: those measures, one row per encoder, with their intervals;
+- :func:`rank_agreement`: do the two batteries order the encoders the same way? Spearman's rho
+  and Kendall's tau across encoders (:func:`scipy.stats.spearmanr`, :func:`scipy.stats.kendalltau`),
+  a percentile bootstrap interval that resamples *encoders* (the unit the question is about), and
+  the exact permutation p-value of rho (every ordering of the encoders, as many as 8! = 40,320).
+
+With the six to nine encoders a book can run on a CPU, rank agreement can show little: with n = 6
+a Spearman rho must reach 0.83 to be significant at the one-sided 5% level (exact permutation,
+:func:`critical_rho`), and the bootstrap over so few encoders is wide and coarse (a resample of 6
+encoders holds about 4 distinct ones). The chapter says so and shows the numbers anyway.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
+    "role order": (
+        ("STS3k within Swap-2", "SemRole accuracy"),
+        ("STS3k within Swap-2", "Order accuracy"),
+        ("STS3k within Swap-3", "SemRole accuracy"),
+        ("STS3k within Swap-4", "SemRole accuracy"),
+    ),
+    "negation": (
+        ("STS3k within Negative", "Negation accuracy"),
+        ("STS3k within Negative", "Negation selectivity"),
+    ),
+    "modifiers": (
+        ("STS3k within Modifiers", "AN S-I"),
+        ("STS3k within Modifiers", "pair S-I/NS-Pr"),
+        ("STS3k within Modifiers", "NS NS-Pr"),
+    ),
+}
+"""Phenomenon -> pairs ``(measure of battery A, measure of battery B)`` of the scorecard that
+test it. The first pair of each phenomenon is its headline comparison."""
+
+LABELS = {"minilm": "MiniLM", "mpnet": "MPNet", "glove50": "GloVe 50d mean",
+          "spacy-md": "spaCy mean", "sdae": "SDAE (recurrent)", "bow": "one-hot BOW",
+          "overlap": "word overlap", "random": "random"}
+"""Display names of the packaged model specs; a layer spec ``mpnet:layer6`` reads "MPNet layer 6"."""
+
+
+def label(spec: str) -> str:
+    """The display name of a model spec (:data:`LABELS`; ``<base>:layer<k>`` -> "<Base> layer k";
+    anything else, such as ``hf:<hub id>``, as given)."""
+    if spec in LABELS:
+        return LABELS[spec]
+    base, _, rest = spec.partition(":")
+    if base in LABELS and rest.startswith("layer") and rest[5:].isdigit():
+        return f"{LABELS[base]} layer {rest[5:]}"
+    return spec
+
+
+def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed: int = 0,
+               device: str = "auto", batch_size: int = 64, progress: bool = True) -> pd.DataFrame:
+    """The scorecard (:func:`compsem.scorecard.run`) of every model on every battery of
+    ``batteries`` that accepts it (a battery whose ``check`` refuses the model, e.g. probing for
+    ``overlap`` or STS for ``bow``, is skipped); the batteries in ``subset_batteries`` run on
+    their small subset. One table, models in the given order."""
+    from compsem import scorecard
+
+    unknown = [b for b in [*batteries, *subset_batteries] if b not in scorecard.BATTERIES]
+    if unknown:
+        raise ValueError(f"unknown batteries {unknown}; known: {', '.join(scorecard.BATTERIES)}")
+    plan = []
+    for model in models:
+        accepted = []
+        for battery in batteries:
+            try:
+                scorecard.BATTERIES[battery].check(model)
+            except ValueError:
+                continue
+            accepted.append(battery)
+        if not accepted:
+            raise ValueError(f"model {model!r}: no battery of {list(batteries)} accepts it")
+        plan += [(model, b) for b in accepted]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(plan), desc="scorecards", unit="battery")
+    tables = []
+    for model, battery in plan:
+        tables.append(scorecard.run(model, [battery], subset=battery in subset_batteries,
+                                    progress=False, n_boot=n_boot, seed=seed, device=device,
+                                    batch_size=batch_size))
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return pd.concat(tables, ignore_index=True)
+
+
+MAX_EXACT = 8
+"""Most encoders for which :func:`rank_agreement` enumerates every permutation (8! = 40,320)."""
+
+
+def _check_measures(table: pd.DataFrame, measures) -> None:
+    missing = [m for m in measures if m not in set(table["measure"])]
+    if missing:
+        raise ValueError(f"the scorecard table has no measure {missing}; measures: "
+                         f"{', '.join(sorted(table['measure'].unique()))}. Run the battery that "
+                         f"gives it (compsem.scorecard.BATTERIES) on the encoders")
+
+
+def wide(table: pd.DataFrame, column: str = "value", models=None) -> pd.DataFrame:
+    """One row per measure, one column per model (``models`` order, default the table's), the
+    scorecard's ``column`` (``value``, ``low`` or ``high``) in the cells; NaN where a battery
+    did not run on a model."""
+    models = list(dict.fromkeys(table["model"])) if models is None else list(models)
+    rows = table.drop_duplicates(["battery", "measure", "model"])
+    order = list(dict.fromkeys(zip(rows["battery"], rows["measure"], strict=True)))
+    out = rows.set_index(["battery", "measure", "model"])[column].unstack("model")
+    return out.reindex(index=pd.MultiIndex.from_tuples(order, names=["battery", "measure"]),
+                       columns=models)
+
+
+def paired(table: pd.DataFrame, measure_a: str, measure_b: str) -> pd.DataFrame:
+    """The encoders scored on both measures: one row per model (table order) with ``a``,
+    ``a_low``, ``a_high``, ``b``, ``b_low``, ``b_high``. Encoders missing either measure, or with a
+    NaN value (a within-type rho of an encoder that gives every pair the same similarity), are
+    left out. ValueError when a measure is not in the table at all."""
+    _check_measures(table, (measure_a, measure_b))
+    parts = []
+    for side, measure in (("a", measure_a), ("b", measure_b)):
+        rows = table[table["measure"] == measure].drop_duplicates("model").set_index("model")
+        parts.append(rows[["value", "low", "high"]].rename(
+            columns={"value": side, "low": f"{side}_low", "high": f"{side}_high"}))
+    models = list(dict.fromkeys(table["model"]))
+    both = parts[0].join(parts[1], how="inner").dropna(subset=["a", "b"])
+    return both.reindex([m for m in models if m in both.index])
+
+
+def critical_rho(n: int, alpha: float = 0.05) -> float:
+    """The smallest Spearman rho of ``n`` untied encoders whose one-sided exact permutation
+    p-value is at most ``alpha`` (every ordering; ``n <= MAX_EXACT``): what agreement ``n``
+    encoders can show at all."""
+    if not 3 <= n <= MAX_EXACT:
+        raise ValueError(f"critical_rho enumerates n! orderings: n must be 3..{MAX_EXACT}, not {n}")
+    ranks = np.arange(1, n + 1)
+    null = np.round([np.corrcoef(ranks, perm)[0, 1] for perm in itertools.permutations(ranks)], 12)
+    values = np.unique(null)
+    p = np.array([(null >= v).mean() for v in values])  # P(R >= v) under the null
+    ok = values[p <= alpha + 1e-12]
+    return float(ok.min()) if len(ok) else float("nan")
+
+
+def _exact_p(a: np.ndarray, b: np.ndarray, rho: float) -> float:
+    """One-sided exact permutation p of Spearman's rho >= observed (ties as scipy ranks them)."""
+    ra, rb = stats.rankdata(a), stats.rankdata(b)
+    count = total = 0
+    for perm in itertools.permutations(range(len(rb))):
+        r = np.corrcoef(ra, rb[list(perm)])[0, 1]
+        count += r >= rho - 1e-12
+        total += 1
+    return count / total
+
+
+def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = 2000,
+                   seed: int = 0, level: float = 0.95) -> dict:
+    """Do ``measure_a`` and ``measure_b`` order the encoders alike?
+
+    Returns a dict: ``n`` (encoders with both measures), ``rho`` (Spearman) and ``tau``
+    (Kendall's tau-b) across them, ``low``/``high`` the percentile bootstrap interval of rho at
+    ``level`` over ``n_boot`` resamples of the encoders with replacement (resamples in which
+    either measure is constant are dropped; ``n_boot_used`` says how many remained), and
+    ``p`` the one-sided exact permutation p-value of rho (positive agreement; every ordering for
+    ``n <= MAX_EXACT``, else ``n_boot`` random orderings). A measure that is constant over the
+    encoders gives NaN throughout: it cannot rank them. ValueError with fewer than 3 encoders:
+    no correlation can be read from two points.
+    """
+    pairs = paired(table, measure_a, measure_b)
+    n = len(pairs)
+    if n < 3:
+        raise ValueError(f"rank agreement of {measure_a!r} and {measure_b!r} needs at least 3 "
+                         f"encoders scored on both; the table has {n} ({', '.join(pairs.index)})")
+    a, b = pairs["a"].to_numpy(float), pairs["b"].to_numpy(float)
+    rho = float(stats.spearmanr(a, b).statistic)
+    tau = float(stats.kendalltau(a, b).statistic)
+    rng = np.random.default_rng(seed)
+    boot = []
+    for _ in range(n_boot):
+        i = rng.integers(0, n, n)
+        if np.ptp(a[i]) == 0 or np.ptp(b[i]) == 0:
+            continue
+        boot.append(stats.spearmanr(a[i], b[i]).statistic)
+    boot = np.asarray(boot, dtype=float)
+    alpha = (1 - level) / 2
+    low, high = (np.quantile(boot, [alpha, 1 - alpha]) if len(boot) else (np.nan, np.nan))
+    if math.isnan(rho):  # a measure constant over the encoders (e.g. every AN S-I share 1.0)
+        p = float("nan")
+    elif n <= MAX_EXACT:
+        p = _exact_p(a, b, rho)
+    else:
+        ra, rb = stats.rankdata(a), stats.rankdata(b)
+        null = [np.corrcoef(ra, rng.permutation(rb))[0, 1] for _ in range(n_boot)]
+        p = (1 + sum(r >= rho - 1e-12 for r in null)) / (1 + n_boot)
+    return {"measure_a": measure_a, "measure_b": measure_b, "n": n, "rho": rho, "tau": tau,
+            "low": float(low), "high": float(high), "p": float(p), "n_boot_used": len(boot)}
+
+
+def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = 2000, seed: int = 0,
+                    level: float = 0.95) -> pd.DataFrame:
+    """:func:`rank_agreement` for every pair of :data:`PHENOMENA` (or ``phenomena``) whose two
+    measures the table has on at least 3 encoders; one row per pair with a ``phenomenon``
+    column (an empty frame with the same columns when there is none)."""
+    rows = []
+    for phenomenon, pairs in (PHENOMENA if phenomena is None else phenomena).items():
+        for a, b in pairs:
+            if not {a, b} <= set(table["measure"]):
+                continue
+            if len(paired(table, a, b)) < 3:
+                continue
+            rows.append({"phenomenon": phenomenon,
+                         **rank_agreement(table, a, b, n_boot=n_boot, seed=seed, level=level)})
+    columns = ["phenomenon", "measure_a", "measure_b", "n", "rho", "tau", "low", "high", "p",
+               "n_boot_used"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def available(table: pd.DataFrame, pairs) -> list[tuple[str, str]]:
+    """The pairs of ``pairs`` whose two measures the table has (a battery's subset may lack some,
+    e.g. the probing subset has no Order task)."""
+    present = set(table["measure"])
+    return [(a, b) for a, b in pairs if a in present and b in present]
+
+
+def group_range(table: pd.DataFrame, measure: str, models) -> tuple[float, float]:
+    """``(min, max)`` of ``measure`` over those of ``models`` scored on it (e.g. the order-blind
+    encoders); ValueError when none of them is."""
+    _check_measures(table, (measure,))
+    rows = table[(table["measure"] == measure) & table["model"].isin(list(models))]["value"].dropna()
+    if rows.empty:
+        raise ValueError(f"none of {list(models)} is scored on {measure!r}; scored: "
+                         f"{', '.join(table.loc[table['measure'] == measure, 'model'])}")
+    return float(rows.min()), float(rows.max())
+
+
+def phenomenon_table(table: pd.DataFrame, pairs) -> pd.DataFrame:
+    """The measures of ``pairs`` (``(measure_a, measure_b)`` tuples, e.g. ``PHENOMENA['negation']``)
+    side by side: one row per encoder, one column per distinct measure, each cell
+    ``value [low, high]`` as text (a dash where the battery did not run on the encoder)."""
+    measures = list(dict.fromkeys(m for pair in pairs for m in pair))
+    _check_measures(table, measures)
+    models = list(dict.fromkeys(table["model"]))
+    cells = {}
+    for measure in measures:
+        rows = table[table["measure"] == measure].drop_duplicates("model").set_index("model")
+        cells[measure] = [_cell(rows.loc[m]) if m in rows.index else "–" for m in models]
+    return pd.DataFrame(cells, index=pd.Index(models, name="encoder"))
+
+
+def _cell(row) -> str:
+    value, low, high = (float(row[k]) for k in ("value", "low", "high"))
+    if math.isnan(value):
+        return "–"
+    digits = 1 if abs(value) > 1.5 else 2  # percentages vs correlations and shares
+    if math.isnan(low):
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def scatter_figure(table: pd.DataFrame, pairs, agreement: pd.DataFrame | None = None,
+                   labels: dict | None = None):
+    """One panel per pair ``(measure_a, measure_b)``: a dot per encoder at (A, B) with both
+    intervals as error bars, named by ``labels`` (model spec -> display name); the panel's title
+    gives rho and its interval from ``agreement`` (rows of :func:`agreement_table`). Returns the
+    figure."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    pairs = list(pairs)
+    cols = min(3, len(pairs))
+    rows = math.ceil(len(pairs) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.2 * rows), squeeze=False)
+    models = list(dict.fromkeys(table["model"]))
+    palette = dict(zip(models, sns.color_palette("colorblind", len(models)), strict=False))
+    for ax, (a, b) in zip(axes.flat, pairs, strict=False):
+        both = paired(table, a, b)
+        for model, r in both.iterrows():
+            ax.errorbar(r["a"], r["b"], xerr=[[r["a"] - r["a_low"]], [r["a_high"] - r["a"]]],
+                        yerr=[[r["b"] - r["b_low"]], [r["b_high"] - r["b"]]], fmt="o", ms=5,
+                        capsize=2, color=palette[model], label=(labels or {}).get(model, label(model)))
+        ax.set_xlabel(a, fontsize=8)
+        ax.set_ylabel(b, fontsize=8)
+        title = ""
+        if agreement is not None and len(agreement):
+            hit = agreement[(agreement["measure_a"] == a) & (agreement["measure_b"] == b)]
+            if len(hit):
+                h = hit.iloc[0]
+                title = f"ρ = {h['rho']:.2f} [{h['low']:.2f}, {h['high']:.2f}], n = {h['n']}"
+        ax.set_title(title, fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(pairs):]:
+        ax.set_visible(False)
+    handles = {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncols=min(5, len(handles)),
+               fontsize=7, frameon=False, bbox_to_anchor=(0.5, -0.02))
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def overview_figure(table: pd.DataFrame, measures=None, labels: dict | None = None):
+    """Every encoder on every measure: a heat map of each measure's value ranked across the
+    encoders scored on it (1 = highest; p-values of class-difference tests left out), the value
+    written in the cell, blank where the battery did not run. Returns the figure."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    values = wide(table)
+    values = values[~values.index.get_level_values("measure").str.startswith("class difference")]
+    if measures is not None:
+        values = values[values.index.get_level_values("measure").isin(list(measures))]
+    ranks = values.rank(axis=1, ascending=False)
+    text = values.map(lambda v: "" if math.isnan(v) else (f"{v:.0f}" if abs(v) > 1.5 else f"{v:.2f}"))
+    fig, ax = plt.subplots(figsize=(1.0 + 0.8 * values.shape[1], 0.8 + 0.2 * len(values)))
+    sns.heatmap(ranks, annot=text.to_numpy(), fmt="", cmap="viridis", cbar_kws={"label": "rank (1 = highest)"},
+                annot_kws={"fontsize": 6}, ax=ax, linewidths=0.3)
+    ax.set_yticks(np.arange(len(values)) + 0.5,
+                  [f"{b}: {m}" for b, m in values.index], fontsize=6, rotation=0)
+    ax.set_xticks(np.arange(values.shape[1]) + 0.5,
+                  [(labels or {}).get(m, label(m)) for m in values.columns], fontsize=7,
+                  rotation=30, ha="right")
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    fig.tight_layout()
+    return fig
+
+
+HEADLINE_MEASURES = ("STS3k-all", "STS3k-non", "STS3k-adv")
+"""Measures glued beside those of :data:`PHENOMENA`: the Table 9 columns of STS3k."""
+
+
+def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn") -> dict:
+    """The numbers the chapter glues: every measure of :data:`PHENOMENA` and
+    :data:`HEADLINE_MEASURES` per encoder
+    (``<prefix>_<measure>_<model>`` and its ``_low``/``_high``) and every rank agreement
+    (``<prefix>_agree_<measure a>_vs_<measure b>_rho``/``_tau``/``_low``/``_high``/``_p``/``_n``);
+    names through :func:`compsem.report.slug`. NaN values are left out."""
+    from compsem.report import slug
+
+    measures = sorted({m for pairs in PHENOMENA.values() for pair in pairs for m in pair}
+                      | set(HEADLINE_MEASURES))
+    out = {}
+    for r in table[table["measure"].isin(measures)].itertuples():
+        base = f"{prefix}_{slug(r.measure)}_{slug(r.model)}"
+        for suffix, v in (("", r.value), ("_low", r.low), ("_high", r.high)):
+            if not math.isnan(float(v)):
+                out[base + suffix] = float(v)
+    for r in agreement.itertuples():
+        base = f"{prefix}_agree_{slug(r.measure_a)}_vs_{slug(r.measure_b)}"
+        for suffix in ("rho", "tau", "low", "high", "p", "n"):
+            v = getattr(r, suffix)
+            if not (isinstance(v, float) and math.isnan(v)):
+                out[f"{base}_{suffix}"] = int(v) if suffix == "n" else float(v)
+    return out

@@ -1,0 +1,346 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Synthesis: one encoder, every battery. Do the studies' tests measure the same thing?
+#
+# **The question.** Three of the book's studies test the same few phenomena with different
+# instruments. Fodor, De Deyne and Suzuki {cite}`fodor2025sts3k` ask whether an
+# encoder's *similarities* follow people's on sentence pairs built to change structure (role
+# swaps, negation, added modifiers; STS3k). Ettinger and colleagues
+# {cite}`ettinger2016probing,ettinger2018assessing` ask whether a classifier can *read* semantic
+# roles, word order and negation from the same kind of vector. Carvalho and colleagues
+# {cite}`carvalho2023montaguearxiv` ask whether *distances* between adjective-noun phrases obey
+# the set relations of Montague's adjective classes. If these batteries measured one ability
+# ("encodes role order", "encodes negation", "composes modifiers"), an encoder that does well on
+# one would do well on the other: the batteries would rank the encoders alike.
+#
+# **What this chapter does.** It runs every packaged encoder and composition through the
+# scorecard of the book (`compsem.scorecard`: the STS, modifier and probing batteries, one
+# tidy table), puts the batteries side by side phenomenon by phenomenon, and measures their rank
+# agreement across encoders with intervals. With a handful of encoders that agreement can show
+# little, and the chapter says how little before it shows it. The last section gives the command
+# that puts your own model through the same batteries.
+#
+# *Time to read: 15 minutes. Prerequisites: the four studies' chapters (at least their
+# Questions); Spearman's rank correlation.*
+
+# %% [markdown]
+# ## Findings
+#
+# ```{glue:md} findings_headline
+# :format: myst
+# ```
+#
+# ```{glue} findings_table
+# ```
+
+# %% [markdown]
+# ## Parameters
+
+# %% tags=["parameters"]
+# model specs, each run through every battery of `batteries` that accepts it (bow: probing only;
+# overlap: STS only); mpnet:layer<k> = the mean of MPNet's layer k
+encoders = ["minilm", "mpnet", "glove50", "spacy-md", "sdae", "bow", "overlap"]
+batteries = ["sts", "modifiers", "probing"]
+subset_batteries = ["sts", "modifiers"]  # on their subset: STS3k and STSb-test only; no AAN test
+order_blind = ["glove50", "spacy-md", "bow", "overlap"]  # bags of words by construction
+order_aware = ["minilm", "mpnet", "sdae"]  # transformers and the recurrent SDAE
+n_boot = 1000  # bootstrap resamples of each scorecard interval (pairs, items, adjectives)
+n_boot_agreement = 2000  # bootstrap resamples of the encoders for rank agreement
+ci_level = 0.95  # level of the rank-agreement intervals (the scorecard's are 95%)
+seed = 0
+device = "auto"  # auto (GPU if present), cpu or cuda
+batch_size = 64
+
+# %%
+import warnings
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from compsem import report
+from compsem import synthesis as S
+
+warnings.filterwarnings("ignore", category=FutureWarning)
+report.set_theme()
+results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
+
+# %% [markdown]
+# ## Data
+#
+# No new data: the batteries are those of the earlier chapters, re-used by the scorecard
+# exactly as there.
+#
+# - **STS** (`compsem.scorecard.sts`): Spearman's rho between an encoder's cosines and the
+#   human ratings on STS3k (all, non-adversarial, adversarial pairs), the STS Benchmark test
+#   set (SICK and STR-2022 in the `full` profile), and *within* each pair type of STS3k's
+#   Figure 8: rho over the
+#   role-swap pairs only (Swap-2: two constituents exchanged, "the man bit the dog" / "the dog
+#   bit the man"; Swap-3, Swap-4), over the negated pairs only (Negative), over the pairs that
+#   only add modifiers (Modifiers). A within-type rho asks whether the encoder orders the pairs
+#   *inside* one kind of change as people do, not only whether it separates the kinds.
+# - **Modifiers** (`compsem.scorecard.modifiers`): the share of adjective-noun phrases that
+#   pass Carvalho et al.'s single-phrase intersectivity test (AN), phrase-pair test (pair
+#   S-I/Y) and non-subsectivity test (NS), per adjective class, with intervals over adjectives.
+# - **Probing** (`compsem.scorecard.probing`): the five 2018 probing tasks of Ettinger et
+#   al. on the released items (Content1Probe, Content2Probe, Order, SemRole, Negation), MLP probe
+#   accuracy with its interval over test items, the accuracy on a control task and the
+#   selectivity (accuracy minus control).
+#
+# **The encoders**: every packaged one. Two sentence transformers (MiniLM, MPNet); the
+# order-aware recurrent encoder trained in the probing chapter (SDAE);
+# the means of GloVe 50d and spaCy word vectors; and two baselines that only some batteries can
+# take, the one-hot bag of words (a probing baseline: it has no cosine worth taking) and word
+# overlap (an STS baseline: it has no vector to probe). A battery that cannot take an encoder is
+# left out for it, so the number of encoders behind each comparison differs. MPNet's layers
+# (`mpnet:layer<k>`, the mean of the token states after layer k) are in the `full` profile: each
+# layer is a new encoder for the probing and STS batteries, several minutes of encoding on a CPU.
+
+# %%
+table = S.scorecards(encoders, batteries, subset_batteries, n_boot=n_boot, seed=seed,
+                     device=device, batch_size=batch_size)
+ran = table.groupby("model", sort=False)["battery"].unique()
+pd.DataFrame({"encoder": [S.label(m) for m in ran.index], "spec": ran.index,
+              "batteries": [", ".join(b) for b in ran]}).set_index("encoder")
+
+# %% [markdown]
+# ## Method
+#
+# **One phenomenon, two batteries.** For each phenomenon the chapter pairs a measure of one
+# battery with a measure of another that the papers take as evidence of the same ability
+# (`compsem.synthesis.PHENOMENA`):
+#
+# | phenomenon | STS3k (similarity follows people) | other battery |
+# |---|---|---|
+# | role order | rho within Swap-2 (also Swap-3, Swap-4) | SemRole and Order probe accuracy |
+# | negation | rho within Negative | Negation probe accuracy and selectivity |
+# | modifiers | rho within Modifiers | AN test (S-I), pair test (S-I/NS-Pr), NS test (NS-Pr) |
+#
+# **Rank agreement** (`compsem.synthesis.rank_agreement`): over the encoders scored on
+# both measures, Spearman's rho and Kendall's tau between the two measures. The question is about
+# encoders, so the interval resamples *encoders* (percentile bootstrap,
+# {glue:text}`syn_n_boot_agreement:.0f` resamples, {glue:text}`syn_ci_pct:.0f`%); the p-value is
+# the exact one-sided permutation p of rho (every ordering of the encoders). Each encoder's own
+# measurement error (its interval in the scorecard) is shown on the figures but not propagated
+# into the agreement: with so few encoders, which encoders are in the sample dominates.
+#
+# **How little can n encoders show?** With n untied encoders, rho has n! equally likely values
+# under "no agreement". The smallest rho significant at one-sided 5% is
+# {glue:text}`syn_critical_rho_5:.2f` for 5 encoders, {glue:text}`syn_critical_rho_6:.2f` for 6
+# and {glue:text}`syn_critical_rho_7:.2f` for 7 (`compsem.synthesis.critical_rho`): only a
+# near-perfect agreement can be told from chance. The bootstrap interval over encoders is wide and
+# coarse for the same reason (a resample of 6 encoders holds about 4 distinct ones). A
+# *disagreement* (rho near 0 or negative, with a wide interval) is equally weak evidence of
+# "different abilities". Read the numbers below as a description of these encoders, not as
+# estimates for encoders in general.
+
+# %%
+for n in (5, 6, 7):
+    results[f"syn_critical_rho_{n}"] = S.critical_rho(n)
+results["syn_n_boot_agreement"] = n_boot_agreement
+results["syn_n_encoders"] = table["model"].nunique()
+
+# %% [markdown]
+# ## Results
+#
+# ### Every encoder through the scorecard
+#
+# Each measure's value, coloured by the encoder's rank among those scored on it (dark = highest;
+# for the probes' control tasks a high value is no merit).
+# Read across a row to see which encoders a battery favours, and down a column for an encoder's
+# profile; the full table with intervals is below the figure.
+
+# %% mystnb={"figure": {"caption": "The scorecard of every encoder: one row per measure, one column per encoder, the value in the cell and the colour its rank among the encoders scored on that measure (dark = highest; blank = the battery cannot take the encoder). Look for rows whose colours run in opposite directions: batteries that order the encoders differently.", "name": "fig-synthesis-overview"}}
+fig = S.overview_figure(table)
+plt.show()
+
+# %%
+overview = S.wide(table).rename(columns=S.label)
+report_table = overview.round(3)
+report_table
+
+# %% [markdown]
+# ### Role order: STS3k's role swaps against the SemRole and Order probes
+#
+# Fodor et al. report that transformers fail STS3k's adversarial pairs, most of them role swaps;
+# Ettinger et al. (2018) that semantic roles are poorly read from sentence vectors, while word
+# order is. If the two were one deficit, the encoders that rank STS3k's swaps best would be
+# those whose SemRole probe is most accurate.
+
+# %%
+agreement = S.agreement_table(table, n_boot=n_boot_agreement, seed=seed, level=ci_level)
+results.update(S.glue_values(table, agreement))
+for measure, key in (("STS3k within Swap-2", "swap2"), ("SemRole accuracy", "semrole"),
+                     ("STS3k within Negative", "negative"), ("Negation accuracy", "negation")):
+    for group, models in (("order_blind", order_blind), ("order_aware", order_aware)):
+        if measure in set(table["measure"]) and set(models) & set(table["model"]):
+            low, high = S.group_range(table, measure, models)
+            results[f"syn_{key}_{group}_min"], results[f"syn_{key}_{group}_max"] = low, high
+S.phenomenon_table(table, S.available(table, S.PHENOMENA["role order"]))
+
+# %% mystnb={"figure": {"caption": "Role order, encoder by encoder: STS3k within-type rho (x) against probe accuracy (y), with each encoder's 95% intervals as bars; the title gives the rank agreement across encoders with its bootstrap interval. Look at whether the dots rise from left to right, and at how wide the interval of rho is.", "name": "fig-synthesis-role-order"}}
+fig = S.scatter_figure(table, S.available(table, S.PHENOMENA["role order"]), agreement)
+plt.show()
+
+# %% [markdown]
+# Across the {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_n:.0f` encoders scored
+# on both, the rank agreement of STS3k's Swap-2 pairs and the SemRole probe is rho =
+# {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_rho:.2f`
+# [{glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_low:.2f`,
+# {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_high:.2f`] (exact p =
+# {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_p:.2f`); with the Order probe
+# rho = {glue:text}`syn_agree_sts3k_within_swap_2_vs_order_accuracy_rho:.2f`
+# [{glue:text}`syn_agree_sts3k_within_swap_2_vs_order_accuracy_low:.2f`,
+# {glue:text}`syn_agree_sts3k_within_swap_2_vs_order_accuracy_high:.2f`].
+#
+# ### Negation: STS3k's negated pairs against the Negation probe
+
+# %%
+S.phenomenon_table(table, S.available(table, S.PHENOMENA["negation"]))
+
+# %% mystnb={"figure": {"caption": "Negation, encoder by encoder: STS3k within-Negative rho (x) against the Negation probe's accuracy and selectivity (y), with 95% intervals; titles give the rank agreement across encoders. Look at the spread on each axis: a battery on which every encoder scores alike cannot rank them.", "name": "fig-synthesis-negation"}}
+fig = S.scatter_figure(table, S.available(table, S.PHENOMENA["negation"]), agreement)
+plt.show()
+
+# %% [markdown]
+# Rank agreement of STS3k's negated pairs with the Negation probe: rho =
+# {glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_rho:.2f`
+# [{glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_low:.2f`,
+# {glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_high:.2f`]
+# ({glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_n:.0f` encoders); with its
+# selectivity rho = {glue:text}`syn_agree_sts3k_within_negative_vs_negation_selectivity_rho:.2f`.
+#
+# ### Modifiers: STS3k's added-modifier pairs against the consistency tests
+
+# %%
+S.phenomenon_table(table, S.available(table, S.PHENOMENA["modifiers"]))
+
+# %% mystnb={"figure": {"caption": "Modifiers, encoder by encoder: STS3k within-Modifiers rho (x) against Carvalho et al.'s consistency scores (y: share of phrases passing the AN test for intersective adjectives, the pair test S-I against privative, the non-subsectivity test for privative adjectives), with 95% intervals; titles give the rank agreement. Look at the AN panel, where most encoders sit at the ceiling.", "name": "fig-synthesis-modifiers"}}
+fig = S.scatter_figure(table, S.available(table, S.PHENOMENA["modifiers"]), agreement)
+plt.show()
+
+# %% [markdown]
+# The AN test gives intersective adjectives the share {glue:text}`syn_an_s_i_minilm:.2f` under
+# MiniLM, {glue:text}`syn_an_s_i_glove50:.2f` under GloVe and {glue:text}`syn_an_s_i_sdae:.2f`
+# under the SDAE; where every encoder scores the same, no rank agreement is defined (NaN in the
+# table below, and nothing glued). Rank agreement of STS3k's modifier pairs with the pair test rho =
+# {glue:text}`syn_agree_sts3k_within_modifiers_vs_pair_s_i_ns_pr_rho:.2f`; with the
+# non-subsectivity test rho = {glue:text}`syn_agree_sts3k_within_modifiers_vs_ns_ns_pr_rho:.2f`.
+#
+# ### All comparisons at once
+
+# %%
+shown = agreement.assign(
+    interval=[f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(agreement["low"], agreement["high"], strict=True)]
+)
+shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]].round(3)
+
+# %% [markdown]
+# ### What the combined picture says about each paper
+#
+# Each paper draws its conclusion from one battery; the claims of the Findings table ask whether
+# the others see the same thing. The verdicts are there; the numbers behind them are here.
+#
+# **Fodor et al. (STS3k).** "Transformers are insufficiently sensitive to sentence structure" is
+# read from similarities: MiniLM's STS3k-adv rho is {glue:text}`syn_sts3k_adv_minilm:.2f` and
+# MPNet's {glue:text}`syn_sts3k_adv_mpnet:.2f`, against {glue:text}`syn_sts3k_non_minilm:.2f`
+# and {glue:text}`syn_sts3k_non_mpnet:.2f` on the non-adversarial pairs. The probe asks whether
+# the structure is in the vector at all: the Order probe reaches
+# {glue:text}`syn_order_accuracy_minilm:.1f` on MiniLM and {glue:text}`syn_order_accuracy_mpnet:.1f`
+# on MPNet (chance is 50), the SemRole probe {glue:text}`syn_semrole_accuracy_minilm:.1f` and
+# {glue:text}`syn_semrole_accuracy_mpnet:.1f`. A cosine can be blind to information that a
+# classifier reads, so "insensitive" in the paper's sense is a statement about the similarity,
+# not about the representation.
+#
+# **Ettinger et al. (probing).** Their controls require a bag of words to be at chance where a
+# task needs order, and it is (SemRole: GloVe {glue:text}`syn_semrole_accuracy_glove50:.1f`,
+# spaCy {glue:text}`syn_semrole_accuracy_spacy_md:.1f`, one-hot {glue:text}`syn_semrole_accuracy_bow:.1f`).
+# The same encoders are not at "chance" on STS3k's role swaps: the best order-blind within-Swap-2
+# rho is {glue:text}`syn_swap2_order_blind_max:.2f`, because Swap-2 pools pairs with 0 to 3
+# added modifiers, whose words differ. The within-type rho rewards any cue that orders the pairs
+# as people do, lexical ones included; the probe's sets remove the lexical cues by design. The
+# two batteries then need not rank the encoders alike even where they name the same phenomenon.
+# The order-aware recurrent SDAE shows it most plainly: its Order probe reaches
+# {glue:text}`syn_order_accuracy_sdae:.1f`, yet its within-Swap-2 rho is
+# {glue:text}`syn_sts3k_within_swap_2_sdae:.2f`, the lowest of the order-aware encoders
+# ({glue:text}`syn_swap2_order_aware_min:.2f`).
+#
+# **Carvalho et al. (modifiers).** Their tests ask whether phrase geometry respects adjective
+# classes; STS3k's modifier pairs ask whether adding a modifier lowers similarity as much as
+# people say. The pair test cell (S-I, NS-Pr), where an encoder that keeps the classes apart
+# scores above 0.5, is {glue:text}`syn_pair_s_i_ns_pr_glove50:.2f` for GloVe,
+# {glue:text}`syn_pair_s_i_ns_pr_spacy_md:.2f` for spaCy, {glue:text}`syn_pair_s_i_ns_pr_minilm:.2f`
+# for MiniLM, {glue:text}`syn_pair_s_i_ns_pr_mpnet:.2f` for MPNet and
+# {glue:text}`syn_pair_s_i_ns_pr_sdae:.2f` for the SDAE.
+#
+# **What none of them can say alone.** With {glue:text}`syn_n_encoders:.0f` encoders, at most
+# 5 to 7 on any one comparison, a rank agreement has to be nearly perfect to be told from chance
+# (see Method). The intervals in the table above are the honest summary: they say which
+# agreements these encoders rule out, and few are ruled out.
+
+# %% [markdown]
+# ## Deviations and errata
+#
+# - **Not the papers' encoders.** None of the STS3k, probing or modifier papers' models runs
+#   offline except MiniLM (in the modifier paper); the SDAE is trained here on a small corpus
+#   (probing chapter). The rank agreements describe *these* encoders.
+# - **Two batteries run on their subsets** in the default profile (`subset_batteries`): STS on
+#   STS3k and the STS Benchmark test set (SICK and STR-2022, some 15,000 more sentences per
+#   encoder, are in the `full` profile), the modifier battery without the AAN test (48,385
+#   strings per encoder). No comparison of this chapter uses the parts left out.
+# - **Probing: one probe fit per task** (seed `seed`), as in the paper and the scorecard; the
+#   interval is over test items, not seeds.
+# - **The baselines cannot take every battery**: word overlap has no vector to probe and the
+#   one-hot bag of words no meaningful cosine; each comparison uses the encoders that both of its
+#   batteries take (`n` in the table).
+#
+# ## Extensions
+#
+# The whole chapter is an extension: none of the papers compares its battery with the others.
+# Two further comparisons the table allows: STS3k adversarial rho against the probes (the
+# Fodor et al. headline column rather than a single pair type), and the MPNet layers of the
+# `full` profile as a within-model comparison (one network, several depths) that avoids
+# comparing unrelated training regimes.
+#
+# ## Score your own model
+#
+# Any sentence encoder on the Hugging Face hub (or a layer of one) goes through the same
+# batteries with one command, given network access for the first download:
+#
+# ```bash
+# compsem scorecard hf:sentence-transformers/all-distilroberta-v1 --out scorecards/
+# compsem scorecard hf:<hub id> --batteries sts,probing --subset     # a quick look, seconds to minutes
+# compsem scorecard hf:<hub id> minilm mpnet glove50 --out scorecards/   # beside the packaged encoders
+# ```
+#
+# It writes `scorecard.csv` (and `.parquet`), the table of this chapter's overview with the same
+# columns, and one page per model (`scorecard-<model>.pdf`). To put your model into this chapter's
+# comparisons, add it to `encoders`:
+#
+# ```bash
+# make run CHAPTER=synthesis ARGS='-p encoders ["minilm","mpnet","glove50","spacy-md","sdae","bow","overlap","hf:<hub id>"]'
+# ```
+#
+# ## Reproduce
+#
+# ```bash
+# make run CHAPTER=synthesis                  # default: every packaged encoder and baseline
+# make run CHAPTER=synthesis PROFILE=smoke    # three encoders, small batteries (CI)
+# make run CHAPTER=synthesis PROFILE=full     # + MPNet and MiniLM layers, SICK, STR-2022, the AAN test
+# ```
+
+# %%
+report.glue_all(results)
+
+# %% tags=["remove-input"]
+report.glue_findings("synthesis")
