@@ -215,6 +215,18 @@ def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:
     return out
 
 
+def control_range(summary: pd.DataFrame, encoders, prefix: str) -> dict:
+    """The lowest and highest control-task accuracy of ``encoders`` (how saturated the control
+    tasks are), glued as ``<prefix>_control_task_min`` / ``_max``."""
+    rows = summary[(summary.control == "control task") & summary.encoder.isin(list(encoders))]
+    if rows.empty:
+        return {}
+    return {
+        f"{prefix}_control_task_min": float(rows.accuracy.min()),
+        f"{prefix}_control_task_max": float(rows.accuracy.max()),
+    }
+
+
 def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
     """Selectivity with its interval per task and encoder; '–' where the control is unsound."""
     cells = [

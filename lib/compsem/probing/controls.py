@@ -22,8 +22,9 @@ chosen without looking at order or roles (:func:`control_types`):
 Both are functions of the set of lemmas of the sentence and of the probe, so one definition serves
 every task (selectivities compare across tasks) and a bag of words with the probe can solve every
 control (a linear model can express "the label of the highest-ranked present noun" with weights
-of decreasing size). Half of the (verb, noun) types, drawn at random, are labelled 1 (of 256 seeded draws, the one
-that balances the labels of the training and of the test items best, since the tasks are balanced).
+of decreasing size). For every verb, half of its nouns, drawn at random, are labelled 1, so the
+probe alone says nothing (of 256 seeded draws, the one that balances the labels of the training
+items, the test items and every verb's items best, since the tasks are balanced).
 
 **Soundness** (:func:`soundness`). Memorisation can only be measured on types seen in training:
 a control is *sound* when at least ``min_coverage`` of the test items have a type that also
@@ -79,20 +80,27 @@ def control_types(items: pd.DataFrame, seed: int = 0, lexicon=None) -> pd.DataFr
 
 
 def _balanced_labels(distinct, keys, items, seed: int, draws: int = 256) -> np.ndarray:
-    """Labels for the ``distinct`` types: of ``draws`` random draws that label half of the types
-    1, the one whose share of label 1 among the training items and among the test items is
-    closest to 1/2 (the tasks are balanced; H&L draw control labels from the task's label
-    distribution)."""
+    """Labels for the ``distinct`` (verb, noun) types. Each draw labels 1 a random half of the
+    nouns of every verb, so that the verb (the probe of a probed task) says nothing about the
+    label; of ``draws`` draws, the one whose share of label 1 is closest to 1/2 among the
+    training items, the test items and the items of every verb is kept (the tasks are balanced;
+    H&L draw control labels from the task's label distribution)."""
     index = {k: i for i, k in enumerate(distinct)}
     type_of = np.array([index[k] for k in keys])
     split = items["split"].to_numpy()
+    verbs = sorted({verb for verb, _ in distinct})
+    types_of_verb = [[i for i, (v, _) in enumerate(distinct) if v == verb] for verb in verbs]
+    verb_of_item = np.array([verbs.index(distinct[t][0]) for t in type_of])
+    groups = [split == "train", split == "test"] + [verb_of_item == j for j in range(len(verbs))]
     rng = np.random.default_rng(seed + 1)
     best, best_gap = None, np.inf
     for _ in range(draws):
         labels = np.zeros(len(distinct), dtype=int)
-        labels[rng.permutation(len(distinct))[: len(distinct) // 2]] = 1
+        for members in types_of_verb:
+            chosen = rng.permutation(len(members))[: len(members) // 2]
+            labels[np.asarray(members)[chosen]] = 1
         item_labels = labels[type_of]
-        gap = max(abs(item_labels[split == s].mean() - 0.5) for s in ("train", "test"))
+        gap = max(abs(item_labels[g].mean() - 0.5) for g in groups if g.any())
         if gap < best_gap:
             best, best_gap = labels, gap
     return best
