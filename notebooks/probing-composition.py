@@ -493,8 +493,8 @@ C.selectivity_table(selectivity_2018) if control_tasks else None
 # {glue:text}`probe_t2_order_sdae_selectivity:.1f` points on Order and
 # {glue:text}`probe_t2_neg_sdae_selectivity:.1f` on Negation. Random sentence vectors (the
 # probe alone) reach {glue:text}`probe_t2_sr_random_control_task:.1f`% on the SemRole
-# control: a verb with an odd number of nouns cannot have exactly half of them labelled 1, so
-# the probe carries a little of the control label.
+# control: its labels are balanced within every probed verb, so the probe alone has nothing to
+# go on and a control must be learned from the sentence vector.
 
 # %% [markdown]
 # ### Logistic regression or MLP?
