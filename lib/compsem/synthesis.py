@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -97,9 +98,12 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
         bar = tqdm(total=len(plan), desc="scorecards", unit="battery")
     tables = []
     for model, battery in plan:
-        tables.append(scorecard.run(model, [battery], subset=battery in subset_batteries,
-                                    progress=False, n_boot=n_boot, seed=seed, device=device,
-                                    batch_size=batch_size))
+        with warnings.catch_warnings():  # resamples in which a model's scores are constant
+            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+            warnings.simplefilter("ignore", stats.ConstantInputWarning)
+            tables.append(scorecard.run(model, [battery], subset=battery in subset_batteries,
+                                        progress=False, n_boot=n_boot, seed=seed, device=device,
+                                        batch_size=batch_size))
         if bar is not None:
             bar.update()
     if bar is not None:
@@ -185,6 +189,13 @@ def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: 
     encoders gives NaN throughout: it cannot rank them. ValueError with fewer than 3 encoders:
     no correlation can be read from two points.
     """
+    with warnings.catch_warnings():  # a constant measure gives NaN by design (docstring)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        return _rank_agreement(table, measure_a, measure_b, n_boot, seed, level)
+
+
+def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     pairs = paired(table, measure_a, measure_b)
     n = len(pairs)
     if n < 3:
