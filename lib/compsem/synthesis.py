@@ -101,6 +101,7 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
         with warnings.catch_warnings():  # resamples in which a model's scores are constant
             warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
             warnings.simplefilter("ignore", stats.ConstantInputWarning)
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)  # BCa on such resamples
             tables.append(scorecard.run(model, [battery], subset=battery in subset_batteries,
                                         progress=False, n_boot=n_boot, seed=seed, device=device,
                                         batch_size=batch_size))
