@@ -18,7 +18,16 @@ import zipfile
 import numpy as np
 import pytest
 
-from compsem.models import ModelUnavailableError, available, cached_encode, get_encoder, registry
+from compsem.models import (
+    ModelUnavailableError,
+    available,
+    cached_encode,
+    get_encoder,
+    hub,
+    layer_cache,
+    layers,
+    packaged,
+)
 from compsem.models import cache as cache_mod
 
 
@@ -239,19 +248,19 @@ def _fake_parts(tmp_path, corrupt=False):
 
 
 def test_mpnet_join_is_atomic(fresh_cache, monkeypatch, tmp_path):
-    monkeypatch.setattr(registry, "_mpnet_parts", lambda: _fake_parts(tmp_path, corrupt=True))
+    monkeypatch.setattr(packaged, "_mpnet_parts", lambda: _fake_parts(tmp_path, corrupt=True))
     with pytest.raises((zipfile.BadZipFile, ModelUnavailableError)):
-        registry.mpnet_path()
+        packaged.mpnet_path()
     models = fresh_cache / "models"
     assert list(models.iterdir()) == []  # no broken model, no leftover temp dir
 
-    monkeypatch.setattr(registry, "_mpnet_parts", lambda: _fake_parts(tmp_path))
-    path = registry.mpnet_path()
+    monkeypatch.setattr(packaged, "_mpnet_parts", lambda: _fake_parts(tmp_path))
+    path = packaged.mpnet_path()
     assert path == models / "all-mpnet-base-v2"
     assert (path / "modules.json").read_text() == "[]"
     assert [p.name for p in models.iterdir()] == ["all-mpnet-base-v2"]
-    monkeypatch.setattr(registry, "_mpnet_parts", lambda: pytest.fail("joined twice"))
-    assert registry.mpnet_path() == path
+    monkeypatch.setattr(packaged, "_mpnet_parts", lambda: pytest.fail("joined twice"))
+    assert packaged.mpnet_path() == path
 
 
 # --------------------------------------------------------------------------- real models
@@ -319,7 +328,6 @@ LAYER_TEXTS = [
 
 
 def test_layer_names_parse_and_resolve():
-    from compsem.models import layers
 
     assert layers.parse_layer_name("mpnet:layer12") == ("mpnet", 12)
     assert layers.parse_layer_name("hf:org/model:last") == ("hf:org/model", "last")
@@ -334,7 +342,7 @@ def test_layer_names_parse_and_resolve():
     assert get_encoder("minilm:layer-1").name == "minilm:layer6"
     assert get_encoder("mpnet:layer0", normalize=True).name == "mpnet:layer0-normalized"
     enc = get_encoder("mpnet:layer3")
-    assert enc.layer == 3 and enc.num_layers == 12 and enc.model._source is registry.mpnet_path
+    assert enc.layer == 3 and enc.num_layers == 12 and enc.model._source is packaged.mpnet_path
 
 
 @pytest.mark.parametrize("name", ["minilm:layer7", "mpnet:layer13", "minilm:layer-8"])
@@ -450,9 +458,9 @@ def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, 
 
 
 def test_sentence_fill_refused_for_non_mean_pooling(fresh_cache, minilm_layers, monkeypatch):
-    from compsem.models import cached_encode_layers, layers
+    from compsem.models import cached_encode_layers
 
-    monkeypatch.setattr(layers, "_is_mean_normalize_pipeline", lambda source: False)
+    monkeypatch.setattr(layer_cache, "_is_mean_normalize_pipeline", lambda source: False)
     with pytest.raises(ValueError, match="mean Pooling -> Normalize"):
         cached_encode_layers("minilm", ["x"], [6], device="cpu", sentence=True)
 
@@ -485,7 +493,7 @@ def test_hf_unreachable_hub_fails_fast_without_hf_hub_offline(monkeypatch):
         raise OSError("network is unreachable")
 
     monkeypatch.setattr(socket, "create_connection", no_network)
-    registry.hub_reachable.cache_clear()
+    hub.hub_reachable.cache_clear()
     try:
         start = time.perf_counter()
         for _ in range(2):
@@ -494,7 +502,7 @@ def test_hf_unreachable_hub_fails_fast_without_hf_hub_offline(monkeypatch):
         assert time.perf_counter() - start < 5
         assert len(calls) == 1  # probed once per process
     finally:
-        registry.hub_reachable.cache_clear()
+        hub.hub_reachable.cache_clear()
 
 
 def test_cache_quarantines_a_truncated_shard_and_recomputes(fresh_cache):

@@ -102,17 +102,19 @@ def test_classifier_input_errors():
         )
 
 
-def test_bootstrap_and_seed_intervals():
-    low, high = C.bootstrap_ci(np.ones(50))
+def test_accuracy_and_seed_intervals():
+    from compsem import stats
+
+    low, high = stats.mean_interval(np.ones(50))
     assert low == high == 1.0
-    low, high = C.bootstrap_ci(np.r_[np.ones(80), np.zeros(20)], n_boot=4000, seed=0)
+    low, high = stats.mean_interval(np.r_[np.ones(80), np.zeros(20)], n_resamples=4000, seed=0)
     assert low < 0.8 < high and high - low == pytest.approx(2 * 1.96 * 0.04, abs=0.03)
-    mean, low, high = C.seed_interval([0.5, 0.7])
+    mean, low, high = stats.seed_interval([0.5, 0.7])
     assert mean == pytest.approx(0.6)
     assert high - mean == pytest.approx(
         12.7062047 * np.std([0.5, 0.7], ddof=1) / np.sqrt(2), rel=1e-5
     )
-    assert np.isnan(C.seed_interval([0.5])[1])
+    assert np.isnan(stats.seed_interval([0.5])[1])
 
 
 def test_features_exact():

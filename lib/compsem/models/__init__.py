@@ -15,7 +15,7 @@ Word-vector encoders (``glove50``, ``spacy-md``) expose ``.word_vectors`` and ``
 
 from compsem.models.base import Encoder, ModelUnavailableError, WordVectors
 from compsem.models.cache import cached_encode
-from compsem.models.layers import cached_encode_layers
+from compsem.models.layer_cache import cached_encode_layers
 from compsem.models.registry import available, get_encoder
 
 __all__ = [

@@ -156,15 +156,17 @@ def cached_encode(
 ) -> np.ndarray:
     """Encode ``texts`` with ``encoder``, reusing vectors cached on disk.
 
-    ``encoder`` is an :class:`~compsem.models.base.Encoder` or a registry name. Only texts not
+    ``encoder`` is an :class:`~compsem.models.base.Encoder` (``get_encoder(name)`` gives one
+    from a name). Only texts not
     yet cached are encoded (each distinct text once) and then stored; the result is the full
     float32 matrix, rows in input order (duplicates included). ``cache=False`` bypasses the
     cache entirely.
     """
     if isinstance(encoder, str):
-        from compsem.models.registry import get_encoder
-
-        encoder = get_encoder(encoder)
+        raise TypeError(
+            f"cached_encode takes an encoder, not the name {encoder!r}: "
+            f"cached_encode(get_encoder({encoder!r}), texts)"
+        )
     texts = check_texts(texts)
     if not cache:
         return np.asarray(

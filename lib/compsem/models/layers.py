@@ -42,7 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem.devices import resolve_device
 from compsem.models.base import ModelUnavailableError, check_texts
+from compsem.models.hub import hf_is_cached, needs_network, offline
+from compsem.models.packaged import minilm_path, mpnet_path
 
 LAYER_NAME = re.compile(
     r"^(?P<base>.+?):(?:(?:layer(?P<k>-?\d+)|(?P<last>last))(?::(?P<pool>cls))?|(?P<cls>cls))$"
@@ -83,12 +86,10 @@ def check_pooling(pooling: str) -> str:
 
 def _base_source(base: str):
     """A function giving the model directory (or hub id) of ``base``; nothing is loaded."""
-    from compsem.models import registry
-
     if base == "minilm":
-        return registry.minilm_path
+        return minilm_path
     if base == "mpnet":
-        return registry.mpnet_path
+        return mpnet_path
     if base.startswith("hf:"):
         hub_id = base[3:]
         if not hub_id:
@@ -100,7 +101,7 @@ def _base_source(base: str):
     )
 
 
-def _read_json(source: str, filename: str) -> dict | None:
+def read_json(source: str, filename: str) -> dict | None:
     """A json file of a local model directory or (cache / network) of a hub model, or None."""
     local = Path(source).expanduser()
     if local.is_dir():
@@ -117,12 +118,10 @@ def _read_json(source: str, filename: str) -> dict | None:
 def _num_layers_of(base: str) -> int:
     if base in PACKAGED_LAYERS:
         return PACKAGED_LAYERS[base]
-    from compsem.models.registry import _needs_network
-
     hub_id = _base_source(base)()
-    config = _read_json(hub_id, "config.json")
+    config = read_json(hub_id, "config.json")
     if config is None:
-        raise ModelUnavailableError(_needs_network(hub_id) + " (could not read its config.json)")
+        raise ModelUnavailableError(needs_network(hub_id) + " (could not read its config.json)")
     for key in ("num_hidden_layers", "n_layer", "num_layers"):
         if isinstance(config.get(key), int):
             return config[key]
@@ -159,15 +158,13 @@ def _load(source: str, device: str):
     """(tokenizer, model, max_length) for a model directory or hub id, loaded once per device."""
     from transformers import AutoModel, AutoTokenizer
 
-    from compsem.models.registry import _needs_network
-
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
         model = AutoModel.from_pretrained(source)
     except OSError as err:
-        raise ModelUnavailableError(_needs_network(source, err)) from err
+        raise ModelUnavailableError(needs_network(source, err)) from err
     model.eval().to(device)
-    st_config = _read_json(source, "sentence_bert_config.json") or {}
+    st_config = read_json(source, "sentence_bert_config.json") or {}
     max_length = st_config.get("max_seq_length")
     if not max_length:
         limit = getattr(tokenizer, "model_max_length", MAX_FALLBACK_LENGTH) or MAX_FALLBACK_LENGTH
@@ -188,16 +185,12 @@ class LayerModel:
     def source(self) -> str:
         value = self._source() if callable(self._source) else self._source
         if self.base.startswith("hf:"):
-            from compsem.models.registry import _needs_network, _offline, hf_is_cached
-
             local = Path(str(value)).expanduser().is_dir()
-            if not local and _offline() and not hf_is_cached(str(value)):
-                raise ModelUnavailableError(_needs_network(str(value)) + " HF_HUB_OFFLINE is set.")
+            if not local and offline() and not hf_is_cached(str(value)):
+                raise ModelUnavailableError(needs_network(str(value)) + " HF_HUB_OFFLINE is set.")
         return str(value)
 
     def loaded(self):
-        from compsem.models.registry import resolve_device
-
         return _load(self.source, resolve_device(self.device))
 
     def forward(self, batch: dict):
@@ -284,7 +277,7 @@ def layer_model(base: str, device: str = "auto") -> LayerModel:
     return LayerModel(base, device)
 
 
-def _l2(X: np.ndarray) -> np.ndarray:
+def l2_normalise(X: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(X, axis=1, keepdims=True)
     return (X / np.maximum(norms, 1e-12)).astype(np.float32)
 
@@ -333,7 +326,7 @@ class LayerMeanEncoder:
         X = self.model.encode_layers(
             texts, [self.layer], batch_size, show_progress, pooling=self.pooling
         )[self.layer]
-        return _l2(X) if self.normalize else X
+        return l2_normalise(X) if self.normalize else X
 
 
 def layer_encoder(
@@ -346,123 +339,3 @@ def layer_encoder(
     """The encoder ``<base>:layer<k>`` (``pooling="cls"``: ``<base>:layer<k>:cls``); no weights
     load; see the module docstring."""
     return LayerMeanEncoder(base, layer, device=device, normalize=normalize, pooling=pooling)
-
-
-# --------------------------------------------------------------------------- one pass, many caches
-
-
-class _Prefilled:
-    """An encoder that answers from vectors already computed (fills a cache without a model)."""
-
-    def __init__(self, name: str, dim: int, vectors: dict[str, np.ndarray]):
-        self.name, self.dim, self.vectors = name, dim, vectors
-
-    def encode(self, texts, batch_size=64, show_progress=False):
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.vectors[t] for t in texts])
-
-
-def _is_mean_normalize_pipeline(source: str) -> bool:
-    """Whether a sentence-transformers directory is exactly Transformer -> mean Pooling ->
-    Normalize (then its sentence embedding is the normalised last-layer mean)."""
-    modules = _read_json(source, "modules.json")
-    if not modules:
-        return False
-    kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
-    if kinds != ["Transformer", "Pooling", "Normalize"]:
-        return False
-    pooling = _read_json(str(Path(source) / modules[1]["path"]), "config.json") or {}
-    modes = [k for k, v in pooling.items() if k.startswith("pooling_mode") and v]
-    return modes == ["pooling_mode_mean_tokens"]
-
-
-def cached_encode_layers(
-    base: str,
-    texts: Sequence[str],
-    layers: Iterable[int | str],
-    device: str = "auto",
-    normalize: bool = False,
-    sentence: bool = False,
-    cache: bool = True,
-    batch_size: int = 64,
-    show_progress: bool = False,
-    pooling: str | Sequence[str] = "mean",
-) -> dict:
-    """Pooled states of several layers of ``base`` from ONE forward pass, through the cache.
-
-    Returns ``{layer: float32 (len(texts), dim)}`` keyed as asked (``12``, ``"last"``, ...).
-    Texts missing from any requested layer's cache are run through the model once; every
-    layer's cache (``<base>:layer<k>``) then receives its missing vectors, so a later
-    ``cached_encode(get_encoder("mpnet:layer12"), texts)`` is a cache hit. ``sentence=True``
-    also fills (and returns under the key ``"sentence"``) the sentence-transformers encoder
-    ``base`` (``mpnet``, ``minilm``, ``hf:<id>``) from the normalised last layer; this is only
-    allowed for a Transformer -> mean Pooling -> Normalize model, where they are the same.
-
-    ``pooling``: ``"mean"`` (default) or ``"cls"`` (first token, caches ``<base>:layer<k>:cls``);
-    a sequence such as ``("mean", "cls")`` gives both from the same pass, keyed
-    ``(layer, pooling)``.
-    """
-    from compsem.models import cache as cache_mod
-    from compsem.models.cache import cached_encode
-
-    texts = check_texts(texts)
-    layers = list(layers)
-    several = not isinstance(pooling, str)
-    poolings = list(dict.fromkeys(pooling)) if several else [pooling]
-    if not poolings:
-        raise ValueError("pooling: give at least one of 'mean', 'cls'")
-    encoders = {
-        ((key, p) if several else key): layer_encoder(base, key, p, device, normalize)
-        for key in layers
-        for p in poolings
-    }
-    targets = dict(encoders)
-    model = layer_model(base, device)
-    needed = {enc.layer for enc in encoders.values()}
-    if sentence:
-        if not _is_mean_normalize_pipeline(model.source):
-            raise ValueError(
-                f"{base} is not a Transformer -> mean Pooling -> Normalize sentence-transformer; "
-                "its sentence embedding cannot come from the layer pass"
-            )
-        from compsem.models.registry import get_encoder
-
-        st = get_encoder(base, device=device)
-        last = resolve_layer(base, "last")[0]
-        needed.add(last)
-        targets["sentence"] = st
-    if not texts:
-        return {key: np.zeros((0, enc.dim), dtype=np.float32) for key, enc in targets.items()}
-    needed_poolings = set(poolings) | ({"mean"} if sentence else set())
-    if not cache:
-        computed = model.encode_layer_poolings(
-            texts, needed, needed_poolings, batch_size, show_progress
-        )
-        return {key: _finish(key, enc, computed, normalize) for key, enc in targets.items()}
-
-    missing: dict[str, None] = {}
-    for enc in targets.values():
-        for text in cache_mod.missing(enc.name, texts):
-            missing.setdefault(text)
-    unique = list(missing)
-    computed = {}
-    if unique:
-        computed = model.encode_layer_poolings(
-            unique, needed, needed_poolings, batch_size, show_progress
-        )
-    result = {}
-    for key, enc in targets.items():
-        vectors = {}
-        if unique:
-            vectors = dict(zip(unique, _finish(key, enc, computed, normalize), strict=True))
-        result[key] = cached_encode(_Prefilled(enc.name, -1, vectors), texts)
-    return result
-
-
-def _finish(key, enc, computed: dict[tuple[int, str], np.ndarray], normalize: bool) -> np.ndarray:
-    if key == "sentence":
-        last = max(k for k, _ in computed)
-        return _l2(computed[last, "mean"])
-    X = computed[enc.layer, enc.pooling]
-    return _l2(X) if normalize else X

@@ -14,7 +14,7 @@ What is scaled down (:class:`SDAEConfig` holds every choice):
 - **corpus** (:func:`corpus`): the 35k distinct sentences of STS Benchmark (train/dev/test), SICK
   (train/trial/test), STR-2022 and STS3k, the sentence sets the data registry already holds; never
   the probing sets, so the encoder has not seen a probing sentence;
-- **input embeddings**: GloVe 6B 50-d (:class:`~compsem.models.registry.GloveVectors`), *frozen*,
+- **input embeddings**: GloVe 6B 50-d (:class:`~compsem.models.word_vectors.GloveVectors`), *frozen*,
   so the encoder reads every one of GloVe's 400k words (probing words rare in the corpus
   included); a word GloVe lacks reads as the zero vector. Hill et al. learned their embeddings;
   with a 35k-sentence corpus they would be untrained for most words;
@@ -290,7 +290,7 @@ def train(config: SDAEConfig, sentences: Sequence[str], word_vectors, tokenize=N
     """Train an SDAE on ``sentences`` and return its checkpoint dict (weights and metadata).
 
     ``word_vectors`` has ``matrix`` (rows: words, float32), ``index`` (word -> row) and ``dim``;
-    ``tokenize`` defaults to :func:`~compsem.models.registry.glove_tokenize`. Each epoch draws
+    ``tokenize`` defaults to :func:`~compsem.models.word_vectors.glove_tokenize`. Each epoch draws
     fresh noise (:func:`noise`, numpy generator seeded with ``(seed, epoch)``) for every sentence,
     forms length-bucketed minibatches in a seeded order, and takes one Adam step per batch on the
     mean cross-entropy of the clean sentence + ``<eos>``. Returns ``{"format", "config",
@@ -301,7 +301,7 @@ def train(config: SDAEConfig, sentences: Sequence[str], word_vectors, tokenize=N
     from tqdm.auto import tqdm
 
     if tokenize is None:
-        from compsem.models.registry import glove_tokenize as tokenize
+        from compsem.models.word_vectors import glove_tokenize as tokenize
     tokenised = [s[: config.max_len] for s in (tokenize(t) for t in sentences)]
     tokenised = [s for s in tokenised if s]
     if not tokenised:
@@ -429,7 +429,7 @@ class SDAEEncoder:
     @property
     def word_vectors(self):
         if self._word_vectors is None:
-            from compsem.models.registry import GloveVectors
+            from compsem.models.word_vectors import GloveVectors
 
             self._word_vectors = GloveVectors()
         return self._word_vectors
@@ -437,16 +437,18 @@ class SDAEEncoder:
     @property
     def tokenize(self):
         if self._tokenize is None:
-            from compsem.models.registry import glove_tokenize
+            from compsem.models.word_vectors import glove_tokenize
 
             self._tokenize = glove_tokenize
         return self._tokenize
 
     @property
     def resolved_device(self) -> str:
-        from compsem.models.registry import resolve_device
+        """``"auto"`` is the CPU here (unlike the pretrained encoders): training on a GPU gives
+        other weights, so a GPU is used only when asked for by name (and keyed apart)."""
+        from compsem.devices import resolve_device
 
-        return resolve_device(self.device)
+        return "cpu" if self.device == "auto" else resolve_device(self.device)
 
     def key(self) -> str:
         """sha256 over the sorted config JSON (without ``threads``, which does not change the

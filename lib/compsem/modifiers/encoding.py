@@ -143,9 +143,10 @@ def embed(
 
 
 def remote_code_encoder(encoder):
-    """The ``hf:`` encoder ``encoder`` (a :class:`compsem.models.registry.SentenceTransformerEncoder`)
+    """The ``hf:`` encoder ``encoder`` (a :class:`compsem.models.sentence_transformer.SentenceTransformerEncoder`)
     loaded with ``trust_remote_code=True``; same name, so the embedding cache is shared."""
-    from compsem.models.registry import SentenceTransformerEncoder, resolve_device
+    from compsem.devices import resolve_device
+    from compsem.models.sentence_transformer import SentenceTransformerEncoder
 
     class RemoteCodeEncoder(SentenceTransformerEncoder):
         @property

@@ -1,4 +1,4 @@
-"""The probing classifiers of the two papers, and intervals for their accuracies.
+"""The probing classifiers of the two papers.
 
 - :func:`logreg_cv`: L2 logistic regression tuned by 5-fold cross-validation over C
   (Ettinger, Elgohary & Resnik 2016, §4 and footnote 2; the grid :data:`PAPER_CS` is the one of
@@ -11,16 +11,18 @@
   initialisation). Implemented in torch so that the first layer is computed once per distinct
   sentence of a minibatch (items of a sentence share a minibatch): the same model, 2-4x less
   arithmetic on the 2018 sets, where a sentence carries several probes.
-- :func:`bootstrap_ci`, :func:`seed_interval`: uncertainty of an accuracy.
+
+Intervals for their accuracies are in :mod:`compsem.stats` (``mean_interval``, ``seed_interval``).
 """
 
 from __future__ import annotations
 
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+
+from compsem.determinism import thread_limit
 
 PAPER_CS = (1e-5, 1e-3, 1e-2, 1.0, 10.0, 100.0, 1000.0)
 """The C grid of the authors' GridSearchCV (aetting/compeval, notes §5)."""
@@ -49,6 +51,14 @@ def _check(X_train, y_train, X_test, y_test):
     if len(np.unique(y_train)) < 2:
         raise ValueError("y_train has a single class; a classifier cannot be trained")
     return X_train, y_train, X_test, y_test
+
+
+def _standardise(X_train, X_test):
+    """Both sets centred and scaled by the training set's column means and SDs (columns constant
+    on the training set are only centred)."""
+    mean, sd = X_train.mean(0), X_train.std(0)
+    sd[sd <= 1e-6 * max(float(sd.max()), 1e-12)] = 1.0
+    return (X_train - mean) / sd, (X_test - mean) / sd
 
 
 def _scorer(scoring: str):
@@ -88,9 +98,7 @@ def logreg_cv(
 
     X_train, y_train, X_test, y_test = _check(X_train, y_train, X_test, y_test)
     if standardise:
-        mean, sd = X_train.mean(0), X_train.std(0)
-        sd[sd <= 1e-6 * max(float(sd.max()), 1e-12)] = 1.0  # constant columns: centre only
-        X_train, X_test = (X_train - mean) / sd, (X_test - mean) / sd
+        X_train, X_test = _standardise(X_train, X_test)
     cv = StratifiedKFold(folds, shuffle=True, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -116,9 +124,7 @@ def logreg(
 
     X_train, y_train, X_test, y_test = _check(X_train, y_train, X_test, y_test)
     if standardise:
-        mean, sd = X_train.mean(0), X_train.std(0)
-        sd[sd <= 1e-6 * max(float(sd.max()), 1e-12)] = 1.0  # constant columns: centre only
-        X_train, X_test = (X_train - mean) / sd, (X_test - mean) / sd
+        X_train, X_test = _standardise(X_train, X_test)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model = LogisticRegression(C=C, max_iter=500).fit(X_train, y_train)
@@ -131,20 +137,6 @@ def _glorot(fan_in: int, fan_out: int, factor: float, generator):
 
     bound = np.sqrt(factor / (fan_in + fan_out))
     return (torch.rand(fan_in, fan_out, generator=generator) * 2 - 1) * bound
-
-
-@contextmanager
-def _torch_threads(threads: int | None):
-    """torch's intra-op threads set to ``threads`` inside the block (None or 0: unchanged)."""
-    import torch
-
-    previous = torch.get_num_threads()
-    if threads:
-        torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def mlp_probe(
@@ -177,7 +169,7 @@ def mlp_probe(
     """
     import torch
 
-    with _torch_threads(threads):
+    with thread_limit(threads):
         S_train, S_test = np.asarray(S_train, np.float32), np.asarray(S_test, np.float32)
         P_train, P_test = np.asarray(P_train, np.float32), np.asarray(P_test, np.float32)
         rows_train, rows_test = np.asarray(rows_train, np.int64), np.asarray(rows_test, np.int64)
@@ -250,30 +242,3 @@ def mlp_probe(
             ).numpy()
         predictions = (scores > 0).astype(int)
         return ProbeResult(float((predictions == y_test).mean()), predictions, epochs=epoch)
-
-
-def bootstrap_ci(
-    correct, n_boot: int = 10000, level: float = 0.95, seed: int = 0
-) -> tuple[float, float]:
-    """Percentile bootstrap interval of an accuracy from per-item correctness (0/1), resampling
-    test items (10,000 resamples, 2.5/97.5 percentiles, as the 2018 authors' code did)."""
-    correct = np.asarray(correct, dtype=np.float64)
-    if correct.size == 0:
-        raise ValueError("bootstrap_ci needs at least one item")
-    rng = np.random.default_rng(seed)
-    means = correct[rng.integers(0, len(correct), size=(n_boot, len(correct)))].mean(1)
-    alpha = (1 - level) / 2
-    return float(np.quantile(means, alpha)), float(np.quantile(means, 1 - alpha))
-
-
-def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:
-    """``(mean, low, high)``: Student-t interval of the mean over seeds (a single seed gives
-    NaN bounds)."""
-    from scipy import stats
-
-    values = np.asarray(values, dtype=np.float64)
-    mean = float(values.mean())
-    if len(values) < 2:
-        return mean, float("nan"), float("nan")
-    half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
-    return mean, mean - float(half), mean + float(half)

@@ -10,6 +10,7 @@ transformer (mean and first-token pooling) from one forward pass.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -20,10 +21,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from compsem import stats
 from compsem.probing import classifiers, features
 
-FIT_FIELDS = ("accuracy", "low", "high", "chance", "n_test", "C", "epochs", "correct")
-"""What a cached probe fit keeps (:func:`run_probe`)."""
+FIT_FIELDS = ("accuracy", "C", "epochs", "correct")
+"""What a cached probe fit keeps (:func:`run_probe`); the rest is computed from it."""
 
 CONTROLS = (None, "random sentence", "random probe")
 """The 2018 controls (§4): the sentence vectors or the probe vectors replaced by random ones."""
@@ -80,14 +82,14 @@ def run_probe(
     ``mlp``: :func:`~compsem.probing.classifiers.mlp_probe`) on the train items and score the
     test items. ``control``: None, ``"random sentence"`` (each distinct sentence a random
     Gaussian vector of the same width) or ``"random probe"`` (random probe vectors). Returns
-    accuracy, its percentile-bootstrap interval over test items, chance (the majority rate of
-    the test labels), n_test and C or epochs.
+    accuracy, its percentile-bootstrap interval over test items (``n_boot`` resamples,
+    :func:`compsem.stats.mean_interval`), chance (the majority rate of the test labels), n_test
+    and C or epochs.
 
-    ``cache``: a fit is stored under a sha256 of everything that determines it (the inputs, the
-    labels and split, the classifier, its options, the seed, ``n_boot`` and the source of this
-    module and of :mod:`compsem.probing.classifiers`), so re-running a chapter or a scorecard
-    with the same settings reads it back instead of training again
-    (:func:`fit_cache_dir`)."""
+    ``cache``: a fit (its per-item correctness, C, epochs) is stored under a sha256 of everything
+    that determines it (the inputs, the labels and split, the classifier, its options, the seed
+    and the source of :mod:`compsem.probing.classifiers`), so re-running a chapter or a scorecard
+    with the same settings reads it back instead of training again (:func:`fit_cache_dir`)."""
     if control not in CONTROLS:
         raise ValueError(f"control must be one of {CONTROLS}, not {control!r}")
     if classifier not in ("logreg", "mlp"):
@@ -99,41 +101,38 @@ def run_probe(
         rng = np.random.default_rng(seed + 7919)
         S = rng.standard_normal(S.shape).astype(np.float32)
     P = features.probe_features(items, random=control == "random probe", seed=seed)
-    key = _fit_key(S, rows, P, y, train, test, classifier, seed, n_boot, options)
-    if cache and (stored := _load_fit(key)) is not None:
-        return stored
+    key = _fit_key(S, rows, P, y, train, test, classifier, seed, options)
+    fit = _load_fit(key) if cache else None
+    if fit is None:
+        fit = _fit(classifier, S, rows, P, y, train, test, seed, options)
+        if cache:
+            _store_fit(key, fit)
+    low, high = stats.mean_interval(fit["correct"], n_resamples=n_boot, seed=seed)
+    chance = max(y[test].mean(), 1 - y[test].mean())
+    return dict(
+        accuracy=fit["accuracy"],
+        low=low,
+        high=high,
+        chance=float(chance),
+        n_test=int(test.sum()),
+        C=fit["C"],
+        epochs=fit["epochs"],
+        correct=fit["correct"],
+    )
+
+
+def _fit(classifier, S, rows, P, y, train, test, seed, options) -> dict:
+    """Train ``classifier`` on the train items and predict the test items (:func:`run_probe`)."""
     if classifier == "logreg":
         X = np.hstack([S[rows], P])
         result = classifiers.logreg_cv(X[train], y[train], X[test], y[test], seed=seed, **options)
     else:
         result = classifiers.mlp_probe(
-            S,
-            rows[train],
-            P[train],
-            y[train],
-            S,
-            rows[test],
-            P[test],
-            y[test],
-            seed=seed,
-            **options,
+            S, rows[train], P[train], y[train], S, rows[test], P[test], y[test],
+            seed=seed, **options,
         )
     correct = result.predictions == y[test]
-    low, high = classifiers.bootstrap_ci(correct, n_boot=n_boot, seed=seed)
-    chance = max(y[test].mean(), 1 - y[test].mean())
-    fit = dict(
-        accuracy=result.accuracy,
-        low=low,
-        high=high,
-        chance=float(chance),
-        n_test=int(test.sum()),
-        C=result.C,
-        epochs=result.epochs,
-        correct=correct,
-    )
-    if cache:
-        _store_fit(key, fit)
-    return fit
+    return dict(accuracy=result.accuracy, C=result.C, epochs=result.epochs, correct=correct)
 
 
 def fit_cache_dir() -> Path:
@@ -144,21 +143,20 @@ def fit_cache_dir() -> Path:
     return paths.cache_dir("probes", determinism.numerics())
 
 
-def _source_hash() -> str:
-    digest = hashlib.sha256()
-    for module in (classifiers, features):
-        digest.update(Path(module.__file__).read_bytes())
-    digest.update(Path(__file__).read_bytes())
-    return digest.hexdigest()
+@functools.cache
+def _classifier_source_hash() -> str:
+    """sha256 of the classifiers' source. A fit depends on it and on its inputs, not on how the
+    inputs were computed, so no other module's code is in the key."""
+    return hashlib.sha256(Path(classifiers.__file__).read_bytes()).hexdigest()
 
 
-def _fit_key(S, rows, P, y, train, test, classifier, seed, n_boot, options) -> str:
-    digest = hashlib.sha256(_source_hash().encode())
+def _fit_key(S, rows, P, y, train, test, classifier, seed, options) -> str:
+    digest = hashlib.sha256(_classifier_source_hash().encode())
     for array in (S, rows, P, y, train, test):
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype}{array.shape}".encode())
         digest.update(array.tobytes())
-    settings = dict(classifier=classifier, seed=seed, n_boot=n_boot, options=options)
+    settings = dict(classifier=classifier, seed=seed, options=options)
     digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
     return digest.hexdigest()
 
@@ -173,7 +171,6 @@ def _load_fit(key: str) -> dict | None:
     except (OSError, ValueError, KeyError):
         return None  # unreadable: fit again (and overwrite)
     out = {k: (None if np.isnan(v) else v.item()) if v.ndim == 0 else v for k, v in fit.items()}
-    out["n_test"] = int(out["n_test"])
     if out["epochs"] is not None:
         out["epochs"] = int(out["epochs"])
     out["correct"] = fit["correct"].astype(bool)
