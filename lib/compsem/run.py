@@ -277,13 +277,15 @@ def _coerce(name: str, value, default, origin: str):
     return value
 
 
-def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None) -> dict:
+def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None,
+                       origin: str = "-p override") -> dict:
     """Profile values, then ``overrides``, checked against the chapter's defaults and schema.
 
     Unknown names raise ParameterError listing the known ones; values are coerced to the type
     of the default (``'200'`` -> 200) or rejected; then every parameter (the defaults included)
     is checked against ``notebooks/params/<chapter>.schema.yaml`` (:func:`validate_parameter`),
-    which must declare exactly the parameters of the chapter.
+    which must declare exactly the parameters of the chapter. ``origin`` says where the
+    overrides came from in error messages (``-p override``, ``grid sweep.yaml``, ...).
     """
     defaults = default_parameters(chapter)
     schema = load_schema(chapter)
@@ -293,8 +295,8 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
             f"{schema_path(chapter)} must declare exactly the parameters of {source_path(chapter)}; "
             f"missing: {sorted(set(defaults) - declared)}, unknown: {sorted(declared - set(defaults))}")
     resolved = {}
-    for origin, values in ((f"profile {profile}", profile_parameters(chapter, profile)),
-                           ("-p override", overrides or {})):
+    for source, values in ((f"profile {profile}", profile_parameters(chapter, profile)),
+                           (origin, overrides or {})):
         for name, value in values.items():
             if name not in defaults:
                 import difflib
@@ -302,11 +304,11 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
                 close = difflib.get_close_matches(name, defaults, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise ParameterError(
-                    f"unknown parameter {name!r} for chapter {chapter!r} ({origin}){hint}; "
+                    f"unknown parameter {name!r} for chapter {chapter!r} ({source}){hint}; "
                     f"parameters: {', '.join(defaults)}"
                 )
-            resolved[name] = _coerce(name, value, defaults[name], origin)
-            validate_parameter(name, resolved[name], schema[name], origin)
+            resolved[name] = _coerce(name, value, defaults[name], source)
+            validate_parameter(name, resolved[name], schema[name], source)
     for name, value in defaults.items():
         if name not in resolved:
             validate_parameter(name, value, schema[name], "default in the parameters cell")

@@ -16,12 +16,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from compsem.errors import ModelUnavailableError
 
-class ModelUnavailableError(RuntimeError):
-    """A model or resource cannot be loaded here (package missing, needs network, ...).
-
-    The message always says how to fix it (the pip command, or the packaged alternatives).
-    """
+__all__ = ["Encoder", "WordVectors", "ModelUnavailableError", "check_texts"]
 
 
 @runtime_checkable

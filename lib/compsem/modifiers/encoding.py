@@ -23,21 +23,16 @@ import numpy as np
 from compsem.modifiers.space import Space
 
 POOLINGS = ("mean", "sum")
-WORD_MODELS = ("glove50", "spacy-md")
+"""This study's composers of word vectors (``mean:glove50``, ``sum:spacy-md``)."""
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
-    """``"mean:glove50"`` -> ``("mean", "glove50")``; an encoder name -> ``("encoder", name)``."""
-    if not isinstance(spec, str) or not spec:
-        raise ValueError(f"a model spec must be a non-empty string, not {spec!r}")
-    head, _, rest = spec.partition(":")
-    if head in POOLINGS:
-        if rest not in WORD_MODELS:
-            raise ValueError(
-                f"{spec!r}: {head}: pooling needs a word-vector model, one of {WORD_MODELS}"
-            )
-        return head, rest
-    return "encoder", spec
+    """``"mean:glove50"`` -> ``("mean", "glove50")``; an encoder name -> ``("encoder", name)``
+    (the shared grammar, :func:`compsem.models.spec.parse_spec`, with this study's poolings)."""
+    from compsem.models.spec import parse_spec as parse
+
+    parsed = parse(spec, composers=POOLINGS)
+    return (parsed.composer, parsed.encoder) if parsed.kind == "composed" else ("encoder", spec)
 
 
 def tokens(text: str, lowercase: bool = True) -> list[str]:
@@ -120,8 +115,7 @@ def embed(
         encoder = get_encoder(base)
         vectors, oov = compose(encoder.word_vectors, texts, how=kind)
         return Space(texts, vectors, name=spec, oov=oov)
-    options = {} if spec in WORD_MODELS else {"device": device}
-    encoder = get_encoder(spec, **options)
+    encoder = get_encoder(spec, device=device)
     if trust_remote_code:
         if not spec.startswith("hf:"):
             raise ValueError(

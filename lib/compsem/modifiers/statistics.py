@@ -9,11 +9,14 @@ class. So the unit of resampling here is the adjective (and, where said, the nou
 - :func:`wilson`: the Wilson score interval of a share, treating phrases as independent (the
   naive interval a reader might compute from the tables; too narrow).
 - :func:`bootstrap_classes`, :func:`bootstrap_cells`: percentile intervals from resampling
-  adjectives *within* their class (and nouns) with replacement.
+  adjectives *within* their class (and nouns) with replacement (a stratified resampler written
+  out here, see :func:`_class_resample` for why scipy's bootstrap does not serve).
 - :func:`permutation_test`: shuffling class labels over adjectives (class sizes kept) gives the
   null distribution of any statistic of the class scores; the p-value of "no difference between
-  classes" is the share of shuffles at least as extreme as observed. The same shuffles give the
-  label-shuffle null of every single cell (:func:`label_shuffle_null`).
+  classes" is the share of shuffles at least as extreme as observed
+  (:func:`compsem.stats.label_permutation_test`, i.e. :func:`scipy.stats.permutation_test`).
+  Shuffles of the same kind give the label-shuffle null of every single cell
+  (:func:`label_shuffle_null`).
 - :func:`chi_square`: the phrase-level chi-square test, for contrast (it ignores the clustering).
 - :func:`per_noun`: the score of each class on each noun alone.
 
@@ -31,6 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from compsem.modifiers.lexicon import CLASSES, Lexicon
+from compsem.stats import BOOTSTRAP_RESAMPLES, PERMUTATIONS, label_permutation_test
 
 # --------------------------------------------------------------------------- data layout
 
@@ -106,7 +110,16 @@ def wilson(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _class_resample(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Adjective indices resampled with replacement within each class (class sizes kept)."""
+    """Adjective indices resampled with replacement within each class (class sizes kept).
+
+    A resampler written out (stratified resampling) for want of a scipy one. Passing each class
+    as a sample of adjective indices to :func:`scipy.stats.bootstrap` (which resamples several
+    samples independently) would stratify too, but scipy refuses a sample of fewer than two
+    observations (a class of one adjective in a reduced lexicon), and its interval is NaN as soon
+    as one resample's statistic is NaN, which happens to pair-matrix cells whose only pairs
+    became self-pairs (:func:`bootstrap_cells` leaves such resamples out cell by cell).
+    Checked by property tests in tests/test_modifiers_statistics.py.
+    """
     idx = np.empty(len(labels), dtype=np.int64)
     for cls in np.unique(labels):
         members = np.flatnonzero(labels == cls)
@@ -117,7 +130,7 @@ def _class_resample(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def bootstrap_classes(
     grid: np.ndarray,
     labels: np.ndarray,
-    n_boot: int = 2000,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
     level: float = 0.95,
     resample_nouns: bool = True,
@@ -147,7 +160,7 @@ def bootstrap_cells(
     S: np.ndarray,
     W: np.ndarray,
     labels: np.ndarray,
-    n_boot: int = 2000,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
     level: float = 0.95,
     classes: Sequence[str] = CLASSES,
@@ -185,31 +198,17 @@ def between_class_variance(scores: np.ndarray, sizes: np.ndarray) -> float:
 def permutation_test(
     statistic: Callable[[np.ndarray], float],
     labels: np.ndarray,
-    n_perm: int = 2000,
+    n_perm: int = PERMUTATIONS,
     seed: int = 0,
     alternative: str = "greater",
 ) -> dict[str, float | np.ndarray]:
     """Shuffle class labels over adjectives ``n_perm`` times; ``statistic(labels)`` is computed
-    for the observed and every shuffled labelling. p = (1 + #{null >= observed}) / (1 + n_perm)
-    (``alternative="greater"``; ``"less"`` counts <=, ``"two-sided"`` compares |values|).
+    for the observed and every shuffled labelling (:func:`compsem.stats.label_permutation_test`,
+    i.e. :func:`scipy.stats.permutation_test`). p = (1 + #{null >= observed}) / (1 + n_perm)
+    (``alternative="greater"``; ``"less"`` counts <=, ``"two-sided"`` doubles the smaller).
     Returns ``{"observed", "p_value", "null"}``."""
-    if alternative not in ("greater", "less", "two-sided"):
-        raise ValueError(f"alternative must be greater, less or two-sided, not {alternative!r}")
-    rng = np.random.default_rng(seed)
-    labels = np.asarray(labels)
-    observed = float(statistic(labels))
-    null = np.array([statistic(rng.permutation(labels)) for _ in range(n_perm)], dtype=float)
-    if alternative == "greater":
-        extreme = null >= observed - 1e-12
-    elif alternative == "less":
-        extreme = null <= observed + 1e-12
-    else:
-        extreme = np.abs(null) >= abs(observed) - 1e-12
-    return {
-        "observed": observed,
-        "p_value": float((1 + extreme.sum()) / (1 + n_perm)),
-        "null": null,
-    }
+    return label_permutation_test(statistic, labels, n_resamples=n_perm, seed=seed,
+                                  alternative=alternative)
 
 
 def omnibus_single(grid: np.ndarray, classes: Sequence[str] = CLASSES) -> Callable:
@@ -247,11 +246,15 @@ def contrast(grid: np.ndarray, group_a: Sequence[str], group_b: Sequence[str]) -
 def label_shuffle_null(
     statistic: Callable[[np.ndarray], np.ndarray],
     labels: np.ndarray,
-    n_perm: int = 2000,
+    n_perm: int = PERMUTATIONS,
     seed: int = 0,
 ) -> np.ndarray:
     """``statistic(shuffled labels)`` for ``n_perm`` shuffles, stacked: e.g. every class or
-    cell score under exchangeable labels (what the tables would look like by chance)."""
+    cell score under exchangeable labels (what the tables would look like by chance).
+
+    Written out rather than taken from :func:`scipy.stats.permutation_test`: the statistic here
+    is a vector (one value per class or cell), and scipy's test accepts only scalar statistics
+    (its p-value step fails on a vector null); no p-value is wanted, only the draws."""
     rng = np.random.default_rng(seed)
     labels = np.asarray(labels)
     return np.stack([np.asarray(statistic(rng.permutation(labels))) for _ in range(n_perm)])

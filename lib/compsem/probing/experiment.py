@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from compsem.probing import classifiers, controls, evaluate
+from compsem import stats
+from compsem.probing import controls, evaluate
 
 CONTROLS = ("none", "random sentence", "random probe", "control task")
 
@@ -151,7 +151,7 @@ def summarise(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     bootstrap interval over test items (``interval = "items"``)."""
     out = []
     for key, group in runs.groupby(CELL, sort=False):
-        mean, low, high = classifiers.seed_interval(group["accuracy"], level)
+        mean, low, high = stats.seed_interval(group["accuracy"], level)
         over = "seeds"
         if len(group) == 1:
             low, high, over = float(group["low"].iloc[0]), float(group["high"].iloc[0]), "items"
@@ -167,23 +167,6 @@ def summarise(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(out)
-
-
-def _paired_item_interval(a, b, level: float, seed: int) -> tuple[float, float]:
-    """Percentile bootstrap interval (points) of mean(a) - mean(b), resampling test items."""
-    if len(a) < 2:
-        return float("nan"), float("nan")
-    result = stats.bootstrap(
-        (np.asarray(a, float), np.asarray(b, float)),
-        lambda x, y, axis: 100 * (x.mean(axis) - y.mean(axis)),
-        paired=True,
-        vectorized=True,
-        n_resamples=2000,
-        confidence_level=level,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
@@ -208,9 +191,10 @@ def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
         if len(paired) == 1:
             t, c = paired[0]
             mean = differences[0]
-            low, high = _paired_item_interval(t["correct"], c.correct, level, int(c.seed))
+            low, high = (100 * v for v in stats.paired_mean_interval(
+                t["correct"], c.correct, seed=int(c.seed), level=level))
         else:
-            mean, low, high = classifiers.seed_interval(differences, level)
+            mean, low, high = stats.seed_interval(differences, level)
         if not sound:
             mean = low = high = float("nan")
         out.append(

@@ -24,6 +24,10 @@ import pandas as pd
 BASELINES = ("bow", "random")
 
 
+BASELINES = ("bow", "random")
+"""This study's model-free sentence vectors: one-hot bag of words, random vectors."""
+
+
 def unique_texts(texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
     """``(unique texts in first-seen order, index of each input text into them)``."""
     index: dict[str, int] = {}
@@ -69,6 +73,9 @@ def encode(
 ) -> np.ndarray:
     """Vectors of ``texts`` from the encoder called ``name`` (see the module docstring); each
     distinct text is encoded once (through the on-disk cache for model encoders)."""
+    from compsem.models.spec import parse_spec
+
+    parse_spec(name, baselines=BASELINES)  # a clear error for an unknown name
     unique, rows = unique_texts(texts)
     if name == "bow":
         X = bow(unique)[0]
@@ -77,8 +84,7 @@ def encode(
     else:
         from compsem.models import cached_encode, get_encoder
 
-        kwargs = {} if name.startswith(("glove50", "spacy-md")) else {"device": device}
-        X = cached_encode(get_encoder(name, **kwargs), unique, batch_size=batch_size)
+        X = cached_encode(get_encoder(name, device=device), unique, batch_size=batch_size)
     return np.asarray(X, dtype=np.float32)[rows]
 
 

@@ -27,6 +27,7 @@ import pandas as pd
 from compsem.probing import events as ev
 from compsem.probing import generator as gen
 from compsem.probing import lexicon as lexicon_mod
+from compsem.stats import BOOTSTRAP_RESAMPLES, mean_interval
 
 EDITS = ("swap", "passive", "negation")
 MEANING_PRESERVING = {"swap": False, "passive": True, "negation": False}
@@ -83,28 +84,27 @@ def row_cosines(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def separation(
     cos_preserving: np.ndarray,
     cos_changing: np.ndarray,
-    n_boot: int = 2000,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
     level: float = 0.95,
     seed: int = 0,
 ) -> dict:
     """How well an encoder separates a meaning-preserving edit from a meaning-changing one:
     the mean cosines, their mean difference (preserving - changing) with a percentile bootstrap
-    interval over sentences, and the share of sentences where the preserving edit is closer
-    (ties count one half; 0.5 = no separation)."""
+    interval over sentences (:func:`compsem.stats.mean_interval` of the per-sentence
+    differences), and the share of sentences where the preserving edit is closer (ties count
+    one half; 0.5 = no separation)."""
     keep, change = np.asarray(cos_preserving, float), np.asarray(cos_changing, float)
     if keep.shape != change.shape or keep.ndim != 1 or keep.size == 0:
         raise ValueError("separation needs two 1-d arrays of cosines of the same length")
     diff = keep - change
-    rng = np.random.default_rng(seed)
-    boots = diff[rng.integers(0, len(diff), size=(n_boot, len(diff)))].mean(1)
-    a = (1 - level) / 2
+    low, high = mean_interval(diff, n_resamples=n_boot, seed=seed, level=level)
     closer = np.where(np.isclose(keep, change, rtol=0, atol=1e-6), 0.5, (keep > change) * 1.0)
     return dict(
         cos_preserving=float(keep.mean()),
         cos_changing=float(change.mean()),
         difference=float(diff.mean()),
-        low=float(np.quantile(boots, a)),
-        high=float(np.quantile(boots, 1 - a)),
+        low=low,
+        high=high,
         share_closer=float(closer.mean()),
     )
 
@@ -129,7 +129,7 @@ def cosines_by_encoder(
     return out
 
 
-def separation_table(cosines: dict, n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
+def separation_table(cosines: dict, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """:func:`separation` of the passive paraphrase against the role swap and against the
     negation, one row per (encoder, versus)."""
     rows = []

@@ -28,12 +28,13 @@ def check(model: str) -> None:
     """Raise ValueError when ``model`` is no modifier-test spec (:func:`compsem.modifiers.
     encoding.parse_spec`)."""
     from compsem.modifiers import encoding
-    from compsem.sts.scoring import is_encoder
 
-    kind, _ = encoding.parse_spec(model)
-    if kind == "encoder" and (model in ("bow", "random") or not is_encoder(model)):
+    try:
+        encoding.parse_spec(model)
+    except ValueError as err:
         raise ValueError(f"model {model!r} cannot run the modifiers battery (it needs a sentence "
-                         f"encoder or 'mean:<word vectors>'); leave the battery out with --batteries")
+                         f"encoder or 'mean:<word vectors>'); leave the battery out with "
+                         f"--batteries ({err})") from None
 
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,

@@ -28,12 +28,15 @@ NAMES = {"cont1": "Content1Probe", "cont2": "Content2Probe", "order": "Order", "
 def check(model: str) -> None:
     """Raise ValueError when ``model`` cannot be probed (compositions such as ``mean:glove50``:
     the probing encoders are sentence encoders, :func:`compsem.probing.features.encode`)."""
-    from compsem.sts import scoring
+    from compsem.models.spec import parse_spec
+    from compsem.probing.features import BASELINES
 
-    if not scoring.is_encoder(model) and model not in ("bow", "random"):
+    try:
+        parse_spec(model, baselines=BASELINES)
+    except ValueError:
         raise ValueError(f"model {model!r} cannot run the probing battery (it needs a sentence "
                          f"encoder, e.g. 'glove50' for the mean of GloVe vectors); "
-                         f"leave it out with --batteries sts,modifiers")
+                         f"leave it out with --batteries sts,modifiers") from None
 
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,

@@ -28,27 +28,28 @@ import pandas as pd
 from compsem.sts import similarity
 from compsem.sts.composition import METHODS as COMPOSITIONS
 
+BASELINES = ("overlap", "random")
+"""The model-free baselines of Table 9."""
+
+
+def parse(spec: str):
+    """``spec`` parsed by the shared grammar (:func:`compsem.models.spec.parse_spec`) with this
+    chapter's composers (Table 1's compositions) and baselines."""
+    from compsem.models.spec import parse_spec
+
+    return parse_spec(spec, composers=COMPOSITIONS, baselines=BASELINES)
+
 
 def is_encoder(spec: str) -> bool:
     """True when ``spec`` names a sentence encoder (not a baseline or a composition)."""
-    return spec not in ("overlap", "random") and spec.split(":", 1)[0] not in COMPOSITIONS
+    return parse(spec).is_encoder
 
 
 def validate(specs) -> list[str]:
     """Check a list of model specs without loading anything; unknown names raise ValueError."""
-    from compsem.models.registry import available
-
     specs = list(specs)
     for spec in specs:
-        if spec in ("overlap", "random"):
-            continue
-        head, _, rest = spec.partition(":")
-        if head in COMPOSITIONS:
-            if rest not in ("glove50", "spacy-md"):
-                raise ValueError(f"model {spec!r}: composition needs word vectors 'glove50' or 'spacy-md'")
-        elif not (spec.startswith("hf:") or head in available()):
-            raise ValueError(f"unknown model {spec!r}; known: overlap, random, mean:/mult:/conv:/circconv:<vectors>, "
-                             f"{', '.join(available())}, hf:<hub id>, <encoder>:layer<k>")
+        parse(spec)
     return specs
 
 
@@ -79,9 +80,8 @@ def embed_unique(spec: str, sentences, batch_size: int = 64, device: str = "auto
     each distinct sentence once and caches it on disk."""
     from compsem.models import cached_encode, get_encoder
 
-    kwargs = {"device": device} if spec.split(":", 1)[0] in ("mpnet", "minilm") or spec.startswith("hf:") else {}
-    return cached_encode(get_encoder(spec, **kwargs), list(sentences), batch_size=batch_size,
-                         show_progress=show_progress)
+    return cached_encode(get_encoder(parse(spec).encoder, device=device), list(sentences),
+                         batch_size=batch_size, show_progress=show_progress)
 
 
 def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False, seed: int = 0,
@@ -97,19 +97,19 @@ def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False
     from compsem.data import sts3k
 
     a, b = pairs["sentence_a"].tolist(), pairs["sentence_b"].tolist()
-    if spec == "overlap":
+    parsed = parse(spec)
+    if parsed.composer == "overlap":
         return similarity.word_overlap(a, b, stopwords=sts3k.load_stopwords())
-    if spec == "random":
+    if parsed.composer == "random":
         return similarity.random_similarities(len(a), seed)
-    head, _, rest = spec.partition(":")
-    if head in COMPOSITIONS:
+    if parsed.kind == "composed":
         from compsem.models import get_encoder
         from compsem.sts import composition
 
-        vectors = get_encoder(rest).word_vectors
+        vectors = get_encoder(parsed.encoder).word_vectors
         stop = sts3k.load_stopwords()
-        emb_a = composition.compose(a, vectors, method=head, stopwords=stop)
-        emb_b = composition.compose(b, vectors, method=head, stopwords=stop)
+        emb_a = composition.compose(a, vectors, method=parsed.composer, stopwords=stop)
+        emb_b = composition.compose(b, vectors, method=parsed.composer, stopwords=stop)
         return similarity.pair_cosines(emb_a, emb_b)
     emb = embed_unique(spec, a + b, batch_size=batch_size, device=device, show_progress=show_progress)
     return similarity.pair_cosines(emb[: len(a)], emb[len(a):], standardised=standardised, method=method)
