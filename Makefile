@@ -69,6 +69,8 @@ bench: setup
 	$(BIN)/python benchmarks/bench_encoders.py
 	$(BIN)/python benchmarks/bench_cogs.py
 	$(BIN)/python benchmarks/bench_scorecard.py
+	$(BIN)/python benchmarks/bench_sts_training.py
+	$(BIN)/python benchmarks/bench_encode_ratio.py
 
 clean:
 	rm -rf _build

@@ -34,6 +34,7 @@ def timed(label: str, n: int | None = None):
 
 def main() -> None:
     from compsem.data import sts3k
+    from compsem.devices import resolve_device
     from compsem.models import cached_encode, cached_encode_layers, get_encoder, registry
     from compsem.models.layers import layer_model
 
@@ -42,7 +43,7 @@ def main() -> None:
     n = len(sentences)
     with timed("mpnet join (skipped when already joined)"):
         mpnet_dir = registry.mpnet_path()
-    device = registry.resolve_device("auto")
+    device = resolve_device("auto")
     print(
         f"{n} unique STS3k sentences, device {device}, torch threads "
         f"{__import__('torch').get_num_threads()}",

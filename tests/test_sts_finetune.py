@@ -9,6 +9,12 @@ import pytest
 from compsem.sts import finetune as F
 from compsem.sts import regressors
 
+
+@pytest.fixture(autouse=True)
+def no_fit_cache(monkeypatch):
+    """These tests fit for real; the fit cache has its own tests (*_cache.py)."""
+    monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")
+
 # --- splits (no model) ------------------------------------------------------------------------
 
 
@@ -91,8 +97,9 @@ def offline(request):
     request.addfinalizer(mp.undo)
 
 
+@pytest.mark.slow  # loads and fine-tunes MiniLM twice
 def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(minilm_dir, offline, tmp_path):
-    """About 6 s on 2 CPU cores (two AdamW steps, twice), so not marked slow."""
+    """Two AdamW steps, twice."""
     pytest.importorskip("datasets")
     pytest.importorskip("accelerate")
     pairs = _synthetic_pairs()
@@ -116,6 +123,7 @@ def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(min
     assert centred.shape == (len(pairs),) and not np.allclose(centred, p1)
 
 
+@pytest.mark.slow  # fine-tunes MiniLM once per fold
 def test_tiny_cross_validation_gives_out_of_fold_predictions(minilm_dir, offline):
     """The full profile's k-fold protocol, on 16 synthetic pairs, 2 folds, 1 epoch."""
     pytest.importorskip("datasets")

@@ -11,6 +11,12 @@ import pytest
 from compsem import paths
 from compsem.sts import regressors as R
 
+
+@pytest.fixture(autouse=True)
+def no_fit_cache(monkeypatch):
+    """These tests fit for real; the fit cache has its own tests (*_cache.py)."""
+    monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")
+
 # --------------------------------------------------------------------------- weight counts
 TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
 TABLE8 = {k[len("n_weights_verbnet_"):]: int(v["paper"]) for k, v in TARGETS.items()

@@ -19,6 +19,7 @@ registry puts options like ``-normalized`` into it). :func:`clear` removes one e
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -89,11 +90,30 @@ def _shards(folder: Path) -> list[Path]:
 def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]]:
     """All cached vectors of a folder: key -> row of one stacked matrix, and the shard files.
 
-    A shard merged away by another process while we read is skipped (its vectors are computed
-    again if needed); an unreadable shard is quarantined (:func:`_quarantine`).
+    Shards are never changed once written (new vectors go to a new shard, a merge writes a new
+    one and deletes the old), so the stacked result is kept in memory for the folder's current
+    list of shards (:func:`_read_shards`) and a chapter that encodes the same texts many times
+    reads the files once. A shard merged away by another process while we read is skipped (its
+    vectors are computed again if needed); an unreadable shard is quarantined
+    (:func:`_quarantine`).
     """
-    parts, shards = [], []
+    signature = []
     for shard in _shards(folder):
+        try:
+            stat = shard.stat()
+        except FileNotFoundError:
+            continue
+        signature.append((str(shard), stat.st_mtime_ns, stat.st_size))
+    index, matrix, shards = _read_shards(str(folder), tuple(signature))
+    return dict(index), matrix, list(shards)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_shards(folder: str, signature: tuple) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]]:
+    """The vectors of the shards in ``signature`` ((path, mtime, size) each), stacked."""
+    parts, shards = [], []
+    for name, _, _ in signature:
+        shard = Path(name)
         try:
             with np.load(shard) as data:
                 keys, vectors = data["keys"], data["vectors"]
@@ -113,6 +133,7 @@ def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]
         raise RuntimeError(f"embedding cache {folder} mixes dimensions {dims}; delete it")
     keys = np.concatenate([k for k, _ in parts])
     matrix = np.concatenate([v for _, v in parts]) if len(parts) > 1 else parts[0][1]
+    matrix.flags.writeable = False  # shared between calls: nobody may change it in place
     index = {k: i for i, k in enumerate(keys.tolist())}  # later duplicates win; all are equal
     return index, matrix, shards
 

@@ -21,6 +21,12 @@ adversarial pairs, negatives excluded) .410.
 - :func:`evaluate_split`: fine-tune on one split and score the test rows.
 - :func:`cross_validate`: the paper's k-fold protocol, out-of-fold predictions.
 
+Cache. :func:`evaluate_split` (and so each fold of :func:`cross_validate`) keeps its whole result
+on disk (:mod:`compsem.fitcache`, under the CPU numerics tag), keyed by the model's files, the
+pairs, the split, every setting, the device, the source of the training and scoring code and the
+library versions; a warm re-run reads the identical numbers back instead of fine-tuning
+(``cache=False`` or ``COMPSEM_FIT_CACHE=0`` to train anyway).
+
 Dev split and model selection. The recipe's old ``model.fit`` evaluated on the dev split
 (every ``evaluation_steps=1000`` steps and at the end of each epoch; with a few hundred steps
 that is once per epoch) and saved the best-scoring model, which the example script then
@@ -37,6 +43,8 @@ few hundred optimiser steps can grow to differences in the third decimal of rho.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import random
@@ -50,8 +58,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from compsem.devices import resolve_device
 from compsem.envvars import temporary as temporary_env
-from compsem.models.registry import resolve_device
 from compsem.sts.similarity import pair_cosines, spearman
 
 MODEL_ALIASES = ("minilm", "mpnet")
@@ -390,6 +398,7 @@ def evaluate_split(
     device: str = "auto",
     show_progress: bool = False,
     baseline: bool = True,
+    cache: bool = True,
     **fine_tune_kwargs,
 ) -> dict[str, Any]:
     """Fine-tune ``model_name`` on ``pairs.iloc[train_idx]`` and score ``pairs.iloc[test_idx]``.
@@ -403,11 +412,36 @@ def evaluate_split(
     ``steps``, ``best_epoch``, ``dev_history`` and ``predictions`` (a DataFrame indexed like
     ``pairs`` with ``human``, ``portion``, ``sim`` and ``sim_centred``: small, for the
     chapter to save).
+
+    With ``cache`` (and ``model_name`` a name or path, not a loaded model) the whole result is
+    kept on disk (:mod:`compsem.fitcache`), keyed by the model's files, the pairs, the split,
+    every training setting, the device, the source of the training and scoring code and the
+    library versions: a second call with the same configuration returns the same numbers
+    without training (``wall_s`` is then the original fine-tuning time).
     """
     train_idx, test_idx = np.asarray(train_idx, dtype=int), np.asarray(test_idx, dtype=int)
     if np.intersect1d(train_idx, test_idx).size:
         raise ValueError("train_idx and test_idx overlap")
     device = resolve_device(device)
+    digest = None
+    if cache:
+        digest = _split_key(model_name, pairs, train_idx, test_idx, dev_fraction=dev_fraction, epochs=epochs,
+                            batch_size=batch_size, seed=seed, device=device, baseline=baseline,
+                            **fine_tune_kwargs)
+        cached = None if digest is None else _load_split(digest)
+        if cached is not None:
+            return cached
+    out = _evaluate_split(model_name, pairs, train_idx, test_idx, dev_fraction, epochs, batch_size, seed,
+                          device, show_progress, baseline, **fine_tune_kwargs)
+    if digest is not None:
+        _store_split(digest, out)
+    return out
+
+
+def _evaluate_split(model_name, pairs: pd.DataFrame, train_idx: np.ndarray, test_idx: np.ndarray,
+                    dev_fraction: float, epochs: int, batch_size: int, seed: int, device: str,
+                    show_progress: bool, baseline: bool, **fine_tune_kwargs) -> dict[str, Any]:
+    """:func:`evaluate_split` without the cache."""
     fit_idx, dev_idx = _hold_out_dev(train_idx, dev_fraction, seed)
     test = pairs.iloc[test_idx]
     human = test["human"].to_numpy(dtype=float)
@@ -452,6 +486,119 @@ def evaluate_split(
         predictions=predictions,
     )
     return out
+
+
+# --------------------------------------------------------------------------- the result cache
+FIT_CACHE_KIND = "sts-finetune"
+"""Folder of the cached :func:`evaluate_split` results (:mod:`compsem.fitcache`)."""
+_PREDICTION_FIELDS = ("index", "human", "sim", "sim_centred")
+
+
+@functools.cache
+def _code_digest() -> dict:
+    """The source of everything that trains and scores, and the versions of the libraries."""
+    from compsem import fitcache
+    from compsem.sts import similarity
+
+    functions = [fine_tune, _evaluate_split, _predict_both, encode_pairs, _hold_out_dev, seed_everything,
+                 load_model, resolve_model_path, _to_dataset, training_steps, _masks, _rhos,
+                 similarity.pair_cosines, similarity.spearman]
+    return {"source": fitcache.source_digest(functions),
+            "versions": fitcache.versions(["numpy", "scipy", "pandas", "torch", "transformers", "tokenizers",
+                                           "sentence-transformers", "datasets", "accelerate"])}
+
+
+@functools.cache
+def _directory_digest(folder: str, stamp: tuple) -> str:
+    """sha256 over the relative names and bytes of every file under ``folder`` (``stamp``, the
+    files' sizes and modification times, makes an edited copy hash again)."""
+    digest = hashlib.sha256()
+    root = Path(folder)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 22), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def _model_digest(model_name) -> str | None:
+    """The identity of a model: the bytes of a local directory, or a hub id as given; None for
+    a loaded model (not cacheable)."""
+    if not isinstance(model_name, str | os.PathLike):
+        return None
+    path = Path(resolve_model_path(model_name))
+    if not path.is_dir():
+        return f"hub:{model_name}"
+    files = sorted(p for p in path.rglob("*") if p.is_file())
+    stamp = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+    return _directory_digest(str(path.resolve()), stamp)
+
+
+def _split_key(model_name, pairs: pd.DataFrame, train_idx: np.ndarray, test_idx: np.ndarray,
+               **settings) -> str | None:
+    """The cache key of one :func:`evaluate_split` call, or None when it cannot be cached (a
+    loaded model, settings that are not plain values, the cache turned off)."""
+    from compsem import determinism, fitcache
+
+    model = _model_digest(model_name)
+    if model is None or not fitcache.enabled():
+        return None
+    columns = [c for c in ("sentence_a", "sentence_b", "human", "portion") if c in pairs.columns]
+    document = {
+        "kind": FIT_CACHE_KIND, "model": model, "model_name": str(model_name), "settings": settings,
+        "pairs": {c: fitcache.array_digest(pairs[c].astype(str if c != "human" else float).to_numpy())
+                  for c in columns} | {"index": fitcache.array_digest(pairs.index.astype(str).to_numpy())},
+        "train": fitcache.array_digest(train_idx.astype(np.int64)),
+        "test": fitcache.array_digest(test_idx.astype(np.int64)), **_code_digest(),
+    }
+    if settings["device"].startswith("cuda"):
+        import torch
+
+        document["gpu"] = torch.cuda.get_device_name(settings["device"])
+    if determinism.numerics() != "avx2-cnr":  # bits may depend on the thread count there
+        import torch
+
+        document["threads"] = torch.get_num_threads()
+    try:
+        return fitcache.key(document)
+    except TypeError:  # e.g. a callable among fine_tune_kwargs
+        return None
+
+
+def _store_split(digest: str, out: Mapping[str, Any]) -> None:
+    from compsem import fitcache
+
+    predictions = out["predictions"]
+    arrays = {"index": predictions.index.to_numpy(), **{c: predictions[c].to_numpy(dtype=float)
+                                                         for c in ("human", "sim", "sim_centred")}}
+    if arrays["index"].dtype.kind not in "iuf":  # labels that are not numbers are kept as text
+        arrays["index"] = predictions.index.astype(str).to_numpy(dtype=str)
+    if "portion" in predictions.columns:
+        arrays["portion"] = predictions["portion"].to_numpy(dtype=str)
+    meta = {k: v for k, v in out.items() if k != "predictions"}
+    meta["index_name"] = predictions.index.name
+    fitcache.store(FIT_CACHE_KIND, digest, arrays, meta)
+
+
+def _load_split(digest: str) -> dict[str, Any] | None:
+    """A cached :func:`evaluate_split` result, or None when missing or unreadable."""
+    from compsem import fitcache
+
+    hit = fitcache.load(FIT_CACHE_KIND, digest, _PREDICTION_FIELDS)
+    if hit is None:
+        return None
+    arrays, meta = hit
+    index_name = meta.pop("index_name", None)
+    n = len(arrays["index"])
+    if any(len(arrays[f]) != n for f in _PREDICTION_FIELDS) or "rho_test" not in meta:
+        return None
+    predictions = pd.DataFrame({"human": arrays["human"], "sim": arrays["sim"],
+                                "sim_centred": arrays["sim_centred"]},
+                               index=pd.Index(arrays["index"], name=index_name))
+    if "portion" in arrays:
+        predictions.insert(1, "portion", arrays["portion"].astype(object))
+    return {**meta, "predictions": predictions}
 
 
 def cross_validate(

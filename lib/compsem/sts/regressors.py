@@ -37,10 +37,16 @@ Protocol (§3.7 a)
   how Fig. 6's transformer values of .7-.8 come about: see the chapter); ``adversarial`` files
   are scored on the 1,664 adversarial pairs, which reproduces the §4.3 table (VerbNet-CN
   .569/.556/.594/.587).
+- **Cache.** Fitted predictions (:func:`fit_predict`, :func:`evaluate_grid`,
+  :func:`learning_curve`) and PCA features (:func:`pair_features`) are kept on disk
+  (:mod:`compsem.fitcache`), keyed by the configuration, the inputs, the fitting code and the
+  library versions: a warm re-run reads the identical numbers back. :func:`evaluate_grid`
+  can fit the missing cells on several processes (``n_jobs``), with the same numbers.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 import warnings
@@ -104,7 +110,7 @@ def n_weights(name: str, n_features: int) -> int:
 
 # --------------------------------------------------------------------------- features
 def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool = False,
-                  n_threads: int | None = 1):
+                  n_threads: int | None = 1, cache: bool = True):
     """PCA features of the concatenated, unstandardised pair embeddings ``[e_a, e_b]`` (§3.7 a).
 
     The PCA is fitted on **all** rows given (the authors fit it on all 2,800 pairs, test pairs
@@ -114,9 +120,11 @@ def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool
     may have picked the randomized solver; the components agree up to sign/noise), on
     ``n_threads`` BLAS threads (1: ~3 s for 2,800 x 1,536; more threads were slower on the
     shared 2-core machine). Returns an array
-    (n_rows, n_components), or ``(features, fitted_pca)`` with ``return_model``.
+    (n_rows, n_components), or ``(features, fitted_pca)`` with ``return_model``. With ``cache``
+    the features (not the model) are kept in the fit cache (:mod:`compsem.fitcache`), keyed by
+    the embeddings, ``n_components``, the code and the library versions.
     """
-    from sklearn.decomposition import PCA
+    from compsem import fitcache
 
     a, b = np.asarray(emb_a, dtype=float), np.asarray(emb_b, dtype=float)
     if a.ndim != 2 or a.shape != b.shape:
@@ -126,12 +134,28 @@ def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool
     k = limit if n_components is None else int(n_components)
     if not 1 <= k <= limit:
         raise ValueError(f"n_components must lie in 1..{limit} for {x.shape[0]} rows of {x.shape[1]} columns")
+    if return_model or not (cache and fitcache.enabled()):
+        features, pca = _pca(x, k, n_threads)
+        return (features, pca) if return_model else features
+    digest = fitcache.key({"kind": "sts-pca", "x": fitcache.array_digest(x), "k": k, "n_threads": n_threads,
+                           **_code_digest()})
+    hit = fitcache.load("sts-pca", digest, ["features"])
+    if hit is not None and hit[0]["features"].shape == (len(x), k) and hit[0]["features"].dtype == np.float64:
+        return hit[0]["features"]
+    features = _pca(x, k, n_threads)[0]
+    fitcache.store("sts-pca", digest, {"features": features}, {})
+    return features
+
+
+def _pca(x: np.ndarray, k: int, n_threads: int | None):
+    """``k`` principal components of ``x`` by exact SVD, and the fitted PCA."""
+    from sklearn.decomposition import PCA
     from threadpoolctl import threadpool_limits
 
     pca = PCA(n_components=k, svd_solver="full")
     with threadpool_limits(limits=n_threads):
         features = pca.fit_transform(x)
-    return (features, pca) if return_model else features
+    return features, pca
 
 
 def role_features(rolesims) -> np.ndarray:
@@ -219,8 +243,12 @@ def _human(human) -> np.ndarray:
     return np.asarray(human, dtype=float).ravel()
 
 
+FIT_CACHE_KIND = "sts-regressors"
+"""Folder of the cached fits (:mod:`compsem.fitcache`)."""
+
+
 def fit_predict(features, human, split: Mapping[str, np.ndarray], regressor="reg", seed: int = 1,
-                max_iter: int = 500, n_threads: int | None = 1) -> np.ndarray:
+                max_iter: int = 500, n_threads: int | None = 1, cache: bool = True) -> np.ndarray:
     """Fit ``regressor`` on the ``split["train"]`` rows and predict **all** rows (§3.7 a).
 
     ``regressor`` is a name in :data:`REGRESSORS` (built by :func:`make_regressor` with
@@ -228,17 +256,97 @@ def fit_predict(features, human, split: Mapping[str, np.ndarray], regressor="reg
     (the authors' 500 iterations are not always enough) are silenced. BLAS runs on
     ``n_threads`` threads (default 1: these small matrices gain nothing from more, and on a
     shared machine oversubscription slowed nn3-nn5 fits 10-100 fold; None = library default).
-    """
-    from sklearn.base import clone
-    from sklearn.exceptions import ConvergenceWarning
 
+    With ``cache`` (and a regressor given by name) the predictions are kept on disk
+    (:mod:`compsem.fitcache`), keyed by the regressor's configuration, the features, the
+    ratings, the training rows, the source of the fitting code and the library versions: a
+    second call with the same inputs reads the same numbers back instead of refitting.
+    """
     x, y = np.asarray(features, dtype=float), _human(human)
     if x.ndim != 2 or len(x) != len(y):
         raise ValueError(f"features {x.shape} and human ({len(y)},) do not match")
     train = _checked(dict(split), len(y))["train"]
-    model = make_regressor(regressor, seed, max_iter) if isinstance(regressor, str) else clone(regressor)
+    return _fit_many([(x, y, train, regressor)], seed, max_iter, n_threads, cache)[0][0]
+
+
+@functools.cache
+def _code_digest() -> dict:
+    from compsem import fitcache
+
+    return {"source": fitcache.source_digest([_fit, _timed_fit, make_regressor, _pca]),
+            "versions": fitcache.versions(["numpy", "scipy", "scikit-learn", "threadpoolctl"])}
+
+
+def _fit_key(x: np.ndarray, y: np.ndarray, train: np.ndarray, regressor, seed: int, max_iter: int,
+             n_threads: int | None, cache: bool) -> str | None:
+    """The cache key of one fit, or None when it is not cached (an estimator object, cache off)."""
+    from compsem import fitcache
+
+    if not (cache and isinstance(regressor, str) and fitcache.enabled()):
+        return None
+    if regressor not in REGRESSORS:
+        raise ValueError(f"regressor must be one of {list(REGRESSORS)}, not {regressor!r}")
+    return fitcache.key({
+        "kind": FIT_CACHE_KIND, "regressor": regressor, "hidden": REGRESSORS[regressor], "seed": int(seed),
+        "max_iter": int(max_iter), "n_threads": n_threads, "features": fitcache.array_digest(x),
+        "human": fitcache.array_digest(y), "train": fitcache.array_digest(np.asarray(train, dtype=np.int64)),
+        **_code_digest(),
+    })
+
+
+def _load_fit(digest: str, n: int) -> tuple[np.ndarray, float] | None:
+    from compsem import fitcache
+
+    hit = fitcache.load(FIT_CACHE_KIND, digest, ["pred"])
+    if hit is None:
+        return None
+    pred, meta = hit[0]["pred"], hit[1]
+    if pred.shape != (n,) or pred.dtype != np.float64 or "seconds" not in meta:
+        return None
+    return pred, float(meta["seconds"])
+
+
+def _fit_many(jobs: Sequence[tuple], seed: int, max_iter: int, n_threads: int | None, cache: bool,
+              n_jobs: int | None = 1) -> list[tuple[np.ndarray, float]]:
+    """(predictions of all rows, seconds the fit took) for each ``(x, y, train, regressor)`` job.
+
+    Cached fits are read back (their seconds are those of the original fit); the others are
+    fitted, on ``n_jobs`` worker processes when it is above 1 (joblib; each fit on ``n_threads``
+    BLAS threads, so the numbers do not depend on ``n_jobs``), and stored.
+    """
+    from compsem import fitcache
+
+    keys = [_fit_key(x, y, train, r, seed, max_iter, n_threads, cache) for x, y, train, r in jobs]
+    out: list = [None if key is None else _load_fit(key, len(job[1])) for key, job in zip(keys, jobs, strict=True)]
+    todo = [i for i, hit in enumerate(out) if hit is None]
+    if n_jobs is not None and n_jobs != 1 and len(todo) > 1:
+        from joblib import Parallel, delayed
+
+        fitted = Parallel(n_jobs=n_jobs)(delayed(_timed_fit)(*jobs[i], seed, max_iter, n_threads) for i in todo)
+    else:
+        fitted = [_timed_fit(*jobs[i], seed, max_iter, n_threads) for i in todo]
+    for i, result in zip(todo, fitted, strict=True):
+        out[i] = result
+        if keys[i] is not None:
+            fitcache.store(FIT_CACHE_KIND, keys[i], {"pred": result[0]}, {"seconds": result[1]})
+    return out
+
+
+def _timed_fit(x: np.ndarray, y: np.ndarray, train: np.ndarray, regressor, seed: int, max_iter: int,
+               n_threads: int | None) -> tuple[np.ndarray, float]:
+    start = time.perf_counter()
+    pred = _fit(x, y, train, regressor, seed, max_iter, n_threads)
+    return pred, time.perf_counter() - start
+
+
+def _fit(x: np.ndarray, y: np.ndarray, train: np.ndarray, regressor, seed: int, max_iter: int,
+         n_threads: int | None) -> np.ndarray:
+    """The fit itself (no cache): fit on ``train``, predict all rows, float64."""
+    from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
     from threadpoolctl import threadpool_limits
 
+    model = make_regressor(regressor, seed, max_iter) if isinstance(regressor, str) else clone(regressor)
     with warnings.catch_warnings(), threadpool_limits(limits=n_threads):
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x[train], y[train])
@@ -257,26 +365,37 @@ def _rho(pred: np.ndarray, y: np.ndarray, idx: np.ndarray) -> float:
 def evaluate_grid(feature_sets: Mapping[str, np.ndarray], human, split: Mapping[str, np.ndarray],
                   regressors: Iterable[str] = tuple(REGRESSORS), seed: int = 1, max_iter: int = 500,
                   split_name: str | None = None, progress: bool = True,
-                  n_threads: int | None = 1) -> pd.DataFrame:
+                  n_threads: int | None = 1, cache: bool = True, n_jobs: int | None = 1) -> pd.DataFrame:
     """Fit every feature set x regressor on one split; tidy frame with one row per cell (Fig. 6).
 
     Columns: ``features``, ``regressor``, ``n_features``, ``n_weights`` (:func:`n_weights`),
     ``rho_test`` (Spearman on ``split["test"]``), ``rho_train``, ``rho_dev`` (NaN without a dev
-    part), ``seconds`` (wall time of the fit and prediction), plus ``split`` if ``split_name``.
-    A tqdm bar runs over the cells unless ``progress=False``.
+    part), ``seconds`` (wall time of the fit and prediction; for a fit read from the cache, the
+    time the original fit took), plus ``split`` if ``split_name``. A tqdm bar runs over the cells
+    unless ``progress=False`` (and ``n_jobs`` is 1). ``cache``: see :func:`fit_predict`.
+    ``n_jobs`` > 1 (or -1: all cores) fits the cells not in the cache on that many worker
+    processes, each on ``n_threads`` threads: the same numbers, sooner on an idle machine.
     """
     from tqdm.auto import tqdm
 
     y = _human(human)
     split = _checked(dict(split), len(y))
     regressors = list(regressors)
+    matrices = {}
+    for fname in feature_sets:
+        matrices[fname] = np.asarray(feature_sets[fname], dtype=float)
+        if matrices[fname].ndim != 2 or len(matrices[fname]) != len(y):
+            raise ValueError(f"features {fname!r} {matrices[fname].shape} and human ({len(y)},) do not match")
     cells = [(f, r) for f in feature_sets for r in regressors]
+    if n_jobs is None or n_jobs == 1:
+        fits = [_fit_many([(matrices[f], y, split["train"], r)], seed, max_iter, n_threads, cache)[0]
+                for f, r in tqdm(cells, desc="regressor grid", unit="fit", disable=not progress)]
+    else:
+        fits = _fit_many([(matrices[f], y, split["train"], r) for f, r in cells], seed, max_iter, n_threads,
+                         cache, n_jobs)
     rows = []
-    for fname, rname in tqdm(cells, desc="regressor grid", unit="fit", disable=not progress):
-        x = np.asarray(feature_sets[fname], dtype=float)
-        start = time.perf_counter()
-        pred = fit_predict(x, y, split, rname, seed=seed, max_iter=max_iter, n_threads=n_threads)
-        seconds = time.perf_counter() - start
+    for (fname, rname), (pred, seconds) in zip(cells, fits, strict=True):
+        x = matrices[fname]
         dev = split.get("dev")
         row = {"features": fname, "regressor": rname, "n_features": x.shape[1],
                "n_weights": n_weights(rname, x.shape[1]), "rho_test": _rho(pred, y, split["test"]),
@@ -291,13 +410,13 @@ def evaluate_grid(feature_sets: Mapping[str, np.ndarray], human, split: Mapping[
 
 def learning_curve(features, human, split: Mapping[str, np.ndarray], sizes: Iterable[int],
                    regressor="reg", seeds: Iterable[int] = (0, 1, 2), model_seed: int = 1,
-                   max_iter: int = 500, n_threads: int | None = 1) -> pd.DataFrame:
+                   max_iter: int = 500, n_threads: int | None = 1, cache: bool = True) -> pd.DataFrame:
     """Test-set rho against the number of training pairs.
 
     For each size and seed, ``size`` training rows are drawn without replacement from
     ``split["train"]`` (``numpy.random.default_rng(seed)``); the regressor (``model_seed`` as its
     ``random_state``, 1 as in the paper) is fitted on them and scored on ``split["test"]``.
-    Returns columns ``n_train``, ``seed``, ``rho_test``.
+    Returns columns ``n_train``, ``seed``, ``rho_test``. ``cache``: see :func:`fit_predict`.
     """
     y = _human(human)
     split = _checked(dict(split), len(y))
@@ -308,7 +427,8 @@ def learning_curve(features, human, split: Mapping[str, np.ndarray], sizes: Iter
             raise ValueError(f"size {size} outside 2..{len(train)} training pairs")
         for seed in seeds:
             sub = np.sort(np.random.default_rng(seed).choice(train, size=size, replace=False))
-            pred = fit_predict(features, y, {"train": sub, "test": test}, regressor, model_seed, max_iter, n_threads)
+            pred = fit_predict(features, y, {"train": sub, "test": test}, regressor, model_seed, max_iter, n_threads,
+                               cache)
             rows.append({"n_train": int(size), "seed": int(seed), "rho_test": _rho(pred, y, test)})
     return pd.DataFrame(rows)
 

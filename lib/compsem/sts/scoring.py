@@ -103,13 +103,41 @@ def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False
     if parsed.composer == "random":
         return similarity.random_similarities(len(a), seed)
     if parsed.kind == "composed":
-        from compsem.models import get_encoder
-        from compsem.sts import composition
-
-        vectors = get_encoder(parsed.encoder).word_vectors
-        stop = sts3k.load_stopwords()
-        emb_a = composition.compose(a, vectors, method=parsed.composer, stopwords=stop)
-        emb_b = composition.compose(b, vectors, method=parsed.composer, stopwords=stop)
+        emb = composed_vectors(parsed.composer, parsed.encoder, a + b, sts3k.load_stopwords())
+        emb_a, emb_b = emb[: len(a)], emb[len(a):]
         return similarity.pair_cosines(emb_a, emb_b)
     emb = embed_unique(spec, a + b, batch_size=batch_size, device=device, show_progress=show_progress)
     return similarity.pair_cosines(emb[: len(a)], emb[len(a):], standardised=standardised, method=method)
+
+
+def composed_vectors(method: str, vectors: str, sentences, stopwords) -> np.ndarray:
+    """:func:`compsem.sts.composition.compose` of ``sentences`` (rows in input order), each
+    distinct sentence composed once, and the result cached on disk (:mod:`compsem.fitcache`,
+    kind ``compositions``) under the method, the word vectors, the sentences, the stop words and
+    the source of :mod:`compsem.sts.composition`: a warm re-run reads it back."""
+    import hashlib
+    from pathlib import Path
+
+    from compsem import fitcache
+    from compsem.sts import composition
+
+    sentences = list(sentences)
+    unique = list(dict.fromkeys(sentences))
+    digest = fitcache.key({
+        "method": method,
+        "vectors": vectors,
+        "sentences": fitcache.array_digest(np.array(unique, dtype=str)),
+        "stopwords": sorted(stopwords),
+        "source": hashlib.sha256(Path(composition.__file__).read_bytes()).hexdigest(),
+    })
+    stored = fitcache.load("compositions", digest, required=("vectors",))
+    if stored is not None:
+        X = stored[0]["vectors"]
+    else:
+        from compsem.models import get_encoder
+
+        X = composition.compose(unique, get_encoder(vectors).word_vectors, method=method,
+                                stopwords=stopwords)
+        fitcache.store("compositions", digest, {"vectors": X}, {"method": method, "n": len(unique)})
+    row = {sentence: i for i, sentence in enumerate(unique)}
+    return X[[row[s] for s in sentences]]
