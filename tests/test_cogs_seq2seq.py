@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compsem.cogs.seq2seq import batching, config, decoding, experiment, results, training
-from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, build_vocabularies
+from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_vocabularies
 
 COGS_VOCAB = (747, 727)  # source / target ids of all COGS splits plus the specials
 
@@ -26,7 +26,6 @@ def test_vocab_round_trip_and_specials():
     ids = tgt.encode("* cat ( x _ 1 )", add_eos=True)
     assert ids[-1] == EOS_ID and tgt.decode(ids + [7, 7]) == "* cat ( x _ 1 )"
     assert src.encode("a dog") == [src.stoi["a"], UNK_ID]
-    assert Vocab.from_list(tgt.to_list(), tgt.specials) == tgt
 
 
 @pytest.mark.needs_data
@@ -65,7 +64,6 @@ def test_collate_adds_bos_and_eos():
     assert batch.src.tolist() == [[5, 6], [7, PAD_ID]] and batch.src_lengths.tolist() == [2, 1]
     assert batch.tgt_in.tolist() == [[BOS_ID, 9, 10, 11], [BOS_ID, 12, PAD_ID, PAD_ID]]
     assert batch.tgt_out.tolist() == [[9, 10, 11, EOS_ID], [12, EOS_ID, PAD_ID, PAD_ID]]
-    assert batch.n_target_tokens == 6
 
 
 # ----------------------------------------------------------------------- parameter counts
@@ -362,6 +360,7 @@ def test_training_sets():
 
 
 @pytest.mark.needs_data
+@pytest.mark.slow  # end to end on the real COGS data: train_100, dev loss on all 3,000 dev pairs
 def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
     cfg = config.reduced_config("transformer-tiny", max_steps=4, per_case=2, per_split=10)
     cfg["training"]["valid_every"] = 2

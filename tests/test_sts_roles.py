@@ -65,6 +65,41 @@ CASES = {
 }
 
 
+def test_lexicon_file_sizes_and_members():
+    """data/lexicons/sts_roles.yaml holds the word lists that were Python sets in roles.py
+    (identical after the move; sizes and samples guard against a lost or mis-typed entry)."""
+    lex = roles.load_lexicon()
+    sizes = {
+        "phrasal": 24, "unaccusative": 25, "patient_verbs": 49, "theme_verbs": 102,
+        "transfer_verbs": 23, "patient_lexnames": 2, "time_adverbs": 62, "location_adverbs": 18,
+        "trajectory_adverbs": 21, "time_preps": 10, "location_preps": 29, "trajectory_preps": 13,
+        "theme_preps": 17, "manner_preps": 5, "time_clause_markers": 10, "determiners": 3,
+        "stopwords": 76,
+    }  # fmt: skip
+    assert {k: len(getattr(lex, k)) for k in sizes} == sizes
+    assert ("ask", "for") in lex.phrasal and ("object", "to") in lex.phrasal
+    assert "fin" in lex.patient_verbs and "welcome" in lex.theme_verbs
+    assert lex.patient_lexnames == {"verb.change", "verb.body"}
+    assert lex.determiners == {"the", "a", "an"}
+    # YAML 1.1 would read bare on/off/no as booleans: they must come back as words
+    assert "on" in lex.location_preps and "off" in lex.trajectory_preps
+    assert {"no", "'s"} <= lex.stopwords
+    assert roles.load_lexicon() is lex  # read once
+
+
+def test_lexicon_file_errors_name_the_problem(tmp_path):
+    bad = tmp_path / "roles.yaml"
+    bad.write_text("time_preps: [during]\n")
+    with pytest.raises(ValueError, match="expected exactly the keys"):
+        roles.load_lexicon(bad)
+    text = roles.LEXICON_FILE.read_text().replace('"off"', "off")
+    bad.write_text(text)
+    with pytest.raises(ValueError, match="trajectory_adverbs has the entry False"):
+        roles.load_lexicon(bad)
+    with pytest.raises(FileNotFoundError, match="restore it from git"):
+        roles.load_lexicon(tmp_path / "missing.yaml")
+
+
 @pytest.fixture(scope="module")
 def nlp():
     from compsem.resources import spacy_pipeline

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from compsem.cogs import evaluation
 from compsem.cogs import lf as lfm
 
 
@@ -168,23 +169,21 @@ def zipf_slope(counts: pd.Series, top: int | None = None) -> float:
 
 
 def match_table(frame: pd.DataFrame, predictions: Sequence[str | None]) -> pd.DataFrame:
-    """Per case: rows, exact-match share (Kim 2021's metric), share of predictions
-    :func:`~compsem.cogs.lf.equivalent` to the gold form (order/index-insensitive) and
-    share of rows with no prediction (outside the grammar)."""
+    """Per case: rows, exact-match share (Kim 2021's metric,
+    :func:`compsem.cogs.evaluation.exact_match`), share of predictions with the gold form's
+    meaning (:func:`compsem.cogs.evaluation.semantic_match`: order/index-insensitive) and share of
+    rows with no prediction (outside the grammar; neither exact nor equivalent)."""
     if len(predictions) != len(frame):
         raise ValueError(f"{len(predictions)} predictions for {len(frame)} rows")
+    given = np.array([p is not None for p in predictions], dtype=bool)
+    filled = [p if p is not None else "" for p in predictions]
+    targets = frame["target"].tolist()
     df = pd.DataFrame(
         {
             "case": frame["case"].to_numpy(),
-            "exact": [
-                p is not None and lfm.exact_match(p, t)
-                for p, t in zip(predictions, frame["target"], strict=True)
-            ],
-            "equivalent": [
-                p is not None and lfm.equivalent(p, t)
-                for p, t in zip(predictions, frame["target"], strict=True)
-            ],
-            "unparsed": [p is None for p in predictions],
+            "exact": evaluation.exact_match(filled, targets) & given,
+            "equivalent": evaluation.semantic_match(filled, targets) & given,
+            "unparsed": ~given,
         }
     )
     out = df.groupby("case").agg(

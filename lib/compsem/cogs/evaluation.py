@@ -38,6 +38,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from compsem.cogs import lf
+
 CASES = [
     ("subj_to_obj_common", "Subject → Object (common noun)"),
     ("subj_to_obj_proper", "Subject → Object (proper noun)"),
@@ -102,18 +104,19 @@ def case_kind(case: str) -> str:
 
 
 def exact_match(predictions: Iterable[str], golds: Iterable[str]) -> np.ndarray:
-    """Kim (2021)'s metric per example: identical whitespace-token sequences."""
-    return np.array([p.split() == g.split() for p, g in zip(predictions, golds, strict=True)], bool)
+    """Kim (2021)'s metric per example (:func:`compsem.cogs.lf.exact_match`): identical
+    whitespace-token sequences."""
+    return np.array(
+        [lf.exact_match(p, g) for p, g in zip(predictions, golds, strict=True)], dtype=bool
+    )
 
 
 def semantic_match(predictions: Iterable[str], golds: Iterable[str]) -> np.ndarray:
     """Same meaning up to conjunct order and index renaming (:func:`compsem.cogs.lf.equivalent`);
     exact matches are equivalent without parsing."""
-    from compsem.cogs import lf
-
     return np.array(
         [
-            p.split() == g.split() or lf.equivalent(p, g)
+            lf.exact_match(p, g) or lf.equivalent(p, g)
             for p, g in zip(predictions, golds, strict=True)
         ],
         bool,
@@ -199,8 +202,6 @@ def ends_with_parenthesis(prediction: str) -> bool:
 
 def well_formed(prediction: str) -> bool:
     """Parses as a COGS logical form with no semantic problems (:func:`compsem.cogs.lf.is_well_formed`)."""
-    from compsem.cogs import lf
-
     return lf.is_well_formed(prediction)
 
 
@@ -260,7 +261,7 @@ def analyse(frame: pd.DataFrame, with_semantics: bool = True) -> pd.DataFrame:
     out["exact"] = exact_match(pred, gold)
     if with_semantics:
         out["semantic"] = [
-            e or _equivalent(p, g) for e, p, g in zip(out["exact"], pred, gold, strict=True)
+            e or lf.equivalent(p, g) for e, p, g in zip(out["exact"], pred, gold, strict=True)
         ]
     out["structure"] = [structure_correct(p, g) for p, g in zip(pred, gold, strict=True)]
     out["single_lexical"] = [single_lexical_error(p, g) for p, g in zip(pred, gold, strict=True)]
@@ -277,12 +278,6 @@ def analyse(frame: pd.DataFrame, with_semantics: bool = True) -> pd.DataFrame:
     if "capped" not in out:
         out["capped"] = 0
     return out
-
-
-def _equivalent(prediction: str, gold: str) -> bool:
-    from compsem.cogs import lf
-
-    return lf.equivalent(prediction, gold)
 
 
 def error_summary(analysed: pd.DataFrame) -> dict[str, float]:

@@ -17,7 +17,7 @@ are correct by construction and the parser recovers them from the strings (teste
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
@@ -163,7 +163,6 @@ GEN_CASES: tuple[GenCase, ...] = (
 the released ``train.tsv``)."""
 
 CASES = {c.name: c for c in GEN_CASES}
-STRUCTURAL = tuple(c.name for c in GEN_CASES if c.kind == "structural")
 
 NOUN_CONDITIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "subject": (SUBJECT_FRAMES, "agent"),
@@ -564,7 +563,3 @@ def write_tsv(dataset: dict[str, pd.DataFrame], folder) -> list:
         out.append(path)
     return out
 
-
-def held_out_items(cases: Iterable[str]) -> set[str]:
-    """The words that the given held-out cases keep out of the in-distribution data."""
-    return {CASES[c].item for c in cases if CASES[c].item}

@@ -18,8 +18,9 @@ agents, recipients, subjects of recipient passives, transitive objects, dative t
 subjects, unaccusative subjects. :func:`estimate_pcfg` sets every probability by maximum
 likelihood from trees of the released training sentences (parsed by
 :mod:`compsem.cogs.interpret`), so that a generated corpus can be compared with the released
-one; :meth:`PCFG.with_frame_weights` replaces the frame distribution, e.g. by the
-dissertation's uniform one (:func:`dissertation_frame_weights`).
+one; the generator can replace the frame distribution, e.g. by the dissertation's uniform one
+(:func:`dissertation_frame_weights`; ``frame_weights`` of
+:class:`compsem.cogs.generate.GeneratorConfig`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import json
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -125,15 +126,6 @@ class PCFG:
             if slot not in self.category:
                 raise ValueError(f"PCFG.category lacks slot {slot!r}")
         self._cache: dict = {}
-
-    # ------------------------------------------------------------------ variants
-    def excluding(self, words: Iterable[str]) -> PCFG:
-        """The same grammar with ``words`` (nouns, names or verb lemmas) never sampled."""
-        return replace(self, excluded=frozenset(self.excluded | set(words)))
-
-    def with_frame_weights(self, weights: Mapping[str, float]) -> PCFG:
-        """The same grammar with another frame distribution."""
-        return replace(self, frame_weights=dict(weights))
 
     # ------------------------------------------------------------------ lexical choice
     def _words(self, category: str, voice: str | None = None) -> _Choice:

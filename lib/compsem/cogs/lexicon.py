@@ -73,16 +73,6 @@ class Verb:
     def has(self, cls: str) -> bool:
         return cls in self.classes
 
-    @property
-    def intransitive_role(self) -> str | None:
-        """The role of the subject of the intransitive use: ``theme`` for unaccusatives,
-        ``agent`` for unergatives and object-omission transitives, None otherwise."""
-        if self.has("unaccusative"):
-            return "theme"
-        if self.has("unergative") or self.has("object_omission"):
-            return "agent"
-        return None
-
     def past_form(self) -> str | None:
         """The active past form: seen in train, else the participle when it is regular (-ed);
         None when train does not attest it (e.g. *read*, seen only as an infinitive)."""

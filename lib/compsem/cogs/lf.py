@@ -137,12 +137,6 @@ class LogicalForm:
         return {t.value for a in self.atoms for t in a.args if t.kind == "var"}
 
     @property
-    def constants(self) -> set[str]:
-        """Proper names in the form."""
-        out = {t.value for a in self.atoms for t in a.args if t.kind == "const"}
-        return out | ({self.constant} if self.constant is not None else set())
-
-    @property
     def is_primitive(self) -> bool:
         """A lexical-meaning row (lambda-bound or a bare proper name)."""
         return bool(self.lambdas) or self.constant is not None
@@ -449,11 +443,6 @@ def canonical(text: str, sentence: str | None = None) -> str:
     return canonical_form(parse(text), sentence).to_string()
 
 
-def is_canonical(text: str, sentence: str | None = None) -> bool:
-    """True when ``text`` is already in canonical order."""
-    return canonical(text, sentence) == text
-
-
 # --------------------------------------------------------------------------------------------
 # equivalence
 # --------------------------------------------------------------------------------------------
@@ -674,7 +663,6 @@ __all__ = [
     "name_positions",
     "canonical_form",
     "canonical",
-    "is_canonical",
     "exact_match",
     "equivalent",
     "equivalent_forms",

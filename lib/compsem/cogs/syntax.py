@@ -53,11 +53,6 @@ FRAME_VERB_CLASS = {
 }
 """The lexicon class (:data:`compsem.cogs.lexicon.VERB_CLASSES`) that licenses each frame."""
 
-ROLES_OF_FRAME = {
-    name: tuple(s for s in tpl if s in ("agent", "theme", "recipient", "ccomp", "xcomp"))
-    for name, (_, tpl) in FRAMES.items()
-}
-
 
 def subject_role(frame: str) -> str:
     """The role of the frame's subject (the first slot of its template)."""

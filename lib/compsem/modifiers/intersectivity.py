@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from compsem.modifiers.phrases import bipartitions, word_matrix
+from compsem.modifiers.phrases import word_matrix
 from compsem.modifiers.space import Space
 
 _UNSET = object()
@@ -104,16 +104,6 @@ def single_phrase(
     with np.errstate(invalid="ignore"):
         out["margin"] = rhs - lhs
     return out
-
-
-def complement_strings(words: tuple[str, ...], variant: str = "code") -> list[tuple[str, str]]:
-    """The right-hand-side pairs of Eq. 3 for one phrase: bipartitions (``code``) or pairs of
-    single terms (``paper``)."""
-    if variant == "code":
-        return bipartitions(words)
-    if variant == "paper":
-        return [(words[j], words[k]) for j in range(len(words)) for k in range(j + 1, len(words))]
-    raise ValueError(f"variant must be one of {list(VARIANTS)}, not {variant!r}")
 
 
 def scores(phrases: pd.DataFrame, holds: pd.Series | np.ndarray) -> pd.Series:

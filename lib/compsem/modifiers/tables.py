@@ -138,32 +138,6 @@ PAPER_MODELS: dict[str, dict] = {
 }
 """Every model of both versions, with the exact checkpoint of the authors' code (notes §3)."""
 
-PAPER_ROW_LABELS = {  # row labels as printed, to paper slugs
-    "001": {
-        "sBERT": "sbert",
-        "BERT": "sbert",
-        "DstlRoBERTa": "distilroberta",
-        "DistilRoBERTa": "distilroberta",
-        "T5": "t5",
-        "DPR": "dpr_nq",
-        "Labse": "labse",
-        "LaBSE": "labse",
-        "MiniLM": "minilm",
-        "Glove": "glove",
-        "Word2Vec": "word2vec",
-    },
-    "004": {
-        "DPR": "dpr_multiset",
-        "LaBSE": "labse",
-        "Specter": "specter",
-        "TE3-small": "te3_small",
-        "NV-Embed-v2": "nv_embed_v2",
-        "stella_en_1.5B_v5": "stella",
-        "Glove": "glove",
-        "Word2Vec": "word2vec",
-    },
-}
-
 
 def paper_slug(spec: str) -> str | None:
     """The paper model a model spec *is* (``minilm`` -> ``minilm``; ``hf:<the checkpoint>``

@@ -4,8 +4,7 @@
 :func:`run_probe` trains the logistic regression of 2016 or the MLP of 2018 on
 ``[sentence vector ; probe one-hot]`` (probe-less tasks: the sentence vector alone), with the
 2018 controls (``random sentence`` / ``random probe`` vectors), and returns a result row with
-the test accuracy and its bootstrap interval; :func:`layer_vectors` gives every layer of a
-transformer (mean and first-token pooling) from one forward pass.
+the test accuracy and its bootstrap interval.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -46,25 +44,6 @@ def sentence_vectors(
         encoder, texts, random_dim=random_dim, seed=seed, batch_size=batch_size, device=device
     )
     return S, rows
-
-
-def layer_vectors(
-    items: pd.DataFrame,
-    base: str,
-    layers: Sequence[int],
-    poolings: Sequence[str] = ("mean", "cls"),
-    batch_size: int = 64,
-    device: str = "auto",
-) -> tuple[dict, np.ndarray]:
-    """``({(layer, pooling): S}, rows)`` for the distinct sentences of ``items``, all layers and
-    poolings from one forward pass of ``base`` (``mpnet``, ``minilm``), through the cache."""
-    from compsem.models import cached_encode_layers
-
-    texts, rows = features.unique_texts(items["sentence"].tolist())
-    out = cached_encode_layers(
-        base, texts, list(layers), device=device, batch_size=batch_size, pooling=tuple(poolings)
-    )
-    return {key: np.asarray(X, np.float32) for key, X in out.items()}, rows
 
 
 def run_probe(

@@ -30,7 +30,6 @@ from compsem.probing import lexicon as lexicon_mod
 from compsem.stats import BOOTSTRAP_RESAMPLES, mean_interval
 
 EDITS = ("swap", "passive", "negation")
-MEANING_PRESERVING = {"swap": False, "passive": True, "negation": False}
 
 
 def minimal_pairs(grammar: gen.Grammar, n: int = 200, seed=0, lexicon=None) -> pd.DataFrame:

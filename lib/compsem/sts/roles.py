@@ -4,8 +4,9 @@ The hybrid VerbNet-CN model (study ``sts3k-fodor.md`` §3.6) needs, for every se
 phrases that fill **Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory**. The
 authors got them from the SemParse VerbNet parser plus manual correction; those corrected parses
 exist only for the 5,600 STS3k sentences (``sts3k.load_verbnet_parses("mod")``). This module
-produces the same 8 roles for *any* English sentence from a spaCy dependency parse plus a few
-lexicons, without training, so that VerbNet-CN can be run on new sentences.
+produces the same 8 roles for *any* English sentence from a spaCy dependency parse plus the word
+lists of ``data/lexicons/sts_roles.yaml`` (:func:`load_lexicon`), without training, so that
+VerbNet-CN can be run on new sentences.
 
 API
 ---
@@ -24,11 +25,11 @@ a dependency subtree, preposition included.
 1. **Verb** = the root verb (for passives the participle alone: gold "conveyed" for "is
    conveyed by"; auxiliaries/modals/negation are dropped: gold "matter" for "did not matter").
    A few phrasal verbs keep their particle ("asked for", "rely on", "specialize in", "gave
-   away": 88 two-word gold verbs, :data:`PHRASAL`), their object then follows the ordinary
+   away": 88 two-word gold verbs, ``phrasal``), their object then follows the ordinary
    object rules. A copula root ("is") is the Verb and its complement the Theme.
 2. **Agent** = the active subject (gold: 95 % of sentences have an Agent, mostly the subject).
    Intransitive subjects of change-of-state/existence verbs (grow, fall, die, sleep, happen,
-   change; WordNet lexnames ``verb.change``/``verb.weather``…, :data:`UNACCUSATIVE`) are
+   change; WordNet lexnames ``verb.change``/``verb.weather``…, ``unaccusative``) are
    **Patient** instead (gold "The baby slept" -> Patient, "Leaves grow on ..." -> Patient).
    Passive: the by-phrase, *with* "by", is the Agent (gold "by many farmers", 101 cases) and
    the passive subject takes the object role (rule 3).
@@ -37,8 +38,8 @@ a dependency subtree, preposition included.
    ("repaired the old engine", "increased income taxes", "created many jobs"), those of
    cognition, communication, perception, possession, motion and stative verbs mostly Theme
    ("anticipates the needs", "believed the witness", "carried the drinks"). Decided by the
-   WordNet lexname of the verb's first sense (:data:`PATIENT_LEXNAMES`), overridden by a small
-   verb list (:data:`PATIENT_VERBS`, :data:`THEME_VERBS`).
+   WordNet lexname of the verb's first sense (``patient_lexnames``), overridden by a small
+   verb list (``patient_verbs``, ``theme_verbs``).
 4. **Double objects / datives.** In "V NP1 NP2" (spaCy ``dative`` + ``dobj``) the gold gives
    the recipient NP1 as **Location** for transfer verbs (bring, send: "brought the employer his
    equipment" -> Location "the employer") and the thing transferred NP2 as Theme; "gave
@@ -61,7 +62,7 @@ a dependency subtree, preposition included.
    ("in confusion", "in detail") -> **Manner**.
 6. **Adverbs** (``advmod`` of the verb): frequency/temporal adverbs (sometimes, usually, often,
    eventually, regularly, frequently, once, rarely, finally, briefly, occasionally, ...;
-   :data:`TIME_ADVERBS`) -> **Time** (gold Time begins with "sometimes" 43, "usually" 29,
+   ``time_adverbs``) -> **Time** (gold Time begins with "sometimes" 43, "usually" 29,
    "often" 27 ...); locative adverbs (here, there, abroad, overseas, home, ...) -> Location;
    directional particles (out, down, away, up, back, home) -> Trajectory; every other adverb
    (-ly manner adverbs, "well", "not") -> **Manner** (gold "carefully" 42, "reluctantly" 40,
@@ -83,541 +84,74 @@ performance is printed by ``python -m compsem.sts.roles`` (see :func:`main`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import pandas as pd
+import yaml
+
+from compsem import paths
 
 ROLES = ("Agent", "Verb", "Patient", "Theme", "Time", "Manner", "Location", "Trajectory")
 
 # ---------------------------------------------------------------------------------- lexicons
 
-#: phrasal verbs whose particle/preposition the gold Verb includes ("asked for" 26, "rely on" 10).
-PHRASAL = {
-    ("ask", "for"),
-    ("rely", "on"),
-    ("specialize", "in"),
-    ("deal", "with"),
-    ("depend", "on"),
-    ("heat", "up"),
-    ("speed", "up"),
-    ("give", "away"),
-    ("suffer", "from"),
-    ("break", "out"),
-    ("consist", "of"),
-    ("descend", "from"),
-    ("differ", "from"),
-    ("wait", "for"),
-    ("pick", "up"),
-    ("derive", "from"),
-    ("allow", "for"),
-    ("tear", "apart"),
-    ("result", "from"),
-    ("come", "from"),
-    ("result", "in"),
-    ("search", "for"),
-    ("worry", "about"),
-    ("object", "to"),
-}
+LEXICON_FILE = paths.PROJECT_DATA_DIR / "lexicons" / "sts_roles.yaml"
 
-TIME_ADVERBS = {
-    "sometimes",
-    "usually",
-    "often",
-    "eventually",
-    "regularly",
-    "frequently",
-    "once",
-    "rarely",
-    "finally",
-    "briefly",
-    "occasionally",
-    "continually",
-    "always",
-    "never",
-    "recently",
-    "later",
-    "soon",
-    "yesterday",
-    "today",
-    "tomorrow",
-    "now",
-    "then",
-    "annually",
-    "daily",
-    "weekly",
-    "monthly",
-    "yearly",
-    "seldom",
-    "constantly",
-    "continuously",
-    "repeatedly",
-    "periodically",
-    "immediately",
-    "initially",
-    "previously",
-    "formerly",
-    "already",
-    "still",
-    "again",
-    "early",
-    "late",
-    "lately",
-    "nowadays",
-    "currently",
-    "ever",
-    "temporarily",
-    "permanently",
-    "instantly",
-    "suddenly",
-    "subsequently",
-    "afterwards",
-    "meanwhile",
-    "twice",
-    "habitually",
-    "routinely",
-    "momentarily",
-    "promptly",
-    "tonight",
-    "overnight",
-    "forever",
-    "hourly",
-    "nightly",
-}
-LOCATION_ADVERBS = {
-    "here",
-    "there",
-    "abroad",
-    "overseas",
-    "oversees",
-    "everywhere",
-    "nearby",
-    "worldwide",
-    "somewhere",
-    "inside",
-    "outside",
-    "upstairs",
-    "downstairs",
-    "locally",
-    "internationally",
-    "nationally",
-    "globally",
-    "elsewhere",
-}
-TRAJECTORY_ADVERBS = {
-    "out",
-    "down",
-    "away",
-    "up",
-    "back",
-    "home",
-    "off",
-    "over",
-    "open",
-    "upside",
-    "apart",
-    "forward",
-    "backward",
-    "backwards",
-    "along",
-    "around",
-    "across",
-    "through",
-    "in",
-    "into",
-    "aside",
-}
 
-TIME_PREPS = {
-    "during",
-    "after",
-    "before",
-    "following",
-    "until",
-    "till",
-    "since",
-    "throughout",
-    "within",
-    "prior",
-}
-LOCATION_PREPS = {
-    "in",
-    "at",
-    "on",
-    "near",
-    "around",
-    "outside",
-    "inside",
-    "under",
-    "above",
-    "behind",
-    "beside",
-    "below",
-    "beneath",
-    "between",
-    "among",
-    "amongst",
-    "throughout",
-    "next",
-    "opposite",
-    "beyond",
-    "by",
-    "upon",
-    "across",
-    "over",
-    "underneath",
-    "alongside",
-    "atop",
-    "amid",
-    "within",
-}
-TRAJECTORY_PREPS = {
-    "into",
-    "through",
-    "along",
-    "towards",
-    "toward",
-    "onto",
-    "down",
-    "up",
-    "past",
-    "via",
-    "out",
-    "across",
-    "off",
-}
-THEME_PREPS = {
-    "about",
-    "with",
-    "from",
-    "for",
-    "against",
-    "of",
-    "over",
-    "on",
-    "to",
-    "as",
-    "into",
-    "regarding",
-    "concerning",
-    "like",
-    "at",
-    "by",
-    "in",
-}
-MANNER_PREPS = {"without", "despite", "like", "unlike", "via"}
+@dataclass(frozen=True)
+class RoleLexicon:
+    """The word lists of ``data/lexicons/sts_roles.yaml`` (one field per YAML key, as sets)."""
 
-TIME_CLAUSE_MARKERS = {
-    "when",
-    "while",
-    "after",
-    "before",
-    "until",
-    "till",
-    "since",
-    "as",
-    "once",
-    "whenever",
-}
+    phrasal: frozenset[tuple[str, str]]  # (verb lemma, particle) whose gold Verb keeps the particle
+    unaccusative: frozenset[str]  # intransitive subject -> Patient
+    patient_verbs: frozenset[str]  # object -> Patient
+    theme_verbs: frozenset[str]  # object -> Theme
+    transfer_verbs: frozenset[str]  # dative NP / "to"-PP recipient -> Location
+    patient_lexnames: frozenset[str]  # WordNet verb lexnames whose object is Patient
+    time_adverbs: frozenset[str]
+    location_adverbs: frozenset[str]
+    trajectory_adverbs: frozenset[str]
+    time_preps: frozenset[str]
+    location_preps: frozenset[str]
+    trajectory_preps: frozenset[str]
+    theme_preps: frozenset[str]
+    manner_preps: frozenset[str]
+    time_clause_markers: frozenset[str]
+    determiners: frozenset[str]  # dropped by :func:`normalise`
+    stopwords: frozenset[str]  # not content words (:func:`lenient_match`)
 
-#: WordNet verb lexnames whose direct object the gold mostly labels Patient.
-PATIENT_LEXNAMES = {"verb.change", "verb.body"}
-#: verbs whose intransitive subject the gold labels Patient (change-of-state unaccusatives;
-#: "happen", "occur", "sleep", "remain", "rise", "survive" were dropped: in the even-pair gold
-#: their subject is more often Agent).
-UNACCUSATIVE = {
-    "grow",
-    "fall",
-    "die",
-    "change",
-    "increase",
-    "decrease",
-    "drop",
-    "melt",
-    "freeze",
-    "break",
-    "burn",
-    "shrink",
-    "expand",
-    "collapse",
-    "vanish",
-    "disappear",
-    "sink",
-    "decay",
-    "rot",
-    "wither",
-    "fade",
-    "boil",
-    "explode",
-    "heal",
-    "become",
-}
-#: verbs whose object (direct object or passive subject) the gold labels Patient in >= 70 %
-#: of >= 2 distinct even-pair sentences (generated once from the even half; spaCy lemmas,
-#: hence "fin" for "fined").
-PATIENT_VERBS = {
-    "address",
-    "affect",
-    "aim",
-    "ask",
-    "assist",
-    "associate",
-    "assure",
-    "ban",
-    "block",
-    "burn",
-    "change",
-    "concern",
-    "consume",
-    "contract",
-    "cost",
-    "criticize",
-    "damage",
-    "despise",
-    "destroy",
-    "earn",
-    "eat",
-    "enjoy",
-    "escape",
-    "expose",
-    "fin",
-    "graze",
-    "hammer",
-    "increase",
-    "introduce",
-    "join",
-    "judge",
-    "kill",
-    "know",
-    "nurse",
-    "pay",
-    "pick",
-    "pilot",
-    "quote",
-    "repair",
-    "replace",
-    "respect",
-    "school",
-    "see",
-    "shake",
-    "stir",
-    "subject",
-    "tell",
-    "terrify",
-    "win",
-}
-#: likewise for Theme.
-THEME_VERBS = {
-    "accompany",
-    "allocate",
-    "allow",
-    "announce",
-    "apply",
-    "award",
-    "believe",
-    "bring",
-    "build",
-    "buy",
-    "cause",
-    "chase",
-    "cite",
-    "claim",
-    "commit",
-    "conduct",
-    "consider",
-    "construct",
-    "contain",
-    "control",
-    "convey",
-    "cover",
-    "delay",
-    "deliver",
-    "describe",
-    "determine",
-    "develop",
-    "draw",
-    "enforce",
-    "escort",
-    "estimate",
-    "examine",
-    "excuse",
-    "extract",
-    "face",
-    "find",
-    "finish",
-    "forbid",
-    "give",
-    "grab",
-    "grant",
-    "grip",
-    "grow",
-    "guarantee",
-    "hinder",
-    "hire",
-    "hold",
-    "hurry",
-    "ignore",
-    "import",
-    "include",
-    "indicate",
-    "keep",
-    "leave",
-    "lie",
-    "lose",
-    "mandate",
-    "mark",
-    "need",
-    "offer",
-    "permit",
-    "place",
-    "play",
-    "practice",
-    "prefer",
-    "produce",
-    "prohibit",
-    "project",
-    "promote",
-    "pronounce",
-    "protest",
-    "purchase",
-    "push",
-    "put",
-    "read",
-    "recommend",
-    "recruit",
-    "refund",
-    "reject",
-    "remember",
-    "report",
-    "require",
-    "return",
-    "save",
-    "say",
-    "seize",
-    "sell",
-    "send",
-    "show",
-    "speed",
-    "spread",
-    "start",
-    "store",
-    "study",
-    "suggest",
-    "supply",
-    "suspect",
-    "transmit",
-    "treat",
-    "use",
-    "visit",
-    "welcome",
-}
-TRANSFER_VERBS = {
-    "bring",
-    "send",
-    "carry",
-    "return",
-    "take",
-    "deliver",
-    "hand",
-    "pass",
-    "mail",
-    "ship",
-    "transport",
-    "move",
-    "throw",
-    "lend",
-    "give",
-    "sell",
-    "accompany",
-    "lead",
-    "drive",
-    "post",
-    "forward",
-    "bear",
-    "show",
-}
-COMMUNICATION_LEXNAMES = {"verb.communication", "verb.social"}
 
-DETERMINERS = {"the", "a", "an"}
-STOPWORDS = {
-    "the",
-    "a",
-    "an",
-    "of",
-    "to",
-    "in",
-    "on",
-    "at",
-    "for",
-    "with",
-    "by",
-    "from",
-    "about",
-    "and",
-    "or",
-    "but",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "being",
-    "his",
-    "her",
-    "their",
-    "its",
-    "my",
-    "our",
-    "your",
-    "this",
-    "that",
-    "these",
-    "those",
-    "it",
-    "he",
-    "she",
-    "they",
-    "them",
-    "him",
-    "we",
-    "i",
-    "you",
-    "as",
-    "into",
-    "onto",
-    "over",
-    "than",
-    "then",
-    "so",
-    "not",
-    "no",
-    "some",
-    "all",
-    "each",
-    "every",
-    "any",
-    "has",
-    "have",
-    "had",
-    "do",
-    "does",
-    "did",
-    "will",
-    "would",
-    "can",
-    "could",
-    "should",
-    "may",
-    "might",
-    "must",
-    "up",
-    "out",
-    "very",
-    "s",
-    "'s",
-}
+@functools.cache
+def load_lexicon(path: str | Path = LEXICON_FILE) -> RoleLexicon:
+    """The role labeller's word lists (``data/lexicons/sts_roles.yaml``), read once (cached)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"role lexicon {path} is missing; restore it from git")
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    keys = [f.name for f in fields(RoleLexicon)]
+    if not isinstance(raw, dict) or set(raw) != set(keys):
+        got = sorted(raw) if isinstance(raw, dict) else type(raw).__name__
+        raise ValueError(f"{path}: expected exactly the keys {keys}, got {got}")
+    for key in keys:
+        for entry in raw[key]:
+            if key == "phrasal":
+                ok = isinstance(entry, list) and len(entry) == 2
+                ok = ok and all(isinstance(w, str) for w in entry)
+            else:
+                ok = isinstance(entry, str)
+            if not ok:
+                want = "a [verb, particle] pair" if key == "phrasal" else "a word"
+                raise ValueError(
+                    f"{path}: {key} has the entry {entry!r}, not {want} "
+                    "(YAML reads bare on/off/no/yes as booleans: quote them)"
+                )
+    lists = {key: frozenset(raw[key]) for key in keys if key != "phrasal"}
+    return RoleLexicon(phrasal=frozenset(tuple(pair) for pair in raw["phrasal"]), **lists)
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -728,27 +262,29 @@ def _main_verb(doc):
 
 def _object_role(verb) -> str:
     lemma = verb.lemma_.lower()
-    if lemma in PATIENT_VERBS:
+    lex = load_lexicon()
+    if lemma in lex.patient_verbs:
         return "Patient"
-    if lemma in THEME_VERBS:
+    if lemma in lex.theme_verbs:
         return "Theme"
-    return "Patient" if _lexname(lemma, "v") in PATIENT_LEXNAMES else "Theme"
+    return "Patient" if _lexname(lemma, "v") in lex.patient_lexnames else "Theme"
 
 
-def _classify_pp(verb, prep, frame_has_object: bool) -> tuple[str, tuple[str, ...]]:
+def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
     p = prep.lower_
+    lex = load_lexicon()
     obj = _pobj(prep)
     head_lex = (
         _lexname(obj.lemma_, "n") if obj is not None and obj.pos_ in ("NOUN", "PROPN") else None
     )
     vlex = _lexname(verb.lemma_.lower(), "v")
-    if p in TIME_PREPS and (p != "throughout" and p != "within" or _is_time_noun(obj)):
+    if p in lex.time_preps and (p != "throughout" and p != "within" or _is_time_noun(obj)):
         return "Time", ("Manner",)
     if p in ("for", "over", "in", "at", "on", "by", "around", "from", "until") and _is_time_noun(
         obj
     ):
         return "Time", ("Manner",)
-    if p in MANNER_PREPS or p == "through":
+    if p in lex.manner_preps or p == "through":
         return "Manner", ("Theme",)
     if p == "by" or (p == "with" and head_lex == "noun.body"):
         return "Manner", ("Theme", "Patient")
@@ -756,11 +292,11 @@ def _classify_pp(verb, prep, frame_has_object: bool) -> tuple[str, tuple[str, ..
         return ("Patient" if head_lex == "noun.group" else "Theme"), ("Patient", "Manner")
     if p == "in" and head_lex in ("noun.feeling", "noun.attribute", "noun.cognition"):
         return "Manner", ("Location",)
-    if p in TRAJECTORY_PREPS and p not in ("across",):
+    if p in lex.trajectory_preps and p not in ("across",):
         return "Trajectory", ("Location",)
     if p == "to":
         if head_lex in ("noun.location", "noun.artifact", "noun.object") or (
-            (vlex == "verb.motion" or verb.lemma_.lower() in TRANSFER_VERBS)
+            (vlex == "verb.motion" or verb.lemma_.lower() in lex.transfer_verbs)
             and head_lex not in ("noun.person", "noun.body", "noun.communication")
         ):
             return "Location", ("Trajectory", "Theme")
@@ -775,20 +311,21 @@ def _classify_pp(verb, prep, frame_has_object: bool) -> tuple[str, tuple[str, ..
         return "Location", ("Theme",)
     if p == "on" and head_lex in ("noun.act", "noun.cognition"):
         return "Theme", ("Patient", "Manner")
-    if p in LOCATION_PREPS and head_lex not in (
+    if p in lex.location_preps and head_lex not in (
         "noun.cognition",
         "noun.act",
         "noun.attribute",
         "noun.feeling",
     ):
         return "Location", ("Manner",)
-    if p in THEME_PREPS:
+    if p in lex.theme_preps:
         return "Theme", ("Patient", "Manner")
     return "Manner", ("Theme",)
 
 
 def label_doc(doc) -> dict[str, str | None]:
     """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None."""
+    lex = load_lexicon()
     frame = _Frame()
     verb, subj_override = _main_verb(doc)
     if verb is None:
@@ -802,7 +339,7 @@ def label_doc(doc) -> dict[str, str | None]:
             frame.roles["Verb"] = [verb]
             for c in head.children:
                 if c.dep_ == "prep":
-                    role, fb = _classify_pp(verb, c, True)
+                    role, fb = _classify_pp(verb, c)
                     frame.put(role, _subtree(c), fb)
             return frame.texts()
     children = list(verb.children)
@@ -813,7 +350,7 @@ def label_doc(doc) -> dict[str, str | None]:
     for c in children:
         if (
             c.dep_ in ("prt", "prep")
-            and (verb.lemma_.lower(), c.lower_) in PHRASAL
+            and (verb.lemma_.lower(), c.lower_) in lex.phrasal
             and c.i > verb.i
         ):
             verb_tokens = [verb, c] if c.i == verb.i + 1 else [verb]
@@ -833,7 +370,7 @@ def label_doc(doc) -> dict[str, str | None]:
             intrans = not dobj and not any(
                 x.dep_ in ("attr", "acomp", "oprd", "ccomp", "xcomp") for x in children
             )
-            if intrans and verb.lemma_.lower() in UNACCUSATIVE:
+            if intrans and verb.lemma_.lower() in lex.unaccusative:
                 frame.put("Patient", _subtree(c), ("Agent",))
             else:
                 frame.put("Agent", _subtree(c), ("Patient",))
@@ -844,7 +381,7 @@ def label_doc(doc) -> dict[str, str | None]:
     if dative and dobj:
         frame.put("Theme", _subtree(dobj[0]), ("Patient",))
         frame.put(
-            "Location" if verb.lemma_.lower() in TRANSFER_VERBS else "Patient",
+            "Location" if verb.lemma_.lower() in lex.transfer_verbs else "Patient",
             _subtree(dative[0]),
             ("Patient", "Location"),
         )
@@ -855,7 +392,7 @@ def label_doc(doc) -> dict[str, str | None]:
         detached = []
         for pp in dobj[0].children:
             if pp.dep_ == "prep" and pp.i > dobj[0].i and pp.lower_ not in ("of", "about", "with"):
-                role, fb = _classify_pp(verb, pp, True)
+                role, fb = _classify_pp(verb, pp)
                 obj = _pobj(pp)
                 place = obj is not None and _lexname(obj.lemma_, "n") == "noun.location"
                 if role in ("Time", "Trajectory") or (role == "Location" and place):
@@ -884,23 +421,21 @@ def label_doc(doc) -> dict[str, str | None]:
         if dep == "agent":  # passive by-phrase
             frame.put("Agent", _subtree(c), ("Manner",))
         elif dep == "prep":
-            role, fb = _classify_pp(verb, c, bool(dobj))
+            role, fb = _classify_pp(verb, c)
             frame.put(role, _subtree(c), fb)
         elif dep == "dative" and c.pos_ == "ADP":  # "to the woman"
-            role, fb = _classify_pp(verb, c, bool(dobj))
+            role, fb = _classify_pp(verb, c)
             frame.put(role, _subtree(c), fb)
         elif dep in ("advmod", "neg"):
             w = c.lower_
-            if w in TIME_ADVERBS:
+            if w in lex.time_adverbs:
                 frame.put("Time", _subtree(c), ("Manner",))
-            elif w in LOCATION_ADVERBS:
+            elif w in lex.location_adverbs:
                 frame.put("Location", _subtree(c), ("Manner",))
-            elif w in TRAJECTORY_ADVERBS and not w.endswith("ly"):
+            elif w in lex.trajectory_adverbs and not w.endswith("ly"):
                 frame.put("Trajectory", _subtree(c), ("Manner",))
             elif any(x.dep_ == "prep" for x in c.children):
-                role, fb = _classify_pp(
-                    verb, next(x for x in c.children if x.dep_ == "prep"), bool(dobj)
-                )
+                role, fb = _classify_pp(verb, next(x for x in c.children if x.dep_ == "prep"))
                 frame.put(role, _subtree(c), fb)
             else:
                 frame.put("Manner", _subtree(c), ("Time",))
@@ -911,7 +446,7 @@ def label_doc(doc) -> dict[str, str | None]:
                 frame.put("Manner", _subtree(c), ("Time",))
         elif dep == "advcl":
             marks = {x.lower_ for x in c.children if x.dep_ in ("mark", "advmod")}
-            if marks & TIME_CLAUSE_MARKERS:
+            if marks & lex.time_clause_markers:
                 frame.put("Time", _subtree(c), ("Manner",))
             else:
                 frame.put("Manner", _subtree(c), ("Time",))
@@ -936,16 +471,18 @@ def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256) -> pd
 
 def normalise(phrase) -> str:
     """Lowercase, strip punctuation and leading determiners (the/a/an), collapse spaces."""
+    lex = load_lexicon()
     if not isinstance(phrase, str):
         return ""
     words = re.sub(r"[^\w\s']", " ", phrase.lower()).replace("'s", " 's").split()
-    while words and words[0] in DETERMINERS:
+    while words and words[0] in lex.determiners:
         words = words[1:]
     return " ".join(words)
 
 
 def content_words(phrase) -> list[str]:
-    return [w for w in normalise(phrase).split() if w not in STOPWORDS and w != "'s"]
+    stopwords = load_lexicon().stopwords
+    return [w for w in normalise(phrase).split() if w not in stopwords and w != "'s"]
 
 
 def _present(x) -> bool:
@@ -954,8 +491,8 @@ def _present(x) -> bool:
 
 def lenient_match(pred, gold, threshold: float = 0.5) -> bool:
     """Content-word token F1 between the two phrases >= ``threshold`` (0.5). Content words =
-    normalised tokens minus :data:`STOPWORDS`; two phrases without content words (e.g. "not",
-    "to them") fall back to exact normalised equality."""
+    normalised tokens minus ``stopwords`` of :func:`load_lexicon`; two phrases without content
+    words (e.g. "not", "to them") fall back to exact normalised equality."""
     p, g = content_words(pred), content_words(gold)
     if not p or not g:
         return normalise(pred) == normalise(gold)

@@ -167,15 +167,6 @@ def published_table9(variants: str = "paper", extra_rows: bool = False) -> pd.Da
     return table
 
 
-def files_table(variants: str = "paper") -> pd.DataFrame:
-    """The model file behind each cell of :func:`published_table9` (None where there is none)."""
-    return pd.DataFrame(
-        [[cell_file(r, c, variants) for c in DATASETS] for r in PUBLISHED_ROWS],
-        index=pd.Index(list(PUBLISHED_ROWS), name="model"),
-        columns=pd.Index(list(DATASETS), name="dataset"),
-    )
-
-
 def paper_table9() -> pd.DataFrame:
     """The paper's Table 9 (minus signs restored) from the ``table9_*`` targets of
     ``data/targets/sts3k.json``: same layout as :func:`published_table9`, NaN for "-" cells

@@ -61,14 +61,6 @@ class Batch:
 
         return Batch(move(self.src), move(self.src_lengths), move(self.tgt_in), move(self.tgt_out))
 
-    @property
-    def n_sentences(self) -> int:
-        return int(self.src.shape[0])
-
-    @property
-    def n_target_tokens(self) -> int:
-        return 0 if self.tgt_out is None else int((self.tgt_out != PAD_ID).sum())
-
 
 def pad(sequences: list[list[int]], value: int = PAD_ID) -> torch.Tensor:
     """Right-pad lists of ids into a [B, max length] long tensor."""

@@ -17,9 +17,11 @@ import pandas as pd
 import torch
 
 from compsem import determinism, paths
+from compsem.cogs import evaluation
 from compsem.cogs.seq2seq import batching, decoding, results, training
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+from compsem.devices import resolve_device
 
 
 def training_frame(exposures: int = 1) -> pd.DataFrame:
@@ -54,12 +56,12 @@ def evaluation_rows(split: str, frame: pd.DataFrame, decoding_config: dict) -> n
 
 
 def exact_match_accuracy(predictions: pd.DataFrame, gold: dict[str, pd.DataFrame]) -> dict:
-    """Exact-match accuracy (Section 4.4: the whole output string must equal the target) per split
-    and per gen case."""
+    """Exact-match accuracy (Section 4.4: the whole output must equal the target;
+    :func:`compsem.cogs.evaluation.exact_match`) per split and per gen case."""
     accuracy, by_case = {}, {}
     for split, group in predictions.groupby("split"):
         frame = gold[split].iloc[group["row"].to_numpy()]
-        correct = group["prediction"].to_numpy() == frame["target"].to_numpy()
+        correct = evaluation.exact_match(group["prediction"], frame["target"])
         accuracy[split] = float(correct.mean())
         if split == "gen":
             by_case = {
@@ -99,7 +101,7 @@ def run(
     from compsem.data import cogs
 
     start = time.perf_counter()
-    dev = training.resolve_device(device)
+    dev = torch.device(resolve_device(device))
     src_vocab, tgt_vocab = cogs_vocabularies()
     train_frame = training_frame(config["data"]["exposures"])
     gold = {s: cogs.load(s) for s in ("dev", "test", "gen")}

@@ -240,23 +240,3 @@ def collect(
         "accuracy",
     ]
     return pd.DataFrame(rows, columns=columns)
-
-
-def list_results(root: str | Path | None = None) -> pd.DataFrame:
-    """One row per result folder: hash, model, exposures, seed, device, wall time, accuracies."""
-    rows = []
-    for metrics_file in sorted(results_root(root).glob("*/metrics.json")):
-        config = json.loads((metrics_file.parent / "config.json").read_text())
-        metrics = json.loads(metrics_file.read_text())
-        rows.append(
-            {
-                "hash": metrics_file.parent.name,
-                "model": config["model"],
-                "exposures": config["data"]["exposures"],
-                "seed": config["seed"],
-                "device": metrics.get("device"),
-                "wall_seconds": metrics.get("wall_seconds"),
-                **{f"{k} accuracy": v for k, v in metrics.get("accuracy", {}).items()},
-            }
-        )
-    return pd.DataFrame(rows)

@@ -54,7 +54,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
-    p.add_argument("--threads", type=int, default=0, help="CPU threads for torch (0: default)")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
     p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
     p.add_argument(
         "--train-minutes",
@@ -101,13 +101,11 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
     import time
     from pathlib import Path
 
-    import torch
-
+    from compsem import determinism
     from compsem.cogs.seq2seq import experiment
     from compsem.cogs.seq2seq.config import config_hash
 
-    if args_dict["threads"]:
-        torch.set_num_threads(args_dict["threads"])
+    determinism.set_threads(args_dict["threads"])
     tag = config_hash(cfg)
     deadline = args_dict["deadline"]
     if deadline is not None and time.time() >= deadline:

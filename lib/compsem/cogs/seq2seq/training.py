@@ -36,6 +36,7 @@ import torch
 from compsem.cogs.seq2seq import batching
 from compsem.cogs.seq2seq.config import build_model, training_hash
 from compsem.cogs.seq2seq.vocab import PAD_ID
+from compsem.devices import resolve_device
 
 
 def noam_lr(step: int, lr: float, model_dim: int, warmup: int) -> float:
@@ -66,19 +67,6 @@ def sequence_loss(logprobs: torch.Tensor, targets: torch.Tensor, smoothing: floa
     others = logprobs.sum(1) - gold - logprobs[:, PAD_ID]
     loss = -((1 - smoothing) * gold + smoothing / (vocab - 2) * others)
     return loss.sum(), int(keep.sum())
-
-
-def resolve_device(device: str = "auto") -> torch.device:
-    """``auto`` -> CUDA when available, else CPU; ``cpu``; ``cuda`` (error when absent)."""
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError(
-            "device 'cuda' requested but torch sees no GPU; use device='auto' or 'cpu'"
-        )
-    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
-        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
-    return torch.device(device)
 
 
 def autocast(device: torch.device, amp: bool):
@@ -237,7 +225,7 @@ def train(
     labels such runs); a later call without that limit resumes such a run from its checkpoint.
     ``log`` receives one line per validation.
     """
-    device = resolve_device(device) if isinstance(device, str) else device
+    device = torch.device(resolve_device(device)) if isinstance(device, str) else device
     t = config["training"]
     fuse = device.type == "cuda" if fuse is None else fuse
     checkpoint_dir = Path(checkpoint_dir)

@@ -31,9 +31,6 @@ class Vocab:
     def __len__(self) -> int:
         return len(self.itos)
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Vocab) and self.itos == other.itos
-
     def encode(self, text: str, add_eos: bool = False) -> list[int]:
         """Ids of the whitespace tokens of ``text`` (unknown tokens -> ``<unk>``), optionally
         followed by ``</s>``."""
@@ -51,17 +48,6 @@ class Vocab:
                 continue
             out.append(self.itos[i])
         return " ".join(out)
-
-    def to_list(self) -> list[str]:
-        return list(self.itos)
-
-    @classmethod
-    def from_list(cls, itos: Sequence[str], specials: Sequence[str]) -> Vocab:
-        """Rebuild a vocabulary saved with :meth:`to_list` (order checked)."""
-        vocab = cls(itos, specials)
-        if vocab.itos != list(itos):
-            raise ValueError("saved vocabulary is not in Vocab order (specials first, then sorted)")
-        return vocab
 
 
 def build_vocabularies(sources: Iterable[str], targets: Iterable[str]) -> tuple[Vocab, Vocab]:
