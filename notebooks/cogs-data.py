@@ -71,7 +71,7 @@ import numpy as np
 import pandas as pd
 
 from compsem import report
-from compsem.cogs import corpus, exposure, generate, grammar, lexicon, lf
+from compsem.cogs import corpus, exposure, figures, generate, grammar, lexicon, lf
 from compsem.cogs.interpret import Interpreter, interpret_all
 from compsem.data import cogs
 
@@ -515,10 +515,7 @@ weights = pd.DataFrame(
         "dissertation (uniform, CP 8%)": pd.Series(grammar.dissertation_frame_weights()),
     }
 )
-fig, ax = plt.subplots(figsize=(8, 3.6))
-weights.plot.bar(ax=ax, width=0.8)
-ax.set(ylabel="P(frame)", title="Clause frames: estimated probabilities vs the dissertation's")
-ax.tick_params(axis="x", rotation=60)
+figures.frame_weights(weights)
 plt.show()
 
 # %% [markdown]
@@ -587,20 +584,7 @@ results.update(
 pd.concat({"released": lengths_released, "generated": lengths_generated}, axis=1).round(1)
 
 # %% mystnb={"figure": {"caption": "Target lengths (tokens) in train (left) and gen (right), released (blue) against generated (orange), log density. Look at the long tail of gen, from the two recursion cases, far past the longest training output, and at how closely the generated histograms follow the released ones.", "name": "fig-cogs-data-lengths"}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=False)
-for ax, name in zip(axes, ("train", "gen"), strict=True):
-    bins = np.arange(0, 500, 5) if name == "gen" else np.arange(0, 170, 3)
-    for label, data in (("released", splits), ("generated", generated)):
-        ax.hist(
-            corpus.token_lengths(data[name]).target,
-            bins=bins,
-            alpha=0.55,
-            label=label,
-            density=True,
-        )
-    ax.set(xlabel="target tokens", ylabel="density", title=f"{name}: target length")
-    ax.set_yscale("log")
-axes[0].legend()
+figures.target_lengths(splits, generated)
 plt.show()
 
 # %% [markdown]
@@ -683,18 +667,14 @@ profile.round(2)
 # training logical forms, on log-log axes; a Zipf law with exponent $s$ is a line of slope $-s$.
 
 # %% mystnb={"figure": {"caption": "Rank-frequency of common nouns, proper names and verbs in the in-distribution training forms, released (blue) against generated (orange), on log-log axes, where a Zipf law is a straight line. Look at the kinks where categories ranked separately are pooled, and at whether the generated points follow the released ones.", "name": "fig-cogs-data-zipf"}}
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
-slopes = {}
-for ax, kind in zip(axes, ("noun", "name", "verb"), strict=True):
-    for label, frame in (
-        ("released", indist),
-        ("generated", gen_train[gen_train.case == "in_distribution"]),
-    ):
-        freq = corpus.rank_frequency(frame, kind)
-        ax.loglog(np.arange(1, len(freq) + 1), freq.to_numpy(), marker=".", ls="none", label=label)
-        slopes[(kind, label)] = corpus.zipf_slope(freq, top=50)
-    ax.set(xlabel="rank", ylabel="count", title=f"{kind}s")
-axes[0].legend()
+zipf_forms = {"released": indist, "generated": gen_train[gen_train.case == "in_distribution"]}
+frequencies = {
+    (kind, label): corpus.rank_frequency(frame, kind)
+    for kind in ("noun", "name", "verb")
+    for label, frame in zipf_forms.items()
+}
+slopes = {key: corpus.zipf_slope(freq, top=50) for key, freq in frequencies.items()}
+figures.rank_frequency(frequencies)
 plt.show()
 
 # %%
@@ -722,10 +702,7 @@ frames = pd.DataFrame(
         "generated": frame_shares(gen_train[gen_train.case == "in_distribution"]),
     }
 )
-fig, ax = plt.subplots(figsize=(8, 3.6))
-frames.sort_values("released", ascending=False).plot.bar(ax=ax, width=0.8)
-ax.set(ylabel="share of clauses", title="Clause frames in the in-distribution training data")
-ax.tick_params(axis="x", rotation=60)
+figures.frame_shares(frames)
 plt.show()
 
 # %% [markdown]

@@ -77,12 +77,14 @@ from scipy import stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
+from compsem.cogs import figures
 from compsem.cogs.interpret import interpret_all
 from compsem.cogs.seq2seq import config as cfg
 from compsem.cogs.seq2seq import experiment
 from compsem.cogs.seq2seq import results as res
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 from compsem.data import cogs
+from compsem.devices import resolve_device
 
 report.set_theme()
 if threads:
@@ -90,7 +92,6 @@ if threads:
 results = {}  # every number compared with the paper, by target key
 targets = report.load_targets("cogs-models")
 paper = {key: target["paper"] for key, target in targets.items()}  # for plots beside ours
-REF_STYLE = {"color": "black", "ls": "--", "lw": 1.2, "label": "symbolic reference parser"}
 
 # %% [markdown]
 # ## Data
@@ -233,7 +234,7 @@ report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
 # %%
 grid = cfg.paper_grid(grid_models, grid_seeds, grid_exposures, size_models)
 if grid_train:
-    if experiment.training.resolve_device(device).type != "cuda":
+    if not resolve_device(device).startswith("cuda"):
         raise RuntimeError(
             "grid_train=True needs a GPU (the paper grid takes days on a CPU); "
             "set device to cuda on a GPU machine, or grid_train to False"
@@ -294,7 +295,6 @@ else:
 # model, exposures and case):
 
 # %% tags=["full-width"]
-MODEL_SLUG = {"transformer": "transformer", "bilstm": "bilstm", "lstm": "lstm"}
 
 
 def run_level(frame):
@@ -572,27 +572,7 @@ for model, slug, params in (
         results[f"cogs_fig43_{slug}_gen_sd"] = row["ours gen SD"]
     size_rows.append(row)
 sizes = pd.DataFrame(size_rows).set_index("model")
-fig, ax = plt.subplots(figsize=(6, 3.4))
-x = np.arange(len(sizes))
-for offset, split in zip((-0.2, 0, 0.2), ("dev", "test", "gen"), strict=True):
-    ax.scatter(x + offset, sizes[f"paper {split}"], facecolors="none", edgecolors="grey", zorder=3)
-    ax.errorbar(
-        x + offset,
-        sizes[f"ours {split}"],
-        yerr=sizes["ours gen SD"].fillna(0) if split == "gen" else None,
-        fmt="o",
-        label=f"ours: {split}",
-    )
-for offset, split in zip((-0.2, 0, 0.2), ("dev", "test", "gen"), strict=True):
-    ax.plot(x + offset, [reference_splits[split]] * len(x), "_", ms=12, color="black")
-ax.plot([], [], **REF_STYLE)  # legend entry of the reference marks
-ax.set_xticks(x, sizes.index, fontsize=8)
-ax.set(
-    ylim=(0, 1.05),
-    ylabel="exact-match accuracy",
-    title="Figure 4-3: Transformer size (open: paper)",
-)
-ax.legend(fontsize=7, ncols=2, loc="center right")
+figures.transformer_sizes(sizes, reference_splits)
 plt.show()
 
 # %%
@@ -618,16 +598,7 @@ spread = collected[
     & collected.quantity.isin(spread_cases)
 ]
 if len(spread):
-    fig, axes = plt.subplots(1, len(spread_cases), figsize=(12, 2.6), sharey=True)
-    for ax, case in zip(axes, spread_cases, strict=True):
-        for i, model in enumerate(grid_models):
-            values = spread[(spread.model == model) & (spread.quantity == case)]["accuracy"]
-            ax.scatter(values, np.full(len(values), i), alpha=0.6)
-            ax.scatter(paper[f"cogs_t45_{model}_1_{case}"], i, marker="x", color="black", zorder=3)
-        ax.axvline(reference_by_case[case], color="black", ls="--", lw=1)
-        ax.set(title=ev.CASE_LABELS[case], xlim=(-0.05, 1.05))
-        ax.title.set_fontsize(7)
-    axes[0].set_yticks(range(len(grid_models)), [cfg.LABELS[m] for m in grid_models])
+    figures.seed_spread(spread, spread_cases, grid_models, paper, reference_by_case, cfg.LABELS)
     plt.show()
 else:
     print("seed spread: pending (no grid runs yet)")
@@ -685,15 +656,7 @@ run_info if run is not None else None
 
 # %% mystnb={"figure": {"caption": "Dev cross-entropy per token of the reduced Transformer at each validation (log scale); the checkpoint with the lowest value is kept. Look at whether the curve has flattened by the last update: the run stops at a fixed budget of updates.", "name": "fig-cogs-models-reduced-loss"}}
 if run is not None:
-    history = pd.DataFrame(run.metrics["history"])
-    fig, ax = plt.subplots(figsize=(6, 3))
-    ax.plot(history["step"], history["dev_loss"], marker="o")
-    ax.set(
-        xlabel="update",
-        ylabel="dev cross-entropy per token",
-        yscale="log",
-        title="Reduced Transformer: dev loss (the best checkpoint is kept)",
-    )
+    figures.dev_loss(pd.DataFrame(run.metrics["history"]))
     plt.show()
 
 # %% [markdown]
@@ -746,29 +709,7 @@ summary.round(3) if run is not None else None
 
 # %% mystnb={"figure": {"caption": "In distribution against generalization: the reduced CPU run (blue) beside the paper's 9.5M Transformer with the same number of exposures (orange; dev and test from the one-exposure runs), the symbolic reference parser as black dashes. Look at the drop from test to gen, and at the structural column against the lexical one.", "name": "fig-cogs-models-reduced-gap"}}
 if run is not None:
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    columns = ["dev", "test", "gen", "lexical", "structural"]
-    x = np.arange(len(columns))
-    ax.bar(
-        x - 0.2,
-        summary.loc["reduced run: exact match", columns],
-        0.4,
-        label="reduced Transformer (ours)",
-    )
-    ax.bar(
-        x + 0.2,
-        summary.loc[PAPER_LABEL, columns],
-        0.4,
-        label=PAPER_LABEL,
-    )
-    ax.plot(x, summary.loc["symbolic reference parser", columns], **REF_STYLE, marker="_", ms=30)
-    ax.set_xticks(x, ["dev", "test", "gen (all)", "gen lexical", "gen structural"])
-    ax.set(
-        ylim=(0, 1.05),
-        ylabel="exact-match accuracy",
-        title="In distribution vs generalization (reduced CPU run)",
-    )
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=3, fontsize=8)
+    figures.generalization_gap(summary, "reduced run: exact match", PAPER_LABEL)
     plt.show()
 
 # %% [markdown]
@@ -790,28 +731,12 @@ report.style_comparison(
 
 # %% mystnb={"figure": {"caption": "Exact match per generalization case: the reduced run (bars), the paper's 9.5M Transformer with the same exposures (orange dots, Table 4-5) and the reference parser (dashed steps). Look at the three structural cases, and at the proper-noun variants against the common-noun ones.", "name": "fig-cogs-models-reduced-cases"}}
 if run is not None:
-    fig, ax = plt.subplots(figsize=(9, 6.5))
-    y = np.arange(len(ev.CASE_ORDER))[::-1]
-    exact = by_case["exact"].reindex(ev.CASE_ORDER)
-    ax.barh(y, exact, height=0.6, label="reduced Transformer (ours)")
-    ax.scatter(
+    figures.accuracy_by_case(
+        by_case["exact"],
+        by_case["reference_exact"],
         [paper[f"cogs_t45_transformer_{reduced_exposures}_{c}"] for c in ev.CASE_ORDER],
-        y,
-        color="#D55E00",
-        zorder=3,
-        label=PAPER_LABEL + " (Table 4-5)",
+        PAPER_LABEL,
     )
-    ax.step(by_case["reference_exact"].reindex(ev.CASE_ORDER), y, where="mid", **REF_STYLE)
-    ax.set_yticks(
-        y,
-        [
-            ev.CASE_LABELS[c] + (" (structural)" if c in ev.STRUCTURAL_CASES else "")
-            for c in ev.CASE_ORDER
-        ],
-        fontsize=8,
-    )
-    ax.set(xlim=(0, 1.05), xlabel="exact-match accuracy", title="Accuracy by generalization case")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.07), ncols=3, fontsize=8)
     plt.show()
 
 # %% [markdown]
@@ -955,42 +880,7 @@ report.style_comparison(
 # length of the target output on test and gen (the longest training target has 153 tokens).
 
 # %% mystnb={"figure": {"caption": "Left: accuracy on the two recursion cases by depth (training has depth 0-2), for each group of runs; right: accuracy by target length on test and gen, the longest training output (153 tokens) marked in grey; the reference parser dashed. Look at where accuracy falls: at the first unseen depth, and past the longest training output.", "name": "fig-cogs-models-depth-length"}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
-for name, frame in analysed_runs.items():
-    by_depth = ev.accuracy_by_depth(frame[frame.split == "gen"])
-    for case, style in (("cp_recursion", "-o"), ("pp_recursion", "-s")):
-        if case in by_depth:
-            axes[0].plot(by_depth.index, by_depth[case], style, ms=4, label=f"{name}: {case}")
-if run is not None:
-    reference_depth = (
-        analysed[analysed.case.isin(ev.DEPTH_CASES)].groupby("depth")["reference_exact"].mean()
-    )
-    axes[0].plot(reference_depth.index, reference_depth, **REF_STYLE)
-axes[0].set(
-    xlabel="recursion depth",
-    ylabel="exact-match accuracy",
-    ylim=(-0.05, 1.05),
-    title="Depth generalization",
-)
-axes[0].legend(fontsize=6)
-bins = [0, 20, 40, 60, 80, 100, 120, 160, 240, 320, 480]
-for name, frame in analysed_runs.items():
-    for split, style in (("test", "-o"), ("gen", "-s")):
-        by_length = ev.accuracy_by_length(frame[frame.split == split], bins)
-        mids = [interval.mid for interval in by_length.index]
-        axes[1].plot(mids, by_length["accuracy"], style, ms=4, label=f"{name}: {split}")
-if run is not None:
-    reference_length = ev.accuracy_by_length(analysed.assign(exact=analysed.reference_exact), bins)
-    axes[1].plot([i.mid for i in reference_length.index], reference_length["accuracy"], **REF_STYLE)
-axes[1].axvline(153, color="grey", lw=0.8)
-axes[1].text(156, 0.5, "longest training output", fontsize=7, rotation=90, color="grey")
-axes[1].set(
-    xlabel="target length (tokens)",
-    ylabel="exact-match accuracy",
-    ylim=(-0.05, 1.05),
-    title="Accuracy by output length",
-)
-axes[1].legend(fontsize=6)
+figures.depth_and_length(analysed_runs, analysed if run is not None else None)
 plt.show()
 
 # %% [markdown]

@@ -65,10 +65,10 @@ import pandas as pd
 
 from compsem import report
 from compsem.data import sts3k
+from compsem.sts import figures, structure
 from compsem.sts import modifier_types as mt
 from compsem.sts import pair_types as pt
 from compsem.sts import ratings as rt
-from compsem.sts import structure
 
 report.set_theme()
 results = {}  # every number compared with the paper, by target key
@@ -165,13 +165,7 @@ pd.Series(stats_).to_frame("STS3k (checks excluded)").round(4)
 # %% mystnb={"figure": {"caption": "Figure 2 of the paper, recomputed: histogram of the normalised mean similarity of each pair (blue) and of the same means after shuffling every participant's ratings (orange). Look at the widths: shuffling pulls every pair towards the grand mean. The paper's histogram values are not published, so no paper marker is drawn; its p value is compared in the Findings.", "name": "fig-sts3k-data-ratings"}}
 shuffled_means = rt.pair_means(rt.shuffle_within_participants(ratings, shuffle_seed, shuffle_within))
 
-fig, ax = plt.subplots()
-bins = np.linspace(0, 1, 41)
-ax.hist(means[~checks], bins=bins, alpha=0.7, label="STS3k pairs")
-ax.hist(shuffled_means[~checks], bins=bins, alpha=0.6, label="ratings shuffled within participants")
-ax.set(xlabel="normalised mean similarity", ylabel="pairs",
-       title=f"Figure 2: KS D = {ks['statistic']:.3f}, log10 p = {ks['log10_pvalue']:.1f}")
-ax.legend()
+figures.ratings_histogram(means[~checks], shuffled_means[~checks], ks)
 plt.show()
 
 # %% [markdown]
@@ -207,13 +201,7 @@ report.compare(results, "sts3k", keys=reliability_keys).drop(columns="source").a
     pairs=[int(reliability.loc[k.rsplit("_", 1)[1], "n_pairs"]) for k in reliability_keys]).round(4)
 
 # %% mystnb={"figure": {"caption": "Agreement between two random halves of the raters, one value per split, before the Spearman-Brown correction: Pearson r between the halves' means (left) and weighted kappa (right), for all, non-adversarial and adversarial pairs. Look at the spread: it is what one random split could give; the reliability reported is the mean over splits.", "name": "fig-sts3k-data-split-half"}}
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
-for ax, column, label in zip(axes, ["r", "kappa"], ["Pearson r between halves", "weighted kappa between halves"], strict=True):
-    for name, group in per_split.groupby("subset", sort=False):
-        ax.hist(group[column], bins=20, alpha=0.6, label=name)
-    ax.set(xlabel=label, ylabel="splits")
-axes[0].legend(title="subset")
-fig.suptitle(f"Agreement between random halves of the raters ({n_splits} splits, before Spearman–Brown)")
+figures.split_half_histograms(per_split, n_splits)
 plt.show()
 
 # %% [markdown]
@@ -297,12 +285,7 @@ pd.crosstab(parse["block"], parse["parse"].replace("", "(none)"), rownames=["blo
 # differs from their block's label, and the published means follow the blocks.
 
 # %% mystnb={"figure": {"caption": "Human similarity by reconstructed pair type (boxes: quartiles, whiskers: 1.5 IQR). Compare the swaps, which keep the words and change their roles, with the single changes and the added modifiers.", "name": "fig-sts3k-data-types"}}
-by_type = pd.DataFrame({"type": labels["type"], "human": pairs["human"]})
-order = list(pt.TYPES)
-fig, ax = plt.subplots(figsize=(9, 4))
-ax.boxplot([by_type.loc[by_type.type == t, "human"] for t in order], showfliers=False)
-ax.set_xticks(range(1, len(order) + 1), order, rotation=60, ha="right")
-ax.set(ylabel="normalised human similarity", title="Human similarity by reconstructed pair type")
+figures.pair_type_boxes(labels["type"], pairs["human"], pt.TYPES)
 plt.show()
 
 # %% [markdown]
@@ -468,15 +451,8 @@ report.glue("anova_p", anova["p"])
 figure9.round(4)
 
 # %% mystnb={"figure": {"caption": "Figure 9 of the paper, recomputed: reduction in similarity (1 - mean) of the pairs with one added modifier, by type. Bars: ours with 95% intervals; black dashes: the paper's values; dashed line: the pooled mean. Look at Passive against the pooled mean, and at the intervals of the other types.", "name": "fig-sts3k-data-figure9"}}
-fig, ax = plt.subplots()
-sem = figure9["sd"] / np.sqrt(figure9["n"])
 paper9 = [targets[f"modifier_reduction_{report.slug(m)}"]["paper"] for m in figure9.index]
-ax.bar(figure9.index, figure9["reduction"], yerr=1.96 * sem, capsize=3, label="ours (95% CI)")
-ax.scatter(figure9.index, paper9, color="black", marker="_", s=300, zorder=3, label="paper")
-ax.axhline(results["modifier_reduction_mean"], ls="--", color="grey", label="pooled mean")
-ax.set(ylabel="reduction in similarity (1 - mean)", title="Figure 9: one added modifier, by type")
-ax.tick_params(axis="x", rotation=30)
-ax.legend()
+figures.modifier_reductions(figure9, paper9, results["modifier_reduction_mean"])
 plt.show()
 
 # %% [markdown]
@@ -613,20 +589,9 @@ report.glue("raters_needed_090", float(reaching[0]) if reaching else float("nan"
 growth_summary.unstack("subset")[["split_half", "split_half_low", "split_half_high", "pairs_used"]].round(3)
 
 # %% mystnb={"figure": {"caption": "Reliability against the number of participants kept: split-half reliability (left) and weighted kappa (right), both Spearman-Brown corrected; lines: mean over random participant samples, bands: 95% range over samples; black crosses: the paper's values for all 501 participants. Look at the slope at the full sample (is reliability still rising?) and at the adversarial curve against the other two.", "name": "fig-sts3k-data-raters"}}
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharex=True)
-for ax, column, label in zip(axes, ["split_half", "kappa_sb"],
-                             ["split-half reliability (Spearman–Brown)", "weighted kappa (Spearman–Brown)"], strict=True):
-    for name, group in growth.groupby("subset", sort=False):
-        band = group.groupby("participants")[column]
-        line = ax.plot(band.mean().index, band.mean(), marker="o", label=name)[0]
-        ax.fill_between(band.mean().index, band.quantile(0.025), band.quantile(0.975),
-                        color=line.get_color(), alpha=0.25, lw=0)
-    key = "split_half" if column == "split_half" else "kappa"
-    paper = [targets[f"{key}_{name}"]["paper"] for name in ("all", "non", "adv")]
-    ax.scatter([raw.shape[1]] * 3, paper, color="black", marker="x", zorder=4,
-               label="paper (501 participants)" if ax is axes[0] else None)
-    ax.set(xlabel="participants kept", ylabel=label)
-axes[0].legend(title="subset", fontsize=8)
+paper_reliability = {column: [targets[f"{key}_{name}"]["paper"] for name in ("all", "non", "adv")]
+                     for column, key in (("split_half", "split_half"), ("kappa_sb", "kappa"))}
+figures.reliability_growth(growth, paper_reliability, raw.shape[1])
 plt.show()
 
 # %% [markdown]

@@ -63,6 +63,7 @@ finetune_splits = ["adversarial", "random"]
 finetune_epochs = 4
 cv_folds = 0  # > 0: the paper's k-fold protocol for the random split (10 in the full profile)
 device = "auto"
+n_jobs = 2  # worker processes for the regressor grids (1 thread each; same numbers for any count)
 
 # %%
 import matplotlib.pyplot as plt
@@ -74,7 +75,7 @@ from compsem import report
 from compsem import stats as cstats
 from compsem.data import sts3k
 from compsem.models import get_encoder
-from compsem.sts import composition, finetune, pair_types, scoring, similarity
+from compsem.sts import composition, figures, finetune, pair_types, scoring, similarity
 from compsem.sts import regressors as rg
 
 report.set_theme()
@@ -135,10 +136,10 @@ pd.DataFrame({name: {part: len(idx) for part, idx in split.items()} for name, sp
 
 # %%
 grids = []
-grids.append(rg.evaluate_grid(pca8, human, adversarial, regressors, split_name="adversarial", progress=False))
+grids.append(rg.evaluate_grid(pca8, human, adversarial, regressors, split_name="adversarial", progress=False, n_jobs=n_jobs))
 for seed in random_seeds:
     grids.append(rg.evaluate_grid(pca8, human, splits[f"random (seed {seed})"], regressors,
-                                  split_name=f"random (seed {seed})", progress=False))
+                                  split_name=f"random (seed {seed})", progress=False, n_jobs=n_jobs))
 grid = pd.concat(grids, ignore_index=True)
 grid["split kind"] = np.where(grid["split"] == "adversarial", "adversarial", "random")
 summary = grid.groupby(["split kind", "features", "regressor", "n_weights"], sort=False)["rho_test"].agg(
@@ -180,21 +181,7 @@ summary.pivot_table(index=["split kind", "features"], columns="regressor", value
     columns=regressors).round(3)
 
 # %% mystnb={"figure": {"caption": "Figure 6 of the paper, recomputed with the feature sets available here: Spearman rho on the test pairs against the number of weights of the regressor, on the random split (left; mean and SD over the seeded splits) and the adversarial split (right). Black crosses: the paper's VerbNet-CN values; black pluses: the authors' SentBERT (MPNet) prediction files, scored on their test pairs (random split: the 846 rows their models did not train on, recovered below). Look at how high the sentence-model features climb on the random split, and where they sit on the adversarial one.", "name": "fig-sts3k-finetune-figure6"}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-for ax, kind in zip(axes, ["random", "adversarial"], strict=True):
-    for name, group in summary[summary["split kind"] == kind].groupby("features", sort=False):
-        ax.errorbar(group["n_weights"], group["mean"], yerr=group["std"].fillna(0), marker="o", capsize=3, label=name)
-    split_key = "random" if kind == "random" else "adv"
-    for features, marker, label in [("verbnet", "x", "VerbNet-CN, paper"), ("mpnet", "+", "SentBERT, authors' files")]:
-        paper_points = [(rg.n_weights(r, 8), targets[f"ft_{split_key}_{features}_{r}"]["paper"])
-                        for r in rg.REGRESSORS if f"ft_{split_key}_{features}_{r}" in targets]
-        ax.scatter([w for w, _ in paper_points], [v for _, v in paper_points], marker=marker, s=60, color="black",
-                   zorder=3, label=label)
-    ax.set(xscale="log", xlabel="number of weights", title=f"{kind} split")
-    ax.axhline(0, color="black", lw=0.8)
-axes[0].set_ylabel("Spearman ρ on the test pairs")
-axes[1].legend()
-fig.suptitle("Figure 6: regressors on PCA-8 features (random split: mean ± SD over seeds)")
+figures.regressor_curves(grid, targets)
 plt.show()
 
 # %% [markdown]
@@ -259,20 +246,7 @@ random_table.pivot_table(index=["feature set", "rows"], columns="regressor", val
 # the lower edge of the paper's range, with over a million weights.
 
 # %% mystnb={"figure": {"caption": "The random split in the authors' own prediction files (PCA-8 features): Spearman rho on the 846 held-out rows (solid) and on all 2,800 pairs, 70% of them training rows (dashed), against the number of weights; grey band: the paper's '.7-.8 with enough parameters'; black: our MPNet (the paper's SentBERT checkpoint), mean and 95% interval over the seeded random splits. Look at which scoring reaches the band.", "name": "fig-sts3k-finetune-random-split"}}
-fig, ax = plt.subplots(figsize=(7, 4))
-ax.axhspan(0.7, 0.8, color="grey", alpha=0.25, label="paper: .7–.8")
-pca8_files = random_files[random_files["n_components"] == 8].sort_values("n_weights")
-for i, (label, group) in enumerate(pca8_files.groupby("feature set", sort=True)):
-    colour = f"C{i}"
-    ax.plot(group["n_weights"], group["rho_heldout"], marker="o", color=colour, label=f"{label}, held-out rows")
-    ax.plot(group["n_weights"], group["rho_all"], marker="o", ls="--", color=colour, alpha=0.6)
-ours = summary[(summary["split kind"] == "random") & (summary["features"] == "mpnet")]
-if len(ours):
-    half = stats.t.ppf(0.975, ours["count"] - 1) * ours["std"] / np.sqrt(ours["count"])
-    ax.errorbar(ours["n_weights"], ours["mean"], yerr=half.fillna(0), color="black", marker="s", capsize=3,
-                label="MPNet, ours")
-ax.set(xscale="log", xlabel="number of weights", ylabel="Spearman ρ", title="Random split, authors' files (dashed: all pairs)")
-ax.legend(fontsize=7, ncol=2)
+figures.random_split_files(random_files, grid)
 plt.show()
 
 # %% [markdown]
@@ -284,7 +258,7 @@ plt.show()
 
 # %%
 no_pca = {name: rg.pair_features(a, b, n_components=None) for name, (a, b) in raw.items()}
-no_pca_grid = rg.evaluate_grid(no_pca, human, adversarial, no_pca_regressors, split_name="adversarial", progress=False)
+no_pca_grid = rg.evaluate_grid(no_pca, human, adversarial, no_pca_regressors, split_name="adversarial", progress=False, n_jobs=n_jobs)
 for name, regressor, rho in no_pca_grid[["features", "regressor", "rho_test"]].itertuples(index=False, name=None):
     key = f"ft_nopca_adv_{report.slug(name)}_{regressor}"
     if key in targets:  # MPNet = the paper's SentBERT: compared in "Results beside the paper"
@@ -295,18 +269,7 @@ no_pca_grid.pivot_table(index="features", columns="regressor", values="rho_test"
     columns=no_pca_regressors).round(3)
 
 # %% mystnb={"figure": {"caption": "Figure 11 of the paper, recomputed: Spearman rho on the adversarial pairs after training on the non-adversarial pairs with all PCA components kept, by regressor; black pluses: the authors' SentBERT (MPNet) files. Look at whether any feature set moves away from zero.", "name": "fig-sts3k-finetune-figure11"}}
-fig, ax = plt.subplots(figsize=(7, 3.5))
-order = {r: i for i, r in enumerate(rg.REGRESSORS)}
-for name, group in no_pca_grid.groupby("features", sort=False):
-    ax.plot(group["regressor"].map(order), group["rho_test"], marker="o", label=name)
-paper_points = [(order[r], targets[f"ft_nopca_adv_mpnet_{r}"]["paper"]) for r in rg.REGRESSORS
-                if f"ft_nopca_adv_mpnet_{r}" in targets]
-ax.scatter([x for x, _ in paper_points], [v for _, v in paper_points], marker="+", s=80, color="black", zorder=3,
-           label="SentBERT, authors' files")
-ax.set_xticks(list(order.values()), list(order))
-ax.axhline(0, color="black", lw=0.8)
-ax.set(xlabel="regressor", ylabel="ρ on the adversarial pairs", title="Figure 11: without PCA (adversarial split)")
-ax.legend(fontsize=8)
+figures.no_pca_rhos(no_pca_grid, targets)
 plt.show()
 
 # %% [markdown]
@@ -364,13 +327,7 @@ paper_bars = pd.DataFrame({
 pd.concat({"authors' files, scored here": bars, "paper (Figure 7)": paper_bars}, axis=1).round(3)
 
 # %% mystnb={"figure": {"caption": "Figure 7 of the paper, recomputed from the authors' published similarity files: Spearman rho on the adversarial pairs of SentBERT (MPNet) and VerbNet-CN without training, trained on a random split (SentBERT: 10-fold out-of-fold predictions) and trained on the non-adversarial pairs; black markers: the paper's bars. Look at the adversarial-split bars against the random-split bars.", "name": "fig-sts3k-finetune-figure7"}}
-ax = bars.T.plot.bar(rot=0, figsize=(7, 3.5))
-positions = [patch.get_x() + patch.get_width() / 2 for patch in ax.patches]
-paper_values = [paper_bars.loc[condition, model] for condition in bars.index for model in bars.columns]
-ax.scatter(positions, paper_values, marker="_", s=300, color="black", zorder=3, label="paper")
-ax.set(ylabel="Spearman ρ on the adversarial pairs", title="Figure 7: fine-tuned SentBERT vs VerbNet-CN")
-ax.axhline(0, color="black", lw=0.8)
-ax.legend(fontsize=8)
+figures.finetune_bars(bars, paper_bars)
 plt.show()
 
 # %% [markdown]
@@ -485,14 +442,7 @@ for name, features in pca8.items():
     curve = rg.learning_curve(features, human, adversarial, learning_sizes, regressor="reg", seeds=learning_seeds)
     curves.append(curve.assign(features=name))
 curves = pd.concat(curves, ignore_index=True)
-fig, ax = plt.subplots()
-for name, group in curves.groupby("features", sort=False):
-    stats_ = group.groupby("n_train")["rho_test"].agg(["mean", "std"])
-    ax.errorbar(stats_.index, stats_["mean"], yerr=stats_["std"], marker="o", capsize=3, label=name)
-ax.axhline(0, color="black", lw=0.8)
-ax.set(xscale="log", xlabel="non-adversarial training pairs", ylabel="ρ on the adversarial pairs",
-       title="Learning curves (linear regression on PCA-8 features)")
-ax.legend()
+figures.learning_curves(curves)
 plt.show()
 
 # %% [markdown]
@@ -504,7 +454,7 @@ plt.show()
 # %%
 labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
 across = rg.manipulation_split(labels["category"], manipulation_train, manipulation_test)
-across_grid = rg.evaluate_grid(pca8, human, across, ["reg", "nn2"], split_name="across", progress=False)
+across_grid = rg.evaluate_grid(pca8, human, across, ["reg", "nn2"], split_name="across", progress=False, n_jobs=n_jobs)
 report.glue("across_n_train", len(across["train"]))
 report.glue("across_n_test", len(across["test"]))
 for name, regressor, rho_test, rho_train in across_grid[["features", "regressor", "rho_test", "rho_train"]].itertuples(

@@ -75,6 +75,7 @@ from compsem.data import sts3k
 from compsem.models import get_encoder
 from compsem.sts import (
     amr,
+    figures,
     generator,
     hybrid,
     pair_types,
@@ -317,15 +318,8 @@ report.glue("sens_min_named_diff_ci_low", float(sensitivity["ci_low"].min()))
 sensitivity.round(3)
 
 # %% mystnb={"figure": {"caption": "VerbNet-CN's Spearman rho on STS3k-adv, from the authors' ConceptNet role similarities, when its beta weights are perturbed at random (histogram: each beta times a factor between 1/f and f) or replaced (vertical lines); the paper's value .647 is the marker on the axis, the best neural model's rho the dashed line. Look at whether any weighting falls to the dashed line.", "name": "fig-sts3k-hybrid-beta-sensitivity"}}
-fig, ax = plt.subplots(figsize=(8, 3.5))
-ax.hist(perturbed, bins=30, color="0.75", label=f"random perturbations (f = {perturbation_factor:g})")
-for (name, row), color in zip(sensitivity.iterrows(), report.PALETTE, strict=False):
-    ax.axvline(row["rho"], color=color, lw=1.5, label=name)
-ax.axvline(paired["rho_rival"].iloc[0], color="black", ls="--", label=f"best neural ({paired['rival'].iloc[0]})")
-ax.plot([targets["table9_verbnet_cn_sts3k_adv"]["paper"]], [0], marker="v", color="black", ms=10, ls="none",
-        clip_on=False, label="paper (Table 9)")
-ax.set(xlabel="Spearman rho on STS3k-adv", ylabel="perturbations", title="VerbNet-CN under other beta weights")
-ax.legend(fontsize=7, loc="upper left")
+figures.beta_sensitivity(perturbed, perturbation_factor, sensitivity["rho"], paired["rival"].iloc[0],
+                         paired["rho_rival"].iloc[0], targets["table9_verbnet_cn_sts3k_adv"]["paper"])
 plt.show()
 
 # %% [markdown]
@@ -373,17 +367,7 @@ for name in ["Human", *paper_series]:
         report.glue(f"fig8_{report.slug(name)}_{report.slug(category)}", float(relative.loc[name, category]))
 intervals = {name: structure.category_intervals(values, labels, n_resamples=n_resamples, seed=stats_seed)
              for name, values in series.items()}
-fig, ax = plt.subplots(figsize=(9, 4))
-x = np.arange(len(relative.columns))
-for k, name in enumerate(relative.index):
-    band = intervals[name].loc[list(relative.columns)]
-    offset = (k - (len(relative.index) - 1) / 2) * 0.06  # dodge so the bars do not overlap
-    ax.errorbar(x + offset, band["mean"], yerr=[band["mean"] - band["ci_low"], band["ci_high"] - band["mean"]],
-                marker="o", capsize=2, lw=2.5 if name == "Human" else 1.2, color="black" if name == "Human" else None,
-                label=f"{name}" + ("" if name == "Human" else f" (MAD {mads[name]:.2f})"))
-ax.set_xticks(x, relative.columns)
-ax.set(ylabel="similarity relative to Modifiers", title="Figure 8: similarity by pair category (95% bootstrap intervals)")
-ax.legend(fontsize=8, ncols=2)
+figures.category_means(relative, intervals, mads)
 plt.show()
 
 # %%
@@ -400,16 +384,7 @@ relative.round(3)
 
 # %% mystnb={"figure": {"caption": "Figure 9 for people and models: the reduction in similarity caused by one added modifier of each type, relative to the series' own mean over all single-modifier pairs (0 = an average modifier). Look at Passive for people (black) against each model.", "name": "fig-sts3k-hybrid-figure9"}}
 fig9 = pd.DataFrame({name: structure.modifier_profile(values)["relative_reduction"] for name, values in series.items()})
-fig, ax = plt.subplots(figsize=(9, 4))
-x = np.arange(len(fig9))
-width = 0.8 / fig9.shape[1]
-for i, name in enumerate(fig9.columns):
-    ax.bar(x + i * width - 0.4 + width / 2, fig9[name], width, label=name,
-           color="black" if name == "Human" else None)
-ax.set_xticks(x, fig9.index, rotation=30)
-ax.axhline(0, color="grey", lw=0.8)
-ax.set(ylabel="relative reduction", title="Figure 9 for people and models")
-ax.legend(fontsize=7, ncols=3)
+figures.relative_reductions(fig9)
 plt.show()
 
 # %% [markdown]
@@ -477,18 +452,7 @@ within_table.loc["weighted mean"] = within_mean
 within_table.round(3)
 
 # %% mystnb={"figure": {"caption": "Spearman rho with people within each Figure 8 pair category (95% BCa bootstrap intervals over the category's pairs), for the two hybrids and four non-compositional or neural models; no paper values exist (an extension). Look at whether the hybrids, far ahead on STS3k-adv as a whole, also lead within a category.", "name": "fig-sts3k-hybrid-within-category"}}
-fig, ax = plt.subplots(figsize=(9, 4))
-categories = list(structure.FIGURE8_CATEGORIES)
-x = np.arange(len(categories))
-for k, name in enumerate(within_series):
-    part = within[within["series"] == name].set_index("category").loc[categories]
-    offset = (k - (len(within_series) - 1) / 2) * 0.12
-    ax.errorbar(x + offset, part["rho"], yerr=[part["rho"] - part["ci_low"], part["ci_high"] - part["rho"]],
-                marker="o" if name in hybrid_series else "s", ls="none", capsize=2, label=name)
-ax.axhline(0, color="grey", lw=0.8)
-ax.set_xticks(x, categories)
-ax.set(ylabel="Spearman rho within the category", title="Correlation with people within each pair category")
-ax.legend(fontsize=8, ncols=3)
+figures.within_category(within, within_series, hybrid_series, structure.FIGURE8_CATEGORIES)
 plt.show()
 
 # %% [markdown]
@@ -518,11 +482,7 @@ scores = roles.evaluate(ours, parses)
 scores.round(3)
 
 # %% mystnb={"figure": {"caption": "Our spaCy role labeller against the authors' hand-corrected parses of the 5,600 STS3k sentences: F1 per role, exact phrase and lenient (same head word). Look at the core roles (Agent, Verb) against Patient and Theme, whose split depends on verb class.", "name": "fig-sts3k-hybrid-labeller"}}
-fig, ax = plt.subplots(figsize=(8, 3.5))
-f1_columns = [c for c in scores.columns if c.startswith("F1")]
-scores[f1_columns].plot.bar(ax=ax)
-ax.set(ylabel="F1 against the corrected parses", title="Role labeller vs the authors' corrected parses", ylim=(0, 1))
-ax.tick_params(axis="x", rotation=0)
+figures.labeller_f1(scores)
 plt.show()
 
 # %% [markdown]
@@ -619,13 +579,7 @@ generated_sims[f"VerbNet ({labeller_vectors}, our labeller)"] = hybrid.combine(
                              word_vectors=vectors, stopwords=stopwords), denominator=denominator)
 profile = pd.DataFrame({name: pd.Series(values).groupby(generated["category"].to_numpy()).mean()
                         for name, values in generated_sims.items()})
-fig, ax = plt.subplots(figsize=(9, 4.5))
-order = [c for c in generator.CATEGORIES if c in profile.index]
-for name in profile.columns:
-    ax.plot(order, profile.loc[order, name], marker="o", label=name)
-ax.set_xticks(range(len(order)), order, rotation=70, ha="right")
-ax.set(ylabel="mean cosine similarity", title="Model similarity per manipulation (generated pairs, no ratings)")
-ax.legend(fontsize=8)
+figures.generated_profile(profile, [c for c in generator.CATEGORIES if c in profile.index])
 plt.show()
 
 # %% [markdown]

@@ -74,7 +74,7 @@ from IPython.display import Markdown
 from compsem import report, stats
 from compsem.data import sts3k
 from compsem.data import sts_benchmarks as sb
-from compsem.sts import pair_types, scoring, similarity, table9
+from compsem.sts import figures, pair_types, scoring, similarity, table9
 
 report.set_theme()
 models = scoring.validate(models)
@@ -183,21 +183,7 @@ variants.style.format("{:.3f}", na_rep="–")
 # %% mystnb={"figure": {"caption": "Figure 3 of the paper, from the published similarities: Spearman rho of Mean-CN and DefSent, and their difference, per dataset; black crosses: the paper's Table 9 values. Look at the difference bars of the classic datasets against STS3k-adv.", "name": "fig-sts3k-models-figure3"}}
 paper9 = table9.paper_table9()
 fig3_columns = [c for c in ["STSb-test", "SICK", "STSS-131", "STS3k-all", "STS3k-non", "STS3k-adv"] if c in published]
-fig, ax = plt.subplots(figsize=(8, 3.8))
-x = np.arange(len(fig3_columns))
-mean_cn, defsent = published.loc["Mean-CN", fig3_columns], published.loc["DefSent", fig3_columns]
-ax.bar(x - 0.27, mean_cn, 0.27, label="Mean-CN")
-ax.bar(x, defsent, 0.27, label="DefSent")
-ax.bar(x + 0.27, defsent - mean_cn, 0.27, label="DefSent − Mean-CN")
-paper_fig3 = paper9.loc[["Mean-CN", "DefSent"], fig3_columns]
-paper_fig3.loc["difference"] = paper_fig3.loc["DefSent"] - paper_fig3.loc["Mean-CN"]
-for offset, row in zip((-0.27, 0, 0.27), paper_fig3.index, strict=True):
-    ax.scatter(x + offset, paper_fig3.loc[row], marker="x", color="black", zorder=3,
-               label="paper (Table 9)" if row == "difference" else None)
-ax.set_xticks(x, fig3_columns)
-ax.axhline(0, color="black", lw=0.8)
-ax.set(ylabel="Spearman ρ with human ratings", title="Figure 3: a non-compositional model vs the best transformer")
-ax.legend(ncols=3, loc="lower left")
+figures.noncompositional_gap(published, paper9, fig3_columns)
 plt.show()
 
 # %% mystnb={"figure": {"caption": "Figure 4 of the paper, from the published similarities: Spearman rho on the non-adversarial and adversarial pairs and their difference, per model; black crosses: the paper's Table 9 values; dashed lines with bands: the noise ceiling of each portion (split-half reliability of the ratings, with the range of single splits). Look at the difference bars: how far each model falls on the adversarial pairs, and which stay near zero; and at the distance of every bar from the ceiling.", "name": "fig-sts3k-models-figure4"}}
@@ -205,20 +191,7 @@ fig4 = published[["STS3k-non", "STS3k-adv"]].copy()
 fig4["adv − non"] = fig4["STS3k-adv"] - fig4["STS3k-non"]
 paper_fig4 = paper9[["STS3k-non", "STS3k-adv"]].copy()
 paper_fig4["adv − non"] = paper_fig4["STS3k-adv"] - paper_fig4["STS3k-non"]
-fig, ax = plt.subplots(figsize=(9, 4))
-x = np.arange(len(fig4))
-for colour, column in (("C0", "STS3k-non"), ("C1", "STS3k-adv")):
-    ax.axhspan(ceiling.loc[column, "low"], ceiling.loc[column, "high"], color=colour, alpha=0.25, lw=0)
-    ax.axhline(ceiling.loc[column, "ceiling"], color=colour, ls="--", lw=1, label=f"noise ceiling, {column}")
-for offset, column in zip((-0.27, 0, 0.27), fig4.columns, strict=True):
-    ax.bar(x + offset, fig4[column], 0.27, label=column)
-    ax.scatter(x + offset, paper_fig4.loc[fig4.index, column], marker="x", color="black", s=12, zorder=3,
-               label="paper (Table 9)" if column == "adv − non" else None)
-ax.set_xticks(x, fig4.index, rotation=60, ha="right")
-ax.axhline(0, color="black", lw=0.8)
-ax.set(ylabel="Spearman ρ", title="Figure 4: non-adversarial vs adversarial STS3k (published similarities)")
-ax.set_ylim(top=1.5)  # room for the legend above the ceiling lines
-ax.legend(ncols=3, fontsize="small", loc="upper center")
+figures.adversarial_drop(fig4, paper_fig4, ceiling)
 plt.show()
 
 # %% [markdown]
@@ -350,14 +323,7 @@ groups = {"Quadruple swap": (labels["type"] == "Quadruple swap").to_numpy(),
           "single changes": single.to_numpy(),
           "Added modifiers": (labels["type"] == "Added modifiers").to_numpy()}
 adv_or_single = (pairs["portion"] == "adv").to_numpy() | single.to_numpy()
-fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.8), sharex=True)
-for ax, (title, sims) in zip(np.atleast_1d(axes), panels.items(), strict=True):
-    ax.scatter(pairs["human"][adv_or_single], sims[adv_or_single], s=4, color="lightgrey", label="other adversarial")
-    for name, mask in groups.items():
-        ax.scatter(pairs["human"][mask], sims[mask], s=5, color=highlight[name], label=name, alpha=0.7)
-    ax.set(title=title, xlabel="human similarity")
-np.atleast_1d(axes)[0].set_ylabel("model cosine similarity")
-np.atleast_1d(axes)[-1].legend(markerscale=3, loc="lower right")
+figures.model_against_human(pairs["human"], panels, adv_or_single, groups, highlight)
 plt.show()
 
 # %% [markdown]
@@ -472,19 +438,7 @@ if "sts3k" in datasets:
         report.glue(f"table9_drop_{row_key}_ci_low", float(values["drop low"]))
         report.glue(f"table9_drop_{row_key}_ci_high", float(values["drop high"]))
     paper_ci = pd.DataFrame({"adv": paper9["STS3k-adv"], "non − adv": paper9["STS3k-non"] - paper9["STS3k-adv"]})
-    fig, axes = plt.subplots(1, 2, figsize=(10, 5), sharey=True)
-    y = np.arange(len(published_ci))
-    for ax, column, low, high, label in ((axes[0], "adv", "adv low", "adv high", "ρ on STS3k-adv"),
-                                         (axes[1], "non − adv", "drop low", "drop high", "ρ(non) − ρ(adv)")):
-        ax.errorbar(published_ci[column], y, xerr=[published_ci[column] - published_ci[low],
-                    published_ci[high] - published_ci[column]], fmt="o", capsize=3, label="published files")
-        ax.scatter(paper_ci.loc[published_ci.index, column], y, marker="x", color="black", zorder=3, label="paper")
-        ax.axvline(0, color="black", lw=0.8)
-        ax.set(xlabel=f"{label} ({ci_level:.0%} bootstrap interval)")
-    axes[0].set_yticks(y, published_ci.index)
-    axes[0].invert_yaxis()
-    axes[1].legend(loc="lower right")
-    fig.suptitle("Published STS3k similarities: adversarial correlation and drop, with uncertainty")
+    figures.published_intervals(published_ci, paper_ci, ci_level)
     plt.show()
 
 # %%
@@ -510,13 +464,7 @@ if "sts3k" in datasets:
         drop = similarity.spearman(sims, human, non) - similarity.spearman(sims, human, adv)
         drops.append({"model": label, "non − adv": drop, "low": low, "high": high})
     drops = pd.DataFrame(drops).set_index("model").sort_values("non − adv")
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(drops) + 1))
-    ax.errorbar(drops["non − adv"], np.arange(len(drops)),
-                xerr=[drops["non − adv"] - drops["low"], drops["high"] - drops["non − adv"]], fmt="o", capsize=3)
-    ax.set_yticks(np.arange(len(drops)), drops.index)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set(xlabel=f"ρ(non) − ρ(adv) with {ci_level:.0%} bootstrap interval",
-           title="Drop from non-adversarial to adversarial pairs (recomputed models)")
+    figures.recomputed_drops(drops, ci_level)
     plt.show()
 
 # %% [markdown]

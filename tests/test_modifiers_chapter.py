@@ -94,3 +94,39 @@ def test_trust_remote_code_is_opt_in_and_only_for_hub_models():
     )
     assert enc.name == "hf:some/model"  # same cache key as without the opt-in
     assert "trust_remote_code" in experiment.run.__code__.co_varnames
+
+
+def test_plot_grids_one_heat_map_per_panel_with_the_values_written():
+    import matplotlib.pyplot as plt
+
+    from compsem.modifiers import chapter as C
+
+    plt.close("all")
+    panels = [(f"panel {k}", np.full((5, 5), 0.7)) for k in range(3)]
+    fig = C.plot_grids(panels)
+    assert plt.get_fignums() == [fig.number]
+    assert len(fig.axes) == 4  # three panels and the shared colour bar
+    assert all(len(ax.texts) == 25 for ax in fig.axes[:3])
+    plt.close("all")
+
+
+def test_plot_intervals_draws_both_intervals_per_model():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    plt.close("all")
+    frame = pd.DataFrame([{"model": m, "class": c, "score": 0.6, "Wilson low": 0.55,
+                           "Wilson high": 0.65, "bootstrap low": 0.4, "bootstrap high": 0.8}
+                          for m in ("A", "B") for c in CLASSES])  # fmt: skip
+    fig = C.plot_intervals(frame)
+    assert plt.get_fignums() == [fig.number] and len(fig.axes) == 2
+    for ax in fig.axes:
+        assert [c.lines[0].get_marker() for c in ax.containers] == ["o", "s"]
+        assert [len(c.lines[0].get_xdata()) for c in ax.containers] == [5, 5]
+    plt.close("all")
+    fig = C.plot_intervals(frame.assign(**{"Wilson low": np.nan}))  # bootstrap only
+    assert [len(ax.containers) for ax in fig.axes] == [1, 1]
+    plt.close("all")

@@ -239,26 +239,11 @@ def glue_findings(chapter: str, values: Mapping[str, float] | None = None) -> No
     myst_glue("findings_headline", Markdown(findings_headline(rows, values)), display=False)
 
 
-PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
-
-
 def set_theme() -> None:
-    """The book's matplotlib theme: colour-blind-safe palette, light grid, readable sizes."""
-    import matplotlib as mpl
+    """The book's figure theme (:func:`compsem.plotting.use_book_theme`)."""
+    from compsem.plotting import use_book_theme
 
-    mpl.rcParams.update(
-        {
-            "figure.figsize": (7.0, 4.0),
-            "figure.dpi": 110,
-            "axes.prop_cycle": mpl.cycler(color=PALETTE),
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "axes.grid": True,
-            "grid.alpha": 0.3,
-            "font.size": 10,
-            "legend.frameon": False,
-        }
-    )
+    use_book_theme()
 
 
 def read_glued(notebook) -> dict[str, float]:

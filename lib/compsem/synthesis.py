@@ -302,7 +302,7 @@ def scatter_figure(table: pd.DataFrame, pairs, agreement: pd.DataFrame | None = 
     rows = math.ceil(len(pairs) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.2 * rows), squeeze=False)
     models = list(dict.fromkeys(table["model"]))
-    palette = dict(zip(models, sns.color_palette("colorblind", len(models)), strict=False))
+    palette = dict(zip(models, sns.color_palette(n_colors=len(models)), strict=False))  # the theme's
     for ax, (a, b) in zip(axes.flat, pairs, strict=False):
         both = paired(table, a, b)
         for model, r in both.iterrows():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 from scipy import stats as sps
 
 from compsem.modifiers import pairs as pair_test
@@ -25,6 +26,7 @@ from compsem.modifiers import statistics as st
 from compsem.modifiers import subsectivity
 from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
+from compsem.plotting import interval_dots
 from compsem.report import slug
 
 STATUS_COLOURS = {
@@ -139,28 +141,22 @@ def plot_grids(
     ylabel="first adjective",
     xlabel="second adjective",
 ):
-    """Heat maps of 5 x 5 grids side by side, values written in the cells."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3.4), sharey=True)
-    for ax, (title, grid) in zip(np.atleast_1d(axes), panels, strict=True):
-        image = ax.imshow(grid, vmin=vmin, vmax=vmax, cmap=cmap)
-        ax.set_xticks(range(5), CLASSES, rotation=45, ha="right")
-        ax.set_yticks(range(5), CLASSES)
+    """Heat maps of 5 x 5 grids side by side (seaborn ``heatmap``), values written in the
+    cells, one colour bar for all."""
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(3.2 * len(panels), 3.4), sharey=True, squeeze=False
+    )
+    for ax, (title, grid) in zip(axes[0], panels, strict=True):
+        sns.heatmap(
+            pd.DataFrame(grid, index=CLASSES, columns=CLASSES), vmin=vmin, vmax=vmax, cmap=cmap,
+            annot=True, fmt=".2f", annot_kws={"fontsize": 7}, cbar=False, square=True, ax=ax,
+        )  # fmt: skip
+        ax.tick_params(axis="x", rotation=45)
+        ax.tick_params(axis="y", rotation=0)
         ax.set_title(title, fontsize=8)
-        ax.grid(False)
-        for (i, j), v in np.ndenumerate(grid):
-            dark = cmap == "viridis" and v < (vmin + vmax) / 2 + 0.05
-            ax.text(
-                j,
-                i,
-                f"{v:.2f}",
-                ha="center",
-                va="center",
-                fontsize=7,
-                color="white" if dark else "black",
-            )
-    np.atleast_1d(axes)[0].set_ylabel(ylabel)
+    axes[0, 0].set_ylabel(ylabel)
     fig.supxlabel(xlabel, fontsize=9)
-    fig.colorbar(image, ax=axes, shrink=0.8, label=label)
+    fig.colorbar(axes[0, 0].collections[0], ax=axes[0], shrink=0.8, label=label)
     return fig
 
 
@@ -337,33 +333,41 @@ def ns_intervals(
     return pd.DataFrame(rows)
 
 
+INTERVALS = {
+    "Wilson": ("Wilson (phrases independent)", "o"),
+    "bootstrap": ("bootstrap (adjectives, nouns)", "s"),
+}
+"""The two intervals of :func:`ns_intervals`: legend label and marker."""
+
+
 def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None):
-    """Scores with both intervals of :func:`ns_intervals`, one panel per model; ``reference``
-    adds a dotted horizontal line."""
-    models = frame["model"].unique()
-    fig, axes = plt.subplots(1, len(models), figsize=(3.4 * len(models), 3.4), sharey=True)
-    for ax, model in zip(np.atleast_1d(axes), models, strict=True):
-        f = frame[frame["model"] == model]
-        x = np.arange(len(f))
-        for shift, what, fmt, name in (
-            (-0.12, "Wilson", "o", "Wilson (phrases independent)"),
-            (0.12, "bootstrap", "s", "bootstrap (adjectives, nouns)"),
-        ):
-            if f"{what} low" not in f or f[f"{what} low"].isna().all():
-                continue
-            ax.errorbar(
-                x + shift,
-                f["score"],
-                fmt=fmt,
-                capsize=3,
-                label=name,
-                yerr=[f["score"] - f[f"{what} low"], f[f"{what} high"] - f["score"]],
+    """Scores with both intervals of :func:`ns_intervals` (circles: Wilson, squares: bootstrap),
+    one panel per model; a dotted horizontal line at ``reference`` (default 0.5)."""
+    long = pd.concat(
+        [
+            frame[["model", "class", "score"]].assign(
+                interval=label, low=frame[f"{what} low"], high=frame[f"{what} high"]
             )
-        ax.set_xticks(x, f["class"])
+            for what, (label, _) in INTERVALS.items()
+            if f"{what} low" in frame and frame[f"{what} low"].notna().any()
+        ],
+        ignore_index=True,
+    )
+    models = frame["model"].unique()
+    fig, axes = plt.subplots(
+        1, len(models), figsize=(3.4 * len(models), 3.4), sharey=True, squeeze=False
+    )
+    for ax, model in zip(axes[0], models, strict=True):
+        interval_dots(
+            ax, long[long["model"] == model], "class", "score", "low", "high", hue="interval",
+            orient="v", dodge=0.24, order=list(dict.fromkeys(frame["class"])),
+            hue_order=[label for label, _ in INTERVALS.values() if label in set(long["interval"])],
+            markers={label: marker for label, marker in INTERVALS.values()},
+        )  # fmt: skip
         ax.set_title(model, fontsize=9)
         ax.axhline(0.5 if reference is None else reference, color="black", lw=0.6, ls=":")
-    np.atleast_1d(axes)[0].set_ylabel(ylabel)
-    np.atleast_1d(axes)[0].legend(fontsize=7, loc="lower left")
+    axes[0, 0].set_ylabel(ylabel)
+    axes[0, 0].legend(fontsize=7, loc="lower left")
     return fig
 
 
@@ -514,12 +518,13 @@ def plot_per_noun(run, lex: Lexicon):
         st.adjective_grid(run.an_phrases, run.ns["holds"], lex), labels, lex.nouns["word"].tolist()
     )
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1, 1.4]})
-    image = axes[0].imshow(per_noun.to_numpy(), vmin=0, vmax=1, cmap="RdBu_r", aspect="auto")
-    axes[0].set_xticks(range(5), CLASSES)
-    axes[0].set_yticks(range(len(per_noun)), per_noun.index, fontsize=8)
-    axes[0].grid(False)
-    axes[0].set_title("Eq. 8 per noun", fontsize=9)
-    fig.colorbar(image, ax=axes[0], shrink=0.8)
+    sns.heatmap(
+        per_noun, vmin=0, vmax=1, cmap="RdBu_r", ax=axes[0], cbar_kws={"shrink": 0.8},
+        yticklabels=True,
+    )  # fmt: skip
+    axes[0].tick_params(axis="y", labelsize=8, rotation=0)
+    axes[0].set(title="Eq. 8 per noun", xlabel="", ylabel="")
+    axes[0].title.set_fontsize(9)
     spread = pd.DataFrame(
         {
             T.cell_label(c): pair_test.per_noun_pair(run.pairs, c)

@@ -11,8 +11,11 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
+from compsem.determinism import set_threads
 from compsem.models import cached_encode_layers
+from compsem.plotting import CHANCE, PALETTE, PAPER, interval_dots
 from compsem.probing import (
     audit,
     experiment,
@@ -25,7 +28,7 @@ from compsem.probing import (
     released2018,
     tasks2016,
 )
-from compsem.report import PALETTE, slug
+from compsem.report import slug
 
 TASKS_2016 = ("has-school", "has-human", "school-as-agent")
 TASKS_PROPOSED = ("prof-ag-of-rec", "prof-recommends")
@@ -361,19 +364,15 @@ def plot_table3(summary: pd.DataFrame, targets: dict, encoders, controls: pd.Dat
 
 def plot_table2(summary: pd.DataFrame, targets: dict, tasks, encoders, substitute: str):
     """2018 Table 2: our accuracies with bootstrap intervals per task and encoder; the paper's
-    BOW and SDAE rows as markers (the SDAE markers beside our ``substitute``)."""
-    fig, axes = plt.subplots(1, len(tasks), figsize=(2.6 * len(tasks), 3.6), sharey=True)
-    for ax, task in zip(np.atleast_1d(axes), tasks, strict=True):
-        sub = summary[(summary.task == task) & (summary.control == "none")].set_index("encoder")
-        sub = sub.reindex([e for e in encoders if e in sub.index])
-        y = np.arange(len(sub))
-        ax.errorbar(
-            sub.accuracy,
-            y,
-            xerr=np.nan_to_num([sub.accuracy - sub.low, sub.high - sub.accuracy]),
-            fmt="o",
-            color=PALETTE[0],
-            capsize=2,
+    BOW and SDAE rows as dashed lines, the SDAE value also as a star beside our ``substitute``."""
+    fig, axes = plt.subplots(
+        1, len(tasks), figsize=(2.6 * len(tasks), 3.6), sharey=True, squeeze=False
+    )
+    for ax, task in zip(axes[0], tasks, strict=True):
+        sub = summary[(summary.task == task) & (summary.control == "none")]
+        order = [e for e in encoders if e in set(sub.encoder)]
+        at = interval_dots(
+            ax, sub, "encoder", "accuracy", "low", "high", order=order, colors={None: PALETTE[0]}
         )
         for k, (name, key) in enumerate((("BOW", "bow"), ("SDAE", "sdae"))):
             ax.axvline(
@@ -383,20 +382,15 @@ def plot_table2(summary: pd.DataFrame, targets: dict, tasks, encoders, substitut
                 color=PALETTE[1 + k],
                 label=f"{name} (paper)",
             )
-        if substitute in sub.index:
+        if substitute in at:
             ax.scatter(
                 [targets[f"probe_2018_sdae_{task}"]["paper"]],
-                [list(sub.index).index(substitute)],
-                marker="*",
-                s=90,
-                color=PALETTE[2],
-                zorder=3,
+                [at[substitute]],
+                **{**PAPER, "marker": "*", "s": 90, "color": PALETTE[2]},
             )
-        ax.axvline(50, color="grey", lw=0.8)
-        ax.set_yticks(y, sub.index)
-        ax.set(title=task, xlim=(35, 102), xlabel="% correct")
-    np.atleast_1d(axes)[0].invert_yaxis()
-    np.atleast_1d(axes)[-1].legend(fontsize=8, loc="lower left")
+        ax.axvline(50, **CHANCE)
+        ax.set(title=task, xlim=(35, 102), xlabel="% correct", ylabel="")
+    axes[0, -1].legend(fontsize=8, loc="lower left")
     return fig
 
 
@@ -465,36 +459,47 @@ def plot_splits(summary: pd.DataFrame, encoders):
 
 
 def plot_geometry(cosines: dict, encoders):
-    """Cosine with the role swap against cosine with the passive paraphrase, per encoder."""
-    fig, axes = plt.subplots(1, len(encoders), figsize=(3.4 * len(encoders), 3.4))
-    for ax, name in zip(np.atleast_1d(axes), encoders, strict=True):
-        swap, passive = cosines[name]["swap"], cosines[name]["passive"]
-        ax.scatter(swap, passive, s=8, alpha=0.6)
-        lo = min(swap.min(), passive.min())
-        ax.plot([lo, 1], [lo, 1], color="grey", lw=0.8)
-        ax.set(title=name, xlabel="cos(s, role swap)")
-    np.atleast_1d(axes)[0].set_ylabel("cos(s, passive paraphrase)")
-    fig.suptitle("Above the diagonal: the paraphrase is closer than the role swap")
-    return fig
+    """Cosine with the role swap against cosine with the passive paraphrase, one panel per
+    encoder (seaborn ``relplot``), the diagonal in grey."""
+    points = pd.concat(
+        [
+            pd.DataFrame(
+                {"encoder": name, "swap": cosines[name]["swap"], "passive": cosines[name]["passive"]}
+            )
+            for name in encoders
+        ],
+        ignore_index=True,
+    )
+    grid = sns.relplot(
+        data=points, x="swap", y="passive", col="encoder", col_order=list(encoders), s=8,
+        alpha=0.6, linewidth=0, height=3.4, aspect=1, facet_kws={"sharex": False, "sharey": False},
+    )  # fmt: skip
+    for name, ax in grid.axes_dict.items():
+        lo = min(cosines[name]["swap"].min(), cosines[name]["passive"].min())
+        ax.plot([lo, 1], [lo, 1], **CHANCE)
+    grid.set_titles("{col_name}")
+    grid.set_axis_labels("cos(s, role swap)", "cos(s, passive paraphrase)")
+    grid.figure.suptitle("Above the diagonal: the paraphrase is closer than the role swap")
+    grid.figure.tight_layout()
+    return grid.figure
 
 
 def plot_geometry_layers(table: pd.DataFrame, base: str):
     """Share of sentences whose paraphrase is closer than the swap / the negation, by layer."""
-    per_layer = table[table.encoder.str.startswith(f"{base}:layer")].copy()
-    per_layer["layer"] = per_layer.encoder.str.rsplit("layer", n=1).str[1].astype(int)
+    per_layer = table[table.encoder.str.startswith(f"{base}:layer")]
+    per_layer = per_layer[per_layer.versus.isin(["swap", "negation"])].assign(
+        layer=lambda f: f.encoder.str.rsplit("layer", n=1).str[1].astype(int),
+        percent=lambda f: 100 * f.share_closer,
+        closer=lambda f: "paraphrase closer than " + f.versus,
+    )
     fig, ax = plt.subplots(figsize=(6, 3.2))
-    for k, versus in enumerate(("swap", "negation")):
-        sub = per_layer[per_layer.versus == versus].sort_values("layer")
-        ax.plot(
-            sub.layer,
-            100 * sub.share_closer,
-            marker="o",
-            color=PALETTE[k],
-            label=f"paraphrase closer than {versus}",
-        )
-    ax.axhline(50, color="grey", lw=0.8)
+    sns.lineplot(
+        data=per_layer, x="layer", y="percent", hue="closer", marker="o", ax=ax,
+        hue_order=[f"paraphrase closer than {v}" for v in ("swap", "negation")],
+    )  # fmt: skip
+    ax.axhline(50, **CHANCE)
     ax.set(xlabel=f"{base} layer (mean pooling)", ylabel="% of sentences", ylim=(0, 102))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, title=None)
     return fig
 
 
@@ -502,14 +507,9 @@ def plot_geometry_layers(table: pd.DataFrame, base: str):
 
 
 def limit_threads(threads: int) -> None:
-    """torch and BLAS on ``threads`` CPU threads (0: unchanged); 1 is fastest when other
-    processes share the cores."""
-    if threads:
-        import torch
-        from threadpoolctl import threadpool_limits
-
-        torch.set_num_threads(threads)
-        threadpool_limits(threads)
+    """torch and BLAS on ``threads`` CPU threads (0: unchanged): :func:`compsem.determinism.
+    set_threads`."""
+    set_threads(threads)
 
 
 def trained_encoder_card(name: str) -> pd.Series:

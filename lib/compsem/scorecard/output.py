@@ -45,8 +45,21 @@ def write(table: pd.DataFrame, out_dir) -> list[Path]:
 def figure(table: pd.DataFrame, model: str, reference=PACKAGED):
     """One page for ``model``: a panel per battery, a dot per measure with its interval (bar),
     the noise ceiling (black tick) where there is one, and the range of the ``reference`` models
-    present in ``table`` (grey band; those other than ``model``). Returns the figure."""
+    present in ``table`` (grey band; those other than ``model``), in the book's theme (set for
+    this figure only). Returns the figure."""
     import matplotlib.pyplot as plt
+
+    from compsem.plotting import use_book_theme
+
+    with plt.rc_context():
+        use_book_theme()
+        return _figure(table, model, reference)
+
+
+def _figure(table: pd.DataFrame, model: str, reference):
+    import matplotlib.pyplot as plt
+
+    from compsem.plotting import PALETTE
 
     own = table[table["model"] == model]
     if own.empty:
@@ -68,7 +81,7 @@ def figure(table: pd.DataFrame, model: str, reference=PACKAGED):
             ax.scatter(pd.concat([ref["min"], ref["max"]]), np.concatenate([y, y]), marker="|",
                        s=40, color="0.6")  # the ends, visible when only one model is there
         ax.errorbar(rows["value"], y, xerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
-                    fmt="o", color="C0", ms=4, capsize=2, label=model)
+                    fmt="o", color=PALETTE[0], ms=4, capsize=2, label=model)
         ax.scatter(rows["ceiling"], y, marker="|", s=120, color="black", label="noise ceiling"
                    if rows["ceiling"].notna().any() else None)
         ax.set_yticks(y, rows["measure"], fontsize=7)

@@ -1,0 +1,450 @@
+"""The figures of the STS3k chapters (``sts3k-data``, ``sts3k-models``, ``sts3k-finetune``,
+``sts3k-hybrid``), one function each, in the book's theme (:mod:`compsem.plotting`).
+
+Each takes what its chapter has already computed (no statistic is computed here, except the
+means, SDs and percentile bands that seaborn draws from raw rows) and returns the figure; the
+chapter cell shows it under its caption. The paper's values are :data:`compsem.plotting.PAPER`
+markers (crosses, or the shape the caption names).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from scipy import stats
+
+from compsem.plotting import PALETTE, interval_dots, paper_marks
+from compsem.sts import regressors as rg
+
+ZERO = {"color": "black", "lw": 0.8}
+"""The zero line of a correlation axis."""
+
+
+# --------------------------------------------------------------------------- sts3k-data
+
+
+def ratings_histogram(means, shuffled_means, ks: dict):
+    """Paper Figure 2: histograms of the normalised mean similarity per pair, observed and after
+    shuffling every participant's ratings; the title gives the two-sample KS test ``ks``
+    (``statistic``, ``log10_pvalue``)."""
+    long = pd.concat(
+        [
+            pd.DataFrame({"mean": np.asarray(means), "ratings": "STS3k pairs"}),
+            pd.DataFrame(
+                {"mean": np.asarray(shuffled_means), "ratings": "ratings shuffled within participants"}
+            ),
+        ],
+        ignore_index=True,
+    )
+    fig, ax = plt.subplots()
+    sns.histplot(data=long, x="mean", hue="ratings", bins=np.linspace(0, 1, 41), element="step",
+                 alpha=0.35, ax=ax)  # fmt: skip
+    sns.move_legend(ax, "upper left", title=None)
+    ax.set(
+        xlabel="normalised mean similarity",
+        ylabel="pairs",
+        title=f"Figure 2: KS D = {ks['statistic']:.3f}, log10 p = {ks['log10_pvalue']:.1f}",
+    )
+    return fig
+
+
+def split_half_histograms(per_split: pd.DataFrame, n_splits: int):
+    """Histograms over random splits of the raters of the Pearson r (left) and weighted kappa
+    (right) between the two halves, per subset (``per_split``: columns subset, r, kappa)."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    for ax, column, label in zip(
+        axes, ["r", "kappa"], ["Pearson r between halves", "weighted kappa between halves"],
+        strict=True,
+    ):  # fmt: skip
+        sns.histplot(data=per_split, x=column, hue="subset", bins=20, element="step", alpha=0.3,
+                     ax=ax)  # fmt: skip
+        ax.set(xlabel=label, ylabel="splits")
+    axes[1].get_legend().remove()
+    fig.suptitle(
+        f"Agreement between random halves of the raters ({n_splits} splits, before Spearman–Brown)"
+    )
+    return fig
+
+
+def pair_type_boxes(types, human, order):
+    """Box plot of the human similarity per reconstructed pair type (boxes: quartiles, whiskers:
+    1.5 IQR, no outliers drawn), types in ``order``."""
+    frame = pd.DataFrame({"type": types, "human": human})
+    order = list(order)
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ax.boxplot([frame.loc[frame["type"] == t, "human"] for t in order], tick_labels=order,
+               showfliers=False)  # fmt: skip
+    plt.setp(ax.get_xticklabels(), rotation=60, ha="right")
+    ax.set(xlabel="", ylabel="normalised human similarity",
+           title="Human similarity by reconstructed pair type")  # fmt: skip
+    return fig
+
+
+def modifier_reductions(figure9: pd.DataFrame, paper, pooled_mean: float):
+    """Paper Figure 9: reduction in similarity per added-modifier type (``figure9``: columns
+    reduction, sd, n; bars with the normal 95% interval of the mean, 1.96 SE), the paper's values
+    as black dashes and the pooled mean as a dashed line."""
+    fig, ax = plt.subplots()
+    sem = figure9["sd"] / np.sqrt(figure9["n"])
+    x = np.arange(len(figure9))
+    ax.bar(x, figure9["reduction"], yerr=1.96 * sem, capsize=3, label="ours (95% CI)")
+    paper_marks(ax, x, paper, marker="_", s=300)
+    ax.axhline(pooled_mean, ls="--", color="grey", label="pooled mean")
+    ax.set_xticks(x, figure9.index, rotation=30)
+    ax.set(ylabel="reduction in similarity (1 - mean)", title="Figure 9: one added modifier, by type")
+    ax.legend()
+    return fig
+
+
+def reliability_growth(growth: pd.DataFrame, paper: dict, participants: int):
+    """Split-half reliability and weighted kappa (Spearman-Brown) against the number of
+    participants kept: the mean over samples with the 95% percentile band over samples (seaborn
+    ``lineplot``, ``errorbar=("pi", 95)``), per subset; the paper's values (``paper``: column ->
+    values) as crosses at ``participants``."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharex=True)
+    for ax, column, label in zip(
+        axes, ["split_half", "kappa_sb"],
+        ["split-half reliability (Spearman–Brown)", "weighted kappa (Spearman–Brown)"], strict=True,
+    ):  # fmt: skip
+        sns.lineplot(data=growth, x="participants", y=column, hue="subset", marker="o",
+                     markeredgecolor=None, errorbar=("pi", 95), err_kws={"alpha": 0.25, "lw": 0},
+                     ax=ax)  # fmt: skip
+        paper_marks(ax, [participants] * len(paper[column]), paper[column],
+                    label="paper (501 participants)" if ax is axes[0] else None)  # fmt: skip
+        ax.set(xlabel="participants kept", ylabel=label)
+    axes[0].legend(title="subset", fontsize=8)
+    axes[1].get_legend().remove()
+    return fig
+
+
+# --------------------------------------------------------------------------- sts3k-finetune
+
+
+def regressor_curves(grid: pd.DataFrame, targets: dict):
+    """Paper Figure 6: Spearman rho on the test pairs against the number of weights, random split
+    (mean and SD over the seeded splits, seaborn ``lineplot``) and adversarial split, per feature
+    set (``grid``: one row per fit: split kind, features, n_weights, rho_test); the paper's
+    VerbNet-CN (crosses) and the authors' SentBERT files (pluses) from ``targets``."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, kind in zip(axes, ["random", "adversarial"], strict=True):
+        sns.lineplot(data=grid[grid["split kind"] == kind], x="n_weights", y="rho_test",
+                     hue="features", marker="o", markeredgecolor=None, errorbar="sd",
+                     err_style="bars", err_kws={"capsize": 3}, ax=ax)  # fmt: skip
+        split_key = "random" if kind == "random" else "adv"
+        for features, marker, label in [("verbnet", "x", "VerbNet-CN, paper"),
+                                        ("mpnet", "+", "SentBERT, authors' files")]:  # fmt: skip
+            keys = [(r, f"ft_{split_key}_{features}_{r}") for r in rg.REGRESSORS]
+            points = [(rg.n_weights(r, 8), targets[k]["paper"]) for r, k in keys if k in targets]
+            paper_marks(ax, [w for w, _ in points], [v for _, v in points], marker=marker, s=60,
+                        label=label)  # fmt: skip
+        ax.set(xscale="log", xlabel="number of weights", title=f"{kind} split")
+        ax.axhline(0, **ZERO)
+    axes[0].set_ylabel("Spearman ρ on the test pairs")
+    axes[0].get_legend().remove()
+    axes[1].legend()
+    fig.suptitle("Figure 6: regressors on PCA-8 features (random split: mean ± SD over seeds)")
+    return fig
+
+
+def t_interval(values) -> tuple[float, float]:
+    """95% t-interval of the mean of ``values`` (an ``errorbar`` for seaborn)."""
+    return stats.t.interval(0.95, len(values) - 1, loc=np.mean(values), scale=stats.sem(values))
+
+
+def random_split_files(files: pd.DataFrame, grid: pd.DataFrame):
+    """The authors' random-split prediction files (PCA-8 rows of ``files``): rho on the held-out
+    rows (solid) and on all pairs (dashed) against the number of weights, per feature set; the
+    paper's .7-.8 as a grey band; our MPNet on the seeded random splits of ``grid``, mean and 95%
+    t-interval, in black."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.axhspan(0.7, 0.8, color="grey", alpha=0.25, label="paper: .7–.8")
+    pca8 = files[files["n_components"] == 8].sort_values("n_weights")
+    for colour, (label, group) in zip(
+        sns.color_palette(), pca8.groupby("feature set", sort=True), strict=False
+    ):
+        ax.plot(group["n_weights"], group["rho_heldout"], marker="o", color=colour,
+                label=f"{label}, held-out rows")  # fmt: skip
+        ax.plot(group["n_weights"], group["rho_all"], marker="o", ls="--", color=colour, alpha=0.6)
+    ours = grid[(grid["split kind"] == "random") & (grid["features"] == "mpnet")]
+    if len(ours):
+        sns.lineplot(data=ours, x="n_weights", y="rho_test", color="black", marker="s",
+                     errorbar=t_interval, err_style="bars", err_kws={"capsize": 3},
+                     label="MPNet, ours", ax=ax)  # fmt: skip
+    ax.set(xscale="log", xlabel="number of weights", ylabel="Spearman ρ",
+           title="Random split, authors' files (dashed: all pairs)")  # fmt: skip
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+def no_pca_rhos(no_pca_grid: pd.DataFrame, targets: dict):
+    """Paper Figure 11: rho on the adversarial pairs by regressor with all PCA components kept,
+    per feature set; the authors' SentBERT files as black pluses."""
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    order = {r: i for i, r in enumerate(rg.REGRESSORS)}
+    for name, group in no_pca_grid.groupby("features", sort=False):
+        ax.plot(group["regressor"].map(order), group["rho_test"], marker="o", label=name)
+    keys = [(order[r], f"ft_nopca_adv_mpnet_{r}") for r in rg.REGRESSORS]
+    points = [(x, targets[k]["paper"]) for x, k in keys if k in targets]
+    paper_marks(ax, [x for x, _ in points], [v for _, v in points], marker="+", s=80,
+                label="SentBERT, authors' files")  # fmt: skip
+    ax.set_xticks(list(order.values()), list(order))
+    ax.axhline(0, **ZERO)
+    ax.set(xlabel="regressor", ylabel="ρ on the adversarial pairs",
+           title="Figure 11: without PCA (adversarial split)")  # fmt: skip
+    ax.legend(fontsize=8)
+    return fig
+
+
+def finetune_bars(bars: pd.DataFrame, paper_bars: pd.DataFrame):
+    """Paper Figure 7: rho on the adversarial pairs per model (``bars`` columns) and condition
+    (rows), grouped by model (seaborn ``barplot``), the paper's bars as black dashes."""
+    long = bars.rename_axis("condition").reset_index().melt(
+        id_vars="condition", var_name="model", value_name="rho"
+    )
+    paper = paper_bars.rename_axis("condition").reset_index().melt(
+        id_vars="condition", var_name="model", value_name="rho"
+    )
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    sns.barplot(data=long, x="model", y="rho", hue="condition", order=list(bars.columns),
+                hue_order=list(bars.index), errorbar=None, saturation=1, ax=ax)  # fmt: skip
+    for container, condition in zip(ax.containers, bars.index, strict=True):
+        at = [patch.get_x() + patch.get_width() / 2 for patch in container.patches]
+        values = paper[paper["condition"] == condition].set_index("model")["rho"]
+        paper_marks(ax, at, values.loc[list(bars.columns)], marker="_", s=300,
+                    label="paper" if condition == bars.index[-1] else None)  # fmt: skip
+    ax.set(xlabel="", ylabel="Spearman ρ on the adversarial pairs",
+           title="Figure 7: fine-tuned SentBERT vs VerbNet-CN")  # fmt: skip
+    ax.axhline(0, **ZERO)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def learning_curves(curves: pd.DataFrame):
+    """rho on the adversarial pairs against the number of training pairs, mean and SD over
+    subsamples (seaborn ``lineplot``), per feature set (``curves``: features, n_train,
+    rho_test)."""
+    fig, ax = plt.subplots()
+    sns.lineplot(data=curves, x="n_train", y="rho_test", hue="features", marker="o",
+                 markeredgecolor=None, errorbar="sd", err_style="bars", err_kws={"capsize": 3},
+                 ax=ax)  # fmt: skip
+    ax.axhline(0, **ZERO)
+    ax.set(xscale="log", xlabel="non-adversarial training pairs", ylabel="ρ on the adversarial pairs",
+           title="Learning curves (linear regression on PCA-8 features)")  # fmt: skip
+    ax.legend(title=None)
+    return fig
+
+
+# --------------------------------------------------------------------------- sts3k-hybrid
+
+
+def beta_sensitivity(perturbed, factor: float, named: pd.Series, rival: str, rival_rho: float,
+                     paper: float):  # fmt: skip
+    """VerbNet-CN's rho under randomly perturbed beta weights (grey histogram), under named
+    weightings (``named``: name -> rho, vertical lines), the best neural model (dashed) and the
+    paper's value (a marker on the axis)."""
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    sns.histplot(x=np.asarray(perturbed), bins=30, color="0.75", alpha=1, ax=ax,
+                 label=f"random perturbations (f = {factor:g})")  # fmt: skip
+    for (name, rho), color in zip(named.items(), PALETTE, strict=False):
+        ax.axvline(rho, color=color, lw=1.5, label=name)
+    ax.axvline(rival_rho, color="black", ls="--", label=f"best neural ({rival})")
+    ax.plot([paper], [0], marker="v", color="black", ms=10, ls="none", clip_on=False,
+            label="paper (Table 9)")  # fmt: skip
+    ax.set(xlabel="Spearman rho on STS3k-adv", ylabel="perturbations",
+           title="VerbNet-CN under other beta weights")  # fmt: skip
+    ax.legend(fontsize=7, loc="upper left")
+    return fig
+
+
+def category_means(relative: pd.DataFrame, intervals: dict, mads: pd.Series):
+    """Paper Figure 8: similarity per pair category relative to Modifiers, with 95% bootstrap
+    intervals (``intervals``: series -> frame with mean, ci_low, ci_high by category), people in
+    thick black, each model labelled with its MAD from people."""
+    fig, ax = plt.subplots(figsize=(9, 4))
+    x = np.arange(len(relative.columns))
+    for k, name in enumerate(relative.index):
+        band = intervals[name].loc[list(relative.columns)]
+        offset = (k - (len(relative.index) - 1) / 2) * 0.06  # dodge so the bars do not overlap
+        human = name == "Human"
+        ax.errorbar(
+            x + offset, band["mean"], yerr=[band["mean"] - band["ci_low"], band["ci_high"] - band["mean"]],
+            marker="o", capsize=2, lw=2.5 if human else 1.2, color="black" if human else None,
+            label=name if human else f"{name} (MAD {mads[name]:.2f})",
+        )  # fmt: skip
+    ax.set_xticks(x, relative.columns)
+    ax.set(ylabel="similarity relative to Modifiers",
+           title="Figure 8: similarity by pair category (95% bootstrap intervals)")  # fmt: skip
+    ax.legend(fontsize=8, ncols=2)
+    return fig
+
+
+def relative_reductions(reductions: pd.DataFrame):
+    """Paper Figure 9 for people and models: relative reduction per modifier type (rows) and
+    series (columns; people in black), seaborn ``barplot``."""
+    long = reductions.rename_axis("type").reset_index().melt(
+        id_vars="type", var_name="series", value_name="reduction"
+    )
+    colours = dict(zip(reductions.columns, sns.color_palette(n_colors=reductions.shape[1]),
+                       strict=True))  # fmt: skip
+    if "Human" in colours:
+        colours["Human"] = "black"
+    fig, ax = plt.subplots(figsize=(9, 4))
+    sns.barplot(data=long, x="type", y="reduction", hue="series", order=list(reductions.index),
+                hue_order=list(reductions.columns), palette=colours, errorbar=None, saturation=1,
+                ax=ax)  # fmt: skip
+    ax.tick_params(axis="x", rotation=30)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set(xlabel="", ylabel="relative reduction", title="Figure 9 for people and models")
+    ax.legend(fontsize=7, ncols=3, title=None)
+    return fig
+
+
+def within_category(within: pd.DataFrame, series, hybrids, categories):
+    """Spearman rho with people within each pair category, with its interval (``within``:
+    series, category, rho, ci_low, ci_high), per series in ``series`` order; circles for the
+    ``hybrids``, squares for the others."""
+    fig, ax = plt.subplots(figsize=(9, 4))
+    series = list(series)
+    interval_dots(ax, within, "category", "rho", "ci_low", "ci_high", hue="series", orient="v",
+                  order=list(categories), hue_order=series, dodge=0.12,
+                  markers={name: "o" if name in hybrids else "s" for name in series})  # fmt: skip
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set(ylabel="Spearman rho within the category",
+           title="Correlation with people within each pair category")  # fmt: skip
+    ax.legend(fontsize=8, ncols=3)
+    return fig
+
+
+def labeller_f1(scores: pd.DataFrame):
+    """F1 per role of our labeller against the corrected parses (the ``F1 ...`` columns of
+    ``scores``, one bar each), seaborn ``barplot``."""
+    columns = [c for c in scores.columns if c.startswith("F1")]
+    long = scores[columns].rename_axis("role").reset_index().melt(
+        id_vars="role", var_name="score", value_name="F1"
+    )
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    sns.barplot(data=long, x="role", y="F1", hue="score", order=list(scores.index), errorbar=None,
+                saturation=1, ax=ax)  # fmt: skip
+    ax.set(xlabel="", ylabel="F1 against the corrected parses",
+           title="Role labeller vs the authors' corrected parses", ylim=(0, 1))  # fmt: skip
+    ax.legend(title=None)
+    return fig
+
+
+def generated_profile(profile: pd.DataFrame, order):
+    """Mean model similarity per manipulation (rows of ``profile``, in ``order``) on generated
+    pairs, one line per model (columns)."""
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    order = list(order)
+    for name in profile.columns:
+        ax.plot(order, profile.loc[order, name], marker="o", label=name)
+    plt.setp(ax.get_xticklabels(), rotation=70, ha="right")
+    ax.set(ylabel="mean cosine similarity",
+           title="Model similarity per manipulation (generated pairs, no ratings)")  # fmt: skip
+    ax.legend(fontsize=8)
+    return fig
+
+
+# --------------------------------------------------------------------------- sts3k-models
+
+
+def grouped_bars(ax, values: pd.DataFrame, paper: pd.DataFrame, paper_size: float = 36):
+    """``values`` as bars grouped by row (columns side by side, seaborn ``barplot``) and the
+    matching cells of ``paper`` as crosses on them; returns the x position of each row."""
+    long = values.rename_axis("row").reset_index().melt(id_vars="row", var_name="what")
+    sns.barplot(data=long, x="row", y="value", hue="what", order=list(values.index),
+                hue_order=list(values.columns), errorbar=None, saturation=1, ax=ax)  # fmt: skip
+    for container, column in zip(ax.containers, values.columns, strict=True):
+        at = [patch.get_x() + patch.get_width() / 2 for patch in container.patches]
+        paper_marks(ax, at, paper.loc[values.index, column], s=paper_size,
+                    label="paper (Table 9)" if column == values.columns[-1] else None)  # fmt: skip
+    ax.set_xlabel("")
+    return np.arange(len(values))
+
+
+def noncompositional_gap(published: pd.DataFrame, paper9: pd.DataFrame, columns):
+    """Paper Figure 3: rho of Mean-CN and DefSent and their difference per dataset (bars), the
+    paper's Table 9 values as crosses."""
+    def table(frame):
+        out = frame.loc[["Mean-CN", "DefSent"], list(columns)].T
+        return out.assign(**{"DefSent − Mean-CN": out["DefSent"] - out["Mean-CN"]})
+
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    grouped_bars(ax, table(published), table(paper9))
+    ax.axhline(0, **ZERO)
+    ax.set(ylabel="Spearman ρ with human ratings",
+           title="Figure 3: a non-compositional model vs the best transformer")  # fmt: skip
+    ax.legend(ncols=3, loc="lower left")
+    return fig
+
+
+def adversarial_drop(values: pd.DataFrame, paper: pd.DataFrame, ceiling: pd.DataFrame):
+    """Paper Figure 4: rho on the non-adversarial and adversarial pairs and their difference per
+    model (bars), the paper's values as crosses, and the noise ceiling of each portion (dashed
+    line with its interval as a band)."""
+    fig, ax = plt.subplots(figsize=(9, 4))
+    for colour, column in zip(PALETTE, ("STS3k-non", "STS3k-adv"), strict=False):
+        ax.axhspan(ceiling.loc[column, "low"], ceiling.loc[column, "high"], color=colour,
+                   alpha=0.25, lw=0)  # fmt: skip
+        ax.axhline(ceiling.loc[column, "ceiling"], color=colour, ls="--", lw=1,
+                   label=f"noise ceiling, {column}")  # fmt: skip
+    grouped_bars(ax, values, paper, paper_size=12)
+    plt.setp(ax.get_xticklabels(), rotation=60, ha="right")
+    ax.axhline(0, **ZERO)
+    ax.set(ylabel="Spearman ρ",
+           title="Figure 4: non-adversarial vs adversarial STS3k (published similarities)")  # fmt: skip
+    ax.set_ylim(top=1.5)  # room for the legend above the ceiling lines
+    ax.legend(ncols=3, fontsize="small", loc="upper center")
+    return fig
+
+
+def model_against_human(human, panels: dict, background, groups: dict, colours: dict):
+    """Paper Figure 5: model similarity against human similarity, one panel per model
+    (``panels``: title -> similarities), the ``background`` pairs in grey and each group of
+    ``groups`` (name -> mask) in its colour."""
+    human = np.asarray(human)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.8), sharex=True,
+                             squeeze=False)  # fmt: skip
+    for ax, (title, sims) in zip(axes[0], panels.items(), strict=True):
+        sims = np.asarray(sims)
+        ax.scatter(human[background], sims[background], s=4, color="lightgrey",
+                   label="other adversarial")  # fmt: skip
+        for name, mask in groups.items():
+            ax.scatter(human[mask], sims[mask], s=5, color=colours[name], label=name, alpha=0.7)
+        ax.set(title=title, xlabel="human similarity")
+    axes[0, 0].set_ylabel("model cosine similarity")
+    axes[0, -1].legend(markerscale=3, loc="lower right")
+    return fig
+
+
+def published_intervals(published_ci: pd.DataFrame, paper: pd.DataFrame, ci_level: float):
+    """rho on STS3k-adv (left) and the drop from the non-adversarial pairs (right) per published
+    model with bootstrap intervals (``published_ci``: adv, adv low/high, non − adv, drop
+    low/high), the paper's Table 9 values as crosses."""
+    frame = published_ci.rename_axis("model").reset_index()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 5), sharey=True)
+    for ax, column, low, high, label in (
+        (axes[0], "adv", "adv low", "adv high", "ρ on STS3k-adv"),
+        (axes[1], "non − adv", "drop low", "drop high", "ρ(non) − ρ(adv)"),
+    ):
+        at = interval_dots(ax, frame, "model", column, low, high, label="published files")
+        paper_marks(ax, paper.loc[list(at), column], list(at.values()))
+        ax.axvline(0, **ZERO)
+        ax.set(xlabel=f"{label} ({ci_level:.0%} bootstrap interval)")
+    axes[1].legend(loc="lower right")
+    fig.suptitle("Published STS3k similarities: adversarial correlation and drop, with uncertainty")
+    return fig
+
+
+def recomputed_drops(drops: pd.DataFrame, ci_level: float):
+    """Drop from the non-adversarial to the adversarial pairs per recomputed model, with its
+    bootstrap interval (``drops``: index model, columns non − adv, low, high)."""
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(drops) + 1))
+    interval_dots(ax, drops.rename_axis("model").reset_index(), "model", "non − adv", "low", "high")
+    ax.invert_yaxis()  # bottom to top, as the rows are sorted
+    ax.axvline(0, **ZERO)
+    ax.set(xlabel=f"ρ(non) − ρ(adv) with {ci_level:.0%} bootstrap interval",
+           title="Drop from non-adversarial to adversarial pairs (recomputed models)")  # fmt: skip
+    return fig

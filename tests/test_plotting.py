@@ -1,0 +1,238 @@
+"""The book's figure theme and figure functions (compsem.plotting, compsem.sts.figures,
+compsem.cogs.figures, the probing chapter's figures) on small synthetic frames: each returns one
+figure with the expected panels and marks, and opens no other."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import PathCollection  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+
+from compsem import plotting  # noqa: E402
+from compsem.cogs import evaluation as ev  # noqa: E402
+from compsem.cogs import figures as cogs_figures  # noqa: E402
+from compsem.probing import chapter as probing  # noqa: E402
+from compsem.sts import figures as sts_figures  # noqa: E402
+from compsem.sts import regressors as rg  # noqa: E402
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True)
+def _theme_and_cleanup():
+    plotting.use_book_theme()
+    plt.close("all")
+    yield
+    plt.close("all")
+
+
+def one_figure(fig, n_axes: int):
+    """The figure is the only one open and has ``n_axes`` axes; returns them."""
+    assert plt.get_fignums() == [fig.number], "a figure function must open exactly one figure"
+    assert len(fig.axes) == n_axes
+    return fig.axes
+
+
+def paper_points(ax) -> int:
+    """Number of points drawn as the paper's values (:func:`plotting.paper_marks`)."""
+    return sum(
+        len(c.get_offsets())
+        for c in ax.collections
+        if isinstance(c, PathCollection) and c.get_zorder() == plotting.PAPER["zorder"]
+    )
+
+
+def bars(ax) -> int:
+    """Number of bars drawn (seaborn adds legend patches to ``ax.patches``; containers hold the
+    bars only)."""
+    return sum(len(c) for c in ax.containers)
+
+
+# --------------------------------------------------------------------------- plotting
+
+
+def test_theme_sets_the_palette_and_sizes():
+    plotting.use_book_theme()
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    assert [to_hex(c) for c in colours[:3]] == [c.lower() for c in plotting.PALETTE[:3]]
+    assert tuple(plt.rcParams["figure.figsize"]) == (7.0, 4.0)
+    assert not plt.rcParams["axes.spines.top"]
+
+
+def test_interval_dots_draws_one_bar_per_row_and_returns_positions():
+    frame = pd.DataFrame({"model": ["a", "b", "a", "b"], "kind": ["x", "x", "y", "y"],
+                          "v": [1.0, 2.0, 3.0, 4.0], "lo": [0.5, 1.5, 2.5, np.nan],
+                          "hi": [1.5, 2.5, 3.5, np.nan]})  # fmt: skip
+    fig, ax = plt.subplots()
+    at = plotting.interval_dots(ax, frame, "model", "v", "lo", "hi", hue="kind", orient="v")
+    assert at == {"a": 0.0, "b": 1.0}
+    assert len(ax.containers) == 2  # one errorbar per hue level
+    dots = ax.containers[0].lines[0]
+    assert np.allclose(dots.get_xdata(), [-0.06, 0.94]) and np.allclose(dots.get_ydata(), [1, 2])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+    assert ax.get_legend_handles_labels()[1] == ["x", "y"]
+
+
+def test_paper_marks_skip_missing_values():
+    fig, ax = plt.subplots()
+    plotting.paper_marks(ax, [0, 1, 2], [0.5, np.nan, 0.7])
+    assert paper_points(ax) == 2
+
+
+# --------------------------------------------------------------------------- probing chapter
+
+
+def probing_summary():
+    rows = [dict(task=t, encoder=e, control="none", accuracy=a, low=a - 3, high=a + 3)
+            for t in ("Order", "SemRole") for e in ("glove", "mpnet", "sdae")
+            for a in [RNG.uniform(50, 95)]]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_probing_table2_one_panel_per_task_with_the_substitute_star():
+    targets = defaultdict(lambda: {"paper": 70.0})
+    fig = probing.plot_table2(probing_summary(), targets, ["Order", "SemRole"],
+                              ["glove", "mpnet", "sdae"], "sdae")  # fmt: skip
+    axes = one_figure(fig, 2)
+    for ax in axes:
+        assert len(ax.containers) == 1  # the dots with their intervals
+        assert paper_points(ax) == 1  # the paper's SDAE beside our substitute
+    assert [t.get_text() for t in axes[0].get_yticklabels()] == ["glove", "mpnet", "sdae"]
+
+
+def test_probing_geometry_facets_and_layers():
+    cosines = {e: {"swap": RNG.uniform(0.5, 1, 20), "passive": RNG.uniform(0.5, 1, 20)}
+               for e in ("glove", "mpnet")}  # fmt: skip
+    axes = one_figure(probing.plot_geometry(cosines, ["glove", "mpnet"]), 2)
+    assert [len(ax.collections[0].get_offsets()) for ax in axes] == [20, 20]
+    plt.close("all")
+    table = pd.DataFrame([dict(encoder=f"mpnet:layer{k}", versus=v, share_closer=0.5)
+                          for k in range(4) for v in ("swap", "negation", "other")])  # fmt: skip
+    (ax,) = one_figure(probing.plot_geometry_layers(table, "mpnet"), 1)
+    assert [len(line.get_xdata()) for line in ax.lines[:2]] == [4, 4]
+
+
+# --------------------------------------------------------------------------- STS3k chapters
+
+
+def regressor_grid():
+    return pd.DataFrame([dict(**{"split kind": k}, features=f, regressor=r, n_weights=rg.n_weights(r, 8),
+                              rho_test=RNG.normal(0.4, 0.05))
+                         for k in ("random", "adversarial") for f in ("verbnet", "mpnet")
+                         for r in rg.REGRESSORS for _ in range(3 if k == "random" else 1)])  # fmt: skip
+
+
+def test_sts_regressor_curves_paper_markers():
+    targets = {f"ft_{s}_verbnet_{r}": {"paper": 0.3} for s in ("random", "adv") for r in rg.REGRESSORS}
+    axes = one_figure(sts_figures.regressor_curves(regressor_grid(), targets), 2)
+    assert [paper_points(ax) for ax in axes] == [len(rg.REGRESSORS)] * 2
+    assert [len(line.get_xdata()) for line in axes[0].get_lines()[:1]] == [len(rg.REGRESSORS)]
+
+
+def test_sts_interval_figures():
+    ci = pd.DataFrame({"adv": [0.3, 0.5], "adv low": [0.2, 0.4], "adv high": [0.4, 0.6],
+                       "non − adv": [0.3, 0.1], "drop low": [0.2, 0.0], "drop high": [0.4, 0.2]},
+                      index=["Mean-CN", "VerbNet-CN"])  # fmt: skip
+    paper = pd.DataFrame({"adv": [0.31, np.nan], "non − adv": [0.28, 0.12]}, index=ci.index)
+    axes = one_figure(sts_figures.published_intervals(ci, paper, 0.95), 2)
+    assert [paper_points(ax) for ax in axes] == [1, 2]
+    plt.close("all")
+    drops = pd.DataFrame({"non − adv": [0.1, 0.3], "low": [0.0, 0.2], "high": [0.2, 0.4]},
+                         index=["a", "b"])  # fmt: skip
+    (ax,) = one_figure(sts_figures.recomputed_drops(drops, 0.95), 1)
+    assert len(ax.containers) == 1
+
+
+def test_sts_bar_figures_put_one_paper_mark_per_bar():
+    ours = pd.DataFrame({"SentBERT": [0.2, 0.6, 0.1], "VerbNet-CN": [0.6, 0.65, 0.6]},
+                        index=["no training", "random split", "adversarial split"])  # fmt: skip
+    (ax,) = one_figure(sts_figures.finetune_bars(ours, ours + 0.03), 1)
+    assert bars(ax) == 6 and paper_points(ax) == 6
+    plt.close("all")
+    columns = ["SICK", "STS3k-adv"]
+    published = pd.DataFrame([[0.5, 0.4], [0.6, 0.7]], index=["Mean-CN", "DefSent"], columns=columns)
+    (ax,) = one_figure(sts_figures.noncompositional_gap(published, published, columns), 1)
+    assert bars(ax) == 6 and paper_points(ax) == 6
+
+
+def test_sts_distribution_figures():
+    growth = pd.DataFrame([dict(participants=p, subset=s, split_half=RNG.uniform(), kappa_sb=RNG.uniform())
+                           for p in (50, 100) for s in ("all", "adv") for _ in range(5)])  # fmt: skip
+    paper = {"split_half": [0.9, 0.8, 0.7], "kappa_sb": [0.6, 0.5, 0.4]}
+    axes = one_figure(sts_figures.reliability_growth(growth, paper, 501), 2)
+    assert [paper_points(ax) for ax in axes] == [3, 3]
+    assert len(axes[0].get_lines()) >= 2  # a mean line per subset
+    plt.close("all")
+    (ax,) = one_figure(sts_figures.ratings_histogram(RNG.uniform(size=50), RNG.uniform(size=50),
+                                                     {"statistic": 0.1, "log10_pvalue": -3}), 1)  # fmt: skip
+    assert len(ax.get_legend().get_texts()) == 2
+    plt.close("all")
+    types = pd.Series(RNG.choice(["a", "b"], 40))
+    (ax,) = one_figure(sts_figures.pair_type_boxes(types, pd.Series(RNG.uniform(size=40)), ["a", "b"]), 1)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+
+
+def test_sts_within_category_markers_by_series():
+    within = pd.DataFrame([dict(series=s, category=c, rho=0.3, ci_low=0.2, ci_high=0.4)
+                           for s in ("VerbNet-CN", "SentBERT") for c in ("x", "y", "z")])  # fmt: skip
+    (ax,) = one_figure(sts_figures.within_category(within, ["VerbNet-CN", "SentBERT"],
+                                                   {"VerbNet-CN"}, ["x", "y", "z"]), 1)  # fmt: skip
+    assert [c.lines[0].get_marker() for c in ax.containers] == ["o", "s"]
+
+
+# --------------------------------------------------------------------------- COGS chapters
+
+
+def test_cogs_seed_spread_one_panel_per_case():
+    cases, models = ev.CASE_ORDER[:3], ["transformer", "lstm"]
+    runs = pd.DataFrame([dict(model=m, quantity=c, accuracy=RNG.uniform())
+                         for m in models for c in cases for _ in range(4)])  # fmt: skip
+    fig = cogs_figures.seed_spread(runs, cases, models, defaultdict(lambda: 0.5),
+                                   defaultdict(lambda: 1.0), {m: m for m in models})  # fmt: skip
+    for ax in one_figure(fig, 3):
+        assert paper_points(ax) == 2
+        dots = [c for c in ax.collections if c.get_zorder() != plotting.PAPER["zorder"]]
+        assert sum(len(c.get_offsets()) for c in dots) == 8
+
+
+def test_cogs_bar_and_line_figures():
+    summary = pd.DataFrame({c: [0.9, 0.8, 1.0] for c in ["dev", "test", "gen", "lexical", "structural"]},
+                           index=["ours", "paper", "symbolic reference parser"])  # fmt: skip
+    (ax,) = one_figure(cogs_figures.generalization_gap(summary, "ours", "paper"), 1)
+    assert bars(ax) == 10
+    plt.close("all")
+    exact = pd.Series(0.5, index=ev.CASE_ORDER)
+    (ax,) = one_figure(cogs_figures.accuracy_by_case(exact, exact, [0.4] * len(exact), "paper"), 1)
+    assert len(ax.patches) == len(ev.CASE_ORDER)
+    plt.close("all")
+    sizes = pd.DataFrame({f"{w} {s}": [0.5, 0.6] for w in ("ours", "paper") for s in cogs_figures.SPLITS},
+                         index=["small", "large"]).assign(**{"ours gen SD": [0.1, np.nan]})  # fmt: skip
+    (ax,) = one_figure(cogs_figures.transformer_sizes(sizes, {"dev": 1, "test": 1, "gen": 1}), 1)
+    assert len(ax.containers) == 3  # ours on dev, test, gen
+
+
+def test_cogs_distribution_figures():
+    def forms(n):
+        return pd.DataFrame({"case": "x", "source": ["a b"] * n,
+                             "target": [" ".join(["x"] * int(k)) for k in RNG.integers(5, 150, n)]})  # fmt: skip
+
+    data = {"train": forms(30), "gen": forms(30)}
+    axes = one_figure(cogs_figures.target_lengths(data, data), 2)
+    assert axes[0].get_yscale() == "log"
+    plt.close("all")
+    freqs = {(k, label): pd.Series([9, 4, 1]) for k in ("noun", "verb") for label in ("a", "b")}
+    axes = one_figure(cogs_figures.rank_frequency(freqs), 2)
+    assert [len(ax.get_lines()) for ax in axes] == [2, 2]
+    plt.close("all")
+    shares = pd.DataFrame({"released": [0.2, 0.5], "generated": [0.3, 0.4]}, index=["f1", "f2"])
+    (ax,) = one_figure(cogs_figures.frame_shares(shares), 1)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["f2", "f1"]  # sorted by released
