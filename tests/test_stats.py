@@ -206,3 +206,22 @@ def test_bad_input_is_named():
         stats.paired_spearman_difference([1, 2, 3, 4], [1, 2, 3], [1, 2, 3, 4])
     with pytest.raises(ValueError, match="finite pairs"):
         stats.spearman_interval([np.nan] * 5, [1, 2, 3, 4, 5])
+
+
+def test_spearman_permutation_p_is_the_exact_test_for_small_n():
+    import itertools
+
+    from scipy import stats as sps
+
+    from compsem.stats import spearman_permutation_p
+
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 3, 6).astype(float), rng.normal(size=6)  # ties in a
+    rho = sps.spearmanr(a, b).statistic
+    null = [sps.spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(6))]
+    expected = np.mean(np.asarray(null) >= rho - 1e-12)
+    assert spearman_permutation_p(a, b) == pytest.approx(expected, abs=1e-12)
+    assert spearman_permutation_p(np.arange(6.0), np.arange(6.0)) == pytest.approx(1 / 720)
+    # beyond exact_up_to: random pairings, seeded
+    x, y = rng.normal(size=12), rng.normal(size=12)
+    assert spearman_permutation_p(x, y, seed=1) == spearman_permutation_p(x, y, seed=1)

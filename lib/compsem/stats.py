@@ -14,6 +14,7 @@ resampled within their class, crossed with nouns) is in :mod:`compsem.modifiers.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -256,3 +257,28 @@ def label_permutation_test(statistic: Callable[[np.ndarray], float], labels,
                                  rng=np.random.default_rng(seed))
     return {"observed": float(res.statistic), "p_value": float(res.pvalue),
             "null": np.asarray(res.null_distribution, dtype=float)}
+
+
+def spearman_permutation_p(a, b, n_resamples: int = PERMUTATIONS, seed: int = 0,
+                           exact_up_to: int = 8, alternative: str = "greater") -> float:
+    """p of Spearman's rho(a, b) under random pairings (:func:`scipy.stats.permutation_test`,
+    ``permutation_type="pairings"``): every one of the n! pairings when ``n <= exact_up_to``
+    (an exact test), else ``n_resamples`` random ones. ``alternative="greater"``: positive
+    agreement, the one-sided test of a rank agreement."""
+    a, b = (np.asarray(v, dtype=np.float64).ravel() for v in (a, b))
+    if len(a) != len(b) or len(a) < 3:
+        raise ValueError(f"need two arrays of equal length >= 3, got {len(a)} and {len(b)}")
+    ra = stats.rankdata(a)
+
+    def rho(y, axis=-1):
+        ry = stats.rankdata(y, axis=axis)
+        x = ra - ra.mean()
+        ry = ry - ry.mean(axis=axis, keepdims=True)
+        return (ry * x).sum(axis=axis) / np.sqrt((x * x).sum() * (ry * ry).sum(axis=axis))
+
+    n = len(a)
+    resamples = math.factorial(n) if n <= exact_up_to else n_resamples
+    res = stats.permutation_test((b,), rho, permutation_type="pairings", vectorized=True,
+                                 n_resamples=resamples, alternative=alternative,
+                                 rng=np.random.default_rng(seed))
+    return float(res.pvalue)

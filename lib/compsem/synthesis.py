@@ -31,6 +31,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.stats import spearman_permutation_p
+
 PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
     "role order": (
         ("STS3k within Swap-2", "SemRole accuracy"),
@@ -166,17 +168,6 @@ def critical_rho(n: int, alpha: float = 0.05) -> float:
     return float(ok.min()) if len(ok) else float("nan")
 
 
-def _exact_p(a: np.ndarray, b: np.ndarray, rho: float) -> float:
-    """One-sided exact permutation p of Spearman's rho >= observed (ties as scipy ranks them)."""
-    ra, rb = stats.rankdata(a), stats.rankdata(b)
-    count = total = 0
-    for perm in itertools.permutations(range(len(rb))):
-        r = np.corrcoef(ra, rb[list(perm)])[0, 1]
-        count += r >= rho - 1e-12
-        total += 1
-    return count / total
-
-
 def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = 2000,
                    seed: int = 0, level: float = 0.95) -> dict:
     """Do ``measure_a`` and ``measure_b`` order the encoders alike?
@@ -184,8 +175,10 @@ def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: 
     Returns a dict: ``n`` (encoders with both measures), ``rho`` (Spearman) and ``tau``
     (Kendall's tau-b) across them, ``low``/``high`` the percentile bootstrap interval of rho at
     ``level`` over ``n_boot`` resamples of the encoders with replacement (resamples in which
-    either measure is constant are dropped; ``n_boot_used`` says how many remained), and
-    ``p`` the one-sided exact permutation p-value of rho (positive agreement; every ordering for
+    either measure is constant are dropped, ``n_boot_used`` says how many remained: written out
+    here because :func:`scipy.stats.bootstrap` cannot drop them, and with 5-7 encoders many
+    resamples are degenerate), and ``p`` the one-sided permutation p-value of rho
+    (:func:`compsem.stats.spearman_permutation_p`: exact, every ordering, for
     ``n <= MAX_EXACT``, else ``n_boot`` random orderings). A measure that is constant over the
     encoders gives NaN throughout: it cannot rank them. ValueError with fewer than 3 encoders:
     no correlation can be read from two points.
@@ -217,12 +210,8 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     low, high = (np.quantile(boot, [alpha, 1 - alpha]) if len(boot) else (np.nan, np.nan))
     if math.isnan(rho):  # a measure constant over the encoders (e.g. every AN S-I share 1.0)
         p = float("nan")
-    elif n <= MAX_EXACT:
-        p = _exact_p(a, b, rho)
     else:
-        ra, rb = stats.rankdata(a), stats.rankdata(b)
-        null = [np.corrcoef(ra, rng.permutation(rb))[0, 1] for _ in range(n_boot)]
-        p = (1 + sum(r >= rho - 1e-12 for r in null)) / (1 + n_boot)
+        p = spearman_permutation_p(a, b, n_resamples=n_boot, seed=seed, exact_up_to=MAX_EXACT)
     return {"measure_a": measure_a, "measure_b": measure_b, "n": n, "rho": rho, "tau": tau,
             "low": float(low), "high": float(high), "p": float(p), "n_boot_used": len(boot)}
 
