@@ -103,7 +103,7 @@ def test_plan_validates_parameters():
         experiment.plan(["minilm"], ["mpnet"])
     with pytest.raises(ValueError, match="must be a list"):
         experiment.plan("minilm", [])
-    with pytest.raises(ValueError, match="word-vector"):
+    with pytest.raises(ValueError, match="needs word vectors"):
         experiment.plan(["mean:mpnet"], [])
 
 
