@@ -24,8 +24,6 @@ import itertools
 import os
 import re
 import tempfile
-import time
-import uuid
 from pathlib import Path
 
 import pandas as pd
@@ -33,7 +31,6 @@ import pandas as pd
 from compsem import report, run
 from compsem.run import ParameterError
 
-PROGRESS_INTERVAL_S = 0.5
 """Seconds between two updates of Dask's progress bar."""
 
 
@@ -135,36 +132,23 @@ def run_sweep(chapter: str, grid: dict[str, list], profile: str = "default",
     chapter's kernel environment is set process-wide). ``progress``: Dask's progress bar
     (:func:`distributed.progress`) and the dashboard's address when the scheduler has one.
     """
-    from distributed import Client, LocalCluster
-    from distributed import progress as dask_progress
+    from compsem.dask_tasks import submit_all
 
     check_grid(chapter, profile, grid)  # every value before any run
     every = points(grid)
     ids = point_ids(len(every))
-    cluster = None
-    if scheduler is None:
-        workers = max(1, min(n_workers, len(every))) if processes else 1
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=":0")  # any free port: never a clash on 8787
-    try:
-        with Client(cluster or scheduler) as client:
-            if progress:
-                link = _dashboard(client, local=cluster is not None)
-                print(f"[compsem sweep] {len(every)} point(s) of {chapter} ({profile}) on "
-                      f"{client.scheduler.address}" + (f"; dashboard {link}" if link else ""),
-                      flush=True)
-            run_id = uuid.uuid4().hex[:8]  # two sweeps on one scheduler never share a task key
-            futures = [client.submit(run_point, chapter, profile, point, pure=False,
-                                     key=f"sweep-{chapter}-{run_id}-{pid}")
-                       for pid, point in zip(ids, every, strict=True)]
-            if progress:
-                dask_progress(futures, interval=f"{PROGRESS_INTERVAL_S}s")
-            results = [_result(future) for future in futures]
-            if progress:  # the scheduler's side of the bar notices that the bar has closed at its
-                time.sleep(2 * PROGRESS_INTERVAL_S)  # next update; closing before: a traceback
-    finally:
-        if cluster is not None:
-            cluster.close()
+
+    def announce(client) -> None:
+        if progress:
+            link = _dashboard(client, local=scheduler is None)
+            print(f"[compsem sweep] {len(every)} point(s) of {chapter} ({profile}) on "
+                  f"{client.scheduler.address}" + (f"; dashboard {link}" if link else ""),
+                  flush=True)
+
+    results = submit_all(run_point, [(chapter, profile, point) for point in every],
+                         [f"sweep-{chapter}-{pid}" for pid in ids], scheduler=scheduler,
+                         n_workers=n_workers, processes=processes, progress=progress,
+                         outcome=_result, announce=announce)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     notebooks = []

@@ -26,6 +26,7 @@ nothing. :func:`run` scores one model, :func:`run_many` several as a Dask sweep,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import pandas as pd
 
@@ -106,23 +107,9 @@ def run_many(models: Sequence[str], batteries: Sequence[str] = tuple(BATTERIES),
     Each model's rows equal those of :func:`run` on it (every random draw is seeded).
     """
     validate(models, batteries)
-    from distributed import Client, LocalCluster
-    from distributed import progress as dask_progress
+    from compsem.dask_tasks import submit_all
 
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=max(1, min(n_workers, len(models))), threads_per_worker=1,
-                               processes=True, dashboard_address=None)
-        scheduler = cluster
-    try:
-        with Client(scheduler) as client:
-            futures = [client.submit(run, m, tuple(batteries), subset, False, pure=False,
-                                     key=f"scorecard-{i}-{m}", **options)
-                       for i, m in enumerate(models)]
-            if progress:
-                dask_progress(futures)
-            tables = client.gather(futures)
-    finally:
-        if cluster is not None:
-            cluster.close()
+    tables = submit_all(partial(run, **options), [(m, tuple(batteries), subset, False) for m in models],
+                        [f"scorecard-{i}-{m}" for i, m in enumerate(models)], scheduler=scheduler,
+                        n_workers=n_workers, progress=progress)
     return pd.concat(tables, ignore_index=True)
