@@ -165,6 +165,11 @@ that many dev and test examples (a fixed random sample; 0: all)."""
 
 SECTIONS = ("model", "architecture", "data", "seed", "training", "decoding")
 
+OPTIONAL_ARCHITECTURE = {"lstm": {"embedding_dropout"}}
+"""Architecture settings a configuration holds only when they are set, so that configurations
+without them keep their earlier hashes: ``embedding_dropout`` of the LSTMs (absent: the model's
+``dropout``, as the text; 0.0: none, as OpenNMT-py 1.1.1; see :mod:`~compsem.cogs.seq2seq.lstm`)."""
+
 
 def paper_config(model: str = "transformer", seed: int = 1, exposures: int = 1) -> dict:
     """The paper's protocol for one of :data:`PAPER_MODELS` (module docstring)."""
@@ -249,9 +254,13 @@ def make_config(
         ("decoding", decode, decoding),
         ("architecture", arch, architecture),
     ):
-        unknown = set(new or {}) - set(base)
+        allowed = set(base) | (OPTIONAL_ARCHITECTURE.get(arch["arch"], set())
+                               if name == "architecture" else set())
+        unknown = set(new or {}) - allowed
         if unknown:
-            raise ValueError(f"unknown {name} setting(s) {sorted(unknown)}; known: {sorted(base)}")
+            raise ValueError(
+                f"unknown {name} setting(s) {sorted(unknown)}; known: {sorted(allowed)}"
+            )
         base.update(new or {})
     config = {
         "model": model,

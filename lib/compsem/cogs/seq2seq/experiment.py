@@ -88,13 +88,16 @@ def run(
     force: bool = False,
     deadline: float | None = None,
     log=None,
+    keep_every: int = 0,
 ) -> results.Result:
     """Train, decode and save one configuration; read its results back when they exist.
 
     ``results_root``: where result files go (see :func:`results.results_root`);
     ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
     overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
-    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``).
+    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``);
+    ``keep_every``: keep the weights every that many updates beside the checkpoints
+    (:func:`training.train`), for :mod:`compsem.cogs.seq2seq.curve`.
     """
     if not force and results.has_result(config, results_root):
         return results.load_result(config, results_root)
@@ -131,6 +134,7 @@ def run(
         progress=progress,
         deadline=deadline,
         log=log,
+        keep_every=keep_every,
     )
     state = trained.state
 

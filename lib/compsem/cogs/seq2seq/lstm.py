@@ -14,9 +14,14 @@ Luong et al. (2015), with the OpenNMT-py 1.1.1 arrangement (re-implemented, not 
 - global dot attention (Section 3.1): ``a_t = softmax(h_t^T h_s)`` over the source, context
   ``c_t = sum_s a_ts h_s``, attentional state ``h~_t = tanh(W_c [c_t; h_t])`` (Eq. 5; no bias for
   the dot score), then dropout; the generator is ``log_softmax(W h~_t + b)``;
-- dropout 0.1 after the embeddings and between layers (Section 4.5.1); PyTorch's default
-  initialisation (the scripts pass ``-param_init 0`` without ``-param_init_glorot``, notes
-  Section 0.3).
+- dropout 0.1 after the embeddings and between layers (Section 4.5.1: "after the embedding
+  layer and after each hidden layer except for the last"); PyTorch's default initialisation (the
+  scripts pass ``-param_init 0`` without ``-param_init_glorot``, notes Section 0.3).
+
+**Embedding dropout is switchable** (``embedding_dropout``): OpenNMT-py 1.1.1, which the released
+scripts ran, applies dropout to embeddings only inside its positional encoding, which its LSTMs do
+not use, so the paper's LSTMs very likely had *none* after the embeddings. ``None`` (the default)
+follows the text (the model's ``dropout``); ``0.0`` follows the code.
 
 Gradients are clipped at norm 5 by the trainer (configuration ``clip``). With the COGS vocabularies
 (747 source / 727 target ids) the two models have 11.11M and 10.06M parameters.
@@ -44,6 +49,7 @@ class LSTMSeq2Seq(nn.Module):
         embedding: int = 512,
         dropout: float = 0.1,
         bidirectional: bool = False,
+        embedding_dropout: float | None = None,
     ):
         super().__init__()
         if bidirectional and hidden % 2:
@@ -65,11 +71,16 @@ class LSTMSeq2Seq(nn.Module):
         self.attention_out = nn.Linear(2 * hidden, hidden, bias=False)
         self.generator = nn.Linear(hidden, tgt_vocab_size)
         self.dropout = nn.Dropout(dropout)
+        self.embedding_dropout = nn.Dropout(dropout if embedding_dropout is None else embedding_dropout)
+
+    def embed_target(self, ids: torch.Tensor) -> torch.Tensor:
+        """Target embeddings, with the embedding dropout (module docstring)."""
+        return self.embedding_dropout(self.tgt_embedding(ids))
 
     def encode(self, src, src_lengths) -> dict[str, torch.Tensor]:
         """Decoding state, batch first: memory [B, S, H], mask [B, S], decoder states h/c
         [B, layers, H], and the input-feeding vector [B, H] (zeros)."""
-        x = self.dropout(self.src_embedding(src))
+        x = self.embedding_dropout(self.src_embedding(src))
         packed = pack_padded_sequence(x, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
         out, (h, c) = self.encoder(packed)
         memory, _ = pad_packed_sequence(out, batch_first=True, total_length=src.shape[1])
@@ -104,11 +115,11 @@ class LSTMSeq2Seq(nn.Module):
         """Log-probabilities [B, T, V] under teacher forcing (a Python loop over target steps:
         input feeding makes each step depend on the previous attentional state)."""
         state = self.encode(src, src_lengths)
-        embedded = self.dropout(self.tgt_embedding(tgt_in))
+        embedded = self.embed_target(tgt_in)
         outputs = [self._step(embedded[:, t], state) for t in range(tgt_in.shape[1])]
         return F.log_softmax(self.generator(torch.stack(outputs, 1)).float(), dim=-1)
 
     def step(self, tokens: torch.Tensor, state: dict, position: int):
         """Log-probabilities [B, V] of the token after ``tokens`` [B]; updates ``state``."""
-        out = self._step(self.dropout(self.tgt_embedding(tokens)), state)
+        out = self._step(self.embed_target(tokens), state)
         return F.log_softmax(self.generator(out).float(), dim=-1), state

@@ -54,6 +54,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument(
+        "--lstm-embedding-dropout",
+        type=float,
+        default=None,
+        help="dropout after the LSTMs' embeddings (default: the model's 0.1, as the text; 0: none, "
+        "as OpenNMT-py 1.1.1 ran the released scripts); a separate configuration (hash)",
+    )
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
     p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
     p.add_argument(
@@ -63,6 +70,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="a time budget: training of every run ends at its first validation after this many "
         "minutes from now (stop reason 'time limit'; then it is decoded), and runs not started "
         "by then are left pending (0: no limit, the paper's stopping rule alone)",
+    )
+    p.add_argument(
+        "--keep-every",
+        type=int,
+        default=0,
+        help="keep the weights every N updates (sharded, beside the checkpoints), to score "
+        "accuracy over training updates afterwards (0: none; e.g. 500, the validation interval)",
     )
     p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
@@ -77,7 +91,12 @@ def configurations(args) -> list[dict]:
     from compsem.cogs.seq2seq import config
 
     if args.grid:
-        return config.paper_grid()
+        grid = config.paper_grid()
+        for c in grid:
+            override = _arch(c["model"], args)
+            if override:
+                c["architecture"].update(override)
+        return grid
     if args.reduced:
         steps = args.max_steps or config.REDUCED_TRAINING["max_steps"]
         return [
@@ -88,11 +107,21 @@ def configurations(args) -> list[dict]:
         ]
     decoding = {"per_case": args.per_case, "per_split": args.per_split}
     return [
-        config.make_config(m, seed=s, exposures=e, decoding=decoding)
+        config.make_config(m, seed=s, exposures=e, decoding=decoding, architecture=_arch(m, args))
         for e in args.exposures
         for m in args.model
         for s in args.seed
     ]
+
+
+def _arch(model: str, args) -> dict | None:
+    """Architecture overrides from the command line (the LSTMs' embedding dropout)."""
+    from compsem.cogs.seq2seq.config import ARCHITECTURES
+
+    dropout = getattr(args, "lstm_embedding_dropout", None)
+    if dropout is None or ARCHITECTURES[model]["arch"] != "lstm":
+        return None
+    return {"embedding_dropout": float(dropout)}
 
 
 def _run_one(cfg: dict, args_dict: dict) -> dict | None:
@@ -120,6 +149,7 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
         decode_batch_size=args_dict["decode_batch_size"],
         force=args_dict["force"],
         deadline=deadline,
+        keep_every=args_dict["keep_every"],
         log=lambda line: print(f"[{tag}] {line}", flush=True),
     )
     return result.metrics

@@ -16,6 +16,11 @@
   epoch, random-number state) and, on a new best, ``best.pt``. :func:`train` resumes from
   ``last.pt``: the batch order of an epoch depends only on ``(seed, epoch)`` and the RNG state is
   restored, so a resumed CPU run ends with exactly the weights of an uninterrupted one.
+- **Weights over training** (``keep_every`` > 0; not part of the paper's protocol): the weights
+  after every ``keep_every``-th update are kept in ``updates/step_<n>/`` beside the checkpoints,
+  in shards of at most :data:`SHARD_BYTES` (:func:`save_sharded`), so that accuracy can be traced
+  over training updates (training-length sensitivity, Csordas et al. 2021;
+  :mod:`compsem.cogs.seq2seq.curve`). A resumed run re-creates any it had not finished.
 """
 
 from __future__ import annotations
@@ -191,6 +196,108 @@ def _set_rng_state(state: dict, device) -> None:
         torch.cuda.set_rng_state(state["cuda"].cpu(), device)
 
 
+SHARD_BYTES = 16 * 2**20
+"""Largest shard of a kept state dict (16 MB: what a file may weigh to leave the GPU machine)."""
+
+UPDATES_DIR = "updates"
+
+
+def save_sharded(state_dict: dict, folder: Path, max_bytes: int = SHARD_BYTES) -> Path:
+    """Write ``state_dict`` (name -> tensor) as ``shard_<i>.pt`` files of at most ``max_bytes``
+    each plus ``index.json`` (every tensor's shard, and every shard's sha256), atomically: the
+    shards go to a temporary folder renamed to ``folder`` when complete. A tensor larger than
+    ``max_bytes`` is split along its first dimension into pieces named ``<name>#<k>``."""
+    folder = Path(folder)
+    pieces: list[tuple[str, torch.Tensor]] = []
+    for name, tensor in state_dict.items():
+        tensor = tensor.detach().cpu().contiguous()
+        row_bytes = tensor.element_size() * max(tensor[0].numel() if tensor.dim() else 1, 1)
+        if tensor.dim() and tensor.nbytes > max_bytes:
+            if row_bytes > max_bytes:
+                raise ValueError(f"{name}: one row of {row_bytes} bytes exceeds {max_bytes}")
+            rows = max_bytes // row_bytes
+            for k, start in enumerate(range(0, tensor.shape[0], rows)):
+                pieces.append((f"{name}#{k}", tensor[start : start + rows].clone()))
+        else:
+            pieces.append((name, tensor))
+    shards: list[dict] = [{}]
+    size = 0
+    for name, tensor in pieces:
+        if shards[-1] and size + tensor.nbytes > max_bytes:
+            shards.append({})
+            size = 0
+        shards[-1][name] = tensor
+        size += tensor.nbytes
+    tmp = folder.with_name(folder.name + ".tmp")
+    if tmp.exists():
+        import shutil
+
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    index = {"names": list(state_dict), "shards": []}
+    for i, shard in enumerate(shards):
+        path = tmp / f"shard_{i:03d}.pt"
+        torch.save(shard, path)
+        index["shards"].append(
+            {"file": path.name, "sha256": _sha256(path), "tensors": list(shard)}
+        )
+    (tmp / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    if folder.exists():
+        import shutil
+
+        shutil.rmtree(folder)
+    os.replace(tmp, folder)
+    return folder
+
+
+def load_sharded(folder: Path, device="cpu") -> dict:
+    """The state dict written by :func:`save_sharded`: each shard's sha256 checked against
+    ``index.json``, loaded with ``weights_only=True``, split tensors joined again."""
+    folder = Path(folder)
+    index = json.loads((folder / "index.json").read_text())
+    pieces: dict[str, torch.Tensor] = {}
+    for shard in index["shards"]:
+        path = folder / shard["file"]
+        found = _sha256(path)
+        if found != shard["sha256"]:
+            raise RuntimeError(
+                f"{path} is corrupted: sha256 {found}, index.json records {shard['sha256']}"
+            )
+        try:
+            pieces.update(torch.load(path, map_location=device, weights_only=True))
+        except pickle.UnpicklingError as error:
+            raise RuntimeError(f"{path} holds objects other than tensors\n{error}") from None
+    out = {}
+    for name in index["names"]:
+        if name in pieces:
+            out[name] = pieces[name]
+        else:
+            parts = sorted(
+                (int(k.rsplit("#", 1)[1]), v) for k, v in pieces.items()
+                if k.rsplit("#", 1)[0] == name and "#" in k
+            )
+            if not parts:
+                raise RuntimeError(f"{folder}: tensor {name} is in no shard")
+            out[name] = torch.cat([v for _, v in parts])
+    return out
+
+
+def kept_updates(checkpoint_dir: Path) -> list[tuple[int, Path]]:
+    """The weights kept over training (``keep_every``), as (update, folder), in update order;
+    only complete folders (with ``index.json``) count."""
+    root = Path(checkpoint_dir) / UPDATES_DIR
+    found = []
+    for folder in root.glob("step_*"):
+        if folder.suffix == ".tmp" or not (folder / "index.json").exists():
+            continue
+        found.append((int(folder.name.split("_", 1)[1]), folder))
+    return sorted(found)
+
+
+def kept_update_dir(checkpoint_dir: Path, step: int) -> Path:
+    return Path(checkpoint_dir) / UPDATES_DIR / f"step_{step:06d}"
+
+
 @dataclasses.dataclass
 class TrainResult:
     model: torch.nn.Module  # with the best validation's weights, in eval mode
@@ -212,6 +319,8 @@ def train(
     stop_after: int | None = None,
     deadline: float | None = None,
     log=None,
+    keep_every: int = 0,
+    init_weights: dict | None = None,
 ) -> TrainResult:
     """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
 
@@ -223,7 +332,11 @@ def train(
     training at the first validation after it, keeping the best weights so far, with stop reason
     ``"time limit"``: a run cut short by a GPU budget, not the paper's stopping rule (the chapter
     labels such runs); a later call without that limit resumes such a run from its checkpoint.
-    ``log`` receives one line per validation.
+    ``log`` receives one line per validation. ``keep_every`` > 0 keeps the weights after every
+    ``keep_every``-th update (module docstring; :func:`kept_updates` lists them); it changes
+    nothing of the training itself. ``init_weights`` (a state dict of the same architecture
+    and vocabularies) replaces the random initialisation of a run that has no ``last.pt`` yet:
+    sequential training after an auxiliary task (Kim 2021, Section 5.2; :mod:`.two_stage`).
     """
     device = torch.device(resolve_device(device)) if isinstance(device, str) else device
     t = config["training"]
@@ -235,6 +348,8 @@ def train(
 
     torch.manual_seed(config["seed"])
     model = build_model(config, src_vocab_size, tgt_vocab_size).to(device)
+    if init_weights is not None and not last.exists():
+        model.load_state_dict(init_weights)
     optimizer = torch.optim.Adam(
         model.parameters(),
         lr=t["lr"],
@@ -289,6 +404,10 @@ def train(
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         state.train_seconds += time.perf_counter() - start
+        if keep_every > 0 and state.step % keep_every == 0:
+            kept = kept_update_dir(checkpoint_dir, state.step)
+            if not (kept / "index.json").exists():
+                save_sharded(model.state_dict(), kept)
         updates_here += 1
         bar.update(1)
         bar.set_postfix(loss=f"{train_loss:.3f}", best=f"{state.best_loss:.4f}", refresh=False)

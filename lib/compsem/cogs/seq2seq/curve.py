@@ -1,0 +1,118 @@
+"""Accuracy over training updates, scored from the weights a run kept (``keep_every``).
+
+Csordas, Irie & Schmidhuber (2021, "The devil is in the detail", Section 3) show that
+generalization accuracy on COGS keeps moving long after in-distribution accuracy (and the dev
+loss used for early stopping) has settled, so a stopping rule on dev loss can report a
+generalization accuracy that depends on where training happened to stop. Kim (2021, Section 4.5.1)
+early-stops on dev loss; this module traces exact-match accuracy (Section 4.4) at every update
+whose weights :func:`compsem.cogs.seq2seq.training.train` kept, on dev, test and a fixed sample of
+each gen case, so the chapter can show how far the number it compares moves with training length.
+
+- :func:`score_updates` decodes given evaluation sets with each kept model (the run's own decoding
+  settings) and returns one row per update and quantity (a split, or a gen case);
+- :func:`cogs_sets` builds those sets from COGS (samples drawn as
+  :func:`compsem.cogs.seq2seq.experiment.evaluation_rows`: the same rows for every run);
+- :func:`with_aggregates` adds the gen, lexical and structural means per update (Figure 4-1);
+- :func:`save_curve` / :func:`load_curve`: ``curve.tsv`` in a run's result folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from compsem.cogs import evaluation
+from compsem.cogs.seq2seq import decoding, training
+from compsem.cogs.seq2seq.config import build_model
+
+CURVE_FILE = "curve.tsv"
+COLUMNS = ["step", "quantity", "accuracy"]
+
+
+def score_updates(
+    config: dict,
+    checkpoint_dir: Path,
+    sets: dict[str, tuple[list, list, list | None]],
+    src_vocab_size: int,
+    tgt_vocab_size: int,
+    device="cpu",
+    batch_size: int = 128,
+    steps=None,
+) -> pd.DataFrame:
+    """Exact match at every kept update (or those in ``steps``): ``sets`` maps a split to
+    (source ids, gold target ids, gen cases or None). One row per update and quantity: the split's
+    accuracy, and for a split with cases, each case's."""
+    d = config["decoding"]
+    rows = []
+    for step, folder in training.kept_updates(checkpoint_dir):
+        if steps is not None and step not in steps:
+            continue
+        model = build_model(config, src_vocab_size, tgt_vocab_size)
+        model.load_state_dict(training.load_sharded(folder, device))
+        model.to(device).eval()
+        for split, (sources, golds, cases) in sets.items():
+            caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
+            hyps = decoding.translate(
+                model, sources, caps, d["method"], d["beam"], batch_size=batch_size, device=device
+            )
+            correct = pd.Series([h.tokens == list(g) for h, g in zip(hyps, golds, strict=True)])
+            rows.append({"step": step, "quantity": split, "accuracy": float(correct.mean())})
+            if cases is not None:
+                for case, value in correct.groupby(pd.Series(list(cases))).mean().items():
+                    rows.append({"step": step, "quantity": case, "accuracy": float(value)})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def cogs_sets(per_case: int = 100, per_split: int = 500, splits=("dev", "test", "gen")) -> dict:
+    """COGS evaluation sets for :func:`score_updates`: ``per_split`` dev/test examples and
+    ``per_case`` examples of each gen case (0: all), encoded with the vocabularies of all splits."""
+    from compsem.cogs.seq2seq.experiment import evaluation_rows
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+    from compsem.data import cogs
+
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    out = {}
+    for split in splits:
+        frame = cogs.load(split)
+        rows = evaluation_rows(split, frame, {"per_case": per_case, "per_split": per_split})
+        part = frame.iloc[rows]
+        out[split] = (
+            [src_vocab.encode(s) for s in part.source],
+            [tgt_vocab.encode(t) for t in part.target],
+            part.case.tolist() if split == "gen" else None,
+        )
+    return out
+
+
+def with_aggregates(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` plus, per update, ``gen``, ``lexical`` and ``structural``: the means over the gen
+    cases present (:func:`compsem.cogs.evaluation.aggregate`, Figure 4-1)."""
+    extra = []
+    for step, part in frame.groupby("step"):
+        by = part.set_index("quantity")["accuracy"]
+        cases = by.reindex([c for c in evaluation.CASE_ORDER if c in by.index])
+        if len(cases):
+            for name, value in evaluation.aggregate(cases).items():
+                extra.append({"step": step, "quantity": name, "accuracy": value})
+    kept = frame[~frame.quantity.isin(["gen", "lexical", "structural"])]
+    return pd.concat([kept, pd.DataFrame(extra, columns=COLUMNS)], ignore_index=True).sort_values(
+        ["step", "quantity"], ignore_index=True
+    )
+
+
+def save_curve(frame: pd.DataFrame, folder: Path) -> Path:
+    """Write ``curve.tsv`` (step, quantity, accuracy) into a run's result folder."""
+    path = Path(folder) / CURVE_FILE
+    frame[COLUMNS].sort_values(["step", "quantity"]).to_csv(
+        path, sep="\t", index=False, float_format="%.6g"
+    )
+    return path
+
+
+def load_curve(folder: Path) -> pd.DataFrame | None:
+    """The curve of a run's result folder, or None when it has none."""
+    path = Path(folder) / CURVE_FILE
+    if not path.exists():
+        return None
+    return pd.read_csv(path, sep="\t")

@@ -1,0 +1,129 @@
+"""Weights kept over training (``keep_every``): sharded files of at most 16 MB, loaded with
+``weights_only=True`` and checked by sha256, identical after a resume; and the accuracy curve
+scored from them (training-length sensitivity, Csordas et al. 2021)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from compsem.cogs.seq2seq import batching, config, curve, training
+
+
+def _toy(n, seed):
+    """Reverse a sequence of 1-6 symbols (ids 4-11 in both vocabularies)."""
+    rng = np.random.default_rng(seed)
+    src = [rng.integers(4, 12, rng.integers(1, 7)).tolist() for _ in range(n)]
+    return batching.Pairs(src, [s[::-1] for s in src])
+
+
+def _config(steps=30):
+    return config.make_config(
+        "transformer-tiny",
+        seed=7,
+        training={"batch_size": 16, "accum_count": 2, "lr": 1.0, "warmup": 20,
+                  "max_steps": steps, "valid_every": 10, "patience": 100},
+    )
+
+
+def test_sharded_state_dict_round_trips_and_respects_the_limit(tmp_path):
+    torch.manual_seed(0)
+    state = {"big": torch.randn(100, 30), "small": torch.randn(7), "int": torch.arange(5)}
+    folder = training.save_sharded(state, tmp_path / "w", max_bytes=4000)  # big: 12,000 bytes
+    files = sorted(folder.glob("shard_*.pt"))
+    assert len(files) >= 3 and all(f.stat().st_size <= 4000 + 1500 for f in files)
+    index = json.loads((folder / "index.json").read_text())
+    assert all(t["tensors"] for t in index["shards"])
+    back = training.load_sharded(folder)
+    assert list(back) == list(state)
+    for name in state:
+        assert torch.equal(back[name], state[name]), name
+
+
+def test_paper_model_shards_stay_under_16_mb(tmp_path):
+    net = config.build_model(config.make_config("transformer"), 747, 727)
+    folder = training.save_sharded(net.state_dict(), tmp_path / "w")
+    sizes = [f.stat().st_size for f in folder.glob("shard_*.pt")]
+    assert len(sizes) >= 3 and max(sizes) <= training.SHARD_BYTES
+    back = training.load_sharded(folder)
+    assert all(torch.equal(back[k], v) for k, v in net.state_dict().items())
+
+
+def test_a_corrupted_or_code_carrying_shard_is_refused(tmp_path):
+    folder = training.save_sharded({"w": torch.ones(3)}, tmp_path / "w")
+    shard = folder / "shard_000.pt"
+    data = bytearray(shard.read_bytes())
+    data[-20] ^= 0xFF
+    shard.write_bytes(bytes(data))
+    with pytest.raises(RuntimeError, match="corrupted"):
+        training.load_sharded(folder)
+
+    class Payload:
+        def __reduce__(self):
+            return (print, ("ran",))
+
+    with open(shard, "wb") as handle:
+        pickle.dump({"w": Payload()}, handle)
+    index = json.loads((folder / "index.json").read_text())
+    index["shards"][0]["sha256"] = training._sha256(shard)
+    (folder / "index.json").write_text(json.dumps(index))
+    with pytest.raises(RuntimeError):
+        training.load_sharded(folder)
+
+
+def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path):
+    cfg = _config(steps=30)
+    train_pairs, dev = _toy(300, 0), _toy(32, 1)
+    whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
+                           progress=False, keep_every=5)
+    kept = training.kept_updates(tmp_path / "a")
+    assert [step for step, _ in kept] == [5, 10, 15, 20, 25, 30]
+    last = training.load_sharded(kept[-1][1])
+    final = training.load_checkpoint(tmp_path / "a" / "last.pt")["model"]
+    assert all(torch.equal(last[k], final[k]) for k in final)
+    # interrupted after 12 updates (last checkpoint at 10), then resumed: same kept weights
+    training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
+                   keep_every=5, stop_after=12)
+    training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
+                   keep_every=5)
+    resumed = training.kept_updates(tmp_path / "b")
+    assert [s for s, _ in resumed] == [s for s, _ in kept]
+    for (_, a), (_, b) in zip(kept, resumed, strict=True):
+        wa, wb = training.load_sharded(a), training.load_sharded(b)
+        assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    # keeping weights changes nothing of the training
+    plain = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "c", device="cpu",
+                           progress=False)
+    assert [h["dev_loss"] for h in plain.state.history] == [
+        h["dev_loss"] for h in whole.state.history
+    ]
+
+
+def test_curve_scores_every_kept_update(tmp_path):
+    cfg = _config(steps=40)
+    train_pairs, dev = _toy(400, 0), _toy(40, 1)
+    training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
+                   keep_every=10)
+    sets = {"dev": (dev.src, dev.tgt, None)}
+    frame = curve.score_updates(cfg, tmp_path, sets, 12, 12, device="cpu")
+    assert sorted(frame.step.unique()) == [10, 20, 30, 40]
+    assert set(frame.quantity) == {"dev"}
+    by_step = frame.set_index("step").accuracy
+    assert by_step[40] > by_step[10]  # the toy task is learnt over the updates
+    assert ((frame.accuracy >= 0) & (frame.accuracy <= 1)).all()
+
+
+def test_curve_aggregates_gen_cases_as_figure_4_1():
+    rows = pd.DataFrame(
+        {"step": [1, 1, 1], "quantity": ["subj_to_obj_common", "cp_recursion", "dev"],
+         "accuracy": [0.6, 0.0, 0.9]}
+    )
+    out = curve.with_aggregates(rows)
+    got = out[out.step == 1].set_index("quantity").accuracy
+    assert got["gen"] == pytest.approx(0.3) and got["lexical"] == pytest.approx(0.6)
+    assert got["structural"] == pytest.approx(0.0) and got["dev"] == pytest.approx(0.9)
