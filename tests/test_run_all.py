@@ -1,0 +1,94 @@
+"""compsem run-all: the order of the chapters, threads per kernel, failures that do not stop the
+others, and two real chapters executed at the same time (their kernels must not share sockets)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from compsem import cli, run, run_all
+from compsem.report import read_glued
+
+
+def test_longest_first_and_synthesis_last():
+    seconds = {"a": 10.0, "b": 300.0, "c": float("inf"), "synthesis": 1000.0, "d": 10.0}
+    first, last = run_all.schedule(list(seconds), seconds.__getitem__)
+    assert first == ["c", "b", "a", "d"]  # never executed first, then by time, ties by name
+    assert last == ["synthesis"]
+    assert run_all.schedule(["a", "b"], seconds.__getitem__) == (["b", "a"], [])
+
+
+def test_recorded_seconds_reads_the_provenance(tmp_path):
+    (tmp_path / "x.ipynb").write_text(json.dumps({"metadata": {"compsem": {"wall_time_s": 12.5}}}))
+    (tmp_path / "broken.ipynb").write_text("{not json")
+    assert run_all.recorded_seconds("x", tmp_path) == 12.5
+    assert math.isinf(run_all.recorded_seconds("broken", tmp_path))
+    assert math.isinf(run_all.recorded_seconds("missing", tmp_path))
+
+
+def test_threads_share_the_cores():
+    assert run_all.default_threads(2, cores=2) == 1
+    assert run_all.default_threads(2, cores=16) == 8
+    assert run_all.default_threads(4, cores=2) == 1
+    assert run.thread_env(None) == {}
+    assert run.thread_env(3) == {"OMP_NUM_THREADS": "3", "MKL_NUM_THREADS": "3",
+                                 "OPENBLAS_NUM_THREADS": "3"}
+    with pytest.raises(run.ParameterError, match="threads must be >= 1"):
+        run.thread_env(-1)
+
+
+def test_a_failed_chapter_does_not_stop_the_others(monkeypatch, tmp_path):
+    ran = []
+
+    def fake_execute(chapter, profile, output_dir=None, progress=True, threads=None):
+        ran.append((chapter, threads))
+        if chapter == "sts3k-data":
+            raise run.ChapterFailed("chapter 'sts3k-data' failed (ValueError)\ndetails")
+        return tmp_path / f"{chapter}.ipynb"
+
+    monkeypatch.setattr(run, "execute", fake_execute)
+    lines = []
+    outcomes = run_all.run_all("smoke", ["sts3k-data", "cogs-data", "synthesis"], jobs=1,
+                               output_dir=tmp_path, say=lines.append)
+    assert [c for c, _ in ran] == ["cogs-data", "sts3k-data", "synthesis"]  # synthesis last
+    assert [o.ok for o in outcomes] == [True, False, True]
+    assert outcomes[1].status == "failed: chapter 'sts3k-data' failed (ValueError)"
+    assert any("sts3k-data: failed" in line for line in lines)
+
+
+def test_bad_arguments_stop_before_any_run(monkeypatch):
+    monkeypatch.setattr(run, "execute", lambda *a, **k: pytest.fail("must not run"))
+    with pytest.raises(run.ParameterError, match="no chapter 'nope'"):
+        run_all.run_all("smoke", ["sts3k-data", "nope"])
+    with pytest.raises(run.ParameterError, match="jobs must be >= 1"):
+        run_all.run_all("smoke", ["sts3k-data"], jobs=0)
+
+
+def test_cli_exit_code_is_1_when_a_chapter_failed(monkeypatch, capsys):
+    monkeypatch.setattr(run_all, "run_all", lambda *a, **k: [
+        run_all.Outcome("a", "ok", 1.0), run_all.Outcome("b", "failed: boom", 2.0)])
+    assert cli.main(["run-all", "-P", "smoke", "--jobs", "2"]) == 1
+    captured = capsys.readouterr()
+    assert "1 of 2 chapters executed" in captured.out and "b failed: boom" in captured.err
+
+
+def test_each_kernel_gets_its_own_ipc_sockets():
+    first, second = run.ipc_path(), run.ipc_path()
+    assert first != second and len(first) + len("-99999") < 107
+    manager = run.kernel_transport().get("kernel_manager_class")
+    if manager is not None:  # POSIX
+        assert manager().transport == "ipc" and manager().ip != manager().ip
+
+
+def test_two_chapters_at_once(tmp_path):
+    """Two real smoke runs as two Dask workers: with a shared socket path their kernels read
+    each other's messages and fail ("Invalid Signature")."""
+    chapters = ["sts3k-data", "cogs-data"]
+    outcomes = run_all.run_all("smoke", chapters, jobs=2, output_dir=tmp_path, progress=False,
+                               say=lambda line: None)
+    assert [o.status for o in outcomes] == ["ok", "ok"], outcomes
+    for chapter in chapters:
+        glued = read_glued(tmp_path / f"{chapter}.ipynb")
+        assert glued and all(math.isfinite(v) for v in glued.values())
