@@ -1,0 +1,195 @@
+"""Configurations of Kim (2021), Chapter 5, Experiment 1: an auxiliary task, then COGS.
+
+A configuration is a :mod:`~compsem.cogs.seq2seq.config` configuration (model, architecture,
+data, seed, training and decoding of the COGS stage, Chapter 4's protocol) with
+
+- ``data.masking = "w_n"``: COGS in its ``[w_n]`` variant (:mod:`compsem.cogs.masking`);
+- ``auxiliary``: ``objective`` (``"none"``: the same-vocabulary baseline, ``"gloss"`` or
+  ``"denoise"``), ``corpus`` (the substitute English text, :func:`compsem.cogs.auxiliary_data.
+  english_sentences`, and its held-out share), ``denoise`` (chunk length, corruption rate, mean
+  span) and ``training``, the protocol of the auxiliary stage. The dissertation trains the
+  auxiliary task "also" with early stopping at patience 5 and says nothing else, so by default
+  the auxiliary stage uses the COGS stage's settings (Chapter 4's scripts: 512 sentences per
+  update, noam, validation every 500 updates, patience 5, at most 30,000 updates).
+
+The vocabulary is one for every objective and depends only on ``corpus`` and ``denoise``:
+the dissertation's baselines were re-trained with the larger vocabulary because "vocabulary size
+changes Xavier initialisation of the embeddings and label smoothing" (Section 5.2.3), so a
+baseline here has the vocabulary of its glossing and denoising runs.
+
+:func:`paper_aux_config` is that protocol; :func:`reduced_aux_config` a CPU-sized one (a small
+Transformer, a few hundred updates, a capped auxiliary vocabulary, greedy decoding of samples),
+labelled reduced wherever it is shown. :func:`aux_grid` is the grid of Figures 5-1 to 5-3
+(without CCG supertagging, which needs CCGBank).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from compsem.cogs.seq2seq.config import LABELS, REDUCED_DECODING, make_config, validate
+
+OBJECTIVES = ("none", "gloss", "denoise")
+OBJECTIVE_LABELS = {"none": "baseline", "gloss": "glossing", "denoise": "denoising"}
+GRID_MODELS = ("transformer", "lstm", "bilstm")
+
+PAPER_CORPUS = {
+    "n_sentences": 0,
+    "max_words": 0,
+    "max_tokens": 64,
+    "gap_sentences": "keep",
+    "dev_fraction": 0.1,
+    "seed": 0,
+}
+"""Every sentence of the substitute corpus, every word in the vocabulary; 10% held out."""
+
+PAPER_DENOISE = {"chunk_tokens": 512, "rate": 0.15, "mean_span": 3.0}
+"""T5's defaults as the dissertation used them: 512-token chunks, 15% corruption, spans of 3."""
+
+
+def _check_objective(objective: str) -> None:
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
+
+
+def with_auxiliary(
+    base: dict,
+    objective: str,
+    corpus: dict | None = None,
+    denoise: dict | None = None,
+    aux_training: dict | None = None,
+) -> dict:
+    """``base`` (a COGS configuration) with the ``[w_n]`` data and an ``auxiliary`` section."""
+    _check_objective(objective)
+    config = copy.deepcopy(base)
+    config["data"]["masking"] = "w_n"
+    sections = {}
+    for name, default, new in (
+        ("corpus", PAPER_CORPUS, corpus),
+        ("denoise", PAPER_DENOISE, denoise),
+        ("training", config["training"], aux_training),
+    ):
+        unknown = set(new or {}) - set(default)
+        if unknown:
+            raise ValueError(
+                f"unknown auxiliary {name} setting(s) {sorted(unknown)}; known: {sorted(default)}"
+            )
+        sections[name] = {**default, **(new or {})}
+    config["auxiliary"] = {"objective": objective, **sections}
+    validate_aux(config)
+    return config
+
+
+def validate_aux(config: dict) -> None:
+    """Raise ValueError naming the bad setting of an auxiliary configuration."""
+    validate(config)
+    aux = config.get("auxiliary")
+    if not isinstance(aux, dict):
+        raise ValueError("configuration lacks its 'auxiliary' section")
+    _check_objective(aux["objective"])
+    c, d, t = aux["corpus"], aux["denoise"], aux["training"]
+    for name in ("n_sentences", "max_words"):
+        if int(c[name]) < 0:
+            raise ValueError(f"auxiliary corpus setting {name} must be >= 0, got {c[name]!r}")
+    if c["gap_sentences"] not in ("keep", "drop"):
+        raise ValueError(f"auxiliary corpus gap_sentences must be keep or drop, got "
+                         f"{c['gap_sentences']!r}")
+    if not 0 < float(c["dev_fraction"]) < 1:
+        raise ValueError(f"auxiliary corpus dev_fraction must be in (0, 1), got "
+                         f"{c['dev_fraction']!r}")
+    if not 0 < float(d["rate"]) < 1:
+        raise ValueError(f"denoise rate must be in (0, 1), got {d['rate']!r}")
+    if int(d["chunk_tokens"]) < 2 or float(d["mean_span"]) < 1:
+        raise ValueError(f"denoise chunk_tokens must be >= 2 and mean_span >= 1, got {d}")
+    for name in ("batch_size", "accum_count", "max_steps", "valid_every", "patience", "warmup"):
+        if int(t[name]) < 1:
+            raise ValueError(f"auxiliary training setting {name} must be >= 1, got {t[name]!r}")
+
+
+def paper_aux_config(
+    model: str = "transformer", objective: str = "gloss", seed: int = 1, exposures: int = 1,
+    decoding: dict | None = None,
+) -> dict:
+    """The dissertation's protocol for one model, objective and seed (module docstring);
+    ``decoding`` overrides the paper's beam 5 (e.g. ``{"method": "greedy"}``)."""
+    if model not in GRID_MODELS:
+        raise ValueError(f"model must be one of {', '.join(GRID_MODELS)}; got {model!r}")
+    return with_auxiliary(make_config(model, seed=seed, exposures=exposures, decoding=decoding),
+                          objective)
+
+
+REDUCED_AUX_ARCHITECTURE = {"d_model": 64, "ff": 128, "heads": 4, "layers": 2}
+"""A small Transformer for CPU runs (based on ``transformer-reduced``), not in the paper."""
+
+REDUCED_AUX_CORPUS = {"n_sentences": 6000, "max_words": 1500}
+"""6,000 sentences and the 1,500 most frequent words (the rest ``<unk>``): the output layer of
+the full vocabulary (over 50,000 target types) is what a CPU cannot afford."""
+
+
+def reduced_aux_config(
+    objective: str = "gloss",
+    seed: int = 1,
+    max_steps: int = 400,
+    aux_max_steps: int = 300,
+    exposures: int = 1,
+    per_case: int = 20,
+    per_split: int = 200,
+    architecture: dict | None = None,
+    corpus: dict | None = None,
+) -> dict:
+    """A CPU-sized configuration (module docstring): a 2-layer Transformer with d = 64, one
+    batch of 128 per update, noam with factor 1 and warm-up ``max_steps // 4`` in both stages,
+    validation every 50 updates, greedy decoding of ``per_case`` gen examples per case and
+    ``per_split`` dev and test examples."""
+    def training(steps):
+        return {"batch_size": 128, "accum_count": 1, "lr": 1.0,
+                "warmup": max(1, steps // 4), "max_steps": int(steps),
+                "valid_every": max(1, min(50, int(steps)))}
+
+    base = make_config(
+        "transformer-reduced",
+        seed=seed,
+        exposures=exposures,
+        training=training(max_steps),
+        decoding=dict(REDUCED_DECODING, per_case=int(per_case), per_split=int(per_split)),
+        architecture={**REDUCED_AUX_ARCHITECTURE, **(architecture or {})},
+    )
+    return with_auxiliary(base, objective, corpus={**REDUCED_AUX_CORPUS, **(corpus or {})},
+                          aux_training=training(aux_max_steps))
+
+
+def aux_grid(
+    models=GRID_MODELS, objectives=OBJECTIVES, seeds=(1, 2, 3, 4, 5), exposures: int = 1,
+    decoding: dict | None = None,
+) -> list[dict]:
+    """Figures 5-1 to 5-3 as configurations, the Transformer's baseline and glossing first
+    (the comparison the chapter needs most), then seed by seed."""
+    order = [(m, o) for m in models for o in objectives]
+    order.sort(key=lambda mo: (mo != ("transformer", "none") and mo != ("transformer", "gloss")))
+    return [paper_aux_config(m, o, s, exposures, decoding) for m, o in order for s in seeds]
+
+
+def describe_aux(config: dict) -> str:
+    """``Transformer + glossing, seed 1`` (``(reduced)`` for a non-paper architecture)."""
+    name = LABELS.get(config["model"], config["model"])
+    objective = config["auxiliary"]["objective"]
+    label = "baseline" if objective == "none" else f"+ {OBJECTIVE_LABELS[objective]}"
+    return f"{name} {label}, seed {config['seed']}"
+
+
+def stage_one_config(config: dict) -> dict:
+    """The configuration of the auxiliary stage: model, architecture, seed, the auxiliary
+    section (its ``training`` as ``training``). It names the stage's checkpoints, so runs that
+    differ only in their COGS stage (exposures, decoding) share one auxiliary model."""
+    validate_aux(config)
+    aux = config["auxiliary"]
+    if aux["objective"] == "none":
+        raise ValueError("the baseline (objective 'none') has no auxiliary stage")
+    return {
+        "stage": "auxiliary",
+        "model": config["model"],
+        "architecture": config["architecture"],
+        "seed": config["seed"],
+        "training": aux["training"],
+        "auxiliary": {k: v for k, v in aux.items() if k != "training"},
+    }

@@ -1,0 +1,173 @@
+"""Command line: the auxiliary-objective grid of Kim (2021), Chapter 5, Experiment 1.
+
+Examples::
+
+    # the grid (Transformer, LSTM, BiLSTM x baseline, glossing, denoising x seeds 1-5), the
+    # Transformer's baseline and glossing first; finished runs are skipped, interrupted ones
+    # resume (in either stage); on one GPU, six runs at a time, within 25 minutes of training,
+    # greedy decoding (beam 5, the paper's, costs minutes per run on gen)
+    python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 6 --train-minutes 25 --greedy
+
+    # ten seeds, as the dissertation
+    python -m compsem.cogs.seq2seq.auxiliary_train --grid --seed 1 2 3 4 5 6 7 8 9 10
+
+    # only the Transformer, baseline and glossing
+    python -m compsem.cogs.seq2seq.auxiliary_train --model transformer --objective none gloss \\
+        --seed 1 2 3 4 5
+
+    # the reduced CPU configuration of the chapter's default profile
+    python -m compsem.cogs.seq2seq.auxiliary_train --reduced --objective none gloss --seed 1 2 3
+
+    # which runs have results (done) or are pending
+    python -m compsem.cogs.seq2seq.auxiliary_train --grid --list
+
+Result files go to ``data/results/cogs-auxiliary/<config hash>/`` (commit them; the chapter
+``cogs-auxiliary`` reads them), checkpoints to the compsem cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    from compsem.cogs.seq2seq.auxiliary_config import GRID_MODELS, OBJECTIVES
+
+    p = argparse.ArgumentParser(
+        prog="python -m compsem.cogs.seq2seq.auxiliary_train",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--model", nargs="+", default=list(GRID_MODELS), choices=list(GRID_MODELS))
+    p.add_argument("--objective", nargs="+", default=list(OBJECTIVES), choices=list(OBJECTIVES))
+    p.add_argument("--seed", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    p.add_argument("--exposures", type=int, default=1, choices=[1, 100])
+    p.add_argument("--grid", action="store_true",
+                   help="every model and objective (the default --model and --objective), the "
+                        "Transformer's baseline and glossing first")
+    p.add_argument("--reduced", action="store_true",
+                   help="the reduced CPU configuration (small Transformer; --model is ignored)")
+    p.add_argument("--max-steps", type=int, default=400, help="COGS updates (reduced only)")
+    p.add_argument("--aux-max-steps", type=int, default=300,
+                   help="auxiliary updates (reduced only)")
+    p.add_argument("--greedy", action="store_true", help="greedy decoding instead of beam 5")
+    p.add_argument("--per-case", type=int, default=None,
+                   help="gen examples per case (0: all; reduced default 20)")
+    p.add_argument("--per-split", type=int, default=None,
+                   help="dev/test examples (0: all; reduced default 200)")
+    p.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
+    p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
+    p.add_argument("--train-minutes", type=float, default=0,
+                   help="time budget from now: training ends at the first validation after it "
+                        "and runs not started by then stay pending (0: no limit)")
+    p.add_argument("--results", default="", help="results folder ('' = data/results/"
+                                                  "cogs-auxiliary, 'cache' = the cache)")
+    p.add_argument("--checkpoints", default="", help="checkpoint folder ('' = the cache)")
+    p.add_argument("--decode-batch-size", type=int, default=128)
+    p.add_argument("--force", action="store_true", help="re-decode runs that have results")
+    p.add_argument("--list", action="store_true", help="show which runs have results and exit")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = p.parse_args(argv)
+    for name in ("max_steps", "aux_max_steps", "jobs", "decode_batch_size"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    for name in ("per_case", "per_split"):
+        if getattr(args, name) is not None and getattr(args, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}")
+    return args
+
+
+def configurations(args) -> list[dict]:
+    from compsem.cogs.seq2seq import auxiliary_config as ac
+
+    if args.reduced:
+        extra = {k: v for k, v in (("per_case", args.per_case), ("per_split", args.per_split))
+                 if v is not None}
+        return [ac.reduced_aux_config(o, s, args.max_steps, args.aux_max_steps, args.exposures,
+                                      **extra)
+                for o in args.objective for s in args.seed]
+    decoding = {"per_case": args.per_case or 0, "per_split": args.per_split or 0}
+    if args.greedy:
+        decoding["method"] = "greedy"
+    models = ac.GRID_MODELS if args.grid else args.model
+    objectives = ac.OBJECTIVES if args.grid else args.objective
+    return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding)
+
+
+def _run_one(cfg: dict, options: dict) -> dict | None:
+    import time
+
+    from compsem import determinism
+    from compsem.cogs.seq2seq import two_stage
+    from compsem.cogs.seq2seq.config import config_hash
+
+    determinism.set_threads(options["threads"])
+    if options["deadline"] is not None and time.time() >= options["deadline"]:
+        return None
+    tag = config_hash(cfg)
+    result = two_stage.run(
+        cfg, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
+        results_dir=options["results"], checkpoints=options["checkpoints"],
+        decode_batch_size=options["decode_batch_size"], force=options["force"],
+        deadline=options["deadline"], log=lambda line: print(f"[{tag}] {line}", flush=True),
+    )
+    return None if result is None else result.metrics
+
+
+def _summary(cfg: dict, metrics: dict | None) -> str:
+    from compsem.cogs.seq2seq.auxiliary_config import describe_aux
+
+    if metrics is None:
+        return f"{describe_aux(cfg)}: not finished (time budget spent); still pending"
+    acc = " ".join(f"{k} {v:.3f}" for k, v in metrics["accuracy"].items())
+    return (f"{describe_aux(cfg)}: {acc}; {metrics['aux_steps']} + {metrics['steps']} updates "
+            f"({metrics['stop_reason']}), {metrics['wall_seconds']:.0f} s on {metrics['device']}")
+
+
+def main(argv=None) -> int:
+    import time
+
+    from compsem.cogs.seq2seq import results, two_stage
+    from compsem.cogs.seq2seq.auxiliary_config import describe_aux
+    from compsem.cogs.seq2seq.config import config_hash
+
+    args = parse_args(argv)
+    configs = configurations(args)
+    root = two_stage.results_root(args.results)
+    if args.list:
+        for cfg in configs:
+            state = "done" if results.has_result(cfg, root) else "pending"
+            print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
+        return 0
+    deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
+    options = {**vars(args), "progress": not args.quiet and args.jobs == 1, "deadline": deadline,
+               "results": str(root)}
+    todo = [c for c in configs if args.force or not results.has_result(c, root)]
+    print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
+          f"{len(todo)} to run", flush=True)
+    failures = 0
+    if args.jobs <= 1:
+        for cfg in todo:
+            print(_summary(cfg, _run_one(cfg, options)), flush=True)
+        return 0
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")  # CUDA cannot fork
+    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
+        futures = {pool.submit(_run_one, cfg, options): cfg for cfg in todo}
+        for future in as_completed(futures):
+            cfg = futures[future]
+            try:
+                print(_summary(cfg, future.result()), flush=True)
+            except Exception as error:  # report and go on with the other runs
+                failures += 1
+                print(f"FAILED {describe_aux(cfg)}: {type(error).__name__}: {error}", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

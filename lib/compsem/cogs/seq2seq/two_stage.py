@@ -1,0 +1,407 @@
+"""Sequential training of Kim (2021), Chapter 5, Experiment 1: an auxiliary task to early
+stopping, then COGS with Chapter 4's protocol, starting from the auxiliary model's weights.
+
+"Each model is first trained on an auxiliary seq2seq task and then trained on COGS" (Section
+5.2.1): not multi-task, not a fixed number of auxiliary updates. Both stages are
+:func:`compsem.cogs.seq2seq.training.train` (noam, early stopping, checkpoints with resume); the
+COGS stage gets the auxiliary stage's best weights through ``init_weights`` and a fresh optimiser
+and schedule. Both use one vocabulary (:func:`vocabularies`): the ``[w_n]`` COGS splits and
+the substitute English text with its gloss tokens and sentinels, the same for every objective, so
+the baseline (objective ``"none"``, no auxiliary stage) differs from the others only in what it
+was trained on first.
+
+Checkpoints: ``<checkpoint root>/auxiliary/<hash of the auxiliary stage>/`` and
+``<checkpoint root>/cogs/<training hash>/``; an interrupted run resumes in whichever stage it
+stopped. Results go to ``data/results/cogs-auxiliary/<config hash>/`` in the files of
+:mod:`compsem.cogs.seq2seq.results`, ``metrics.json`` adding the auxiliary stage (updates, stop
+reason, best dev cross-entropy per token: Section 5.2.6 compares the architectures by it) and
+the single-lexical-error rate over the decoded gen examples (Section 5.2.6).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from compsem import determinism, paths
+from compsem.cogs import auxiliary_data, evaluation, masking
+from compsem.cogs.seq2seq import batching, decoding, experiment, results, training
+from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
+from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
+from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
+from compsem.devices import resolve_device
+
+RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-auxiliary"
+COGS_SPLITS = ("train", "dev", "test", "gen", "exposure-100")
+
+
+def results_root(where: str | Path | None = None) -> Path:
+    """``data/results/cogs-auxiliary`` (``None`` or ``""``), the cache (``"cache"``), or a
+    folder."""
+    if where in (None, ""):
+        return RESULTS_DIR
+    if str(where) == "cache":
+        return paths.cache_dir("cogs-auxiliary", determinism.numerics(), "results")
+    return Path(where)
+
+
+def checkpoint_root(where: str | Path | None = None) -> Path:
+    if where in (None, ""):
+        return paths.cache_dir("cogs-auxiliary", determinism.numerics(), "checkpoints")
+    return Path(where)
+
+
+# ---------------------------------------------------------------- data and vocabulary
+
+
+@functools.cache
+def masked_cogs(split: str) -> pd.DataFrame:
+    """A ``[w_n]`` COGS split (``train-100`` for the 100-exposure set), cached in-process."""
+    return masking.load_masked(split)
+
+
+def cogs_training_frame(exposures: int) -> pd.DataFrame:
+    if exposures not in (1, 100):
+        raise ValueError(f"exposures must be 1 or 100, got {exposures!r}")
+    return masked_cogs("train" if exposures == 1 else "train-100")
+
+
+@functools.cache
+def _corpus(key: str) -> pd.DataFrame:
+    settings = json.loads(key)
+    frame = auxiliary_data.english_sentences(
+        n_sentences=int(settings["n_sentences"]),
+        max_words=int(settings["max_words"]),
+        max_tokens=int(settings["max_tokens"]),
+        gap_sentences=settings["gap_sentences"],
+        seed=int(settings["seed"]),
+    )
+    frame["split"] = auxiliary_data.split_dev(frame, float(settings["dev_fraction"]),
+                                              int(settings["seed"]))
+    return frame
+
+
+def corpus(config: dict) -> pd.DataFrame:
+    """The auxiliary corpus of a configuration (columns ``text``, ``source_index``, ``split``)."""
+    return _corpus(json.dumps(config["auxiliary"]["corpus"], sort_keys=True)).copy()
+
+
+def max_sentinels(chunk_tokens: int, rate: float, mean_span: float) -> int:
+    """The most spans :func:`~compsem.cogs.auxiliary_data.span_corruption` can make in a chunk
+    of at most ``chunk_tokens`` tokens (so the sentinels in the vocabulary do not depend on the
+    random corruption)."""
+    most = 1
+    for n in range(2, int(chunk_tokens) + 1):
+        noise = min(max(1, int(round(rate * n))), n - 1)
+        most = max(most, max(1, min(int(round(noise / mean_span)), noise, n - noise)))
+    return most
+
+
+@functools.cache
+def _vocabularies(key: str) -> tuple[Vocab, Vocab]:
+    aux = json.loads(key)
+    words = set()
+    for text in _corpus(json.dumps(aux["corpus"], sort_keys=True)).text:
+        words.update(text.split())
+    d = aux["denoise"]
+    sentinels = {auxiliary_data.SENTINEL.format(i)
+                 for i in range(max_sentinels(d["chunk_tokens"], d["rate"], d["mean_span"]))}
+    src, tgt = set(words) | sentinels, set(words) | sentinels
+    tgt |= {auxiliary_data.gloss(w) for w in words}
+    for split in COGS_SPLITS:
+        frame = masking.mask_frame(_cogs_raw(split))
+        for text in frame.source:
+            src.update(text.split())
+        for text in frame.target:
+            tgt.update(text.split())
+    return Vocab(src, SOURCE_SPECIALS), Vocab(tgt, TARGET_SPECIALS)
+
+
+def _cogs_raw(split: str) -> pd.DataFrame:
+    from compsem.data import cogs
+
+    return cogs.load(split)
+
+
+def vocabularies(config: dict) -> tuple[Vocab, Vocab]:
+    """Source and target vocabularies of a configuration: every ``[w_n]`` COGS split (gen
+    included, as the released scripts built theirs) and the auxiliary corpus's words, their
+    gloss tokens and the denoising sentinels, whatever the objective."""
+    aux = config["auxiliary"]
+    key = json.dumps({"corpus": aux["corpus"], "denoise": aux["denoise"]}, sort_keys=True)
+    return _vocabularies(key)
+
+
+def auxiliary_pairs(config: dict) -> pd.DataFrame:
+    """The auxiliary stage's pairs (``source``, ``target``, ``split``); denoising corrupts with
+    the run's seed."""
+    aux = config["auxiliary"]
+    return auxiliary_data.auxiliary_pairs(aux["objective"], corpus(config), aux["denoise"],
+                                          seed=config["seed"])
+
+
+def _encode(frame, src_vocab, tgt_vocab) -> batching.Pairs:
+    return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
+
+
+# ---------------------------------------------------------------- training
+
+
+def train_two_stage(
+    config: dict,
+    device="auto",
+    amp: bool = True,
+    checkpoints=None,
+    progress: bool = False,
+    stop_after: int | None = None,
+    deadline: float | None = None,
+    log=None,
+) -> dict:
+    """Train (or resume, or reload) both stages of ``config``. Returns ``{"auxiliary":
+    TrainResult or None, "cogs": TrainResult or None, "done": bool}``; ``done`` is false when a
+    stage was interrupted (``stop_after`` updates in one stage call, as in
+    :func:`~compsem.cogs.seq2seq.training.train`) or its auxiliary stage was cut by
+    ``deadline`` -- the COGS stage then does not start, and the next call resumes."""
+    validate_aux(config)
+    dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
+    root = checkpoint_root(checkpoints)
+    src_vocab, tgt_vocab = vocabularies(config)
+    out = {"auxiliary": None, "cogs": None, "done": False}
+    init = None
+    if config["auxiliary"]["objective"] != "none":
+        stage1 = stage_one_config(config)
+        pairs = auxiliary_pairs(config)
+        folder = root / "auxiliary" / training_hash(stage1)
+        if log:
+            log(f"auxiliary stage ({config['auxiliary']['objective']}, {len(pairs)} pairs) in "
+                f"{folder}")
+        aux = training.train(
+            stage1,
+            _encode(pairs[pairs.split == "train"], src_vocab, tgt_vocab),
+            _encode(pairs[pairs.split == "dev"], src_vocab, tgt_vocab),
+            len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
+            stop_after=stop_after, deadline=deadline, log=log,
+        )
+        out["auxiliary"] = aux
+        if not aux.state.done or aux.state.stop_reason == "time limit":
+            return out
+        init = {k: v.detach().clone() for k, v in aux.model.state_dict().items()}
+    folder = root / "cogs" / training_hash(config)
+    cogs = training.train(
+        config,
+        _encode(cogs_training_frame(config["data"]["exposures"]), src_vocab, tgt_vocab),
+        _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
+        len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
+        stop_after=stop_after, deadline=deadline, log=log, init_weights=init,
+    )
+    out["cogs"] = cogs
+    out["done"] = cogs.state.done
+    return out
+
+
+# ---------------------------------------------------------------- decoding and scoring
+
+
+def decode_splits(model, config: dict, src_vocab: Vocab, tgt_vocab: Vocab, device, amp=False,
+                  batch_size: int = 128, progress: bool = False) -> tuple[pd.DataFrame, dict]:
+    """Predictions on the ``[w_n]`` splits of ``config["decoding"]`` (columns of
+    :data:`~compsem.cogs.seq2seq.results.PREDICTION_COLUMNS`) and per-split counts."""
+    d = config["decoding"]
+    frames, counts = [], {}
+    for split in d["splits"]:
+        gold = masked_cogs(split)
+        rows = experiment.evaluation_rows(split, gold, d)
+        sources = [src_vocab.encode(s) for s in gold.source.iloc[rows]]
+        caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
+        t0 = time.perf_counter()
+        hyps = decoding.translate(model, sources, caps, d["method"], d["beam"],
+                                  batch_size=batch_size, device=device, amp=amp,
+                                  progress=progress)
+        counts[split] = {"examples": len(rows), "seconds": round(time.perf_counter() - t0, 2)}
+        frames.append(pd.DataFrame({
+            "split": split, "row": rows,
+            "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
+            "capped": [int(h.capped) for h in hyps],
+        }))
+    return pd.concat(frames, ignore_index=True), counts
+
+
+def single_lexical_error_rate(predictions: pd.DataFrame) -> float:
+    """The share of the decoded gen examples whose output has a single lexical retrieval error
+    (:func:`compsem.cogs.evaluation.single_lexical_error`; Section 5.2.6 reports it "as a % of
+    all gen examples": 25.1% for the baseline Transformer, 5.7% with glossing)."""
+    gen = predictions[predictions.split == "gen"]
+    if not len(gen):
+        return float("nan")
+    gold = masked_cogs("gen").target.iloc[gen.row.to_numpy()]
+    errors = [evaluation.single_lexical_error(p, g) for p, g in zip(gen.prediction, gold, strict=True)]
+    return float(np.mean(errors))
+
+
+def run(
+    config: dict,
+    device: str = "auto",
+    amp: bool = True,
+    progress: bool = False,
+    results_dir=None,
+    checkpoints=None,
+    decode_batch_size: int = 128,
+    force: bool = False,
+    deadline: float | None = None,
+    log=None,
+) -> results.Result | None:
+    """Train both stages, decode, score and save one configuration; read its results back when
+    they exist (``force``: decode again). None when training did not finish in this call (an
+    auxiliary stage cut by ``deadline``)."""
+    validate_aux(config)
+    root = results_root(results_dir)
+    if not force and results.has_result(config, root):
+        return results.load_result(config, root)
+    start = time.perf_counter()
+    dev = torch.device(resolve_device(device))
+    trained = train_two_stage(config, dev, amp, checkpoints, progress, deadline=deadline, log=log)
+    if not trained["done"]:
+        return None
+    src_vocab, tgt_vocab = vocabularies(config)
+    model, state = trained["cogs"].model, trained["cogs"].state
+    t0 = time.perf_counter()
+    predictions, counts = decode_splits(model, config, src_vocab, tgt_vocab, dev, amp,
+                                        decode_batch_size, progress)
+    gold = {s: masked_cogs(s) for s in config["decoding"]["splits"]}
+    metrics = experiment.exact_match_accuracy(predictions, gold)
+    aux = trained["auxiliary"]
+    aux_state = aux.state if aux is not None else None
+    end = time.perf_counter()
+    metrics.update({
+        "hash": config_hash(config),
+        "training_hash": training_hash(config),
+        "model": config["model"],
+        "objective": config["auxiliary"]["objective"],
+        "seed": config["seed"],
+        "exposures": config["data"]["exposures"],
+        "parameters": count_parameters(model),
+        "source_vocabulary": len(src_vocab),
+        "target_vocabulary": len(tgt_vocab),
+        "steps": state.step,
+        "best_step": state.best_step,
+        "best_dev_loss": state.best_loss,
+        "stop_reason": state.stop_reason,
+        "history": state.history,
+        "aux_steps": aux_state.step if aux_state else 0,
+        "aux_best_step": aux_state.best_step if aux_state else 0,
+        "aux_best_dev_loss": aux_state.best_loss if aux_state else None,
+        "aux_stop_reason": aux_state.stop_reason if aux_state else "",
+        "aux_history": aux_state.history if aux_state else [],
+        "aux_train_seconds": round(aux_state.train_seconds, 1) if aux_state else 0.0,
+        "single_lexical_error_rate": single_lexical_error_rate(predictions),
+        "device": experiment.device_name(dev),
+        "amp": bool(amp and dev.type == "cuda"),
+        "train_seconds": round(state.train_seconds, 1),
+        "decode_seconds": round(end - t0, 1),
+        "decoding": counts,
+        "wall_seconds": round(state.train_seconds + (aux_state.train_seconds if aux_state else 0)
+                              + (end - t0), 1),
+        "session_seconds": round(end - start, 1),
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    })
+    result = results.Result(config, metrics, predictions)
+    folder = results.save_result(result, root)
+    if log:
+        log(f"{config_hash(config)}: " + ", ".join(
+            f"{k} {v:.3f}" for k, v in metrics["accuracy"].items()) + f"; results in {folder}")
+    return result
+
+
+# ---------------------------------------------------------------- reading results
+
+
+RUN_COLUMNS = ["model", "objective", "seed", "exposures", "dev", "test", "gen", "lexical",
+               "structural", "single_lexical_error_rate", "aux_best_dev_loss", "steps",
+               "aux_steps", "stop_reason", "aux_stop_reason", "decoding", "device",
+               "wall_seconds", "hash"]
+
+
+def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The finished runs among ``configs``: one row per run (:data:`RUN_COLUMNS`; gen, lexical
+    and structural are means over the decoded cases, Figure 4-1) and, long, one row per run and
+    gen case (``model``, ``objective``, ``seed``, ``case``, ``accuracy``). Runs without results,
+    or cut by a time budget, are left out."""
+    root = results_root(results_dir)
+    runs, cases = [], []
+    for config in configs:
+        if not results.has_result(config, root):
+            continue
+        metrics = json.loads((results.result_dir(config, root) / "metrics.json").read_text())
+        by_case = pd.Series(metrics.get("gen_by_case", {}), dtype=float)
+        agg = evaluation.aggregate(by_case.reindex(
+            [c for c in evaluation.CASE_ORDER if c in by_case.index]))
+        objective = config["auxiliary"]["objective"]
+        runs.append({
+            "model": config["model"], "objective": objective, "seed": config["seed"],
+            "exposures": config["data"]["exposures"],
+            **{s: metrics["accuracy"].get(s, np.nan) for s in ("dev", "test")},
+            **agg,
+            **{k: metrics.get(k) for k in ("single_lexical_error_rate", "aux_best_dev_loss",
+                                           "steps", "aux_steps", "stop_reason",
+                                           "aux_stop_reason", "device", "wall_seconds")},
+            "decoding": config["decoding"]["method"], "hash": config_hash(config),
+        })
+        cases += [{"model": config["model"], "objective": objective, "seed": config["seed"],
+                   "case": c, "accuracy": v} for c, v in by_case.items()]
+    return (pd.DataFrame(runs, columns=RUN_COLUMNS),
+            pd.DataFrame(cases, columns=["model", "objective", "seed", "case", "accuracy"]))
+
+
+SUMMARY_QUANTITIES = ("dev", "test", "gen", "lexical", "structural",
+                      "single_lexical_error_rate", "aux_best_dev_loss")
+
+
+def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame:
+    """Mean, SD and 95% t-interval over seeds (:func:`compsem.stats.seed_interval`) of each
+    quantity per model and objective: columns ``model``, ``objective``, ``quantity``, ``n``,
+    ``mean``, ``sd``, ``low``, ``high``."""
+    from compsem.stats import seed_interval
+
+    rows = []
+    for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
+        for quantity in quantities:
+            values = pd.to_numeric(part[quantity], errors="coerce").dropna().to_numpy(float)
+            if not len(values):
+                continue
+            mean, low, high = seed_interval(values)
+            rows.append({"model": model, "objective": objective, "quantity": quantity,
+                         "n": len(values), "mean": mean,
+                         "sd": float(values.std(ddof=1)) if len(values) > 1 else float("nan"),
+                         "low": low, "high": high})
+    return pd.DataFrame(rows, columns=["model", "objective", "quantity", "n", "mean", "sd",
+                                       "low", "high"])
+
+
+def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "gen",
+               baseline: str = "none") -> dict:
+    """``objective`` minus ``baseline`` in ``quantity`` for ``model``: the difference of the
+    seed means and Welch's 95% interval (seeds are independent runs, not paired)."""
+    from scipy import stats
+
+    part = runs[runs.model == model]
+    a = part.loc[part.objective == objective, quantity].to_numpy(float)
+    b = part.loc[part.objective == baseline, quantity].to_numpy(float)
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"{model}: need 2+ seeds of {objective!r} and {baseline!r}, got "
+                         f"{len(a)} and {len(b)}")
+    diff = float(a.mean() - b.mean())
+    if a.std() == 0 and b.std() == 0:
+        return {"difference": diff, "low": diff, "high": diff, "n": (len(a), len(b))}
+    ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    return {"difference": diff, "low": float(ci.low), "high": float(ci.high),
+            "n": (len(a), len(b))}

@@ -1,0 +1,366 @@
+"""Chapter 5, Experiment 1 of Kim (2021): the [w_n] variant of COGS, the auxiliary data
+builders and two-stage (auxiliary, then COGS) training with resume."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from compsem.cogs import auxiliary_data as ad
+from compsem.cogs import masking
+from compsem.cogs.seq2seq import auxiliary_config as ac
+
+# ---------------------------------------------------------------- the [w_n] map
+
+
+def test_the_map_has_21_tokens_numbered_as_the_released_code():
+    assert len(masking.GAP_TOKENS) == 21 and len(masking.MASK_TOKENS) == 21
+    # erratum (notes Section 0.3): the footnote's "Lina -> [w_1]" is not the code's numbering
+    assert masking.GAP_TOKENS["shark"] == "[w_1]"
+    assert masking.GAP_TOKENS["Lina"] == "[w_3]"
+    assert masking.GAP_TOKENS["hedgehog"] == "[w_0]"
+    assert masking.MASK_TOKENS == {f"[w_{i}]" for i in range(21)}
+    # inflected and root verb forms get different tokens
+    assert masking.GAP_TOKENS["baked"] != masking.GAP_TOKENS["bake"]
+
+
+def test_the_dissertation_example_is_masked_in_input_and_logical_form():
+    source = "Emma appreciated the hedgehog ."
+    target = ("* hedgehog ( x _ 3 ) ; appreciate . agent ( x _ 1 , Emma ) AND "
+              "appreciate . theme ( x _ 1 , x _ 3 )")
+    assert masking.mask_text(source) == "Emma appreciated the [w_0] ."
+    assert masking.mask_text(target).startswith("* [w_0] ( x _ 3 ) ; appreciate . agent")
+    assert masking.mask_text("A shark burned Sophia .") == "A [w_1] burned Sophia ."
+
+
+def test_only_whole_tokens_are_masked():
+    assert masking.mask_text("The bakery baked .") == "The bakery [w_6] ."
+    assert masking.mask_text("Shark", ignore_case=False) == "Shark"
+    assert masking.mask_text("Shark", ignore_case=True) == "[w_1]"
+    with pytest.raises(TypeError, match="text must be a string"):
+        masking.mask_text(None)
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize("split", ["train", "dev", "test", "gen", "exposure-100"])
+def test_every_gap_item_is_masked_and_nothing_else(split):
+    from compsem.data import cogs
+
+    raw = cogs.load(split)
+    masked = masking.mask_frame(raw)
+    for column in ("source", "target"):
+        for before, after in zip(raw[column], masked[column], strict=True):
+            b, a = before.split(), after.split()
+            assert len(a) == len(b)
+            for x, y in zip(b, a, strict=True):
+                if x in masking.GAP_TOKENS:
+                    assert y == masking.GAP_TOKENS[x]
+                else:
+                    assert y == x  # nothing else changes
+            assert masking.unmask_text(after) == before
+            assert not set(a) & set(masking.GAP_TOKENS)
+    assert (masked.case == raw.case).all()
+
+
+@pytest.mark.needs_data
+def test_every_lexical_gen_case_but_the_structural_ones_uses_a_masked_item():
+    gen = masking.load_masked("gen")
+    has_mask = gen.source.map(lambda s: bool(masking.MASK_TOKENS & set(s.split())))
+    by_case = has_mask.groupby(gen.case).mean()
+    from compsem.cogs.evaluation import STRUCTURAL_CASES
+
+    lexical = by_case.drop(list(STRUCTURAL_CASES))
+    assert (lexical == 1).all(), lexical[lexical < 1]
+    # the exposure examples of train.tsv, and only they and the 3 primitives, carry a mask
+    train = masking.load_masked("train")
+    marked = train.source.map(lambda s: bool(masking.MASK_TOKENS & set(s.split())))
+    assert set(train.case[marked]) <= {*(c for c in train.case if c.startswith("exposure")),
+                                       "primitive"}
+    assert int(marked.sum()) == 15
+
+
+def test_load_masked_names_a_bad_split():
+    with pytest.raises(ValueError, match="split must be one of .*'nope'"):
+        masking.load_masked("nope")
+
+
+# ---------------------------------------------------------------- auxiliary data
+
+TEXTS = [
+    "A man is playing a flute.",
+    "A man is playing a flute.",  # duplicate
+    "The shark swam past the ship, didn't it?",
+    "Two dogs run on the beach near the old lighthouse today.",
+    "Hi",  # one token: dropped
+    "She said that the weather was nice and that they should go outside now.",
+    "Children are playing football in a large green park.",
+    "A woman slices an onion.",
+]
+
+
+def _corpus(**kw):
+    frame = ad.english_sentences(texts=TEXTS, **kw)
+    frame["split"] = ad.split_dev(frame, 0.25, 0)
+    return frame
+
+
+def test_corpus_is_deduplicated_tokenised_and_deterministic():
+    a, b = _corpus(), _corpus()
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 6
+    assert a.text.iloc[1] == "The shark swam past the ship , didn't it ?"
+    assert (a.split == "dev").sum() == 2  # round(0.25 * 6)
+    sub = ad.english_sentences(texts=TEXTS, n_sentences=3, seed=4)
+    assert len(sub) == 3 and sub.equals(ad.english_sentences(texts=TEXTS, n_sentences=3, seed=4))
+    dropped = ad.english_sentences(texts=TEXTS, gap_sentences="drop")
+    assert len(dropped) == 5 and not any("shark" in t for t in dropped.text)
+
+
+def test_capped_vocabulary_writes_unk():
+    frame = ad.english_sentences(texts=TEXTS, max_words=5)
+    words = {t for text in frame.text for t in text.split()}
+    assert len(words - {ad.UNK_WORD}) <= 5 and ad.UNK_WORD in words
+
+
+def test_bad_corpus_settings_are_named():
+    with pytest.raises(ValueError, match="n_sentences must be an integer >= 0, got -1"):
+        ad.english_sentences(texts=TEXTS, n_sentences=-1)
+    with pytest.raises(ValueError, match="gap_sentences must be 'keep' or 'drop', got 'mask'"):
+        ad.english_sentences(texts=TEXTS, gap_sentences="mask")
+    with pytest.raises(ValueError, match=r"\[w_n\] token"):
+        ad.english_sentences(texts=["A [w_3] smiled ."])
+    with pytest.raises(ValueError, match="dev_fraction must be between 0 and 1, got 1.5"):
+        ad.split_dev(_corpus(), 1.5)
+    with pytest.raises(ValueError, match="objective must be one of none, gloss, denoise; got 'ccg'"):
+        ad.auxiliary_pairs("ccg", _corpus(), ac.PAPER_DENOISE)
+
+
+def test_glossing_is_one_to_one_into_a_disjoint_vocabulary():
+    frame = _corpus()
+    pairs = ad.gloss_pairs(frame)
+    assert pairs.target.iloc[0] == "A' man' is' playing' a' flute' .'"
+    source_vocab = {t for s in pairs.source for t in s.split()}
+    gloss_vocab = {t for s in pairs.target for t in s.split()}
+    assert not source_vocab & gloss_vocab
+    for s, t in zip(pairs.source, pairs.target, strict=True):
+        assert [ad.gloss(w) for w in s.split()] == t.split()
+    assert list(pairs.split) == list(frame.split)
+
+
+def test_span_corruption_rate_and_format():
+    rng = np.random.default_rng(0)
+    tokens = [f"t{i}" for i in range(100)]
+    source, target = ad.span_corruption(tokens, rng)
+    hidden = [t for t in target if not t.startswith("<x_")]
+    assert len(hidden) == 15  # 15% of 100
+    sentinels = [t for t in source if t.startswith("<x_")]
+    assert sentinels == [t for t in target if t.startswith("<x_")]
+    assert sentinels == [f"<x_{i}>" for i in range(len(sentinels))] and len(sentinels) == 5
+    # putting the spans back restores the text
+    spans, current = {}, None
+    for t in target:
+        if t.startswith("<x_"):
+            current = t
+            spans[current] = []
+        else:
+            spans[current].append(t)
+    restored = [w for t in source for w in (spans[t] if t in spans else [t])]
+    assert restored == tokens
+    again = ad.span_corruption(tokens, np.random.default_rng(0))
+    assert again == (source, target)
+    assert ad.span_corruption(tokens, np.random.default_rng(1)) != (source, target)
+
+
+def test_denoising_pairs_corrupt_about_15_percent():
+    texts = [" ".join(f"w{i}_{j}" for j in range(5 + i % 17)) for i in range(600)]
+    frame = ad.english_sentences(texts=texts)
+    frame["split"] = ad.split_dev(frame, 0.1, 0)
+    pairs = ad.denoise_pairs(frame, chunk_tokens=64, seed=3)
+    assert abs(ad.corrupted_fraction(pairs) - 0.15) < 0.01
+    assert set(pairs.split) == {"train", "dev"}
+    assert all(len([t for t in s.split() if not t.startswith("<x_")])
+               + len([t for t in t_.split() if not t.startswith("<x_")]) <= 64
+               for s, t_ in zip(pairs.source, pairs.target, strict=True))
+    pd.testing.assert_frame_equal(pairs, ad.denoise_pairs(frame, chunk_tokens=64, seed=3))
+
+
+def test_chunks_pack_consecutive_sentences():
+    assert ad.chunks(["a b c", "d e", "f g h i"], 5) == ["a b c d e", "f g h i"]
+    assert ad.chunks(["a b c d e f g"], 4) == ["a b c d"]
+    with pytest.raises(ValueError, match="chunk_tokens must be >= 2, got 1"):
+        ad.chunks(["a b"], 1)
+
+
+@pytest.mark.needs_data
+def test_substitute_corpus_from_the_registry():
+    frame = ad.english_sentences()
+    # STS Benchmark, SICK and STR-2022: about 30,000 distinct sentences (CCGBank: 38,015)
+    assert 25_000 < len(frame) < ad.PAPER_SENTENCES
+    assert frame.text.is_unique
+    assert not any(m in t for t in frame.text.head(2000) for m in masking.MASK_TOKENS)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def test_configurations_validate_and_name_bad_settings():
+    cfg = ac.paper_aux_config("transformer", "gloss", seed=2)
+    assert cfg["data"]["masking"] == "w_n"
+    assert cfg["auxiliary"]["training"]["patience"] == 5
+    assert cfg["auxiliary"]["denoise"]["rate"] == 0.15
+    base = ac.paper_aux_config("transformer", "none", seed=2)
+    from compsem.cogs.seq2seq.config import config_hash
+
+    assert config_hash(base) != config_hash(cfg)
+    with pytest.raises(ValueError, match="objective must be one of none, gloss, denoise; got 'ccg'"):
+        ac.paper_aux_config("transformer", "ccg")
+    with pytest.raises(ValueError, match="model must be one of transformer, lstm, bilstm"):
+        ac.paper_aux_config("gpt")
+    with pytest.raises(ValueError, match=r"unknown auxiliary corpus setting\(s\) \['size'\]"):
+        ac.with_auxiliary(base, "gloss", corpus={"size": 3})
+    with pytest.raises(ValueError, match="denoise rate must be in"):
+        ac.with_auxiliary(base, "denoise", denoise={"rate": 1.5})
+    with pytest.raises(ValueError, match="has no auxiliary stage"):
+        ac.stage_one_config(base)
+    grid = ac.aux_grid(seeds=(1, 2))
+    assert len(grid) == 18
+    assert [(c["model"], c["auxiliary"]["objective"]) for c in grid[:4]] == [
+        ("transformer", "none"), ("transformer", "none"),
+        ("transformer", "gloss"), ("transformer", "gloss")]
+
+
+def test_stage_one_is_shared_across_cogs_settings():
+    a = ac.paper_aux_config("transformer", "gloss", exposures=1)
+    b = ac.paper_aux_config("transformer", "gloss", exposures=100,
+                            decoding={"method": "greedy"})
+    from compsem.cogs.seq2seq.config import training_hash
+
+    assert training_hash(ac.stage_one_config(a)) == training_hash(ac.stage_one_config(b))
+    assert training_hash(a) != training_hash(b)
+
+
+# ---------------------------------------------------------------- two-stage training
+
+
+def _tiny(objective, tmp_path, **kw):
+    """4 auxiliary and 6 COGS updates of a 1-layer d=16 Transformer, a checkpoint every 2."""
+    cfg = ac.reduced_aux_config(
+        objective, seed=3, max_steps=6, aux_max_steps=4, per_case=2, per_split=10,
+        architecture={"d_model": 16, "ff": 32, "heads": 2, "layers": 1},
+        corpus={"n_sentences": 300, "max_words": 200}, **kw,
+    )
+    cfg["training"]["valid_every"] = cfg["auxiliary"]["training"]["valid_every"] = 2
+    ac.validate_aux(cfg)
+    return cfg
+
+
+@pytest.fixture
+def small_cogs(monkeypatch):
+    """Two-stage training on a 300-row slice of train (speed); vocabularies stay the real ones."""
+    from compsem.cogs.seq2seq import two_stage
+
+    full = two_stage.cogs_training_frame
+
+    def sliced(exposures):
+        return full(exposures).iloc[::80].reset_index(drop=True)
+
+    monkeypatch.setattr(two_stage, "cogs_training_frame", sliced)
+    dev = two_stage.masked_cogs("dev")
+    real = two_stage.masked_cogs
+
+    def masked(split):
+        return dev.iloc[:64] if split == "dev" else real(split)
+
+    monkeypatch.setattr(two_stage, "masked_cogs", masked)
+    return two_stage
+
+
+@pytest.mark.needs_data
+@pytest.mark.slow
+def test_two_stage_training_resumes_to_the_same_weights(small_cogs, tmp_path):
+    ts = small_cogs
+    torch.set_num_threads(1)
+    cfg = _tiny("gloss", tmp_path)
+    whole = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "a")
+    assert whole["done"] and whole["auxiliary"].state.done
+    assert whole["auxiliary"].state.step == 4 and whole["cogs"].state.step == 6
+    # interrupted in the auxiliary stage, then in the COGS stage (one update after its last
+    # checkpoint, which the next call resumes from), then finished
+    first = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b", stop_after=2)
+    assert not first["done"] and first["cogs"] is None and first["auxiliary"].state.step == 2
+    second = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b", stop_after=3)
+    assert not second["done"] and second["auxiliary"].state.done
+    assert second["cogs"].state.step == 3
+    third = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b")
+    assert third["done"] and third["cogs"].state.step == 6
+    for name, value in whole["cogs"].model.state_dict().items():
+        assert torch.equal(value, third["cogs"].model.state_dict()[name]), name
+
+
+@pytest.mark.needs_data
+@pytest.mark.slow
+def test_cogs_stage_starts_from_the_auxiliary_weights(small_cogs, tmp_path):
+    ts = small_cogs
+    torch.set_num_threads(1)
+    cfg = _tiny("gloss", tmp_path)
+    base = _tiny("none", tmp_path)
+    src, tgt = ts.vocabularies(cfg)
+    assert (len(src), len(tgt)) == tuple(map(len, ts.vocabularies(base)))  # same vocabulary
+    glossed = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "g",
+                                 stop_after=4)  # aux done at 4; COGS stage interrupted at 4
+    aux_weights = glossed["auxiliary"].model.state_dict()
+    baseline = ts.train_two_stage(base, "cpu", checkpoints=tmp_path / "n", stop_after=1)
+    assert baseline["auxiliary"] is None
+    # after the same number of COGS updates the glossing run differs from the baseline
+    cogs_weights = glossed["cogs"].model.state_dict()
+    key = next(k for k in cogs_weights if "embed" in k)
+    assert not torch.equal(cogs_weights[key], baseline["cogs"].model.state_dict()[key])
+    assert key in aux_weights
+
+
+@pytest.mark.needs_data
+@pytest.mark.slow
+def test_run_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
+    ts = small_cogs
+    torch.set_num_threads(1)
+    cfg = _tiny("gloss", tmp_path)
+    result = ts.run(cfg, device="cpu", results_dir=tmp_path / "res",
+                    checkpoints=tmp_path / "ck")
+    m = result.metrics
+    assert m["objective"] == "gloss" and m["aux_steps"] == 4 and m["steps"] == 6
+    assert m["aux_best_dev_loss"] > 0 and 0 <= m["single_lexical_error_rate"] <= 1
+    assert set(m["accuracy"]) == {"dev", "test", "gen"}
+    assert (result.predictions.split == "gen").sum() == 2 * 21
+    again = ts.run(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck")
+    assert again.metrics["hash"] == m["hash"]
+    runs, cases = ts.collect([cfg, _tiny("none", tmp_path)], tmp_path / "res")
+    assert len(runs) == 1 and runs.objective.iloc[0] == "gloss" and len(cases) == 21
+
+
+def test_summaries_over_seeds():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    runs = pd.DataFrame({
+        "model": ["t"] * 6, "objective": ["none"] * 3 + ["gloss"] * 3,
+        "seed": [1, 2, 3] * 2, "gen": [0.1, 0.2, 0.3, 0.5, 0.6, 0.7],
+    })
+    table = ts.summarise(runs, ["gen"])
+    row = table[table.objective == "gloss"].iloc[0]
+    assert row["n"] == 3 and row["mean"] == pytest.approx(0.6) and row["low"] < 0.6 < row["high"]
+    diff = ts.difference(runs, "t", "gloss")
+    assert diff["difference"] == pytest.approx(0.4) and diff["low"] < 0.4 < diff["high"]
+    with pytest.raises(ValueError, match="need 2\\+ seeds"):
+        ts.difference(runs.iloc[:4], "t", "gloss")
+
+
+def test_cli_lists_the_grid(capsys):
+    from compsem.cogs.seq2seq import auxiliary_train
+
+    assert auxiliary_train.main(["--grid", "--list", "--results", "/nonexistent-dir"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 45 and all("pending" in line for line in lines)
+    assert "Transformer baseline, seed 1" in lines[0]
+    with pytest.raises(SystemExit):
+        auxiliary_train.parse_args(["--max-steps", "0"])
