@@ -219,3 +219,23 @@ def depth_and_length(runs: dict, reference: pd.DataFrame | None = None):
         ax.set(xlabel=xlabel, ylabel="exact-match accuracy", ylim=(-0.05, 1.05), title=title)
         ax.legend(fontsize=6)
     return fig
+
+
+def training_curve(curve: pd.DataFrame, best_step: int | None = None, title: str = ""):
+    """Exact match over training updates (``curve``: step, quantity, accuracy, from
+    :mod:`compsem.cogs.seq2seq.curve`): dev and test, gen and its lexical and structural means;
+    the update whose weights the stopping rule kept marked grey."""
+    shown = ["dev", "test", "gen", "lexical", "structural"]
+    names = {"gen": "gen (all)", "lexical": "gen lexical", "structural": "gen structural"}
+    data = curve[curve.quantity.isin(shown)].assign(
+        quantity=lambda f: f.quantity.map(lambda q: names.get(q, q))
+    )
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    sns.lineplot(data=data, x="step", y="accuracy", hue="quantity", style="quantity",
+                 markers=True, dashes=False, markeredgecolor=None, ax=ax)  # fmt: skip
+    if best_step is not None:
+        ax.axvline(best_step, color="grey", lw=1, ls=":", label="weights kept (lowest dev loss)")
+    ax.set(xlabel="update", ylabel="exact-match accuracy", ylim=(0, 1.05),
+           title=title or "Accuracy over training updates")  # fmt: skip
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=3, fontsize=8)
+    return fig

@@ -1,0 +1,223 @@
+"""The summary of Kim (2021, Section 4.5) over runs: Table 4-5, Figure 4-1, the error analyses.
+
+Pure functions over the frames of :mod:`compsem.cogs.seq2seq.results` (``collect``: one row per
+run and quantity) and of :func:`compsem.cogs.evaluation.analyse` (one row per example), so that
+the chapter re-implements no metric:
+
+- :func:`run_level` -- per run: gen, lexical and structural means over the cases (Figure 4-1),
+  dev and test;
+- :func:`t_interval` -- a seed-level quantity's mean and its t-interval over the seeds;
+- :func:`welch_difference` -- our mean over seeds minus the paper's mean over its 5 seeds, with
+  Welch's interval from both SDs (the paper's from Figure 4-3);
+- :func:`table_4_5` -- Table 4-5 (and the Figure 4-1 means) laid out as in the paper, ours as
+  mean +- SD (n) beside the paper's mean of 5 seeds, and our means by target key;
+- :func:`findings_table` -- the same cells as the paper's mean against ours with a 95% seed
+  interval, the table the chapter opens with;
+- :func:`analyses` -- the Section 4.5.3-4.5.5 quantities of an analysed prediction frame, with
+  Active -> Passive errors counted *per run* (the paper's 49 are summed over 5 runs);
+- :func:`exact_and_semantic` -- exact and semantic (ReCOGS-style) gen match per run;
+- :func:`active_passive_table` -- Active -> Passive errors per run and their structure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from compsem.cogs import evaluation as ev
+
+PAPER_SEEDS = 5
+"""Runs per configuration in the dissertation (Section 4.5.1: "5 random seeds")."""
+
+MEANS = ("gen", "lexical", "structural")
+
+
+def target_key(model: str, exposures: int, quantity: str) -> str:
+    """The target key of a Table 4-5 cell (a case or ``gen``) or a Figure 4-1 mean."""
+    if quantity in (*ev.CASE_ORDER, "gen"):
+        return f"cogs_t45_{model}_{exposures}_{quantity}"
+    return f"cogs_fig41_{model}_{exposures}_{quantity}"
+
+
+def run_level(collected: pd.DataFrame) -> pd.DataFrame:
+    """Per run (model, exposures, seed): the gen, lexical and structural means over the cases
+    present (:func:`compsem.cogs.evaluation.aggregate`, Figure 4-1), dev and test."""
+    rows = []
+    for (model, exposures, seed), part in collected.groupby(["model", "exposures", "seed"]):
+        by = part.set_index("quantity")["accuracy"]
+        agg = ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index]))
+        rows.append(
+            {
+                "model": model,
+                "exposures": exposures,
+                "seed": seed,
+                **agg,
+                "dev": by.get("dev", np.nan),
+                "test": by.get("test", np.nan),
+            }
+        )
+    columns = ["model", "exposures", "seed", *MEANS, "dev", "test"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def t_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean of a seed-level quantity and the bounds of its t-interval over the seeds,
+    ``mean +- t_{(1+level)/2, n-1} s / sqrt(n)`` (NaN bounds for a single seed)."""
+    values = np.asarray(values, dtype=float)
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, float("nan"), float("nan")
+    half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / math.sqrt(
+        len(values)
+    )
+    return mean, float(mean - half), float(mean + half)
+
+
+def welch_difference(
+    ours, paper_mean: float, paper_sd: float, paper_n: int = PAPER_SEEDS, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Our mean over seeds minus the paper's, and Welch's interval for the difference: the
+    squared standard errors of both means, degrees of freedom by Welch-Satterthwaite."""
+    ours = np.asarray(ours, dtype=float)
+    ours_var = float(ours.var(ddof=1)) / len(ours)
+    paper_var = paper_sd**2 / paper_n
+    dof = (ours_var + paper_var) ** 2 / (
+        ours_var**2 / (len(ours) - 1) + paper_var**2 / (paper_n - 1)
+    )
+    difference = float(ours.mean()) - paper_mean
+    half = float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
+    return difference, difference - half, difference + half
+
+
+def _values(collected, per_run, model, exposures, quantity) -> pd.Series:
+    """The per-seed values of one cell (a case from ``collected``, a mean from ``per_run``)."""
+    if quantity in ev.CASE_ORDER:
+        part = collected[
+            (collected.model == model)
+            & (collected.exposures == exposures)
+            & (collected.quantity == quantity)
+        ]
+        return part.set_index("seed")["accuracy"]
+    part = per_run[(per_run.model == model) & (per_run.exposures == exposures)]
+    return part.set_index("seed")[quantity]
+
+
+def table_4_5(
+    collected: pd.DataFrame,
+    per_run: pd.DataFrame,
+    models,
+    exposures,
+    paper: dict,
+    labels: dict,
+    pending: str = "pending (needs a GPU)",
+) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Table 4-5 with the Figure 4-1 means: one row per case and mean, two columns (ours: mean
+    +- SD over seeds and n; the paper's mean of 5 seeds) per model and exposures; and our means
+    by target key (:func:`target_key`) for the cells that have runs."""
+    cells, means = {}, {}
+    for n_exposures in exposures:
+        for model in models:
+            column = (f"{n_exposures} exposure{'s' if n_exposures > 1 else ''}", labels[model])
+            ours, theirs = {}, {}
+            for quantity in [*ev.CASE_ORDER, *MEANS]:
+                values = _values(collected, per_run, model, n_exposures, quantity)
+                key = target_key(model, n_exposures, quantity)
+                label = ev.CASE_LABELS.get(quantity, f"mean: {quantity}")
+                theirs[label] = f"{paper[key]:.2f}" if key in paper else "–"
+                if len(values):
+                    means[key] = float(values.mean())
+                    spread = f" ± {values.std(ddof=1):.2f}" if len(values) > 1 else ""
+                    ours[label] = f"{values.mean():.2f}{spread} (n={len(values)})"
+                else:
+                    ours[label] = pending
+            cells[(*column, "ours")] = ours
+            cells[(*column, "paper")] = theirs
+    table = pd.DataFrame(cells)
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    return table, means
+
+
+def findings_table(
+    collected: pd.DataFrame, per_run: pd.DataFrame, model: str, exposures: int, paper: dict
+) -> pd.DataFrame:
+    """The cells of Table 4-5 (and the Figure 4-1 means) of one model and exposures: the paper's
+    mean of 5 seeds, our mean, its 95% t-interval over our seeds, their number, and whether the
+    paper's mean lies inside our interval."""
+    rows = {}
+    for quantity in [*MEANS, *ev.CASE_ORDER]:
+        values = _values(collected, per_run, model, exposures, quantity)
+        key = target_key(model, exposures, quantity)
+        if not len(values) or key not in paper:
+            continue
+        mean, low, high = t_interval(values)
+        rows[ev.CASE_LABELS.get(quantity, f"mean: {quantity}")] = {
+            "paper (mean of 5)": paper[key],
+            "ours (mean)": mean,
+            "ours 95% low": low,
+            "ours 95% high": high,
+            "seeds": len(values),
+            "paper inside": bool(low <= paper[key] <= high) if math.isfinite(low) else None,
+        }
+    return pd.DataFrame(rows).T
+
+
+def analyses(frame: pd.DataFrame) -> dict[str, float]:
+    """The Section 4.5 quantities of an analysed prediction frame (all splits; a ``seed`` column
+    when it pools runs): error shares (4.5.3, 4.5.5.1), depth errors (4.5.4), Active -> Passive
+    errors per run and the share with another structure (4.5.5.2), accuracy at depths 3-5
+    (Table 4-6), on long test outputs and the mean lengths of correct and incorrect test outputs
+    (4.5.4)."""
+    gen = frame[frame.split == "gen"]
+    test = frame[frame.split == "test"]
+    out = ev.error_summary(gen)
+    out.update({f"depth: {k}": v for k, v in ev.depth_errors(gen).items()})
+    out.update({f"active → passive: {k}": v for k, v in ev.active_passive_errors(gen).items()})
+    runs = frame["seed"].nunique() if "seed" in frame else 1
+    out["active → passive: errors"] = out["active → passive: errors"] / runs  # per run
+    shallow = gen[gen.case.isin(ev.DEPTH_CASES) & (gen.depth <= 5)]
+    out["depth 3-5 accuracy"] = float(shallow.exact.mean()) if len(shallow) else np.nan
+    long = test[test.gold_len > 95]
+    out["test accuracy, outputs > 95 tokens"] = float(long.exact.mean()) if len(long) else np.nan
+    out["test: mean length of correct outputs"] = float(test[test.exact].gold_len.mean())
+    out["test: mean length of incorrect outputs"] = float(test[~test.exact].gold_len.mean())
+    return out
+
+
+def exact_and_semantic(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per run (``seed``; one run when absent): exact and semantic match on gen (the mean over
+    the cases, as Figure 4-1), on dev and test, and the semantic gain on gen."""
+    frame = frame if "seed" in frame else frame.assign(seed=0)
+    rows = []
+    for seed, part in frame.groupby("seed"):
+        gen = part[part.split == "gen"]
+        row = {"seed": seed}
+        for column in ("exact", "semantic"):
+            row[f"gen {column}"] = ev.aggregate(ev.accuracy_by_case(gen[column], gen.case))["gen"]
+            for split in ("dev", "test"):
+                values = part.loc[part.split == split, column]
+                row[f"{split} {column}"] = float(values.mean()) if len(values) else np.nan
+        row["gen semantic − exact"] = row["gen semantic"] - row["gen exact"]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("seed")
+
+
+def active_passive_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Active -> Passive errors of each run (``seed``): how many, how many keep the target's
+    structure (and of those, single lexical errors), how many do not (Section 4.5.5.2)."""
+    frame = frame if "seed" in frame else frame.assign(seed=0)
+    rows = []
+    for seed, part in frame.groupby("seed"):
+        errors = part[(part.split == "gen") & (part.case == "active_to_passive") & ~part.exact]
+        rows.append(
+            {
+                "seed": seed,
+                "errors": len(errors),
+                "same structure": int(errors.structure.sum()),
+                "of which single lexical": int(errors.single_lexical.sum()),
+                "different structure": int((~errors.structure).sum()),
+            }
+        )
+    return pd.DataFrame(rows).set_index("seed")

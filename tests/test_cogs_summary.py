@@ -1,0 +1,112 @@
+"""The Section 4.5 summary (compsem.cogs.summary): per-run means, seed intervals, Welch's
+difference, Table 4-5 assembly, per-run Active -> Passive errors, exact beside semantic match."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from compsem.cogs import evaluation as ev
+from compsem.cogs import summary
+
+
+def _collected():
+    rows = []
+    for seed, level in ((1, 0.2), (2, 0.4), (3, 0.6)):
+        for case in ev.CASE_ORDER:
+            value = 0.0 if case in ev.STRUCTURAL_CASES else level
+            rows.append({"model": "transformer", "exposures": 1, "seed": seed,
+                         "quantity": case, "accuracy": value})
+        rows += [{"model": "transformer", "exposures": 1, "seed": seed, "quantity": q,
+                  "accuracy": 0.95} for q in ("dev", "test")]
+    return pd.DataFrame(rows)
+
+
+def test_run_level_means_are_figure_4_1s():
+    per_run = summary.run_level(_collected()).set_index("seed")
+    assert per_run.loc[2, "lexical"] == pytest.approx(0.4)
+    assert per_run.loc[2, "structural"] == 0
+    assert per_run.loc[2, "gen"] == pytest.approx(0.4 * 18 / 21)
+    assert per_run.loc[1, "dev"] == 0.95
+
+
+def test_t_interval():
+    mean, low, high = summary.t_interval([0.2, 0.4, 0.6])
+    half = stats.t.ppf(0.975, 2) * 0.2 / math.sqrt(3)
+    assert mean == pytest.approx(0.4) and low == pytest.approx(0.4 - half)
+    assert high == pytest.approx(0.4 + half)
+    assert math.isnan(summary.t_interval([0.3])[1])
+
+
+def test_welch_difference_agrees_with_scipy():
+    ours = np.array([0.40, 0.45, 0.49])
+    diff, low, high = summary.welch_difference(ours, 0.35, 0.06, 5)
+    # the same test from the summary statistics: the interval excludes 0 iff p < .05
+    p = stats.ttest_ind_from_stats(ours.mean(), ours.std(ddof=1), 3, 0.35, 0.06, 5,
+                                   equal_var=False).pvalue
+    assert diff == pytest.approx(ours.mean() - 0.35)
+    assert (low > 0) == (p < 0.05)
+    t = diff / math.sqrt(ours.var(ddof=1) / 3 + 0.06**2 / 5)
+    assert p == pytest.approx(2 * stats.t.sf(abs(t), _welch_dof(ours, 0.06, 5)))
+    assert (high - low) / 2 == pytest.approx(
+        stats.t.ppf(0.975, _welch_dof(ours, 0.06, 5)) * math.sqrt(ours.var(ddof=1) / 3 + 0.06**2 / 5)
+    )
+
+
+def _welch_dof(ours, sd, n):
+    a, b = ours.var(ddof=1) / len(ours), sd**2 / n
+    return (a + b) ** 2 / (a**2 / (len(ours) - 1) + b**2 / (n - 1))
+
+
+def test_table_4_5_and_findings_table():
+    collected = _collected()
+    per_run = summary.run_level(collected)
+    paper = {summary.target_key("transformer", 1, q): 0.3 for q in [*ev.CASE_ORDER, "gen"]}
+    paper[summary.target_key("transformer", 1, "lexical")] = 0.9
+    table, means = summary.table_4_5(collected, per_run, ["transformer", "lstm"], [1], paper,
+                                     {"transformer": "T", "lstm": "L"})
+    assert means["cogs_t45_transformer_1_subj_to_obj_common"] == pytest.approx(0.4)
+    assert means["cogs_fig41_transformer_1_lexical"] == pytest.approx(0.4)
+    assert not any(k.startswith("cogs_t45_lstm") for k in means)
+    assert table.loc["mean: lexical", ("1 exposure", "T", "ours")] == "0.40 ± 0.20 (n=3)"
+    assert table.loc["mean: lexical", ("1 exposure", "L", "ours")].startswith("pending")
+    found = summary.findings_table(collected, per_run, "transformer", 1, paper)
+    assert found.loc["mean: lexical", "paper inside"] is False  # .9 is outside [-.1, .9)
+    assert found.loc[ev.CASE_LABELS["subj_to_obj_common"], "paper inside"] is True
+    assert found.loc["mean: gen", "seeds"] == 3
+
+
+def _analysed(errors_per_seed):
+    rows = []
+    for seed, n_errors in errors_per_seed.items():
+        for i in range(10):
+            wrong = i < n_errors
+            rows.append({"split": "gen", "row": i, "case": "active_to_passive", "seed": seed,
+                         "source": "A cake was baked .",
+                         "target": "cake ( x _ 1 ) AND bake . theme ( x _ 3 , x _ 1 )",
+                         "prediction": "cake ( x _ 1 ) AND eat . theme ( x _ 3 , x _ 1 )"
+                         if wrong else "cake ( x _ 1 ) AND bake . theme ( x _ 3 , x _ 1 )"})
+        rows.append({"split": "test", "row": 0, "case": "in_distribution", "seed": seed,
+                     "source": "x", "target": "a ( x _ 1 )", "prediction": "a ( x _ 1 )"})
+    return ev.analyse(pd.DataFrame(rows))
+
+
+def test_active_passive_errors_are_counted_per_run():
+    frame = _analysed({1: 2, 2: 4, 3: 6})
+    assert summary.analyses(frame)["active → passive: errors"] == pytest.approx(4)
+    table = summary.active_passive_table(frame)
+    assert table["errors"].tolist() == [2, 4, 6]
+    assert table["same structure"].tolist() == [2, 4, 6]
+    assert table["different structure"].sum() == 0
+
+
+def test_exact_and_semantic_per_run():
+    frame = _analysed({1: 0, 2: 5})
+    table = summary.exact_and_semantic(frame)
+    assert table.loc[1, "gen exact"] == 1 and table.loc[2, "gen exact"] == pytest.approx(0.5)
+    assert (table["gen semantic"] >= table["gen exact"]).all()
+    assert table.loc[2, "gen semantic − exact"] == pytest.approx(0)  # eat for bake: a real error
