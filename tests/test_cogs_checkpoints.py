@@ -127,3 +127,13 @@ def test_curve_aggregates_gen_cases_as_figure_4_1():
     got = out[out.step == 1].set_index("quantity").accuracy
     assert got["gen"] == pytest.approx(0.3) and got["lexical"] == pytest.approx(0.6)
     assert got["structural"] == pytest.approx(0.0) and got["dev"] == pytest.approx(0.9)
+
+
+def test_sensitivity_measures_gen_while_dev_is_flat():
+    steps = [100, 200, 300, 400]
+    rows = [{"step": s, "quantity": "dev", "accuracy": a} for s, a in zip(steps, [0.5, 0.95, 0.96, 0.96], strict=True)]
+    rows += [{"step": s, "quantity": "gen", "accuracy": a} for s, a in zip(steps, [0.1, 0.2, 0.4, 0.3], strict=True)]
+    out = curve.sensitivity(pd.DataFrame(rows), settled=0.02)
+    assert out["updates"] == 3 and out["first_step"] == 200
+    assert out["gen_range"] == pytest.approx(0.2) and out["dev_range"] == pytest.approx(0.01)
+    assert out["gen_first"] == pytest.approx(0.2) and out["gen_last"] == pytest.approx(0.3)

@@ -116,3 +116,47 @@ def load_curve(folder: Path) -> pd.DataFrame | None:
     if not path.exists():
         return None
     return pd.read_csv(path, sep="\t")
+
+
+def trace(
+    config: dict,
+    checkpoint_dir: Path,
+    per_case: int = 100,
+    per_split: int = 500,
+    device="cpu",
+    batch_size: int = 128,
+) -> pd.DataFrame:
+    """:func:`score_updates` on COGS (:func:`cogs_sets`) with :func:`with_aggregates`: the curve
+    of a run whose weights were kept every so many updates."""
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    frame = score_updates(
+        config,
+        checkpoint_dir,
+        cogs_sets(per_case, per_split),
+        len(src_vocab),
+        len(tgt_vocab),
+        device=device,
+        batch_size=batch_size,
+    )
+    return with_aggregates(frame)
+
+
+def sensitivity(curve: pd.DataFrame, settled: float = 0.02) -> dict[str, float]:
+    """How much gen accuracy moves while dev accuracy has settled: over the kept updates whose
+    dev accuracy is within ``settled`` of its last value, the range (max - min) of dev and of gen
+    accuracy, their number, and the first such update (Csordas et al. 2021: a stopping rule on
+    in-distribution data leaves the generalization number to where training stopped)."""
+    wide = curve.pivot_table(index="step", columns="quantity", values="accuracy").sort_index()
+    if "dev" not in wide or "gen" not in wide or not len(wide):
+        return {}
+    window = wide[wide["dev"] >= wide["dev"].iloc[-1] - settled]
+    return {
+        "updates": float(len(window)),
+        "first_step": float(window.index.min()),
+        "dev_range": float(window["dev"].max() - window["dev"].min()),
+        "gen_range": float(window["gen"].max() - window["gen"].min()),
+        "gen_first": float(window["gen"].iloc[0]),
+        "gen_last": float(window["gen"].iloc[-1]),
+    }
