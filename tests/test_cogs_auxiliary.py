@@ -333,6 +333,8 @@ def test_run_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
     assert m["aux_best_dev_loss"] > 0 and 0 <= m["single_lexical_error_rate"] <= 1
     assert set(m["accuracy"]) == {"dev", "test", "gen"}
     assert (result.predictions.split == "gen").sum() == 2 * 21
+    forced = m["gen_teacher_forced"]
+    assert 0 <= forced["token_accuracy"] <= 1 and forced["wn_tokens"] > 0 and forced["loss"] > 0
     again = ts.run(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck")
     assert again.metrics["hash"] == m["hash"]
     runs, cases = ts.collect([cfg, _tiny("none", tmp_path)], tmp_path / "res")

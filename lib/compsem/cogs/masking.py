@@ -102,3 +102,16 @@ def load_masked(split: str) -> pd.DataFrame:
         known = ", ".join([*cogs.SPLITS, "train-100"])
         raise ValueError(f"split must be one of {known}; got {split!r}")
     return mask_frame(cogs.load(split))
+
+
+def mask_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """How often each ``[w_n]`` token occurs in the sources and targets of a masked frame:
+    one row per gap form (index), columns ``token``, ``source``, ``target``."""
+    rows = {}
+    for word, token in GAP_TOKENS.items():
+        rows[word] = {
+            "token": token,
+            "source": sum(s.split().count(token) for s in frame["source"]),
+            "target": sum(t.split().count(token) for t in frame["target"]),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")

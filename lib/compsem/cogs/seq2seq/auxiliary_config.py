@@ -118,26 +118,26 @@ def paper_aux_config(
                           objective)
 
 
-REDUCED_AUX_ARCHITECTURE = {"d_model": 64, "ff": 128, "heads": 4, "layers": 2}
+REDUCED_AUX_ARCHITECTURE = {"d_model": 32, "ff": 64, "heads": 4, "layers": 2}
 """A small Transformer for CPU runs (based on ``transformer-reduced``), not in the paper."""
 
-REDUCED_AUX_CORPUS = {"n_sentences": 6000, "max_words": 1500}
-"""6,000 sentences and the 1,500 most frequent words (the rest ``<unk>``): the output layer of
+REDUCED_AUX_CORPUS = {"n_sentences": 6000, "max_words": 1000}
+"""6,000 sentences and the 1,000 most frequent words (the rest ``<unk>``): the output layer of
 the full vocabulary (over 50,000 target types) is what a CPU cannot afford."""
 
 
 def reduced_aux_config(
     objective: str = "gloss",
     seed: int = 1,
-    max_steps: int = 400,
-    aux_max_steps: int = 300,
+    max_steps: int = 250,
+    aux_max_steps: int = 150,
     exposures: int = 1,
-    per_case: int = 20,
-    per_split: int = 200,
+    per_case: int = 10,
+    per_split: int = 100,
     architecture: dict | None = None,
     corpus: dict | None = None,
 ) -> dict:
-    """A CPU-sized configuration (module docstring): a 2-layer Transformer with d = 64, one
+    """A CPU-sized configuration (module docstring): a 2-layer Transformer with d = 32, one
     batch of 128 per update, noam with factor 1 and warm-up ``max_steps // 4`` in both stages,
     validation every 50 updates, greedy decoding of ``per_case`` gen examples per case and
     ``per_split`` dev and test examples."""

@@ -2,11 +2,19 @@
 
 Examples::
 
-    # the grid (Transformer, LSTM, BiLSTM x baseline, glossing, denoising x seeds 1-5), the
-    # Transformer's baseline and glossing first; finished runs are skipped, interrupted ones
-    # resume (in either stage); on one GPU, six runs at a time, within 25 minutes of training,
-    # greedy decoding (beam 5, the paper's, costs minutes per run on gen)
-    python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 6 --train-minutes 25 --greedy
+    # the Transformer's baseline and glossing, 5 seeds, on one GPU: four runs at a time, one
+    # batch of the large output layer at a time (--no-fuse: the vocabulary of the auxiliary
+    # text has over 56,000 target types), training cut after 6 minutes so that a 10-minute
+    # command also decodes (greedily: beam 5, the paper's, costs minutes per run on gen); run
+    # it again until --list shows every run done: finished runs are skipped, interrupted ones
+    # resume in either stage from their checkpoints
+    python -m compsem.cogs.seq2seq.auxiliary_train --model transformer --objective none gloss \
+        --seed 1 2 3 4 5 --jobs 4 --no-fuse --train-minutes 6 --greedy
+
+    # the whole grid (Transformer, LSTM, BiLSTM x baseline, glossing, denoising x seeds 1-5),
+    # the Transformer's baseline and glossing first
+    python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse --train-minutes 6 \
+        --greedy
 
     # ten seeds, as the dissertation
     python -m compsem.cogs.seq2seq.auxiliary_train --grid --seed 1 2 3 4 5 6 7 8 9 10
@@ -49,16 +57,19 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "Transformer's baseline and glossing first")
     p.add_argument("--reduced", action="store_true",
                    help="the reduced CPU configuration (small Transformer; --model is ignored)")
-    p.add_argument("--max-steps", type=int, default=400, help="COGS updates (reduced only)")
-    p.add_argument("--aux-max-steps", type=int, default=300,
+    p.add_argument("--max-steps", type=int, default=250, help="COGS updates (reduced only)")
+    p.add_argument("--aux-max-steps", type=int, default=150,
                    help="auxiliary updates (reduced only)")
     p.add_argument("--greedy", action="store_true", help="greedy decoding instead of beam 5")
     p.add_argument("--per-case", type=int, default=None,
-                   help="gen examples per case (0: all; reduced default 20)")
+                   help="gen examples per case (0: all; reduced default 10)")
     p.add_argument("--per-split", type=int, default=None,
-                   help="dev/test examples (0: all; reduced default 200)")
+                   help="dev/test examples (0: all; reduced default 100)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument("--no-fuse", action="store_true",
+                   help="run an update's accumulated batches one by one on the GPU (a quarter of "
+                        "the memory for the large output layer; the same gradient)")
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
     p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
     p.add_argument("--train-minutes", type=float, default=0,
@@ -114,6 +125,7 @@ def _run_one(cfg: dict, options: dict) -> dict | None:
         results_dir=options["results"], checkpoints=options["checkpoints"],
         decode_batch_size=options["decode_batch_size"], force=options["force"],
         deadline=options["deadline"], log=lambda line: print(f"[{tag}] {line}", flush=True),
+        fuse=False if options["no_fuse"] else None,
     )
     return None if result is None else result.metrics
 
@@ -140,7 +152,12 @@ def main(argv=None) -> int:
     root = two_stage.results_root(args.results)
     if args.list:
         for cfg in configs:
-            state = "done" if results.has_result(cfg, root) else "pending"
+            if results.has_result(cfg, root):
+                state = "done"
+            elif results.has_result(cfg, root, partial=True):
+                state = "partial"  # cut by a time budget; trained further by the next call
+            else:
+                state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
         return 0
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None

@@ -164,12 +164,15 @@ def train_two_stage(
     stop_after: int | None = None,
     deadline: float | None = None,
     log=None,
+    fuse: bool | None = None,
 ) -> dict:
     """Train (or resume, or reload) both stages of ``config``. Returns ``{"auxiliary":
     TrainResult or None, "cogs": TrainResult or None, "done": bool}``; ``done`` is false when a
     stage was interrupted (``stop_after`` updates in one stage call, as in
     :func:`~compsem.cogs.seq2seq.training.train`) or its auxiliary stage was cut by
-    ``deadline`` -- the COGS stage then does not start, and the next call resumes."""
+    ``deadline`` -- the COGS stage then does not start, and the next call resumes. ``fuse``:
+    as in :func:`~compsem.cogs.seq2seq.training.train` (False keeps GPU memory to one batch of
+    the large output layer at a time)."""
     validate_aux(config)
     dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
     root = checkpoint_root(checkpoints)
@@ -188,7 +191,7 @@ def train_two_stage(
             _encode(pairs[pairs.split == "train"], src_vocab, tgt_vocab),
             _encode(pairs[pairs.split == "dev"], src_vocab, tgt_vocab),
             len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-            stop_after=stop_after, deadline=deadline, log=log,
+            stop_after=stop_after, deadline=deadline, log=log, fuse=fuse,
         )
         out["auxiliary"] = aux
         if not aux.state.done or aux.state.stop_reason == "time limit":
@@ -200,7 +203,7 @@ def train_two_stage(
         _encode(cogs_training_frame(config["data"]["exposures"]), src_vocab, tgt_vocab),
         _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
         len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-        stop_after=stop_after, deadline=deadline, log=log, init_weights=init,
+        stop_after=stop_after, deadline=deadline, log=log, init_weights=init, fuse=fuse,
     )
     out["cogs"] = cogs
     out["done"] = cogs.state.done
@@ -234,6 +237,37 @@ def decode_splits(model, config: dict, src_vocab: Vocab, tgt_vocab: Vocab, devic
     return pd.concat(frames, ignore_index=True), counts
 
 
+@torch.no_grad()
+def teacher_forced(model, frame: pd.DataFrame, src_vocab: Vocab, tgt_vocab: Vocab, device,
+                   batch_size: int = 128) -> dict:
+    """Token-level scores of the gold outputs of ``frame`` under teacher forcing: the share of
+    target tokens the model ranks first (``token_accuracy``), the same at the positions of
+    ``[w_n]`` tokens (``wn_accuracy``: is the held-out item retrieved where it belongs, the
+    mechanism behind single lexical errors) and the cross-entropy per token (``loss``).
+    Informative where exact match is still 0 (short CPU runs)."""
+    pairs = _encode(frame, src_vocab, tgt_vocab)
+    masked_ids = torch.tensor(sorted(tgt_vocab.stoi[t] for t in masking.MASK_TOKENS
+                                     if t in tgt_vocab.stoi), device=device)
+    model.eval()
+    right = total = wn_right = wn_total = 0
+    loss_sum = 0.0
+    for idx in batching.sorted_batches(pairs.tgt_lengths, batch_size):
+        batch = batching.collate(pairs, idx).to(device)
+        logprobs = model(batch.src, batch.src_lengths, batch.tgt_in).float()
+        gold = batch.tgt_out
+        keep = gold != 0
+        best = logprobs.argmax(-1)
+        right += int(((best == gold) & keep).sum())
+        total += int(keep.sum())
+        at_wn = torch.isin(gold, masked_ids)
+        wn_right += int(((best == gold) & at_wn).sum())
+        wn_total += int(at_wn.sum())
+        loss_sum += float(-logprobs.gather(-1, gold[..., None]).squeeze(-1)[keep].sum())
+    return {"token_accuracy": right / max(total, 1),
+            "wn_accuracy": wn_right / wn_total if wn_total else float("nan"),
+            "loss": loss_sum / max(total, 1), "tokens": total, "wn_tokens": wn_total}
+
+
 def single_lexical_error_rate(predictions: pd.DataFrame) -> float:
     """The share of the decoded gen examples whose output has a single lexical retrieval error
     (:func:`compsem.cogs.evaluation.single_lexical_error`; Section 5.2.6 reports it "as a % of
@@ -257,6 +291,7 @@ def run(
     force: bool = False,
     deadline: float | None = None,
     log=None,
+    fuse: bool | None = None,
 ) -> results.Result | None:
     """Train both stages, decode, score and save one configuration; read its results back when
     they exist (``force``: decode again). None when training did not finish in this call (an
@@ -267,7 +302,8 @@ def run(
         return results.load_result(config, root)
     start = time.perf_counter()
     dev = torch.device(resolve_device(device))
-    trained = train_two_stage(config, dev, amp, checkpoints, progress, deadline=deadline, log=log)
+    trained = train_two_stage(config, dev, amp, checkpoints, progress, deadline=deadline, log=log,
+                              fuse=fuse)
     if not trained["done"]:
         return None
     src_vocab, tgt_vocab = vocabularies(config)
@@ -277,6 +313,10 @@ def run(
                                         decode_batch_size, progress)
     gold = {s: masked_cogs(s) for s in config["decoding"]["splits"]}
     metrics = experiment.exact_match_accuracy(predictions, gold)
+    if "gen" in gold:
+        rows = predictions.loc[predictions.split == "gen", "row"].to_numpy()
+        metrics["gen_teacher_forced"] = teacher_forced(model, gold["gen"].iloc[rows], src_vocab,
+                                                       tgt_vocab, dev, decode_batch_size)
     aux = trained["auxiliary"]
     aux_state = aux.state if aux is not None else None
     end = time.perf_counter()
@@ -326,7 +366,8 @@ def run(
 
 
 RUN_COLUMNS = ["model", "objective", "seed", "exposures", "dev", "test", "gen", "lexical",
-               "structural", "single_lexical_error_rate", "aux_best_dev_loss", "steps",
+               "structural", "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
+               "gen_token_accuracy", "gen_wn_accuracy", "steps",
                "aux_steps", "stop_reason", "aux_stop_reason", "decoding", "device",
                "wall_seconds", "hash"]
 
@@ -352,8 +393,10 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
             **{s: metrics["accuracy"].get(s, np.nan) for s in ("dev", "test")},
             **agg,
             **{k: metrics.get(k) for k in ("single_lexical_error_rate", "aux_best_dev_loss",
-                                           "steps", "aux_steps", "stop_reason",
+                                           "best_dev_loss", "steps", "aux_steps", "stop_reason",
                                            "aux_stop_reason", "device", "wall_seconds")},
+            "gen_token_accuracy": metrics.get("gen_teacher_forced", {}).get("token_accuracy"),
+            "gen_wn_accuracy": metrics.get("gen_teacher_forced", {}).get("wn_accuracy"),
             "decoding": config["decoding"]["method"], "hash": config_hash(config),
         })
         cases += [{"model": config["model"], "objective": objective, "seed": config["seed"],
@@ -363,7 +406,8 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
 
 
 SUMMARY_QUANTITIES = ("dev", "test", "gen", "lexical", "structural",
-                      "single_lexical_error_rate", "aux_best_dev_loss")
+                      "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
+                      "gen_token_accuracy", "gen_wn_accuracy")
 
 
 def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame:
@@ -405,3 +449,16 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
     ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
     return {"difference": diff, "low": float(ci.low), "high": float(ci.high),
             "n": (len(a), len(b))}
+
+
+def run_all(configs: list[dict], train_missing: bool = True, **options) -> list[dict]:
+    """Make sure every configuration has results (:func:`run`, ``options`` passed on; trained
+    only when ``train_missing``) and return those that have them, in order."""
+    root = results_root(options.get("results_dir"))
+    done = []
+    for config in configs:
+        if not results.has_result(config, root) and train_missing:
+            run(config, **options)
+        if results.has_result(config, root):
+            done.append(config)
+    return done
