@@ -77,6 +77,19 @@ def device_name(device: torch.device) -> str:
     return f"cpu: {platform.processor() or platform.machine()}, {torch.get_num_threads()} threads"
 
 
+def checkpoint_dir(config: dict, checkpoint_root=None):
+    """Where the checkpoints (and kept weights) of ``config``'s training live: ``<root>/<training
+    hash>``, the root defaulting to the compsem cache."""
+    from pathlib import Path
+
+    root = (
+        paths.cache_dir("cogs-models", determinism.numerics(), "checkpoints")
+        if checkpoint_root is None
+        else Path(checkpoint_root)
+    )
+    return root / training_hash(config)
+
+
 def run(
     config: dict,
     device: str = "auto",
@@ -112,11 +125,7 @@ def run(
     def encode(frame):
         return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
 
-    checkpoints = (
-        paths.cache_dir("cogs-models", determinism.numerics(), "checkpoints")
-        if checkpoint_root is None
-        else checkpoint_root
-    ) / training_hash(config)
+    checkpoints = checkpoint_dir(config, checkpoint_root)
     if log:
         log(
             f"{config_hash(config)}: training {config['model']} seed {config['seed']} on {dev} "
