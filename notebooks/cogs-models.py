@@ -1149,6 +1149,7 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 # make run CHAPTER=cogs-models PROFILE=full          # the paper grid; trains missing runs (GPU)
 # .venv/bin/python -m compsem.cogs.seq2seq.train --grid --jobs 4   # the grid from the shell (GPU)
 # .venv/bin/python -m compsem.cogs.seq2seq.train --grid --list     # done / partial / pending
+# .venv/bin/python -m compsem.cogs.seq2seq.train --grid --keep-every 500 --curve   # + accuracy over updates
 # .venv/bin/python -m compsem.cogs.seq2seq.train --model transformer --seed 1   # one run
 # .venv/bin/python benchmarks/bench_cogs.py          # throughput on this machine
 # ```

@@ -137,3 +137,22 @@ def test_sensitivity_measures_gen_while_dev_is_flat():
     assert out["updates"] == 3 and out["first_step"] == 200
     assert out["gen_range"] == pytest.approx(0.2) and out["dev_range"] == pytest.approx(0.01)
     assert out["gen_first"] == pytest.approx(0.2) and out["gen_last"] == pytest.approx(0.3)
+
+
+def test_command_line_switches():
+    from compsem.cogs.seq2seq import train
+
+    args = train.parse_args(["--model", "lstm", "transformer", "--lstm-embedding-dropout", "0",
+                             "--keep-every", "500", "--curve"])
+    configs = train.configurations(args)
+    by_model = {c["model"]: c for c in configs}
+    assert by_model["lstm"]["architecture"]["embedding_dropout"] == 0.0
+    assert "embedding_dropout" not in by_model["transformer"]["architecture"]
+    assert args.keep_every == 500 and args.curve and args.curve_per_case == 100
+    grid = train.configurations(train.parse_args(["--grid", "--lstm-embedding-dropout", "0"]))
+    assert all(("embedding_dropout" in c["architecture"]) == (c["architecture"]["arch"] == "lstm")
+               for c in grid)
+    plain = train.configurations(train.parse_args(["--grid"]))
+    assert [config.config_hash(c) for c in plain] == [
+        config.config_hash(c) for c in config.paper_grid()
+    ]

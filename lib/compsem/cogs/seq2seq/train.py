@@ -15,6 +15,9 @@ Examples::
     # the reduced CPU configuration of the chapter's default profile
     python -m compsem.cogs.seq2seq.train --model transformer-reduced --reduced --exposures 100
 
+    # the Transformer seeds with their weights kept every 500 updates, and accuracy over updates
+    python -m compsem.cogs.seq2seq.train --model transformer --seed 1 2 3 --keep-every 500 --curve
+
     # which runs of the grid have results (done), were cut by a time budget (partial), have only
     # another decoding of the same training (other), or are pending
     python -m compsem.cogs.seq2seq.train --grid --list
@@ -78,6 +81,14 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="keep the weights every N updates (sharded, beside the checkpoints), to score "
         "accuracy over training updates afterwards (0: none; e.g. 500, the validation interval)",
     )
+    p.add_argument(
+        "--curve",
+        action="store_true",
+        help="after a run, score its kept weights (--keep-every) on samples of dev, test and each "
+        "gen case and write curve.tsv beside its results (accuracy over training updates)",
+    )
+    p.add_argument("--curve-per-case", type=int, default=100, help="gen examples per case")
+    p.add_argument("--curve-per-split", type=int, default=500, help="dev and test examples")
     p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
     p.add_argument("--decode-batch-size", type=int, default=128)
@@ -133,6 +144,7 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
     from compsem import determinism
     from compsem.cogs.seq2seq import experiment
     from compsem.cogs.seq2seq.config import config_hash
+    from compsem.devices import resolve_device
 
     determinism.set_threads(args_dict["threads"])
     tag = config_hash(cfg)
@@ -152,6 +164,19 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
         keep_every=args_dict["keep_every"],
         log=lambda line: print(f"[{tag}] {line}", flush=True),
     )
+    if args_dict["curve"]:
+        from compsem.cogs.seq2seq import curve, results
+
+        kept = experiment.checkpoint_dir(cfg, args_dict["checkpoints"])
+        frame = curve.trace(
+            cfg,
+            kept,
+            args_dict["curve_per_case"],
+            args_dict["curve_per_split"],
+            device=resolve_device(args_dict["device"]),
+        )
+        if len(frame):
+            curve.save_curve(frame, results.result_dir(cfg, args_dict["results"]))
     return result.metrics
 
 
