@@ -677,7 +677,7 @@ if run is not None:
         reduced_curve = curves.trace(
             reduced, kept_dir, curve_per_case, curve_per_split, device=resolve_device(device)
         )
-        curves.save_curve(reduced_curve, reduced_folder)
+        curves.save_curve(reduced_curve, reduced_folder, curve_per_case, curve_per_split)
 if reduced_curve is not None:
     report.glue("cogs_reduced_curve_per_case", curve_per_case)
     report.glue("cogs_reduced_curve_per_split", curve_per_split)

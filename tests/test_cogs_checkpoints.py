@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import torch
 
-from compsem.cogs.seq2seq import batching, config, curve, training
+from compsem.cogs.seq2seq import batching, config, curve, results, training
 
 
 def _toy(n, seed):
@@ -118,6 +118,15 @@ def test_curve_scores_every_kept_update(tmp_path):
     assert ((frame.accuracy >= 0) & (frame.accuracy <= 1)).all()
 
 
+def test_curve_file_round_trips_with_its_sample(tmp_path):
+    frame = pd.DataFrame({"step": [5, 5], "quantity": ["dev", "gen"], "accuracy": [0.5, 0.25]})
+    curve.save_curve(frame, tmp_path, per_case=7, per_split=9)
+    back = curve.load_curve(tmp_path)
+    assert back.attrs["sample"] == {"per_case": 7, "per_split": 9}
+    pd.testing.assert_frame_equal(back, frame)
+    assert curve.load_curve(tmp_path / "none") is None
+
+
 def test_curve_aggregates_gen_cases_as_figure_4_1():
     rows = pd.DataFrame(
         {"step": [1, 1, 1], "quantity": ["subj_to_obj_common", "cp_recursion", "dev"],
@@ -156,3 +165,36 @@ def test_command_line_switches():
     assert [config.config_hash(c) for c in plain] == [
         config.config_hash(c) for c in config.paper_grid()
     ]
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize(
+    "folder",
+    sorted(p.parent.name for p in results.results_root().glob(f"*/{curve.CURVE_FILE}")),
+    ids=str,
+)
+def test_a_committed_curve_agrees_with_the_runs_predictions(folder):
+    """At the update whose weights the run kept as best, the committed curve scores what the
+    run's committed predictions score on the same sample (same weights, same decoding)."""
+    from compsem.cogs.seq2seq import experiment
+    from compsem.data import cogs
+
+    path = results.results_root() / folder
+    stored = json.loads((path / "config.json").read_text())
+    result = results.load_result(stored)
+    frame = curve.load_curve(path)
+    best = result.metrics["best_step"]
+    if best not in set(frame.step):
+        pytest.skip(f"{folder}: best update {best} was not kept")
+    at_best = frame[frame.step == best].set_index("quantity").accuracy
+    sample = frame.attrs["sample"]
+    for split in ("dev", "test", "gen"):
+        if split not in at_best:
+            continue
+        gold = cogs.load(split)
+        rows = experiment.evaluation_rows(split, gold, sample)
+        preds = result.predictions[result.predictions.split == split].set_index("row")
+        if not set(rows) <= set(preds.index):
+            pytest.skip(f"{folder}: the run's predictions do not cover the curve's {split} sample")
+        scored = np.mean([preds.loc[r, "prediction"] == gold.target.iloc[r] for r in rows])
+        assert at_best[split] == pytest.approx(scored, abs=1e-9), split

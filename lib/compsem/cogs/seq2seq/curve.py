@@ -101,21 +101,30 @@ def with_aggregates(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def save_curve(frame: pd.DataFrame, folder: Path) -> Path:
-    """Write ``curve.tsv`` (step, quantity, accuracy) into a run's result folder."""
+def save_curve(frame: pd.DataFrame, folder: Path, per_case: int = 0, per_split: int = 0) -> Path:
+    """Write ``curve.tsv`` (step, quantity, accuracy) into a run's result folder, after a comment
+    line with the sample sizes it was scored on (``# per_case=100 per_split=500``)."""
     path = Path(folder) / CURVE_FILE
-    frame[COLUMNS].sort_values(["step", "quantity"]).to_csv(
-        path, sep="\t", index=False, float_format="%.6g"
+    body = frame[COLUMNS].sort_values(["step", "quantity"]).to_csv(
+        sep="\t", index=False, float_format="%.6g"
     )
+    path.write_text(f"# per_case={int(per_case)} per_split={int(per_split)}\n" + body)
     return path
 
 
 def load_curve(folder: Path) -> pd.DataFrame | None:
-    """The curve of a run's result folder, or None when it has none."""
+    """The curve of a run's result folder, or None when it has none; its sample sizes in
+    ``frame.attrs["sample"]`` (``{"per_case": ..., "per_split": ...}``)."""
     path = Path(folder) / CURVE_FILE
     if not path.exists():
         return None
-    return pd.read_csv(path, sep="\t")
+    first = path.read_text().split("\n", 1)[0]
+    frame = pd.read_csv(path, sep="\t", comment="#")
+    if first.startswith("#"):
+        frame.attrs["sample"] = {
+            k: int(v) for k, v in (item.split("=") for item in first[1:].split())
+        }
+    return frame
 
 
 def trace(

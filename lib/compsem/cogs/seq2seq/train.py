@@ -176,7 +176,12 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
             device=resolve_device(args_dict["device"]),
         )
         if len(frame):
-            curve.save_curve(frame, results.result_dir(cfg, args_dict["results"]))
+            curve.save_curve(
+                frame,
+                results.result_dir(cfg, args_dict["results"]),
+                args_dict["curve_per_case"],
+                args_dict["curve_per_split"],
+            )
     return result.metrics
 
 
