@@ -679,8 +679,11 @@ if run is not None:
         )
         curves.save_curve(reduced_curve, reduced_folder, curve_per_case, curve_per_split)
 if reduced_curve is not None:
-    report.glue("cogs_reduced_curve_per_case", curve_per_case)
-    report.glue("cogs_reduced_curve_per_split", curve_per_split)
+    scored_on = reduced_curve.attrs.get(
+        "sample", {"per_case": curve_per_case, "per_split": curve_per_split}
+    )  # the sample sizes the committed curve was scored on
+    report.glue("cogs_reduced_curve_per_case", scored_on["per_case"])
+    report.glue("cogs_reduced_curve_per_split", scored_on["per_split"])
     settled = curves.sensitivity(reduced_curve)
     for name, value in settled.items():
         report.glue(f"cogs_reduced_curve_{name}", value)
