@@ -50,8 +50,8 @@
 # the one configuration trained by the paper's rule so far (the Transformer with one exposure,
 # {glue:text}`cogs_tf1_n_seeds` seeds); the other columns of Table 4-5 are pending GPU runs
 # (*The paper's grid* below). The paper's mean lies inside our interval for
-# {glue:text}`cogs_tf1_cells_paper_inside` of the {glue:text}`cogs_tf1_cells` cells; a 3-seed
-# interval is wide, and the per-case comparisons with the paper's seed spread are in
+# {glue:text}`cogs_tf1_cells_paper_inside` of the {glue:text}`cogs_tf1_cells` cells; an interval over so few seeds
+# is wide, and the per-case comparisons with the paper's seed spread are in
 # *The paper's grid*.
 #
 # ```{glue} cogs_findings_table45
@@ -659,7 +659,7 @@ if run is not None:
 # #### Accuracy over training updates
 #
 # Early stopping on dev loss fixes the generalization number at whatever update the dev loss
-# happens to be lowest, and Csordas et al. (2021) show that on COGS generalization accuracy keeps
+# happens to be lowest, and Csordás, Irie and Schmidhuber (2021) show that on COGS generalization accuracy keeps
 # moving long after in-distribution accuracy has settled. So the run's weights are kept every
 # `reduced_keep_every` updates (sharded files, `compsem.cogs.seq2seq.training`) and each kept
 # model is scored on {glue:text}`cogs_reduced_curve_per_split` dev and test sentences and
@@ -987,8 +987,9 @@ semantic_runs.round(3)
 # %% [markdown]
 # On the Transformer's runs the semantic match adds
 # {glue:text}`cogs_tf1_semantic_gain:+.3f` to the gen mean on average (at most
-# {glue:text}`cogs_tf1_semantic_gain_max:+.3f` in one run): its failures are failures of meaning,
-# not of notation. Per case, for the reduced run (the reference parser is exact everywhere):
+# {glue:text}`cogs_tf1_semantic_gain_max:+.3f` in one run): that much of the failure is notation
+# (conjunct order, index names), the rest is meaning. Per case, for the reduced run (the
+# reference parser is exact everywhere):
 
 # %%
 if run is not None:
@@ -1126,8 +1127,8 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   - the flagged cases of Table 4-5 (previous item; each target's `reason`), and Active →
 #     Passive: our runs make {glue:text}`cogs_ap_errors_transformer:.1f` errors each on average
 #     against the paper's 9.8, more than a Poisson count's spread, while our own runs differ by
-#     an SD of {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors; every run is still close to 100%,
-#     which is the paper's claim (*active-to-passive-solved* holds).
+#     an SD of {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors; whether every run is still close to
+#     100%, the paper's claim, is the claim *active-to-passive-solved* in the Findings.
 # - **The reduced run** (default profile) is not the paper's configuration: $d = 128$, one
 #   batch of 128 per update, learning-rate factor 1 with warm-up 800, a fixed number of updates,
 #   one seed, greedy decoding. It is labelled *substitute* and shows the pattern, not the numbers.
