@@ -274,7 +274,9 @@ def small_cogs(monkeypatch):
         return dev.iloc[:64] if split == "dev" else real(split)
 
     monkeypatch.setattr(two_stage, "masked_cogs", masked)
-    return two_stage
+    two_stage._vocabularies.cache_clear()  # built from the slice here, never reused elsewhere
+    yield two_stage
+    two_stage._vocabularies.cache_clear()
 
 
 @pytest.mark.needs_data

@@ -24,7 +24,8 @@ Examples::
         --seed 1 2 3 4 5
 
     # the reduced CPU configuration of the chapter's default profile
-    python -m compsem.cogs.seq2seq.auxiliary_train --reduced --objective none gloss --seed 1 2 3
+    python -m compsem.cogs.seq2seq.auxiliary_train --reduced --objective none gloss --seed 1 2 3 \
+        --exposures 100
 
     # which runs have results (done) or are pending
     python -m compsem.cogs.seq2seq.auxiliary_train --grid --list

@@ -117,18 +117,12 @@ def _vocabularies(key: str) -> tuple[Vocab, Vocab]:
     src, tgt = set(words) | sentinels, set(words) | sentinels
     tgt |= {auxiliary_data.gloss(w) for w in words}
     for split in COGS_SPLITS:
-        frame = masking.mask_frame(_cogs_raw(split))
+        frame = masked_cogs(split)
         for text in frame.source:
             src.update(text.split())
         for text in frame.target:
             tgt.update(text.split())
     return Vocab(src, SOURCE_SPECIALS), Vocab(tgt, TARGET_SPECIALS)
-
-
-def _cogs_raw(split: str) -> pd.DataFrame:
-    from compsem.data import cogs
-
-    return cogs.load(split)
 
 
 def vocabularies(config: dict) -> tuple[Vocab, Vocab]:
