@@ -152,15 +152,16 @@ def trace(
     return with_aggregates(frame)
 
 
-def sensitivity(curve: pd.DataFrame, settled: float = 0.02) -> dict[str, float]:
-    """How much gen accuracy moves while dev accuracy has settled: over the kept updates whose
-    dev accuracy is within ``settled`` of its last value, the range (max - min) of dev and of gen
-    accuracy, their number, and the first such update (Csordas et al. 2021: a stopping rule on
-    in-distribution data leaves the generalization number to where training stopped)."""
+def sensitivity(curve: pd.DataFrame, last: int = 3) -> dict[str, float]:
+    """How much gen accuracy moves at the end of training, beside dev accuracy (Csordas et al.
+    2021: a stopping rule on in-distribution data leaves the generalization number to where
+    training stopped): over the ``last`` kept updates, the first of them, the range (max - min)
+    of dev and of gen accuracy, gen at the first and the last of them, and the highest gen over
+    all kept updates with its update."""
     wide = curve.pivot_table(index="step", columns="quantity", values="accuracy").sort_index()
     if "dev" not in wide or "gen" not in wide or not len(wide):
         return {}
-    window = wide[wide["dev"] >= wide["dev"].iloc[-1] - settled]
+    window = wide.tail(last)
     return {
         "updates": float(len(window)),
         "first_step": float(window.index.min()),
@@ -168,4 +169,6 @@ def sensitivity(curve: pd.DataFrame, settled: float = 0.02) -> dict[str, float]:
         "gen_range": float(window["gen"].max() - window["gen"].min()),
         "gen_first": float(window["gen"].iloc[0]),
         "gen_last": float(window["gen"].iloc[-1]),
+        "gen_max": float(wide["gen"].max()),
+        "gen_max_step": float(wide["gen"].idxmax()),
     }
