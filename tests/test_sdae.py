@@ -139,6 +139,19 @@ def test_config_is_validated_and_hashed_by_every_field(tmp_path):
     assert len(names) == 4
     # threads do not change the weights (1 or 2 give the same bits), so not the name either
     assert tiny_encoder(tmp_path, threads=1).name == tiny_encoder(tmp_path, threads=2).name
+    with pytest.raises(ValueError, match="threads must be >= 0"):
+        sdae.SDAEConfig(threads=-1)
+
+
+def test_weights_trained_with_one_thread_count_serve_another(tmp_path):
+    """threads=0 (the default) takes the process's thread count; a cache written under any
+    thread count is read, never retrained (it is the same model)."""
+    assert sdae.SDAEConfig().threads == 0
+    first = tiny_encoder(tmp_path, threads=1).ensure_trained()
+    assert first.trained_now
+    for threads in (2, 0):
+        again = tiny_encoder(tmp_path, threads=threads).ensure_trained()
+        assert not again.trained_now and not list(tmp_path.rglob("*.bad"))
 
 
 # --------------------------------------------------------------------------- encoder and cache

@@ -130,7 +130,7 @@ def test_average_ranks_equal_scipy_rankdata():
     values = rng.integers(0, 12, size=200).astype(float)
     idx = rng.integers(0, 200, size=(30, 200))
     np.testing.assert_allclose(stats._average_ranks(values, idx), sps.rankdata(values[idx], axis=1))
-    rhos = stats._spearman_of(values, -values ** 2, idx.reshape(3, 10, 200))
+    rhos = stats.spearman_of_resamples(values, -values ** 2, idx.reshape(3, 10, 200))
     assert rhos.shape == (3, 10)
     assert rhos[1, 2] == pytest.approx(_spearman(values[idx[12]], -values[idx[12]] ** 2))
 

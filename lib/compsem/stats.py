@@ -83,7 +83,7 @@ def _average_ranks(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.take_along_axis(average, d, axis=1)
 
 
-def _spearman_of(x: np.ndarray, y: np.ndarray, idx) -> np.ndarray:
+def spearman_of_resamples(x: np.ndarray, y: np.ndarray, idx) -> np.ndarray:
     """Spearman rho of ``(x[idx], y[idx])`` along the last axis of the index array ``idx`` (any
     leading shape: resamples, jackknife samples): Pearson r of the average ranks."""
     idx = np.asarray(idx)
@@ -108,7 +108,7 @@ def spearman_interval(x, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLE
     """
     x, h = _finite(x, human, mask=mask)
     rho = float(stats.spearmanr(x, h).statistic)
-    res = _bootstrap((np.arange(len(h)),), lambda i, axis=-1: _spearman_of(x, h, i),
+    res = _bootstrap((np.arange(len(h)),), lambda i, axis=-1: spearman_of_resamples(x, h, i),
                      n_resamples, seed, level, method)
     return rho, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
@@ -152,7 +152,7 @@ def paired_spearman_difference(a, b, human, mask=None, n_resamples: int = BOOTST
     rho_b = float(stats.spearmanr(b, h).statistic)
     rho_ab = float(stats.spearmanr(a, b).statistic)
     res = _bootstrap((np.arange(len(h)),),
-                     lambda i, axis=-1: _spearman_of(a, h, i) - _spearman_of(b, h, i),
+                     lambda i, axis=-1: spearman_of_resamples(a, h, i) - spearman_of_resamples(b, h, i),
                      n_resamples, seed, level, method)
     draws = res.bootstrap_distribution
     p = max(2 * min(np.mean(draws <= 0), np.mean(draws >= 0)), 1 / n_resamples)
@@ -175,7 +175,7 @@ def independent_spearman_difference(x1, human1, x2, human2, n_resamples: int = B
     x2, h2 = _finite(x2, human2)
     difference = float(stats.spearmanr(x1, h1).statistic - stats.spearmanr(x2, h2).statistic)
     res = _bootstrap((np.arange(len(h1)), np.arange(len(h2))),
-                     lambda i, j, axis=-1: _spearman_of(x1, h1, i) - _spearman_of(x2, h2, j),
+                     lambda i, j, axis=-1: spearman_of_resamples(x1, h1, i) - spearman_of_resamples(x2, h2, j),
                      n_resamples, seed, level, method)
     return difference, float(res.confidence_interval.low), float(res.confidence_interval.high)
 

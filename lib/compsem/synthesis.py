@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.stats import spearman_permutation_p
+from compsem.stats import spearman_of_resamples, spearman_permutation_p
 
 PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
     "role order": (
@@ -199,13 +199,9 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     rho = float(stats.spearmanr(a, b).statistic)
     tau = float(stats.kendalltau(a, b).statistic)
     rng = np.random.default_rng(seed)
-    boot = []
-    for _ in range(n_boot):
-        i = rng.integers(0, n, n)
-        if np.ptp(a[i]) == 0 or np.ptp(b[i]) == 0:
-            continue
-        boot.append(stats.spearmanr(a[i], b[i]).statistic)
-    boot = np.asarray(boot, dtype=float)
+    resamples = np.stack([rng.integers(0, n, n) for _ in range(n_boot)])  # one draw per resample
+    boot = spearman_of_resamples(a, b, resamples)  # all resamples at once; NaN where a measure is constant
+    boot = boot[np.isfinite(boot)]
     alpha = (1 - level) / 2
     low, high = (np.quantile(boot, [alpha, 1 - alpha]) if len(boot) else (np.nan, np.nan))
     if math.isnan(rho):  # a measure constant over the encoders (e.g. every AN S-I share 1.0)

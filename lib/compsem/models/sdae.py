@@ -78,7 +78,10 @@ class SDAEConfig:
     ``max_len``: training sentences are cut to this many tokens (encoding reads all of them).
     ``epochs``, ``max_steps`` (0: no limit), ``batch_size``, ``lr``, ``clip`` (gradient norm):
     the optimisation (Adam). ``seed``: initialisation, noise and batch order. ``threads``: torch
-    threads while training and encoding on the CPU.
+    threads while training and encoding on the CPU (0: as many as the process has, which
+    ``OMP_NUM_THREADS`` sets: a kernel of ``compsem run-all --jobs 2`` has one. A fixed 2 beside
+    another chapter's process on two cores made the two OpenMP threads wait on each other and
+    trained many times slower). The weights do not depend on it (:meth:`SDAEEncoder.key`).
     """
 
     seed: int = 0
@@ -94,14 +97,16 @@ class SDAEConfig:
     batch_size: int = 64
     lr: float = 2e-3
     clip: float = 5.0
-    threads: int = 2
+    threads: int = 0
 
     def __post_init__(self):
         if self.cell not in ("gru", "lstm"):
             raise ValueError(f"SDAEConfig.cell must be 'gru' or 'lstm', not {self.cell!r}")
-        for field in ("hidden", "vocab_size", "max_len", "epochs", "batch_size", "threads"):
+        for field in ("hidden", "vocab_size", "max_len", "epochs", "batch_size"):
             if int(getattr(self, field)) < 1:
                 raise ValueError(f"SDAEConfig.{field} must be >= 1, not {getattr(self, field)!r}")
+        if int(self.threads) < 0:
+            raise ValueError(f"SDAEConfig.threads must be >= 0 (0: the process's), not {self.threads!r}")
         for field in ("p_delete", "p_swap"):
             if not 0.0 <= getattr(self, field) < 1.0:
                 raise ValueError(f"SDAEConfig.{field} must lie in [0, 1), not {getattr(self, field)!r}")
@@ -109,8 +114,13 @@ class SDAEConfig:
             raise ValueError("SDAEConfig.proj and SDAEConfig.max_steps must be >= 0")
 
     def to_json(self) -> str:
-        """The config as JSON with sorted keys (what the cache key hashes)."""
+        """The config as JSON with sorted keys (stored in the checkpoint)."""
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    def weights_fields(self) -> dict:
+        """The fields that determine the weights: all but ``threads`` (1 or 2 threads give
+        identical weights, tested), so a cache trained with any thread count is used."""
+        return {k: v for k, v in dataclasses.asdict(self).items() if k != "threads"}
 
 
 PROFILES: dict[str, dict] = {
@@ -255,8 +265,8 @@ def _lookup(table, ids: Sequence[np.ndarray], device: str, bos: bool = False):
 
 @contextlib.contextmanager
 def _torch_state(threads: int, device: str, seed: int | None = None):
-    """Inside: ``threads`` torch threads (CPU), deterministic algorithms, and (with ``seed``) a
-    forked, seeded RNG; all restored afterwards."""
+    """Inside: ``threads`` torch threads (CPU; 0: unchanged), deterministic algorithms, and (with
+    ``seed``) a forked, seeded RNG; all restored afterwards."""
     import torch
 
     threads_before = torch.get_num_threads()
@@ -264,7 +274,7 @@ def _torch_state(threads: int, device: str, seed: int | None = None):
     warn_only_before = torch.is_deterministic_algorithms_warn_only_enabled()
     devices = [torch.device(device).index or 0] if device.startswith("cuda") else []
     try:
-        if device == "cpu":
+        if device == "cpu" and threads:
             torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(True, warn_only=device != "cpu")
         with torch.random.fork_rng(devices=devices, enabled=seed is not None):
@@ -455,10 +465,8 @@ class SDAEEncoder:
         weights), :data:`FORMAT_VERSION`, the corpus, the word vectors and (when not ``"cpu"``)
         the training device."""
         if self._key is None:
-            config = json.loads(self.config.to_json())
-            config.pop("threads")  # 1 or 2 threads give identical weights (tested)
             parts = {
-                "config": config,
+                "config": self.config.weights_fields(),
                 "format": FORMAT_VERSION,
                 "corpus": _sha256_lines(self.sentences),
                 "word_vectors": word_vectors_fingerprint(self.word_vectors),
@@ -496,12 +504,18 @@ class SDAEEncoder:
             first = (str(error).strip().splitlines() or [""])[0][:120]
             raise SDAECacheError(f"{path} is not a readable weights file "
                                  f"({type(error).__name__}: {first})") from error
-        expected = {"format": FORMAT_VERSION, "config": self.config.to_json(), "key": self.key()}
+        expected = {"format": FORMAT_VERSION, "config": self.config.weights_fields(), "key": self.key()}
         if not isinstance(checkpoint, dict):
             raise SDAECacheError(f"{path} holds a {type(checkpoint).__name__}, not a checkpoint dict")
         for field, value in expected.items():
-            if checkpoint.get(field) != value:
-                raise SDAECacheError(f"{path}: {field} is {checkpoint.get(field)!r}, expected {value!r}")
+            found = checkpoint.get(field)
+            if field == "config":  # stored as JSON; compared on the fields that make the weights
+                try:
+                    found = {k: v for k, v in json.loads(found).items() if k != "threads"}
+                except (TypeError, ValueError, AttributeError):
+                    pass
+            if found != value:
+                raise SDAECacheError(f"{path}: {field} is {found!r}, expected {value!r}")
         vocab = checkpoint.get("vocab")
         if not isinstance(vocab, list) or list(vocab[: len(SPECIALS)]) != list(SPECIALS):
             raise SDAECacheError(f"{path}: the output vocabulary is missing or malformed")
