@@ -659,7 +659,7 @@ if run is not None:
 # #### Accuracy over training updates
 #
 # Early stopping on dev loss fixes the generalization number at whatever update the dev loss
-# happens to be lowest, and Csordás, Irie and Schmidhuber (2021) show that on COGS generalization accuracy keeps
+# happens to be lowest, and Csordás, Irie and Schmidhuber {cite}`csordas2021devil` show that on COGS generalization accuracy keeps
 # moving long after in-distribution accuracy has settled. So the run's weights are kept every
 # `reduced_keep_every` updates (sharded files, `compsem.cogs.seq2seq.training`) and each kept
 # model is scored on {glue:text}`cogs_reduced_curve_per_split` dev and test sentences and
@@ -1140,7 +1140,7 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 # - A **semantic match** beside exact match for every run (order of conjuncts and index names
 #   ignored, `compsem.cogs.lf.equivalent`, the idea of ReCOGS): how much of the failure is
 #   notation.
-# - **Accuracy over training updates** (Csordas et al. 2021): weights kept every so many updates
+# - **Accuracy over training updates** (Csordás et al. {cite}`csordas2021devil`): weights kept every so many updates
 #   (`--keep-every`), each scored on samples of dev, test and every gen case
 #   (`compsem.cogs.seq2seq.curve`); shown for the reduced run, pending for the GPU grid.
 # - The **symbolic reference parser** of the data chapter on every plot: the cases are solvable
