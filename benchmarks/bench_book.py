@@ -41,6 +41,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="chapters at a time (make book: 2)")
     parser.add_argument("--profile", default="default")
     parser.add_argument("--out", type=Path, default=None, help="folder for the executed notebooks")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="the cold run's cache folder, kept afterwards (must not exist yet; "
+                             "default: a temporary folder, removed)")
     parser.add_argument("--skip-cold", action="store_true", help="only the warm run (user's cache)")
     parser.add_argument("--skip-html", action="store_true")
     args = parser.parse_args()
@@ -58,7 +61,10 @@ def main() -> None:
         env = dict(os.environ)
         figures = {}
         if not args.skip_cold:
-            env["COMPSEM_CACHE_DIR"] = str(Path(tmp) / "cache")
+            cache = args.cache or Path(tmp) / "cache"
+            if cache.exists() and any(cache.iterdir()):
+                parser.error(f"--cache {cache} is not empty: a cold run needs an empty cache")
+            env["COMPSEM_CACHE_DIR"] = str(cache)
             figures["setup"] = timed("cold: compsem setup (models, WordNet)",
                                      compsem + ["setup", "--no-install"], env)
             figures["cold"] = timed("cold: run-all, empty caches", run_all, env)
