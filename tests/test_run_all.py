@@ -26,6 +26,9 @@ def test_recorded_seconds_reads_the_provenance(tmp_path):
     assert run_all.recorded_seconds("x", tmp_path) == 12.5
     assert math.isinf(run_all.recorded_seconds("broken", tmp_path))
     assert math.isinf(run_all.recorded_seconds("missing", tmp_path))
+    committed = run_all.recorded_seconds("sts3k-data")  # book/: the committed notebook's time
+    assert 0 < committed < math.inf
+    assert run_all.recorded_seconds("sts3k-data", tmp_path) == committed  # not in tmp_path
 
 
 def test_threads_share_the_cores():

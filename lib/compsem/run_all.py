@@ -50,14 +50,16 @@ class Outcome:
 
 
 def recorded_seconds(chapter: str, book_dir: Path | None = None) -> float:
-    """Wall time recorded by the chapter's last executed notebook (``metadata.compsem``), or
-    infinity when there is none or it cannot be read (an unknown chapter goes first)."""
-    notebook = Path(book_dir or paths.BOOK_DIR) / f"{chapter}.ipynb"
-    try:
-        meta = json.loads(notebook.read_text())["metadata"]["compsem"]
-        return float(meta["wall_time_s"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return float("inf")
+    """Wall time recorded by the chapter's last executed notebook (``metadata.compsem``) in
+    ``book_dir`` or else in ``book/``, or infinity when neither has a readable one (an unknown
+    chapter goes first)."""
+    for folder in dict.fromkeys([Path(book_dir or paths.BOOK_DIR), paths.BOOK_DIR]):
+        try:
+            meta = json.loads((folder / f"{chapter}.ipynb").read_text())["metadata"]["compsem"]
+            return float(meta["wall_time_s"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return float("inf")
 
 
 def schedule(chapters: Sequence[str], seconds: Callable[[str], float] = recorded_seconds,
