@@ -17,9 +17,10 @@ STUDY_TITLES = {
     "sts3k": "STS3k (Fodor, De Deyne & Suzuki 2025)",
     "modifiers": "Modifier consistency (Carvalho et al. 2022, 2025)",
     "cogs": "COGS (Kim 2021, Chapter 4)",
+    "cogs-auxiliary": "COGS: auxiliary objectives (Kim 2021, Chapter 5)",
     "probing": "Probing composition (Ettinger et al. 2016, 2018)",
 }
-STUDY_ORDER = ("sts3k", "modifiers", "cogs", "probing")
+STUDY_ORDER = ("sts3k", "modifiers", "cogs", "cogs-auxiliary", "probing")
 
 
 def glued_by_chapter(book_dir: Path = paths.BOOK_DIR) -> dict[str, dict[str, float]]:
