@@ -299,6 +299,15 @@ for model in grid_models:
 pd.DataFrame(rows).set_index(["model", "objective"])
 
 # %%
+for _, d in two_stage.differences(grid_runs).iterrows():  # for the claims, once runs exist
+    stem = f"caux_{d['model']}_{d['objective']}_minus_none_{d['quantity']}"
+    report.glue(stem, d["difference"])
+    report.glue(f"{stem}_low", d["low"])
+    report.glue(f"{stem}_high", d["high"])
+for _, r in grid_summary.iterrows():
+    if r["quantity"] in ("gen", "structural") and np.isfinite(r["low"]):
+        report.glue(f"caux_{r['model']}_{r['objective']}_{r['quantity']}_low", r["low"])
+        report.glue(f"caux_{r['model']}_{r['objective']}_{r['quantity']}_high", r["high"])
 grid_keys = [f"caux_{m}_{o}_{s}" for m in grid_models for o in OBJECTIVE_KEYS
              for s in ("dev", "test", "gen")]
 report.show_comparison(report.compare(results, "cogs-auxiliary", keys=grid_keys),

@@ -355,6 +355,9 @@ def test_summaries_over_seeds():
     assert row["n"] == 3 and row["mean"] == pytest.approx(0.6) and row["low"] < 0.6 < row["high"]
     diff = ts.difference(runs, "t", "gloss")
     assert diff["difference"] == pytest.approx(0.4) and diff["low"] < 0.4 < diff["high"]
+    table = ts.differences(runs.assign(structural=0.0))
+    assert list(table.objective) == ["gloss", "gloss"]
+    assert table.set_index("quantity").loc["gen", "difference"] == pytest.approx(0.4)
     with pytest.raises(ValueError, match="need 2\\+ seeds"):
         ts.difference(runs.iloc[:4], "t", "gloss")
 

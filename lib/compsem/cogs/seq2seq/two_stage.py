@@ -456,3 +456,21 @@ def run_all(configs: list[dict], train_missing: bool = True, **options) -> list[
         if results.has_result(config, root):
             done.append(config)
     return done
+
+
+def differences(runs: pd.DataFrame, quantities=("gen", "structural"),
+                baseline: str = "none") -> pd.DataFrame:
+    """:func:`difference` of every objective against ``baseline`` for every model and quantity
+    where both have 2+ seeds: columns ``model``, ``objective``, ``quantity``, ``difference``,
+    ``low``, ``high``."""
+    rows = []
+    for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
+        base = runs[(runs.model == model) & (runs.objective == baseline)]
+        if objective == baseline or len(part) < 2 or len(base) < 2:
+            continue
+        for quantity in quantities:
+            d = difference(runs, model, objective, quantity, baseline)
+            rows.append({"model": model, "objective": objective, "quantity": quantity,
+                         "difference": d["difference"], "low": d["low"], "high": d["high"]})
+    return pd.DataFrame(rows, columns=["model", "objective", "quantity", "difference", "low",
+                                       "high"])
