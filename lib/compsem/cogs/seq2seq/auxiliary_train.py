@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -147,6 +146,7 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
+    from compsem.cogs.seq2seq.runs import run_configurations
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -167,23 +167,7 @@ def main(argv=None) -> int:
     todo = [c for c in configs if args.force or not results.has_result(c, root)]
     print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
           f"{len(todo)} to run", flush=True)
-    failures = 0
-    if args.jobs <= 1:
-        for cfg in todo:
-            print(_summary(cfg, _run_one(cfg, options)), flush=True)
-        return 0
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")  # CUDA cannot fork
-    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
-        futures = {pool.submit(_run_one, cfg, options): cfg for cfg in todo}
-        for future in as_completed(futures):
-            cfg = futures[future]
-            try:
-                print(_summary(cfg, future.result()), flush=True)
-            except Exception as error:  # report and go on with the other runs
-                failures += 1
-                print(f"FAILED {describe_aux(cfg)}: {type(error).__name__}: {error}", flush=True)
+    failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux)
     return 1 if failures else 0
 
 

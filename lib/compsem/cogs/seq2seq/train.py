@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -190,6 +189,7 @@ def main(argv=None) -> int:
 
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
+    from compsem.cogs.seq2seq.runs import run_configurations
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -217,24 +217,7 @@ def main(argv=None) -> int:
         f"{len(todo)} to run",
         flush=True,
     )
-    failures = 0
-    if args.jobs <= 1:
-        for cfg in todo:
-            metrics = _run_one(cfg, args_dict)
-            print(_summary(cfg, metrics), flush=True)
-    else:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")  # CUDA cannot fork
-        with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
-            futures = {pool.submit(_run_one, cfg, args_dict): cfg for cfg in todo}
-            for future in as_completed(futures):
-                cfg = futures[future]
-                try:
-                    print(_summary(cfg, future.result()), flush=True)
-                except Exception as error:  # report and go on with the other runs
-                    failures += 1
-                    print(f"FAILED {describe(cfg)}: {type(error).__name__}: {error}", flush=True)
+    failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe)
     return 1 if failures else 0
 
 

@@ -1,0 +1,39 @@
+"""The one loop behind both COGS training commands: every configuration run, a failed run
+reported while the others go on (worker processes), the summaries printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from compsem.cogs.seq2seq.runs import run_configurations
+
+
+def fake_run(cfg: dict, options: dict) -> dict:
+    if cfg["seed"] == 2:
+        raise RuntimeError("diverged")
+    return {"seed": cfg["seed"], "scale": options["scale"]}
+
+
+def summary(cfg: dict, metrics: dict | None) -> str:
+    return f"seed {cfg['seed']}: {metrics}"
+
+
+def describe(cfg: dict) -> str:
+    return f"run {cfg['seed']}"
+
+
+def test_in_this_process_every_run_and_its_summary(capsys):
+    assert run_configurations(fake_run, [{"seed": 1}, {"seed": 3}], {"scale": 5}, 1, summary,
+                              describe) == 0
+    assert capsys.readouterr().out.splitlines() == ["seed 1: {'seed': 1, 'scale': 5}",
+                                                    "seed 3: {'seed': 3, 'scale': 5}"]
+    with pytest.raises(RuntimeError, match="diverged"):  # one process: the error is the user's
+        run_configurations(fake_run, [{"seed": 2}], {"scale": 5}, 1, summary, describe)
+
+
+def test_workers_report_a_failure_and_go_on(capsys):
+    configs = [{"seed": s} for s in (1, 2, 3)]
+    assert run_configurations(fake_run, configs, {"scale": 1}, 2, summary, describe) == 1
+    out = capsys.readouterr().out
+    assert "FAILED run 2: RuntimeError: diverged" in out
+    assert "seed 1: {'seed': 1, 'scale': 1}" in out and "seed 3: {'seed': 3, 'scale': 1}" in out
