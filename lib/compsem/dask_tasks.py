@@ -18,14 +18,16 @@ PROGRESS_INTERVAL_S = 0.5
 def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
                scheduler: str | None = None, n_workers: int = 2, processes: bool = True,
                progress: bool = True, outcome: Callable | None = None,
-               announce: Callable | None = None) -> list:
+               announce: Callable | None = None, in_order: bool = False) -> list:
     """``[function(*call) for call in calls]``, computed as Dask tasks named ``names``.
 
     ``scheduler``: a running scheduler's address (``tcp://host:8786``); None starts a
     LocalCluster of ``min(n_workers, len(calls))`` workers (``processes=False``: one worker
     thread in this process). ``outcome(future)``: how a finished future becomes a result
     (default ``future.result()``, which raises a task's exception). ``announce(client)``: called
-    once the client is connected (e.g. to print where the work runs).
+    once the client is connected (e.g. to print where the work runs). ``in_order``: the tasks
+    start in the order given (each gets a lower Dask priority than the one before; without it
+    the scheduler may start them in any order).
     """
     from distributed import Client, LocalCluster
     from distributed import progress as dask_progress
@@ -40,8 +42,9 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
             if announce is not None:
                 announce(client)
             run_id = uuid.uuid4().hex[:8]  # two sweeps on one scheduler never share a task key
-            futures = [client.submit(function, *call, pure=False, key=f"{name}-{run_id}")
-                       for call, name in zip(calls, names, strict=True)]
+            futures = [client.submit(function, *call, pure=False, key=f"{name}-{run_id}",
+                                     priority=len(calls) - i if in_order else 0)
+                       for i, (call, name) in enumerate(zip(calls, names, strict=True))]
             if progress:
                 dask_progress(futures, interval=f"{PROGRESS_INTERVAL_S}s")
             results = [(outcome or (lambda f: f.result()))(future) for future in futures]

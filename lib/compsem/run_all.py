@@ -128,5 +128,5 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
         outcomes += submit_all(_execute_one, [(name, profile, threads, False, output_dir, True)
                                               for name in wave],
                                [f"chapter-{name}" for name in wave], scheduler=scheduler,
-                               n_workers=jobs, progress=progress)
+                               n_workers=jobs, progress=progress, in_order=True)
     return outcomes
