@@ -32,9 +32,6 @@ def test_recorded_seconds_reads_the_provenance(tmp_path):
 
 
 def test_threads_share_the_cores():
-    assert run_all.default_threads(2, cores=2) == 1
-    assert run_all.default_threads(2, cores=16) == 8
-    assert run_all.default_threads(4, cores=2) == 1
     assert run.thread_env(None) == {}
     assert run.thread_env(3) == {"OMP_NUM_THREADS": "3", "MKL_NUM_THREADS": "3",
                                  "OPENBLAS_NUM_THREADS": "3"}

@@ -207,8 +207,8 @@ def parser() -> argparse.ArgumentParser:
     every.add_argument("-j", "--jobs", type=int, default=1,
                        help="chapters executed at a time (default 1; make book uses 2)")
     every.add_argument("--threads", type=int, default=None,
-                       help="threads of each chapter's kernel (default: the cores divided among "
-                            "the jobs when JOBS > 1)")
+                       help="threads of each chapter's kernel (default 1 on every machine: "
+                            "another count may change the last digits)")
     every.add_argument("--scheduler", default=None,
                        help="address of a Dask scheduler (default: a local cluster of JOBS workers)")
     every.add_argument("--out", type=Path, default=None,

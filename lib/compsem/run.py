@@ -69,6 +69,15 @@ print(_json.dumps(sorted(_m for _m in _sys.modules if _m == "compsem" or _m.star
 """
 
 
+KERNEL_THREADS = 1
+"""OpenMP/MKL/OpenBLAS/torch threads of every chapter kernel (:func:`compsem.run.execute`), on
+any machine. The thread count changes the last bits of torch's own kernels (MKL's strict mode
+does not cover them): MiniLM and MPNet similarities on STS3k differ by ~1e-9 between 1 and 2
+threads, and the MLP regressors of sts3k-finetune turn that into .10 against .01 for one cell
+(measured 2026-11-24). One thread is also what ``compsem run-all --jobs 2`` gives each of two
+chapters on two cores."""
+
+
 class ParameterError(ValueError):
     """A parameter name, value or profile is invalid."""
 
@@ -357,7 +366,9 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
     It is written to a uniquely named temporary file beside the target and moved into place, so
     two runs of one chapter never share a temporary file. SIGTERM and SIGINT during the run
     unwind it (:func:`_interruptible`): the temporary folder is removed. ``threads``: the
-    kernel's OpenMP/BLAS/torch threads (:func:`thread_env`; None: the libraries' defaults).
+    kernel's OpenMP/BLAS/torch threads (:func:`thread_env`; None:
+    :data:`KERNEL_THREADS`, the same on every machine, since the thread
+    count changes the last digits; another count may give other digits).
     """
     parameters = resolve_parameters(chapter, profile, overrides)
     with _interruptible():
@@ -449,7 +460,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         executed_nb = Path(tmp) / f"{chapter}.ipynb"
         nbformat.write(notebook, source_nb)
         start = time.perf_counter()
-        quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV, **thread_env(threads)}
+        quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV,
+                 **thread_env(threads or KERNEL_THREADS)}
         # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
         quiet["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))

@@ -9,10 +9,10 @@ LocalCluster of ``jobs`` worker processes, or any scheduler given its address), 
   (a chapter never executed counts as longest): the slowest chapter bounds the book's time, so
   it starts first and the short ones fill the other workers. The chapters of :data:`LAST` run
   after all others have finished (see there).
-- **Threads.** Each chapter's kernel gets ``threads`` BLAS/OpenMP/torch threads (default: the
-  machine's cores divided among the jobs, at least one), so that ``jobs`` chapters never ask
-  for more threads than there are cores. The digits do not depend on it
-  (:mod:`compsem.determinism`: fixed CPU code paths, identical results for any thread count).
+- **Threads.** Each chapter's kernel runs on ``threads`` threads, by default
+  :data:`compsem.run.KERNEL_THREADS` (one) on every machine, whatever ``jobs`` is: the
+  thread count changes the last digits of torch's kernels, so it is fixed like the seeds. On two
+  cores, two jobs keep both busy.
 - **Failures.** A chapter that fails does not stop the others (its previous executed notebook
   is untouched, as with ``compsem run``); :func:`run_all` returns every chapter's outcome and
   the command exits 1 when any failed.
@@ -21,7 +21,6 @@ LocalCluster of ``jobs`` worker processes, or any scheduler given its address), 
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -70,11 +69,6 @@ def schedule(chapters: Sequence[str], seconds: Callable[[str], float] = recorded
     return first, [c for c in last if c in chapters]
 
 
-def default_threads(jobs: int, cores: int | None = None) -> int:
-    """BLAS/torch threads per chapter kernel: the cores shared among ``jobs`` chapters, >= 1."""
-    return max(1, (cores or os.cpu_count() or 1) // max(1, jobs))
-
-
 def _execute_one(chapter: str, profile: str, threads: int | None, progress: bool,
                  output_dir: Path | None = None, announce: bool = False) -> Outcome:
     """Run one chapter; any failure becomes an Outcome (the others go on). ``announce``: print
@@ -98,8 +92,9 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
     in the order they ran. Every chapter's parameters are validated before any runs.
 
     ``jobs``: chapters at a time (1: in this process, one after the other). ``threads``: threads
-    of each chapter's kernel (None: :func:`default_threads`; with ``jobs`` = 1, the libraries'
-    defaults). ``scheduler``: a Dask scheduler's address instead of a local cluster.
+    of each chapter's kernel (None: :data:`compsem.run.KERNEL_THREADS`; another count
+    may change the last digits). ``scheduler``: a Dask scheduler's address instead of a local
+    cluster.
     ``output_dir``: where the executed notebooks go (default ``book/``).
     """
     names = list(chapters) if chapters is not None else run.chapters()
@@ -120,7 +115,7 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
 
     from compsem.dask_tasks import submit_all
 
-    threads = threads or default_threads(jobs)
+    threads = threads or run.KERNEL_THREADS
     outcomes = []
     for wave in waves:
         say(f"[compsem] {len(wave)} chapter(s), {min(jobs, len(wave))} at a time, {threads} "
