@@ -11,8 +11,11 @@ Measured on the development machine (AMD EPYC, AVX2; MPNet on 256 STS3k sentence
 are identical with 1 and 2 threads, and change with ``MKL_CBWR``; the AVX2 branch costs no time,
 the ``COMPATIBLE`` one (SSE2) about twice as much. So the kernel that executes a chapter gets
 :data:`KERNEL_ENV`: every library held to its AVX2 kernels, MKL in strict conditional numerical
-reproducibility mode (identical results for any thread count on any AVX2 CPU). The variables act
-when a library loads, so they are set for the kernel process, never changed inside it.
+reproducibility mode (identical MKL results for any thread count on any AVX2 CPU). torch's own
+kernels are not covered: their last bits change with the thread count (MiniLM similarities by
+~1e-9 between 1 and 2 threads, measured 2026-11-24), so every kernel also runs on a fixed number
+of threads (:data:`compsem.run.KERNEL_THREADS`). The variables act when a library loads, so they
+are set for the kernel process, never changed inside it.
 
 The embedding cache is keyed by :func:`numerics` as well, so vectors computed under other code
 paths are never mixed with these. Glued values that measure time (:func:`is_timing`) are facts
