@@ -70,7 +70,7 @@ def main() -> None:
         passes = model.forward_passes
         with timed("mpnet:layer0+12: cold cache, one pass (2 layers)", n):
             cached_encode_layers("mpnet", sentences, [0, 12])
-        print(f"{'':<52} {model.forward_passes - passes} forward batches of 64", flush=True)
+        print(f"{'':<52} {model.forward_passes - passes} forward batches (equal token counts, at most 64 texts)", flush=True)
         with timed("mpnet:layer0+12: warm cache (both layers)", n):
             cached_encode_layers("mpnet", sentences, [0, 12])
         with timed("mpnet:layer12 via get_encoder: warm (filled above)", n):

@@ -33,7 +33,7 @@ def main(model: str = "minilm") -> None:
         cache = Path(tmp) / "cache"
         cache.mkdir()
         for folder in sorted(user_cache.iterdir()):
-            if folder.is_dir() and folder.name not in ("embeddings", "probes"):
+            if folder.is_dir() and not folder.name.startswith(("embeddings", "probes")):
                 (cache / folder.name).symlink_to(folder, target_is_directory=True)
         env = {**os.environ, **determinism.KERNEL_ENV, "COMPSEM_CACHE_DIR": str(cache)}
         command = [sys.executable, "-m", "compsem.cli", "scorecard", model, "-q",

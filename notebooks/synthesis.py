@@ -61,6 +61,7 @@ ci_level = 0.95  # level of the rank-agreement intervals (the scorecard's are 95
 seed = 0
 device = "auto"  # auto (GPU if present), cpu or cuda
 batch_size = 64
+n_jobs = 2  # worker processes for the scorecards (1 thread each; the same table for any count)
 
 # %%
 import warnings
@@ -108,7 +109,7 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 
 # %%
 table = S.scorecards(encoders, batteries, subset_batteries, n_boot=n_boot, seed=seed,
-                     device=device, batch_size=batch_size)
+                     device=device, batch_size=batch_size, n_jobs=n_jobs, progress=False)
 ran = table.groupby("model", sort=False)["battery"].unique()
 pd.DataFrame({"encoder": [S.label(m) for m in ran.index], "spec": ran.index,
               "batteries": [", ".join(b) for b in ran]}).set_index("encoder")

@@ -284,6 +284,56 @@ def test_minilm_rows_in_input_order(minilm):
         np.testing.assert_allclose(X[i], minilm.encode([t])[0], atol=1e-5)
 
 
+MIXED_LENGTHS = [
+    "A dog runs.",
+    "The old man who lived by the sea sold his boat to a fisherman from the next village.",
+    "Cats sleep.",
+    "A woman is slicing a tomato on a wooden board in the kitchen.",
+    "The committee approved the budget after a long debate.",
+    "Rain.",
+    "Two children are playing football in a park while their parents watch from a bench.",
+    "He said nothing.",
+]
+
+
+def test_sentence_vector_from_the_layer_pass_has_the_encoders_bits(minilm):
+    """prefetch fills the ``minilm`` cache from the layer pass; a chapter that encodes the same
+    text through the sentence encoder must find the same bits (else its digits depend on which
+    chapter ran first)."""
+    from compsem.models import cached_encode_layers
+
+    filled = cached_encode_layers("minilm", MIXED_LENGTHS, [3], device="cpu", cache=False, sentence=True)
+    np.testing.assert_array_equal(filled["sentence"], minilm.encode(MIXED_LENGTHS))
+
+
+def test_equal_length_batches_hold_one_length_each_longest_first():
+    from compsem.models.base import equal_length_batches
+
+    batches = equal_length_batches([3, 5, 3, 5, 5, 1], batch_size=2)
+    assert [b.tolist() for b in batches] == [[1, 3], [4], [0, 2], [5]]
+    with pytest.raises(ValueError, match="batch_size"):
+        equal_length_batches([1], 0)
+
+
+def test_minilm_vector_does_not_depend_on_the_texts_beside_it(minilm):
+    """The cache stores a text's vector whichever texts were missing with it: the bits must be
+    the same encoded alone or in a batch of texts of other lengths (a padded batch changes
+    them by ~1e-7)."""
+    together = minilm.encode(MIXED_LENGTHS, batch_size=64)
+    alone = np.stack([minilm.encode([t])[0] for t in MIXED_LENGTHS])
+    np.testing.assert_array_equal(together, alone)
+
+
+def test_layer_vectors_do_not_depend_on_the_texts_beside_it(minilm_layers):
+    from compsem.models import cached_encode_layers
+
+    together = cached_encode_layers("minilm", MIXED_LENGTHS, [3, "last"], device="cpu", cache=False)
+    for i, text in enumerate(MIXED_LENGTHS):
+        alone = cached_encode_layers("minilm", [text], [3, "last"], device="cpu", cache=False)
+        for layer in (3, "last"):
+            np.testing.assert_array_equal(together[layer][i], alone[layer][0])
+
+
 def test_spacy_md_word_vectors_and_mean():
     enc = get_encoder("spacy-md")
     wv = enc.word_vectors
@@ -410,15 +460,16 @@ def test_both_poolings_from_one_pass_fill_both_caches(fresh_cache, minilm_layers
 
     batches = []
     real_forward = minilm_layers.forward
-    monkeypatch.setattr(minilm_layers, "forward", lambda b: batches.append(1) or real_forward(b))
+    monkeypatch.setattr(minilm_layers, "forward",  # texts per forward pass
+                        lambda b: batches.append(len(b["input_ids"])) or real_forward(b))
     out = cached_encode_layers("minilm", LAYER_TEXTS, [1, "last"], device="cpu",
                                pooling=("mean", "cls"))
-    assert len(batches) == 1
+    assert sum(batches) == 4  # each text through the model once for both poolings
     assert set(out) == {(1, "mean"), (1, "cls"), ("last", "mean"), ("last", "cls")}
     for name in ("minilm:layer1", "minilm:layer1:cls", "minilm:layer6", "minilm:layer6:cls"):
         assert cache_mod.missing(name, LAYER_TEXTS) == []
     cls_only = cached_encode_layers("minilm", LAYER_TEXTS, ["last"], device="cpu", pooling="cls")
-    assert len(batches) == 1  # a cache hit
+    assert sum(batches) == 4  # a cache hit
     np.testing.assert_array_equal(cls_only["last"], out["last", "cls"])
     with pytest.raises(ValueError, match="pooling must be one of"):
         cached_encode_layers("minilm", LAYER_TEXTS, [1], device="cpu", pooling="max")
@@ -436,22 +487,23 @@ def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, 
 
     batches = []
     real_forward = minilm_layers.forward
-    monkeypatch.setattr(minilm_layers, "forward", lambda b: batches.append(1) or real_forward(b))
+    monkeypatch.setattr(minilm_layers, "forward",  # texts per forward pass
+                        lambda b: batches.append(len(b["input_ids"])) or real_forward(b))
     out = cached_encode_layers("minilm", LAYER_TEXTS, [0, 3, "last"], device="cpu", batch_size=64)
-    assert len(batches) == 1  # 4 texts, batch 64: one forward pass served three layers
+    assert sum(batches) == 4  # each text through the model once served three layers
     assert set(out) == {0, 3, "last"} and all(v.shape == (4, 384) for v in out.values())
     for key, name in [(0, "minilm:layer0"), (3, "minilm:layer3"), ("last", "minilm:layer6")]:
         again = cached_encode(get_encoder(name, device="cpu"), LAYER_TEXTS)
         np.testing.assert_array_equal(again, out[key])
-    assert len(batches) == 1  # all cache hits
+    assert sum(batches) == 4  # all cache hits
     # more texts and layers: one pass over the union of what any requested cache lacks
     more = LAYER_TEXTS + ["A new sentence."]
     out2 = cached_encode_layers("minilm", more, [3, 5], device="cpu", sentence=True)
-    assert len(batches) == 2
+    assert sum(batches) == 4 + 5  # layer 5 lacked all five: each text once more, not twice
     np.testing.assert_array_equal(out2[3][:4], out[3])
     # sentence=True filled the sentence-transformer cache from the same pass
     np.testing.assert_array_equal(cached_encode(get_encoder("minilm"), more), out2["sentence"])
-    assert len(batches) == 2
+    assert sum(batches) == 9
     for name in ("minilm:layer5", "minilm"):
         assert cache_mod.missing(name, more) == []
     assert cache_mod.missing("minilm:layer0", more) == ["A new sentence."]

@@ -12,16 +12,33 @@ from compsem import cli, run, run_all
 from compsem.report import read_glued
 
 
-def test_longest_first_and_synthesis_last():
+def test_longest_chain_first_and_synthesis_last():
     seconds = {"a": 10.0, "b": 300.0, "c": float("inf"), "synthesis": 1000.0, "d": 10.0}
-    first, last = run_all.schedule(list(seconds), seconds.__getitem__)
-    assert first == ["c", "b", "a", "d"]  # never executed first, then by time, ties by name
-    assert last == ["synthesis"]
-    assert run_all.schedule(["a", "b"], seconds.__getitem__) == (["b", "a"], [])
+    order = run_all.schedule(list(seconds), seconds.__getitem__, after={})
+    assert [c for c, _ in order] == ["c", "b", "a", "d", "synthesis"]  # never executed first
+    assert order[-1] == ("synthesis", ["a", "b", "c", "d"])  # after all the others
+    assert run_all.schedule(["a", "b"], seconds.__getitem__, after={}) == [("b", []), ("a", [])]
+
+
+def test_a_chapter_waits_for_the_chapter_it_reuses_and_its_chain_counts():
+    seconds = {"models": 500.0, "finetune": 800.0, "probing": 1000.0, "small": 50.0}
+    after = {"finetune": ("models",)}
+    order = run_all.schedule(list(seconds), seconds.__getitem__, after=after)
+    # models + finetune (1,300 s) is a longer chain than probing (1,000 s): models starts first
+    assert order == [("models", []), ("probing", []), ("finetune", ["models"]), ("small", [])]
+    assert run_all.AFTER["sts3k-finetune"] == ("sts3k-models",)
+    with pytest.raises(ValueError, match="circle"):
+        run_all.schedule(["x", "y"], seconds.get, after={"x": ("y",), "y": ("x",)})
 
 
 def test_recorded_seconds_reads_the_provenance(tmp_path):
     (tmp_path / "x.ipynb").write_text(json.dumps({"metadata": {"compsem": {"wall_time_s": 12.5}}}))
+    (tmp_path / "w.ipynb").write_text(json.dumps({"metadata": {"compsem": {
+        "profile": "default", "wall_time_s": 12.5, "longest_wall_time_s": 900.0}}}))
+    assert run_all.recorded_seconds("w", tmp_path) == 900.0  # the run on empty caches counts
+    assert run.longest_wall_time(tmp_path / "w.ipynb", "default") == 900.0
+    assert run.longest_wall_time(tmp_path / "w.ipynb", "smoke") == 0.0  # another profile
+    assert run.longest_wall_time(tmp_path / "missing.ipynb", "default") == 0.0
     (tmp_path / "broken.ipynb").write_text("{not json")
     assert run_all.recorded_seconds("x", tmp_path) == 12.5
     assert math.isinf(run_all.recorded_seconds("broken", tmp_path))

@@ -151,3 +151,19 @@ def test_coverage_counts():
     assert got["n_empty"] == 1 and got["n_sentences"] == 3
     assert got["oov_words"] == {"xyzzy": 2, "plugh": 1}
     assert got["n_types"] == 6 and got["oov_type_rate"] == pytest.approx(2 / 6)
+
+
+@pytest.mark.parametrize("circular", [False, True])
+@pytest.mark.parametrize("d", [300, 50, 7])
+def test_conv_vectors_equal_the_authors_chain_of_convolutions(circular, d):
+    rng = np.random.default_rng(d)
+    op = C.circular_convolve if circular else C.wrap_convolve
+    sentences = [rng.standard_normal((k, d)) for k in (1, 2, 3, 4, 7, 10)] + [np.zeros((0, d))]
+    got = C.conv_vectors(sentences, circular=circular)
+    for row, v in zip(got, sentences, strict=True):
+        expected = np.zeros(d)
+        if len(v):
+            expected = v[0]
+            for w in v[1:]:
+                expected = op(expected, w)
+        np.testing.assert_allclose(row, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max(initial=1))

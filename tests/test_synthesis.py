@@ -106,3 +106,15 @@ def test_available_keeps_pairs_the_table_has():
 def test_constant_measure_cannot_rank():
     out = synthesis.rank_agreement(card([1.0, 1.0, 1.0, 1.0], [1.0, 2.0, 3.0, 4.0]), "A", "B", n_boot=50)
     assert math.isnan(out["rho"]) and math.isnan(out["p"]) and out["n_boot_used"] == 0
+
+
+@pytest.mark.needs_data
+def test_scorecards_on_worker_processes_equal_the_serial_table():
+    """The chapter runs its scorecards on two processes; the table must not depend on it."""
+    options = dict(n_boot=50, seed=0, device="cpu", progress=False)
+    serial = synthesis.scorecards(["glove50", "spacy-md"], ["sts"], ["sts"], **options)
+    parallel = synthesis.scorecards(["glove50", "spacy-md"], ["sts"], ["sts"], n_jobs=2, **options)
+    assert list(serial.model.unique()) == ["glove50", "spacy-md"]
+    pd.testing.assert_frame_equal(serial, parallel)
+    with pytest.raises(ValueError, match="n_jobs"):
+        synthesis.scorecards(["glove50"], ["sts"], n_jobs=0)

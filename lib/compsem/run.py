@@ -520,6 +520,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             "git_commit": git_commit(),
             "machine": f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores",
             "wall_time_s": round(wall_time, 1),
+            "longest_wall_time_s": round(max(wall_time, longest_wall_time(
+                output_dir / f"{chapter}.ipynb", profile)), 1),
             "executed_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }
         final = output_dir / f"{chapter}.ipynb"
@@ -532,6 +534,20 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         finally:
             final_tmp.unlink(missing_ok=True)
     return final
+
+
+def longest_wall_time(executed: Path, profile: str) -> float:
+    """The longest wall time recorded by an executed notebook run with ``profile`` (0 when there
+    is none, it is unreadable, or it ran another profile). Carried from run to run, so that the
+    book keeps the time of a run on empty caches after runs on warm ones (run-all orders the
+    chapters by it, :func:`compsem.run_all.recorded_seconds`)."""
+    try:
+        meta = json.loads(Path(executed).read_text())["metadata"]["compsem"]
+        if meta.get("profile") != profile:
+            return 0.0
+        return float(meta.get("longest_wall_time_s", meta["wall_time_s"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
 
 
 def fold_code_cells(notebook) -> None:

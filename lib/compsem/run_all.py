@@ -5,10 +5,13 @@ so with ``jobs`` > 1 they run as Dask tasks (:func:`compsem.dask_tasks.submit_al
 LocalCluster of ``jobs`` worker processes, or any scheduler given its address), and with
 ``jobs`` = 1 one after the other in this process, with the per-cell progress bar.
 
-- **Order.** Longest first, by the wall time each chapter's last executed notebook records
-  (a chapter never executed counts as longest): the slowest chapter bounds the book's time, so
-  it starts first and the short ones fill the other workers. The chapters of :data:`LAST` run
-  after all others have finished (see there).
+- **Order.** A chapter starts only after the chapters it reuses have finished
+  (:data:`AFTER`, :data:`LAST`), so nothing is computed twice; among those ready, the one that
+  starts the longest chain of work goes first (its own time plus the longest chain waiting on
+  it), by the longest wall time its executed notebooks have recorded (a chapter never executed
+  counts as longest): the slowest chain bounds the book's time, so it starts first and the
+  short chapters fill the other workers. The order never changes a digit: a vector or a fit
+  is the same whichever chapter computed it (:func:`compsem.models.base.equal_length_batches`).
 - **Threads.** Each chapter's kernel runs on ``threads`` threads, by default
   :data:`compsem.run.KERNEL_THREADS` (one) on every machine, whatever ``jobs`` is: the
   thread count changes the last digits of torch's kernels, so it is fixed like the seeds. On two
@@ -27,6 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem import paths, run
+
+AFTER: dict[str, tuple[str, ...]] = {
+    "sts3k-finetune": ("sts3k-models",),
+}
+"""Chapters that start after others have finished, because they reuse what those leave in the
+caches: sts3k-finetune's MiniLM and MPNet features are vectors of the STS3k sentences that
+sts3k-models encodes (about 3 minutes on one thread when computed twice)."""
 
 LAST = ("synthesis",)
 """Chapters executed after every other chapter has finished: the synthesis chapter puts every
@@ -49,24 +59,64 @@ class Outcome:
 
 
 def recorded_seconds(chapter: str, book_dir: Path | None = None) -> float:
-    """Wall time recorded by the chapter's last executed notebook (``metadata.compsem``) in
-    ``book_dir`` or else in ``book/``, or infinity when neither has a readable one (an unknown
-    chapter goes first)."""
+    """The longest wall time recorded by the chapter's last executed notebook
+    (``metadata.compsem``: ``longest_wall_time_s``, else ``wall_time_s``) in ``book_dir`` or
+    else in ``book/``, or infinity when neither has a readable one (an unknown chapter goes
+    first). The longest, not the last: a run on warm caches takes seconds, and the order must
+    still be right for the next run on empty ones."""
     for folder in dict.fromkeys([Path(book_dir or paths.BOOK_DIR), paths.BOOK_DIR]):
         try:
             meta = json.loads((folder / f"{chapter}.ipynb").read_text())["metadata"]["compsem"]
-            return float(meta["wall_time_s"])
+            return float(meta.get("longest_wall_time_s", meta["wall_time_s"]))
         except (OSError, ValueError, KeyError, TypeError):
             continue
     return float("inf")
 
 
+def prerequisites(chapters: Sequence[str], after: dict = AFTER,
+                  last: Sequence[str] = LAST) -> dict[str, list[str]]:
+    """For each of ``chapters``, those among them that must finish before it starts: its
+    ``after`` entries, and for a chapter of ``last`` every chapter not in ``last`` (and those of
+    ``last`` listed before it)."""
+    chapters = list(chapters)
+    waits = {c: [d for d in after.get(c, ()) if d in chapters] for c in chapters}
+    for i, chapter in enumerate(c for c in last if c in chapters):
+        earlier = [c for c in last if c in chapters][:i]
+        waits[chapter] = [c for c in chapters if c not in last] + earlier
+    return waits
+
+
 def schedule(chapters: Sequence[str], seconds: Callable[[str], float] = recorded_seconds,
-             last: Sequence[str] = LAST) -> tuple[list[str], list[str]]:
-    """The chapters in two waves: all but ``last``, longest first (ties by name), then those of
-    ``last`` that are among ``chapters``, in the order of ``last``."""
-    first = sorted((c for c in chapters if c not in last), key=lambda c: (-seconds(c), c))
-    return first, [c for c in last if c in chapters]
+             after: dict = AFTER, last: Sequence[str] = LAST) -> list[tuple[str, list[str]]]:
+    """``(chapter, the chapters it waits for)`` in the order to start them: every chapter after
+    those it waits for (:func:`prerequisites`); among the chapters free to start, the one with
+    the longest chain first (its ``seconds`` plus the longest chain of chapters waiting on it;
+    a critical-path list schedule), ties by name."""
+    import heapq
+
+    waits = prerequisites(chapters, after, last)
+    waiting_on = {c: [d for d in chapters if c in waits[d]] for c in chapters}
+    chain: dict[str, float] = {}
+
+    def chain_of(c: str) -> float:
+        if c not in chain:
+            chain[c] = seconds(c) + max((chain_of(d) for d in waiting_on[c]), default=0.0)
+        return chain[c]
+
+    left = {c: len(waits[c]) for c in chapters}
+    ready = [(-chain_of(c), c) for c in chapters if not left[c]]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, chapter = heapq.heappop(ready)
+        order.append((chapter, waits[chapter]))
+        for d in waiting_on[chapter]:
+            left[d] -= 1
+            if not left[d]:
+                heapq.heappush(ready, (-chain_of(d), d))
+    if len(order) != len(chapters):
+        raise ValueError(f"the chapters wait for each other in a circle: {sorted(set(chapters) - {c for c, _ in order})}")
+    return order
 
 
 def _execute_one(chapter: str, profile: str, threads: int | None, progress: bool,
@@ -103,10 +153,10 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
         run.resolve_parameters(name, profile)  # fail before any run
     if jobs < 1:
         raise run.ParameterError(f"jobs must be >= 1, not {jobs}")
-    waves = [w for w in schedule(names, lambda c: recorded_seconds(c, output_dir)) if w]
+    order = schedule(names, lambda c: recorded_seconds(c, output_dir))
     if jobs == 1 and scheduler is None:
         outcomes = []
-        for i, name in enumerate([c for wave in waves for c in wave], start=1):
+        for i, (name, _) in enumerate(order, start=1):
             say(f"[compsem] [{i}/{len(names)}] {name} ({profile}) ...")
             outcome = _execute_one(name, profile, threads, progress, output_dir)
             say(f"[compsem] [{i}/{len(names)}] {name}: {outcome.status} in {outcome.seconds:.0f} s")
@@ -116,12 +166,13 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
     from compsem.dask_tasks import submit_all
 
     threads = threads or run.KERNEL_THREADS
-    outcomes = []
-    for wave in waves:
-        say(f"[compsem] {len(wave)} chapter(s), {min(jobs, len(wave))} at a time, {threads} "
-            f"thread(s) each: {', '.join(wave)}")
-        outcomes += submit_all(_execute_one, [(name, profile, threads, False, output_dir, True)
-                                              for name in wave],
-                               [f"chapter-{name}" for name in wave], scheduler=scheduler,
-                               n_workers=jobs, progress=progress, in_order=True)
-    return outcomes
+    position = {name: i for i, (name, _) in enumerate(order)}
+    say(f"[compsem] {len(order)} chapter(s), {min(jobs, len(order))} at a time, {threads} "
+        f"thread(s) each: " + ", ".join(
+            name + (f" (after {', '.join(w)})" if w and len(w) < 3 else " (after the others)" if w else "")
+            for name, w in order))
+    return submit_all(_execute_one, [(name, profile, threads, False, output_dir, True)
+                                     for name, _ in order],
+                      [f"chapter-{name}" for name, _ in order], scheduler=scheduler,
+                      n_workers=jobs, progress=progress, in_order=True,
+                      after=[[position[w] for w in waits] for _, waits in order])

@@ -71,16 +71,25 @@ def label(spec: str) -> str:
 
 
 def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed: int = 0,
-               device: str = "auto", batch_size: int = 64, progress: bool = True) -> pd.DataFrame:
+               device: str = "auto", batch_size: int = 64, progress: bool = True,
+               n_jobs: int = 1) -> pd.DataFrame:
     """The scorecard (:func:`compsem.scorecard.run`) of every model on every battery of
     ``batteries`` that accepts it (a battery whose ``check`` refuses the model, e.g. probing for
     ``overlap`` or STS for ``bow``, is skipped); the batteries in ``subset_batteries`` run on
-    their small subset. One table, models in the given order."""
+    their small subset. One table, models in the given order.
+
+    ``n_jobs`` > 1: the (model, battery) scorecards run as Dask tasks on that many worker
+    processes of one thread each (:func:`compsem.dask_tasks.submit_all`), the probing ones
+    (probe training, the longest) first. Every scorecard is seeded and a vector or a fit is the
+    same whichever process computes it, so the table is the same for any ``n_jobs``; the book
+    runs this chapter after all others, when both cores are free."""
     from compsem import scorecard
 
     unknown = [b for b in [*batteries, *subset_batteries] if b not in scorecard.BATTERIES]
     if unknown:
         raise ValueError(f"unknown batteries {unknown}; known: {', '.join(scorecard.BATTERIES)}")
+    if n_jobs < 1:
+        raise ValueError(f"n_jobs must be >= 1, not {n_jobs}")
     plan = []
     for model in models:
         accepted = []
@@ -93,25 +102,41 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
         if not accepted:
             raise ValueError(f"model {model!r}: no battery of {list(batteries)} accepts it")
         plan += [(model, b) for b in accepted]
+    options = dict(n_boot=n_boot, seed=seed, device=device, batch_size=batch_size)
+    calls = [(model, battery, battery in subset_batteries, options) for model, battery in plan]
+    if n_jobs > 1:
+        from compsem.dask_tasks import submit_all
+
+        first = sorted(range(len(calls)), key=lambda i: calls[i][1] != "probing")  # stable
+        tables = submit_all(_scorecard_of, [calls[i] for i in first],
+                            [f"scorecard-{i}-{plan[i][0]}-{plan[i][1]}" for i in first],
+                            n_workers=n_jobs, progress=progress, in_order=True)
+        by_call = dict(zip(first, tables, strict=True))
+        return pd.concat([by_call[i] for i in range(len(calls))], ignore_index=True)
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(plan), desc="scorecards", unit="battery")
     tables = []
-    for model, battery in plan:
-        with warnings.catch_warnings():  # resamples in which a model's scores are constant
-            warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
-            warnings.simplefilter("ignore", stats.ConstantInputWarning)
-            warnings.simplefilter("ignore", stats.DegenerateDataWarning)  # BCa on such resamples
-            tables.append(scorecard.run(model, [battery], subset=battery in subset_batteries,
-                                        progress=False, n_boot=n_boot, seed=seed, device=device,
-                                        batch_size=batch_size))
+    for call in calls:
+        tables.append(_scorecard_of(*call))
         if bar is not None:
             bar.update()
     if bar is not None:
         bar.close()
     return pd.concat(tables, ignore_index=True)
+
+
+def _scorecard_of(model: str, battery: str, subset: bool, options: dict) -> pd.DataFrame:
+    """One model's scorecard on one battery (:func:`scorecards`)."""
+    from compsem import scorecard
+
+    with warnings.catch_warnings():  # resamples in which a model's scores are constant
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)  # BCa on such resamples
+        return scorecard.run(model, [battery], subset=subset, progress=False, **options)
 
 
 MAX_EXACT = 8

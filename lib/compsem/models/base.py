@@ -18,7 +18,7 @@ import numpy as np
 
 from compsem.errors import ModelUnavailableError
 
-__all__ = ["Encoder", "WordVectors", "ModelUnavailableError", "check_texts"]
+__all__ = ["Encoder", "WordVectors", "ModelUnavailableError", "check_texts", "equal_length_batches"]
 
 
 @runtime_checkable
@@ -70,3 +70,25 @@ def check_texts(texts: Iterable[str]) -> list[str]:
         if not isinstance(t, str):
             raise TypeError(f"texts[{i}] is {type(t).__name__}, not str: {t!r}")
     return texts
+
+
+def equal_length_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:
+    """Positions of texts in batches of at most ``batch_size`` whose texts all have the same
+    length (token count), longest first, input order within a length.
+
+    A transformer batch padded to its longest text rounds each text's vector differently with
+    the texts around it (MiniLM on STS3k sentences: up to 9e-8, 23 of 50 vectors changed;
+    measured 2026-11-24), so the embedding cache would hold bits that depend on which texts
+    happened to be missing together, and a chapter's digits on what ran before it. Without
+    padding a vector depends on its text alone (identical bits in batches of 1, 7, 32 and 64,
+    measured), and no arithmetic is spent on padding tokens.
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+    lengths = np.asarray(lengths, dtype=np.int64)
+    order = np.argsort(-lengths, kind="stable")
+    batches = []
+    for length in np.unique(lengths)[::-1]:
+        same = order[lengths[order] == length]
+        batches += [same[i:i + batch_size] for i in range(0, len(same), batch_size)]
+    return batches

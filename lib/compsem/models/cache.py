@@ -1,6 +1,6 @@
 """An on-disk embedding cache keyed by (encoder name, sha256 of the text).
 
-Layout: one folder per encoder, ``cache_dir("embeddings", <numerics>, <safe name>)``, holding *shards*:
+Layout: one folder per encoder, ``cache_dir(EMBEDDINGS, <numerics>, <safe name>)``, holding *shards*:
 ``shard-<time>-<random>.npz`` files with ``keys`` (hex sha256 of each text, utf-8) and
 ``vectors`` (float32, one row per key). A call that has new texts writes one new shard; a shard
 is written to a hidden temporary file and renamed into place, so a crash never leaves a partial
@@ -38,6 +38,10 @@ from compsem import determinism, paths
 from compsem.models.base import check_texts
 
 MAX_SHARDS = 16
+EMBEDDINGS = "embeddings-v2"
+"""The cache's top folder, versioned: v2 holds vectors of texts encoded without padding
+(:func:`compsem.models.base.equal_length_batches`); v1's padded vectors depended on the texts
+encoded beside them and are never read."""
 
 
 def text_key(text: str) -> str:
@@ -53,7 +57,7 @@ def safe_name(name: str) -> str:
 
 def cache_folder(name: str) -> Path:
     """The folder holding the cached vectors of the encoder called ``name``."""
-    folder = paths.cache_dir("embeddings", determinism.numerics(), safe_name(name))
+    folder = paths.cache_dir(EMBEDDINGS, determinism.numerics(), safe_name(name))
     label = folder / "ENCODER"
     if not label.exists():
         _atomic_write_bytes(label, name.encode("utf-8"))
@@ -244,5 +248,5 @@ def missing(name: str, texts: Sequence[str]) -> list[str]:
 def clear(encoder_or_name) -> None:
     """Delete the cached vectors of one encoder (an encoder or its name)."""
     name = encoder_or_name if isinstance(encoder_or_name, str) else encoder_or_name.name
-    shutil.rmtree(paths.cache_dir("embeddings", determinism.numerics(), safe_name(name)),
+    shutil.rmtree(paths.cache_dir(EMBEDDINGS, determinism.numerics(), safe_name(name)),
                   ignore_errors=True)

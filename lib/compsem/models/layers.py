@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.devices import resolve_device
-from compsem.models.base import ModelUnavailableError, check_texts
+from compsem.models.base import ModelUnavailableError, check_texts, equal_length_batches
 from compsem.models.hub import hf_is_cached, needs_network, offline
 from compsem.models.packaged import minilm_path, mpnet_path
 
@@ -238,16 +238,18 @@ class LayerModel:
         }
         if not texts:
             return out
-        # longest first, so that batches carry little padding (as sentence-transformers does)
-        order = np.argsort([-len(t) for t in texts], kind="stable")
-        starts = range(0, len(texts), batch_size)
+        # batches of equal token count: no padding, so a vector depends on its text alone
+        counts = [
+            len(ids)
+            for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]
+        ]
+        batches = equal_length_batches(counts, batch_size)
         if show_progress:
             from tqdm.auto import tqdm
 
-            starts = tqdm(starts, desc=f"{self.base} layers {','.join(map(str, layers))}")
+            batches = tqdm(batches, desc=f"{self.base} layers {','.join(map(str, layers))}")
         device = next(model.parameters()).device
-        for start in starts:
-            rows = order[start : start + batch_size]
+        for rows in batches:
             batch = tokenizer(
                 [texts[i] for i in rows],
                 padding=True,
@@ -278,8 +280,14 @@ def layer_model(base: str, device: str = "auto") -> LayerModel:
 
 
 def l2_normalise(X: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return (X / np.maximum(norms, 1e-12)).astype(np.float32)
+    """Rows scaled to unit length as sentence-transformers' ``Normalize`` module does it
+    (``torch.nn.functional.normalize``): the normalised mean of the last layer then has the very
+    bits of the sentence encoder, so the embedding cache holds the same vector whichever of the
+    two computed it (numpy's division differed in the last bit for 1 text in 8, measured)."""
+    import torch
+
+    X = torch.from_numpy(np.ascontiguousarray(X, dtype=np.float32))
+    return torch.nn.functional.normalize(X, p=2, dim=1).numpy()
 
 
 # --------------------------------------------------------------------------- the encoder

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from compsem.devices import resolve_device
-from compsem.models.base import ModelUnavailableError, check_texts
+from compsem.models.base import ModelUnavailableError, check_texts, equal_length_batches
 from compsem.models.hub import hf_is_cached, hub_reachable, needs_network, offline
 
 
@@ -68,18 +68,39 @@ class SentenceTransformerEncoder:
     def encode(
         self, texts: Sequence[str], batch_size: int = 64, show_progress: bool = False
     ) -> np.ndarray:
-        """Sentence embeddings, float32, shape ``(len(texts), dim)``."""
+        """Sentence embeddings, float32, shape ``(len(texts), dim)``, rows in input order.
+
+        Texts go in batches of equal token count (:func:`~compsem.models.base.equal_length_batches`):
+        no padding, so a text's vector does not depend on the texts encoded with it."""
         texts = check_texts(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        out = self.model.encode(
-            texts,
-            batch_size=batch_size,
-            show_progress_bar=show_progress,
-            convert_to_numpy=True,
-            normalize_embeddings=self.normalize,
-        )
-        return np.asarray(out, dtype=np.float32)
+            return out
+        batches = equal_length_batches(token_counts(self.model, texts), batch_size)
+        if show_progress:
+            from tqdm.auto import tqdm
+
+            batches = tqdm(batches, desc=self.name, unit="batch")
+        for rows in batches:
+            out[rows] = self.model.encode(
+                [texts[i] for i in rows],
+                batch_size=len(rows),
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=self.normalize,
+            )
+        return out
+
+
+def token_counts(model, texts: Sequence[str], chunk: int = 1024) -> np.ndarray:
+    """How many tokens ``model`` (a ``SentenceTransformer``) feeds its transformer for each text,
+    truncation included (its own preprocessing, so the count is the one it pads to)."""
+    preprocess = getattr(model, "preprocess", None) or model.tokenize
+    counts = [
+        np.asarray(preprocess(list(texts[i:i + chunk]))["attention_mask"].sum(1))
+        for i in range(0, len(texts), chunk)
+    ]
+    return np.concatenate(counts).astype(np.int64)
 
 
 def hf_encoder(hub_id: str, device: str = "auto", normalize: bool = False):

@@ -10,7 +10,9 @@
   epochs, stop when the training loss has not improved by 1e-4 for more than 10 epochs, Glorot
   initialisation). Implemented in torch so that the first layer is computed once per distinct
   sentence of a minibatch (items of a sentence share a minibatch): the same model, 2-4x less
-  arithmetic on the 2018 sets, where a sentence carries several probes.
+  arithmetic on the 2018 sets, where a sentence carries several probes. Adam is torch's fused
+  implementation (one kernel per step instead of several per tensor: 10-16% less time per
+  probe at 384 and 768 inputs, measured 2026-11-24; the same update, rounded differently).
 
 Intervals for their accuracies are in :mod:`compsem.stats` (``mean_interval``, ``seed_interval``).
 """
@@ -190,7 +192,7 @@ def mlp_probe(
         W2 = _glorot(hidden, 1, 2.0, gen).requires_grad_()
         b2 = ((torch.rand(1, generator=gen) * 2 - 1) * np.sqrt(2.0 / (hidden + 1))).requires_grad_()
         params = [W1, b1, W2, b2]
-        optimiser = torch.optim.Adam(params, lr=lr, betas=(0.9, 0.999), eps=1e-8)
+        optimiser = torch.optim.Adam(params, lr=lr, betas=(0.9, 0.999), eps=1e-8, fused=True)
         S_t, P_t, y_t = (
             torch.from_numpy(S_train),
             torch.from_numpy(P_train),

