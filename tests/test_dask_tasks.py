@@ -27,27 +27,32 @@ def test_results_in_the_given_order_and_started_in_order():
     assert STARTED == [5, 3, 8, 1, 9, 2]
 
 
-ENDED: list[int] = []
+EVENTS: list[str] = []
 
 
-def record_end(i: int) -> int:
-    time.sleep(0.2 if i == 0 else 0.01)
-    ENDED.append(i)
+def step(i: int, seconds: float) -> int:
+    EVENTS.append(f"start {i}")
+    time.sleep(seconds)
+    EVENTS.append(f"end {i}")
     return i
 
 
-def test_a_task_starts_after_the_tasks_it_waits_for():
-    """run-all starts sts3k-finetune only when sts3k-models has finished (it reuses its vectors)."""
+def test_a_task_starts_after_the_tasks_it_waits_for_and_before_later_ones():
+    """run-all: sts3k-finetune waits for sts3k-models and, once that ends, starts before the
+    chapters listed after it (Dask alone had already sent the worker its next chapter)."""
     from distributed import LocalCluster
 
-    ENDED.clear()
+    EVENTS.clear()
+    calls = [(0, 0.3), (1, 0.6), (2, 0.05), (3, 0.05)]  # 2 waits for 0; 3 is free from the start
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
                       dashboard_address=":0") as cluster:  # two tasks at a time
-        out = submit_all(record_end, [(0,), (1,), (2,)], ["slow", "quick", "waits"],
-                         scheduler=cluster.scheduler_address, progress=False, in_order=True,
-                         after=[[], [], [0]])
-    assert out == [0, 1, 2]
-    assert ENDED == [1, 0, 2]  # without the wait, 2 would start when 1 ends, before 0 ends
+        out = submit_all(step, calls, ["a", "b", "c", "d"], scheduler=cluster.scheduler_address,
+                         progress=False, in_order=True, after=[[], [], [0], []])
+    assert out == [0, 1, 2, 3]
+    assert EVENTS.index("start 2") > EVENTS.index("end 0")
+    assert EVENTS.index("start 2") < EVENTS.index("start 3")  # in the order given
     with pytest.raises(ValueError, match="only for calls before it"):
-        submit_all(record_end, [(1,), (2,)], ["a", "b"], processes=False, progress=False,
-                   after=[[1], []])
+        submit_all(step, [(1, 0), (2, 0)], ["a", "b"], processes=False, progress=False,
+                   in_order=True, after=[[1], []])
+    with pytest.raises(ValueError, match="needs in_order"):
+        submit_all(step, [(1, 0)], ["a"], processes=False, progress=False, after=[[]])

@@ -167,3 +167,21 @@ def test_conv_vectors_equal_the_authors_chain_of_convolutions(circular, d):
             for w in v[1:]:
                 expected = op(expected, w)
         np.testing.assert_allclose(row, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max(initial=1))
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize("spec", ["mean:glove50", "mult:glove50", "conv:glove50"])
+def test_order_blind_compositions_give_swapped_sentences_a_cosine_of_exactly_one(spec):
+    """Word order is lost, so a swap must tie with every other swap (cosine 1), not be ranked
+    among them by rounding noise (compsem.sts.scoring.TIE_DECIMALS)."""
+    import pandas as pd
+
+    from compsem.sts import scoring
+
+    swaps = [("The dog chased the cat near the old barn.", "The cat chased the dog near the old barn."),
+             ("A teacher praised the student in the small classroom.", "A student praised the teacher in the small classroom."),
+             ("The chef fed the hungry guests before the long speech.", "The hungry guests fed the chef before the long speech."),
+             ("The lawyer questioned the nervous witness about the stolen car.", "The nervous witness questioned the lawyer about the stolen car.")]
+    pairs = pd.DataFrame(swaps, columns=["sentence_a", "sentence_b"])
+    sims = scoring.pair_similarities(spec, pairs, device="cpu", show_progress=False)
+    np.testing.assert_array_equal(sims, 1.0)

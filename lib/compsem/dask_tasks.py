@@ -26,15 +26,24 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     LocalCluster of ``min(n_workers, len(calls))`` workers (``processes=False``: one worker
     thread in this process). ``outcome(future)``: how a finished future becomes a result
     (default ``future.result()``, which raises a task's exception). ``announce(client)``: called
-    once the client is connected (e.g. to print where the work runs). ``in_order``: the tasks
-    start in the order given (each gets a lower Dask priority than the one before; without it
-    the scheduler may start them in any order). ``after[i]``: positions of the calls that must
-    have finished before call ``i`` starts (each must come before ``i``); a call waiting for
-    others holds no worker.
+    once the client is connected (e.g. to print where the work runs).
+
+    ``in_order``: the tasks start in the order given: they are submitted one at a time as
+    worker threads free up (:func:`_dispatch_in_order`), the first call whose prerequisites have
+    finished first. Dask priorities alone do not hold the order: a worker is sent its next task
+    while the current one runs, and starts it before a task that became ready later.
+    ``after[i]``: positions of the calls that must have finished before call ``i`` starts (each
+    must come before ``i``; needs ``in_order``).
     """
     from distributed import Client, LocalCluster
     from distributed import progress as dask_progress
 
+    if after is not None:
+        if not in_order:
+            raise ValueError("after needs in_order=True")
+        for i, waits in enumerate(after):
+            if any(not 0 <= j < i for j in waits):
+                raise ValueError(f"after[{i}] = {list(waits)}: a call can wait only for calls before it")
     cluster = None
     if scheduler is None:
         workers = max(1, min(n_workers, len(calls))) if processes else 1
@@ -45,26 +54,56 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
             if announce is not None:
                 announce(client)
             run_id = uuid.uuid4().hex[:8]  # two sweeps on one scheduler never share a task key
-            futures = []
-            for i, (call, name) in enumerate(zip(calls, names, strict=True)):
-                waits = list(after[i]) if after is not None else []
-                if any(not 0 <= j < i for j in waits):
-                    raise ValueError(f"after[{i}] = {waits}: a call can wait only for calls before it")
-                futures.append(client.submit(
-                    _call_after, function, call, [futures[j] for j in waits], pure=False,
-                    key=f"{name}-{run_id}", priority=len(calls) - i if in_order else 0))
-            if progress:
-                dask_progress(futures, interval=f"{PROGRESS_INTERVAL_S}s")
+            keys = [f"{name}-{run_id}" for name in names]
+            if in_order:
+                futures = _dispatch_in_order(client, function, calls, keys,
+                                             after or [[] for _ in calls], progress)
+            else:
+                futures = [client.submit(function, *call, pure=False, key=key)
+                           for call, key in zip(calls, keys, strict=True)]
+                if progress:
+                    dask_progress(futures, interval=f"{PROGRESS_INTERVAL_S}s")
             results = [(outcome or (lambda f: f.result()))(future) for future in futures]
-            if progress:  # the scheduler's side of the bar notices that the bar has closed at its
-                time.sleep(2 * PROGRESS_INTERVAL_S)  # next update; closing before: a traceback
+            if progress and not in_order:  # the scheduler's side of the bar notices that the
+                time.sleep(2 * PROGRESS_INTERVAL_S)  # bar has closed at its next update
     finally:
         if cluster is not None:
             cluster.close()
     return results
 
 
-def _call_after(function: Callable, call: tuple, finished: list):
-    """``function(*call)``; ``finished`` holds the results of the tasks it waited for (Dask
-    resolves the futures passed in it before this runs), unused."""
-    return function(*call)
+def _dispatch_in_order(client, function: Callable, calls: Sequence[tuple], keys: Sequence[str],
+                       after: Sequence[Sequence[int]], progress: bool) -> list:
+    """Submit ``calls`` so that no more run than the cluster has worker threads, each time the
+    first call (in the given order) whose ``after`` calls have all finished; returns the
+    futures in the given order once all have finished (failed ones included)."""
+    from distributed import wait
+
+    slots = max(1, sum(client.nthreads().values()))
+    futures: list = [None] * len(calls)
+    pending = list(range(len(calls)))
+    running: dict = {}
+    finished: set[int] = set()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(calls), desc="tasks", unit="task")
+    while pending or running:
+        for i in list(pending):
+            if len(running) >= slots:
+                break
+            if all(j in finished for j in after[i]):
+                futures[i] = client.submit(function, *calls[i], pure=False, key=keys[i])
+                running[futures[i]] = i
+                pending.remove(i)
+        if not running:
+            raise RuntimeError(f"calls {pending} wait for calls that never finish")
+        done = wait(list(running), return_when="FIRST_COMPLETED").done
+        for future in done:
+            finished.add(running.pop(future))
+            if bar is not None:
+                bar.update()
+    if bar is not None:
+        bar.close()
+    return futures
