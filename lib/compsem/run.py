@@ -536,18 +536,24 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
     return final
 
 
-def longest_wall_time(executed: Path, profile: str) -> float:
-    """The longest wall time recorded by an executed notebook run with ``profile`` (0 when there
-    is none, it is unreadable, or it ran another profile). Carried from run to run, so that the
-    book keeps the time of a run on empty caches after runs on warm ones (run-all orders the
-    chapters by it, :func:`compsem.run_all.recorded_seconds`)."""
+def recorded_wall_time(executed: Path, profile: str | None = None) -> float | None:
+    """The longest wall time an executed notebook records (``longest_wall_time_s``, else
+    ``wall_time_s``), or None when there is none, it is unreadable, or it ran another profile
+    than ``profile`` (None: any)."""
     try:
         meta = json.loads(Path(executed).read_text())["metadata"]["compsem"]
-        if meta.get("profile") != profile:
-            return 0.0
+        if profile is not None and meta.get("profile") != profile:
+            return None
         return float(meta.get("longest_wall_time_s", meta["wall_time_s"]))
     except (OSError, ValueError, KeyError, TypeError):
-        return 0.0
+        return None
+
+
+def longest_wall_time(executed: Path, profile: str) -> float:
+    """:func:`recorded_wall_time` for ``profile``, 0 when there is none. Carried from run to run,
+    so that the book keeps the time of a run on empty caches after runs on warm ones (run-all
+    orders the chapters by it, :func:`compsem.run_all.recorded_seconds`)."""
+    return recorded_wall_time(executed, profile) or 0.0
 
 
 def fold_code_cells(notebook) -> None:

@@ -23,7 +23,6 @@ LocalCluster of ``jobs`` worker processes, or any scheduler given its address), 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,11 +64,9 @@ def recorded_seconds(chapter: str, book_dir: Path | None = None) -> float:
     first). The longest, not the last: a run on warm caches takes seconds, and the order must
     still be right for the next run on empty ones."""
     for folder in dict.fromkeys([Path(book_dir or paths.BOOK_DIR), paths.BOOK_DIR]):
-        try:
-            meta = json.loads((folder / f"{chapter}.ipynb").read_text())["metadata"]["compsem"]
-            return float(meta.get("longest_wall_time_s", meta["wall_time_s"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
+        seconds = run.recorded_wall_time(folder / f"{chapter}.ipynb")
+        if seconds is not None:
+            return seconds
     return float("inf")
 
 
@@ -80,9 +77,9 @@ def prerequisites(chapters: Sequence[str], after: dict = AFTER,
     ``last`` listed before it)."""
     chapters = list(chapters)
     waits = {c: [d for d in after.get(c, ()) if d in chapters] for c in chapters}
-    for i, chapter in enumerate(c for c in last if c in chapters):
-        earlier = [c for c in last if c in chapters][:i]
-        waits[chapter] = [c for c in chapters if c not in last] + earlier
+    finals = [c for c in last if c in chapters]
+    for i, chapter in enumerate(finals):
+        waits[chapter] = [c for c in chapters if c not in last] + finals[:i]
     return waits
 
 
@@ -167,10 +164,13 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
 
     threads = threads or run.KERNEL_THREADS
     position = {name: i for i, (name, _) in enumerate(order)}
+    def waiting(name: str, waits: list[str]) -> str:
+        if name in LAST:
+            return f"{name} (after the others)"
+        return f"{name} (after {', '.join(waits)})" if waits else name
+
     say(f"[compsem] {len(order)} chapter(s), {min(jobs, len(order))} at a time, {threads} "
-        f"thread(s) each: " + ", ".join(
-            name + (f" (after {', '.join(w)})" if w and len(w) < 3 else " (after the others)" if w else "")
-            for name, w in order))
+        f"thread(s) each: {', '.join(waiting(name, waits) for name, waits in order)}")
     return submit_all(_execute_one, [(name, profile, threads, False, output_dir, True)
                                      for name, _ in order],
                       [f"chapter-{name}" for name, _ in order], scheduler=scheduler,

@@ -87,8 +87,5 @@ def equal_length_batches(lengths: Sequence[int], batch_size: int) -> list[np.nda
         raise ValueError(f"batch_size must be >= 1, not {batch_size}")
     lengths = np.asarray(lengths, dtype=np.int64)
     order = np.argsort(-lengths, kind="stable")
-    batches = []
-    for length in np.unique(lengths)[::-1]:
-        same = order[lengths[order] == length]
-        batches += [same[i:i + batch_size] for i in range(0, len(same), batch_size)]
-    return batches
+    runs = np.split(order, np.flatnonzero(np.diff(lengths[order])) + 1) if len(order) else []
+    return [same[i:i + batch_size] for same in runs for i in range(0, len(same), batch_size)]

@@ -239,24 +239,18 @@ class LayerModel:
         if not texts:
             return out
         # batches of equal token count: no padding, so a vector depends on its text alone
-        counts = [
-            len(ids)
-            for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]
-        ]
-        batches = equal_length_batches(counts, batch_size)
+        encoded = tokenizer(texts, truncation=True, max_length=max_length)
+        batches = equal_length_batches([len(ids) for ids in encoded["input_ids"]], batch_size)
         if show_progress:
             from tqdm.auto import tqdm
 
             batches = tqdm(batches, desc=f"{self.base} layers {','.join(map(str, layers))}")
         device = next(model.parameters()).device
         for rows in batches:
-            batch = tokenizer(
-                [texts[i] for i in rows],
-                padding=True,
-                truncation=True,
-                max_length=max_length,
-                return_tensors="pt",
-            ).to(device)
+            batch = {  # equal lengths: the tokenizer's ids stacked as they are
+                key: torch.tensor([values[r] for r in rows], device=device)
+                for key, values in encoded.items()
+            }
             with torch.inference_mode():
                 hidden = self.forward(batch)
                 if max(layers) >= len(hidden):
@@ -267,7 +261,7 @@ class LayerModel:
                     for p in poolings:
                         if p == "mean":
                             pooled = (hidden[k] * mask).sum(dim=1) / count
-                        else:  # padding is on the right: position 0 is every row's first token
+                        else:  # no padding: position 0 is every row's first token
                             pooled = hidden[k][:, 0]
                         out[k, p][rows] = pooled.float().cpu().numpy()
         return out
