@@ -371,12 +371,12 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   same operator in closed form (one FFT per word), equal to the chain of convolutions to float
 #   rounding.
 # - **Ties by rounding noise.** Mean, Mult and Conv ignore word order, so the swap pairs of
-#   STS3k-adv have cosine 1 in exact arithmetic; in floating point most land a few 1e-16 from 1,
-#   in an order set by the order of the arithmetic, and Spearman's rho ranks them by that noise
-#   (rho on STS3k-adv moved by up to .003 when only the order of the arithmetic changed). Our
-#   recomputed composition similarities are rounded to 10 decimals, so these pairs tie
-#   (`compsem.sts.scoring.TIE_DECIMALS`). The paper's own Mean-CN, Mult-CN and Conv-CN values
-#   carry this noise, at about the size of their last printed digit.
+#   STS3k-adv have cosine 1 in exact arithmetic; in floating point most land a rounding error away
+#   from 1, in an order set by the order of the arithmetic, and Spearman's rho ranks them by that
+#   noise (rho on STS3k-adv moved in its third decimal when only the order of the arithmetic
+#   changed). Our recomputed composition similarities are rounded (to
+#   `compsem.sts.scoring.TIE_DECIMALS` decimals), so these pairs tie. The paper's own Mean-CN,
+#   Mult-CN and Conv-CN values carry this noise, at about the size of their last printed digit.
 # - **ConceptNet Numberbatch**, the paper's word vectors for Mean, Mult and Conv, is not on the
 #   package index; the recomputed composition rows use GloVe 6B 50d and spaCy's 300-d vectors and
 #   are labelled as substitutes.
