@@ -512,7 +512,9 @@ def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, 
 def test_sentence_fill_refused_for_non_mean_pooling(fresh_cache, minilm_layers, monkeypatch):
     from compsem.models import cached_encode_layers
 
+    assert layer_cache.fills_sentence("minilm", "cpu")
     monkeypatch.setattr(layer_cache, "_is_mean_normalize_pipeline", lambda source: False)
+    assert not layer_cache.fills_sentence("minilm", "cpu")
     with pytest.raises(ValueError, match="mean Pooling -> Normalize"):
         cached_encode_layers("minilm", ["x"], [6], device="cpu", sentence=True)
 

@@ -172,3 +172,63 @@ def test_minimal_pairs_and_the_bag_of_words():
     assert np.allclose(cos, 1.0)  # a bag of words cannot see a role swap
     frame = pd.DataFrame({"cos": cos})
     assert len(frame) == 30
+
+
+def _autograd_reference(S, local, P, y, W1, b1, W2, b2, penalty):
+    """The objective of ``_loss_and_gradients`` in float64 through autograd."""
+    import torch
+
+    params = [t.double().clone().requires_grad_() for t in (W1, b1, W2, b2)]
+    d = S.shape[1]
+    hidden = torch.relu((S.double() @ params[0][:d])[local] + P.double() @ params[0][d:] + params[1])
+    out = (hidden @ params[2] + params[3]).squeeze(1)
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(out, y.double())
+    loss = loss + 0.5 * penalty * ((params[0] ** 2).sum() + (params[2] ** 2).sum())
+    loss.backward()
+    return loss.item(), [p.grad for p in params]
+
+
+@pytest.mark.parametrize("k", [3, 0])  # with probe features, and an unprobed task
+def test_mlp_gradients_by_hand_equal_autograd(k):
+    """The probe's hand-written backpropagation (sentence rows shared by several items, ReLU,
+    logistic loss, L2 on the weights only) against autograd in float64."""
+    import torch
+
+    from compsem.probing.classifiers import _loss_and_gradients
+
+    gen = torch.Generator().manual_seed(0)
+    S, P = torch.randn(7, 5, generator=gen), torch.randn(12, k, generator=gen)
+    local = torch.randint(0, 7, (12,), generator=gen)
+    y = (torch.rand(12, generator=gen) > 0.5).float()
+    W1, b1 = torch.randn(5 + k, 9, generator=gen), torch.randn(9, generator=gen)
+    W2, b2 = torch.randn(9, 1, generator=gen), torch.randn(1, generator=gen)
+    loss, grads = _loss_and_gradients(S, local, P, y, W1, b1, W2, b2, 0.01)
+    ref_loss, ref_grads = _autograd_reference(S, local, P, y, W1, b1, W2, b2, 0.01)
+    assert loss == pytest.approx(ref_loss, rel=1e-6)
+    for grad, ref in zip(grads, ref_grads, strict=True):
+        assert grad.shape == ref.shape
+        np.testing.assert_allclose(grad.numpy(), ref.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_minibatches_hold_whole_sentences_in_order():
+    """Each minibatch: consecutive sentences of the epoch order until about batch_size items,
+    every item of a sentence in it, and each item's local row pointing at its own sentence."""
+    from compsem.probing.classifiers import _minibatches
+
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, 40, 300)
+    rows[rows == 7] = 8  # a sentence without items
+    items_of = np.argsort(rows, kind="stable")
+    starts = np.searchsorted(rows[items_of], np.arange(41))
+    sizes = np.diff(starts)
+    order = rng.permutation(np.flatnonzero(sizes))
+    batches = list(_minibatches(order, items_of, starts, sizes, rows, 50))
+    assert np.concatenate([s.numpy() for s, _, _ in batches]).tolist() == order.tolist()
+    for sentences, items, local in batches:
+        sentences, items, local = sentences.numpy(), items.numpy(), local.numpy()
+        expected = np.concatenate([np.flatnonzero(rows == j) for j in sentences])
+        assert items.tolist() == expected.tolist()
+        assert (sentences[local] == rows[items]).all()
+    cumulative = np.cumsum(sizes[order])
+    n_batches = len(np.unique((cumulative - 1) // 50))
+    assert len(batches) == n_batches

@@ -15,7 +15,7 @@ Word-vector encoders (``glove50``, ``spacy-md``) expose ``.word_vectors`` and ``
 
 from compsem.models.base import Encoder, ModelUnavailableError, WordVectors
 from compsem.models.cache import cached_encode
-from compsem.models.layer_cache import cached_encode_layers
+from compsem.models.layer_cache import cached_encode_layers, fills_sentence
 from compsem.models.registry import available, get_encoder
 
 __all__ = [
@@ -26,4 +26,5 @@ __all__ = [
     "get_encoder",
     "cached_encode",
     "cached_encode_layers",
+    "fills_sentence",
 ]

@@ -47,6 +47,13 @@ def _is_mean_normalize_pipeline(source: str) -> bool:
     return modes == ["pooling_mode_mean_tokens"]
 
 
+def fills_sentence(base: str, device: str = "auto") -> bool:
+    """Whether the layer pass of ``base`` can also fill its sentence encoder's cache
+    (``sentence=True`` of :func:`cached_encode_layers`): a Transformer -> mean Pooling ->
+    Normalize sentence-transformer, whose sentence embedding is the normalised last-layer mean."""
+    return _is_mean_normalize_pipeline(layer_model(base, device).source)
+
+
 def cached_encode_layers(
     base: str,
     texts: Sequence[str],
@@ -88,7 +95,7 @@ def cached_encode_layers(
     model = layer_model(base, device)
     needed = {enc.layer for enc in encoders.values()}
     if sentence:
-        if not _is_mean_normalize_pipeline(model.source):
+        if not fills_sentence(base, device):
             raise ValueError(
                 f"{base} is not a Transformer -> mean Pooling -> Normalize sentence-transformer; "
                 "its sentence embedding cannot come from the layer pass"

@@ -14,7 +14,7 @@ import pandas as pd
 import seaborn as sns
 
 from compsem.determinism import set_threads
-from compsem.models import cached_encode_layers
+from compsem.models import cached_encode_layers, fills_sentence
 from compsem.plotting import CHANCE, PALETTE, PAPER, interval_dots
 from compsem.probing import (
     audit,
@@ -647,7 +647,10 @@ def layer_sweep(
             for t in tasks18
         }
         texts = sorted({s for t in tasks18 for s in released[t]["sentence"]})
-        cached_encode_layers(base, texts, layers18, pooling=("mean", "cls"), **options)
+        # the same pass fills the sentence encoder's cache where it can (the synthesis probes
+        # the sentence vectors of these released items)
+        cached_encode_layers(base, texts, layers18, pooling=("mean", "cls"),
+                             sentence=fills_sentence(base, options["device"]), **options)
         runs.append(
             experiment.run_grid(
                 subsets, names, "mlp", seeds=subsamples, max_epochs=max_epochs, **grid
