@@ -145,6 +145,28 @@ def test_ours_template_accepts_plain_keys_only(tmp_path, monkeypatch):
         claims._format_fields("{a[0]}", "test")
 
 
+def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
+    """A failing claim's reason is a template over glued keys like ``ours``: the note shows the
+    re-executed numbers, and a reason field that is no plain key is refused when loading."""
+    failing = claims.Claim(study="t", id="x", chapter="c", section="s", claim="c", quote="q",
+                           source="s", paper="p", expect="fails", rule="a < b",
+                           reason="ours is {a:.2f}, above {b}; {zz} was not glued")
+    (row,) = claims.table([failing], {"c": VALUES})
+    assert row["verdict"] == "fails"
+    assert row["note"] == "ours is 0.50, above 0.3; [zz?] was not glued"
+    monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
+    claims.load.cache_clear()
+    import yaml
+
+    entry = {"id": "bad-reason", "chapter": run.chapters()[0], "section": "s", "claim": "c",
+             "quote": "q", "source": "s", "paper": "p", "expect": "fails", "rule": "a < b",
+             "reason": "see {a.__class__}"}
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump([entry]))
+    with pytest.raises(claims.ClaimError, match="'reason' field"):
+        claims.load("r")
+    claims.load.cache_clear()
+
+
 def test_a_malformed_ledger_names_the_file_and_the_claim(tmp_path, monkeypatch):
     monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
     claims.load.cache_clear()

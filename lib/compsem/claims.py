@@ -236,8 +236,9 @@ def load(study: str) -> tuple[Claim, ...]:
             parse_rule(entry["rule"], where)
         if entry["expect"] in ("fails", "untestable") and not entry.get("reason"):
             raise ClaimError(f"{where}: expect {entry['expect']} needs a reason")
-        if entry.get("ours"):
-            _format_fields(entry["ours"], where)
+        for field in ("ours", "reason"):
+            if entry.get(field):
+                _format_fields(entry[field], where, field)
         claims.append(Claim(study=study, **entry))
     return tuple(claims)
 
@@ -280,18 +281,19 @@ def missing_keys(claim: Claim, values: Mapping[str, float]) -> list[str]:
     return missing
 
 
-def _format_fields(template: str, where: str) -> list[tuple[str, str]]:
-    """The (key, format spec) pairs of an ``ours`` template; only plain names are allowed."""
+def _format_fields(template: str, where: str, field: str = "ours") -> list[tuple[str, str]]:
+    """The (key, format spec) pairs of an ``ours`` or ``reason`` template; only plain names are
+    allowed."""
     fields = []
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as error:
-        raise ClaimError(f"{where}: bad 'ours' template {template!r}: {error}") from None
+        raise ClaimError(f"{where}: bad {field!r} template {template!r}: {error}") from None
     for _, name, spec, conversion in parsed:
         if name is None:
             continue
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion or "{" in (spec or ""):
-            raise ClaimError(f"{where}: 'ours' field {{{name}}} must be a plain glued key")
+            raise ClaimError(f"{where}: {field!r} field {{{name}}} must be a plain glued key")
         fields.append((name, spec or ""))
     return fields
 
@@ -304,17 +306,23 @@ def _number(value: float, spec: str = "") -> str:
     return f"{value:.3g}"
 
 
+def fill(template: str, values: Mapping[str, float]) -> str:
+    """An ``ours`` or ``reason`` template with its ``{key:spec}`` fields replaced by glued values
+    (``[key?]`` where a key was not glued)."""
+    out = []
+    for literal, name, spec, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if name is not None:
+            out.append(_number(values[name], spec) if name in values else f"[{name}?]")
+    return "".join(out)
+
+
 def ours_text(claim: Claim, values: Mapping[str, float]) -> str:
     """Our side of the claim, from glued values: the ``ours`` template, or ``key = value``."""
     if claim.expect == "untestable":
         return "–"
     if claim.ours:
-        out = []
-        for literal, name, spec, _ in string.Formatter().parse(claim.ours):
-            out.append(literal)
-            if name is not None:
-                out.append(_number(values[name], spec) if name in values else f"[{name}?]")
-        return "".join(out)
+        return fill(claim.ours, values)
     keys = rule_keys(claim.rule)
     return ", ".join(f"{k} = {_number(values[k])}" for k in keys if k in values) or "–"
 
@@ -326,7 +334,7 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
     for claim in claims:
         values = values_by_chapter.get(claim.chapter, {})
         result = verdict(claim, values)
-        note = claim.reason if result in ("fails", "not testable here") else ""
+        note = fill(claim.reason, values) if result in ("fails", "not testable here") else ""
         if result == "not evaluated":
             note = "not glued in this run: " + ", ".join(missing_keys(claim, values))
         rows.append({

@@ -1,0 +1,86 @@
+"""What the fixed AVX2 code paths of the chapter kernels cost on this CPU; prints the figures.
+
+    .venv/bin/python benchmarks/bench_kernel_isa.py [--reps 3] [--sentences 256]
+
+Every chapter kernel runs under :data:`compsem.determinism.KERNEL_ENV` (MKL, oneDNN, ATen and
+OpenBLAS held to their AVX2 kernels) on one thread, so that a chapter gives the same digits on
+any x86-64 machine. On a CPU with AVX-512 the libraries would otherwise pick wider kernels. This
+script measures, in fresh processes, one thread each, under the kernel environment and without
+it (native):
+
+- float32 matrix products ``(1024 x 768) @ (768 x 768)`` (torch, MKL): GFLOP/s;
+- MPNet (the packaged all-mpnet-base-v2) encoding ``--sentences`` STS3k sentences: sentences/s
+  (the largest single cost of a cold ``make book``).
+
+The median of ``--reps`` runs is printed. The ratio native / AVX2 is what identical digits
+across machines cost in time here; on an AVX2-only CPU it is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+PROBE = r"""
+import json, sys, time
+import torch
+torch.set_num_threads(1)
+a, b = torch.randn(768, 768), torch.randn(1024, 768)
+for _ in range(3):
+    b @ a
+start, n = time.perf_counter(), 40
+for _ in range(n):
+    b @ a
+gflops = 2 * 1024 * 768 * 768 * n / (time.perf_counter() - start) / 1e9
+from compsem.data import sts3k
+from compsem.models import get_encoder
+pairs = sts3k.load_pairs()
+texts = list(dict.fromkeys(pairs["sentence_a"].tolist() + pairs["sentence_b"].tolist()))
+texts = texts[: int(sys.argv[1])]
+encoder = get_encoder("mpnet", device="cpu")
+encoder.encode(texts[:8])
+start = time.perf_counter()
+encoder.encode(texts)
+rate = len(texts) / (time.perf_counter() - start)
+print(json.dumps({"gflops": gflops, "sentences_per_s": rate}))
+"""
+
+
+def measure(env: dict, sentences: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE, str(sentences)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--sentences", type=int, default=256)
+    args = parser.parse_args()
+    from compsem.determinism import KERNEL_ENV
+
+    threads = {k: "1" for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    base = {k: v for k, v in os.environ.items() if k not in KERNEL_ENV}
+    settings = {"AVX2 (chapter kernels)": {**base, **threads, **KERNEL_ENV},
+                "native": {**base, **threads}}
+    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    print(f"# {platform.machine()}, {os.cpu_count()} cores, avx512f: {'avx512f' in flags}; "
+          f"one thread; median of {args.reps}")
+    results = {}
+    for label, env in settings.items():
+        runs = [measure(env, args.sentences) for _ in range(args.reps)]
+        results[label] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(f"{label:<24} matmul {results[label]['gflops']:7.1f} GFLOP/s   "
+              f"MPNet {results[label]['sentences_per_s']:6.1f} sentences/s", flush=True)
+    avx2, native = results["AVX2 (chapter kernels)"], results["native"]
+    print(f"{'native / AVX2':<24} matmul {native['gflops'] / avx2['gflops']:7.2f}x          "
+          f"MPNet {native['sentences_per_s'] / avx2['sentences_per_s']:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
