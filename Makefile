@@ -72,6 +72,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_scorecard.py
 	$(BIN)/python benchmarks/bench_sts_training.py
 	$(BIN)/python benchmarks/bench_encode_ratio.py
+	$(BIN)/python benchmarks/bench_kernel_isa.py
 
 clean:
 	rm -rf _build
