@@ -154,6 +154,10 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
     (row,) = claims.table([failing], {"c": VALUES})
     assert row["verdict"] == "fails"
     assert row["note"] == "ours is 0.50, above 0.3; [zz?] was not glued"
+    unexpected = claims.Claim(study="t", id="y", chapter="c", section="s", claim="c", quote="q",
+                              source="s", paper="p", expect="holds", rule="a < b")
+    (row,) = claims.table([unexpected], {"c": VALUES})  # fails without a reason (e.g. a smoke run)
+    assert (row["verdict"], row["note"]) == ("fails", "")
     monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
     claims.load.cache_clear()
     import yaml
