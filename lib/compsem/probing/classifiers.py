@@ -15,8 +15,8 @@
   probe at 384 and 768 inputs, measured 2026-11-24; the same update, rounded differently). The
   gradients are written out by hand (:func:`_loss_and_gradients`, tested against autograd) and
   an epoch's minibatch indices are built at once: 100 epochs on the released SemRole and
-  Negation sets took 13-37% less time than through autograd (SDAE 256-d 3.5 -> 2.2 s, MiniLM
-  3.9 -> 3.3 s, MPNet 10.8 -> 8.5 s; measured 2026-11-24).
+  Negation sets took 25-45% less time than through autograd (SemRole: SDAE 256-d 3.5 -> 1.9 s,
+  MiniLM 3.9 -> 2.7 s, MPNet 10.8 -> 7.4 s; measured 2026-11-24, one thread, idle machine).
 
 Intervals for their accuracies are in :mod:`compsem.stats` (``mean_interval``, ``seed_interval``).
 """
