@@ -25,6 +25,7 @@ import platform
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 
 PROBE = r"""
 import json, sys, time
@@ -68,7 +69,8 @@ def main() -> None:
     base = {k: v for k, v in os.environ.items() if k not in KERNEL_ENV}
     settings = {"AVX2 (chapter kernels)": {**base, **threads, **KERNEL_ENV},
                 "native": {**base, **threads}}
-    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    cpuinfo = Path("/proc/cpuinfo")
+    flags = cpuinfo.read_text() if cpuinfo.exists() else ""
     print(f"# {platform.machine()}, {os.cpu_count()} cores, avx512f: {'avx512f' in flags}; "
           f"one thread; median of {args.reps}")
     results = {}

@@ -222,7 +222,7 @@ def test_minibatches_hold_whole_sentences_in_order():
     starts = np.searchsorted(rows[items_of], np.arange(41))
     sizes = np.diff(starts)
     order = rng.permutation(np.flatnonzero(sizes))
-    batches = list(_minibatches(order, items_of, starts, sizes, rows, 50))
+    batches = list(_minibatches(order, items_of, starts, sizes, 50))
     assert np.concatenate([s.numpy() for s, _, _ in batches]).tolist() == order.tolist()
     for sentences, items, local in batches:
         sentences, items, local = sentences.numpy(), items.numpy(), local.numpy()

@@ -335,8 +335,8 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
         values = values_by_chapter.get(claim.chapter, {})
         result = verdict(claim, values)
         note = ""
-        if claim.reason and result in ("fails", "not testable here"):  # a reason is optional
-            note = fill(claim.reason, values)  # for a claim expected to hold
+        if claim.reason and result in ("fails", "not testable here"):  # a claim expected to
+            note = fill(claim.reason, values)  # hold has no reason (it may fail in a smoke run)
         if result == "not evaluated":
             note = "not glued in this run: " + ", ".join(missing_keys(claim, values))
         rows.append({

@@ -95,7 +95,7 @@ def cached_encode_layers(
     model = layer_model(base, device)
     needed = {enc.layer for enc in encoders.values()}
     if sentence:
-        if not fills_sentence(base, device):
+        if not _is_mean_normalize_pipeline(model.source):
             raise ValueError(
                 f"{base} is not a Transformer -> mean Pooling -> Normalize sentence-transformer; "
                 "its sentence embedding cannot come from the layer pass"

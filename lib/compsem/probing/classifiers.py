@@ -145,9 +145,10 @@ def _glorot(fan_in: int, fan_out: int, factor: float, generator):
     return (torch.rand(fan_in, fan_out, generator=generator) * 2 - 1) * bound
 
 
-def _minibatches(order, items_of, starts, sizes, rows, batch_size: int):
+def _minibatches(order, items_of, starts, sizes, batch_size: int):
     """One epoch's minibatches of whole sentences, in the sentence ``order``: consecutive
-    sentences until a batch holds about ``batch_size`` items. Yields torch index tensors
+    sentences until a batch holds about ``batch_size`` items (``items_of[starts[j]:starts[j + 1]]``
+    are the items of sentence ``j``, ``sizes`` their counts). Yields torch index tensors
     ``(sentences, items, local)``: the batch's sentence rows, its item rows (sentence by
     sentence) and each item's sentence position within the batch."""
     import torch
@@ -155,16 +156,13 @@ def _minibatches(order, items_of, starts, sizes, rows, batch_size: int):
     lengths = sizes[order]
     ends = np.cumsum(lengths)
     begins = ends - lengths
-    cuts = np.flatnonzero(np.diff((ends - 1) // batch_size)) + 1  # first sentence of each batch
-    first = np.concatenate([[0], cuts])
-    batch = np.repeat(np.arange(len(first)), np.diff(np.append(first, len(order))))
-    item_pos = np.arange(ends[-1]) - np.repeat(begins, lengths) + np.repeat(starts[order], lengths)
-    items = items_of[item_pos]
-    local = np.repeat(np.arange(len(order)) - first[batch], lengths)
-    item_cuts = np.append(begins[first], ends[-1])
-    for b, s0 in enumerate(first):
-        s1 = first[b + 1] if b + 1 < len(first) else len(order)
-        i0, i1 = item_cuts[b], item_cuts[b + 1]
+    first = np.flatnonzero(np.diff((ends - 1) // batch_size, prepend=-1))  # each batch's first
+    bounds = np.append(first, len(order))
+    items = items_of[np.arange(ends[-1]) - np.repeat(begins - starts[order], lengths)]
+    local = np.repeat(np.arange(len(order)) - np.repeat(first, np.diff(bounds)), lengths)
+    item_bounds = np.append(begins[first], ends[-1])
+    for s0, s1, i0, i1 in zip(bounds[:-1], bounds[1:], item_bounds[:-1], item_bounds[1:],
+                              strict=True):
         yield (torch.from_numpy(order[s0:s1]), torch.from_numpy(items[i0:i1]),
                torch.from_numpy(local[i0:i1]))
 
@@ -270,7 +268,7 @@ def mlp_probe(
                 order = present[rng.permutation(len(present))]
                 total, count = 0.0, 0
                 for sentences, items, local in _minibatches(order, items_of, starts, sizes,
-                                                            rows_train, batch_size):
+                                                            batch_size):
                     n = len(items)
                     loss, grads = _loss_and_gradients(
                         S_t[sentences], local, P_t[items], y_t[items], W1, b1, W2, b2, alpha / n
