@@ -291,3 +291,20 @@ def test_chapter_kernels_use_ipc_not_tcp():
     warning only for TCP, so the user's terminal stays quiet."""
     manager = run.kernel_transport()["kernel_manager_class"]()
     assert manager.transport == "ipc"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the IPC kernel manager is POSIX only")
+def test_chapter_kernels_are_not_interrupted_on_shutdown():
+    """jupyter_client sends SIGINT before its shutdown request; a kernel still handling a message
+    then prints "KeyboardInterrupt caught in kernel." into the user's terminal. A chapter's
+    kernel is shut down after its last cell, so the manager skips that interrupt, and only that
+    one: an interrupt outside a shutdown still reaches jupyter_client (which, with no kernel
+    running, refuses it)."""
+    import asyncio
+
+    manager = run.kernel_transport()["kernel_manager_class"]()
+    manager.shutting_down = True
+    assert asyncio.run(manager._async_interrupt_kernel()) is None
+    manager.shutting_down = False
+    with pytest.raises(RuntimeError, match="No kernel is running"):
+        asyncio.run(manager._async_interrupt_kernel())

@@ -570,7 +570,9 @@ def kernel_transport() -> dict:
     """Keyword arguments for :func:`papermill.execute_notebook` that run the chapter's kernel over
     local IPC sockets where the platform has them (POSIX): the kernel is on the same machine, so
     it needs no TCP port, and ipykernel then has no reason to print "Kernel is running over TCP
-    without encryption" into the user's terminal for every chapter. Elsewhere: papermill's default."""
+    without encryption" into the user's terminal for every chapter; nor is the kernel interrupted
+    when it is shut down (its "KeyboardInterrupt caught in kernel." when the signal lands while it
+    still handles a message). Elsewhere: papermill's default."""
     if os.name != "posix":
         return {}
     from jupyter_client.manager import AsyncKernelManager
@@ -582,6 +584,15 @@ def kernel_transport() -> dict:
         @default("ip")
         def _unique_ipc_path(self) -> str:
             return ipc_path()
+
+        async def _async_interrupt_kernel(self) -> None:
+            # jupyter_client interrupts (SIGINT) a kernel before its shutdown request, and a
+            # kernel still handling a message then prints "KeyboardInterrupt caught in kernel."
+            # into the user's terminal. A chapter's kernel is shut down after its last cell, so
+            # the request alone is enough (SIGTERM and SIGKILL still follow if it does not exit).
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
 
     return {"kernel_manager_class": IpcKernelManager}
 
