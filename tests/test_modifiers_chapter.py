@@ -130,3 +130,28 @@ def test_plot_intervals_draws_both_intervals_per_model():
     fig = C.plot_intervals(frame.assign(**{"Wilson low": np.nan}))  # bootstrap only
     assert [len(ax.containers) for ax in fig.axes] == [1, 1]
     plt.close("all")
+
+
+def test_norm_rule_agreement_leaves_out_tied_norms():
+    """Unit-length vectors (MiniLM, MPNet) have norms that differ only by float32 rounding:
+    the norm rule has no untied pair there (NaN), and tied pairs are left out elsewhere."""
+    from types import SimpleNamespace
+
+    from compsem.modifiers import pairs
+
+    rng = np.random.default_rng(0)
+    words = ["a", "b", "c", "d"]
+    holds = rng.random((4, 4, 6)) > 0.5
+    unit = rng.normal(size=(4, 8)).astype(np.float32)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    comparisons = SimpleNamespace(adjectives=np.array(words), holds=holds)
+    space = Space(words, unit, name="unit")
+    assert 0 < pairs.norm_spread(space, words) < 1e-6
+    assert np.isnan(pairs.norm_rule_agreement(comparisons, space))
+    # norms 1, 2, 2, 3: the (b, c) tie is left out, the other 10 ordered pairs counted
+    scaled = Space(words, unit * np.array([[1.0], [2.0], [2.0], [3.0]], dtype=np.float32), name="scaled")
+    norms = np.array([1.0, 2.0, 2.0, 3.0])
+    mostly = holds.mean(axis=2) > 0.5
+    counted = [(i, j) for i in range(4) for j in range(4) if i != j and {i, j} != {1, 2}]
+    expected = np.mean([mostly[i, j] == (norms[i] > norms[j]) for i, j in counted])
+    assert pairs.norm_rule_agreement(comparisons, scaled) == pytest.approx(expected)

@@ -209,9 +209,10 @@ def pair_checks(runs: dict, lex: Lexicon) -> tuple[pd.DataFrame, dict[str, float
     pooled = [v for s, v in agreement.items() if s.split(":")[0] in ("mean", "sum")]
     if pooled:
         values["mod_x_pair_norm_rule_agreement_pooled"] = min(pooled)
-    for spec in ("minilm", "mpnet"):
-        if spec in agreement:
-            values[f"mod_x_pair_norm_rule_agreement_{spec}"] = agreement[spec]
+    spreads = [pair_test.norm_spread(runs[spec].space, runs[spec].pairs.adjectives)
+               for spec in ("minilm", "mpnet") if spec in runs]
+    if spreads:  # unit-length vectors: their norm rule has no untied pair (NaN, not glued)
+        values["mod_x_transformer_norm_spread"] = max(spreads)
     table = pd.Series(
         {T.display_name(s): v for s, v in agreement.items()},
         name="adjective pairs where the majority of Eq. 5 = norm rule",

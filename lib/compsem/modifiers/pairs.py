@@ -21,6 +21,7 @@ reversed and exactly one of the two comparisons holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,13 +131,33 @@ def per_noun_pair(comparisons: PairComparisons, cell: tuple[str, str]) -> pd.Ser
     return pd.Series(values, index=index, name=f"({x}, {y})")
 
 
-def norm_rule_agreement(comparisons: PairComparisons, space: Space) -> float:
+NORM_TIE_RTOL = 1e-5
+"""Adjective norms within this relative difference are a tie in :func:`norm_rule_agreement`:
+a unit-length float32 vector's norm is 1 give or take ~1e-7 (rounding)."""
+
+
+def norm_rule_agreement(comparisons: PairComparisons, space: Space, rtol: float = NORM_TIE_RTOL) -> float:
     """How far Eq. 5 is a comparison of adjective norms: the share of ordered adjective pairs
     (a1 != a2) for which "Eq. 5 holds on most noun pairs" coincides with |a1| > |a2| (the
     single-word vectors in ``space``). Near 1 for pooled static vectors, where a longer
-    adjective vector pulls its phrases together (notes §1.6); near 0.5 when norms say nothing."""
+    adjective vector pulls its phrases together (notes §1.6); near 0.5 when norms say nothing.
+
+    Pairs whose norms tie (within ``rtol``) are left out, and with every pair tied the share is
+    NaN: an encoder that scales its vectors to unit length (MiniLM, MPNet) has norms that
+    differ only by rounding, and which of two rounded 1.0s is larger says nothing about the
+    adjectives (it changes with the CPU's kernels)."""
     norms = space.norm(comparisons.adjectives)
     longer = norms[:, None] > norms[None, :]
+    ordered = np.abs(norms[:, None] - norms[None, :]) > rtol * np.maximum(norms[:, None], norms[None, :])
+    counted = ordered & ~np.eye(len(norms), dtype=bool)
+    if not counted.any():
+        return float("nan")
     mostly = comparisons.holds.mean(axis=2) > 0.5
-    off = ~np.eye(len(norms), dtype=bool)
-    return float((mostly == longer)[off].mean())
+    return float((mostly == longer)[counted].mean())
+
+
+def norm_spread(space: Space, words: Sequence[str]) -> float:
+    """(max - min) / max of the norms of ``words``' vectors: about 1e-7 for an encoder that
+    scales its vectors to unit length, where :func:`norm_rule_agreement` has no pairs."""
+    norms = space.norm(list(words))
+    return float((norms.max() - norms.min()) / norms.max())
