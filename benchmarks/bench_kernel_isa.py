@@ -64,8 +64,9 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=256)
     args = parser.parse_args()
     from compsem.determinism import KERNEL_ENV
+    from compsem.run import KERNEL_THREADS, thread_env
 
-    threads = {k: "1" for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    threads = thread_env(KERNEL_THREADS)
     base = {k: v for k, v in os.environ.items() if k not in KERNEL_ENV}
     settings = {"AVX2 (chapter kernels)": {**base, **threads, **KERNEL_ENV},
                 "native": {**base, **threads}}
