@@ -225,3 +225,43 @@ def test_spearman_permutation_p_is_the_exact_test_for_small_n():
     # beyond exact_up_to: random pairings, seeded
     x, y = rng.normal(size=12), rng.normal(size=12)
     assert spearman_permutation_p(x, y, seed=1) == spearman_permutation_p(x, y, seed=1)
+
+
+def _rounding_ties(n=400, seed=0):
+    """Scores with many equal values (multiples of 1/11, as VerbNet-CN's Eq. 2 gives) computed in
+    two summation orders: the same numbers but for their last bits, like one similarity on two
+    CPUs' kernels."""
+    rng = np.random.default_rng(seed)
+    parts = rng.integers(0, 4, size=(n, 3)).astype(float) / 11.0  # exact tenths would be too easy
+    forward = parts[:, 0] + parts[:, 1] + parts[:, 2]
+    backward = parts[:, 2] + parts[:, 1] + parts[:, 0]
+    human = forward + rng.normal(scale=0.3, size=n)
+    return forward, backward, human
+
+
+def test_rank_statistics_read_values_equal_but_for_rounding_as_ties():
+    forward, backward, human = _rounding_ties()
+    assert np.any(forward != backward)  # the two orders differ in last bits ...
+    assert np.array_equal(stats.tie_values(forward), stats.tie_values(backward))  # ... not at 9 decimals
+    # scipy breaks the would-be ties by rounding noise, so the two orders disagree; ours do not
+    assert sps.spearmanr(forward, human).statistic != sps.spearmanr(backward, human).statistic
+    assert stats.spearman(forward, human) == stats.spearman(backward, human)
+    assert stats.spearman(forward, human) == sps.spearmanr(np.round(forward, 9), human).statistic
+    assert stats.spearman_interval(forward, human, n_resamples=200) == \
+        stats.spearman_interval(backward, human, n_resamples=200)
+    assert stats.paired_spearman_difference(forward, human[::-1], human, n_resamples=200) == \
+        stats.paired_spearman_difference(backward, human[::-1], human, n_resamples=200)
+    assert stats.independent_spearman_difference(forward[:200], human[:200], forward[200:], human[200:],
+                                                 n_resamples=200) == \
+        stats.independent_spearman_difference(backward[:200], human[:200], backward[200:], human[200:],
+                                              n_resamples=200)
+    assert stats.spearman_permutation_p(forward[:30], human[:30], n_resamples=200) == \
+        stats.spearman_permutation_p(backward[:30], human[:30], n_resamples=200)
+
+
+def test_tie_values_refuses_values_too_small_to_keep_their_order():
+    with pytest.raises(ValueError, match="rescale"):
+        stats.tie_values([1e-8, 2e-8, 3e-8])
+    assert np.array_equal(stats.tie_values([0.0, 0.0]), [0.0, 0.0])
+    got = stats.tie_values([np.nan, np.inf, 0.5])
+    assert np.isnan(got[0]) and got[1] == np.inf and got[2] == 0.5

@@ -118,3 +118,14 @@ def test_scorecards_on_worker_processes_equal_the_serial_table():
     pd.testing.assert_frame_equal(serial, parallel)
     with pytest.raises(ValueError, match="n_jobs"):
         synthesis.scorecards(["glove50"], ["sts"], n_jobs=0)
+
+
+def test_rank_agreement_reads_scores_equal_but_for_rounding_as_ties():
+    """Two encoders with the same score (here 0.3, computed two ways) tie on every machine."""
+    a_exact = [0.1, 0.3, 0.3, 0.5, 0.7]
+    a_noisy = [0.1, 0.1 + 0.2, 0.3, 0.5, 0.7]  # 0.1 + 0.2 = 0.30000000000000004
+    b = [1.0, 3.0, 2.0, 4.0, 5.0]
+    assert a_noisy[1] != a_exact[1]
+    exact = synthesis.rank_agreement(card(a_exact, b), "A", "B", n_boot=200)
+    noisy = synthesis.rank_agreement(card(a_noisy, b), "A", "B", n_boot=200)
+    assert noisy == exact

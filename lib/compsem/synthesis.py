@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.stats import spearman_of_resamples, spearman_permutation_p
+from compsem.stats import spearman_of_resamples, spearman_permutation_p, tie_values
 
 PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
     "role order": (
@@ -220,7 +220,7 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     if n < 3:
         raise ValueError(f"rank agreement of {measure_a!r} and {measure_b!r} needs at least 3 "
                          f"encoders scored on both; the table has {n} ({', '.join(pairs.index)})")
-    a, b = pairs["a"].to_numpy(float), pairs["b"].to_numpy(float)
+    a, b = tie_values(pairs["a"].to_numpy(float)), tie_values(pairs["b"].to_numpy(float))  # ties at 9 decimals
     rho = float(stats.spearmanr(a, b).statistic)
     tau = float(stats.kendalltau(a, b).statistic)
     rng = np.random.default_rng(seed)

@@ -28,6 +28,7 @@ from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
 from compsem.plotting import interval_dots
 from compsem.report import slug
+from compsem.stats import spearman
 
 STATUS_COLOURS = {
     "ours": "black",
@@ -245,7 +246,7 @@ def glove_pattern(run, targets: dict) -> tuple[pd.DataFrame, dict[str, float]]:
             paper.index[(paper.nunique() > 1) & (paper != 0.5)] if test == "pair" else paper.index
         )
         rho = (
-            sps.spearmanr(ours[varying], paper[varying]).statistic
+            spearman(ours[varying], paper[varying])
             if ours[varying].nunique() > 1
             else np.nan
         )

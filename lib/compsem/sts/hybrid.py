@@ -338,13 +338,11 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``
     (numbers as floats).
     """
-    from scipy import stats as _stats
-
-    from compsem.stats import paired_spearman_difference
+    from compsem.stats import paired_spearman_difference, spearman
 
     keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)
-    rival_rho = {name: float(_stats.spearmanr(np.asarray(v, dtype=float)[keep], h[keep]).statistic)
+    rival_rho = {name: spearman(np.asarray(v, dtype=float)[keep], h[keep])
                  for name, v in rivals.items()}
     best = max(sorted(rival_rho), key=rival_rho.get)
     rows = {}

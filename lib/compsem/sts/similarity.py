@@ -108,7 +108,9 @@ def _select(similarity, human, mask) -> tuple[np.ndarray, np.ndarray]:
 def spearman(similarity, human, mask=None, nan_policy: str = "propagate") -> float:
     """Spearman rho between model similarity and human similarity (§4.3, Table 9).
 
-    Ties get average ranks, as in :func:`scipy.stats.spearmanr` (which this equals). ``mask``
+    Ties get average ranks, as in :func:`scipy.stats.spearmanr` (which this equals), with values
+    equal to :data:`compsem.stats.TIE_DECIMALS` decimals read as ties (:func:`compsem.stats.tie_values`:
+    mathematically equal similarities tie on every machine). ``mask``
     (boolean, one per pair) selects a Table 9 column such as STS3k-adv. ``nan_policy="omit"``
     drops pairs where either value is NaN; the default returns NaN if any is present.
     """
@@ -120,6 +122,7 @@ def spearman(similarity, human, mask=None, nan_policy: str = "propagate") -> flo
         raise ValueError(f"nan_policy must be 'propagate' or 'omit', not {nan_policy!r}")
     if len(x) < 2 or np.isnan(x).any() or np.isnan(y).any():
         return float("nan")
+    x, y = cstats.tie_values(x), cstats.tie_values(y)
     return float(_rowwise_pearson(stats.rankdata(x)[None, :], stats.rankdata(y)[None, :])[0])
 
 

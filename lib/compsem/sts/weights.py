@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem import stats as cstats
 from compsem.data.sts3k import REPO, ROLES
 from compsem.sts.hybrid import WEIGHTS, combine
 
@@ -152,7 +153,7 @@ def adv_rho(rolesims: pd.DataFrame, weights: Mapping[str, float], human, mask) -
     """Spearman rho with ``human`` on ``mask`` of Eq. 2 (fixed denominator) with ``weights``."""
     sims = combine(rolesims, weights, denominator="fixed")
     mask = np.asarray(mask, dtype=bool)
-    return float(stats.spearmanr(sims[mask], np.asarray(human, dtype=float)[mask]).statistic)
+    return cstats.spearman(sims[mask], np.asarray(human, dtype=float)[mask])
 
 
 def weight_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str, float]], human, mask
@@ -182,4 +183,4 @@ def perturbed_rhos(rolesims: pd.DataFrame, human, mask, factor: float = 2.0, n_d
     w0 = np.array([base[r] for r in ROLES], dtype=float)
     u = rng.uniform(-np.log(factor), np.log(factor), size=(n_draws, len(ROLES)))
     sims = x @ (w0 * np.exp(u)).T  # (n_pairs, n_draws); the fixed denominator does not change ranks
-    return np.array([stats.spearmanr(sims[:, k], h).statistic for k in range(n_draws)])
+    return np.array([cstats.spearman(sims[:, k], h) for k in range(n_draws)])
