@@ -423,6 +423,13 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   Theme and no minor role: Theme's 2 copies Patient and the 0.5s are the authors' intuition.
 # - **Figure 8's error bars** are percentile-bootstrap intervals over the pairs of a category;
 #   the authors drew t-intervals (`structure.category_profile` keeps those).
+# - **Ties.** Eq. 2 gives many pairs the same similarity (7/11, for instance, when verb, agent
+#   and patient have the same fillers in both sentences and no other role is present), but a
+#   sum's last bits depend on its order and on the CPU's kernels, and Spearman's average ranks
+#   then order these "ties" by rounding noise: rho on STS3k-adv moved in its fourth decimal
+#   between the AVX2 and the AVX-512 kernels of one CPU. Every rank statistic here reads values
+#   equal to ten decimals as ties (`compsem.stats.tie_values`); the authors' code, like scipy,
+#   ranks the floats as they come.
 
 # %% [markdown]
 # ## Extensions

@@ -374,8 +374,8 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   STS3k-adv have cosine 1 in exact arithmetic; in floating point most land a rounding error away
 #   from 1, in an order set by the order of the arithmetic, and Spearman's rho ranks them by that
 #   noise (rho on STS3k-adv moved in its third decimal when only the order of the arithmetic
-#   changed). Our recomputed composition similarities are rounded (to
-#   `compsem.sts.scoring.TIE_DECIMALS` decimals), so these pairs tie. The paper's own Mean-CN,
+#   changed). Every rank statistic here reads values equal to `compsem.stats.TIE_DECIMALS`
+#   decimals as ties (`compsem.stats.tie_values`), so these pairs tie. The paper's own Mean-CN,
 #   Mult-CN and Conv-CN values carry this noise, at about the size of their last printed digit.
 # - **ConceptNet Numberbatch**, the paper's word vectors for Mean, Mult and Conv, is not on the
 #   package index; the recomputed composition rows use GloVe 6B 50d and spaCy's 300-d vectors and

@@ -242,11 +242,11 @@ def _rounding_ties(n=400, seed=0):
 def test_rank_statistics_read_values_equal_but_for_rounding_as_ties():
     forward, backward, human = _rounding_ties()
     assert np.any(forward != backward)  # the two orders differ in last bits ...
-    assert np.array_equal(stats.tie_values(forward), stats.tie_values(backward))  # ... not at 9 decimals
+    assert np.array_equal(stats.tie_values(forward), stats.tie_values(backward))  # ... not at 10 decimals
     # scipy breaks the would-be ties by rounding noise, so the two orders disagree; ours do not
     assert sps.spearmanr(forward, human).statistic != sps.spearmanr(backward, human).statistic
     assert stats.spearman(forward, human) == stats.spearman(backward, human)
-    assert stats.spearman(forward, human) == sps.spearmanr(np.round(forward, 9), human).statistic
+    assert stats.spearman(forward, human) == sps.spearmanr(np.round(forward, stats.TIE_DECIMALS), human).statistic
     assert stats.spearman_interval(forward, human, n_resamples=200) == \
         stats.spearman_interval(backward, human, n_resamples=200)
     assert stats.paired_spearman_difference(forward, human[::-1], human, n_resamples=200) == \

@@ -173,7 +173,7 @@ def test_conv_vectors_equal_the_authors_chain_of_convolutions(circular, d):
 @pytest.mark.parametrize("spec", ["mean:glove50", "mult:glove50", "conv:glove50"])
 def test_order_blind_compositions_give_swapped_sentences_a_cosine_of_exactly_one(spec):
     """Word order is lost, so a swap must tie with every other swap (cosine 1), not be ranked
-    among them by rounding noise (compsem.sts.scoring.TIE_DECIMALS)."""
+    among them by rounding noise (compsem.stats.tie_values)."""
     import pandas as pd
 
     from compsem.sts import scoring

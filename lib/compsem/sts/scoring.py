@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from compsem.stats import tie_values
 from compsem.sts import similarity
 from compsem.sts.composition import METHODS as COMPOSITIONS
 
@@ -84,16 +85,6 @@ def embed_unique(spec: str, sentences, batch_size: int = 64, device: str = "auto
                          batch_size=batch_size, show_progress=show_progress)
 
 
-TIE_DECIMALS = 10
-"""Decimals that composed similarities are rounded to. Mean, Mult and Conv ignore word order, so
-a pair of sentences with the same content words (the STS3k swaps: 362 of the 1,664 adversarial
-pairs under GloVe) has cosine 1 in exact arithmetic; in floating point most of them land a few
-1e-16 away, in an order set by summation order, and Spearman's rho then ranks those pairs by
-rounding noise: rho on the adversarial pairs moved by up to .003 when only the order of the
-arithmetic changed (measured 2026-11-24). Rounded to 1e-10, far above the rounding and far below
-any real difference, they tie and share their average rank."""
-
-
 def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False, seed: int = 0,
                       batch_size: int = 64, device: str = "auto", show_progress: bool = True,
                       method: str = "centre") -> np.ndarray:
@@ -115,7 +106,7 @@ def pair_similarities(spec: str, pairs: pd.DataFrame, standardised: bool = False
     if parsed.kind == "composed":
         emb = composed_vectors(parsed.composer, parsed.encoder, a + b, sts3k.load_stopwords())
         emb_a, emb_b = emb[: len(a)], emb[len(a):]
-        return np.round(similarity.pair_cosines(emb_a, emb_b), TIE_DECIMALS)
+        return tie_values(similarity.pair_cosines(emb_a, emb_b))  # order-blind: swaps tie at cosine 1
     emb = embed_unique(spec, a + b, batch_size=batch_size, device=device, show_progress=show_progress)
     return similarity.pair_cosines(emb[: len(a)], emb[len(a):], standardised=standardised, method=method)
 
