@@ -265,3 +265,23 @@ def test_tie_values_refuses_values_too_small_to_keep_their_order():
     assert np.array_equal(stats.tie_values([0.0, 0.0]), [0.0, 0.0])
     got = stats.tie_values([np.nan, np.inf, 0.5])
     assert np.isnan(got[0]) and got[1] == np.inf and got[2] == 0.5
+
+
+def test_rank_statistics_go_through_the_tie_rule():
+    """One definition: outside compsem.stats, scipy's rank statistics are called only where the
+    values were tied first (sts.similarity.spearman, synthesis.rank_agreement), so a new call that
+    would rank rounding noise fails here and names its file."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    reviewed = {"lib/compsem/stats.py": 0, "lib/compsem/sts/similarity.py": 2, "lib/compsem/synthesis.py": 2}
+    call = re.compile(r"\b(spearmanr|kendalltau|rankdata)\s*\(|method=[\"']spearman")
+    found = {}
+    for path in sorted([*root.glob("lib/compsem/**/*.py"), *root.glob("notebooks/*.py")]):
+        rel = path.relative_to(root).as_posix()
+        n = len(call.findall(path.read_text()))
+        if n and rel != "lib/compsem/stats.py":
+            found[rel] = n
+    expected = {k: v for k, v in reviewed.items() if v}
+    assert found == expected, f"rank statistics outside compsem.stats: {found}; use compsem.stats.spearman or tie_values"
