@@ -232,7 +232,7 @@ def _rounding_ties(n=400, seed=0):
     two summation orders: the same numbers but for their last bits, like one similarity on two
     CPUs' kernels."""
     rng = np.random.default_rng(seed)
-    parts = rng.integers(0, 4, size=(n, 3)).astype(float) / 11.0  # exact tenths would be too easy
+    parts = rng.integers(0, 4, size=(n, 3)).astype(float) / 11.0  # elevenths: sums that round differently by order
     forward = parts[:, 0] + parts[:, 1] + parts[:, 2]
     backward = parts[:, 2] + parts[:, 1] + parts[:, 0]
     human = forward + rng.normal(scale=0.3, size=n)

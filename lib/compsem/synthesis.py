@@ -220,7 +220,7 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     if n < 3:
         raise ValueError(f"rank agreement of {measure_a!r} and {measure_b!r} needs at least 3 "
                          f"encoders scored on both; the table has {n} ({', '.join(pairs.index)})")
-    a, b = tie_values(pairs["a"].to_numpy(float)), tie_values(pairs["b"].to_numpy(float))  # ties at 9 decimals
+    a, b = tie_values(pairs["a"].to_numpy(float)), tie_values(pairs["b"].to_numpy(float))  # ties at compsem.stats.TIE_DECIMALS
     rho = float(stats.spearmanr(a, b).statistic)
     tau = float(stats.kendalltau(a, b).statistic)
     rng = np.random.default_rng(seed)
