@@ -37,3 +37,23 @@ def test_workers_report_a_failure_and_go_on(capsys):
     out = capsys.readouterr().out
     assert "FAILED run 2: RuntimeError: diverged" in out
     assert "seed 1: {'seed': 1, 'scale': 1}" in out and "seed 3: {'seed': 3, 'scale': 1}" in out
+
+
+def test_gpu_runs_are_dask_tasks_that_declare_the_gpu(capsys):
+    """On a LocalCluster each worker holds one GPU unit; every run asks for one and still runs,
+    reports its failure and lets the others finish."""
+    configs = [{"seed": s} for s in (1, 2, 3)]
+    assert run_configurations(fake_run, configs, {"scale": 2}, 2, summary, describe, gpu=True) == 1
+    out = capsys.readouterr().out
+    assert "FAILED run 2: RuntimeError: diverged" in out
+    assert "seed 1: {'seed': 1, 'scale': 2}" in out and "seed 3: {'seed': 3, 'scale': 2}" in out
+
+
+def test_which_devices_are_a_gpu():
+    from compsem.cogs.seq2seq.runs import uses_gpu
+
+    assert uses_gpu("cuda") and uses_gpu("cuda:1")
+    assert not uses_gpu("cpu")
+    import torch
+
+    assert uses_gpu("auto") is torch.cuda.is_available()

@@ -56,3 +56,55 @@ def test_a_task_starts_after_the_tasks_it_waits_for_and_before_later_ones():
                    in_order=True, after=[[1], []])
     with pytest.raises(ValueError, match="needs in_order"):
         submit_all(step, [(1, 0)], ["a"], processes=False, progress=False, after=[[]])
+
+
+SPANS: list[tuple[float, float]] = []
+
+
+def hold(seconds: float) -> None:
+    start = time.perf_counter()
+    time.sleep(seconds)
+    SPANS.append((start, time.perf_counter()))
+
+
+def _overlap(spans) -> bool:
+    (a0, a1), (b0, b1) = sorted(spans)
+    return b0 < a1
+
+
+@pytest.mark.parametrize("resources, overlapping", [(None, True), ({"GPU": 1}, False)])
+def test_tasks_that_declare_a_gpu_share_it_one_at_a_time(resources, overlapping):
+    """A worker with two threads and one GPU runs two GPU tasks one after the other (and two
+    tasks that declare nothing side by side): the resource, not the thread count, decides."""
+    from distributed import LocalCluster
+
+    SPANS.clear()
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0",
+                      resources={"GPU": 1}) as cluster:
+        submit_all(hold, [(0.4,), (0.4,)], ["a", "b"], scheduler=cluster.scheduler_address,
+                   progress=False, resources=resources)
+    assert _overlap(SPANS) is overlapping
+
+
+def test_a_cluster_without_the_resource_is_an_error_that_names_the_fix():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
+        with pytest.raises(ValueError, match=r"--resources \"GPU=1\""):
+            submit_all(hold, [(0.0,)], ["a"], scheduler=cluster.scheduler_address, progress=False,
+                       resources={"GPU": 1})
+
+
+def test_with_in_order_each_outcome_is_read_as_its_task_finishes():
+    """The COGS trainers print a run's summary when it ends, not when the last run ends."""
+    EVENTS.clear()
+    seen: list[str] = []
+
+    def read(future):
+        seen.append(f"read {future.result()} after {EVENTS.count('end 0') + EVENTS.count('end 1')} ends")
+        return future.result()
+
+    out = submit_all(step, [(0, 0.05), (1, 0.6)], ["fast", "slow"], processes=False, progress=False,
+                     in_order=True, outcome=read)
+    assert out == [0, 1]
+    assert seen == ["read 0 after 1 ends", "read 1 after 2 ends"]

@@ -3,14 +3,17 @@
 
 :func:`submit_all` starts a :class:`distributed.LocalCluster` (worker processes of one thread
 each) or connects to a running scheduler, submits one task per argument tuple, shows Dask's
-progress bar, and returns the futures' outcomes in the order given.
+progress bar, and returns the futures' outcomes in the order given. Tasks that need a device
+declare it as a Dask resource (``resources={"GPU": 1}``): a LocalCluster's workers then hold one
+unit each, and on a cluster only workers started with it (``dask worker ADDRESS --resources
+GPU=1``) receive them.
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 PROGRESS_INTERVAL_S = 0.5
 
@@ -19,13 +22,15 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
                scheduler: str | None = None, n_workers: int = 2, processes: bool = True,
                progress: bool = True, outcome: Callable | None = None,
                announce: Callable | None = None, in_order: bool = False,
-               after: Sequence[Sequence[int]] | None = None) -> list:
+               after: Sequence[Sequence[int]] | None = None,
+               resources: Mapping[str, float] | None = None) -> list:
     """``[function(*call) for call in calls]``, computed as Dask tasks named ``names``.
 
     ``scheduler``: a running scheduler's address (``tcp://host:8786``); None starts a
     LocalCluster of ``min(n_workers, len(calls))`` workers (``processes=False``: one worker
     thread in this process). ``outcome(future)``: how a finished future becomes a result
-    (default ``future.result()``, which raises a task's exception). ``announce(client)``: called
+    (default ``future.result()``, which raises a task's exception); with ``in_order`` it is called
+    as each task finishes (e.g. to print a line per task). ``announce(client)``: called
     once the client is connected (e.g. to print where the work runs).
 
     ``in_order``: the tasks start in the order given: they are submitted one at a time as
@@ -34,6 +39,9 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     while the current one runs, and starts it before a task that became ready later.
     ``after[i]``: positions of the calls that must have finished before call ``i`` starts (each
     must come before ``i``; needs ``in_order``).
+    ``resources``: what each task needs of a worker (e.g. ``{"GPU": 1}``); a LocalCluster's
+    workers are given one task's worth each, so ``n_workers`` tasks share the device at a time.
+    A scheduler none of whose workers has them is an error (the tasks would wait forever).
     """
     from distributed import Client, LocalCluster
     from distributed import progress as dask_progress
@@ -48,22 +56,26 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     if scheduler is None:
         workers = max(1, min(n_workers, len(calls))) if processes else 1
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=":0")  # any free port: never a clash on 8787
+                               dashboard_address=":0",  # any free port: never a clash on 8787
+                               resources=dict(resources or {}))
     try:
         with Client(cluster or scheduler) as client:
+            if resources:
+                _check_resources(client, resources)
             if announce is not None:
                 announce(client)
             run_id = uuid.uuid4().hex[:8]  # two sweeps on one scheduler never share a task key
             keys = [f"{name}-{run_id}" for name in names]
+            read = outcome or (lambda f: f.result())
             if in_order:
-                futures = _dispatch_in_order(client, function, calls, keys,
-                                             after or [[] for _ in calls], progress)
+                results = _dispatch_in_order(client, function, calls, keys, after or [[] for _ in calls],
+                                             progress, read, resources)
             else:
-                futures = [client.submit(function, *call, pure=False, key=key)
+                futures = [client.submit(function, *call, pure=False, key=key, resources=resources)
                            for call, key in zip(calls, keys, strict=True)]
                 if progress:
                     dask_progress(futures, interval=f"{PROGRESS_INTERVAL_S}s")
-            results = [(outcome or (lambda f: f.result()))(future) for future in futures]
+                results = [read(future) for future in futures]
             if progress and not in_order:  # the scheduler's side of the bar notices that the
                 time.sleep(2 * PROGRESS_INTERVAL_S)  # bar has closed at its next update
     finally:
@@ -72,15 +84,28 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     return results
 
 
+def _check_resources(client, resources: Mapping[str, float]) -> None:
+    """Raise unless some worker of ``client``'s cluster holds ``resources``."""
+    workers = client.scheduler_info()["workers"].values()
+    if not any(all(w.get("resources", {}).get(k, 0) >= v for k, v in resources.items()) for w in workers):
+        held = sorted({k for w in workers for k in w.get("resources", {})})
+        flags = " ".join(f"{k}={v:g}" for k, v in resources.items())
+        raise ValueError(f"no worker of the Dask cluster holds the resources {dict(resources)} these tasks need "
+                         f"(resources held: {held or 'none'}); start workers with "
+                         f"'dask worker SCHEDULER --resources \"{flags}\"'")
+
+
 def _dispatch_in_order(client, function: Callable, calls: Sequence[tuple], keys: Sequence[str],
-                       after: Sequence[Sequence[int]], progress: bool) -> list:
+                       after: Sequence[Sequence[int]], progress: bool, read: Callable,
+                       resources: Mapping[str, float] | None = None) -> list:
     """Submit ``calls`` so that no more run than the cluster has worker threads, each time the
-    first call (in the given order) whose ``after`` calls have all finished; returns the
-    futures in the given order once all have finished (failed ones included)."""
+    first call (in the given order) whose ``after`` calls have all finished; ``read(future)``
+    as each finishes (failed ones included); returns what it gave, in the given order."""
     from distributed import wait
 
-    slots = max(1, sum(client.nthreads().values()))
+    slots = max(1, sum(client.nthreads().values()))  # with resources, each worker runs one at a time
     futures: list = [None] * len(calls)
+    results: list = [None] * len(calls)
     pending = list(range(len(calls)))
     running: dict = {}
     finished: set[int] = set()
@@ -94,16 +119,18 @@ def _dispatch_in_order(client, function: Callable, calls: Sequence[tuple], keys:
             if len(running) >= slots:
                 break
             if all(j in finished for j in after[i]):
-                futures[i] = client.submit(function, *calls[i], pure=False, key=keys[i])
+                futures[i] = client.submit(function, *calls[i], pure=False, key=keys[i], resources=resources)
                 running[futures[i]] = i
                 pending.remove(i)
         if not running:
             raise RuntimeError(f"calls {pending} wait for calls that never finish")
         done = wait(list(running), return_when="FIRST_COMPLETED").done
-        for future in done:
-            finished.add(running.pop(future))
+        for future in sorted(done, key=running.get):
+            i = running.pop(future)
+            finished.add(i)
+            results[i] = read(future)
             if bar is not None:
                 bar.update()
     if bar is not None:
         bar.close()
-    return futures
+    return results

@@ -71,7 +71,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
-    p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
+    p.add_argument("--scheduler", default=None,
+                   help="address of a running Dask scheduler (tcp://host:8786) to run on instead of a "
+                        "LocalCluster; GPU runs need workers started with '--resources GPU=1'")
     p.add_argument("--train-minutes", type=float, default=0,
                    help="time budget from now: training ends at the first validation after it "
                         "and runs not started by then stay pending (0: no limit)")
@@ -146,7 +150,7 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import run_configurations
+    from compsem.cogs.seq2seq.runs import run_configurations, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -162,12 +166,13 @@ def main(argv=None) -> int:
             print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
         return 0
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
-    options = {**vars(args), "progress": not args.quiet and args.jobs == 1, "deadline": deadline,
-               "results": str(root)}
+    options = {**vars(args), "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
+               "deadline": deadline, "results": str(root)}
     todo = [c for c in configs if args.force or not results.has_result(c, root)]
     print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
           f"{len(todo)} to run", flush=True)
-    failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux)
+    failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
+                                  scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
 
 

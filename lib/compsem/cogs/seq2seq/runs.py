@@ -1,39 +1,67 @@
-"""Run a list of training configurations, one after the other or in worker processes: the one
-loop behind both training commands (:mod:`compsem.cogs.seq2seq.train` for Chapter 4's grid,
+"""Run a list of training configurations, one after the other or as Dask tasks: the one loop
+behind both training commands (:mod:`compsem.cogs.seq2seq.train` for Chapter 4's grid,
 :mod:`compsem.cogs.seq2seq.auxiliary_train` for Chapter 5's).
 
-Worker processes are *spawned* (CUDA cannot be used in a forked child). A run that raises is
-reported and the others go on; the caller gets the number of failures (its exit code is 1 when
-any failed).
+With ``jobs`` above 1 (or a ``scheduler`` address) the runs are Dask tasks
+(:func:`compsem.dask_tasks.submit_all`), started in the order given: a LocalCluster of ``jobs``
+worker processes by default (spawned: CUDA cannot be used in a forked child), or any Dask
+cluster. Runs on a GPU declare it (the Dask resource ``GPU``, one unit per run): the LocalCluster's
+workers hold one unit each, so ``jobs`` runs share the GPU at a time, and on a cluster only the
+workers started with ``--resources GPU=1`` receive them. A run that raises is reported and the
+others go on; the caller gets the number of failures (its exit code is 1 when any failed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+
+GPU_RESOURCE = {"GPU": 1}
+"""What one run on a GPU asks of a Dask worker."""
+
+
+def uses_gpu(device: str) -> bool:
+    """Whether runs asked to use ``device`` run on a GPU: ``cuda``/``cuda:<k>``, or ``auto`` where
+    this process sees one (with ``--scheduler`` on a machine without a GPU, name ``cuda``)."""
+    if str(device).startswith("cuda"):
+        return True
+    if device != "auto":
+        return False
+    import torch
+
+    return torch.cuda.is_available()
 
 
 def run_configurations(run_one: Callable[[dict, dict], dict | None], configs: Sequence[dict],
                        options: dict, jobs: int, summary: Callable[[dict, dict | None], str],
-                       describe: Callable[[dict], str]) -> int:
-    """``run_one(cfg, options)`` for every config, ``jobs`` at a time (1: in this process);
-    prints ``summary(cfg, metrics)`` as each ends, or ``FAILED <describe(cfg)>: <error>``.
-    Returns the number of runs that raised (in this process, an exception propagates)."""
-    if jobs <= 1:
+                       describe: Callable[[dict], str], scheduler: str | None = None,
+                       gpu: bool = False) -> int:
+    """``run_one(cfg, options)`` for every config, ``jobs`` at a time (1 and no ``scheduler``: in
+    this process); prints ``summary(cfg, metrics)`` for each, or ``FAILED <describe(cfg)>:
+    <error>``. ``gpu``: each run needs the Dask resource :data:`GPU_RESOURCE`. Returns the number
+    of runs that raised (in this process, an exception propagates)."""
+    if jobs <= 1 and scheduler is None:
         for cfg in configs:
             print(summary(cfg, run_one(cfg, options)), flush=True)
         return 0
-    import multiprocessing
+    if not configs:
+        return 0
+    from compsem.dask_tasks import submit_all
 
     failures = 0
-    context = multiprocessing.get_context("spawn")  # CUDA cannot fork
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = {pool.submit(run_one, cfg, options): cfg for cfg in configs}
-        for future in as_completed(futures):
-            cfg = futures[future]
-            try:
-                print(summary(cfg, future.result()), flush=True)
-            except Exception as error:  # report and go on with the other runs
-                failures += 1
-                print(f"FAILED {describe(cfg)}: {type(error).__name__}: {error}", flush=True)
+
+    names = [f"run{i}" for i in range(len(configs))]
+
+    def report(future) -> None:  # called as each run ends
+        nonlocal failures
+        cfg = configs[names.index(future.key.rsplit("-", 1)[0])]  # keys are "<name>-<sweep id>"
+        error = future.exception() if future.status == "error" else None
+        if error is None:
+            print(summary(cfg, future.result()), flush=True)
+        else:  # report and go on with the other runs
+            failures += 1
+            print(f"FAILED {describe(cfg)}: {type(error).__name__}: {error}", flush=True)
+
+    submit_all(run_one, [(cfg, options) for cfg in configs], names, scheduler=scheduler,
+               n_workers=max(1, jobs), outcome=report, in_order=True,
+               resources=GPU_RESOURCE if gpu else None)
     return failures

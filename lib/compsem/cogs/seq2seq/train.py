@@ -64,7 +64,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         "as OpenNMT-py 1.1.1 ran the released scripts); a separate configuration (hash)",
     )
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
-    p.add_argument("--jobs", type=int, default=1, help="runs in parallel (processes; GPU)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
+    p.add_argument("--scheduler", default=None,
+                   help="address of a running Dask scheduler (tcp://host:8786) to run on instead of a "
+                        "LocalCluster; GPU runs need workers started with '--resources GPU=1'")
     p.add_argument(
         "--train-minutes",
         type=float,
@@ -189,7 +193,7 @@ def main(argv=None) -> int:
 
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import run_configurations
+    from compsem.cogs.seq2seq.runs import run_configurations, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -208,7 +212,7 @@ def main(argv=None) -> int:
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
     args_dict = {
         **vars(args),
-        "progress": not args.quiet and args.jobs == 1,
+        "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
         "deadline": deadline,
     }
     todo = [c for c in configs if args.force or not results.has_result(c, args.results)]
@@ -217,7 +221,8 @@ def main(argv=None) -> int:
         f"{len(todo)} to run",
         flush=True,
     )
-    failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe)
+    failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
+                                  scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
 
 

@@ -1,0 +1,76 @@
+"""scripts/device_bundle.py: the folder that carries the COGS trainers' data and missing packages to
+the workplace's GPU machine, and the script that runs a command there and packs its results."""
+
+from __future__ import annotations
+
+import os
+import runpy
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+bundle = runpy.run_path(str(ROOT / "scripts" / "device_bundle.py"), run_name="device_bundle")
+
+
+def test_every_wheel_is_pinned_by_the_lock_file():
+    pins = bundle["locked_versions"](bundle["WHEELS"])
+    assert set(pins) == set(bundle["WHEELS"]) and all(pins.values())
+    with pytest.raises(SystemExit, match="pins no version"):
+        bundle["locked_versions"](["no-such-package"])
+
+
+@pytest.mark.needs_data
+def test_the_bundled_data_is_all_the_trainers_read(tmp_path):
+    """With COMPSEM_DATA_DIR at the bundle (and an empty cache), the data of every training
+    configuration loads: COGS's splits, the 100-exposure training set and Chapter 5's corpus."""
+    copied = bundle["copy_data"](tmp_path / "data")
+    assert any(p.endswith("COGS/data/gen.tsv") for p in copied)
+    script = (
+        "from compsem.cogs.seq2seq import experiment, two_stage, auxiliary_config as ac\n"
+        "from compsem.data import cogs\n"
+        "sizes = [len(experiment.training_frame(e)) for e in (1, 100)]\n"
+        "sizes += [len(cogs.load(s)) for s in ('dev', 'test', 'gen')]\n"
+        "sizes.append(len(two_stage.corpus(ac.paper_aux_config('transformer', 'gloss', 1))))\n"
+        "print(sizes)\n"
+    )
+    env = {**os.environ, "COMPSEM_DATA_DIR": str(tmp_path / "data"),
+           "COMPSEM_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT / "lib")}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    sizes = eval(out.stdout.strip().splitlines()[-1])
+    assert sizes[:5] == [24155, 25640, 3000, 3000, 21000]
+    assert sizes[5] > 30_000  # the dissertation's auxiliary corpus is about 38,000 sentences
+
+
+def test_the_runner_sets_up_runs_and_packs_only_new_results(tmp_path):
+    """run.sh exports the paths, keeps the command's exit status, and packs only the result
+    files the command wrote (older ones stay behind)."""
+    dest = tmp_path / "bundle"
+    dest.mkdir()
+    (dest / "run.sh").write_text(bundle["RUNNER"])
+    fake_bin = tmp_path / "bin"  # a python3 whose "pip install" succeeds without wheels
+    fake_bin.mkdir()
+    (fake_bin / "python3").write_text("#!/bin/sh\nexit 0\n")
+    (fake_bin / "python3").chmod(0o755)
+    repo = tmp_path / "repo"
+    (repo / "data" / "results" / "old").mkdir(parents=True)
+    (repo / "data" / "results" / "old" / "metrics.json").write_text("{}")
+    os.utime(repo / "data" / "results" / "old" / "metrics.json", (0, 0))
+    out = tmp_path / "out"
+    out.mkdir()
+    command = ("mkdir -p data/results/new && echo $COMPSEM_DATA_DIR $PYTHONPATH > data/results/new/env.txt; "
+               "exit 7")
+    env = {"PATH": f"{fake_bin}:/usr/bin:/bin", "OUT": str(out)}
+    done = subprocess.run(["bash", str(dest / "run.sh"), "bash", "-c", command], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 7, done.stdout + done.stderr
+    with tarfile.open(out / "results.tar.gz") as packed:
+        assert packed.getnames() == ["data/results/new/env.txt"]
+    data_dir, python_path = (repo / "data/results/new/env.txt").read_text().split()
+    assert data_dir == str(dest / "data")
+    assert python_path.split(":")[:2] == [str(repo / "lib"), "/tmp/site"]
