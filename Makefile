@@ -63,7 +63,7 @@ lock: setup    ## rewrite requirements.lock from .venv (after a deliberate upgra
 	@mv $(LOCK).new $(LOCK) && echo "[make] $(LOCK) rewritten"
 
 lint: setup
-	$(BIN)/ruff check lib tests notebooks benchmarks
+	$(BIN)/ruff check lib tests notebooks benchmarks scripts
 
 bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py

@@ -1,0 +1,243 @@
+"""Several seeds of one COGS model trained as one batched model: is it faster, and is it the same
+training? Prints its figures (no assertions); the first thing to run on a GPU before building
+a grouped trainer (the COGS grid issue).
+
+    .venv/bin/python benchmarks/bench_cogs_group.py                               # auto device
+    python3 benchmarks/bench_cogs_group.py --models transformer lstm --members 5 --updates 20
+
+For each model: K members built as the trainer builds seed k's model, stacked
+(``torch.func.stack_module_state``) and run as one model with ``torch.func.vmap`` over
+``functional_call`` (dropout drawn per member). Each member gets its own batch of the paper's
+protocol (4 x 128 sentences, fused), as its seed's run would; the members' batches are padded to
+one shape (extra tokens the group computes and throws away: the "padding" column). Per member:
+its own loss, its own gradient-norm clip, one Adam over the stacked weights (Adam is
+elementwise, so it is each member's Adam).
+
+Printed: seconds per update of one model and of the group; the group's speed-up over training
+the K members one after another (K x one model's time); the target positions the group computes
+beyond those of the members' own batches ("padding"); and, with dropout off and float32, the largest difference between a member's
+clipped gradient in the group and its model's alone, relative to the gradient's largest entry
+(the same training up to rounding?). ``--shared-order`` gives every member the first seed's
+batches (no padding, but the members then share their data order). A model that vmap cannot run (the
+LSTMs: packed sequences) prints the error instead: those need grouped weights written out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from compsem import determinism
+from compsem.devices import resolve_device
+
+
+def build_members(cfg: dict, seeds, src_size: int, tgt_size: int, device, dropout: float | None = None):
+    """The models of ``seeds`` as the trainer builds them (``torch.manual_seed(seed)`` first)."""
+    from compsem.cogs.seq2seq.config import build_model
+
+    models = []
+    for seed in seeds:
+        c = copy.deepcopy(cfg)
+        if dropout is not None:
+            c["architecture"]["dropout"] = dropout
+            if "embedding_dropout" in c["architecture"]:
+                c["architecture"]["embedding_dropout"] = dropout
+        torch.manual_seed(seed)
+        models.append(build_model(c, src_size, tgt_size).to(device))
+    return models
+
+
+def member_batches(pairs, t: dict, seeds, step: int, shared_order: bool = False) -> list[np.ndarray]:
+    """Each member's fused batch of update ``step`` in its seed's first epoch; ``shared_order``:
+    every member reads the first seed's batches (no padding; the members then differ only in
+    initialisation and dropout, a departure from one run per seed)."""
+    from compsem.cogs.seq2seq import batching
+
+    out = []
+    for seed in seeds:
+        batches = batching.epoch_batches(pairs, t["batch_size"], seeds[0] if shared_order else seed, 0)
+        start = (step * t["accum_count"]) % max(1, len(batches) - t["accum_count"])
+        out.append(np.concatenate(batches[start:start + t["accum_count"]]))
+    return out
+
+
+def stacked_batch(pairs, indices: list[np.ndarray], device):
+    """The members' batches padded to one shape: src, src_lengths, tgt_in, tgt_out as [K, B, ...],
+    and the number of target positions the members' own (padded) batches hold. Padding rows read one real source token and no target
+    (so no row attends over nothing)."""
+    from compsem.cogs.seq2seq import batching
+    from compsem.cogs.seq2seq.vocab import PAD_ID
+
+    batches = [batching.collate(pairs, idx) for idx in indices]
+    rows = max(len(b.src) for b in batches)
+    src_len = max(b.src.shape[1] for b in batches)
+    tgt_len = max(b.tgt_in.shape[1] for b in batches)
+
+    def fit(x, length, fill):
+        x = F.pad(x, (0, length - x.shape[1]), value=fill)
+        return torch.cat([x, x.new_full((rows - len(x), length), fill)]) if len(x) < rows else x
+
+    src = torch.stack([fit(b.src, src_len, PAD_ID) for b in batches])
+    src[:, :, 0] = torch.where(src[:, :, 0] == PAD_ID, 3, src[:, :, 0])  # padding rows: one token
+    lengths = torch.stack([torch.cat([b.src_lengths, b.src_lengths.new_ones(rows - len(b.src))])
+                           for b in batches])
+    tgt_in = torch.stack([fit(b.tgt_in, tgt_len, PAD_ID) for b in batches])
+    tgt_out = torch.stack([fit(b.tgt_out, tgt_len, PAD_ID) for b in batches])
+    own = sum(b.tgt_out.numel() for b in batches)  # target positions the members' runs compute
+    return src.to(device), lengths.to(device), tgt_in.to(device), tgt_out.to(device), own
+
+
+class Group:
+    """K models as one: stacked weights, a vmapped forward, per-member clip, one Adam."""
+
+    def __init__(self, models, t: dict, device):
+        from torch.func import stack_module_state
+
+        self.k, self.t = len(models), t
+        self.params, self.buffers = stack_module_state(models)
+        self.base = copy.deepcopy(models[0]).to("meta")
+        self.optimizer = torch.optim.Adam(list(self.params.values()), lr=1e-4, betas=(t["beta1"], t["beta2"]),
+                                          eps=t["eps"], fused=device.type == "cuda")
+
+    def forward(self, src, lengths, tgt_in):
+        from torch.func import functional_call, vmap
+
+        def one(p, b, s, n, y):
+            return functional_call(self.base, (p, b), (s, n, y))
+
+        return vmap(one, randomness="different")(self.params, self.buffers, src, lengths, tgt_in)
+
+    def update(self, src, lengths, tgt_in, tgt_out, sentences, amp: bool, device, step: bool = True) -> None:
+        from compsem.cogs.seq2seq import training
+
+        self.base.train()
+        with training.autocast(device, amp):
+            logprobs = self.forward(src, lengths, tgt_in)
+        loss = sum(training.sequence_loss(logprobs[k], tgt_out[k], self.t["label_smoothing"])[0] / sentences[k]
+                   for k in range(self.k))
+        loss.backward()
+        if self.t["clip"] > 0:  # each member's own norm, as clip_grad_norm_ on its model
+            grads = [p.grad for p in self.params.values()]
+            norms = torch.stack([g.reshape(self.k, -1).float().pow(2).sum(1) for g in grads]).sum(0).sqrt()
+            scale = (self.t["clip"] / (norms + 1e-6)).clamp(max=1.0)
+            for g in grads:
+                g.mul_(scale.view(-1, *([1] * (g.dim() - 1))).to(g.dtype))
+        if step:
+            self.optimizer.step()
+            self.optimizer.zero_grad(set_to_none=True)
+
+
+def single_update(model, optimizer, pairs, indices, t: dict, amp: bool, device, step: bool = True) -> None:
+    """One update of one model on its fused batch (the trainer's step); ``step=False`` stops
+    before the optimizer (the clipped gradient is left in ``.grad``)."""
+    from compsem.cogs.seq2seq import batching, training
+
+    model.train()
+    batch = batching.collate(pairs, indices).to(device)
+    with training.autocast(device, amp):
+        logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
+    loss, _ = training.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+    (loss / len(indices)).backward()
+    if t["clip"] > 0:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])
+    if step:
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+
+
+def same_training_gap(cfg, pairs, seeds, src_size, tgt_size, device, shared_order: bool) -> float:
+    """How far a member's clipped gradient in the group is from its model's alone on the same
+    batch (dropout off, float32): ``||g_group - g_alone|| / ||g_alone||`` over all weights, the
+    largest over the members; rounding-sized when the group trains each member as its run would.
+    (A per-weight ratio is no test: some gradients are zero but for rounding, e.g. the key
+    biases of attention, whose scores they shift by a constant; nor are the weights after an Adam
+    step, which moves every weight by about its learning rate whatever its gradient.)"""
+    t = cfg["training"]
+    alone = build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0)
+    group = Group(build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0), t, device)
+    indices = member_batches(pairs, t, seeds, 0, shared_order)
+    for model, idx in zip(alone, indices, strict=True):
+        single_update(model, None, pairs, idx, t, False, device, step=False)
+    *tensors, _ = stacked_batch(pairs, indices, device)
+    group.update(*tensors, [len(i) for i in indices], False, device, step=False)
+    gaps = []
+    for k, model in enumerate(alone):
+        named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
+        diff = torch.stack([(group.params[n].grad[k] - g).pow(2).sum() for n, g in named]).sum().sqrt()
+        gaps.append(float(diff / torch.stack([g.pow(2).sum() for _, g in named]).sum().sqrt()))
+    return max(gaps)
+
+
+def main(argv=None) -> None:
+    from compsem.cogs.seq2seq import batching, config
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+    from compsem.data import cogs
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", nargs="+", default=["transformer", "lstm", "bilstm"])
+    parser.add_argument("--members", type=int, default=5, help="seeds trained as one model")
+    parser.add_argument("--updates", type=int, default=0, help="timed updates (0: 2 on CPU, 20 on GPU)")
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--shared-order", action="store_true",
+                        help="every member reads the first seed's batches (no padding; not one run per seed)")
+    args = parser.parse_args(argv)
+    determinism.set_threads(args.threads)
+    device = torch.device(resolve_device(args.device))
+    gpu = device.type == "cuda"
+    updates = args.updates or (20 if gpu else 2)
+    seeds = list(range(1, args.members + 1))
+    name = torch.cuda.get_device_name(device) if gpu else f"CPU, {torch.get_num_threads()} threads"
+    print(f"device: {name}; torch {torch.__version__}; {args.members} members; bfloat16 autocast: {gpu}")
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    train = cogs.load("train")
+    pairs = batching.encode_pairs(train.source, train.target, src_vocab, tgt_vocab)
+    print(f"{'model':<20}{'1 model s/upd':>14}{'group s/upd':>13}{'speed-up':>10}{'padding':>9}{'grad gap':>10}")
+    for model_name in args.models:
+        cfg = config.make_config(model_name)
+        t = cfg["training"]
+        sizes = (len(src_vocab), len(tgt_vocab))
+        one = build_members(cfg, seeds[:1], *sizes, device)[0]
+        optimizer = torch.optim.Adam(one.parameters(), lr=1e-4, betas=(t["beta1"], t["beta2"]), eps=t["eps"],
+                                     fused=gpu)
+        times = []
+        for u in range(updates + 1):  # the first update warms up
+            idx = member_batches(pairs, t, seeds[:1], u)[0]
+            start = time.perf_counter()
+            single_update(one, optimizer, pairs, idx, t, True, device)
+            if gpu:
+                torch.cuda.synchronize(device)
+            times.append(time.perf_counter() - start) if u else None
+        single = float(np.mean(times))
+        del one, optimizer
+        try:
+            group = Group(build_members(cfg, seeds, *sizes, device), t, device)
+            times, computed, real = [], 0, 0
+            for u in range(updates + 1):
+                indices = member_batches(pairs, t, seeds, u, args.shared_order)
+                *tensors, n_real = stacked_batch(pairs, indices, device)
+                start = time.perf_counter()
+                group.update(*tensors, [len(i) for i in indices], True, device)
+                if gpu:
+                    torch.cuda.synchronize(device)
+                if u:
+                    times.append(time.perf_counter() - start)
+                    computed, real = computed + tensors[3].numel(), real + n_real  # n_real: the members' own
+            grouped = float(np.mean(times))
+            gap = same_training_gap(cfg, pairs, seeds[:2], *sizes, device, args.shared_order)
+            print(f"{model_name:<20}{single:>14.3f}{grouped:>13.3f}{args.members * single / grouped:>9.2f}x"
+                  f"{computed / real - 1:>8.0%}{gap:>10.1e}", flush=True)
+            del group
+        except Exception as error:  # e.g. vmap over packed sequences
+            print(f"{model_name:<20}{single:>14.3f}   vmap: {type(error).__name__}: {str(error)[:120]}", flush=True)
+        if gpu:
+            torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
