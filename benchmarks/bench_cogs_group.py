@@ -5,13 +5,11 @@ a grouped trainer (the COGS grid issue).
     .venv/bin/python benchmarks/bench_cogs_group.py                               # auto device
     python3 benchmarks/bench_cogs_group.py --models transformer lstm --members 5 --updates 20
 
-For each model: K members built as the trainer builds seed k's model, stacked
-(``torch.func.stack_module_state``) and run as one model with ``torch.func.vmap`` over
-``functional_call`` (dropout drawn per member). Each member gets its own batch of the paper's
-protocol (4 x 128 sentences, fused), as its seed's run would; the members' batches are padded to
-one shape (extra tokens the group computes and throws away: the "padding" column). Per member:
-its own loss, its own gradient-norm clip, one Adam over the stacked weights (Adam is
-elementwise, so it is each member's Adam).
+For each model: K members built as the trainer builds seed k's model and run as one by
+:mod:`compsem.cogs.seq2seq.grouped` (stacked weights, ``torch.func.vmap``, dropout drawn per
+member; per-member loss, gradient-norm clip and Adam). Each member gets its own batch of the
+paper's protocol (4 x 128 sentences, fused), as its seed's run would; the members' batches are
+padded to one shape (extra target positions the group computes and throws away: "padding").
 
 Printed: seconds per update of one model and of the group; the group's speed-up over training
 the K members one after another (K x one model's time); the target positions the group computes
@@ -30,7 +28,6 @@ import time
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from compsem import determinism
 from compsem.devices import resolve_device
@@ -66,70 +63,21 @@ def member_batches(pairs, t: dict, seeds, step: int, shared_order: bool = False)
     return out
 
 
-def stacked_batch(pairs, indices: list[np.ndarray], device):
-    """The members' batches padded to one shape: src, src_lengths, tgt_in, tgt_out as [K, B, ...],
-    and the number of target positions the members' own (padded) batches hold. Padding rows read one real source token and no target
-    (so no row attends over nothing)."""
+def own_positions(pairs, indices) -> int:
+    """Target positions the members' own (padded) batches hold: what K runs would compute."""
     from compsem.cogs.seq2seq import batching
-    from compsem.cogs.seq2seq.vocab import PAD_ID
 
-    batches = [batching.collate(pairs, idx) for idx in indices]
-    rows = max(len(b.src) for b in batches)
-    src_len = max(b.src.shape[1] for b in batches)
-    tgt_len = max(b.tgt_in.shape[1] for b in batches)
-
-    def fit(x, length, fill):
-        x = F.pad(x, (0, length - x.shape[1]), value=fill)
-        return torch.cat([x, x.new_full((rows - len(x), length), fill)]) if len(x) < rows else x
-
-    src = torch.stack([fit(b.src, src_len, PAD_ID) for b in batches])
-    src[:, :, 0] = torch.where(src[:, :, 0] == PAD_ID, 3, src[:, :, 0])  # padding rows: one token
-    lengths = torch.stack([torch.cat([b.src_lengths, b.src_lengths.new_ones(rows - len(b.src))])
-                           for b in batches])
-    tgt_in = torch.stack([fit(b.tgt_in, tgt_len, PAD_ID) for b in batches])
-    tgt_out = torch.stack([fit(b.tgt_out, tgt_len, PAD_ID) for b in batches])
-    own = sum(b.tgt_out.numel() for b in batches)  # target positions the members' runs compute
-    return src.to(device), lengths.to(device), tgt_in.to(device), tgt_out.to(device), own
+    return sum(batching.collate(pairs, idx).tgt_out.numel() for idx in indices)
 
 
-class Group:
-    """K models as one: stacked weights, a vmapped forward, per-member clip, one Adam."""
+def make_group(models, t: dict, device):
+    """The stacked model and one Adam over its weights (the grouped trainer's)."""
+    from compsem.cogs.seq2seq.grouped import GroupModel
 
-    def __init__(self, models, t: dict, device):
-        from torch.func import stack_module_state
-
-        self.k, self.t = len(models), t
-        self.params, self.buffers = stack_module_state(models)
-        self.base = copy.deepcopy(models[0]).to("meta")
-        self.optimizer = torch.optim.Adam(list(self.params.values()), lr=1e-4, betas=(t["beta1"], t["beta2"]),
-                                          eps=t["eps"], fused=device.type == "cuda")
-
-    def forward(self, src, lengths, tgt_in):
-        from torch.func import functional_call, vmap
-
-        def one(p, b, s, n, y):
-            return functional_call(self.base, (p, b), (s, n, y))
-
-        return vmap(one, randomness="different")(self.params, self.buffers, src, lengths, tgt_in)
-
-    def update(self, src, lengths, tgt_in, tgt_out, sentences, amp: bool, device, step: bool = True) -> None:
-        from compsem.cogs.seq2seq import training
-
-        self.base.train()
-        with training.autocast(device, amp):
-            logprobs = self.forward(src, lengths, tgt_in)
-        loss = sum(training.sequence_loss(logprobs[k], tgt_out[k], self.t["label_smoothing"])[0] / sentences[k]
-                   for k in range(self.k))
-        loss.backward()
-        if self.t["clip"] > 0:  # each member's own norm, as clip_grad_norm_ on its model
-            grads = [p.grad for p in self.params.values()]
-            norms = torch.stack([g.reshape(self.k, -1).float().pow(2).sum(1) for g in grads]).sum(0).sqrt()
-            scale = (self.t["clip"] / (norms + 1e-6)).clamp(max=1.0)
-            for g in grads:
-                g.mul_(scale.view(-1, *([1] * (g.dim() - 1))).to(g.dtype))
-        if step:
-            self.optimizer.step()
-            self.optimizer.zero_grad(set_to_none=True)
+    group = GroupModel(models)
+    optimizer = torch.optim.Adam(list(group.params.values()), lr=1e-4, betas=(t["beta1"], t["beta2"]),
+                                 eps=t["eps"], fused=device.type == "cuda")
+    return group, optimizer
 
 
 def single_update(model, optimizer, pairs, indices, t: dict, amp: bool, device, step: bool = True) -> None:
@@ -157,14 +105,16 @@ def same_training_gap(cfg, pairs, seeds, src_size, tgt_size, device, shared_orde
     (A per-weight ratio is no test: some gradients are zero but for rounding, e.g. the key
     biases of attention, whose scores they shift by a constant; nor are the weights after an Adam
     step, which moves every weight by about its learning rate whatever its gradient.)"""
+    from compsem.cogs.seq2seq.grouped import group_update, stacked_batch
+
     t = cfg["training"]
     alone = build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0)
-    group = Group(build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0), t, device)
+    group, optimizer = make_group(build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0), t, device)
     indices = member_batches(pairs, t, seeds, 0, shared_order)
     for model, idx in zip(alone, indices, strict=True):
         single_update(model, None, pairs, idx, t, False, device, step=False)
-    *tensors, _ = stacked_batch(pairs, indices, device)
-    group.update(*tensors, [len(i) for i in indices], False, device, step=False)
+    group_update(group, optimizer, stacked_batch(pairs, indices, device), [len(i) for i in indices],
+                 [True] * len(seeds), t, False, device, step=False)
     gaps = []
     for k, model in enumerate(alone):
         named = [(n, p.grad) for n, p in model.named_parameters() if p.grad is not None]
@@ -216,23 +166,26 @@ def main(argv=None) -> None:
         single = float(np.mean(times))
         del one, optimizer
         try:
-            group = Group(build_members(cfg, seeds, *sizes, device), t, device)
-            times, computed, real = [], 0, 0
+            from compsem.cogs.seq2seq.grouped import group_update, stacked_batch
+
+            group, group_optimizer = make_group(build_members(cfg, seeds, *sizes, device), t, device)
+            times, computed, own = [], 0, 0
             for u in range(updates + 1):
                 indices = member_batches(pairs, t, seeds, u, args.shared_order)
-                *tensors, n_real = stacked_batch(pairs, indices, device)
+                tensors = stacked_batch(pairs, indices, device)
                 start = time.perf_counter()
-                group.update(*tensors, [len(i) for i in indices], True, device)
+                group_update(group, group_optimizer, tensors, [len(i) for i in indices], [True] * len(seeds), t,
+                             True, device)
                 if gpu:
                     torch.cuda.synchronize(device)
                 if u:
                     times.append(time.perf_counter() - start)
-                    computed, real = computed + tensors[3].numel(), real + n_real  # n_real: the members' own
+                    computed, own = computed + tensors[3].numel(), own + own_positions(pairs, indices)
             grouped = float(np.mean(times))
             gap = same_training_gap(cfg, pairs, seeds[:2], *sizes, device, args.shared_order)
             print(f"{model_name:<20}{single:>14.3f}{grouped:>13.3f}{args.members * single / grouped:>9.2f}x"
-                  f"{computed / real - 1:>8.0%}{gap:>10.1e}", flush=True)
-            del group
+                  f"{computed / own - 1:>8.0%}{gap:>10.1e}", flush=True)
+            del group, group_optimizer
         except Exception as error:  # e.g. vmap over packed sequences
             print(f"{model_name:<20}{single:>14.3f}   vmap: {type(error).__name__}: {str(error)[:120]}", flush=True)
         if gpu:

@@ -1,6 +1,7 @@
-"""benchmarks/bench_cogs_group.py: K seeds of a COGS model as one vmapped model. Before its
-timings mean anything, its group update must be each member's own update (per-member loss and
-gradient-norm clip), up to rounding."""
+"""benchmarks/bench_cogs_group.py: K seeds of a COGS model as one vmapped model
+(compsem.cogs.seq2seq.grouped). Before its timings mean anything, the group update must be each
+member's own update (per-member loss and gradient-norm clip), up to rounding, and its check
+must be able to fail."""
 
 from __future__ import annotations
 
@@ -44,15 +45,15 @@ def test_a_group_update_is_each_members_own_update(pairs, shared_order):
 def test_the_gap_would_show_a_member_trained_on_another_batch(pairs, monkeypatch):
     """The check can fail: give the group the second member's batch for both, and the first
     member's gradient is far from its run's."""
-    from compsem.cogs.seq2seq import config
+    from compsem.cogs.seq2seq import config, grouped
 
     train_pairs, src_size, tgt_size = pairs
-    real = bench["stacked_batch"]
+    real = grouped.stacked_batch
 
     def swapped(p, indices, device):  # the runs read their own batches; the group does not
         return real(p, [indices[1], indices[1]], device)
 
-    monkeypatch.setitem(bench["same_training_gap"].__globals__, "stacked_batch", swapped)
+    monkeypatch.setattr(grouped, "stacked_batch", swapped)
     gap = bench["same_training_gap"](config.make_config("transformer-reduced"), train_pairs, [1, 2],
                                      src_size, tgt_size, torch.device("cpu"), False)
     assert gap > 0.1

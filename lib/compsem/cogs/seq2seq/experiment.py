@@ -77,6 +77,19 @@ def device_name(device: torch.device) -> str:
     return f"cpu: {platform.processor() or platform.machine()}, {torch.get_num_threads()} threads"
 
 
+def training_data(exposures: int = 1) -> tuple[batching.Pairs, batching.Pairs, int, int]:
+    """What training reads: the training pairs (:func:`training_frame`), the dev pairs (early
+    stopping), and the source and target vocabulary sizes."""
+    from compsem.data import cogs
+
+    src_vocab, tgt_vocab = cogs_vocabularies()
+
+    def encode(frame):
+        return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
+
+    return encode(training_frame(exposures)), encode(cogs.load("dev")), len(src_vocab), len(tgt_vocab)
+
+
 def checkpoint_dir(config: dict, checkpoint_root=None):
     """Where the checkpoints (and kept weights) of ``config``'s training live: ``<root>/<training
     hash>``, the root defaulting to the compsem cache."""
@@ -122,9 +135,6 @@ def run(
     train_frame = training_frame(config["data"]["exposures"])
     gold = {s: cogs.load(s) for s in ("dev", "test", "gen")}
 
-    def encode(frame):
-        return batching.encode_pairs(frame.source, frame.target, src_vocab, tgt_vocab)
-
     checkpoints = checkpoint_dir(config, checkpoint_root)
     if log:
         log(
@@ -133,10 +143,7 @@ def run(
         )
     trained = training.train(
         config,
-        encode(train_frame),
-        encode(gold["dev"]),
-        len(src_vocab),
-        len(tgt_vocab),
+        *training_data(config["data"]["exposures"]),
         checkpoints,
         device=dev,
         amp=amp,
@@ -219,6 +226,8 @@ def run(
             "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }
     )
+    if state.group_seeds:  # trained as one batched model with these seeds (seq2seq.grouped)
+        metrics["trained_with_seeds"] = list(state.group_seeds)
     result = results.Result(config, metrics, predictions)
     folder = results.save_result(result, results_root)
     if log:

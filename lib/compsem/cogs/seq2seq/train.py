@@ -18,6 +18,9 @@ Examples::
     # the Transformer seeds with their weights kept every 500 updates, and accuracy over updates
     python -m compsem.cogs.seq2seq.train --model transformer --seed 1 2 3 --keep-every 500 --curve
 
+    # the Transformers' five seeds as one batched model each (a GPU's time shared by the seeds)
+    python -m compsem.cogs.seq2seq.train --grid --group --jobs 2 --train-minutes 8
+
     # which runs of the grid have results (done), were cut by a time budget (partial), have only
     # another decoding of the same training (other), or are pending
     python -m compsem.cogs.seq2seq.train --grid --list
@@ -51,6 +54,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         "and the 1- and 6-layer Transformers x seeds 1-5 (ignores --model/--seed/--exposures)",
     )
     p.add_argument("--reduced", action="store_true", help="the reduced CPU configuration")
+    p.add_argument(
+        "--group",
+        action="store_true",
+        help="train the seeds of each Transformer configuration as one batched model "
+        "(compsem.cogs.seq2seq.grouped: each seed's batches, loss, clip, Adam and early stopping; "
+        "not its dropout draws), then decode each as its own run; LSTMs train one by one",
+    )
     p.add_argument("--max-steps", type=int, help="cap on updates (reduced configuration only)")
     p.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all 1,000)")
     p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
@@ -138,9 +148,42 @@ def _arch(model: str, args) -> dict | None:
     return {"embedding_dropout": float(dropout)}
 
 
-def _run_one(cfg: dict, args_dict: dict) -> dict | None:
+def _run_group(cfgs: list[dict], args_dict: dict) -> list[dict | None]:
+    """Train the seeds of one Transformer configuration as one batched model
+    (:mod:`compsem.cogs.seq2seq.grouped`), then decode each as its own run; a one-configuration
+    group is just :func:`_run_one`."""
+    import time
+    from pathlib import Path
+
+    from compsem import determinism
+    from compsem.cogs.seq2seq import experiment, grouped
+    from compsem.cogs.seq2seq.config import config_hash
+
+    if len(cfgs) == 1:
+        return [_run_one(cfgs[0], args_dict)]
+    determinism.set_threads(args_dict["threads"])
+    deadline = args_dict["deadline"]
+    if deadline is not None and time.time() >= deadline:
+        return [None] * len(cfgs)
+    root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
+    tag = "+".join(config_hash(c) for c in cfgs)
+    grouped.train_group(
+        cfgs,
+        *experiment.training_data(cfgs[0]["data"]["exposures"]),
+        [experiment.checkpoint_dir(c, root) for c in cfgs],
+        device=args_dict["device"],
+        amp=not args_dict["no_amp"],
+        progress=args_dict["progress"],
+        deadline=deadline,
+        log=lambda line: print(f"[{tag}] {line}", flush=True),
+    )
+    return [_run_one(c, args_dict, started=True) for c in cfgs]  # trained: decoded as any run
+
+
+def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
     """Run one configuration (in this or a worker process); returns its metrics, or None when
-    the time budget (``--train-minutes``) ran out before it started."""
+    the time budget (``--train-minutes``) ran out before it started (``started``: its training
+    already ran in a group, so it is decoded whatever the time)."""
     import time
     from pathlib import Path
 
@@ -152,7 +195,7 @@ def _run_one(cfg: dict, args_dict: dict) -> dict | None:
     determinism.set_threads(args_dict["threads"])
     tag = config_hash(cfg)
     deadline = args_dict["deadline"]
-    if deadline is not None and time.time() >= deadline:
+    if deadline is not None and time.time() >= deadline and not started:
         return None
     result = experiment.run(
         cfg,
@@ -209,6 +252,9 @@ def main(argv=None) -> int:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
         return 0
+    if args.group and (args.keep_every or args.curve):
+        print("--group keeps no weights during training: drop --keep-every/--curve", file=sys.stderr)
+        return 2
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
     args_dict = {
         **vars(args),
@@ -221,9 +267,20 @@ def main(argv=None) -> int:
         f"{len(todo)} to run",
         flush=True,
     )
+    if args.group:
+        from compsem.cogs.seq2seq.grouped import groupable
+
+        failures = run_configurations(_run_group, groupable(todo), args_dict, args.jobs, _group_summary,
+                                      lambda cfgs: " + ".join(describe(c) for c in cfgs),
+                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
+        return 1 if failures else 0
     failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
                                   scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
+
+
+def _group_summary(cfgs: list[dict], metrics: list[dict | None]) -> str:
+    return "\n".join(_summary(c, m) for c, m in zip(cfgs, metrics, strict=True))
 
 
 def _summary(cfg: dict, metrics: dict | None) -> str:

@@ -112,6 +112,7 @@ class TrainState:
     target_tokens: int = 0
     done: bool = False
     stop_reason: str = ""
+    group_seeds: list = dataclasses.field(default_factory=list)  # trained as one model with these
 
 
 def _batch_stream(pairs, batch_size, seed, epoch, position):

@@ -1,0 +1,132 @@
+"""compsem.cogs.seq2seq.grouped: seeds of one Transformer configuration trained as one batched
+model. Each member must train as its own run would (batches, loss, clip, Adam, validations,
+early stopping, checkpoints the trainer and the decoder read), and an interrupted group must
+resume to the uninterrupted result."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from compsem.cogs.seq2seq import batching, config, grouped, training
+
+pytestmark = pytest.mark.needs_data
+
+
+def tiny(seed: int, dropout: float | None = None, **training_overrides) -> dict:
+    settings = dict(config.REDUCED_TRAINING, batch_size=16, max_steps=6, valid_every=2, warmup=4)
+    settings.update(training_overrides)
+    return config.make_config("transformer-tiny", seed=seed, training=settings,
+                              architecture=None if dropout is None else {"dropout": dropout})
+
+
+@pytest.fixture(scope="module")
+def data():
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+    from compsem.data import cogs
+
+    src_vocab, tgt_vocab = cogs_vocabularies()
+    train, dev = cogs.load("train").head(480), cogs.load("dev").head(64)
+    encode = lambda f: batching.encode_pairs(f.source, f.target, src_vocab, tgt_vocab)  # noqa: E731
+    return encode(train), encode(dev), len(src_vocab), len(tgt_vocab)
+
+
+def run_group(configs, data, folders, **kwargs):
+    train, dev, n_src, n_tgt = data
+    return grouped.train_group(configs, train, dev, n_src, n_tgt, folders, device="cpu", amp=False,
+                               progress=False, **kwargs)
+
+
+def test_members_train_as_their_runs_would(data, tmp_path):
+    """Dropout off: each member's dev losses at every validation are its run's (trained alone,
+    batches fused as on a GPU) up to float32 rounding; a clip small enough to bind on every
+    update checks that each member's gradient is clipped by its own norm."""
+    train, dev, n_src, n_tgt = data
+    configs = [tiny(1, dropout=0.0, clip=0.5), tiny(2, dropout=0.0, clip=0.5)]
+    alone = [training.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu", amp=False,
+                            fuse=True, progress=False).state for c in configs]
+    together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"])
+    for a, g in zip(alone, together, strict=True):
+        assert [h["step"] for h in g.history] == [h["step"] for h in a.history] == [2, 4, 6]
+        assert [h["dev_loss"] for h in g.history] == pytest.approx([h["dev_loss"] for h in a.history], rel=1e-5)
+        assert g.group_seeds == [1, 2] and a.group_seeds == []
+    assert together[0].history[-1]["dev_loss"] != together[1].history[-1]["dev_loss"]  # two seeds, two runs
+
+
+def test_a_finished_member_is_read_back_by_the_trainer(data, tmp_path):
+    train, dev, n_src, n_tgt = data
+    configs = [tiny(1), tiny(2)]
+    states = run_group(configs, data, [tmp_path / "a", tmp_path / "b"])
+    reread = training.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "b", device="cpu", progress=False)
+    assert reread.state.done and reread.state.step == states[1].step == 6
+    assert reread.state.history == states[1].history
+    best = training.load_checkpoint(tmp_path / "b" / "best.pt")
+    assert all(torch.equal(best[n], p) for n, p in reread.model.state_dict().items() if n in best)
+
+
+def test_an_interrupted_group_resumes_to_the_uninterrupted_result(data, tmp_path):
+    """With dropout (its draws restored from the checkpoint) and Adam's state stacked back."""
+    configs = [tiny(1), tiny(2)]
+    whole = run_group(configs, data, [tmp_path / "w1", tmp_path / "w2"])
+    cut = [tmp_path / "c1", tmp_path / "c2"]
+    first = run_group(configs, data, cut, stop_after=3)
+    assert not any(s.done for s in first)
+    again = run_group(configs, data, cut)
+    timeless = lambda history: [{k: v for k, v in h.items() if k != "train_seconds"} for h in history]  # noqa: E731
+    for k in range(2):
+        assert timeless(again[k].history) == timeless(whole[k].history)
+        a = training.load_checkpoint(tmp_path / f"w{k + 1}" / "best.pt")
+        b = training.load_checkpoint(cut[k] / "best.pt")
+        assert all(torch.equal(a[n], b[n]) for n in a)
+
+
+def test_an_early_stopped_member_is_frozen_while_the_others_train(data):
+    train, *_ , n_src, n_tgt = data
+    cfg = tiny(1)
+    models = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        models.append(config.build_model(cfg, n_src, n_tgt))
+    group = grouped.GroupModel(models)
+    t = cfg["training"]
+    optimizer = torch.optim.Adam(list(group.params.values()), lr=1e-3)
+    before = {n: p.detach().clone() for n, p in group.params.items()}
+    indices = batching.epoch_batches(train, 16, 1, 0)[:2]
+    tensors = grouped.stacked_batch(train, indices, "cpu")
+    for _ in range(2):  # the second step: Adam's momentum would move a member with no gradient
+        grouped.group_update(group, optimizer, tensors, [16, 16], [True, False], t, False, torch.device("cpu"))
+    assert all(torch.equal(group.params[n][1], before[n][1]) for n in before)
+    assert not all(torch.equal(group.params[n][0], before[n][0]) for n in before)
+
+
+def test_which_configurations_train_as_a_group():
+    transformers = [config.make_config("transformer", seed=s) for s in (1, 2)]
+    lstms = [config.make_config("lstm", seed=s) for s in (1, 2)]
+    other = config.make_config("transformer", seed=3, exposures=100)
+    assert grouped.groupable(transformers + lstms + [other]) == [transformers, lstms[:1], lstms[1:], [other]]
+    with pytest.raises(ValueError, match="only Transformers"):
+        grouped.check_group(lstms)
+    with pytest.raises(ValueError, match="differ only in their seed"):
+        grouped.check_group([transformers[0], other])
+    with pytest.raises(ValueError, match="seeds must differ"):
+        grouped.check_group([transformers[0], transformers[0]])
+
+
+def test_the_command_groups_the_transformer_seeds_and_decodes_each_run(tmp_path, capsys):
+    """``train --group``: the Transformer's seeds train as one model, the LSTM alone; every run
+    is decoded into its own result folder, the grouped ones naming the seeds they trained with."""
+    import json
+
+    from compsem.cogs.seq2seq import train
+
+    code = train.main(["--model", "transformer-tiny", "lstm-tiny", "--reduced", "--max-steps", "4",
+                       "--seed", "1", "2", "--group", "--results", str(tmp_path / "results"),
+                       "--checkpoints", str(tmp_path / "checkpoints"), "--per-case", "1", "--per-split", "4",
+                       "--device", "cpu", "--quiet"])
+    assert code == 0
+    metrics = [json.loads(f.read_text()) for f in sorted((tmp_path / "results").glob("*/metrics.json"))]
+    seen = sorted((m["model"], m["seed"], tuple(m.get("trained_with_seeds", ()))) for m in metrics)
+    assert seen == [("lstm-tiny", 1, ()), ("lstm-tiny", 2, ()),
+                    ("transformer-tiny", 1, (1, 2)), ("transformer-tiny", 2, (1, 2))]
+    assert all(m["steps"] == 4 for m in metrics)
+    assert capsys.readouterr().out.count("4 updates (max_steps)") == 4
