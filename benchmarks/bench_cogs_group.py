@@ -113,7 +113,7 @@ def same_training_gap(cfg, pairs, seeds, src_size, tgt_size, device, shared_orde
     indices = member_batches(pairs, t, seeds, 0, shared_order)
     for model, idx in zip(alone, indices, strict=True):
         single_update(model, None, pairs, idx, t, False, device, step=False)
-    group_update(group, optimizer, stacked_batch(pairs, indices, device), [len(i) for i in indices],
+    group_update(group, optimizer, [stacked_batch(pairs, indices, device)], [len(i) for i in indices],
                  [True] * len(seeds), t, False, device, step=False)
     gaps = []
     for k, model in enumerate(alone):
@@ -174,7 +174,7 @@ def main(argv=None) -> None:
                 indices = member_batches(pairs, t, seeds, u, args.shared_order)
                 tensors = stacked_batch(pairs, indices, device)
                 start = time.perf_counter()
-                group_update(group, group_optimizer, tensors, [len(i) for i in indices], [True] * len(seeds), t,
+                group_update(group, group_optimizer, [tensors], [len(i) for i in indices], [True] * len(seeds), t,
                              True, device)
                 if gpu:
                     torch.cuda.synchronize(device)

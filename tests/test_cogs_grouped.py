@@ -37,15 +37,17 @@ def run_group(configs, data, folders, **kwargs):
                                progress=False, **kwargs)
 
 
-def test_members_train_as_their_runs_would(data, tmp_path):
+@pytest.mark.parametrize("fuse", [True, False])
+def test_members_train_as_their_runs_would(data, tmp_path, fuse):
     """Dropout off: each member's dev losses at every validation are its run's (trained alone,
     batches fused as on a GPU) up to float32 rounding; a clip small enough to bind on every
-    update checks that each member's gradient is clipped by its own norm."""
+    update checks that each member's gradient is clipped by its own norm; an update's batches
+    fused into one pass (as on a GPU) or run one by one (``--no-fuse``), as the runs'."""
     train, dev, n_src, n_tgt = data
-    configs = [tiny(1, dropout=0.0, clip=0.5), tiny(2, dropout=0.0, clip=0.5)]
+    configs = [tiny(1, dropout=0.0, clip=0.5, accum_count=2), tiny(2, dropout=0.0, clip=0.5, accum_count=2)]
     alone = [training.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu", amp=False,
-                            fuse=True, progress=False).state for c in configs]
-    together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"])
+                            fuse=fuse, progress=False).state for c in configs]
+    together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"], fuse=fuse)
     for a, g in zip(alone, together, strict=True):
         assert [h["step"] for h in g.history] == [h["step"] for h in a.history] == [2, 4, 6]
         assert [h["dev_loss"] for h in g.history] == pytest.approx([h["dev_loss"] for h in a.history], rel=1e-5)
@@ -94,7 +96,7 @@ def test_an_early_stopped_member_is_frozen_while_the_others_train(data):
     indices = batching.epoch_batches(train, 16, 1, 0)[:2]
     tensors = grouped.stacked_batch(train, indices, "cpu")
     for _ in range(2):  # the second step: Adam's momentum would move a member with no gradient
-        grouped.group_update(group, optimizer, tensors, [16, 16], [True, False], t, False, torch.device("cpu"))
+        grouped.group_update(group, optimizer, [tensors], [16, 16], [True, False], t, False, torch.device("cpu"))
     assert all(torch.equal(group.params[n][1], before[n][1]) for n in before)
     assert not all(torch.equal(group.params[n][0], before[n][0]) for n in before)
 
@@ -130,3 +132,42 @@ def test_the_command_groups_the_transformer_seeds_and_decodes_each_run(tmp_path,
                     ("transformer-tiny", 1, (1, 2)), ("transformer-tiny", 2, (1, 2))]
     assert all(m["steps"] == 4 for m in metrics)
     assert capsys.readouterr().out.count("4 updates (max_steps)") == 4
+
+
+def test_both_stages_of_the_auxiliary_runs_train_as_groups(tmp_path, capsys):
+    """``auxiliary_train --group``: per objective, the seeds' auxiliary stage as one model, then
+    their COGS stage as one model from each seed's own auxiliary weights; each run decoded."""
+    import json
+
+    from compsem.cogs.seq2seq import auxiliary_train, training
+
+    code = auxiliary_train.main(["--reduced", "--objective", "none", "gloss", "--seed", "1", "2",
+                                 "--max-steps", "4", "--aux-max-steps", "4", "--group",
+                                 "--results", str(tmp_path / "results"), "--checkpoints", str(tmp_path / "ck"),
+                                 "--per-case", "1", "--per-split", "4", "--device", "cpu", "--quiet"])
+    assert code == 0
+    metrics = [json.loads(f.read_text()) for f in sorted((tmp_path / "results").glob("*/metrics.json"))]
+    seen = sorted((m["objective"], m["seed"], m["aux_steps"], m["steps"], tuple(m["trained_with_seeds"]))
+                  for m in metrics)
+    assert seen == [("gloss", 1, 4, 4, (1, 2)), ("gloss", 2, 4, 4, (1, 2)),
+                    ("none", 1, 0, 4, (1, 2)), ("none", 2, 0, 4, (1, 2))]
+    aux = sorted((tmp_path / "ck" / "auxiliary").glob("*/best.pt"))
+    assert len(aux) == 2  # one auxiliary model per seed, and they differ
+    first, second = (training.load_checkpoint(f) for f in aux)
+    assert not torch.equal(first["generator.weight"], second["generator.weight"])
+
+
+def test_each_member_starts_from_its_own_initial_weights(data, tmp_path):
+    """``init_weights`` per member (the COGS stage after each seed's auxiliary model): after two
+    small updates each member is still next to its own initial weights, not its sibling's."""
+    *_, n_src, n_tgt = data
+    inits = []
+    for seed in (7, 8):
+        torch.manual_seed(seed)
+        inits.append(config.build_model(tiny(1), n_src, n_tgt).state_dict())
+    folders = [tmp_path / "m1", tmp_path / "m2"]
+    run_group([tiny(1, lr=1e-3), tiny(2, lr=1e-3)], data, folders, init_weights=inits, stop_after=2)
+    for k, folder in enumerate(folders):
+        weights = training.load_checkpoint(folder / "last.pt")["model"]["generator.weight"]
+        own, other = (float((weights - inits[j]["generator.weight"]).norm()) for j in (k, 1 - k))
+        assert own < 0.1 * other

@@ -55,6 +55,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--grid", action="store_true",
                    help="every model and objective (the default --model and --objective), the "
                         "Transformer's baseline and glossing first")
+    p.add_argument("--group", action="store_true",
+                   help="train the seeds of each Transformer configuration as one batched model per "
+                        "stage (compsem.cogs.seq2seq.grouped), then decode each as its own run")
     p.add_argument("--reduced", action="store_true",
                    help="the reduced CPU configuration (small Transformer; --model is ignored)")
     p.add_argument("--max-steps", type=int, default=250, help="COGS updates (reduced only)")
@@ -113,7 +116,35 @@ def configurations(args) -> list[dict]:
     return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding)
 
 
-def _run_one(cfg: dict, options: dict) -> dict | None:
+def _run_group(cfgs: list[dict], options: dict) -> list[dict | None]:
+    """Both stages of the seeds of one configuration as one batched model per stage
+    (:func:`compsem.cogs.seq2seq.two_stage.train_two_stage_group`), then each run decoded; a
+    one-configuration group is just :func:`_run_one`."""
+    import time
+
+    from compsem import determinism
+    from compsem.cogs.seq2seq import two_stage
+    from compsem.cogs.seq2seq.config import config_hash
+
+    if len(cfgs) == 1:
+        return [_run_one(cfgs[0], options)]
+    determinism.set_threads(options["threads"])
+    if options["deadline"] is not None and time.time() >= options["deadline"]:
+        return [None] * len(cfgs)
+    tag = "+".join(config_hash(c) for c in cfgs)
+    done = two_stage.train_two_stage_group(
+        cfgs, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
+        checkpoints=options["checkpoints"], deadline=options["deadline"],
+        log=lambda line: print(f"[{tag}] {line}", flush=True), fuse=False if options["no_fuse"] else None)
+    if not done:  # an auxiliary stage cut by the time budget: the COGS stage waits for the next call
+        return [None] * len(cfgs)
+    return [_run_one(c, options, started=True) for c in cfgs]
+
+
+def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:
+    """Both stages of one configuration, decoded and saved; None when the time budget ran out
+    before it started (``started``: trained in a group already, so decoded whatever the time)
+    or its auxiliary stage was cut by it."""
     import time
 
     from compsem import determinism
@@ -121,7 +152,7 @@ def _run_one(cfg: dict, options: dict) -> dict | None:
     from compsem.cogs.seq2seq.config import config_hash
 
     determinism.set_threads(options["threads"])
-    if options["deadline"] is not None and time.time() >= options["deadline"]:
+    if options["deadline"] is not None and time.time() >= options["deadline"] and not started:
         return None
     tag = config_hash(cfg)
     result = two_stage.run(
@@ -171,6 +202,15 @@ def main(argv=None) -> int:
     todo = [c for c in configs if args.force or not results.has_result(c, root)]
     print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
           f"{len(todo)} to run", flush=True)
+    if args.group:
+        from compsem.cogs.seq2seq.grouped import groupable
+
+        failures = run_configurations(
+            _run_group, groupable(todo), options, args.jobs,
+            lambda cfgs, metrics: "\n".join(_summary(c, m) for c, m in zip(cfgs, metrics, strict=True)),
+            lambda cfgs: " + ".join(describe_aux(c) for c in cfgs), scheduler=args.scheduler,
+            gpu=uses_gpu(args.device))
+        return 1 if failures else 0
     failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
                                   scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0

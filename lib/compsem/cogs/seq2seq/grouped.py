@@ -22,6 +22,8 @@ member's), rounding (fused batches, padding), and the wall time, which the membe
 member's ``TrainState.group_seeds`` names the seeds it trained with, and its metrics say so.
 ``benchmarks/bench_cogs_group.py`` measures the speed-up and checks that a member's gradient in
 the group is its run's. Only Transformers: ``vmap`` cannot run the LSTMs' packed sequences.
+Chapter 5's two stages train as groups through
+:func:`compsem.cogs.seq2seq.two_stage.train_two_stage_group`; the commands' ``--group`` uses both.
 """
 
 from __future__ import annotations
@@ -70,10 +72,15 @@ def check_group(configs: list[dict]) -> None:
 
 
 def stacked_batch(pairs: batching.Pairs, indices: list[np.ndarray], device):
-    """The members' batches padded to one shape: ``(src, src_lengths, tgt_in, tgt_out)`` as
-    [K, B, ...] tensors on ``device``. Padding rows read one source token (so that no row
-    attends over nothing) and no target (the loss ignores them)."""
-    batches = [batching.collate(pairs, idx) for idx in indices]
+    """The members' batches (rows ``indices[k]`` of ``pairs``) padded to one shape: ``(src,
+    src_lengths, tgt_in, tgt_out)`` as [K, B, ...] tensors on ``device``. Padding rows read one
+    source token (so that no row attends over nothing) and no target (the loss ignores them)."""
+    return stacked_batch_of([pairs] * len(indices), indices, device)
+
+
+def stacked_batch_of(pairs: list[batching.Pairs], indices: list[np.ndarray], device):
+    """:func:`stacked_batch` with each member's rows taken from its own ``pairs[k]``."""
+    batches = [batching.collate(p, idx) for p, idx in zip(pairs, indices, strict=True)]
     rows = max(len(b.src) for b in batches)
     src_len = max(b.src.shape[1] for b in batches)
     tgt_len = max(b.tgt_in.shape[1] for b in batches)
@@ -119,31 +126,35 @@ class GroupModel:
         return {name: t[k].detach().clone() for name, t in {**self.params, **self.buffers}.items()}
 
 
-def group_update(group: GroupModel, optimizer: torch.optim.Optimizer, tensors, sentences: list[int],
+def group_update(group: GroupModel, optimizer: torch.optim.Optimizer, chunks: list[tuple], sentences: list[int],
                  active: list[bool], t: dict, amp: bool, device, step: bool = True) -> list[tuple[float, int]]:
-    """One update of every active member on its batch (``tensors`` from :func:`stacked_batch`);
-    returns each member's (training loss per sentence, target tokens), (0.0, 0) when inactive.
-    Inactive members' weights are put back after the step. ``step=False`` stops before the
-    optimizer, leaving the clipped gradients in ``.grad`` (for tests)."""
-    src, lengths, tgt_in, tgt_out = tensors
+    """One update of every active member: forward and backward on each of ``chunks`` (tensors
+    from :func:`stacked_batch`: one fused batch per member, or an update's batches one by one),
+    each member's loss divided by its ``sentences``; then each member's gradient clipped by its
+    own norm and one Adam step. Returns each member's (training loss per sentence, target
+    tokens), (0.0, 0) when inactive. Inactive members' weights are put back after the step.
+    ``step=False`` stops before the optimizer, leaving the clipped gradients in ``.grad``."""
+    losses = [0.0] * group.k
+    tokens = [0] * group.k
     group.train()
-    with training.autocast(device, amp):
-        logprobs = group(src, lengths, tgt_in)
-    total, out = 0.0, []
-    for k in range(group.k):
-        if not active[k]:
-            out.append((0.0, 0))
-            continue
-        loss, tokens = training.sequence_loss(logprobs[k], tgt_out[k], t["label_smoothing"])
-        total = total + loss / sentences[k]
-        out.append((float(loss.detach()) / sentences[k], tokens))
-    total.backward()
+    for src, lengths, tgt_in, tgt_out in chunks:
+        with training.autocast(device, amp):
+            logprobs = group(src, lengths, tgt_in)
+        total = 0.0
+        for k in range(group.k):
+            if active[k]:
+                loss, n = training.sequence_loss(logprobs[k], tgt_out[k], t["label_smoothing"])
+                total = total + loss / sentences[k]
+                losses[k] += float(loss.detach()) / sentences[k]
+                tokens[k] += n
+        total.backward()
     grads = [p.grad for p in group.params.values()]
     if t["clip"] > 0:  # each member's own norm, as clip_grad_norm_ on its model
         norms = torch.stack([g.reshape(group.k, -1).float().pow(2).sum(1) for g in grads]).sum(0).sqrt()
         scale = (t["clip"] / (norms + 1e-6)).clamp(max=1.0)
         for g in grads:
             g.mul_(scale.view(-1, *([1] * (g.dim() - 1))).to(g.dtype))
+    out = list(zip(losses, tokens, strict=True))
     if not step:
         return out
     frozen = [k for k in range(group.k) if not active[k]]
@@ -175,8 +186,8 @@ def _stacked_optimizer_state(saved: list[dict]) -> dict:
 
 def train_group(
     configs: list[dict],
-    train_pairs: batching.Pairs,
-    dev_pairs: batching.Pairs,
+    train_pairs: batching.Pairs | list[batching.Pairs],
+    dev_pairs: batching.Pairs | list[batching.Pairs],
     src_vocab_size: int,
     tgt_vocab_size: int,
     checkpoint_dirs: list[Path],
@@ -186,9 +197,17 @@ def train_group(
     stop_after: int | None = None,
     deadline: float | None = None,
     log=None,
+    init_weights: list[dict | None] | None = None,
+    fuse: bool | None = None,
 ) -> list[training.TrainState]:
     """Train the members ``configs`` (one seed each, :func:`check_group`) as one model and write
     each member's checkpoints into its ``checkpoint_dirs`` entry; returns their TrainStates.
+
+    ``train_pairs``/``dev_pairs``: one set for every member, or one per member (the auxiliary
+    task's denoising corrupts with the seed). ``init_weights``: per member, a state dict that
+    replaces its random initialisation when it has no ``last.pt`` yet (the COGS stage after an
+    auxiliary task). ``fuse``: an update's batches in one forward pass (default on a GPU) or
+    one by one (less memory; the same gradient up to rounding), as the trainer's.
 
     Members whose run has finished are left alone. The others start fresh, or resume together
     from their ``last.pt`` when all have one at the same update (a group run interrupted by
@@ -198,14 +217,20 @@ def train_group(
     from compsem.devices import resolve_device
 
     check_group(configs)
-    if len(checkpoint_dirs) != len(configs):
-        raise ValueError("one checkpoint folder per configuration")
+    per_member = {"checkpoint_dirs": checkpoint_dirs,
+                  "train_pairs": train_pairs if isinstance(train_pairs, list) else [train_pairs] * len(configs),
+                  "dev_pairs": dev_pairs if isinstance(dev_pairs, list) else [dev_pairs] * len(configs),
+                  "init_weights": init_weights if init_weights is not None else [None] * len(configs)}
+    for name, values in per_member.items():
+        if len(values) != len(configs):
+            raise ValueError(f"{name}: one per configuration ({len(configs)}), got {len(values)}")
     device = torch.device(resolve_device(device)) if isinstance(device, str) else device
+    fuse = device.type == "cuda" if fuse is None else fuse
     t = configs[0]["training"]
     seeds = [c["seed"] for c in configs]
     out_of_time = deadline is not None and time.time() >= deadline
     members, saved = [], []
-    for cfg, folder in zip(configs, checkpoint_dirs, strict=True):
+    for i, (cfg, folder) in enumerate(zip(configs, checkpoint_dirs, strict=True)):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "config.json").write_text(json.dumps(cfg, indent=1, sort_keys=True))
@@ -216,7 +241,7 @@ def train_group(
         state = training.TrainState(**checkpoint["state"]) if checkpoint else None
         if state is not None and state.done and not (state.stop_reason == "time limit" and not out_of_time):
             continue  # finished: decoded as it is
-        members.append((cfg, folder))
+        members.append((cfg, folder, i))
         saved.append(checkpoint)
     if not members:
         return [training.TrainState(**training.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
@@ -224,13 +249,15 @@ def train_group(
     resumed = [s is not None for s in saved]
     steps = {s["state"]["step"] for s in saved if s is not None}
     if any(resumed) and (not all(resumed) or len(steps) > 1):
-        raise ValueError(f"the members of seeds {[c['seed'] for c, _ in members]} stand at different "
+        raise ValueError(f"the members of seeds {[m[0]['seed'] for m in members]} stand at different "
                          f"updates; resume them one by one (train without a group)")
 
     models, states = [], []
-    for (cfg, _), checkpoint in zip(members, saved, strict=True):
+    for (cfg, _, i), checkpoint in zip(members, saved, strict=True):
         torch.manual_seed(cfg["seed"])
         model = build_model(cfg, src_vocab_size, tgt_vocab_size)
+        if checkpoint is None and per_member["init_weights"][i] is not None:
+            model.load_state_dict(per_member["init_weights"][i])
         if checkpoint is not None:
             model.load_state_dict(checkpoint["model"])
             state = training.TrainState(**checkpoint["state"])
@@ -249,28 +276,31 @@ def train_group(
         training._set_rng_state(saved[0]["rng"], device)
     else:
         torch.manual_seed(members[0][0]["seed"])
-    streams = [training._batch_stream(train_pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)
-               for (cfg, _), s in zip(members, states, strict=True)]
+    member_pairs = [per_member["train_pairs"][i] for _, _, i in members]
+    streams = [training._batch_stream(pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)
+               for pairs, (cfg, _, _), s in zip(member_pairs, members, states, strict=True)]
     dim, updates_here = training.model_dim(members[0][0]), 0
     bar = training._progress_bar(progress, t["max_steps"], states[0].step)
     while not all(s.done for s in states):
         start = time.perf_counter()
         active = [not s.done for s in states]
-        indices, sentences = [], []
+        parts, sentences = [], []  # per member: the update's batches (fused: one)
         for k, stream in enumerate(streams):
             if active[k]:
                 groups = [next(stream) for _ in range(t["accum_count"])]
                 states[k].epoch, states[k].position = groups[-1][0], groups[-1][1]
-                indices.append(np.concatenate([g[2] for g in groups]))
+                batches = [g[2] for g in groups]
+                parts.append([np.concatenate(batches)] if fuse else batches)
             else:  # a frozen member computes on a copy of a batch; its loss is not used
-                indices.append(None)
-            sentences.append(0 if indices[-1] is None else len(indices[-1]))
-        filler = next(i for i in indices if i is not None)
-        tensors = stacked_batch(train_pairs, [filler if i is None else i for i in indices], device)
+                parts.append(None)
+            sentences.append(0 if parts[-1] is None else sum(len(b) for b in parts[-1]))
+        filler = next(p for p in parts if p is not None)
+        parts = [filler if p is None else p for p in parts]
+        chunks = [stacked_batch_of(member_pairs, [p[c] for p in parts], device) for c in range(len(filler))]
         step = next(s.step for s in states if not s.done) + 1
         for group_ in optimizer.param_groups:
             group_["lr"] = training.noam_lr(step, t["lr"], dim, t["warmup"])
-        losses = group_update(group, optimizer, tensors, sentences, active, t, amp, device)
+        losses = group_update(group, optimizer, chunks, sentences, active, t, amp, device)
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         seconds = time.perf_counter() - start
@@ -281,16 +311,16 @@ def train_group(
         updates_here += 1
         bar.update(1)
         if step % t["valid_every"] == 0 or step >= t["max_steps"]:
-            for k, ((cfg, folder), state) in enumerate(zip(members, states, strict=True)):
+            for k, ((cfg, folder, i), state) in enumerate(zip(members, states, strict=True)):
                 if state.done:
                     continue
                 scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
-                _validate(scratch, cfg, folder, state, optimizer, k, dev_pairs, device, amp, deadline,
-                          losses[k][0], dim, log)
+                _validate(scratch, cfg, folder, state, optimizer, k, per_member["dev_pairs"][i], device, amp,
+                          deadline, losses[k][0], dim, log)
         if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
             break
     bar.close()
-    by_folder = {str(folder): state for (_, folder), state in zip(members, states, strict=True)}
+    by_folder = {str(folder): state for (_, folder, _), state in zip(members, states, strict=True)}
     return [by_folder.get(str(Path(f))) or
             training.TrainState(**training.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
             for f in checkpoint_dirs]

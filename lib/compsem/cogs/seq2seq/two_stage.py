@@ -204,6 +204,56 @@ def train_two_stage(
     return out
 
 
+def train_two_stage_group(
+    configs: list[dict],
+    device="auto",
+    amp: bool = True,
+    checkpoints=None,
+    progress: bool = False,
+    stop_after: int | None = None,
+    deadline: float | None = None,
+    log=None,
+    fuse: bool | None = None,
+) -> bool:
+    """Both stages of ``configs`` (one configuration but for the seed), each stage trained as
+    one batched model (:func:`compsem.cogs.seq2seq.grouped.train_group`: each seed keeps its
+    own batches, loss, clip, Adam, validations and early stopping; each member's COGS stage
+    starts from its own auxiliary model). The checkpoints are where :func:`train_two_stage`
+    keeps them, so :func:`run` then reads the trained stages back and decodes each run. Returns
+    whether every member finished both stages (False: interrupted or cut by ``deadline``; the
+    next call resumes)."""
+    from compsem.cogs.seq2seq import grouped
+
+    for config in configs:
+        validate_aux(config)
+    grouped.check_group(configs)
+    dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
+    root = checkpoint_root(checkpoints)
+    src_vocab, tgt_vocab = vocabularies(configs[0])  # the same for every seed
+    sizes = (len(src_vocab), len(tgt_vocab))
+    options = {"device": dev, "amp": amp, "progress": progress, "stop_after": stop_after,
+               "deadline": deadline, "log": log, "fuse": fuse}
+    init = None
+    if configs[0]["auxiliary"]["objective"] != "none":
+        stage1 = [stage_one_config(c) for c in configs]
+        pairs = [auxiliary_pairs(c) for c in configs]  # denoising corrupts with each seed
+        folders = [root / "auxiliary" / training_hash(c) for c in stage1]
+        if log:
+            log(f"auxiliary stage ({configs[0]['auxiliary']['objective']}, seeds "
+                f"{[c['seed'] for c in configs]}) in {folders[0].parent}")
+        states = grouped.train_group(
+            stage1, [_encode(p[p.split == "train"], src_vocab, tgt_vocab) for p in pairs],
+            [_encode(p[p.split == "dev"], src_vocab, tgt_vocab) for p in pairs], *sizes, folders, **options)
+        if not all(s.done and s.stop_reason != "time limit" for s in states):
+            return False
+        init = [training.load_checkpoint(f / "best.pt", dev) for f in folders]
+    states = grouped.train_group(
+        configs, _encode(cogs_training_frame(configs[0]["data"]["exposures"]), src_vocab, tgt_vocab),
+        _encode(masked_cogs("dev"), src_vocab, tgt_vocab), *sizes,
+        [root / "cogs" / training_hash(c) for c in configs], init_weights=init, **options)
+    return all(s.done for s in states)
+
+
 # ---------------------------------------------------------------- decoding and scoring
 
 
@@ -348,6 +398,8 @@ def run(
         "python": platform.python_version(),
         "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     })
+    if state.group_seeds:  # trained as one batched model with these seeds (seq2seq.grouped)
+        metrics["trained_with_seeds"] = list(state.group_seeds)
     result = results.Result(config, metrics, predictions)
     folder = results.save_result(result, root)
     if log:
