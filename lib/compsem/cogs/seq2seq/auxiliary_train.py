@@ -56,7 +56,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="every model and objective (the default --model and --objective), the "
                         "Transformer's baseline and glossing first")
     p.add_argument("--group", action="store_true",
-                   help="train the seeds of each Transformer configuration as one batched model per "
+                   help="train the seeds of each configuration as one batched model per "
                         "stage (compsem.cogs.seq2seq.grouped), then decode each as its own run")
     p.add_argument("--reduced", action="store_true",
                    help="the reduced CPU configuration (small Transformer; --model is ignored)")

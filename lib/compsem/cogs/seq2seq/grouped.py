@@ -1,9 +1,11 @@
-"""Several seeds of one Transformer configuration trained as one batched model, so that a small
-model fills a GPU instead of time-slicing it with its siblings.
+"""Several seeds of one COGS configuration trained as one batched model, so that a small model
+fills a GPU instead of time-slicing it with its siblings.
 
 The members are built as their runs build them (``torch.manual_seed(seed)``, then the model),
-their weights stacked (``torch.func.stack_module_state``) and run as one model with
-``torch.func.vmap`` over ``functional_call`` (dropout drawn per member). Each member keeps what
+their weights stacked (``torch.func.stack_module_state``) and run as one model
+(:func:`group_model`): Transformers with ``torch.func.vmap`` over ``functional_call``, the LSTMs
+(whose packed sequences vmap cannot run) with grouped weights written out
+(:class:`~compsem.cogs.seq2seq.grouped_lstm.GroupedLSTM`); dropout is drawn per member. Each member keeps what
 makes it its seed's run (:func:`compsem.cogs.seq2seq.training.train`'s protocol):
 
 - its own batches: its seed's length-bucketed epochs, an update's ``accum_count`` batches fused
@@ -21,7 +23,7 @@ What differs from training the seeds one by one: the dropout masks (one generato
 member's), rounding (fused batches, padding), and the wall time, which the members share; each
 member's ``TrainState.group_seeds`` names the seeds it trained with, and its metrics say so.
 ``benchmarks/bench_cogs_group.py`` measures the speed-up and checks that a member's gradient in
-the group is its run's. Only Transformers: ``vmap`` cannot run the LSTMs' packed sequences.
+the group is its run's.
 Chapter 5's two stages train as groups through
 :func:`compsem.cogs.seq2seq.two_stage.train_two_stage_group`; the commands' ``--group`` uses both.
 """
@@ -44,28 +46,21 @@ from compsem.cogs.seq2seq.vocab import PAD_ID
 
 
 def groupable(configs: list[dict]) -> list[list[dict]]:
-    """``configs`` in groups that differ only in their seed (order kept): Transformers with the
-    same everything else share a group; every other configuration is a group of its own."""
+    """``configs`` in groups that differ only in their seed, in the order of their first member."""
     groups: dict[str, list[dict]] = {}
     for cfg in configs:
-        if cfg["architecture"]["arch"] != "transformer":
-            groups[json.dumps(cfg, sort_keys=True)] = [cfg]
-            continue
         key = json.dumps({k: v for k, v in cfg.items() if k != "seed"}, sort_keys=True)
         groups.setdefault(key, []).append(cfg)
     return list(groups.values())
 
 
 def check_group(configs: list[dict]) -> None:
-    """Raise ValueError unless ``configs`` are Transformers that differ only in distinct seeds."""
+    """Raise ValueError unless ``configs`` differ only in their seeds, which differ."""
     if not configs:
         raise ValueError("a group needs at least one configuration")
     rest = {json.dumps({k: v for k, v in c.items() if k != "seed"}, sort_keys=True) for c in configs}
     if len(rest) > 1:
         raise ValueError("configurations trained as one group must differ only in their seed")
-    if configs[0]["architecture"]["arch"] != "transformer":
-        raise ValueError(f"only Transformers train as a group (vmap cannot run the LSTMs' packed "
-                         f"sequences); train {configs[0]['model']!r} runs one by one")
     seeds = [c["seed"] for c in configs]
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"a group's seeds must differ, got {seeds}")
@@ -98,6 +93,18 @@ def stacked_batch_of(pairs: list[batching.Pairs], indices: list[np.ndarray], dev
     return src.to(device), lengths.to(device), tgt_in.to(device), tgt_out.to(device)
 
 
+def group_model(models: list[torch.nn.Module]):
+    """K models of one architecture as one: :class:`GroupModel` (vmap) for Transformers,
+    :class:`~compsem.cogs.seq2seq.grouped_lstm.GroupedLSTM` for the LSTMs."""
+    from compsem.cogs.seq2seq.lstm import LSTMSeq2Seq
+
+    if isinstance(models[0], LSTMSeq2Seq):
+        from compsem.cogs.seq2seq.grouped_lstm import GroupedLSTM
+
+        return GroupedLSTM(models)
+    return GroupModel(models)
+
+
 class GroupModel:
     """K models of one architecture as one: stacked weights and a vmapped forward pass."""
 
@@ -126,7 +133,7 @@ class GroupModel:
         return {name: t[k].detach().clone() for name, t in {**self.params, **self.buffers}.items()}
 
 
-def group_update(group: GroupModel, optimizer: torch.optim.Optimizer, chunks: list[tuple], sentences: list[int],
+def group_update(group, optimizer: torch.optim.Optimizer, chunks: list[tuple], sentences: list[int],
                  active: list[bool], t: dict, amp: bool, device, step: bool = True) -> list[tuple[float, int]]:
     """One update of every active member: forward and backward on each of ``chunks`` (tensors
     from :func:`stacked_batch`: one fused batch per member, or an update's batches one by one),
@@ -266,7 +273,7 @@ def train_group(
             state = training.TrainState(group_seeds=seeds)
         models.append(model.to(device))
         states.append(state)
-    group = GroupModel(models)
+    group = group_model(models)
     scratch = models[0]  # a real model to validate and save one member at a time
     keys = set(scratch.state_dict())
     optimizer = torch.optim.Adam(list(group.params.values()), lr=t["lr"], betas=(t["beta1"], t["beta2"]),

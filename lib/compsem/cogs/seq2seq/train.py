@@ -18,7 +18,7 @@ Examples::
     # the Transformer seeds with their weights kept every 500 updates, and accuracy over updates
     python -m compsem.cogs.seq2seq.train --model transformer --seed 1 2 3 --keep-every 500 --curve
 
-    # the Transformers' five seeds as one batched model each (a GPU's time shared by the seeds)
+    # each model's five seeds as one batched model (a GPU's time shared by the seeds)
     python -m compsem.cogs.seq2seq.train --grid --group --jobs 2 --train-minutes 8
 
     # which runs of the grid have results (done), were cut by a time budget (partial), have only
@@ -57,9 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument(
         "--group",
         action="store_true",
-        help="train the seeds of each Transformer configuration as one batched model "
+        help="train the seeds of each configuration as one batched model "
         "(compsem.cogs.seq2seq.grouped: each seed's batches, loss, clip, Adam and early stopping; "
-        "not its dropout draws), then decode each as its own run; LSTMs train one by one",
+        "not its dropout draws), then decode each as its own run",
     )
     p.add_argument("--max-steps", type=int, help="cap on updates (reduced configuration only)")
     p.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all 1,000)")
@@ -149,7 +149,7 @@ def _arch(model: str, args) -> dict | None:
 
 
 def _run_group(cfgs: list[dict], args_dict: dict) -> list[dict | None]:
-    """Train the seeds of one Transformer configuration as one batched model
+    """Train the seeds of one configuration as one batched model
     (:mod:`compsem.cogs.seq2seq.grouped`), then decode each as its own run; a one-configuration
     group is just :func:`_run_one`."""
     import time
