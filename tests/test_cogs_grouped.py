@@ -171,3 +171,25 @@ def test_each_member_starts_from_its_own_initial_weights(data, tmp_path):
         weights = training.load_checkpoint(folder / "last.pt")["model"]["generator.weight"]
         own, other = (float((weights - inits[j]["generator.weight"]).norm()) for j in (k, 1 - k))
         assert own < 0.1 * other
+
+
+def test_a_member_that_stops_early_leaves_the_others_as_their_runs(data, tmp_path, monkeypatch):
+    """Seed 1 stops at its first validation (as if early-stopped); seed 2 trains on to the end
+    and its validations are still its run's alone (dropout off)."""
+    train, dev, n_src, n_tgt = data
+    configs = [tiny(s, dropout=0.0, max_steps=8) for s in (1, 2)]
+    alone = training.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "alone", device="cpu", amp=False,
+                           fuse=False, progress=False).state
+    real = grouped._validate
+
+    def stop_seed_1(model, cfg, folder, state, *args):
+        real(model, cfg, folder, state, *args)
+        if cfg["seed"] == 1:
+            state.done, state.stop_reason = True, "early stopping"
+
+    monkeypatch.setattr(grouped, "_validate", stop_seed_1)
+    first, second = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"])
+    assert first.step == 2 and first.stop_reason == "early stopping"
+    assert second.step == 8 and [h["step"] for h in second.history] == [2, 4, 6, 8]
+    assert [h["dev_loss"] for h in second.history] == pytest.approx([h["dev_loss"] for h in alone.history],
+                                                                      rel=1e-5)

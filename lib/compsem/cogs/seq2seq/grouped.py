@@ -301,9 +301,10 @@ def train_group(
             else:  # a frozen member computes on a copy of a batch; its loss is not used
                 parts.append(None)
             sentences.append(0 if parts[-1] is None else sum(len(b) for b in parts[-1]))
-        filler = next(p for p in parts if p is not None)
-        parts = [filler if p is None else p for p in parts]
-        chunks = [stacked_batch_of(member_pairs, [p[c] for p in parts], device) for c in range(len(filler))]
+        first = next(k for k, p in enumerate(parts) if p is not None)  # the frozen members' stand-in
+        pairs_now = [member_pairs[k] if p is not None else member_pairs[first] for k, p in enumerate(parts)]
+        parts = [parts[first] if p is None else p for p in parts]
+        chunks = [stacked_batch_of(pairs_now, [p[c] for p in parts], device) for c in range(len(parts[first]))]
         step = next(s.step for s in states if not s.done) + 1
         for group_ in optimizer.param_groups:
             group_["lr"] = training.noam_lr(step, t["lr"], dim, t["warmup"])
