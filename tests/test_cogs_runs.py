@@ -57,3 +57,30 @@ def test_which_devices_are_a_gpu():
     import torch
 
     assert uses_gpu("auto") is torch.cuda.is_available()
+
+
+def test_a_group_trains_as_one_task_and_its_runs_decode_as_tasks_after_it():
+    from compsem.cogs.seq2seq.runs import phased
+
+    a1, a2, b1, c1, c2 = ({"name": n} for n in ("a1", "a2", "b1", "c1", "c2"))
+    items, after = phased([[a1, a2], [b1], [c1, c2]])
+    assert items == [("train", [a1, a2]), ("run", [b1]), ("train", [c1, c2]),
+                     ("decode", [a1]), ("decode", [a2]), ("decode", [c1]), ("decode", [c2])]
+    assert after == [[], [], [], [0], [0], [2], [2]]
+
+
+def slow_first(cfg: dict, options: dict) -> dict:
+    import time
+
+    time.sleep(cfg["sleep"])
+    return {"seed": cfg["seed"]}
+
+
+@pytest.mark.parametrize("after, order", [(None, [3, 1]), ([[], [0]], [1, 3])])
+def test_tasks_wait_for_the_tasks_they_come_after(capsys, after, order):
+    """With two workers the quick second task ends first, unless it waits for the first (as a
+    decoding waits for its group's training)."""
+    configs = [{"seed": 1, "sleep": 1.5}, {"seed": 3, "sleep": 0.0}]
+    assert run_configurations(slow_first, configs, {}, 2, summary, describe, after=after) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("seed")]
+    assert lines == [f"seed {s}: {{'seed': {s}}}" for s in order]

@@ -116,29 +116,41 @@ def configurations(args) -> list[dict]:
     return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding)
 
 
-def _run_group(cfgs: list[dict], options: dict) -> list[dict | None]:
-    """Both stages of the seeds of one configuration as one batched model per stage
-    (:func:`compsem.cogs.seq2seq.two_stage.train_two_stage_group`), then each run decoded; a
-    one-configuration group is just :func:`_run_one`."""
+def _run_item(item: tuple[str, list[dict]], options: dict) -> dict | bool | None:
+    """One task of ``--group`` (:func:`compsem.cogs.seq2seq.runs.phased`): a group's two stages
+    (True when they ran to the end), a trained member's decoding, or a single run."""
+    kind, cfgs = item
+    if kind == "train":
+        return _train_group(cfgs, options)
+    if kind == "decode":
+        from compsem.cogs.seq2seq import training, two_stage
+        from compsem.cogs.seq2seq.config import training_hash
+
+        folder = two_stage.checkpoint_root(options["checkpoints"]) / "cogs" / training_hash(cfgs[0])
+        if not training.is_finished(folder):
+            return None  # its group did not finish its stages (time budget, failure): pending
+        return _run_one(cfgs[0], options, started=True)
+    return _run_one(cfgs[0], options)
+
+
+def _train_group(cfgs: list[dict], options: dict) -> bool:
+    """Both stages of the seeds of one configuration, each as one batched model
+    (:func:`compsem.cogs.seq2seq.two_stage.train_two_stage_group`); False when the time budget
+    ran out before it started or cut it."""
     import time
 
     from compsem import determinism
     from compsem.cogs.seq2seq import two_stage
     from compsem.cogs.seq2seq.config import config_hash
 
-    if len(cfgs) == 1:
-        return [_run_one(cfgs[0], options)]
     determinism.set_threads(options["threads"])
     if options["deadline"] is not None and time.time() >= options["deadline"]:
-        return [None] * len(cfgs)
+        return False
     tag = "+".join(config_hash(c) for c in cfgs)
-    done = two_stage.train_two_stage_group(
+    return two_stage.train_two_stage_group(
         cfgs, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
         checkpoints=options["checkpoints"], deadline=options["deadline"],
         log=lambda line: print(f"[{tag}] {line}", flush=True), fuse=False if options["no_fuse"] else None)
-    if not done:  # an auxiliary stage cut by the time budget: the COGS stage waits for the next call
-        return [None] * len(cfgs)
-    return [_run_one(c, options, started=True) for c in cfgs]
 
 
 def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:
@@ -204,12 +216,12 @@ def main(argv=None) -> int:
           f"{len(todo)} to run", flush=True)
     if args.group:
         from compsem.cogs.seq2seq.grouped import groupable
+        from compsem.cogs.seq2seq.runs import item_describer, item_summary, phased
 
-        failures = run_configurations(
-            _run_group, groupable(todo), options, args.jobs,
-            lambda cfgs, metrics: "\n".join(_summary(c, m) for c, m in zip(cfgs, metrics, strict=True)),
-            lambda cfgs: " + ".join(describe_aux(c) for c in cfgs), scheduler=args.scheduler,
-            gpu=uses_gpu(args.device))
+        items, after = phased(groupable(todo))
+        failures = run_configurations(_run_item, items, options, args.jobs, item_summary(_summary, describe_aux),
+                                      item_describer(describe_aux), scheduler=args.scheduler,
+                                      gpu=uses_gpu(args.device), after=after)
         return 1 if failures else 0
     failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
                                   scheduler=args.scheduler, gpu=uses_gpu(args.device))

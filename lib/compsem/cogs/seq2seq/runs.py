@@ -31,14 +31,36 @@ def uses_gpu(device: str) -> bool:
     return torch.cuda.is_available()
 
 
+def phased(groups: Sequence[list[dict]]) -> tuple[list[tuple[str, list[dict]]], list[list[int]]]:
+    """The tasks of seed groups (:func:`compsem.cogs.seq2seq.grouped.groupable`) and what each
+    waits for: a group of several seeds trains as one task (``("train", group)``), then each of
+    its configurations is decoded by a task of its own (``("decode", [config])``, after its
+    group's training), so that the decodings share the workers; a group of one is one task
+    (``("run", [config])``). Trainings and single runs come first, in the groups' order."""
+    items: list[tuple[str, list[dict]]] = []
+    decodes = []
+    for group in groups:
+        items.append(("train" if len(group) > 1 else "run", list(group)))
+        if len(group) > 1:
+            decodes.append((len(items) - 1, group))
+    after: list[list[int]] = [[] for _ in items]
+    for position, group in decodes:
+        for cfg in group:
+            items.append(("decode", [cfg]))
+            after.append([position])
+    return items, after
+
+
 def run_configurations(run_one: Callable[[dict, dict], dict | None], configs: Sequence[dict],
                        options: dict, jobs: int, summary: Callable[[dict, dict | None], str],
                        describe: Callable[[dict], str], scheduler: str | None = None,
-                       gpu: bool = False) -> int:
+                       gpu: bool = False, after: Sequence[Sequence[int]] | None = None) -> int:
     """``run_one(cfg, options)`` for every config, ``jobs`` at a time (1 and no ``scheduler``: in
-    this process); prints ``summary(cfg, metrics)`` for each, or ``FAILED <describe(cfg)>:
-    <error>``. ``gpu``: each run needs the Dask resource :data:`GPU_RESOURCE`. Returns the number
-    of runs that raised (in this process, an exception propagates)."""
+    this process, in the order given); prints ``summary(cfg, metrics)`` for each, or ``FAILED
+    <describe(cfg)>: <error>``. ``gpu``: each run needs the Dask resource :data:`GPU_RESOURCE`.
+    ``after[i]``: positions of the configs whose runs must end before run ``i`` starts (e.g.
+    :func:`phased`). Returns the number of runs that raised (in this process, an exception
+    propagates)."""
     if jobs <= 1 and scheduler is None:
         for cfg in configs:
             print(summary(cfg, run_one(cfg, options)), flush=True)
@@ -62,6 +84,24 @@ def run_configurations(run_one: Callable[[dict, dict], dict | None], configs: Se
             print(f"FAILED {describe(cfg)}: {type(error).__name__}: {error}", flush=True)
 
     submit_all(run_one, [(cfg, options) for cfg in configs], names, scheduler=scheduler,
-               n_workers=max(1, jobs), outcome=report, in_order=True,
+               n_workers=max(1, jobs), outcome=report, in_order=True, after=after,
                resources=GPU_RESOURCE if gpu else None)
     return failures
+
+
+def item_summary(summary: Callable[[dict, dict | None], str], describe: Callable[[dict], str]) -> Callable:
+    """The line printed when a :func:`phased` task ends, from a command's run summary."""
+
+    def line(item: tuple[str, list[dict]], outcome) -> str:
+        kind, cfgs = item
+        if kind != "train":
+            return summary(cfgs[0], outcome)
+        names = " + ".join(describe(c) for c in cfgs)
+        return f"{names}: trained as one model" if outcome else f"{names}: not trained to the end (time budget)"
+
+    return line
+
+
+def item_describer(describe: Callable[[dict], str]) -> Callable:
+    """A :func:`phased` task's name in a failure line."""
+    return lambda item: f"{item[0]} " + " + ".join(describe(c) for c in item[1])

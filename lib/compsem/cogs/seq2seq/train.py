@@ -148,10 +148,27 @@ def _arch(model: str, args) -> dict | None:
     return {"embedding_dropout": float(dropout)}
 
 
-def _run_group(cfgs: list[dict], args_dict: dict) -> list[dict | None]:
+def _run_item(item: tuple[str, list[dict]], args_dict: dict) -> dict | bool | None:
+    """One task of ``--group`` (:func:`compsem.cogs.seq2seq.runs.phased`): a group's training
+    (True when it ran), a trained member's decoding, or a single run (their metrics)."""
+    kind, cfgs = item
+    if kind == "train":
+        return _train_group(cfgs, args_dict)
+    if kind == "decode":
+        from pathlib import Path
+
+        from compsem.cogs.seq2seq import experiment, training
+
+        root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
+        if not training.is_finished(experiment.checkpoint_dir(cfgs[0], root)):
+            return None  # its group did not train (time budget, failure): still pending
+        return _run_one(cfgs[0], args_dict, started=True)
+    return _run_one(cfgs[0], args_dict)
+
+
+def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
     """Train the seeds of one configuration as one batched model
-    (:mod:`compsem.cogs.seq2seq.grouped`), then decode each as its own run; a one-configuration
-    group is just :func:`_run_one`."""
+    (:mod:`compsem.cogs.seq2seq.grouped`); False when the time budget ran out before it started."""
     import time
     from pathlib import Path
 
@@ -159,12 +176,10 @@ def _run_group(cfgs: list[dict], args_dict: dict) -> list[dict | None]:
     from compsem.cogs.seq2seq import experiment, grouped
     from compsem.cogs.seq2seq.config import config_hash
 
-    if len(cfgs) == 1:
-        return [_run_one(cfgs[0], args_dict)]
     determinism.set_threads(args_dict["threads"])
     deadline = args_dict["deadline"]
     if deadline is not None and time.time() >= deadline:
-        return [None] * len(cfgs)
+        return False
     root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
     tag = "+".join(config_hash(c) for c in cfgs)
     grouped.train_group(
@@ -177,7 +192,7 @@ def _run_group(cfgs: list[dict], args_dict: dict) -> list[dict | None]:
         deadline=deadline,
         log=lambda line: print(f"[{tag}] {line}", flush=True),
     )
-    return [_run_one(c, args_dict, started=True) for c in cfgs]  # trained: decoded as any run
+    return True
 
 
 def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
@@ -269,18 +284,16 @@ def main(argv=None) -> int:
     )
     if args.group:
         from compsem.cogs.seq2seq.grouped import groupable
+        from compsem.cogs.seq2seq.runs import item_describer, item_summary, phased
 
-        failures = run_configurations(_run_group, groupable(todo), args_dict, args.jobs, _group_summary,
-                                      lambda cfgs: " + ".join(describe(c) for c in cfgs),
-                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
+        items, after = phased(groupable(todo))
+        failures = run_configurations(_run_item, items, args_dict, args.jobs, item_summary(_summary, describe),
+                                      item_describer(describe), scheduler=args.scheduler,
+                                      gpu=uses_gpu(args.device), after=after)
         return 1 if failures else 0
     failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
                                   scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
-
-
-def _group_summary(cfgs: list[dict], metrics: list[dict | None]) -> str:
-    return "\n".join(_summary(c, m) for c, m in zip(cfgs, metrics, strict=True))
 
 
 def _summary(cfg: dict, metrics: dict | None) -> str:

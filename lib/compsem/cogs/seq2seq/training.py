@@ -115,6 +115,13 @@ class TrainState:
     group_seeds: list = dataclasses.field(default_factory=list)  # trained as one model with these
 
 
+def is_finished(checkpoint_dir: Path) -> bool:
+    """Whether the run whose checkpoints are in ``checkpoint_dir`` has finished training (by its
+    stopping rule or a time limit): its ``last.pt`` says so."""
+    last = Path(checkpoint_dir) / "last.pt"
+    return last.exists() and bool(load_checkpoint(last)["state"]["done"])
+
+
 def _batch_stream(pairs, batch_size, seed, epoch, position):
     """Yield (epoch, position after this batch, indices) forever, starting mid-epoch."""
     while True:
