@@ -180,14 +180,15 @@ def test_a_member_that_stops_early_leaves_the_others_as_their_runs(data, tmp_pat
     configs = [tiny(s, dropout=0.0, max_steps=8) for s in (1, 2)]
     alone = training.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "alone", device="cpu", amp=False,
                            fuse=False, progress=False).state
-    real = grouped._validate
+    real = training.validate
 
     def stop_seed_1(model, cfg, folder, state, *args):
-        real(model, cfg, folder, state, *args)
+        outcome = real(model, cfg, folder, state, *args)
         if cfg["seed"] == 1:
             state.done, state.stop_reason = True, "early stopping"
+        return outcome
 
-    monkeypatch.setattr(grouped, "_validate", stop_seed_1)
+    monkeypatch.setattr(training, "validate", stop_seed_1)
     first, second = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"])
     assert first.step == 2 and first.stop_reason == "early stopping"
     assert second.step == 8 and [h["step"] for h in second.history] == [2, 4, 6, 8]

@@ -116,21 +116,12 @@ def configurations(args) -> list[dict]:
     return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding)
 
 
-def _run_item(item: tuple[str, list[dict]], options: dict) -> dict | bool | None:
-    """One task of ``--group`` (:func:`compsem.cogs.seq2seq.runs.phased`): a group's two stages
-    (True when they ran to the end), a trained member's decoding, or a single run."""
-    kind, cfgs = item
-    if kind == "train":
-        return _train_group(cfgs, options)
-    if kind == "decode":
-        from compsem.cogs.seq2seq import training, two_stage
-        from compsem.cogs.seq2seq.config import training_hash
+def _trained(cfg: dict, options: dict) -> bool:
+    """Whether ``cfg``'s two stages (in a group) have finished: its COGS stage's checkpoint says so."""
+    from compsem.cogs.seq2seq import training, two_stage
+    from compsem.cogs.seq2seq.config import training_hash
 
-        folder = two_stage.checkpoint_root(options["checkpoints"]) / "cogs" / training_hash(cfgs[0])
-        if not training.is_finished(folder):
-            return None  # its group did not finish its stages (time budget, failure): pending
-        return _run_one(cfgs[0], options, started=True)
-    return _run_one(cfgs[0], options)
+    return training.is_finished(two_stage.checkpoint_root(options["checkpoints"]) / "cogs" / training_hash(cfg))
 
 
 def _train_group(cfgs: list[dict], options: dict) -> bool:
@@ -193,7 +184,7 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import run_configurations, uses_gpu
+    from compsem.cogs.seq2seq.runs import run_configurations, run_groups, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -215,16 +206,11 @@ def main(argv=None) -> int:
     print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
           f"{len(todo)} to run", flush=True)
     if args.group:
-        from compsem.cogs.seq2seq.grouped import groupable
-        from compsem.cogs.seq2seq.runs import item_describer, item_summary, phased
-
-        items, after = phased(groupable(todo))
-        failures = run_configurations(_run_item, items, options, args.jobs, item_summary(_summary, describe_aux),
-                                      item_describer(describe_aux), scheduler=args.scheduler,
-                                      gpu=uses_gpu(args.device), after=after)
-        return 1 if failures else 0
-    failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
-                                  scheduler=args.scheduler, gpu=uses_gpu(args.device))
+        failures = run_groups(todo, options, args.jobs, _run_one, _train_group, _trained, _summary, describe_aux,
+                              scheduler=args.scheduler, gpu=uses_gpu(args.device))
+    else:
+        failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
+                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
 
 

@@ -132,7 +132,7 @@ def run(
     start = time.perf_counter()
     dev = torch.device(resolve_device(device))
     src_vocab, tgt_vocab = cogs_vocabularies()
-    train_frame = training_frame(config["data"]["exposures"])
+    train_pairs, dev_pairs, n_src, n_tgt = training_data(config["data"]["exposures"])
     gold = {s: cogs.load(s) for s in ("dev", "test", "gen")}
 
     checkpoints = checkpoint_dir(config, checkpoint_root)
@@ -143,7 +143,10 @@ def run(
         )
     trained = training.train(
         config,
-        *training_data(config["data"]["exposures"]),
+        train_pairs,
+        dev_pairs,
+        n_src,
+        n_tgt,
         checkpoints,
         device=dev,
         amp=amp,
@@ -207,7 +210,7 @@ def run(
                 state.step
                 * config["training"]["batch_size"]
                 * config["training"]["accum_count"]
-                / len(train_frame),
+                / len(train_pairs),
                 2,
             ),
             "history": state.history,

@@ -31,7 +31,6 @@ Chapter 5's two stages train as groups through
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import time
 from pathlib import Path
@@ -323,8 +322,10 @@ def train_group(
                 if state.done:
                     continue
                 scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
-                _validate(scratch, cfg, folder, state, optimizer, k, per_member["dev_pairs"][i], device, amp,
-                          deadline, losses[k][0], dim, log)
+                loss, improved = training.validate(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k),
+                                                   per_member["dev_pairs"][i], device, amp, deadline, losses[k][0])
+                if log is not None:
+                    log(f"seed {cfg['seed']} step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
         if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
             break
     bar.close()
@@ -332,34 +333,3 @@ def train_group(
     return [by_folder.get(str(Path(f))) or
             training.TrainState(**training.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
             for f in checkpoint_dirs]
-
-
-def _validate(model, cfg: dict, folder: Path, state: training.TrainState, optimizer, k: int, dev_pairs,
-              device, amp: bool, deadline, train_loss: float, dim: int, log) -> None:
-    """A member's validation, as the trainer's: dev loss, best weights, stopping rule, last.pt."""
-    t = cfg["training"]
-    loss = training.dev_loss(model, dev_pairs, device, amp)
-    improved = loss < state.best_loss
-    if improved:
-        state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
-        training._save(folder / "best.pt", model.state_dict())
-    else:
-        state.bad_validations += 1
-    state.history.append({"step": state.step, "epoch": state.epoch, "dev_loss": loss,
-                          "train_loss": train_loss, "lr": training.noam_lr(state.step, t["lr"], dim, t["warmup"]),
-                          "train_seconds": round(state.train_seconds, 2)})
-    if state.bad_validations >= t["patience"]:
-        state.done, state.stop_reason = True, "early stopping"
-    elif state.step >= t["max_steps"]:
-        state.done, state.stop_reason = True, "max_steps"
-    elif deadline is not None and time.time() >= deadline:
-        state.done, state.stop_reason = True, "time limit"
-    training._save(folder / "last.pt", {
-        "model": model.state_dict(),
-        "optimizer": _member_optimizer_state(optimizer, k),
-        "state": dataclasses.asdict(state),
-        "rng": training._rng_state(device),
-        "training_hash": training_hash(cfg),
-    })
-    if log is not None:
-        log(f"seed {cfg['seed']} step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")

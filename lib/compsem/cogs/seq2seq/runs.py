@@ -13,6 +13,7 @@ others go on; the caller gets the number of failures (its exit code is 1 when an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 GPU_RESOURCE = {"GPU": 1}
@@ -89,7 +90,36 @@ def run_configurations(run_one: Callable[[dict, dict], dict | None], configs: Se
     return failures
 
 
-def item_summary(summary: Callable[[dict, dict | None], str], describe: Callable[[dict], str]) -> Callable:
+def run_groups(configs: Sequence[dict], options: dict, jobs: int, run_one: Callable, train_group: Callable,
+               trained: Callable[[dict, dict], bool], summary: Callable[[dict, dict | None], str],
+               describe: Callable[[dict], str], scheduler: str | None = None, gpu: bool = False) -> int:
+    """A command's ``--group``: ``configs`` in seed groups (:func:`~compsem.cogs.seq2seq.grouped.groupable`)
+    run as :func:`phased` tasks through :func:`run_configurations`. ``train_group(cfgs, options)``
+    trains a group (True when it ran to the end), ``trained(cfg, options)`` says whether a
+    member's training finished, ``run_one(cfg, options, started=...)`` runs or decodes one
+    configuration. Returns the number of tasks that raised."""
+    from compsem.cogs.seq2seq.grouped import groupable
+
+    items, after = phased(groupable(configs))
+    task = functools.partial(_run_task, run_one=run_one, train_group=train_group, trained=trained)
+    return run_configurations(task, items, options, jobs, _task_summary(summary, describe),
+                              lambda item: f"{item[0]} " + " + ".join(describe(c) for c in item[1]),
+                              scheduler=scheduler, gpu=gpu, after=after)
+
+
+def _run_task(item: tuple[str, list[dict]], options: dict, run_one: Callable, train_group: Callable,
+              trained: Callable) -> dict | bool | None:
+    """One :func:`phased` task: a group's training, a trained member's decoding (None while its
+    group has not finished training: time budget, failure), or a single run."""
+    kind, cfgs = item
+    if kind == "train":
+        return train_group(cfgs, options)
+    if kind == "decode":
+        return run_one(cfgs[0], options, started=True) if trained(cfgs[0], options) else None
+    return run_one(cfgs[0], options)
+
+
+def _task_summary(summary: Callable[[dict, dict | None], str], describe: Callable[[dict], str]) -> Callable:
     """The line printed when a :func:`phased` task ends, from a command's run summary."""
 
     def line(item: tuple[str, list[dict]], outcome) -> str:
@@ -100,8 +130,3 @@ def item_summary(summary: Callable[[dict, dict | None], str], describe: Callable
         return f"{names}: trained as one model" if outcome else f"{names}: not trained to the end (time budget)"
 
     return line
-
-
-def item_describer(describe: Callable[[dict], str]) -> Callable:
-    """A :func:`phased` task's name in a failure line."""
-    return lambda item: f"{item[0]} " + " + ".join(describe(c) for c in item[1])

@@ -148,22 +148,14 @@ def _arch(model: str, args) -> dict | None:
     return {"embedding_dropout": float(dropout)}
 
 
-def _run_item(item: tuple[str, list[dict]], args_dict: dict) -> dict | bool | None:
-    """One task of ``--group`` (:func:`compsem.cogs.seq2seq.runs.phased`): a group's training
-    (True when it ran), a trained member's decoding, or a single run (their metrics)."""
-    kind, cfgs = item
-    if kind == "train":
-        return _train_group(cfgs, args_dict)
-    if kind == "decode":
-        from pathlib import Path
+def _trained(cfg: dict, args_dict: dict) -> bool:
+    """Whether ``cfg``'s training (in a group) has finished: its checkpoint says so."""
+    from pathlib import Path
 
-        from compsem.cogs.seq2seq import experiment, training
+    from compsem.cogs.seq2seq import experiment, training
 
-        root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
-        if not training.is_finished(experiment.checkpoint_dir(cfgs[0], root)):
-            return None  # its group did not train (time budget, failure): still pending
-        return _run_one(cfgs[0], args_dict, started=True)
-    return _run_one(cfgs[0], args_dict)
+    root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
+    return training.is_finished(experiment.checkpoint_dir(cfg, root))
 
 
 def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
@@ -251,7 +243,7 @@ def main(argv=None) -> int:
 
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import run_configurations, uses_gpu
+    from compsem.cogs.seq2seq.runs import run_configurations, run_groups, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -283,16 +275,11 @@ def main(argv=None) -> int:
         flush=True,
     )
     if args.group:
-        from compsem.cogs.seq2seq.grouped import groupable
-        from compsem.cogs.seq2seq.runs import item_describer, item_summary, phased
-
-        items, after = phased(groupable(todo))
-        failures = run_configurations(_run_item, items, args_dict, args.jobs, item_summary(_summary, describe),
-                                      item_describer(describe), scheduler=args.scheduler,
-                                      gpu=uses_gpu(args.device), after=after)
-        return 1 if failures else 0
-    failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
-                                  scheduler=args.scheduler, gpu=uses_gpu(args.device))
+        failures = run_groups(todo, args_dict, args.jobs, _run_one, _train_group, _trained, _summary, describe,
+                              scheduler=args.scheduler, gpu=uses_gpu(args.device))
+    else:
+        failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
+                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
     return 1 if failures else 0
 
 

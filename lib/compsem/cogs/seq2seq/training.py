@@ -115,6 +115,50 @@ class TrainState:
     group_seeds: list = dataclasses.field(default_factory=list)  # trained as one model with these
 
 
+def validate(model, config: dict, checkpoint_dir: Path, state: TrainState, optimizer_state: dict,
+             dev_pairs: batching.Pairs, device, amp: bool, deadline: float | None,
+             train_loss: float) -> tuple[float, bool]:
+    """One validation of the protocol: the dev loss (the early-stopping criterion), ``best.pt``
+    when it improved, a row of ``state.history``, the stopping rule (``patience`` validations
+    without improvement, ``max_steps``, or ``deadline``: stop reason "time limit") and
+    ``last.pt`` (weights, ``optimizer_state``, state, RNG). Returns (dev loss, improved)."""
+    t = config["training"]
+    loss = dev_loss(model, dev_pairs, device, amp)
+    improved = loss < state.best_loss
+    if improved:
+        state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
+        _save(Path(checkpoint_dir) / "best.pt", model.state_dict())
+    else:
+        state.bad_validations += 1
+    state.history.append(
+        {
+            "step": state.step,
+            "epoch": state.epoch,
+            "dev_loss": loss,
+            "train_loss": train_loss,
+            "lr": noam_lr(state.step, t["lr"], model_dim(config), t["warmup"]),
+            "train_seconds": round(state.train_seconds, 2),
+        }
+    )
+    if state.bad_validations >= t["patience"]:
+        state.done, state.stop_reason = True, "early stopping"
+    elif state.step >= t["max_steps"]:
+        state.done, state.stop_reason = True, "max_steps"
+    elif deadline is not None and time.time() >= deadline:
+        state.done, state.stop_reason = True, "time limit"
+    _save(
+        Path(checkpoint_dir) / "last.pt",
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer_state,
+            "state": dataclasses.asdict(state),
+            "rng": _rng_state(device),
+            "training_hash": training_hash(config),
+        },
+    )
+    return loss, improved
+
+
 def is_finished(checkpoint_dir: Path) -> bool:
     """Whether the run whose checkpoints are in ``checkpoint_dir`` has finished training (by its
     stopping rule or a time limit): its ``last.pt`` says so."""
@@ -421,39 +465,8 @@ def train(
         bar.set_postfix(loss=f"{train_loss:.3f}", best=f"{state.best_loss:.4f}", refresh=False)
 
         if state.step % t["valid_every"] == 0 or state.step >= t["max_steps"]:
-            loss = dev_loss(model, dev_pairs, device, amp)
-            improved = loss < state.best_loss
-            if improved:
-                state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
-                _save(best, model.state_dict())
-            else:
-                state.bad_validations += 1
-            state.history.append(
-                {
-                    "step": state.step,
-                    "epoch": state.epoch,
-                    "dev_loss": loss,
-                    "train_loss": train_loss,
-                    "lr": noam_lr(state.step, t["lr"], dim, t["warmup"]),
-                    "train_seconds": round(state.train_seconds, 2),
-                }
-            )
-            if state.bad_validations >= t["patience"]:
-                state.done, state.stop_reason = True, "early stopping"
-            elif state.step >= t["max_steps"]:
-                state.done, state.stop_reason = True, "max_steps"
-            elif deadline is not None and time.time() >= deadline:
-                state.done, state.stop_reason = True, "time limit"
-            _save(
-                last,
-                {
-                    "model": model.state_dict(),
-                    "optimizer": optimizer.state_dict(),
-                    "state": dataclasses.asdict(state),
-                    "rng": _rng_state(device),
-                    "training_hash": training_hash(config),
-                },
-            )
+            loss, improved = validate(model, config, checkpoint_dir, state, optimizer.state_dict(), dev_pairs,
+                                      device, amp, deadline, train_loss)
             if log is not None:
                 log(f"step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
         if stop_after is not None and updates_here >= stop_after and not state.done:
