@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_cogs.py                       # every model, auto device
     .venv/bin/python benchmarks/bench_cogs.py --models transformer --updates 50 --device cuda
+    .venv/bin/python benchmarks/bench_cogs.py --models lstm bilstm --compile-step default reduce-overhead
 
 For each model, with the paper's protocol (4 length-bucketed batches of 128 sentences per
 update; one fused forward pass on a GPU, bfloat16 autocast there):
@@ -10,6 +11,10 @@ update; one fused forward pass on a GPU, bfloat16 autocast there):
   ``train.tsv`` (47 updates) and of 3,000 / 10,000 updates (the range to early stopping);
 - decoding: greedy and beam-5 output tokens per second and sentences per second on a sample of
   gen sentences (an untrained model: outputs run to the cap, so this is a worst case per sentence).
+
+``--compile-step MODE ...`` adds a row per ``torch.compile`` mode for each LSTM model (its decoder
+step compiled, :func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`) beside the eager row; the
+first two updates and a first decoding batch warm up (compilation is not timed; it is printed).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from compsem.devices import resolve_device
 
 def main() -> None:
     from compsem.cogs.seq2seq import batching, config, decoding, training
+    from compsem.cogs.seq2seq.lstm import COMPILE_MODES, compile_decoder_step
     from compsem.cogs.seq2seq.vocab import cogs_vocabularies
     from compsem.data import cogs
 
@@ -50,6 +56,8 @@ def main() -> None:
         "--decode", type=int, default=0, help="gen sentences decoded (0: 64 CPU, 1024 GPU)"
     )
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--compile-step", nargs="*", default=[], choices=COMPILE_MODES, metavar="MODE",
+                        help="also time the LSTMs with their decoder step compiled in these modes")
     args = parser.parse_args()
     determinism.set_threads(args.threads)
     device = torch.device(resolve_device(args.device))
@@ -71,15 +79,19 @@ def main() -> None:
         f"{'3k upd':>9}{'10k upd':>9}{'greedy tok/s':>14}{'beam5 tok/s':>13}{'beam5 sent/s':>14}"
     )
     print(header)
-    for model_name in args.models:
+    rows = [(m, mode) for m in args.models
+            for mode in [None, *(args.compile_step if config.ARCHITECTURES[m]["arch"] == "lstm" else [])]]
+    for model_name, mode in rows:
         cfg = config.make_config(model_name)
         t = cfg["training"]
         torch.manual_seed(0)
-        model = config.build_model(cfg, len(src_vocab), len(tgt_vocab)).to(device)
+        model = compile_decoder_step(config.build_model(cfg, len(src_vocab), len(tgt_vocab)).to(device), mode)
+        warm = 2 if mode else 1
+        compile_start = time.perf_counter()
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.998), eps=1e-9)
         batches = batching.epoch_batches(pairs, t["batch_size"], seed=0, epoch=0)
         times, tokens = [], 0
-        for u in range(updates + 1):  # the first update warms up (allocations, kernels)
+        for u in range(updates + warm):  # the first update(s) warm up (allocations, kernels, compilation)
             group = batches[u * t["accum_count"] : (u + 1) * t["accum_count"]]
             start = time.perf_counter()
             for indices in [np.concatenate(group)] if gpu else group:
@@ -88,18 +100,23 @@ def main() -> None:
                     logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
                 loss, n = training.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
                 (loss / 512).backward()
-                tokens += n if u else 0
+                tokens += n if u >= warm else 0
             if t["clip"] > 0:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             if gpu:
                 torch.cuda.synchronize(device)
-            if u:
+            if u >= warm:
                 times.append(time.perf_counter() - start)
+            elif u == warm - 1:
+                warm_seconds = time.perf_counter() - compile_start
         per_update = float(np.mean(times))
         model.eval()
         rates = []
+        if mode:  # compile the decoding shapes before timing
+            for method in ("greedy", "beam"):
+                decoding.translate(model, sources[:8], caps[:8], method, beam=5, batch_size=8, device=device)
         for method in ("greedy", "beam"):
             start = time.perf_counter()
             with training.autocast(device, True):
@@ -116,13 +133,16 @@ def main() -> None:
                 torch.cuda.synchronize(device)
             seconds = time.perf_counter() - start
             rates.append((sum(len(h.tokens) + 1 for h in hyps) / seconds, len(hyps) / seconds))
+        label = f"{model_name} ({mode})" if mode else model_name
         print(
-            f"{model_name:<20}{config.count_parameters(model) / 1e6:>7.2f}M{per_update:>10.3f}"
+            f"{label:<20}{config.count_parameters(model) / 1e6:>7.2f}M{per_update:>10.3f}"
             f"{tokens / sum(times):>11,.0f}{per_epoch * per_update / 60:>8.1f}m"
             f"{3000 * per_update / 60:>8.1f}m{10000 * per_update / 60:>8.1f}m"
             f"{rates[0][0]:>14,.0f}{rates[1][0]:>13,.0f}{rates[1][1]:>14.1f}",
             flush=True,
         )
+        if mode:
+            print(f"{'':<20}warm-up with compilation {warm_seconds:.0f} s", flush=True)
         del model, optimizer
         if gpu:
             torch.cuda.empty_cache()

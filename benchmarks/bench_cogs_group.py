@@ -17,7 +17,9 @@ the K members one after another (K x one model's time); the target positions the
 beyond those of the members' own batches ("padding"); and, with dropout off and float32, how
 far a member's clipped gradient in the group is from its model's alone (relative L2 distance:
 the same training up to rounding?). ``--shared-order`` gives every member the first seed's
-batches (no padding, but the members then share their data order).
+batches (no padding, but the members then share their data order). ``--compile-step MODE``
+compiles the LSTMs' decoder step, of the single model and of the group alike
+(:func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`; two warm-up updates, not timed).
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ def same_training_gap(cfg, pairs, seeds, src_size, tgt_size, device, shared_orde
 
 def main(argv=None) -> None:
     from compsem.cogs.seq2seq import batching, config
+    from compsem.cogs.seq2seq.lstm import COMPILE_MODES, compile_decoder_step
     from compsem.cogs.seq2seq.vocab import cogs_vocabularies
     from compsem.data import cogs
 
@@ -136,6 +139,8 @@ def main(argv=None) -> None:
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--shared-order", action="store_true",
                         help="every member reads the first seed's batches (no padding; not one run per seed)")
+    parser.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
+                        help="torch.compile the LSTM decoder step in this mode (single model and group)")
     args = parser.parse_args(argv)
     determinism.set_threads(args.threads)
     device = torch.device(resolve_device(args.device))
@@ -143,7 +148,9 @@ def main(argv=None) -> None:
     updates = args.updates or (20 if gpu else 2)
     seeds = list(range(1, args.members + 1))
     name = torch.cuda.get_device_name(device) if gpu else f"CPU, {torch.get_num_threads()} threads"
-    print(f"device: {name}; torch {torch.__version__}; {args.members} members; bfloat16 autocast: {gpu}")
+    print(f"device: {name}; torch {torch.__version__}; {args.members} members; bfloat16 autocast: {gpu}; "
+          f"compiled LSTM step: {args.compile_step or 'no'}")
+    warm = 2 if args.compile_step else 1
     src_vocab, tgt_vocab = cogs_vocabularies()
     train = cogs.load("train")
     pairs = batching.encode_pairs(train.source, train.target, src_vocab, tgt_vocab)
@@ -152,25 +159,26 @@ def main(argv=None) -> None:
         cfg = config.make_config(model_name)
         t = cfg["training"]
         sizes = (len(src_vocab), len(tgt_vocab))
-        one = build_members(cfg, seeds[:1], *sizes, device)[0]
+        one = compile_decoder_step(build_members(cfg, seeds[:1], *sizes, device)[0], args.compile_step)
         optimizer = torch.optim.Adam(one.parameters(), lr=1e-4, betas=(t["beta1"], t["beta2"]), eps=t["eps"],
                                      fused=gpu)
         times = []
-        for u in range(updates + 1):  # the first update warms up
+        for u in range(updates + warm):  # the first update(s) warm up (and compile)
             idx = member_batches(pairs, t, seeds[:1], u)[0]
             start = time.perf_counter()
             single_update(one, optimizer, pairs, idx, t, True, device)
             if gpu:
                 torch.cuda.synchronize(device)
-            times.append(time.perf_counter() - start) if u else None
+            times.append(time.perf_counter() - start) if u >= warm else None
         single = float(np.mean(times))
         del one, optimizer
         try:
             from compsem.cogs.seq2seq.grouped import group_update, stacked_batch
 
             group, group_optimizer = make_group(build_members(cfg, seeds, *sizes, device), t, device)
+            group = compile_decoder_step(group, args.compile_step)
             times, computed, own = [], 0, 0
-            for u in range(updates + 1):
+            for u in range(updates + warm):
                 indices = member_batches(pairs, t, seeds, u, args.shared_order)
                 tensors = stacked_batch(pairs, indices, device)
                 start = time.perf_counter()
@@ -178,7 +186,7 @@ def main(argv=None) -> None:
                              True, device)
                 if gpu:
                     torch.cuda.synchronize(device)
-                if u:
+                if u >= warm:
                     times.append(time.perf_counter() - start)
                     computed, own = computed + tensors[3].numel(), own + own_positions(pairs, indices)
             grouped = float(np.mean(times))

@@ -42,6 +42,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.auxiliary_config import GRID_MODELS, OBJECTIVES
+    from compsem.cogs.seq2seq.lstm import COMPILE_MODES
 
     p = argparse.ArgumentParser(
         prog="python -m compsem.cogs.seq2seq.auxiliary_train",
@@ -70,6 +71,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="dev/test examples (0: all; reduced default 100)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
+                   help="torch.compile the LSTM decoder step with this mode (e.g. default, reduce-overhead: "
+                        "CUDA graphs); the same arithmetic up to rounding, not part of the run's hash")
     p.add_argument("--no-fuse", action="store_true",
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
@@ -141,7 +145,8 @@ def _train_group(cfgs: list[dict], options: dict) -> bool:
     return two_stage.train_two_stage_group(
         cfgs, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
         checkpoints=options["checkpoints"], deadline=options["deadline"],
-        log=lambda line: print(f"[{tag}] {line}", flush=True), fuse=False if options["no_fuse"] else None)
+        log=lambda line: print(f"[{tag}] {line}", flush=True), fuse=False if options["no_fuse"] else None,
+        compile_step=options["compile_step"])
 
 
 def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:
@@ -163,7 +168,7 @@ def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:
         results_dir=options["results"], checkpoints=options["checkpoints"],
         decode_batch_size=options["decode_batch_size"], force=options["force"],
         deadline=options["deadline"], log=lambda line: print(f"[{tag}] {line}", flush=True),
-        fuse=False if options["no_fuse"] else None,
+        fuse=False if options["no_fuse"] else None, compile_step=options["compile_step"],
     )
     return None if result is None else result.metrics
 

@@ -115,6 +115,7 @@ def run(
     deadline: float | None = None,
     log=None,
     keep_every: int = 0,
+    compile_step: str | None = None,
 ) -> results.Result:
     """Train, decode and save one configuration; read its results back when they exist.
 
@@ -123,7 +124,9 @@ def run(
     overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
     :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``);
     ``keep_every``: keep the weights every that many updates beside the checkpoints
-    (:func:`training.train`), for :mod:`compsem.cogs.seq2seq.curve`.
+    (:func:`training.train`), for :mod:`compsem.cogs.seq2seq.curve`; ``compile_step``: a
+    ``torch.compile`` mode for the LSTM decoder step in training and decoding
+    (:func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`), recorded in the metrics.
     """
     if not force and results.has_result(config, results_root):
         return results.load_result(config, results_root)
@@ -154,6 +157,7 @@ def run(
         deadline=deadline,
         log=log,
         keep_every=keep_every,
+        compile_step=compile_step,
     )
     state = trained.state
 
@@ -216,6 +220,7 @@ def run(
             "history": state.history,
             "device": device_name(dev),
             "amp": bool(amp and dev.type == "cuda"),
+            "compile_step": getattr(trained.model, "compiled_step", None),
             "train_seconds": round(state.train_seconds, 1),
             "train_target_tokens_per_second": round(
                 state.target_tokens / max(state.train_seconds, 1e-9)

@@ -41,6 +41,7 @@ import torch.nn.functional as F
 
 from compsem.cogs.seq2seq import batching, training
 from compsem.cogs.seq2seq.config import build_model, training_hash
+from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
 
 
@@ -205,6 +206,7 @@ def train_group(
     log=None,
     init_weights: list[dict | None] | None = None,
     fuse: bool | None = None,
+    compile_step: str | None = None,
 ) -> list[training.TrainState]:
     """Train the members ``configs`` (one seed each, :func:`check_group`) as one model and write
     each member's checkpoints into its ``checkpoint_dirs`` entry; returns their TrainStates.
@@ -214,6 +216,8 @@ def train_group(
     replaces its random initialisation when it has no ``last.pt`` yet (the COGS stage after an
     auxiliary task). ``fuse``: an update's batches in one forward pass (default on a GPU) or
     one by one (less memory; the same gradient up to rounding), as the trainer's.
+    ``compile_step``: a ``torch.compile`` mode for the grouped LSTM decoder step, as the
+    trainer's (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`).
 
     Members whose run has finished are left alone. The others start fresh, or resume together
     from their ``last.pt`` when all have one at the same update (a group run interrupted by
@@ -272,7 +276,7 @@ def train_group(
             state = training.TrainState(group_seeds=seeds)
         models.append(model.to(device))
         states.append(state)
-    group = group_model(models)
+    group = compile_decoder_step(group_model(models), compile_step)
     scratch = models[0]  # a real model to validate and save one member at a time
     keys = set(scratch.state_dict())
     optimizer = torch.optim.Adam(list(group.params.values()), lr=t["lr"], betas=(t["beta1"], t["beta2"]),

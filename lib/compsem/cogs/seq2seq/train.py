@@ -38,6 +38,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.config import ARCHITECTURES
+    from compsem.cogs.seq2seq.lstm import COMPILE_MODES
 
     p = argparse.ArgumentParser(
         prog="python -m compsem.cogs.seq2seq.train",
@@ -66,6 +67,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    p.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
+                   help="torch.compile the LSTM decoder step with this mode (e.g. default, reduce-overhead: "
+                        "CUDA graphs); the same arithmetic up to rounding, not part of the run's hash")
     p.add_argument(
         "--lstm-embedding-dropout",
         type=float,
@@ -183,6 +187,7 @@ def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
         progress=args_dict["progress"],
         deadline=deadline,
         log=lambda line: print(f"[{tag}] {line}", flush=True),
+        compile_step=args_dict["compile_step"],
     )
     return True
 
@@ -216,6 +221,7 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
         deadline=deadline,
         keep_every=args_dict["keep_every"],
         log=lambda line: print(f"[{tag}] {line}", flush=True),
+        compile_step=args_dict["compile_step"],
     )
     if args_dict["curve"]:
         from compsem.cogs.seq2seq import curve, results

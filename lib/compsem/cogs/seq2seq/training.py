@@ -40,6 +40,7 @@ import torch
 
 from compsem.cogs.seq2seq import batching
 from compsem.cogs.seq2seq.config import build_model, training_hash
+from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
 from compsem.devices import resolve_device
 
@@ -373,6 +374,7 @@ def train(
     log=None,
     keep_every: int = 0,
     init_weights: dict | None = None,
+    compile_step: str | None = None,
 ) -> TrainResult:
     """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
 
@@ -389,6 +391,9 @@ def train(
     nothing of the training itself. ``init_weights`` (a state dict of the same architecture
     and vocabularies) replaces the random initialisation of a run that has no ``last.pt`` yet:
     sequential training after an auxiliary task (Kim 2021, Section 5.2; :mod:`.two_stage`).
+    ``compile_step``: a ``torch.compile`` mode for the LSTM decoder step
+    (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`; None: eager), kept by the returned
+    model for decoding.
     """
     device = torch.device(resolve_device(device)) if isinstance(device, str) else device
     t = config["training"]
@@ -399,7 +404,7 @@ def train(
     last, best = checkpoint_dir / "last.pt", checkpoint_dir / "best.pt"
 
     torch.manual_seed(config["seed"])
-    model = build_model(config, src_vocab_size, tgt_vocab_size).to(device)
+    model = compile_decoder_step(build_model(config, src_vocab_size, tgt_vocab_size).to(device), compile_step)
     if init_weights is not None and not last.exists():
         model.load_state_dict(init_weights)
     optimizer = torch.optim.Adam(

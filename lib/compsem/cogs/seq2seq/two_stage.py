@@ -159,6 +159,7 @@ def train_two_stage(
     deadline: float | None = None,
     log=None,
     fuse: bool | None = None,
+    compile_step: str | None = None,
 ) -> dict:
     """Train (or resume, or reload) both stages of ``config``. Returns ``{"auxiliary":
     TrainResult or None, "cogs": TrainResult or None, "done": bool}``; ``done`` is false when a
@@ -166,7 +167,8 @@ def train_two_stage(
     :func:`~compsem.cogs.seq2seq.training.train`) or its auxiliary stage was cut by
     ``deadline`` -- the COGS stage then does not start, and the next call resumes. ``fuse``:
     as in :func:`~compsem.cogs.seq2seq.training.train` (False keeps GPU memory to one batch of
-    the large output layer at a time)."""
+    the large output layer at a time); ``compile_step``: a ``torch.compile`` mode for the LSTM
+    decoder step in both stages (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`)."""
     validate_aux(config)
     dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
     root = checkpoint_root(checkpoints)
@@ -185,7 +187,7 @@ def train_two_stage(
             _encode(pairs[pairs.split == "train"], src_vocab, tgt_vocab),
             _encode(pairs[pairs.split == "dev"], src_vocab, tgt_vocab),
             len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-            stop_after=stop_after, deadline=deadline, log=log, fuse=fuse,
+            stop_after=stop_after, deadline=deadline, log=log, fuse=fuse, compile_step=compile_step,
         )
         out["auxiliary"] = aux
         if not aux.state.done or aux.state.stop_reason == "time limit":
@@ -198,6 +200,7 @@ def train_two_stage(
         _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
         len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
         stop_after=stop_after, deadline=deadline, log=log, init_weights=init, fuse=fuse,
+        compile_step=compile_step,
     )
     out["cogs"] = cogs
     out["done"] = cogs.state.done
@@ -214,6 +217,7 @@ def train_two_stage_group(
     deadline: float | None = None,
     log=None,
     fuse: bool | None = None,
+    compile_step: str | None = None,
 ) -> bool:
     """Both stages of ``configs`` (one configuration but for the seed), each stage trained as
     one batched model (:func:`compsem.cogs.seq2seq.grouped.train_group`: each seed keeps its
@@ -232,7 +236,7 @@ def train_two_stage_group(
     src_vocab, tgt_vocab = vocabularies(configs[0])  # the same for every seed
     sizes = (len(src_vocab), len(tgt_vocab))
     options = {"device": dev, "amp": amp, "progress": progress, "stop_after": stop_after,
-               "deadline": deadline, "log": log, "fuse": fuse}
+               "deadline": deadline, "log": log, "fuse": fuse, "compile_step": compile_step}
     init = None
     if configs[0]["auxiliary"]["objective"] != "none":
         stage1 = [stage_one_config(c) for c in configs]
@@ -336,10 +340,11 @@ def run(
     deadline: float | None = None,
     log=None,
     fuse: bool | None = None,
+    compile_step: str | None = None,
 ) -> results.Result | None:
     """Train both stages, decode, score and save one configuration; read its results back when
     they exist (``force``: decode again). None when training did not finish in this call (an
-    auxiliary stage cut by ``deadline``)."""
+    auxiliary stage cut by ``deadline``). ``compile_step``: as in :func:`train_two_stage`."""
     validate_aux(config)
     root = results_root(results_dir)
     if not force and results.has_result(config, root):
@@ -347,7 +352,7 @@ def run(
     start = time.perf_counter()
     dev = torch.device(resolve_device(device))
     trained = train_two_stage(config, dev, amp, checkpoints, progress, deadline=deadline, log=log,
-                              fuse=fuse)
+                              fuse=fuse, compile_step=compile_step)
     if not trained["done"]:
         return None
     src_vocab, tgt_vocab = vocabularies(config)
@@ -388,6 +393,7 @@ def run(
         "single_lexical_error_rate": single_lexical_error_rate(predictions),
         "device": experiment.device_name(dev),
         "amp": bool(amp and dev.type == "cuda"),
+        "compile_step": getattr(model, "compiled_step", None),
         "train_seconds": round(state.train_seconds, 1),
         "decode_seconds": round(end - t0, 1),
         "decoding": counts,
