@@ -1,5 +1,6 @@
 """The one loop behind both COGS training commands: every configuration run, a failed run
-reported while the others go on (worker processes), the summaries printed."""
+reported while the others go on (worker processes), the summaries printed, with each run's
+rates and device minutes (a group's training time shared among its seeds)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,39 @@ def test_tasks_wait_for_the_tasks_they_come_after(capsys, after, order):
     assert run_configurations(slow_first, configs, {}, 2, summary, describe, after=after) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("seed")]
     assert lines == [f"seed {s}: {{'seed': {s}}}" for s in order]
+
+
+# ---------------------------------------------------------------- rates and device minutes of runs
+
+
+def test_a_group_shares_its_training_time_among_its_seeds():
+    from compsem.cogs.seq2seq.results import device_minutes, throughput
+
+    alone = {"train_seconds": 600.0, "decode_seconds": 60.0, "steps": 3000, "device": "cuda: H100",
+             "train_target_tokens_per_second": 850000}
+    assert device_minutes(alone) == pytest.approx(11.0)
+    grouped = dict(alone, trained_with_seeds=[1, 2, 3])
+    assert device_minutes(grouped) == pytest.approx((200 + 60) / 60)
+    two_stage = dict(grouped, aux_train_seconds=300.0)  # Chapter 5: both stages
+    assert device_minutes(two_stage) == pytest.approx((300 + 60) / 60)
+    line = throughput(grouped)
+    assert "5.0 updates/s" in line and "850,000 target tokens/s" in line
+    assert "4.3 device-min (training shared by 3 seeds) on cuda: H100" in line
+
+
+def test_list_totals_the_device_minutes_of_the_runs_with_results(tmp_path, capsys):
+    import json
+
+    from compsem.cogs.seq2seq import results, train
+
+    args = ["--model", "lstm-tiny", "--reduced", "--seed", "1", "2", "3", "--results", str(tmp_path)]
+    configs = train.configurations(train.parse_args(args))
+    for cfg, device in zip(configs[:2], ["gpu", "cpu"], strict=True):  # the third has no results
+        folder = results.result_dir(cfg, tmp_path)
+        folder.mkdir(parents=True)
+        (folder / "metrics.json").write_text(json.dumps({"train_seconds": 120.0, "decode_seconds": 30.0,
+                                                         "device": device}))
+    assert train.main([*args, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "1 run(s) with results on gpu: 2.5 device-minutes" in out
+    assert "1 run(s) with results on cpu: 2.5 device-minutes" in out

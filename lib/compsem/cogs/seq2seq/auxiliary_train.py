@@ -178,9 +178,11 @@ def _summary(cfg: dict, metrics: dict | None) -> str:
 
     if metrics is None:
         return f"{describe_aux(cfg)}: not finished (time budget spent); still pending"
+    from compsem.cogs.seq2seq.results import throughput
+
     acc = " ".join(f"{k} {v:.3f}" for k, v in metrics["accuracy"].items())
     return (f"{describe_aux(cfg)}: {acc}; {metrics['aux_steps']} + {metrics['steps']} updates "
-            f"({metrics['stop_reason']}), {metrics['wall_seconds']:.0f} s on {metrics['device']}")
+            f"({metrics['stop_reason']}), {throughput(metrics)}")
 
 
 def main(argv=None) -> int:
@@ -189,7 +191,7 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import run_configurations, run_groups, uses_gpu
+    from compsem.cogs.seq2seq.runs import print_minutes, run_configurations, run_groups, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -203,6 +205,7 @@ def main(argv=None) -> int:
             else:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
+        print_minutes([results.result_dir(c, root) for c in configs])
         return 0
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
     options = {**vars(args), "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,

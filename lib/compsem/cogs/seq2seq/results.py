@@ -240,3 +240,37 @@ def collect(
         "accuracy",
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+def device_minutes(metrics: dict) -> float:
+    """Minutes of its device that one run took: its training wall time (both stages of a
+    Chapter 5 run), shared equally among the seeds it trained with (a ``--group`` trains them
+    in one wall time), plus its decoding (the quantity of the COGS grid issue's time budget)."""
+    seeds = len(metrics.get("trained_with_seeds") or ()) or 1
+    train = metrics["train_seconds"] + metrics.get("aux_train_seconds", 0.0)
+    return (train / seeds + metrics["decode_seconds"]) / 60
+
+
+def throughput(metrics: dict) -> str:
+    """One run's rates for the commands' summary lines: updates per second and target tokens
+    per second of its (COGS-stage) training, and :func:`device_minutes` on its device."""
+    seconds = max(metrics["train_seconds"], 1e-9)
+    tokens = metrics.get("train_target_tokens_per_second")
+    rate = f", {tokens:,.0f} target tokens/s" if tokens is not None else ""
+    shared = metrics.get("trained_with_seeds") or ()
+    group = f" (training shared by {len(shared)} seeds)" if len(shared) > 1 else ""
+    return (f"{metrics['steps'] / seconds:.1f} updates/s{rate}; {device_minutes(metrics):.1f} device-min"
+            f"{group} on {metrics['device']}")
+
+
+def minutes_by_device(folders) -> dict[str, tuple[int, float]]:
+    """``{device: (runs, device minutes)}`` over the ``metrics.json`` of result ``folders``
+    (those without one are skipped), for the GPU-minutes of a grid."""
+    totals: dict[str, tuple[int, float]] = {}
+    for folder in folders:
+        path = Path(folder) / "metrics.json"
+        if path.exists():
+            metrics = json.loads(path.read_text())
+            runs, minutes = totals.get(metrics["device"], (0, 0.0))
+            totals[metrics["device"]] = (runs + 1, minutes + device_minutes(metrics))
+    return totals

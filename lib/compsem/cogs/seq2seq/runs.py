@@ -130,3 +130,12 @@ def _task_summary(summary: Callable[[dict, dict | None], str], describe: Callabl
         return f"{names}: trained as one model" if outcome else f"{names}: not trained to the end (time budget)"
 
     return line
+
+
+def print_minutes(folders) -> None:
+    """The device minutes of the runs with result files in ``folders``, per device (the
+    commands' ``--list``; :func:`compsem.cogs.seq2seq.results.device_minutes`)."""
+    from compsem.cogs.seq2seq.results import minutes_by_device
+
+    for device, (count, minutes) in sorted(minutes_by_device(folders).items()):
+        print(f"{count} run(s) with results on {device}: {minutes:.1f} device-minutes")

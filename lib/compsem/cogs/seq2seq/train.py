@@ -249,7 +249,7 @@ def main(argv=None) -> int:
 
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import run_configurations, run_groups, uses_gpu
+    from compsem.cogs.seq2seq.runs import print_minutes, run_configurations, run_groups, uses_gpu
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -264,6 +264,7 @@ def main(argv=None) -> int:
             else:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
+        print_minutes([results.result_dir(c, args.results) for c in configs])
         return 0
     if args.group and (args.keep_every or args.curve):
         print("--group keeps no weights during training: drop --keep-every/--curve", file=sys.stderr)
@@ -295,11 +296,10 @@ def _summary(cfg: dict, metrics: dict | None) -> str:
     if metrics is None:
         return f"{describe(cfg)}: not started (time budget spent); still pending"
 
+    from compsem.cogs.seq2seq.results import throughput
+
     acc = " ".join(f"{k} {v:.3f}" for k, v in metrics["accuracy"].items())
-    return (
-        f"{describe(cfg)}: {acc}; {metrics['steps']} updates ({metrics['stop_reason']}), "
-        f"{metrics['wall_seconds']:.0f} s on {metrics['device']}"
-    )
+    return f"{describe(cfg)}: {acc}; {metrics['steps']} updates ({metrics['stop_reason']}), {throughput(metrics)}"
 
 
 if __name__ == "__main__":
