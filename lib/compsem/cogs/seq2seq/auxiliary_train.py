@@ -186,12 +186,10 @@ def _summary(cfg: dict, metrics: dict | None) -> str:
 
 
 def main(argv=None) -> int:
-    import time
-
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import print_minutes, run_configurations, run_groups, uses_gpu
+    from compsem.cogs.seq2seq.runs import print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -207,19 +205,8 @@ def main(argv=None) -> int:
             print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
         print_minutes([results.result_dir(c, root) for c in configs])
         return 0
-    deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
-    options = {**vars(args), "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
-               "deadline": deadline, "results": str(root)}
-    todo = [c for c in configs if args.force or not results.has_result(c, root)]
-    print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
-          f"{len(todo)} to run", flush=True)
-    if args.group:
-        failures = run_groups(todo, options, args.jobs, _run_one, _train_group, _trained, _summary, describe_aux,
-                              scheduler=args.scheduler, gpu=uses_gpu(args.device))
-    else:
-        failures = run_configurations(_run_one, todo, options, args.jobs, _summary, describe_aux,
-                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
-    return 1 if failures else 0
+    return run_command(configs, args, lambda c: results.has_result(c, root), _run_one, _train_group, _trained,
+                       _summary, describe_aux, results=str(root))
 
 
 if __name__ == "__main__":

@@ -132,6 +132,32 @@ def _task_summary(summary: Callable[[dict, dict | None], str], describe: Callabl
     return line
 
 
+def run_command(configs: Sequence[dict], args, has_result: Callable[[dict], bool], run_one: Callable,
+                train_group: Callable, trained: Callable[[dict, dict], bool],
+                summary: Callable[[dict, dict | None], str], describe: Callable[[dict], str],
+                **options) -> int:
+    """What both commands do after parsing: the ``configs`` without results (all with
+    ``--force``), counted, then run one by one or as seed groups (``--group``; :func:`run_groups`,
+    else :func:`run_configurations`). Each run gets ``vars(args)`` plus ``progress`` (bars only in
+    this process), ``deadline`` (from ``--train-minutes``) and ``options``. Returns the command's
+    exit status (1 when a run failed)."""
+    import time
+
+    deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
+    options = {**vars(args), "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
+               "deadline": deadline, **options}
+    todo = [c for c in configs if args.force or not has_result(c)]
+    print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, {len(todo)} to run",
+          flush=True)
+    if args.group:
+        failures = run_groups(todo, options, args.jobs, run_one, train_group, trained, summary, describe,
+                              scheduler=args.scheduler, gpu=uses_gpu(args.device))
+    else:
+        failures = run_configurations(run_one, todo, options, args.jobs, summary, describe,
+                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
+    return 1 if failures else 0
+
+
 def print_minutes(folders) -> None:
     """The device minutes of the runs with result files in ``folders``, per device (the
     commands' ``--list``; :func:`compsem.cogs.seq2seq.results.device_minutes`)."""

@@ -245,11 +245,9 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
 
 
 def main(argv=None) -> int:
-    import time
-
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import print_minutes, run_configurations, run_groups, uses_gpu
+    from compsem.cogs.seq2seq.runs import print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)
@@ -269,25 +267,8 @@ def main(argv=None) -> int:
     if args.group and (args.keep_every or args.curve):
         print("--group keeps no weights during training: drop --keep-every/--curve", file=sys.stderr)
         return 2
-    deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
-    args_dict = {
-        **vars(args),
-        "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
-        "deadline": deadline,
-    }
-    todo = [c for c in configs if args.force or not results.has_result(c, args.results)]
-    print(
-        f"{len(configs)} configurations, {len(configs) - len(todo)} with results, "
-        f"{len(todo)} to run",
-        flush=True,
-    )
-    if args.group:
-        failures = run_groups(todo, args_dict, args.jobs, _run_one, _train_group, _trained, _summary, describe,
-                              scheduler=args.scheduler, gpu=uses_gpu(args.device))
-    else:
-        failures = run_configurations(_run_one, todo, args_dict, args.jobs, _summary, describe,
-                                      scheduler=args.scheduler, gpu=uses_gpu(args.device))
-    return 1 if failures else 0
+    return run_command(configs, args, lambda c: results.has_result(c, args.results), _run_one, _train_group,
+                       _trained, _summary, describe)
 
 
 def _summary(cfg: dict, metrics: dict | None) -> str:
