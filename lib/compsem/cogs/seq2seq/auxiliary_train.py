@@ -42,7 +42,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.auxiliary_config import GRID_MODELS, OBJECTIVES
-    from compsem.cogs.seq2seq.lstm import COMPILE_MODES
+    from compsem.cogs.seq2seq.runs import add_execution_arguments
 
     p = argparse.ArgumentParser(
         prog="python -m compsem.cogs.seq2seq.auxiliary_train",
@@ -69,30 +69,16 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="gen examples per case (0: all; reduced default 10)")
     p.add_argument("--per-split", type=int, default=None,
                    help="dev/test examples (0: all; reduced default 100)")
-    p.add_argument("--device", default="auto", help="auto, cpu or cuda")
-    p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
-    p.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
-                   help="torch.compile the LSTM decoder step with this mode (e.g. default, reduce-overhead: "
-                        "CUDA graphs); the same arithmetic up to rounding, not part of the run's hash")
     p.add_argument("--no-fuse", action="store_true",
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
-    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
-    p.add_argument("--scheduler", default=None,
-                   help="address of a running Dask scheduler (tcp://host:8786) to run on instead of a "
-                        "LocalCluster; GPU runs need workers started with '--resources GPU=1'")
     p.add_argument("--train-minutes", type=float, default=0,
                    help="time budget from now: training ends at the first validation after it "
                         "and runs not started by then stay pending (0: no limit)")
     p.add_argument("--results", default="", help="results folder ('' = data/results/"
                                                   "cogs-auxiliary, 'cache' = the cache)")
     p.add_argument("--checkpoints", default="", help="checkpoint folder ('' = the cache)")
-    p.add_argument("--decode-batch-size", type=int, default=128)
-    p.add_argument("--force", action="store_true", help="re-decode runs that have results")
-    p.add_argument("--list", action="store_true", help="show which runs have results and exit")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_execution_arguments(p)
     args = p.parse_args(argv)
     for name in ("max_steps", "aux_max_steps", "jobs", "decode_batch_size"):
         if getattr(args, name) < 1:

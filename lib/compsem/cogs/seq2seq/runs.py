@@ -20,6 +20,31 @@ GPU_RESOURCE = {"GPU": 1}
 """What one run on a GPU asks of a Dask worker."""
 
 
+def add_execution_arguments(parser) -> None:
+    """The options of both training commands that say how runs execute, not what they compute
+    (none is part of a run's hash): device, bfloat16 autocast, the compiled LSTM step
+    (:func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`), threads, Dask jobs or scheduler
+    (read by :func:`run_command`), decoding batch size, ``--force``, ``--list``, ``--quiet``."""
+    from compsem.cogs.seq2seq.lstm import COMPILE_MODES
+
+    parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
+    parser.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
+                        help="torch.compile the LSTM decoder step with this mode (e.g. default, "
+                             "reduce-overhead: CUDA graphs); the same arithmetic up to rounding, not "
+                             "part of the run's hash")
+    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
+    parser.add_argument("--scheduler", default=None,
+                        help="address of a running Dask scheduler (tcp://host:8786) to run on instead "
+                             "of a LocalCluster; GPU runs need workers started with '--resources GPU=1'")
+    parser.add_argument("--decode-batch-size", type=int, default=128)
+    parser.add_argument("--force", action="store_true", help="re-decode runs that have results")
+    parser.add_argument("--list", action="store_true", help="show which runs have results and exit")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
 def uses_gpu(device: str) -> bool:
     """Whether runs asked to use ``device`` run on a GPU: ``cuda``/``cuda:<k>``, or ``auto`` where
     this process sees one (with ``--scheduler`` on a machine without a GPU, name ``cuda``)."""

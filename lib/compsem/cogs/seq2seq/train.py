@@ -38,7 +38,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.config import ARCHITECTURES
-    from compsem.cogs.seq2seq.lstm import COMPILE_MODES
+    from compsem.cogs.seq2seq.runs import add_execution_arguments
 
     p = argparse.ArgumentParser(
         prog="python -m compsem.cogs.seq2seq.train",
@@ -65,11 +65,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--max-steps", type=int, help="cap on updates (reduced configuration only)")
     p.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all 1,000)")
     p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
-    p.add_argument("--device", default="auto", help="auto, cpu or cuda")
-    p.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
-    p.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
-                   help="torch.compile the LSTM decoder step with this mode (e.g. default, reduce-overhead: "
-                        "CUDA graphs); the same arithmetic up to rounding, not part of the run's hash")
     p.add_argument(
         "--lstm-embedding-dropout",
         type=float,
@@ -77,12 +72,6 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="dropout after the LSTMs' embeddings (default: the model's 0.1, as the text; 0: none, "
         "as OpenNMT-py 1.1.1 ran the released scripts); a separate configuration (hash)",
     )
-    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
-    p.add_argument("--scheduler", default=None,
-                   help="address of a running Dask scheduler (tcp://host:8786) to run on instead of a "
-                        "LocalCluster; GPU runs need workers started with '--resources GPU=1'")
     p.add_argument(
         "--train-minutes",
         type=float,
@@ -108,10 +97,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--curve-per-split", type=int, default=500, help="dev and test examples")
     p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
-    p.add_argument("--decode-batch-size", type=int, default=128)
-    p.add_argument("--force", action="store_true", help="re-decode runs that have results")
-    p.add_argument("--list", action="store_true", help="show which runs have results and exit")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_execution_arguments(p)
     return p.parse_args(argv)
 
 
