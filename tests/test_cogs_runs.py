@@ -108,15 +108,19 @@ def test_a_group_shares_its_training_time_among_its_seeds():
 def test_list_totals_the_device_minutes_of_the_runs_with_results(tmp_path, capsys):
     import json
 
+    import pandas as pd
+
     from compsem.cogs.seq2seq import results, train
 
     args = ["--model", "lstm-tiny", "--reduced", "--seed", "1", "2", "3", "--results", str(tmp_path)]
     configs = train.configurations(train.parse_args(args))
     for cfg, device in zip(configs[:2], ["gpu", "cpu"], strict=True):  # the third has no results
-        folder = results.result_dir(cfg, tmp_path)
-        folder.mkdir(parents=True)
-        (folder / "metrics.json").write_text(json.dumps({"train_seconds": 120.0, "decode_seconds": 30.0,
-                                                         "device": device}))
+        metrics = {"train_seconds": 120.0, "decode_seconds": 30.0, "device": device}
+        predictions = pd.DataFrame({"split": ["dev"], "row": [0], "prediction": ["x"], "capped": [False]})
+        results.save_result(results.Result(cfg, metrics, predictions), tmp_path)
+    broken = results.result_dir(configs[2], tmp_path)  # metrics without predictions: not a result
+    broken.mkdir(parents=True)
+    (broken / "metrics.json").write_text(json.dumps({"train_seconds": 1e6, "decode_seconds": 0.0, "device": "gpu"}))
     assert train.main([*args, "--list"]) == 0
     out = capsys.readouterr().out
     assert "1 run(s) with results on gpu: 2.5 device-minutes" in out

@@ -189,7 +189,7 @@ def main(argv=None) -> int:
             else:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
-        print_minutes([results.result_dir(c, root) for c in configs])
+        print_minutes(configs, root)
         return 0
     return run_command(configs, args, lambda c: results.has_result(c, root), _run_one, _train_group, _trained,
                        _summary, describe_aux, results=str(root))

@@ -263,14 +263,14 @@ def throughput(metrics: dict) -> str:
             f"{group} on {metrics['device']}")
 
 
-def minutes_by_device(folders) -> dict[str, tuple[int, float]]:
-    """``{device: (runs, device minutes)}`` over the ``metrics.json`` of result ``folders``
-    (those without one are skipped), for the GPU-minutes of a grid."""
+def minutes_by_device(configs, root: str | Path | None = None) -> dict[str, tuple[int, float]]:
+    """``{device: (runs, device minutes)}`` over the ``configs`` that have results under ``root``
+    (:func:`has_result`, time-limited runs included: they spent their minutes too), for the
+    GPU-minutes of a grid."""
     totals: dict[str, tuple[int, float]] = {}
-    for folder in folders:
-        path = Path(folder) / "metrics.json"
-        if path.exists():
-            metrics = json.loads(path.read_text())
+    for config in configs:
+        if has_result(config, root, partial=True):
+            metrics = json.loads((result_dir(config, root) / "metrics.json").read_text())
             runs, minutes = totals.get(metrics["device"], (0, 0.0))
             totals[metrics["device"]] = (runs + 1, minutes + device_minutes(metrics))
     return totals

@@ -183,10 +183,10 @@ def run_command(configs: Sequence[dict], args, has_result: Callable[[dict], bool
     return 1 if failures else 0
 
 
-def print_minutes(folders) -> None:
-    """The device minutes of the runs with result files in ``folders``, per device (the
-    commands' ``--list``; :func:`compsem.cogs.seq2seq.results.device_minutes`)."""
+def print_minutes(configs, root) -> None:
+    """The device minutes of the ``configs`` with results under ``root``, per device (the
+    commands' ``--list``; :func:`compsem.cogs.seq2seq.results.minutes_by_device`)."""
     from compsem.cogs.seq2seq.results import minutes_by_device
 
-    for device, (count, minutes) in sorted(minutes_by_device(folders).items()):
+    for device, (count, minutes) in sorted(minutes_by_device(configs, root).items()):
         print(f"{count} run(s) with results on {device}: {minutes:.1f} device-minutes")

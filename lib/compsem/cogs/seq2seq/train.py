@@ -248,7 +248,7 @@ def main(argv=None) -> int:
             else:
                 state = "pending"
             print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
-        print_minutes([results.result_dir(c, args.results) for c in configs])
+        print_minutes(configs, args.results)
         return 0
     if args.group and (args.keep_every or args.curve):
         print("--group keeps no weights during training: drop --keep-every/--curve", file=sys.stderr)
