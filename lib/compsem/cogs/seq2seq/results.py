@@ -53,6 +53,11 @@ def result_dir(config: dict, root: str | Path | None = None) -> Path:
     return results_root(root) / config_hash(config)
 
 
+def load_metrics(config: dict, root: str | Path | None = None) -> dict:
+    """The ``metrics.json`` of ``config``'s run under ``root`` (check :func:`has_result` first)."""
+    return json.loads((result_dir(config, root) / "metrics.json").read_text())
+
+
 def has_result(config: dict, root: str | Path | None = None, partial: bool = False) -> bool:
     """Whether a finished run of ``config`` has its result files under ``root``. A run cut short
     by a time budget (stop reason ``"time limit"``) counts when ``partial`` is true; otherwise it
@@ -67,8 +72,7 @@ def has_result(config: dict, root: str | Path | None = None, partial: bool = Fal
         return False
     if partial:
         return True
-    metrics = json.loads((folder / "metrics.json").read_text())
-    return metrics.get("stop_reason") != "time limit"
+    return load_metrics(config, root).get("stop_reason") != "time limit"
 
 
 def result_problem(folder: Path) -> str | None:
@@ -154,7 +158,7 @@ def load_result(config: dict, root: str | Path | None = None) -> Result:
             f"`python -m compsem.cogs.seq2seq.train --model {config['model']} --seed {config['seed']}"
             f" --exposures {config['data']['exposures']}`"
         )
-    metrics = json.loads((folder / "metrics.json").read_text())
+    metrics = load_metrics(config, root)
     with gzip.open(folder / "predictions.tsv.gz", "rb") as f:
         predictions = pd.read_csv(
             io.BytesIO(f.read()),
@@ -212,7 +216,7 @@ def collect(
         cfg = find_config(wanted, root, any_decoding)
         if cfg is None:
             continue
-        metrics = json.loads((result_dir(cfg, root) / "metrics.json").read_text())
+        metrics = load_metrics(cfg, root)
         base = {
             "model": cfg["model"],
             "exposures": cfg["data"]["exposures"],
@@ -270,7 +274,7 @@ def minutes_by_device(configs, root: str | Path | None = None) -> dict[str, tupl
     totals: dict[str, tuple[int, float]] = {}
     for config in configs:
         if has_result(config, root, partial=True):
-            metrics = json.loads((result_dir(config, root) / "metrics.json").read_text())
+            metrics = load_metrics(config, root)
             runs, minutes = totals.get(metrics["device"], (0, 0.0))
             totals[metrics["device"]] = (runs + 1, minutes + device_minutes(metrics))
     return totals

@@ -434,7 +434,7 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
     for config in configs:
         if not results.has_result(config, root):
             continue
-        metrics = json.loads((results.result_dir(config, root) / "metrics.json").read_text())
+        metrics = results.load_metrics(config, root)
         by_case = pd.Series(metrics.get("gen_by_case", {}), dtype=float)
         agg = evaluation.aggregate(by_case.reindex(
             [c for c in evaluation.CASE_ORDER if c in by_case.index]))
