@@ -32,8 +32,11 @@ def _run_in_fresh_process(chapter: str, threads: int, root) -> dict[str, float]:
     env = {**os.environ, "COMPSEM_CACHE_DIR": str(cache), "PYTHONHASHSEED": str(threads)}
     env.update({name: str(threads) for name in THREAD_VARIABLES})
     out = root / f"out-{threads}"
+    # threads= reaches the kernel: without it run.execute pins every kernel to KERNEL_THREADS,
+    # and the two runs would not differ in their thread count at all
     code = ("from compsem import run; "
-            f"run.execute({chapter!r}, 'smoke', output_dir={str(out)!r}, progress=False)")
+            f"run.execute({chapter!r}, 'smoke', output_dir={str(out)!r}, progress=False, "
+            f"threads={threads})")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=1200)
     assert result.returncode == 0, result.stderr[-3000:]
