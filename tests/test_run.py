@@ -308,3 +308,54 @@ def test_chapter_kernels_are_not_interrupted_on_shutdown():
     manager.shutting_down = False
     with pytest.raises(RuntimeError, match="No kernel is running"):
         asyncio.run(manager._async_interrupt_kernel())
+
+
+SECTIONED = """\
+# %% [markdown]
+# # A chapter in sections
+#
+# ## Findings
+
+# %% tags=["parameters"]
+n = 2
+
+# %%
+from compsem.report import glue
+
+glue("n", n)
+
+# %% [markdown]
+# ## Results
+# Not a heading: ### a subsection stays in Results.
+
+# %%
+glue("twice", 2 * n)
+
+# %% [markdown]
+# ### A subsection
+
+# %%
+glue("thrice", 3 * n)
+"""
+
+
+def test_section_titles_follow_level_one_and_two_headings():
+    import jupytext
+
+    notebook = jupytext.reads(SECTIONED, fmt="py:percent")
+    titles = run.section_titles(notebook)
+    assert [titles.get(i) for i in range(len(notebook.cells))] == [
+        None, "Findings", "Findings", None, "Results", None, "Results"]
+
+
+def test_sections_progress_prints_a_line_per_section(project, capsys):
+    (project / "notebooks" / "sections.py").write_text(SECTIONED)
+    (project / "notebooks" / "params" / "sections.default.yaml").write_text("")
+    (project / "notebooks" / "params" / "sections.schema.yaml").write_text(
+        "n: {type: int, min: 1}\n")
+    out = run.execute("sections", "default", output_dir=project / "book", progress="sections")
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("[compsem] sections:")]
+    assert [ln.split(" (")[0] for ln in lines] == [
+        "[compsem] sections: Findings", "[compsem] sections: Results"]
+    assert "(1/2, " in lines[0] and "(2/2, " in lines[1]
+    assert read_glued(nbformat.read(out, as_version=4)) == {"n": 2, "twice": 4, "thrice": 6}

@@ -357,7 +357,7 @@ def module_hashes(modules: list[str]) -> dict[str, str]:
 
 
 def execute(chapter: str, profile: str = "default", overrides: dict | None = None,
-            output_dir: Path | None = None, progress: bool = True,
+            output_dir: Path | None = None, progress: bool | str = True,
             threads: int | None = None) -> Path:
     """Execute ``chapter`` with ``profile`` (+ ``overrides``) and return the executed notebook.
 
@@ -368,7 +368,9 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
     unwind it (:func:`_interruptible`): the temporary folder is removed. ``threads``: the
     kernel's OpenMP/BLAS/torch threads (:func:`thread_env`; None:
     :data:`KERNEL_THREADS`, the same on every machine, since the thread
-    count changes the last digits; another count may give other digits).
+    count changes the last digits; another count may give other digits). ``progress``: True,
+    papermill's per-cell progress bar; ``"sections"``, a line each time the chapter enters a new
+    section (:func:`section_titles`), readable when several chapters run at once; False, silent.
     """
     parameters = resolve_parameters(chapter, profile, overrides)
     with _interruptible():
@@ -439,7 +441,7 @@ def non_finite_glued(notebook, allowed=()) -> list[str]:
     return bad
 
 
-def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress: bool,
+def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress: bool | str,
              threads: int | None = None) -> Path:
     """:func:`execute` after the parameters are resolved."""
     import nbformat
@@ -469,8 +471,9 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             with temporary_env(quiet):  # the kernel inherits the environment
                 papermill.execute_notebook(
                     source_nb, executed_nb, parameters=parameters, kernel_name="python3",
-                    cwd=str(paths.NOTEBOOKS_DIR), progress_bar=progress, log_output=False,
-                    **kernel_transport(),
+                    cwd=str(paths.NOTEBOOKS_DIR), progress_bar=progress is True,
+                    log_output=False, **kernel_transport(),
+                    **({"engine_name": section_engine()} if progress == "sections" else {}),
                 )
         except Exception as error:
             failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
@@ -534,6 +537,58 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         finally:
             final_tmp.unlink(missing_ok=True)
     return final
+
+
+SECTION_ENGINE = "compsem-sections"
+"""The papermill engine (:func:`section_engine`) that prints a line as a chapter enters each
+section."""
+
+
+def section_titles(notebook) -> dict[int, str]:
+    """The section each code cell belongs to, by cell index: the text of the last markdown heading
+    of level 1 or 2 above it (``# Title``, ``## Findings``, ...). Cells above any heading have
+    none."""
+    titles, current = {}, None
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                match = re.match(r"^#{1,2}\s+(.+?)\s*#*\s*$", line)
+                if match:
+                    current = match.group(1)
+        elif cell.cell_type == "code" and current is not None:
+            titles[index] = current
+    return titles
+
+
+def section_engine() -> str:
+    """Register (again: the same name replaces itself) and return :data:`SECTION_ENGINE`: papermill's nbclient engine
+    that, when a code cell starts in a section other than the previous cell's, prints
+    ``[compsem] <chapter>: <section> (k/n, t s)``, so a user sees where a long chapter is even
+    when chapters run side by side (``compsem run-all --jobs 2``)."""
+    from papermill.engines import NBClientEngine, papermill_engines
+
+    class SectionLinesEngine(NBClientEngine):
+        @classmethod
+        def execute_managed_notebook(cls, nb_man, kernel_name, **kwargs):
+            chapter = Path(nb_man.output_path).stem
+            titles = section_titles(nb_man.nb)
+            order = list(dict.fromkeys(titles.values()))
+            start, shown = time.perf_counter(), [None]
+            cell_start = nb_man.cell_start
+
+            def announce_then_start(cell, cell_index=None, **cell_kwargs):
+                title = titles.get(cell_index)
+                if title is not None and title != shown[0]:
+                    shown[0] = title
+                    print(f"[compsem] {chapter}: {title} ({order.index(title) + 1}/{len(order)}, "
+                          f"{time.perf_counter() - start:.0f} s)", flush=True)
+                return cell_start(cell, cell_index, **cell_kwargs)
+
+            nb_man.cell_start = announce_then_start
+            return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+
+    papermill_engines.register(SECTION_ENGINE, SectionLinesEngine)
+    return SECTION_ENGINE
 
 
 def recorded_wall_time(executed: Path, profile: str | None = None) -> float | None:

@@ -3,7 +3,8 @@
 Each chapter is an independent papermill run in a kernel of its own (:func:`compsem.run.execute`),
 so with ``jobs`` > 1 they run as Dask tasks (:func:`compsem.dask_tasks.submit_all`: a
 LocalCluster of ``jobs`` worker processes, or any scheduler given its address), and with
-``jobs`` = 1 one after the other in this process, with the per-cell progress bar.
+``jobs`` = 1 one after the other in this process, with the per-cell progress bar; with
+``jobs`` > 1 each chapter prints a line as it enters a section (:func:`compsem.run.section_engine`).
 
 - **Order.** A chapter starts only after the chapters it reuses have finished
   (:data:`AFTER`, :data:`LAST`), so nothing is computed twice; among those ready, the one that
@@ -116,7 +117,7 @@ def schedule(chapters: Sequence[str], seconds: Callable[[str], float] = recorded
     return order
 
 
-def _execute_one(chapter: str, profile: str, threads: int | None, progress: bool,
+def _execute_one(chapter: str, profile: str, threads: int | None, progress: bool | str,
                  output_dir: Path | None = None, announce: bool = False) -> Outcome:
     """Run one chapter; any failure becomes an Outcome (the others go on). ``announce``: print
     a line when it ends (a Dask worker's output reaches the terminal as it happens)."""
@@ -171,7 +172,8 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
 
     say(f"[compsem] {len(order)} chapter(s), {min(jobs, len(order))} at a time, {threads} "
         f"thread(s) each: {', '.join(waiting(name, waits) for name, waits in order)}")
-    return submit_all(_execute_one, [(name, profile, threads, False, output_dir, True)
+    return submit_all(_execute_one, [(name, profile, threads, "sections" if progress else False,
+                                      output_dir, True)
                                      for name, _ in order],
                       [f"chapter-{name}" for name, _ in order], scheduler=scheduler,
                       n_workers=jobs, progress=progress, in_order=True,
