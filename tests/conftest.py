@@ -1,36 +1,150 @@
-"""Shared fixtures. Tests that read the real data need COMPSEM_DATA_DIR (a local mirror, as CI
-sets it) and are skipped without it, except under CI where a missing mirror is an error."""
+"""Shared fixtures, and where the data tests get their files.
+
+Tests marked ``needs_data`` read real registry files through :func:`compsem.data.registry.fetch`,
+exactly as ``make book`` does: from the mirror named by ``COMPSEM_DATA_DIR`` (CI), or otherwise
+downloaded and verified into the cache (``COMPSEM_CACHE_DIR``), from upstream or from the server
+named by ``COMPSEM_DATA_URL``. Once per session, before any data test runs, a probe downloads one
+small file into a throwaway cache. If that fails (no network, server down), the data tests are
+skipped, with one summary line saying how many and why; under CI (``CI`` set) it is an error.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import tempfile
 
 import pytest
 
 from compsem import paths
+from compsem.data import registry
+
+DATA_VARS = ("COMPSEM_DATA_DIR", "COMPSEM_DATA_URL", "COMPSEM_CACHE_DIR")
+SESSION_DATA_ENV = {name: os.environ.get(name) for name in DATA_VARS}  # before any test changes them
+PROBE_TIMEOUT_S = 10
+_UNAVAILABLE = pytest.StashKey[str]()
+_SKIPPED = pytest.StashKey[int]()
+
+
+@contextlib.contextmanager
+def environ(values: dict[str, str | None]):
+    """Set (str) or unset (None) environment variables, restoring them afterwards."""
+    saved = {name: os.environ.get(name) for name in values}
+
+    def apply(pairs):
+        for name, value in pairs.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    apply(values)
+    try:
+        yield
+    finally:
+        apply(saved)
+
+
+def probe_file() -> str:
+    """The smallest registry file that is downloaded on its own (not a member of an archive)."""
+    rows = [e for e in registry.entries().values() if "#" not in e.upstream]
+    return min(rows, key=lambda e: (e.bytes, e.path)).path
+
+
+def _cache_is_complete() -> bool:
+    """Every registry file is already in the cache at its registry size (e.g. offline after a
+    full download); each is still verified by its checksum when a test fetches it."""
+    root = paths.cache_dir("data")
+    return all((root / e.path).is_file() and (root / e.path).stat().st_size == e.bytes
+               for e in registry.entries().values())
+
+
+def data_unavailable() -> str | None:
+    """None when the data tests can get their files; otherwise why not (one line)."""
+    if paths.data_dir() is not None:
+        return None  # the mirror: a missing or corrupted file there is a test failure
+    import pooch.downloaders
+
+    timeout, level = pooch.downloaders.DEFAULT_TIMEOUT, pooch.get_logger().level
+    pooch.downloaders.DEFAULT_TIMEOUT = PROBE_TIMEOUT_S
+    pooch.get_logger().setLevel("WARNING")  # no "Downloading data from ..." line for the probe
+    try:
+        with tempfile.TemporaryDirectory(prefix="compsem-probe-") as scratch, \
+                environ({"COMPSEM_CACHE_DIR": scratch}):
+            registry.fetch(probe_file())  # a real download, never a cached copy
+        return None
+    except registry.DataError as error:
+        if _cache_is_complete():
+            return None
+        return _one_line(error)
+    finally:
+        pooch.downloaders.DEFAULT_TIMEOUT = timeout
+        pooch.get_logger().setLevel(level)
+
+
+def _one_line(error: registry.DataError) -> str:
+    """The DataError's first line, with a network error cut to its gist ("[Errno 111] Connection
+    refused", "404 Client Error: File not found")."""
+    reason = str(error).splitlines()[0]
+    if error.__cause__ is not None and reason.startswith("could not download"):
+        cause = str(error.__cause__)
+        errno = re.search(r"\[Errno -?\d+\] [^'\")]+", cause)
+        reason = f"{reason.split(': ')[0]}: {errno.group(0) if errno else cause.split(' for url')[0]}"
+    return reason if len(reason) <= 300 else f"{reason[:150]} ... {reason[-140:]}"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "needs_data: reads real data files through the registry (mirror or download)")
 
 
 def pytest_collection_modifyitems(config, items):
     # cheapest first: unit tests, then chapter runs and the book (marked slow)
     items.sort(key=lambda item: "slow" in item.keywords)
-    if os.environ.get("COMPSEM_DATA_DIR"):
+    if config.option.collectonly or not any("needs_data" in item.keywords for item in items):
+        return
+    reason = data_unavailable()
+    if reason is None:
         return
     if os.environ.get("CI"):
-        raise pytest.UsageError("CI must set COMPSEM_DATA_DIR to the data mirror (../shared/data)")
-    skip = pytest.mark.skip(reason="needs COMPSEM_DATA_DIR (a local data mirror)")
-    for item in items:
-        if "needs_data" in item.keywords:
-            item.add_marker(skip)
+        raise pytest.UsageError(
+            f"CI: the data tests cannot get their files: {reason}\n"
+            f"Set COMPSEM_DATA_DIR to the data mirror (../shared/data).")
+    config.stash[_UNAVAILABLE] = reason
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "needs_data: reads files of the data mirror")
+def pytest_runtest_setup(item):
+    reason = item.config.stash.get(_UNAVAILABLE, None)
+    if reason is not None and "needs_data" in item.keywords:
+        item.config.stash[_SKIPPED] = item.config.stash.get(_SKIPPED, 0) + 1
+        pytest.skip(f"data unavailable: {reason}")  # one location: -ra shows a single line
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = config.stash.get(_SKIPPED, 0)
+    if skipped:
+        terminalreporter.write_line(
+            f"{skipped} data tests skipped: {config.stash[_UNAVAILABLE]}; set COMPSEM_DATA_DIR to "
+            f"a mirror or COMPSEM_DATA_URL to a server", yellow=True, bold=True)
 
 
 @pytest.fixture(scope="session")
 def mirror():
-    """The local data mirror named by COMPSEM_DATA_DIR."""
+    """The local data mirror named by COMPSEM_DATA_DIR (only for tests of the mirror itself)."""
     path = paths.data_dir()
     if path is None:
-        pytest.skip("needs COMPSEM_DATA_DIR")
+        pytest.skip("tests the mirror named by COMPSEM_DATA_DIR (unset: data are downloaded)")
     return path
+
+
+@pytest.fixture(scope="session")
+def data_file():
+    """``data_file(path)``: a verified local copy of a registry file, fetched with the session's
+    data settings (the mirror, or a download into the session's cache) even when the calling
+    test has changed COMPSEM_DATA_DIR, COMPSEM_DATA_URL or COMPSEM_CACHE_DIR."""
+    def get(path: str):
+        with environ(SESSION_DATA_ENV):
+            return registry.fetch(path)
+
+    return get

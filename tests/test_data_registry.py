@@ -34,10 +34,16 @@ def test_unknown_path_names_close_matches():
 
 
 @pytest.mark.needs_data
-def test_fetch_from_mirror_verifies(mirror):
+def test_fetch_from_mirror_verifies(data_file, tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"  # a mirror holding one real file, wherever the session's came from
+    (mirror / PAIRS).parent.mkdir(parents=True)
+    shutil.copy(data_file(PAIRS), mirror / PAIRS)
+    monkeypatch.setenv("COMPSEM_DATA_DIR", str(mirror))
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
     path = registry.fetch(PAIRS)
-    assert path == mirror / PAIRS
+    assert path == mirror.resolve() / PAIRS
     assert registry.sha256_of(path) == registry.entry(PAIRS).sha256
+    assert not list((tmp_path / "cache").rglob("*.txt"))  # read in place: nothing downloaded
 
 
 def test_missing_mirror_file_is_a_clear_error(tmp_path, monkeypatch):
@@ -85,11 +91,11 @@ def download_env(tmp_path, monkeypatch, http_root):
 
 
 @pytest.mark.needs_data
-def test_download_verifies_and_caches(download_env, mirror):
+def test_download_verifies_and_caches(data_file, download_env):
     root, _, cache = download_env
     for name in (PAIRS, PILOT):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(mirror / name, root / name)
+        shutil.copy(data_file(name), root / name)
     path = registry.fetch(PAIRS)
     assert path == cache / PAIRS
     assert registry.sha256_of(path) == registry.entry(PAIRS).sha256

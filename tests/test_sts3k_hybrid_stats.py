@@ -118,7 +118,7 @@ def test_within_category_separates_types_from_pairs():
 
 
 @pytest.mark.needs_data
-def test_pilot_files(mirror):
+def test_pilot_files():
     pairs, parses = weights.load_pilot()
     assert len(pairs) == 120 and pairs["human"].between(0, 1).all()
     present = parses.notna().sum()

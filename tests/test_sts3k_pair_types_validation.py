@@ -3,15 +3,11 @@ item 3): the boundary fit, the rule-only labelling and the held-out halves."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from compsem.sts import pair_types as T
-
-needs_data = pytest.mark.skipif(not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR")
 
 
 def test_fit_block_recovers_planted_boundaries():
@@ -59,7 +55,7 @@ def test_parse_rules_on_table7_examples(nlp):
                                 doc("The mother held her baby.")) == "CONST_VERB"
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_boundaries_round_trip_and_full_fit():
     from compsem import report
     from compsem.data import sts3k
@@ -82,7 +78,7 @@ def test_boundaries_round_trip_and_full_fit():
     assert int(scores["within"].sum()) == 35
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_heldout_halves_beat_uninformed_blocks():
     from compsem import report
     from compsem.data import sts3k

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -11,9 +10,6 @@ import pytest
 from compsem import paths
 from compsem.sts import modifier_types as M
 
-needs_data = pytest.mark.skipif(
-    not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR"
-)
 TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
 KEYS = {
     "Place": "place",
@@ -68,7 +64,7 @@ def human():
     return sts3k.load_pairs()["human"].to_numpy()
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_figure9(human):
     table = M.reductions(human)
     for name, key in KEYS.items():
@@ -82,7 +78,7 @@ def test_figure9(human):
     assert (tests.drop(["Place", "Passive"])["p"] > 0.01).all()
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_subadditivity(human):
     from compsem.data import sts3k
     from compsem.sts import pair_types

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -11,9 +10,6 @@ import pytest
 from compsem import paths
 from compsem.sts import pair_types as T
 
-needs_data = pytest.mark.skipif(
-    not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR"
-)
 TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
 STOP = frozenset(
     {"the", "a", "an", "of", "to", "in", "on", "for", "his", "her", "their", "was", "by", "with"}
@@ -126,7 +122,7 @@ def reconstruction():
     return pairs, T.reconstruct_pair_types(pairs, sts3k.load_stopwords())
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_counts_against_table7(reconstruction):
     _, labels = reconstruction
     published = {t: TARGETS[key(t)]["paper"] for t in T.TYPES}
@@ -145,7 +141,7 @@ def test_counts_against_table7(reconstruction):
     assert (table["difference"] == 0).all()
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_row_evidence(reconstruction):
     pairs, labels = reconstruction
     assert labels.loc[2468, "category"] == "QUAD"  # adversarial in the authors' index file
@@ -167,7 +163,7 @@ def test_row_evidence(reconstruction):
     assert set(labels["rule"]) == {"block", "family"}
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_type_modifier_means(reconstruction):
     """The published category x modifier means (targets ``type_mean_<category>_<k>``)."""
     pairs, labels = reconstruction
@@ -184,7 +180,7 @@ def test_type_modifier_means(reconstruction):
             assert ours == pytest.approx(target["paper"], abs=target["tol"]), name
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_parse_check_agrees_with_blocks(reconstruction):
     from compsem.resources import ModelUnavailableError, spacy_pipeline
 

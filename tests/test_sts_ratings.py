@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -14,9 +13,6 @@ from sklearn.metrics import cohen_kappa_score
 from compsem import paths
 from compsem.sts import ratings as R
 
-needs_data = pytest.mark.skipif(
-    not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR"
-)
 TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
 
 
@@ -125,7 +121,7 @@ def data():
     return sts3k.load_participant_ratings().to_numpy(), sts3k.load_participant_pairs()
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_descriptives(data):
     raw, _ = data
     d = R.describe(R.pair_means(raw)[~R.check_mask(raw)])
@@ -134,7 +130,7 @@ def test_descriptives(data):
         within(f"rating_{key}", d[key])
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_ks_against_shuffled(data):
     raw, _ = data
     ks = R.ks_against_shuffled(raw, seed=0)
@@ -142,13 +138,13 @@ def test_ks_against_shuffled(data):
     within("ks_log10_p", ks["log10_pvalue"])
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_per_pair_sd(data):
     raw, _ = data
     within("per_pair_sd", float(np.nanmean(R.per_pair_sd(raw, ddof=1)[~R.check_mask(raw)])))
 
 
-@needs_data
+@pytest.mark.needs_data
 def test_split_half_reliability(data):
     raw, participant_pairs = data
     subsets = R.reliability_subsets(participant_pairs, raw)

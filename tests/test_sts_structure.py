@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pandas as pd
@@ -13,9 +12,6 @@ from scipy import stats
 from compsem import paths
 from compsem.sts import structure as S
 
-needs_data = pytest.mark.skipif(
-    not os.environ.get("COMPSEM_DATA_DIR"), reason="needs COMPSEM_DATA_DIR"
-)
 MAD_KEYS = {
     "Mean-CN": ("mean", "mad_mean_cn"),
     "SentBERT": ("sentbert_mpnet_norml", "mad_sentbert"),
@@ -123,7 +119,6 @@ def real():
     return labels, series
 
 
-@needs_data
 @pytest.mark.needs_data
 def test_figure8_counts_and_human_profile(real):
     labels, series = real
@@ -143,7 +138,6 @@ def test_figure8_counts_and_human_profile(real):
     )
 
 
-@needs_data
 @pytest.mark.needs_data
 def test_mad_values(real):
     labels, series = real
@@ -156,7 +150,6 @@ def test_mad_values(real):
         assert mads[name] == pytest.approx(value, abs=5e-5), name
 
 
-@needs_data
 @pytest.mark.needs_data
 def test_mad_targets(real):
     labels, series = real
