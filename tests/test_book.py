@@ -4,7 +4,9 @@ The book is built once per session from the committed executed notebooks, into a
 folder (``jupyter-book build -W -n --keep-going``: any warning fails). The browser test opens
 every chapter page in headless Chromium (Debian's package, driven by Playwright; no browser is
 downloaded), checks that its figures render and that no error output is shown, and saves a
-screenshot under ``_build/screenshots/``.
+screenshot under ``_build/screenshots/``. Each chapter page carries launch buttons (Binder, Colab)
+that open its executed notebook, ``book/<chapter>.ipynb``, from the repository named in
+``_config.yml`` (the launch itself needs the network: not tested here).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+import yaml
 
 from compsem import paths, run
 
@@ -56,6 +59,32 @@ def _parse(file: Path) -> _Links:
     parser = _Links()
     parser.feed(file.read_text(encoding="utf-8", errors="replace"))
     return parser
+
+
+def launch_urls(chapter: str) -> dict[str, str]:
+    """The launch links a chapter page must carry: its notebook in the repository, on the branch
+    and through the services that ``_config.yml`` names (sphinx-book-theme's URL forms)."""
+    config = yaml.safe_load((paths.PROJECT_DIR / "_config.yml").read_text())
+    repository, launch = config["repository"], config["launch_buttons"]
+    for service in ("binderhub_url", "colab_url"):
+        assert launch.get(service, "").startswith("https://"), f"_config.yml: no {service}"
+    owner, name = urlparse(repository["url"]).path.strip("/").split("/")
+    branch, notebook = repository["branch"], f"book/{chapter}.ipynb"
+    assert (paths.PROJECT_DIR / notebook).is_file()
+    ui = {"classic": "tree", "jupyterlab": "lab/tree"}[launch["notebook_interface"]]
+    return {
+        "Binder": f"{launch['binderhub_url']}/v2/gh/{owner}/{name}/{branch}?urlpath={ui}/{notebook}",
+        "Colab": f"{launch['colab_url']}/github/{owner}/{name}/blob/{branch}/{notebook}",
+    }
+
+
+def test_chapter_pages_have_launch_buttons(html_dir):
+    missing = []
+    for chapter in run.chapters():
+        links = set(_parse(html_dir / "book" / f"{chapter}.html").links)
+        missing += [f"{chapter}: {service} {url}" for service, url in launch_urls(chapter).items()
+                    if url not in links]
+    assert not missing, missing
 
 
 def test_every_chapter_is_rendered(html_dir):
@@ -119,6 +148,10 @@ def test_chapter_pages_in_a_real_browser(html_dir):
             errors = page.locator("main .output.error, main .output.traceback, main .output.stderr")
             if errors.count():
                 problems.append(f"{chapter}: {errors.count()} error outputs")
+            hrefs = page.locator("a[href]").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+            for service, url in launch_urls(chapter).items():
+                if hrefs.count(url) != 1:
+                    problems.append(f"{chapter}: {hrefs.count(url)} {service} launch buttons ({url})")
             text = page.locator("main").inner_text()
             if "Traceback (most recent call last)" in text:
                 problems.append(f"{chapter}: a traceback is shown")
