@@ -24,35 +24,21 @@ from compsem import paths, run
 PROFILE = "smoke"
 
 
-def parameters_source(chapter: str, shown_profile: str) -> str:
-    """The injected cell's source: the smoke values, as Python assignments."""
-    values = run.resolve_parameters(chapter, PROFILE)
-    lines = [
-        "# Parameters",
-        f"# Binder: the {PROFILE} profile (notebooks/params/{chapter}.{PROFILE}.yaml).",
-        f"# The outputs shown are the book's ({shown_profile} profile) until the notebook is run;",
-        f"# `compsem run {chapter} --profile default` runs the book's profile.",
-    ]
-    lines += [f"{name} = {value!r}" for name, value in values.items()]
-    return "\n".join(lines) + "\n"
-
-
-def _tags(cell) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
-
-
 def apply(chapter: str, book_dir: Path = paths.BOOK_DIR) -> Path:
-    """Rewrite ``book_dir/<chapter>.ipynb`` so that running it uses the smoke profile."""
+    """Rewrite ``book_dir/<chapter>.ipynb`` so that running it uses the smoke profile: papermill's
+    own parameter injection (the one ``compsem run`` uses), which replaces the injected cell."""
+    from papermill.parameterize import parameterize_notebook
+
     path = Path(book_dir) / f"{chapter}.ipynb"
     notebook = nbformat.read(path, as_version=4)
-    shown = notebook.metadata.get("compsem", {}).get("profile", "default")
-    notebook.cells = [c for c in notebook.cells if "injected-parameters" not in _tags(c)]
-    marked = [i for i, c in enumerate(notebook.cells) if "parameters" in _tags(c)]
+    marked = [c for c in notebook.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(marked) != 1:
         raise SystemExit(f"{path}: expected one cell tagged 'parameters', found {len(marked)}")
-    cell = nbformat.v4.new_code_cell(parameters_source(chapter, shown))
-    cell.metadata["tags"] = ["injected-parameters"]
-    notebook.cells.insert(marked[0] + 1, cell)
+    shown = notebook.metadata.get("compsem", {}).get("profile", "default")
+    comment = (f"Parameters of the {PROFILE} profile (notebooks/params/{chapter}.{PROFILE}.yaml); "
+               f"the outputs shown are the book's ({shown} profile) until the notebook is run")
+    notebook = parameterize_notebook(notebook, run.resolve_parameters(chapter, PROFILE),
+                                     comment=comment)
     nbformat.write(notebook, path)
     return path
 

@@ -29,7 +29,8 @@ _SKIPPED = pytest.StashKey[int]()
 
 @contextlib.contextmanager
 def environ(values: dict[str, str | None]):
-    """Set (str) or unset (None) environment variables, restoring them afterwards."""
+    """Set (str) or unset (None) environment variables, restoring them afterwards
+    (``compsem.envvars.temporary`` sets only: the session's data settings may be unset ones)."""
     saved = {name: os.environ.get(name) for name in values}
 
     def apply(pairs):

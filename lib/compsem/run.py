@@ -561,8 +561,8 @@ def section_titles(notebook) -> dict[int, str]:
 
 
 def section_engine() -> str:
-    """Register (again: the same name replaces itself) and return :data:`SECTION_ENGINE`: papermill's nbclient engine
-    that, when a code cell starts in a section other than the previous cell's, prints
+    """Register and return :data:`SECTION_ENGINE` (registering again replaces it): papermill's
+    nbclient engine that, when a code cell starts in a section other than the previous cell's, prints
     ``[compsem] <chapter>: <section> (k/n, t s)``, so a user sees where a long chapter is even
     when chapters run side by side (``compsem run-all --jobs 2``)."""
     from papermill.engines import NBClientEngine, papermill_engines
