@@ -110,7 +110,6 @@ VALUES = {"a": 0.5, "b": 0.3, "t_x_adv": 0.1, "t_y_adv": 0.2, "nan": float("nan"
     ("not a < b", True),
     ("a > b or b > a", True),
     ("a / 2 - b * 2 + -1 < 0", True),
-    ("nan > 0 or nan <= 0", False),
 ])
 def test_rules_evaluate(rule, expected):
     assert claims.evaluate_rule(rule, VALUES) is expected
@@ -166,7 +165,7 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
              "quote": "q", "source": "s", "paper": "p", "expect": "fails", "rule": "a < b",
              "reason": "see {a.__class__}"}
     (tmp_path / "r.yaml").write_text(yaml.safe_dump([entry]))
-    with pytest.raises(claims.ClaimError, match="'reason' field"):
+    with pytest.raises(claims.ClaimError, match="field 'reason'"):
         claims.load("r")
     claims.load.cache_clear()
 
@@ -188,3 +187,170 @@ def test_a_malformed_ledger_names_the_file_and_the_claim(tmp_path, monkeypatch):
     with pytest.raises(claims.ClaimError, match="not valid YAML"):
         claims.load("z")
     claims.load.cache_clear()
+
+
+# ---------------------------------------------------------------- NaN, arithmetic and limits
+
+
+def _claim(rule="a > b", **fields):
+    """A claim of a test ledger (expect: holds), with ``fields`` replaced."""
+    return claims.Claim(**{"study": "t", "id": "x", "chapter": "c", "section": "s", "claim": "c",
+                           "quote": "q", "source": "s", "paper": "p", "expect": "holds",
+                           "rule": rule, **fields})
+
+
+def _ledger(tmp_path, monkeypatch, name, entries=None, text=None):
+    """Write ``tmp_path/<name>.yaml`` (``entries`` dumped, or ``text`` as is) as the only ledger
+    directory and return the ClaimError its loading raises."""
+    import yaml
+
+    monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
+    claims.load.cache_clear()
+    file = tmp_path / f"{name}.yaml"
+    if text is None:
+        text = yaml.safe_dump([{"id": "bad", "chapter": run.chapters()[0], "section": "s",
+                                "claim": "c", "quote": "q", "source": "s", "paper": "p",
+                                "expect": "holds", "rule": "a > b", **entry}
+                               for entry in entries])
+    if isinstance(text, bytes):
+        file.write_bytes(text)
+    else:
+        file.write_text(text)
+    try:
+        with pytest.raises(claims.ClaimError) as caught:
+            claims.load(name)
+    finally:
+        claims.load.cache_clear()
+    message = str(caught.value)
+    assert "\n" not in message and f"{name}.yaml" in message, message
+    return message
+
+
+@pytest.mark.parametrize("rule", [
+    "not (nan > 1)", "nan > 0 or nan <= 0", "a > 0 or nan > 0", "nan > 0 and a > 0",
+    "0 > 1 > nan", "count(a > 0, nan > 0) >= 1", "abs(nan) >= 0", "max('n_*') > 0",
+    "max(a, nan) > 0",
+])
+def test_a_nan_operand_means_not_evaluated_whatever_the_operators(rule):
+    """Case 4: a NaN reaching any operator or function, wherever it sits, leaves the claim not
+    evaluated (never holds or fails), and the note names the key."""
+    for values in ({**VALUES, "n_1": 1.0, "n_2": float("nan")},
+                   {**VALUES, "n_1": float("nan"), "n_2": 1.0}):
+        with pytest.raises(claims.NotEvaluated):
+            claims.evaluate_rule(rule, values)
+        (row,) = claims.table([_claim(rule)], {"c": values})
+        assert row["verdict"] == "not evaluated"
+        assert "is NaN" in row["note"] and ("nan" in row["note"] or "n_" in row["note"])
+
+
+def test_a_nan_made_by_arithmetic_is_not_evaluated():
+    values = {"big": float("inf"), "a": 1.0}
+    (row,) = claims.table([_claim("big - big < a")], {"c": values})
+    assert row["verdict"] == "not evaluated" and "big - big" in row["note"]
+
+
+def test_division_by_zero_is_a_rule_defect_or_a_verdict():
+    """Case 11: dividing by a constant zero is a defect of the rule (refused when parsing); dividing
+    by a glued value that is zero in this run leaves the claim not evaluated, with the reason."""
+    with pytest.raises(claims.ClaimError, match="division by zero"):
+        claims.parse_rule("1 / 0 > 0")
+    for rule in ("a / (1 - 1) > 0", "a / (1 / 0) > 0", "a / -0.0 > 0"):
+        with pytest.raises(claims.ClaimError, match="division by zero"):
+            claims.parse_rule(rule)
+    (row,) = claims.table([_claim("a / z > 0")], {"c": {"a": 1.0, "z": 0.0}})
+    assert row["verdict"] == "not evaluated" and "division by zero in 'a / z'" in row["note"]
+
+
+@pytest.mark.parametrize("rule", [
+    "count('rating_*') > 0", "abs('rating_*') > 0", "'x' > a", "a > 'x'", "abs(a, b) > 0",
+    "mean('*') + 'x' > 0", "1e999 > a", "a * 1" + "0" * 400 + " > 0",
+])
+def test_a_rule_that_cannot_evaluate_is_refused_when_parsed(rule):
+    """Case 11: patterns stand only inside min/max/mean, abs takes one argument, constants are
+    finite numbers: all checked when the ledger is loaded, not when the page is built."""
+    with pytest.raises(claims.ClaimError):
+        claims.parse_rule(rule)
+
+
+@pytest.mark.parametrize("rule", ["-" * 3000 + "a > 0", "-" * 100 + "a > 0",
+                                  "a" + " + a" * 1000 + " > 0", "(" * 300 + "a" + ")" * 300])
+def test_deep_or_long_rules_are_refused_with_a_message(rule):
+    """Case 11: 3,000 nested unary minus was a RecursionError; rules are bounded in length and
+    depth."""
+    with pytest.raises(claims.ClaimError, match="rule"):
+        claims.parse_rule(rule, "x.yaml, claim 'deep', field 'rule'")
+
+
+@pytest.mark.parametrize("template, problem", [
+    ("{a:.3q}", "format"), ("{a:>30000000}", "wide"), ("{a:.30000000f}", "wide"),
+    ("{a:d}", "format"),
+])
+def test_bad_or_huge_format_specs_are_refused(tmp_path, monkeypatch, template, problem):
+    """Case 11: a bad format spec was a traceback, ``{x:>30000000}`` a 30 MB page."""
+    message = _ledger(tmp_path, monkeypatch, "o", [{"ours": template}])
+    assert "claim 'bad'" in message and "field 'ours'" in message and problem in message
+    message = _ledger(tmp_path, monkeypatch, "r", [{"expect": "fails", "reason": template}])
+    assert "claim 'bad'" in message and "field 'reason'" in message
+    with pytest.raises(claims.ClaimError, match=problem):
+        claims.ours_text(_claim(ours=template), VALUES)
+
+
+@pytest.mark.parametrize("entry, field", [
+    ({"claim": ["a", "list"]}, "claim"), ({"rule": {"a": 1}}, "rule"),
+    ({"id": ["x"]}, "id"), ({1: "x", 2: "y"}, "1"), ({"rule": "a ==== b"}, "rule"),
+    ({"expect": "maybe"}, "expect"), ({"chapter": "no-such-chapter"}, "chapter"),
+    ({"quote": "q" * 100_000}, "quote"),
+])
+def test_every_ledger_error_is_one_line_naming_file_claim_and_field(
+        tmp_path, monkeypatch, entry, field):
+    message = _ledger(tmp_path, monkeypatch, "m", [entry])
+    assert "m.yaml, claim " in message and f"field '{field}'" in message, message
+
+
+@pytest.mark.parametrize("text", [
+    "- id: x\n  claim: [unclosed\n", "{}", "- just a string\n", b"- id: \xff\xfe\n",
+    "- id: a\n  id: b\n", "- claim: " + "[" * 5000 + "]" * 5000 + "\n",
+])
+def test_a_malformed_ledger_file_is_one_line(tmp_path, monkeypatch, text):
+    _ledger(tmp_path, monkeypatch, "f", text=text)
+
+
+def test_yaml_aliases_are_refused_cheaply(tmp_path, monkeypatch):
+    """Case 11: a YAML alias bomb took 16 s and 1.1 GB at 7 levels; aliases are refused."""
+    import time
+
+    message = _ledger(tmp_path, monkeypatch, "a", text="- &one {id: x}\n- *one\n")
+    assert "alias" in message
+    levels = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"] + [
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    bomb = "- id: bomb\n" + "".join(f"  {line}\n" for line in levels) + "  claim: *a9\n"
+    start = time.perf_counter()
+    message = _ledger(tmp_path, monkeypatch, "b", text=bomb)
+    assert "alias" in message and time.perf_counter() - start < 5
+
+
+def test_an_unreadable_executed_notebook_names_the_file_and_the_fix(
+        tmp_path, monkeypatch, capsys):
+    """Case 11: ``compsem findings`` on a truncated notebook in book/ was a JSON traceback; it is
+    a CompsemError naming the notebook and ``compsem run <chapter>`` (book/ itself is untouched:
+    the notebooks are copies in a temporary folder that stands for it)."""
+    from compsem.errors import CompsemError
+
+    chapter = run.chapters()[0]
+    text = (paths.BOOK_DIR / f"{chapter}.ipynb").read_text()
+    (tmp_path / f"{chapter}.ipynb").write_text(text[: len(text) // 2])
+    monkeypatch.setattr(paths, "BOOK_DIR", tmp_path)
+    for book_dir in (tmp_path, None):  # None: the default, as `compsem findings` calls it
+        with pytest.raises(CompsemError) as caught:
+            findings_page.glued_by_chapter(book_dir)
+        message = str(caught.value)
+        assert f"{chapter}.ipynb" in message and f"compsem run {chapter}" in message
+        assert "\n" not in message
+    from compsem import cli
+
+    assert cli.main(["findings", "--check"]) == 2  # reads the page, writes nothing
+    err = capsys.readouterr().err
+    assert f"compsem run {chapter}" in err and "Traceback" not in err
+    (tmp_path / f"{chapter}.ipynb").write_text("[]")
+    with pytest.raises(CompsemError, match=f"compsem run {chapter}"):
+        findings_page.glued_by_chapter(tmp_path)

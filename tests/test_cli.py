@@ -55,3 +55,17 @@ def test_setup_problems_are_a_message_not_a_traceback(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "compsem: error: setup is incomplete" in err and "pip install" in err
     assert "Traceback" not in err
+
+
+def test_python_m_compsem_is_the_command():
+    """issue 44, case 14: `python -m compsem` once said there was no __main__ module."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "compsem", "list"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "sts3k-data" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "compsem", "run", "no-such-chapter"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "no chapter 'no-such-chapter'" in done.stderr

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from compsem.dask_tasks import submit_all
+from compsem.errors import CompsemError
 
 STARTED: list[int] = []
 
@@ -90,7 +91,7 @@ def test_a_cluster_without_the_resource_is_an_error_that_names_the_fix():
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
-        with pytest.raises(ValueError, match=r"--resources \"GPU=1\""):
+        with pytest.raises(CompsemError, match=r"--resources \"GPU=1\""):
             submit_all(hold, [(0.0,)], ["a"], scheduler=cluster.scheduler_address, progress=False,
                        resources={"GPU": 1})
 

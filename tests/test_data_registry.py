@@ -147,7 +147,7 @@ def test_write_registry_round_trip(tmp_path):
     manifest.write_text("path\tbytes\tsha256\tupstream\nb/x.txt\t3\t" + "a" * 64 + "\thttp://h/x\n"
                         "a/y.txt\t4\t" + "b" * 64 + "\thttp://h/y\n")
     out = tmp_path / "registry.tsv"
-    assert registry.write_registry(manifest, out) == 2
+    assert registry.write_registry(manifest, out).added == ["a/y.txt", "b/x.txt"]
     table = registry.entries.__wrapped__(out)
     assert list(table) == ["a/y.txt", "b/x.txt"]
     assert table["b/x.txt"].bytes == 3
@@ -224,3 +224,78 @@ def test_garbage_archive_is_evicted_and_named(http_root, tmp_path, monkeypatch):
     assert not archive.exists()
     (root / "bundle.tar.gz").write_bytes(buffer.getvalue())
     assert registry.fetch(item.path).read_bytes() == payload  # recovers once upstream is good
+
+
+# --- issue 44, case 1: a command that rewrites the tracked registry never drops rows silently ---
+
+def _manifest(tmp_path, rows: list[str], name: str = "MANIFEST.tsv"):
+    file = tmp_path / name
+    file.write_text("path\tbytes\tsha256\tupstream\n" + "".join(row + "\n" for row in rows))
+    return file
+
+
+def _row(path: str, digit: str = "a") -> str:
+    return f"{path}\t3\t{digit * 64}\thttp://h/{path}"
+
+
+def test_registry_refuses_a_manifest_that_would_drop_rows(tmp_path):
+    out = tmp_path / "registry.tsv"
+    registry.write_registry(_manifest(tmp_path, [_row("a/x.txt"), _row("a/y.txt")]), out)
+    before = out.read_bytes()
+    with pytest.raises(DataError, match=r"lists no files.*left as it is"):
+        registry.write_registry(_manifest(tmp_path, [], "empty.tsv"), out)
+    nothing = tmp_path / "nothing.tsv"
+    nothing.write_text("")  # what /dev/null reads as
+    with pytest.raises(DataError, match=r"first line must be the header"):
+        registry.write_registry(nothing, out)
+    with pytest.raises(DataError, match=r"would remove 1 of the 2 rows .*a/y.txt.*--allow-removals"):
+        registry.write_registry(_manifest(tmp_path, [_row("a/x.txt")], "part.tsv"), out)
+    assert out.read_bytes() == before
+    change = registry.write_registry(_manifest(tmp_path, [_row("a/x.txt", "b"), _row("c/z.txt")],
+                                               "next.tsv"), out, allow_removals=True)
+    assert (change.added, change.removed, change.changed) == (["c/z.txt"], ["a/y.txt"], ["a/x.txt"])
+    assert list(registry.entries.__wrapped__(out)) == ["a/x.txt", "c/z.txt"]
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("../x.txt\t3\t" + "a" * 64 + "\thttp://h/x", "unsafe path on .*line 2"),
+    ("a/x.txt\tthree\t" + "a" * 64 + "\thttp://h/x", "line 2: bytes 'three'"),
+    ("a/x.txt\t3\tabc\thttp://h/x", "line 2: sha256 'abc' is not 64"),
+    ("a/x.txt\t3\t" + "a" * 64 + "\t", "line 2: every row needs"),
+])
+def test_a_malformed_manifest_names_the_line_and_field(tmp_path, row, message):
+    with pytest.raises(DataError, match=message):
+        registry.write_registry(_manifest(tmp_path, [row]), tmp_path / "registry.tsv")
+    assert not (tmp_path / "registry.tsv").exists()
+
+
+def test_a_manifest_listing_a_path_twice_or_without_header_is_refused(tmp_path):
+    with pytest.raises(DataError, match="line 3: path 'a/x.txt' is listed twice"):
+        registry.read_manifest(_manifest(tmp_path, [_row("a/x.txt"), _row("a/x.txt", "b")]))
+    headless = tmp_path / "headless.tsv"
+    headless.write_text(_row("a/x.txt") + "\n")
+    with pytest.raises(DataError, match="first line must be the header"):
+        registry.read_manifest(headless)
+
+
+def test_cli_registry_of_an_empty_manifest_keeps_the_registry(tmp_path, monkeypatch, capsys):
+    """`compsem data registry /dev/null` once emptied data/registry.tsv and said 'wrote 0 rows'."""
+    from compsem import cli, paths
+
+    copy = tmp_path / "registry.tsv"
+    copy.write_bytes(paths.REGISTRY_FILE.read_bytes())
+    committed = paths.REGISTRY_FILE.read_bytes()
+    monkeypatch.setattr(paths, "REGISTRY_FILE", copy)
+    empty = _manifest(tmp_path, [], "empty.tsv")
+    assert cli.main(["data", "registry", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert "lists no files" in err and "Traceback" not in err
+    assert copy.read_bytes() == committed
+    rows = [f"{e.path}\t{e.bytes}\t{e.sha256}\t{e.upstream}" for e in registry.entries().values()]
+    assert cli.main(["data", "registry", str(_manifest(tmp_path, rows[1:], "part.tsv"))]) == 2
+    assert f"would remove 1 of the {len(rows)} rows" in capsys.readouterr().err
+    assert copy.read_bytes() == committed
+    assert cli.main(["data", "registry", str(_manifest(tmp_path, rows, "full.tsv"))]) == 0
+    assert "0 added, 0 removed, 0 changed" in capsys.readouterr().out
+    assert copy.read_bytes() == committed
+    assert paths.PROJECT_DATA_DIR.joinpath("registry.tsv").read_bytes() == committed

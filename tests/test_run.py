@@ -7,7 +7,8 @@ import os
 import nbformat
 import pytest
 
-from compsem import paths, run
+from compsem import paths, report, run
+from compsem.errors import CompsemError
 from compsem.report import read_glued
 
 CHAPTER = """\
@@ -247,6 +248,7 @@ def test_staleness_reports_profile_and_unreadable_notebooks(project, tmp_path):
     nbformat.write(notebook, path)
     assert any("executed with parameters" in p for p in run.staleness(path))
     notebook.metadata["compsem"]["parameters"] = {}
+    notebook.metadata["compsem"]["outputs_sha256"] = report.outputs_digest(notebook)
     nbformat.write(notebook, path)
     assert run.staleness(path) == []
     path.write_text(path.read_text()[:40])  # truncated
@@ -359,3 +361,75 @@ def test_sections_progress_prints_a_line_per_section(project, capsys):
         "[compsem] sections: Findings", "[compsem] sections: Results"]
     assert "(1/2, " in lines[0] and "(2/2, " in lines[1]
     assert read_glued(nbformat.read(out, as_version=4)) == {"n": 2, "twice": 4, "thrice": 6}
+
+
+# --- issue 44, case 3: an executed notebook edited by hand is neither fresh nor published ---
+
+def _edit_glued_value(path, key: str, value: float) -> None:
+    """Change a glued number in the notebook file, as a hand edit would (JSON, not nbformat)."""
+    import json
+
+    document = json.loads(path.read_text())
+    for cell in document["cells"]:
+        for output in cell.get("outputs", []):
+            if output.get("metadata", {}).get("scrapbook", {}).get("name") == key:
+                output["data"]["application/papermill.record/text/plain"] = repr(value)
+    path.write_text(json.dumps(document))
+
+
+def test_a_glued_value_edited_after_the_run_is_caught(project, monkeypatch, capsys):
+    from compsem import cli, findings_page
+
+    book = project / "book"
+    out = run.execute("tiny", "default", output_dir=book, progress=False)
+    assert run.staleness(out) == [] and read_glued(out) == {"total": 4.5}
+    digest = nbformat.read(out, as_version=4).metadata["compsem"]["outputs_sha256"]
+    assert len(digest) == 64
+    _edit_glued_value(out, "total", 0.9)
+    assert read_glued(out) == {"total": 0.9}
+    assert any("outputs were changed after it was executed" in p for p in run.staleness(out))
+    monkeypatch.setattr(paths, "BOOK_DIR", book)
+    with pytest.raises(CompsemError, match="its outputs are not those its run recorded"):
+        findings_page.glued_by_chapter()
+    monkeypatch.setattr(run, "chapters", lambda: ["tiny"])
+    assert cli.main(["check"]) == 1
+    assert "outputs were changed" in capsys.readouterr().out
+    assert cli.main(["findings", "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "tiny.ipynb: its outputs are not those its run recorded" in err
+    assert "Traceback" not in err
+
+
+def test_a_notebook_without_an_outputs_digest_is_stale(project):
+    out = run.execute("tiny", "default", output_dir=project / "book", progress=False)
+    notebook = nbformat.read(out, as_version=4)
+    del notebook.metadata["compsem"]["outputs_sha256"]
+    nbformat.write(notebook, out)
+    assert any("records no digest of its outputs" in p for p in run.staleness(out))
+
+
+# --- issue 44, case 13: an interrupted `compsem run` is one line, not a traceback ---
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_is_one_line_and_keeps_the_book(project, monkeypatch, capsys,
+                                                           signal_name):
+    import signal
+    import time
+
+    from compsem import cli
+
+    monkeypatch.setattr(paths, "BOOK_DIR", project / "book")
+    good = run.execute("tiny", "default", output_dir=project / "book", progress=False)
+    before = good.read_bytes()
+
+    def interrupted(*args, **kwargs):  # the signal arrives while the chapter runs
+        os.kill(os.getpid(), getattr(signal, signal_name))
+        time.sleep(5)
+        pytest.fail("the signal did not interrupt the run")
+
+    monkeypatch.setattr(run, "_execute", interrupted)
+    assert cli.main(["run", "tiny", "-q"]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "compsem: interrupted" in err and "as it was" in err
+    assert good.read_bytes() == before

@@ -3,11 +3,15 @@ sweep against single runs."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from compsem import cli, scorecard
+from compsem import cli, determinism, scorecard
 
 
 @pytest.mark.needs_data
@@ -41,11 +45,16 @@ def test_cli_subset_writes_a_tidy_table(tmp_path):
         (["no-such-model"], "unknown model 'no-such-model'"),
         (["mean:glove50", "--batteries", "probing"], "cannot run the probing battery"),
         (["conv:glove50", "--batteries", "modifiers"], "cannot run the modifiers battery"),
+        # issue 44, case 13: once a traceback after the battery had started
+        (["minilm:layer999"], "minilm has hidden-state layers 0..6"),
+        (["hf:../../etc"], "is not a folder with a saved model"),
+        (["hf:owner/na..me"], "is not a Hugging Face hub id"),
     ],
 )
 def test_cli_refuses_unknown_batteries_and_models(tmp_path, capsys, args, message):
     assert cli.main(["scorecard", *args, "--out", str(tmp_path)]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
     assert not any(tmp_path.iterdir())  # nothing ran, nothing written
 
 
@@ -92,3 +101,48 @@ def test_modifier_rows_are_the_paper_table_cells():
     assert "AAN S-I+S-I" not in rows.index  # the subset skips the AAN test
     bounded = rows.dropna(subset=["low", "high"])
     assert ((bounded["low"] <= bounded["value"] + 1e-12) & (bounded["value"] <= bounded["high"] + 1e-12)).all()
+
+
+# --- issue 44, cases 2 and 8: the output folder before any work; the chapters' numerics ---
+
+def test_cli_out_that_is_a_file_stops_before_any_model_is_scored(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(scorecard, "run", lambda *a, **k: pytest.fail("nothing may be scored"))
+    taken = tmp_path / "taken"
+    taken.write_text("a file\n")
+    assert cli.main(["scorecard", "glove50", "--subset", "--out", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {taken} is a file, not a folder" in err and "Traceback" not in err
+    assert taken.read_text() == "a file\n"
+
+
+@pytest.mark.skipif(not determinism.KERNEL_ENV, reason="no fixed kernel settings on this CPU")
+def test_cli_runs_again_under_the_chapters_kernel_settings(tmp_path, monkeypatch):
+    """numpy is loaded before the command can set the kernel variables, which act only when a
+    library loads: without them the command runs again in a fresh process that has them."""
+    for key in determinism.KERNEL_ENV:
+        monkeypatch.delenv(key, raising=False)
+    calls = []
+
+    def fake_run(command, env):
+        calls.append((command, env))
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setattr(scorecard, "run", lambda *a, **k: pytest.fail("must run in the child"))
+    argv = ["scorecard", "glove50", "--subset", "--out", str(tmp_path / "card"), "-q"]
+    assert cli.main(argv) == 0
+    [(command, env)] = calls
+    assert command == [sys.executable, "-m", "compsem", *argv]
+    assert all(env[key] == value for key, value in determinism.KERNEL_ENV.items())
+
+
+@pytest.mark.slow
+@pytest.mark.needs_data
+def test_scorecard_says_it_computed_with_the_chapters_numerics(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in determinism.KERNEL_ENV}
+    done = subprocess.run([sys.executable, "-m", "compsem", "scorecard", "glove50", "--batteries",
+                           "modifiers", "--subset", "--out", str(tmp_path), "-q"],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    expected = "avx2-cnr" if determinism.KERNEL_ENV else determinism.numerics()
+    assert f"(numerics {expected})" in done.stdout

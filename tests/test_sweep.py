@@ -4,12 +4,14 @@ point reported in the table, and a real two-point grid of the cheapest chapter."
 from __future__ import annotations
 
 import math
+import re
 
 import nbformat
 import pandas as pd
 import pytest
 
 from compsem import cli, run, sweep
+from compsem.errors import CompsemError
 from compsem.run import ParameterError
 
 CHAPTER = "sts3k-data"  # the cheapest chapter (its smoke profile runs in seconds)
@@ -175,3 +177,73 @@ def test_two_point_grid_of_a_real_chapter(tmp_path, capsys):
         notebook = nbformat.read(out / f"{CHAPTER}.{point}.ipynb", as_version=4)
         assert notebook.metadata["compsem"]["parameters"]["n_splits"] in (3, 10)
     assert (out / "sweep.csv").is_file()
+
+
+# --- issue 44, cases 2 and 12: the output location and the grid are checked before any point runs ---
+
+def test_cli_sweep_out_that_is_a_file_stops_before_any_point(tmp_path, capsys, monkeypatch):
+    """`--out FILE` once ran every point, then lost them all when mkdir raised."""
+    monkeypatch.setattr(run, "execute", lambda *a, **k: pytest.fail("no point may run"))
+    file = _grid_file(tmp_path, "seed: [0, 1]\n")
+    taken = tmp_path / "taken"
+    taken.write_text("a file\n")
+    assert cli.main(["sweep", CHAPTER, "--grid", str(file), "-P", "smoke", "--out", str(taken),
+                     "-q"]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {taken} is a file, not a folder" in err and "Traceback" not in err
+    assert taken.read_text() == "a file\n"
+    with pytest.raises(CompsemError, match="is a file"):  # the library checks it too
+        sweep.run_sweep(CHAPTER, {"seed": [0]}, "smoke", taken, processes=False, progress=False)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1: [2, 3]\n", "1 is not a parameter name (a int)"),
+    ("seed: [0, 1]\ntrue: [1]\n", "True is not a parameter name (a bool)"),
+])
+def test_a_grid_key_that_is_not_a_name_is_refused(tmp_path, text, message):
+    with pytest.raises(ParameterError, match=re.escape(message)):
+        sweep.load_grid(_grid_file(tmp_path, text), CHAPTER, "smoke")
+
+
+def test_a_grid_file_that_is_not_utf8_names_the_file(tmp_path, capsys):
+    file = tmp_path / "grid.yaml"
+    file.write_bytes("seed: [0]\n# caf\u00e9\n".encode("latin-1"))
+    assert cli.main(["sweep", CHAPTER, "--grid", str(file), "-P", "smoke"]) == 2
+    err = capsys.readouterr().err
+    assert f"{file} is not UTF-8 text" in err and "Traceback" not in err
+
+
+def test_a_huge_grid_is_refused_unless_max_points_allows_it(tmp_path, capsys, monkeypatch):
+    """A 64,000-point grid once started without a word."""
+    monkeypatch.setattr(sweep, "run_sweep", lambda *a, **k: pytest.fail("must not run"))
+    values = ", ".join(str(v) for v in range(1, 41))
+    file = _grid_file(tmp_path, f"seed: [{values}]\nn_splits: [{values}]\n"
+                                f"shuffle_seed: [{values}]\n")
+    assert cli.main(["sweep", CHAPTER, "--grid", str(file), "-P", "smoke"]) == 2
+    err = capsys.readouterr().err
+    assert "the grid has 64,000 points, more than 500" in err and "--max-points 64000" in err
+    grid = sweep.load_grid(file, CHAPTER, "smoke", max_points=64_000)
+    assert math.prod(len(v) for v in grid.values()) == 64_000
+    for bad in ("0", "-3"):
+        assert cli.main(["sweep", CHAPTER, "--grid", str(file), "--max-points", bad]) == 2
+        assert "must be a whole number >= 1" in capsys.readouterr().err
+
+
+def test_an_unreachable_scheduler_is_one_line_after_a_short_wait(tmp_path, capsys, monkeypatch):
+    """`--scheduler` naming nothing once waited 30 s and ended in a traceback."""
+    import socket
+
+    from compsem import dask_tasks
+
+    monkeypatch.setattr(dask_tasks, "CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr(run, "execute", lambda *a, **k: pytest.fail("no point may run"))
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    file = _grid_file(tmp_path, "seed: [0]\n")
+    for address in (f"tcp://127.0.0.1:{port}", "banana"):
+        assert cli.main(["sweep", CHAPTER, "--grid", str(file), "-P", "smoke", "--out",
+                         str(tmp_path / "out"), "--scheduler", address, "-q"]) == 2
+        err = capsys.readouterr().err
+        assert f"cannot reach the Dask scheduler '{address}' within 1 s" in err
+        assert "Traceback" not in err

@@ -42,6 +42,8 @@ def _run(args) -> int:
 def _run_all(args) -> int:
     from compsem import run_all
 
+    if args.out is not None:
+        paths.output_folder(args.out)  # before any chapter runs
     start = time.perf_counter()
     outcomes = run_all.run_all(args.profile, jobs=args.jobs, threads=args.threads,
                                scheduler=args.scheduler, progress=not args.quiet,
@@ -113,11 +115,13 @@ def _setup(args) -> int:
 def _sweep(args) -> int:
     from compsem import sweep
 
-    grid = sweep.load_grid(args.grid, args.chapter, args.profile)  # fail fast, naming the file
-    out = args.out or Path("sweep") / args.chapter
+    grid = sweep.load_grid(args.grid, args.chapter, args.profile,  # fail fast, naming the file
+                           max_points=args.max_points)
+    out = paths.output_folder(args.out or Path("sweep") / args.chapter)  # before any point runs
     start = time.perf_counter()
     table = sweep.run_sweep(args.chapter, grid, args.profile, out, scheduler=args.scheduler,
-                            n_workers=args.workers, progress=not args.quiet)
+                            n_workers=args.workers, progress=not args.quiet,
+                            max_points=args.max_points)
     status = table.drop_duplicates("point").set_index("point")["status"]
     failed = status[status != "ok"]
     for point, reason in failed.items():
@@ -132,9 +136,15 @@ def _data(args) -> int:
     from compsem.data import registry
 
     if args.action == "registry":
-        if not args.paths:
-            raise SystemExit("usage: compsem data registry MANIFEST.tsv")
-        print(f"wrote {registry.write_registry(Path(args.paths[0]))} rows to {paths.REGISTRY_FILE}")
+        if len(args.paths) != 1:
+            raise SystemExit("usage: compsem data registry MANIFEST.tsv [--allow-removals]")
+        change = registry.write_registry(Path(args.paths[0]), paths.REGISTRY_FILE,
+                                         allow_removals=args.allow_removals)
+        for what, names in (("added", change.added), ("removed", change.removed),
+                            ("changed", change.changed)):
+            for name in names:
+                print(f"  {what}: {name}")
+        print(f"wrote {paths.REGISTRY_FILE}: {change.summary()}")
         return 0
     names = args.paths or sorted(registry.entries())
     from tqdm import tqdm
@@ -153,13 +163,9 @@ def _data(args) -> int:
 def _scorecard(args) -> int:
     import os
     import re
+    import subprocess
 
-    from compsem import determinism
-
-    if "numpy" not in sys.modules and "torch" not in sys.modules:
-        for key, value in determinism.KERNEL_ENV.items():  # the chapters' code paths, so their
-            os.environ.setdefault(key, value)  # embedding cache is shared (compsem.determinism)
-    from compsem import scorecard
+    from compsem import determinism, scorecard
 
     batteries = [b.strip() for b in args.batteries.split(",") if b.strip()]
     try:
@@ -167,13 +173,20 @@ def _scorecard(args) -> int:
     except ValueError as error:
         print(f"compsem scorecard: error: {error}", file=sys.stderr)
         return 2
+    out = paths.output_folder(args.out)  # before any model is scored
+    if determinism.KERNEL_ENV and determinism.numerics() != "avx2-cnr":
+        # The chapters' code paths (compsem.determinism), so that the scorecard's vectors are
+        # theirs and their embedding cache is shared. The libraries read these variables when
+        # they load, and this process has loaded them: the command runs in a fresh one.
+        env = {**os.environ, **determinism.KERNEL_ENV}
+        return subprocess.run([sys.executable, "-m", "compsem", *args.argv], env=env).returncode
     start = time.perf_counter()
     if len(args.models) > 1 or args.scheduler:
         table = scorecard.run_many(args.models, batteries, subset=args.subset,
                                    scheduler=args.scheduler, progress=not args.quiet)
     else:
         table = scorecard.run(args.models[0], batteries, subset=args.subset, progress=not args.quiet)
-    written = scorecard.write(table, args.out)
+    written = scorecard.write(table, out)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -181,12 +194,13 @@ def _scorecard(args) -> int:
 
     for model in args.models:
         fig = scorecard.figure(table, model)
-        path = args.out / f"scorecard-{re.sub(r'[^A-Za-z0-9_.-]+', '_', model)}.pdf"
+        path = out / f"scorecard-{re.sub(r'[^A-Za-z0-9_.-]+', '_', model)}.pdf"
         fig.savefig(path)
         plt.close(fig)
         written.append(path)
     print(f"[compsem scorecard] {len(table)} rows for {', '.join(args.models)} in "
-          f"{time.perf_counter() - start:.1f} s: {', '.join(str(p) for p in written)}", flush=True)
+          f"{time.perf_counter() - start:.1f} s (numerics {determinism.numerics()}): "
+          f"{', '.join(str(p) for p in written)}", flush=True)
     return 0
 
 
@@ -230,6 +244,8 @@ def parser() -> argparse.ArgumentParser:
     data = sub.add_parser("data", help="the data registry")
     data.add_argument("action", choices=["verify", "registry"])
     data.add_argument("paths", nargs="*")
+    data.add_argument("--allow-removals", action="store_true",
+                      help="registry: let the manifest drop rows of data/registry.tsv")
     data.set_defaults(func=_data)
 
     card = sub.add_parser("scorecard", help="one or more models through every battery of the book")
@@ -259,22 +275,30 @@ def parser() -> argparse.ArgumentParser:
                            "cluster)")
     grid.add_argument("--workers", type=int, default=2,
                       help="worker processes of the local cluster (default: 2)")
+    grid.add_argument("--max-points", type=int, default=None,
+                      help="run a grid of more points than the default limit (500)")
     grid.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     grid.set_defaults(func=_sweep)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    from compsem.data.registry import DataError
-    from compsem.models import ModelUnavailableError
-    from compsem.run import ChapterFailed, ParameterError
+    """Run one command; an error a user must fix (:class:`~compsem.errors.CompsemError`) is its
+    message and exit status 2, an interruption (Ctrl-C, SIGTERM) one line and 130."""
+    from compsem.errors import CompsemError
 
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
+    args.argv = argv
     try:
         return args.func(args)
-    except (ParameterError, ChapterFailed, DataError, ModelUnavailableError) as error:
+    except CompsemError as error:
         print(f"compsem: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as interrupt:
+        print(f"compsem: {interrupt or 'interrupted'}; results are written only when complete, "
+              "so every file already there (book/, the caches) is as it was", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -15,7 +15,11 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 
+from compsem.errors import CompsemError
+
 PROGRESS_INTERVAL_S = 0.5
+CONNECT_TIMEOUT_S = 10
+"""How long :func:`submit_all` tries to reach a scheduler given by address before it gives up."""
 
 
 def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
@@ -43,7 +47,7 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     workers are given one task's worth each, so ``n_workers`` tasks share the device at a time.
     A scheduler none of whose workers has them is an error (the tasks would wait forever).
     """
-    from distributed import Client, LocalCluster
+    from distributed import LocalCluster
     from distributed import progress as dask_progress
 
     if after is not None:
@@ -59,7 +63,7 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
                                dashboard_address=":0",  # any free port: never a clash on 8787
                                resources=dict(resources or {}))
     try:
-        with Client(cluster or scheduler) as client:
+        with _connect(cluster, scheduler) as client:
             if resources:
                 _check_resources(client, resources)
             if announce is not None:
@@ -84,13 +88,30 @@ def submit_all(function: Callable, calls: Sequence[tuple], names: Sequence[str],
     return results
 
 
+def _connect(cluster, scheduler: str | None):
+    """A client of the local ``cluster``, or of the scheduler at ``scheduler``; an address that
+    cannot be reached within :data:`CONNECT_TIMEOUT_S` raises CompsemError saying so."""
+    from distributed import Client
+
+    if cluster is not None:
+        return Client(cluster)
+    try:
+        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise CompsemError(
+            f"cannot reach the Dask scheduler {scheduler!r} within {CONNECT_TIMEOUT_S} s "
+            f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}); start "
+            "one there (`dask scheduler`, then `dask worker ADDRESS`) or leave out --scheduler "
+            "to run on a local cluster") from None
+
+
 def _check_resources(client, resources: Mapping[str, float]) -> None:
     """Raise unless some worker of ``client``'s cluster holds ``resources``."""
     workers = client.scheduler_info()["workers"].values()
     if not any(all(w.get("resources", {}).get(k, 0) >= v for k, v in resources.items()) for w in workers):
         held = sorted({k for w in workers for k in w.get("resources", {})})
         flags = " ".join(f"{k}={v:g}" for k, v in resources.items())
-        raise ValueError(f"no worker of the Dask cluster holds the resources {dict(resources)} these tasks need "
+        raise CompsemError(f"no worker of the Dask cluster holds the resources {dict(resources)} these tasks need "
                          f"(resources held: {held or 'none'}); start workers with "
                          f"'dask worker SCHEDULER --resources \"{flags}\"'")
 

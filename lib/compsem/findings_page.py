@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from compsem import claims, paths, report
+from compsem.errors import CompsemError
 
 PAGE = paths.BOOK_DIR / "findings.md"
 STUDY_TITLES = {
@@ -23,9 +24,35 @@ STUDY_TITLES = {
 STUDY_ORDER = ("sts3k", "modifiers", "cogs", "cogs-auxiliary", "probing")
 
 
-def glued_by_chapter(book_dir: Path = paths.BOOK_DIR) -> dict[str, dict[str, float]]:
-    """The numbers glued in each committed executed notebook, by chapter."""
-    return {nb.stem: report.read_glued(nb) for nb in sorted(book_dir.glob("*.ipynb"))}
+def glued_by_chapter(book_dir: Path | None = None) -> dict[str, dict[str, float]]:
+    """The numbers glued in each committed executed notebook of ``book_dir`` (default
+    ``paths.BOOK_DIR``), by chapter."""
+    book_dir = paths.BOOK_DIR if book_dir is None else book_dir
+    return {nb.stem: _glued(nb) for nb in sorted(book_dir.glob("*.ipynb"))}
+
+
+def _glued(notebook: Path) -> dict[str, float]:
+    """The numbers glued in one executed notebook; a CompsemError naming the file and the fix
+    when it cannot be read (truncated, not JSON, not a notebook) or its outputs differ from the
+    digest its run recorded (:func:`compsem.report.outputs_changed`: edited by hand)."""
+    import nbformat
+
+    try:
+        executed = nbformat.read(notebook, as_version=4)
+        values = report.read_glued(executed)
+        changed = report.outputs_changed(executed)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError,
+            nbformat.ValidationError) as error:
+        problem = " ".join(str(error).split())[:160]
+        raise CompsemError(
+            f"{notebook}: cannot read this executed notebook ({type(error).__name__}: {problem}); "
+            f"re-execute it with `compsem run {notebook.stem}`") from None
+    if changed:
+        raise CompsemError(
+            f"{notebook}: its outputs are not those its run recorded (changed after it was "
+            "executed, or executed by an older compsem); its numbers are not published: "
+            f"re-execute it with `compsem run {notebook.stem}`")
+    return values
 
 
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:

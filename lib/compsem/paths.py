@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from compsem.errors import CompsemError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = PACKAGE_DIR.parent.parent
 NOTEBOOKS_DIR = PROJECT_DIR / "notebooks"
@@ -51,4 +53,25 @@ def cache_dir(*parts: str) -> Path:
         root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "compsem"
     path = root.joinpath(*parts)
     path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def output_folder(folder: Path | str, option: str = "--out") -> Path:
+    """``folder``, created if missing, once it is known that results can be written there.
+
+    Commands call it before any work, so that a run never finishes only to find its output
+    location unusable (an existing file, a folder without write permission); those raise
+    :class:`~compsem.errors.CompsemError` naming ``option`` and the path.
+    """
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise CompsemError(f"{option} {path} is a file, not a folder; give a folder (it is "
+                           "created if missing) or move the file away")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CompsemError(f"{option} {path}: cannot create the folder ({error.strerror}); "
+                           "give another folder") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CompsemError(f"{option} {path}: the folder is not writable; give another folder")
     return path

@@ -275,3 +275,29 @@ def read_glued(notebook) -> dict[str, float]:
             if isinstance(value, int | float) and not isinstance(value, bool):
                 values[name] = value
     return values
+
+
+def outputs_digest(notebook) -> str:
+    """sha256 of what an executed notebook shows (an nbformat node): every cell's type, source
+    and outputs in order (glued numbers, tables, figures, printed text), not the cell metadata.
+
+    :func:`compsem.run.execute` records it in the notebook's provenance
+    (``metadata.compsem.outputs_sha256``), so a number edited by hand afterwards is caught
+    (:func:`outputs_changed`) instead of published.
+    """
+    import hashlib
+    import json
+
+    digest = hashlib.sha256()
+    for cell in notebook.cells:
+        shown = [cell.cell_type, cell.source, cell.get("outputs", [])]
+        digest.update(json.dumps(shown, sort_keys=True, ensure_ascii=True).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def outputs_changed(notebook) -> bool:
+    """Whether an executed notebook's outputs differ from those its run recorded (or it records
+    none: a notebook not made by :func:`compsem.run.execute`)."""
+    recorded = (notebook.metadata.get("compsem") or {}).get("outputs_sha256")
+    return recorded != outputs_digest(notebook)

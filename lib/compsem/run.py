@@ -18,7 +18,9 @@ Guarantees:
 - the executed notebook records its provenance in ``metadata.compsem``: profile, parameters,
   sha256 of the source, sha256 of every ``compsem`` module the kernel imported (as they were
   when the run started; a run during which one of them changed is refused), package
-  versions, git commit, machine and wall time. :func:`staleness` compares them with the tree.
+  versions, git commit, machine, wall time and the digest of its outputs
+  (:func:`compsem.report.outputs_digest`). :func:`staleness` compares them with the tree and the
+  outputs with their digest (a number edited by hand after the run is reported).
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ from pathlib import Path
 
 import yaml
 
-from compsem import determinism, paths
+from compsem import determinism, paths, report
 from compsem.envvars import temporary as temporary_env
+from compsem.errors import CompsemError
 
 PROFILES = ("smoke", "default", "full")
 PACKAGES = (
@@ -78,11 +81,11 @@ threads, and the MLP regressors of sts3k-finetune turn that into .10 against .01
 chapters on two cores."""
 
 
-class ParameterError(ValueError):
+class ParameterError(CompsemError, ValueError):
     """A parameter name, value or profile is invalid."""
 
 
-class ChapterFailed(RuntimeError):
+class ChapterFailed(CompsemError, RuntimeError):
     """A chapter raised during execution; the previous executed notebook is untouched."""
 
 
@@ -153,12 +156,18 @@ def profile_parameters(chapter: str, profile: str) -> dict:
 
 
 def _load_yaml_file(file: Path):
-    """``yaml.safe_load`` of ``file``; malformed YAML is a ParameterError naming the file."""
+    """``yaml.safe_load`` of ``file``; malformed YAML, text that is not UTF-8 or an unreadable
+    file is a ParameterError naming the file."""
     try:
         with open(file, encoding="utf-8") as stream:  # the stream's name appears in the message
             return yaml.safe_load(stream)
     except yaml.YAMLError as error:
         raise ParameterError(f"{file} is not valid YAML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ParameterError(f"{file} is not UTF-8 text (byte {error.start}: "
+                             f"{error.object[error.start:error.start + 1]!r}); save it as UTF-8") from None
+    except OSError as error:
+        raise ParameterError(f"cannot read {file}: {error.strerror}") from None
 
 
 def schema_path(chapter: str) -> Path:
@@ -526,6 +535,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             "longest_wall_time_s": round(max(wall_time, longest_wall_time(
                 output_dir / f"{chapter}.ipynb", profile)), 1),
             "executed_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "outputs_sha256": report.outputs_digest(result),
         }
         final = output_dir / f"{chapter}.ipynb"
         with tempfile.NamedTemporaryFile("w", dir=output_dir, prefix=f".{chapter}.",
@@ -684,7 +694,8 @@ def staleness(executed: Path) -> list[str]:
     import nbformat
 
     try:
-        meta = nbformat.read(executed, as_version=4).metadata.get("compsem")
+        notebook = nbformat.read(executed, as_version=4)
+        meta = notebook.metadata.get("compsem")
     except Exception as error:  # truncated JSON, invalid notebook, unreadable file
         return [f"{executed.name}: cannot be read ({type(error).__name__}: "
                 f"{str(error).splitlines()[0] if str(error) else ''}); re-run it with `make run`"]
@@ -709,6 +720,13 @@ def staleness(executed: Path) -> list[str]:
         if expected is not None and meta.get("parameters") != expected:
             problems.append(f"{executed.name}: executed with parameters {meta.get('parameters')}, "
                             f"the default profile gives {expected}")
+    if meta.get("outputs_sha256") is None:
+        problems.append(f"{executed.name}: its provenance records no digest of its outputs; "
+                        f"re-run it with `compsem run {chapter}`")
+    elif report.outputs_changed(notebook):
+        problems.append(f"{executed.name}: its outputs were changed after it was executed (they "
+                        f"no longer match the digest its run recorded); re-run it with "
+                        f"`compsem run {chapter}`")
     if not isinstance(meta.get("modules"), dict):
         return problems + [f"{executed.name}: provenance lacks its module hashes"]
     current = module_hashes(list(meta["modules"]))

@@ -21,6 +21,7 @@ the others (its failed notebook is kept on the worker, as ``compsem run`` keeps 
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import tempfile
@@ -28,20 +29,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from compsem import report, run
+from compsem import paths, report, run
 from compsem.run import ParameterError
 
-"""Seconds between two updates of Dask's progress bar."""
+MAX_POINTS = 500
+"""The largest grid :func:`check_grid` accepts unless told otherwise (``--max-points``): a typo
+in a grid file (a range of 1,000 seeds, say) is caught before hours of work, not after."""
 
 
-def load_grid(file: Path, chapter: str, profile: str = "default") -> dict[str, list]:
+def load_grid(file: Path, chapter: str, profile: str = "default",
+              max_points: int | None = None) -> dict[str, list]:
     """The grid of ``file`` (YAML: parameter name -> non-empty list of distinct values), every
     value checked against the chapter's parameters and schema before anything runs.
 
     Raises :class:`~compsem.run.ParameterError` naming the file, the parameter and the value:
     an unknown parameter (with the closest name), a value of the wrong type or out of range
     (:func:`compsem.run.resolve_parameters`), a scalar instead of a list, an empty list or a
-    value listed twice.
+    value listed twice, a name that is not a string, more than ``max_points`` points.
     """
     file = Path(file)
     if not file.is_file():
@@ -50,20 +54,35 @@ def load_grid(file: Path, chapter: str, profile: str = "default") -> dict[str, l
     if not isinstance(grid, dict) or not grid:
         raise ParameterError(f"{file} must map parameter names to lists of values "
                              f"(e.g. `n_splits: [10, 100]`); got {grid!r}")
-    check_grid(chapter, profile, grid, where=str(file))
+    check_grid(chapter, profile, grid, where=str(file), max_points=max_points)
     return grid
 
 
-def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid") -> None:
+def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
+               max_points: int | None = None) -> None:
     """Raise ParameterError (naming ``where``, the parameter and the value) unless every entry of
-    ``grid`` is a non-empty list of distinct values, each valid for the chapter with ``profile``
-    (:func:`compsem.run.resolve_parameters`; the schema checks parameters one by one, so every
-    point of the product is then valid)."""
+    ``grid`` is a parameter name with a non-empty list of distinct values, each valid for the
+    chapter with ``profile`` (:func:`compsem.run.resolve_parameters`; the schema checks
+    parameters one by one, so every point of the product is then valid), and the grid has at
+    most ``max_points`` points (None: :data:`MAX_POINTS`)."""
+    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int)
+                                   or max_points < 1):
+        raise ParameterError(f"max_points (--max-points) must be a whole number >= 1, not "
+                             f"{max_points!r}")
     for name, values in grid.items():
+        if not isinstance(name, str):
+            raise ParameterError(f"{where}: {name!r} is not a parameter name (a {type(name).__name__}"
+                                 f"); the chapter's parameters are {list(run.default_parameters(chapter))}")
         if not isinstance(values, list) or not values:
             raise ParameterError(f"{where}: parameter {name!r} needs a non-empty list of values "
                                  f"(e.g. `n_splits: [10, 100]`; one value is a list of one), "
                                  f"got {values!r}")
+    n, max_points = math.prod(len(v) for v in grid.values()), max_points or MAX_POINTS
+    if n > max_points:  # before the values are checked one by one
+        raise ParameterError(f"{where}: the grid has {n:,} points, more than {max_points:,}; "
+                             f"shorten its lists, or allow it with --max-points {n} "
+                             f"(max_points={n})")
+    for name, values in grid.items():
         for i, value in enumerate(values):
             if value in values[:i]:
                 raise ParameterError(f"{where}: parameter {name!r} lists {value!r} twice")
@@ -122,9 +141,11 @@ def tidy(grid: dict[str, list], ids: list[str], results: list[tuple], notebooks:
 
 def run_sweep(chapter: str, grid: dict[str, list], profile: str = "default",
               out_dir: Path | str = "sweep", scheduler: str | None = None, n_workers: int = 2,
-              processes: bool = True, progress: bool = True) -> pd.DataFrame:
+              processes: bool = True, progress: bool = True,
+              max_points: int | None = None) -> pd.DataFrame:
     """Execute every point of ``grid`` (see :func:`load_grid`) as one Dask task each, write the
-    executed notebooks and ``sweep.csv`` under ``out_dir``, and return the tidy table.
+    executed notebooks and ``sweep.csv`` under ``out_dir`` (checked before any point runs:
+    :func:`compsem.paths.output_folder`), and return the tidy table.
 
     ``scheduler``: the address of a running Dask scheduler (``tcp://host:8786``); None starts a
     :class:`distributed.LocalCluster` of ``min(n_workers, points)`` workers with one thread
@@ -134,7 +155,8 @@ def run_sweep(chapter: str, grid: dict[str, list], profile: str = "default",
     """
     from compsem.dask_tasks import submit_all
 
-    check_grid(chapter, profile, grid)  # every value before any run
+    check_grid(chapter, profile, grid, max_points=max_points)  # every value before any run
+    out = paths.output_folder(out_dir)  # usable before any run, not after
     every = points(grid)
     ids = point_ids(len(every))
 
@@ -149,8 +171,6 @@ def run_sweep(chapter: str, grid: dict[str, list], profile: str = "default",
                          [f"sweep-{chapter}-{pid}" for pid in ids], scheduler=scheduler,
                          n_workers=n_workers, processes=processes, progress=progress,
                          outcome=_result, announce=announce)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     notebooks = []
     for pid, (_, _, text) in zip(ids, results, strict=True):
         notebooks.append(_write(out / f"{chapter}.{pid}.ipynb", text) if text else None)

@@ -23,14 +23,18 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+import os
+import re
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from compsem import paths
+from compsem.errors import CompsemError
 
 
-class DataError(RuntimeError):
+class DataError(CompsemError, RuntimeError):
     """A data file is missing, unknown, corrupted or malformed."""
 
 
@@ -218,10 +222,74 @@ def _extract_member(url: str, member: str, target: Path, item: Entry) -> None:
         ) from error
 
 
-def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE) -> int:
-    """Rewrite ``data/registry.tsv`` from a mirror's ``MANIFEST.tsv``; returns the row count."""
-    with open(manifest) as handle:
-        rows = sorted(csv.DictReader(handle, delimiter="\t"), key=lambda r: r["path"])
+_MANIFEST_COLUMNS = ("path", "bytes", "sha256", "upstream")
+
+
+def read_manifest(manifest: Path) -> dict[str, Entry]:
+    """The rows of a mirror's ``MANIFEST.tsv`` (tab-separated, header ``path bytes sha256
+    upstream``), keyed by path, each checked: a safe relative path, a byte count, a 64-digit hex
+    sha256 and an upstream URL; no path twice. Anything else raises DataError naming the file,
+    the line and the field."""
+    try:
+        text = Path(manifest).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataError(f"cannot read the manifest {manifest}: {error}") from error
+    rows = list(csv.DictReader(text.splitlines(), delimiter="\t"))
+    header = text.splitlines()[0].split("\t") if text.strip() else []
+    if tuple(header[:4]) != _MANIFEST_COLUMNS:
+        raise DataError(f"{manifest}: the first line must be the header "
+                        f"{chr(9).join(_MANIFEST_COLUMNS)!r} (tab-separated), found {header[:4]}")
+    table = {}
+    for line, row in enumerate(rows, start=2):
+        where = f"{manifest}, line {line}"
+        if any(row.get(column) in (None, "") for column in _MANIFEST_COLUMNS):
+            raise DataError(f"{where}: every row needs {', '.join(_MANIFEST_COLUMNS)}; got {row}")
+        safe_relative(row["path"], f"path on {where}")
+        if not row["bytes"].isdigit():
+            raise DataError(f"{where}: bytes {row['bytes']!r} is not a byte count")
+        if not re.fullmatch(r"[0-9a-f]{64}", row["sha256"]):
+            raise DataError(f"{where}: sha256 {row['sha256']!r} is not 64 lower-case hex digits")
+        if row["path"] in table:
+            raise DataError(f"{where}: path {row['path']!r} is listed twice")
+        table[row["path"]] = Entry(row["path"], int(row["bytes"]), row["sha256"], row["upstream"])
+    return table
+
+
+@dataclass(frozen=True)
+class RegistryChange:
+    """What :func:`write_registry` changes: paths added, removed, and kept with new contents."""
+
+    added: list[str]
+    removed: list[str]
+    changed: list[str]
+
+    def summary(self) -> str:
+        return (f"{len(self.added)} added, {len(self.removed)} removed, "
+                f"{len(self.changed)} changed")
+
+
+def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE,
+                   allow_removals: bool = False) -> RegistryChange:
+    """Rewrite the registry ``out`` (``data/registry.tsv``) from a mirror's ``MANIFEST.tsv``
+    (:func:`read_manifest`), and return what changed.
+
+    The registry is a tracked file that every chapter depends on, so a manifest that would drop
+    rows of it (an empty or partial manifest, a wrong file) is refused with DataError naming the
+    paths unless ``allow_removals``; nothing is written then. The file is replaced atomically.
+    """
+    rows = read_manifest(manifest)
+    if not rows:
+        raise DataError(f"{manifest} lists no files; the registry {out} is left as it is")
+    old = entries.__wrapped__(out) if Path(out).exists() else {}
+    change = RegistryChange(
+        added=sorted(set(rows) - set(old)), removed=sorted(set(old) - set(rows)),
+        changed=sorted(p for p in set(rows) & set(old) if rows[p] != old[p]))
+    if change.removed and not allow_removals:
+        shown = ", ".join(change.removed[:5]) + (", ..." if len(change.removed) > 5 else "")
+        raise DataError(
+            f"{manifest} would remove {len(change.removed)} of the {len(old)} rows of {out} "
+            f"({shown}); nothing written. Check that it is the mirror's full manifest, or pass "
+            "--allow-removals to drop them")
     header = (
         "# The data registry: every upstream file the compendium can use.\n"
         "# path = location in a mirror (<owner>/<repo>/<path as upstream>); sha256 and bytes of"
@@ -232,7 +300,19 @@ def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE) -> int:
         " `compsem data registry MANIFEST.tsv`.\n"
         "path\tbytes\tsha256\tupstream\n"
     )
-    body = "".join(f"{r['path']}\t{r['bytes']}\t{r['sha256']}\t{r['upstream']}\n" for r in rows)
-    out.write_text(header + body)
+    body = "".join(f"{e.path}\t{e.bytes}\t{e.sha256}\t{e.upstream}\n"
+                   for _, e in sorted(rows.items()))
+    _atomic_write_text(Path(out), header + body)
     entries.cache_clear()
-    return len(rows)
+    return change
+
+
+def _atomic_write_text(target: Path, text: str) -> None:
+    """Write ``text`` to a unique temporary file beside ``target``, then rename it into place."""
+    with tempfile.NamedTemporaryFile("w", dir=target.parent, prefix=f".{target.name}.",
+                                     suffix=".tmp", delete=False, encoding="utf-8") as handle:
+        handle.write(text)
+    try:
+        os.replace(handle.name, target)
+    finally:
+        Path(handle.name).unlink(missing_ok=True)

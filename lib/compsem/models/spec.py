@@ -12,13 +12,17 @@
 The grammar is shared; what a composer or baseline *computes* belongs to the study that
 registers it, by passing its names to :func:`parse_spec` (``compsem.sts.scoring`` registers
 ``mean``/``mult``/``conv``/``circconv`` and ``overlap``/``random``; ``compsem.modifiers.encoding``
-``mean``/``sum``; ``compsem.probing.features`` ``bow``/``random``). Parsing loads nothing.
+``mean``/``sum``; ``compsem.probing.features`` ``bow``/``random``). Parsing loads nothing; it
+refuses a layer a packaged model does not have and an ``hf:`` source that is neither a hub id nor
+a folder with a saved model.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from compsem.models.layers import PACKAGED_LAYERS, parse_layer_name
 from compsem.models.packaged import DESCRIPTIONS, HF_PATTERN
@@ -42,6 +46,42 @@ class ModelSpec:
     def is_encoder(self) -> bool:
         """A sentence encoder (embeddings to compare), not a composition or a baseline."""
         return self.kind == "encoder"
+
+
+HUB_ID = re.compile(r"^(?:[A-Za-z0-9][\w.-]{0,95}/)?[A-Za-z0-9][\w.-]{0,95}$")
+"""A Hugging Face hub id: ``name`` or ``owner/name`` (letters, digits, ``-``, ``_``, ``.``)."""
+
+
+def check_hf_source(source: str) -> str:
+    """``source`` (what follows ``hf:``) when it is a hub id (:data:`HUB_ID`, without ``..`` or
+    ``--``) or a local folder holding a saved model (``config.json``); else ValueError saying
+    which. Nothing is loaded or downloaded."""
+    local = Path(source).expanduser()
+    looks_local = source.startswith((".", "/", "~")) or source.count("/") > 1 or local.is_dir()
+    if looks_local:
+        if not (local / "config.json").is_file():
+            raise ValueError(
+                f"model 'hf:{source}': {local} is not a folder with a saved model (no "
+                "config.json there); give a hub id such as 'hf:sentence-transformers/"
+                "all-MiniLM-L12-v2' or the folder of a model saved with save_pretrained")
+        return source
+    if not HUB_ID.match(source) or ".." in source or "--" in source or source.endswith(".git"):
+        raise ValueError(
+            f"model 'hf:{source}': {source!r} is not a Hugging Face hub id (owner/name of "
+            "letters, digits, '-', '_' and '.'), e.g. 'hf:sentence-transformers/all-MiniLM-L12-v2'")
+    return source
+
+
+def check_layer(name: str) -> None:
+    """ValueError when ``name`` is a layer of a packaged model (``minilm:layer<k>``) that the
+    model does not have; the layer count of a hub model is known only when it loads."""
+    layer = parse_layer_name(name)
+    if layer is None or layer[0] not in PACKAGED_LAYERS or layer[1] == "last":
+        return
+    n, k = PACKAGED_LAYERS[layer[0]], layer[1]
+    if not -(n + 1) <= k <= n:
+        raise ValueError(f"model {name!r}: {layer[0]} has hidden-state layers 0..{n} (0 = "
+                         f"embedding output, {n} = last, -1 = last as well); there is no layer {k}")
 
 
 def is_encoder_name(name: str) -> bool:
@@ -73,6 +113,10 @@ def parse_spec(
             )
         return ModelSpec(text, "composed", encoder=rest, composer=head)
     if is_encoder_name(text):
+        check_layer(text)
+        base = parse_layer_name(text)[0] if parse_layer_name(text) else text
+        if base.startswith("hf:"):
+            check_hf_source(base[3:])
         return ModelSpec(text, "encoder", encoder=text)
     accepted = [*baselines, *(f"{c}:<word vectors>" for c in composers), *DESCRIPTIONS,
                 HF_PATTERN, "<encoder>:layer<k>"]
