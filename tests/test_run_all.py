@@ -81,6 +81,8 @@ def test_bad_arguments_stop_before_any_run(monkeypatch):
         run_all.run_all("smoke", ["sts3k-data", "nope"])
     with pytest.raises(run.ParameterError, match="jobs must be >= 1"):
         run_all.run_all("smoke", ["sts3k-data"], jobs=0)
+    with pytest.raises(run.ParameterError, match="threads must be >= 1, not -2"):
+        run_all.run_all("smoke", ["sts3k-data"], threads=-2)  # once, not once per chapter
 
 
 def test_cli_exit_code_is_1_when_a_chapter_failed(monkeypatch, capsys):

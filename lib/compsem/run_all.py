@@ -151,6 +151,7 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
         run.resolve_parameters(name, profile)  # fail before any run
     if jobs < 1:
         raise run.ParameterError(f"jobs must be >= 1, not {jobs}")
+    run.thread_env(threads)  # a bad thread count fails here, not once per chapter
     order = schedule(names, lambda c: recorded_seconds(c, output_dir))
     if jobs == 1 and scheduler is None:
         outcomes = []
