@@ -14,7 +14,6 @@ trained and decoded.
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import torch
@@ -22,6 +21,7 @@ import torch
 from compsem import paths
 from compsem.cogs.seq2seq import experiment, results
 from compsem.cogs.seq2seq.config import build_model, config_hash, training_hash
+from compsem.cogs.seq2seq.options import CommandParser, non_negative_int, positive_int
 from compsem.cogs.seq2seq.training import load_checkpoint
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
@@ -51,12 +51,14 @@ def install_checkpoint(saved: dict, config: dict, src_size: int, tgt_size: int) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoints", nargs="+")
     parser.add_argument("--method", default="greedy", choices=["greedy", "beam"])
-    parser.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all)")
-    parser.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all)")
-    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--per-case", type=non_negative_int, default=0,
+                        help="gen examples per case (0: all)")
+    parser.add_argument("--per-split", type=non_negative_int, default=0,
+                        help="dev/test examples (0: all)")
+    parser.add_argument("--batch-size", type=positive_int, default=256)
     args = parser.parse_args()
     src, tgt = cogs_vocabularies()
     for name in args.checkpoints:
@@ -74,18 +76,18 @@ def main() -> None:
             f"({state['stop_reason']})",
             flush=True,
         )
-        experiment.run(
+        decoded = experiment.run(
             config, device="cpu", amp=False, decode_batch_size=args.batch_size, log=print
         )
-        folder = results.result_dir(config)
-        metrics = json.loads((folder / "metrics.json").read_text())
+        metrics = dict(decoded.metrics)
         metrics.update(
             decoded_on=metrics["device"],
             device="cuda: NVIDIA H100 80GB HBM3",
             amp=True,
             note=NOTE.format(method=args.method),
         )
-        (folder / "metrics.json").write_text(json.dumps(metrics, indent=1, sort_keys=True))
+        # saved again, so that the result's digest (SHA256SUMS) covers the amended metrics
+        results.save_result(results.Result(decoded.config, metrics, decoded.predictions))
         print(config_hash(config), metrics["accuracy"], flush=True)
 
 

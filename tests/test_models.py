@@ -626,8 +626,8 @@ from compsem.models import cached_encode
 class Enc:
     name, dim = "shared", 4
     def encode(self, texts, batch_size=64, show_progress=False):
-        return np.stack([np.frombuffer(hashlib.sha256(t.encode()).digest()[:16], np.float32)
-                         for t in texts])
+        return np.stack([np.frombuffer(hashlib.sha256(t.encode()).digest()[:4], np.uint8)
+                         .astype(np.float32) for t in texts])  # finite (random bits can be NaN)
 worker = int(sys.argv[1])
 for i in range(60):
     texts = [f"w{worker} t{i}", f"common {i % 7}"]

@@ -80,8 +80,9 @@ def test_corrupt_entry_is_recomputed(minilm_dir, cache_dir, monkeypatch):
     calls = []
     run = F._evaluate_split
     monkeypatch.setattr(F, "_evaluate_split", lambda *a, **k: calls.append(1) or run(*a, **k))
-    again = F.evaluate_split(minilm_dir, pairs, TRAIN, TEST, **TINY)
-    assert calls == [1]
+    with pytest.warns(UserWarning, match=f"{entry.name}.*set aside"):
+        again = F.evaluate_split(minilm_dir, pairs, TRAIN, TEST, **TINY)
+    assert calls == [1] and entry.with_name(entry.name + ".bad").exists()
     pd.testing.assert_frame_equal(again["predictions"], cold["predictions"])  # same seed, same numbers
     _assert_same(F.evaluate_split(minilm_dir, pairs, TRAIN, TEST, **TINY), again)
     assert calls == [1]  # the rewritten entry is read

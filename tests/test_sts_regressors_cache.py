@@ -72,8 +72,9 @@ def test_corrupt_entry_is_recomputed_and_rewritten(cache_dir, monkeypatch):
     calls = []
     fit = R._fit
     monkeypatch.setattr(R, "_fit", lambda *a: calls.append(1) or fit(*a))
-    np.testing.assert_array_equal(R.fit_predict(x, y, split, "nn1", max_iter=30), cold)
-    assert calls == [1]
+    with pytest.warns(UserWarning, match=f"{entry.name}.*set aside"):
+        np.testing.assert_array_equal(R.fit_predict(x, y, split, "nn1", max_iter=30), cold)
+    assert calls == [1] and entry.with_name(entry.name + ".bad").exists()
     np.testing.assert_array_equal(R.fit_predict(x, y, split, "nn1", max_iter=30), cold)
     assert calls == [1]  # the rewritten entry is read
 

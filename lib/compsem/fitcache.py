@@ -10,9 +10,12 @@ very numbers a cold run computed, and any change to data, code, library or numer
 Layout: ``cache_dir("fits", <numerics>, <kind>)/<key>.npz``, one file per result, holding plain
 arrays (``np.savez``, read with ``allow_pickle=False``) and a JSON string ``meta`` for scalars (its
 keys in the order given).
-An entry is written to a hidden temporary file and renamed into place (never partial); an entry
-that cannot be read (truncated, corrupted, wrong fields) counts as missing and is recomputed and
-overwritten. ``COMPSEM_FIT_CACHE=0`` turns the cache off (nothing read, nothing written).
+An entry is written to a hidden temporary file and renamed into place (never partial), and a
+sound entry is read back bit for bit. An entry that cannot be read (truncated; a flipped byte,
+which the zip's CRC-32 of each array detects; a required field missing) is set aside as
+``<key>.npz.bad`` (kept for inspection) with a warning naming it (:func:`set_aside`), and counts as
+missing: the caller recomputes and stores it. ``COMPSEM_FIT_CACHE=0`` turns the cache off
+(nothing read, nothing written).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import inspect
 import json
 import os
 import tempfile
+import warnings
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -32,6 +36,10 @@ from typing import Any
 import numpy as np
 
 from compsem import determinism, paths
+
+UNREADABLE = (zipfile.BadZipFile, ValueError, KeyError, EOFError, OSError, RuntimeError, zlib.error)
+"""What reading a damaged ``.npz`` raises (a flipped byte in the zip's headers can give
+``NotImplementedError``, a RuntimeError: "zip file version 10.8")."""
 
 
 def enabled() -> bool:
@@ -84,31 +92,51 @@ def _plain(value):
     raise TypeError(f"fit cache key: {type(value).__name__} {value!r} is not JSON-serialisable")
 
 
+def folder(kind: str) -> Path:
+    """The folder of the entries of ``kind`` (under the current numerics; created on demand)."""
+    return paths.cache_dir("fits", determinism.numerics(), kind)
+
+
 def entry_path(kind: str, digest: str) -> Path:
     """Where the entry ``digest`` of ``kind`` lives (under the current numerics)."""
-    return paths.cache_dir("fits", determinism.numerics(), kind) / f"{digest}.npz"
+    return folder(kind) / f"{digest}.npz"
 
 
 def load(kind: str, digest: str, required: Iterable[str]) -> tuple[dict[str, np.ndarray], dict] | None:
     """The arrays (at least those ``required``) and the ``meta`` dict of an entry, or None when it
-    is missing or unreadable (a broken entry is recomputed and overwritten by the caller)."""
+    is missing. An unreadable entry is set aside (:func:`set_aside`) and also gives None."""
     if not enabled():
         return None
     path = entry_path(kind, digest)
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files if name != "meta"}
             meta = json.loads(str(data["meta"]))
         missing = set(required) - set(arrays)
         if missing:
             raise KeyError(f"fields {sorted(missing)} missing")
+        if not isinstance(meta, dict):
+            raise ValueError(f"meta is a {type(meta).__name__}, not a dict")
     except FileNotFoundError:
         return None
-    except (zipfile.BadZipFile, ValueError, KeyError, EOFError, OSError, zlib.error):
-        return None
-    if not isinstance(meta, dict):
+    except UNREADABLE as error:
+        set_aside(path, f"{type(error).__name__}: {error}")
         return None
     return arrays, meta
+
+
+def set_aside(path: Path, reason: str) -> None:
+    """Rename a cache file that cannot be used (damaged, unverified) to ``<path>.bad``, kept for
+    inspection (replacing an older one), and warn naming it and ``reason``; a file another process
+    moved first is left alone. The other caches set their files aside with it too (embedding
+    shards, :mod:`compsem.models.cache`; derived tables, :mod:`compsem.data.sts3k`)."""
+    bad = path.with_name(path.name + ".bad")
+    try:
+        os.replace(path, bad)
+    except FileNotFoundError:
+        return
+    warnings.warn(f"cache file {path} cannot be used ({reason}); set aside as {bad.name}, it will "
+                  f"be recomputed", stacklevel=2)
 
 
 def store(kind: str, digest: str, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any]) -> Path | None:

@@ -16,12 +16,17 @@ Row position (``pair_id``, 0-2799) is the key that joins all of them.
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
+import os
 import re
+import uuid
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem import paths
+from compsem import fitcache, paths
 from compsem.data.registry import DataError, fetch
 
 REPO = "bmmlab/compositional-semantics-eval"
@@ -99,13 +104,15 @@ def portion_mask(pairs: pd.DataFrame, portion: str) -> np.ndarray:
 
 @functools.cache
 def _participant_table() -> pd.DataFrame:
-    """The participant xlsx as a frame, cached as parquet next to the download (6 s -> 0.1 s)."""
+    """The participant xlsx as a frame, cached as parquet in the cache's ``tables`` folder
+    (6 s -> 0.1 s) and read back exactly as built (:func:`_read_table`, :func:`_write_table`)."""
     from compsem.data.registry import entry
 
     file = fetch(PARTICIPANTS)
     cached = paths.cache_dir("tables") / f"sts3k-participants-{entry(PARTICIPANTS).sha256[:16]}.parquet"
-    if cached.exists():
-        return pd.read_parquet(cached)
+    table = _read_table(cached)
+    if table is not None:
+        return table
     table = pd.read_excel(file)
     expected = ["Main ID", "Adversarial", "Sentence pair"]
     if list(table.columns[:3]) != expected or table.shape != (N_PAIRS, N_PARTICIPANTS + 5):
@@ -114,10 +121,64 @@ def _participant_table() -> pd.DataFrame:
             f"and {N_PAIRS} rows; found {table.shape} starting {list(table.columns[:3])}"
         )
     table.columns = [str(c) for c in table.columns]
-    tmp = cached.with_suffix(".tmp")
-    table.to_parquet(tmp)
-    tmp.replace(cached)
+    _write_table(table, cached)
     return table
+
+
+def _digest_file(table: Path) -> Path:
+    """Where the sha256 of a cached table's bytes is kept: ``<table>.sha256`` beside it."""
+    return table.with_name(table.name + ".sha256")
+
+
+def _read_table(path: Path) -> pd.DataFrame | None:
+    """The cached table at ``path``, or None when it is missing. A table whose bytes do not
+    match its digest file (truncated, changed), that has no digest (written before tables
+    carried one: unverified, so rebuilt once) or that cannot be read is set aside as
+    ``<table>.bad`` with a warning naming it (:func:`compsem.fitcache.set_aside`) and gives None:
+    the caller rebuilds it."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        expected = _digest_file(path).read_text(encoding="ascii").strip()
+    except (FileNotFoundError, UnicodeDecodeError):
+        expected = None
+    found = hashlib.sha256(data).hexdigest()
+    if found != expected:
+        fitcache.set_aside(path, "no digest beside it, unverified" if expected is None
+                           else f"sha256 {found[:16]}... but {_digest_file(path).name} says {expected[:16]}...")
+        return None
+    try:
+        return pd.read_parquet(io.BytesIO(data))
+    except (ValueError, OSError) as error:
+        fitcache.set_aside(path, f"unreadable: {type(error).__name__}: {error}")
+        return None
+
+
+def _write_table(table: pd.DataFrame, path: Path) -> None:
+    """Write ``table`` as parquet at ``path`` and its sha256 beside it, each to a temporary file
+    of its own renamed into place: the digest first, so a reader that finds the table finds a
+    digest too. Concurrent writers write the same bytes (parquet of the same frame)."""
+    buffer = io.BytesIO()
+    table.to_parquet(buffer)
+    data = buffer.getvalue()
+    _atomic_write(_digest_file(path), hashlib.sha256(data).hexdigest().encode("ascii"))
+    _atomic_write(path, data)
+
+
+def _atomic_write(target: Path, data: bytes) -> None:
+    """Write ``data`` to a uniquely named hidden temporary file beside ``target``, then rename it
+    into place (never partial; concurrent writers never share a temporary file)."""
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def load_participant_ratings() -> pd.DataFrame:

@@ -1,15 +1,23 @@
 """An on-disk embedding cache keyed by (encoder name, sha256 of the text).
 
 Layout: one folder per encoder, ``cache_dir(EMBEDDINGS, <numerics>, <safe name>)``, holding *shards*:
-``shard-<time>-<random>.npz`` files with ``keys`` (hex sha256 of each text, utf-8) and
-``vectors`` (float32, one row per key). A call that has new texts writes one new shard; a shard
+``shard-<time>-<random>.npz`` files with ``keys`` (hex sha256 of each text, utf-8), ``vectors``
+(float32, one row per key) and ``digest`` (:func:`shard_digest`: sha256 of the keys and vectors
+and of the folder, i.e. the numerics and the encoder); plain arrays, read with
+``allow_pickle=False``. A call that has new texts writes one new shard; a shard
 is written to a hidden temporary file and renamed into place, so a crash never leaves a partial
 shard, and concurrent writers never touch each other's files. When there are many shards they
 are merged into one (the merged shard is in place before the old ones are deleted); one process
 merges at a time (an ``fcntl.flock`` on ``.merge.lock``; a process that finds it held skips the
 merge), and a reader tolerates shards that vanish while it reads (their vectors are recomputed).
-A shard that cannot be read (truncated, corrupted) is renamed ``*.bad`` with a warning naming it,
-and its vectors are recomputed: corruption never blocks an encoder.
+
+What is read back is what was written: a shard that cannot be read (truncated, corrupted), fails
+its digest (values changed, or copied from another encoder's folder), holds a non-finite value
+or vectors of another width than the newest shard's (or than the encoder now gives) is renamed
+``*.bad`` with a warning naming it, and its vectors are recomputed: damage never blocks an
+encoder and is never used. A shard without a digest (written before shards carried one) is
+unverified and set aside the same way, so such a cache is recomputed once. The encoder's own
+output is refused (RuntimeError) when it is not finite, since it could never be read back.
 
 Vectors are kept apart by the CPU code paths that computed them (``determinism.numerics()``),
 so a chapter kernel never reads vectors computed under other numerics. The cache trusts the
@@ -26,15 +34,12 @@ import re
 import shutil
 import time
 import uuid
-import warnings
-import zipfile
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from compsem import determinism, paths
+from compsem import determinism, fitcache, paths
 from compsem.models.base import check_texts
 
 MAX_SHARDS = 16
@@ -73,18 +78,46 @@ def _atomic_write_bytes(target: Path, data: bytes) -> None:
     os.replace(tmp, target)
 
 
+def shard_digest(folder: Path, keys: np.ndarray, vectors: np.ndarray) -> bytes:
+    """The digest stored in a shard: hex sha256 (ascii) of its folder's numerics and encoder
+    (``<numerics>/<safe name>``) and of its ``keys`` and ``vectors`` (dtype, shape and bytes)."""
+    digest = hashlib.sha256(f"{folder.parent.name}/{folder.name}\n".encode())
+    digest.update(fitcache.array_digest(keys).encode("ascii"))
+    digest.update(fitcache.array_digest(vectors).encode("ascii"))
+    return digest.hexdigest().encode("ascii")
+
+
 def _write_shard(folder: Path, keys: np.ndarray, vectors: np.ndarray) -> Path:
+    keys, vectors = keys.astype("S64"), vectors.astype(np.float32)
     target = folder / f"shard-{time.time_ns()}-{uuid.uuid4().hex[:8]}.npz"
     tmp = folder / f".{target.name}.tmp"
     try:
         with open(tmp, "wb") as handle:  # a file handle: np.savez would append .npz to a path
-            np.savez(handle, keys=keys.astype("S64"), vectors=vectors.astype(np.float32))
+            np.savez(handle, keys=keys, vectors=vectors,
+                     digest=np.array(shard_digest(folder, keys, vectors)))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
     return target
+
+
+def _read_shard(shard: Path) -> tuple[np.ndarray, np.ndarray]:
+    """A shard's ``(keys, vectors)``; ValueError (or what a damaged zip raises) unless it is
+    readable, passes its digest and holds finite vectors."""
+    with open(shard, "rb") as handle, np.load(handle, allow_pickle=False) as data:
+        if "digest" not in data.files:
+            raise ValueError("no digest: written before shards carried one, so unverified")
+        keys, vectors, digest = data["keys"], data["vectors"], data["digest"]
+    if vectors.ndim != 2 or keys.ndim != 1 or len(keys) != len(vectors):
+        raise ValueError(f"keys {keys.shape} do not match vectors {vectors.shape}")
+    if digest.shape != () or digest.item() != shard_digest(shard.parent, keys, vectors):
+        raise ValueError("digest mismatch: its keys or vectors changed since it was written, "
+                         "or it was written for another encoder")
+    if not np.isfinite(vectors).all():
+        raise ValueError("non-finite values")
+    return keys, vectors
 
 
 def _shards(folder: Path) -> list[Path]:
@@ -98,8 +131,8 @@ def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]
     one and deletes the old), so the stacked result is kept in memory for the folder's current
     list of shards (:func:`_read_shards`) and a chapter that encodes the same texts many times
     reads the files once. A shard merged away by another process while we read is skipped (its
-    vectors are computed again if needed); an unreadable shard is quarantined
-    (:func:`_quarantine`).
+    vectors are computed again if needed); a shard that is damaged, unverified or of another
+    width is set aside (:func:`_read_shards`).
     """
     signature = []
     for shard in _shards(folder):
@@ -114,27 +147,28 @@ def _read(folder: Path) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]
 
 @functools.lru_cache(maxsize=8)
 def _read_shards(folder: str, signature: tuple) -> tuple[dict[bytes, int], np.ndarray | None, list[Path]]:
-    """The vectors of the shards in ``signature`` ((path, mtime, size) each), stacked."""
-    parts, shards = [], []
+    """The vectors of the sound shards in ``signature`` ((path, mtime, size) each), stacked; the
+    others are set aside (:func:`_quarantine`): damaged ones, and those whose width differs from
+    the newest sound shard's."""
+    found = []
     for name, _, _ in signature:
         shard = Path(name)
         try:
-            with np.load(shard) as data:
-                keys, vectors = data["keys"], data["vectors"]
-            if vectors.ndim != 2 or keys.ndim != 1 or len(keys) != len(vectors):
-                raise ValueError(f"keys {keys.shape} do not match vectors {vectors.shape}")
+            found.append((shard, *_read_shard(shard)))
         except FileNotFoundError:  # merged away by another process while we listed
             continue
-        except (zipfile.BadZipFile, ValueError, KeyError, EOFError, OSError, zlib.error) as error:
-            _quarantine(shard, error)
-            continue
-        parts.append((keys, vectors))
-        shards.append(shard)
-    if not parts:
-        return {}, None, shards
-    dims = {v.shape[1] for _, v in parts}
-    if len(dims) != 1:
-        raise RuntimeError(f"embedding cache {folder} mixes dimensions {dims}; delete it")
+        except fitcache.UNREADABLE as error:
+            _quarantine(shard, f"unreadable or damaged: {type(error).__name__}: {error}")
+    if not found:
+        return {}, None, []
+    width = found[-1][2].shape[1]  # the newest shard's (names sort by time)
+    parts, shards = [], []
+    for shard, keys, vectors in found:
+        if vectors.shape[1] == width:
+            parts.append((keys, vectors))
+            shards.append(shard)
+        else:
+            _quarantine(shard, f"holds {vectors.shape[1]}-d vectors, the newest shard {width}-d ones")
     keys = np.concatenate([k for k, _ in parts])
     matrix = np.concatenate([v for _, v in parts]) if len(parts) > 1 else parts[0][1]
     matrix.flags.writeable = False  # shared between calls: nobody may change it in place
@@ -142,15 +176,10 @@ def _read_shards(folder: str, signature: tuple) -> tuple[dict[bytes, int], np.nd
     return index, matrix, shards
 
 
-def _quarantine(shard: Path, error: BaseException) -> None:
-    """Rename an unreadable shard to ``<shard>.bad`` (kept for inspection) and warn naming it."""
-    bad = shard.with_name(shard.name + ".bad")
-    try:
-        os.replace(shard, bad)
-    except FileNotFoundError:
-        return  # another process quarantined or merged it first
-    warnings.warn(f"embedding cache shard {shard} is unreadable ({type(error).__name__}: "
-                  f"{error}); moved to {bad.name}, its vectors will be recomputed", stacklevel=3)
+def _quarantine(shard: Path, reason: str) -> None:
+    """Set a shard aside as ``<shard>.bad`` (kept for inspection) with a warning naming it
+    (:func:`compsem.fitcache.set_aside`); its vectors will be recomputed."""
+    fitcache.set_aside(shard, f"embedding cache shard: {reason}")
 
 
 def _merge(folder: Path, index: dict[bytes, int], matrix: np.ndarray, old: list[Path]) -> None:
@@ -185,7 +214,8 @@ def cached_encode(
     from a name). Only texts not
     yet cached are encoded (each distinct text once) and then stored; the result is the full
     float32 matrix, rows in input order (duplicates included). ``cache=False`` bypasses the
-    cache entirely.
+    cache entirely. Cached vectors are those the encoder gave, bit for bit (damaged shards are
+    set aside and recomputed, see the module); new vectors that are not finite raise RuntimeError.
     """
     if isinstance(encoder, str):
         raise TypeError(
@@ -217,12 +247,20 @@ def cached_encode(
             raise RuntimeError(
                 f"encoder {encoder.name!r} returned shape {new.shape} for {len(missing)} texts"
             )
-        if matrix is not None and new.shape[1] != matrix.shape[1]:
+        finite = np.isfinite(new).all(axis=1)
+        if not finite.all():
+            first = list(missing.values())[int(np.argmin(finite))]
             raise RuntimeError(
-                f"encoder {encoder.name!r} now gives {new.shape[1]}-d vectors but its cache "
-                f"{folder} holds {matrix.shape[1]}-d ones; delete the cache (models.cache.clear)"
+                f"encoder {encoder.name!r} gave non-finite values for {int((~finite).sum())} of "
+                f"{len(new)} texts (the first: {first[:80]!r}); they are not cached"
             )
         new_keys = np.array(list(missing), dtype="S64")
+        if matrix is not None and new.shape[1] != matrix.shape[1]:
+            for shard in shards:  # the encoder decides: its vectors of the old width are set aside
+                _quarantine(shard, f"holds {matrix.shape[1]}-d vectors, but encoder "
+                                   f"{encoder.name!r} now gives {new.shape[1]}-d ones")
+            _write_shard(folder, new_keys, new)
+            return cached_encode(encoder, texts, batch_size=batch_size, show_progress=show_progress)
         shards.append(_write_shard(folder, new_keys, new))
         offset = 0 if matrix is None else matrix.shape[0]
         index.update({k: offset + i for i, k in enumerate(missing)})

@@ -12,14 +12,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem import stats
+from compsem import fitcache, stats
 from compsem.probing import classifiers, features
 
 FIT_FIELDS = ("accuracy", "C", "epochs", "correct")
@@ -68,7 +66,9 @@ def run_probe(
     ``cache``: a fit (its per-item correctness, C, epochs) is stored under a sha256 of everything
     that determines it (the inputs, the labels and split, the classifier, its options, the seed
     and the source of :mod:`compsem.probing.classifiers`), so re-running a chapter or a scorecard
-    with the same settings reads it back instead of training again (:func:`fit_cache_dir`)."""
+    with the same settings reads it back instead of training again: the fit cache
+    (:mod:`compsem.fitcache`, :func:`fit_cache_dir`; ``COMPSEM_FIT_CACHE=0`` turns it off), where a
+    damaged entry is set aside and the probe trained again."""
     if control not in CONTROLS:
         raise ValueError(f"control must be one of {CONTROLS}, not {control!r}")
     if classifier not in ("logreg", "mlp"):
@@ -81,7 +81,7 @@ def run_probe(
         S = rng.standard_normal(S.shape).astype(np.float32)
     P = features.probe_features(items, random=control == "random probe", seed=seed)
     key = _fit_key(S, rows, P, y, train, test, classifier, seed, options)
-    fit = _load_fit(key) if cache else None
+    fit = _load_fit(key, int(test.sum())) if cache else None
     if fit is None:
         fit = _fit(classifier, S, rows, P, y, train, test, seed, options)
         if cache:
@@ -114,12 +114,14 @@ def _fit(classifier, S, rows, P, y, train, test, seed, options) -> dict:
     return dict(accuracy=result.accuracy, C=result.C, epochs=result.epochs, correct=correct)
 
 
-def fit_cache_dir() -> Path:
-    """Where probe fits are cached: ``<compsem cache>/probes/<numerics>`` (the same CPU code
-    paths as the embedding cache, :func:`compsem.determinism.numerics`)."""
-    from compsem import determinism, paths
+FIT_CACHE_KIND = "probe-fits"
+"""The probe fits' kind in the fit cache (:mod:`compsem.fitcache`)."""
 
-    return paths.cache_dir("probes", determinism.numerics())
+
+def fit_cache_dir() -> Path:
+    """Where probe fits are cached: the fit cache's folder of :data:`FIT_CACHE_KIND`
+    (``<compsem cache>/fits/<numerics>/probe-fits``)."""
+    return fitcache.folder(FIT_CACHE_KIND)
 
 
 @functools.cache
@@ -140,16 +142,16 @@ def _fit_key(S, rows, P, y, train, test, classifier, seed, options) -> str:
     return digest.hexdigest()
 
 
-def _load_fit(key: str) -> dict | None:
-    file = fit_cache_dir() / f"{key}.npz"
-    if not file.is_file():
+def _load_fit(key: str, n_test: int) -> dict | None:
+    """The cached fit ``key`` (:mod:`compsem.fitcache`: a damaged entry is set aside), or None."""
+    hit = fitcache.load(FIT_CACHE_KIND, key, FIT_FIELDS)
+    if hit is None:
         return None
-    try:
-        with np.load(file, allow_pickle=False) as data:
-            fit = {name: data[name] for name in FIT_FIELDS}
-    except (OSError, ValueError, KeyError):
-        return None  # unreadable: fit again (and overwrite)
-    out = {k: (None if np.isnan(v) else v.item()) if v.ndim == 0 else v for k, v in fit.items()}
+    fit = hit[0]
+    if any(fit[k].shape != () for k in FIT_FIELDS if k != "correct") or fit["correct"].shape != (n_test,):
+        return None  # not a fit of these test items: fit again (and overwrite)
+    out = {k: (None if np.isnan(v) else v.item()) if v.ndim == 0 else v for k, v in fit.items()
+           if k in FIT_FIELDS}
     if out["epochs"] is not None:
         out["epochs"] = int(out["epochs"])
     out["correct"] = fit["correct"].astype(bool)
@@ -157,19 +159,11 @@ def _load_fit(key: str) -> dict | None:
 
 
 def _store_fit(key: str, fit: dict) -> None:
-    folder = fit_cache_dir()
+    """Store a fit in the fit cache (:mod:`compsem.fitcache`, written atomically)."""
     arrays = {
         k: np.asarray(np.nan if fit[k] is None else fit[k], dtype=float)
         for k in FIT_FIELDS
         if k != "correct"
     }
     arrays["correct"] = np.asarray(fit["correct"], dtype=bool)
-    handle, tmp = tempfile.mkstemp(dir=folder, suffix=".npz.tmp")
-    os.close(handle)
-    try:
-        with open(tmp, "wb") as out:
-            np.savez(out, **arrays)
-        os.replace(tmp, folder / f"{key}.npz")
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    fitcache.store(FIT_CACHE_KIND, key, arrays, {})

@@ -42,16 +42,23 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.auxiliary_config import GRID_MODELS, OBJECTIVES
+    from compsem.cogs.seq2seq.options import (
+        CommandParser,
+        non_negative_float,
+        non_negative_int,
+        parse,
+        positive_int,
+    )
     from compsem.cogs.seq2seq.runs import add_execution_arguments
 
-    p = argparse.ArgumentParser(
+    p = CommandParser(
         prog="python -m compsem.cogs.seq2seq.auxiliary_train",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--model", nargs="+", default=list(GRID_MODELS), choices=list(GRID_MODELS))
     p.add_argument("--objective", nargs="+", default=list(OBJECTIVES), choices=list(OBJECTIVES))
-    p.add_argument("--seed", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    p.add_argument("--seed", nargs="+", type=non_negative_int, default=[1, 2, 3, 4, 5])
     p.add_argument("--exposures", type=int, default=1, choices=[1, 100])
     p.add_argument("--grid", action="store_true",
                    help="every model and objective (the default --model and --objective), the "
@@ -61,32 +68,25 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "stage (compsem.cogs.seq2seq.grouped), then decode each as its own run")
     p.add_argument("--reduced", action="store_true",
                    help="the reduced CPU configuration (small Transformer; --model is ignored)")
-    p.add_argument("--max-steps", type=int, default=250, help="COGS updates (reduced only)")
-    p.add_argument("--aux-max-steps", type=int, default=150,
+    p.add_argument("--max-steps", type=positive_int, default=250, help="COGS updates (reduced only)")
+    p.add_argument("--aux-max-steps", type=positive_int, default=150,
                    help="auxiliary updates (reduced only)")
     p.add_argument("--greedy", action="store_true", help="greedy decoding instead of beam 5")
-    p.add_argument("--per-case", type=int, default=None,
+    p.add_argument("--per-case", type=non_negative_int, default=None,
                    help="gen examples per case (0: all; reduced default 10)")
-    p.add_argument("--per-split", type=int, default=None,
+    p.add_argument("--per-split", type=non_negative_int, default=None,
                    help="dev/test examples (0: all; reduced default 100)")
     p.add_argument("--no-fuse", action="store_true",
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
-    p.add_argument("--train-minutes", type=float, default=0,
+    p.add_argument("--train-minutes", type=non_negative_float, default=0,
                    help="time budget from now: training ends at the first validation after it "
                         "and runs not started by then stay pending (0: no limit)")
     p.add_argument("--results", default="", help="results folder ('' = data/results/"
                                                   "cogs-auxiliary, 'cache' = the cache)")
     p.add_argument("--checkpoints", default="", help="checkpoint folder ('' = the cache)")
     add_execution_arguments(p)
-    args = p.parse_args(argv)
-    for name in ("max_steps", "aux_max_steps", "jobs", "decode_batch_size"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    for name in ("per_case", "per_split"):
-        if getattr(args, name) is not None and getattr(args, name) < 0:
-            p.error(f"--{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}")
-    return args
+    return parse(p, argv)
 
 
 def configurations(args) -> list[dict]:

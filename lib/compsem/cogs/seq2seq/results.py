@@ -7,12 +7,24 @@
   updates, best update and stop reason, dev-loss history, device, wall times, seed, versions;
 - ``predictions.tsv.gz`` -- one row per decoded example: ``split``, ``row`` (the example's row in
   the loader's frame of that split), ``prediction`` (whitespace tokens) and ``capped`` (1 when the
-  output was cut at the length cap). The gold outputs are not repeated: they come from the loader.
+  output was cut at the length cap). The gold outputs are not repeated: they come from the loader;
+- ``SHA256SUMS`` -- the sha256 of the three files, in the format of ``sha256sum`` (``sha256sum -c
+  SHA256SUMS`` checks them), as the checkpoints carry theirs.
 
-Each file is written to a unique temporary name and renamed into place (``metrics.json`` last),
-so an interrupted save never leaves a truncated file under the final name. A result folder whose
-files cannot be read back (truncated or corrupted gzip, invalid JSON) does not count as done:
-:func:`has_result` is false and the run is trained or decoded again.
+Each file is written to a unique temporary name and renamed into place (``SHA256SUMS`` last), so
+an interrupted save never leaves a truncated file under the final name. A result folder whose
+files cannot be read back (truncated or corrupted gzip, invalid JSON, metrics that are not a JSON
+object, predictions without their header) or do not match their digest (edited, or damaged, after
+the run wrote them) does not count as done: :func:`has_result` is false, with a warning naming the
+file, and the run is trained or decoded again. Nothing is read as is without its digest.
+
+Results written before the digests (no ``SHA256SUMS``) count as not done too, the safe choice; a
+warning says so, and :func:`compsem.cogs.seq2seq.seal.seal` (``python -m compsem.cogs.seq2seq.seal
+FOLDER ...``)
+adds the digest to such a folder after checking it: its files read back, its configuration hashes
+to the folder's name, and the accuracies in its ``metrics.json`` are what its predictions score
+against the gold outputs. The committed results were sealed so. ``curve.tsv``
+(:mod:`compsem.cogs.seq2seq.curve`), written beside a result later, is not part of the digest.
 
 Checkpoints are not results; they live in ``compsem.paths.cache_dir("cogs-models", ...)``.
 """
@@ -22,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -34,9 +47,20 @@ import pandas as pd
 
 from compsem import determinism, paths
 from compsem.cogs.seq2seq.config import config_hash, training_hash
+from compsem.errors import CompsemError
 
 RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-models"
 PREDICTION_COLUMNS = ["split", "row", "prediction", "capped"]
+DIGEST_FILE = "SHA256SUMS"
+"""The digest of a result folder: ``<sha256>  <name>`` for each of :data:`DIGESTED`."""
+DIGESTED = ("config.json", "metrics.json", "predictions.tsv.gz")
+SEAL_COMMAND = "python -m compsem.cogs.seq2seq.seal"
+REQUIRED_METRICS = ("accuracy", "stop_reason", "steps", "device", "train_seconds", "decode_seconds")
+"""What :func:`seal` requires of a ``metrics.json`` (every run writes them)."""
+
+
+class ResultError(CompsemError, ValueError):
+    """A result folder that :func:`seal` will not vouch for: the message names the file and why."""
 
 
 def results_root(where: str | Path | None = None) -> Path:
@@ -59,16 +83,19 @@ def load_metrics(config: dict, root: str | Path | None = None) -> dict:
 
 
 def has_result(config: dict, root: str | Path | None = None, partial: bool = False) -> bool:
-    """Whether a finished run of ``config`` has its result files under ``root``. A run cut short
-    by a time budget (stop reason ``"time limit"``) counts when ``partial`` is true; otherwise it
-    is still to be trained further."""
+    """Whether a finished run of ``config`` has its result files under ``root``, readable and
+    matching their digest (else a warning names the file, see :func:`result_problem`). A run cut
+    short by a time budget (stop reason ``"time limit"``) counts when ``partial`` is true;
+    otherwise it is still to be trained further."""
     folder = result_dir(config, root)
     if not ((folder / "metrics.json").exists() and (folder / "predictions.tsv.gz").exists()):
         return False
     problem = result_problem(folder)
     if problem:
+        # attributed to this line, not the caller's, so that a folder's problem shows once in a
+        # process however many callers ask (a command's --list asks up to four times)
         warnings.warn(f"{folder}: {problem}; the run counts as not done and is made again",
-                      stacklevel=2)
+                      stacklevel=1)
         return False
     if partial:
         return True
@@ -76,32 +103,90 @@ def has_result(config: dict, root: str | Path | None = None, partial: bool = Fal
 
 
 def result_problem(folder: Path) -> str | None:
-    """Why the result files in ``folder`` cannot be read back (None when they can): the gzip
-    stream of the predictions is read to its end (CRC and length checked) and the JSON files
-    parsed. Cached on the files' sizes and modification times."""
+    """Why the result files in ``folder`` do not count (None when they do): a file is missing or
+    cannot be read back (the gzip stream of the predictions is read to its end, CRC and length
+    checked, and must start with the header of :data:`PREDICTION_COLUMNS`; the JSON files are
+    parsed and must be objects), or a file does not match its sha256 in :data:`DIGEST_FILE`.
+    Cached on the files' sizes and modification times."""
     stamps = []
-    for name in ("config.json", "metrics.json", "predictions.tsv.gz"):
+    for name in (*DIGESTED, DIGEST_FILE):
         try:
-            stat = (folder / name).stat()
+            stat = (Path(folder) / name).stat()
         except OSError:
+            if name == DIGEST_FILE:
+                return (f"{DIGEST_FILE} is missing (results written before result digests, or a "
+                        f"save that did not finish); if its files are to be trusted, check them and "
+                        f"add the digest with `{SEAL_COMMAND} {folder}`")
             return f"{name} is missing"
         stamps.append((stat.st_size, stat.st_mtime_ns))
-    return _result_problem(folder, tuple(stamps))
+    return _result_problem(Path(folder), tuple(stamps))
 
 
 @functools.cache
 def _result_problem(folder: Path, stamps: tuple) -> str | None:
+    contents, problem = _read_back(folder)
+    if problem:
+        return problem
+    return _digest_problem(folder, contents)
+
+
+def _read_back(folder: Path) -> tuple[dict[str, bytes], str | None]:
+    """The bytes of the :data:`DIGESTED` files of ``folder``, and why they cannot be read back as
+    a result (None when they can; the digest is not checked here)."""
+    contents = {}
+    for name in DIGESTED:
+        try:
+            contents[name] = (folder / name).read_bytes()
+        except OSError as error:
+            return contents, f"{name} is missing or unreadable ({type(error).__name__}: {error})"
     for name in ("config.json", "metrics.json"):
         try:
-            json.loads((folder / name).read_text())
-        except (ValueError, OSError) as error:
-            return f"{name} is unreadable ({type(error).__name__}: {error})"
+            value = json.loads(contents[name])
+        except ValueError as error:
+            return contents, f"{name} is unreadable ({type(error).__name__}: {error})"
+        if not isinstance(value, dict):
+            return contents, (f"{name} is not a JSON object (it holds {type(value).__name__} "
+                              f"{json.dumps(value)[:40]})")
+    header = "\t".join(PREDICTION_COLUMNS).encode()
     try:
-        with gzip.open(folder / "predictions.tsv.gz", "rb") as handle:
+        with gzip.GzipFile(fileobj=io.BytesIO(contents["predictions.tsv.gz"]), mode="rb") as handle:
+            first = handle.read(1 << 20)
             while handle.read(1 << 20):
                 pass
     except (EOFError, OSError, zlib.error) as error:
-        return f"predictions.tsv.gz is truncated or corrupted ({type(error).__name__}: {error})"
+        return contents, f"predictions.tsv.gz is truncated or corrupted ({type(error).__name__}: {error})"
+    if first.split(b"\n", 1)[0].rstrip(b"\r") != header:
+        return contents, (f"predictions.tsv.gz is not a table of predictions (its first line is "
+                          f"{first[:40]!r}, not the header {header!r})")
+    return contents, None
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _digest_text(contents: dict[str, bytes]) -> str:
+    """:data:`DIGEST_FILE` for the files' ``contents``, in the format of ``sha256sum``."""
+    return "".join(f"{_sha256(contents[name])}  {name}\n" for name in DIGESTED)
+
+
+def _digest_problem(folder: Path, contents: dict[str, bytes]) -> str | None:
+    """Which file of ``folder`` does not match its sha256 in :data:`DIGEST_FILE` (None: all do)."""
+    try:
+        lines = (folder / DIGEST_FILE).read_text().splitlines()
+        recorded = {}
+        for line in lines:
+            digest, name = line.split(" ", 1)
+            recorded[name[1:]] = digest  # "  name" (text) or " *name" (binary), as sha256sum
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return f"{DIGEST_FILE} is unreadable ({type(error).__name__}: {error})"
+    for name in DIGESTED:
+        if name not in recorded:
+            return f"{DIGEST_FILE} records no sha256 of {name}"
+        found = _sha256(contents[name])
+        if found != recorded[name]:
+            return (f"{name} does not match its sha256 in {DIGEST_FILE} (edited or damaged after "
+                    f"its run wrote it: sha256 {found[:12]}..., recorded {recorded[name][:12]}...)")
     return None
 
 
@@ -131,7 +216,7 @@ class Result:
 
 def save_result(result: Result, root: str | Path | None = None) -> Path:
     """Write the three files (the TSV gzip-compressed with a fixed timestamp, so equal results
-    give equal bytes), each atomically, ``metrics.json`` last."""
+    give equal bytes), each atomically, then their digest (:data:`DIGEST_FILE`) last."""
     missing = set(PREDICTION_COLUMNS) - set(result.predictions.columns)
     if missing:
         raise ValueError(f"predictions lack columns {sorted(missing)}")
@@ -141,11 +226,14 @@ def save_result(result: Result, root: str | Path | None = None) -> Path:
     raw = io.BytesIO()
     with gzip.GzipFile(filename="predictions.tsv", mode="wb", fileobj=raw, mtime=0) as out:
         out.write(text.encode())
-    _write_atomic(folder / "predictions.tsv.gz", raw.getvalue())
-    _write_atomic(folder / "config.json",
-                  (json.dumps(result.config, indent=1, sort_keys=True) + "\n").encode())
-    _write_atomic(folder / "metrics.json",
-                  (json.dumps(result.metrics, indent=1, sort_keys=True) + "\n").encode())
+    contents = {
+        "predictions.tsv.gz": raw.getvalue(),
+        "config.json": (json.dumps(result.config, indent=1, sort_keys=True) + "\n").encode(),
+        "metrics.json": (json.dumps(result.metrics, indent=1, sort_keys=True) + "\n").encode(),
+    }
+    for name, data in contents.items():
+        _write_atomic(folder / name, data)
+    _write_atomic(folder / DIGEST_FILE, _digest_text(contents).encode())
     return folder
 
 
@@ -198,7 +286,12 @@ def decodings(config: dict, root: str | Path | None = None) -> list[dict]:
     :func:`~compsem.cogs.seq2seq.config.training_hash`), whatever its decoding."""
     wanted, found = training_hash(config), []
     for config_file in sorted(results_root(root).glob("*/config.json")):
-        other = json.loads(config_file.read_text())
+        try:
+            other = json.loads(config_file.read_text())
+        except (OSError, ValueError):
+            continue  # not a result (has_result of its own configuration says why)
+        if not isinstance(other, dict):
+            continue
         if training_hash(other) == wanted and has_result(other, root, partial=True):
             found.append(other)
     return found

@@ -24,22 +24,25 @@ def add_execution_arguments(parser) -> None:
     """The options of both training commands that say how runs execute, not what they compute
     (none is part of a run's hash): device, bfloat16 autocast, the compiled LSTM step
     (:func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`), threads, Dask jobs or scheduler
-    (read by :func:`run_command`), decoding batch size, ``--force``, ``--list``, ``--quiet``."""
+    (read by :func:`run_command`), decoding batch size, ``--force``, ``--list``, ``--quiet``.
+    Values are checked by the types of :mod:`compsem.cogs.seq2seq.options` before any work."""
     from compsem.cogs.seq2seq.lstm import COMPILE_MODES
+    from compsem.cogs.seq2seq.options import device, non_negative_int, positive_int
 
-    parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--device", default="auto", type=device,
+                        help="auto, cpu, cuda, cuda:<k> or mps")
     parser.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
     parser.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
                         help="torch.compile the LSTM decoder step with this mode (e.g. default, "
                              "reduce-overhead: CUDA graphs); the same arithmetic up to rounding, not "
                              "part of the run's hash")
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--threads", type=non_negative_int, default=0, help="CPU threads (0: default)")
+    parser.add_argument("--jobs", type=positive_int, default=1,
                         help="runs at a time: Dask worker processes of a LocalCluster sharing the GPU")
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler (tcp://host:8786) to run on instead "
                              "of a LocalCluster; GPU runs need workers started with '--resources GPU=1'")
-    parser.add_argument("--decode-batch-size", type=int, default=128)
+    parser.add_argument("--decode-batch-size", type=positive_int, default=128)
     parser.add_argument("--force", action="store_true", help="re-decode runs that have results")
     parser.add_argument("--list", action="store_true", help="show which runs have results and exit")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")

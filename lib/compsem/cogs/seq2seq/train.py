@@ -38,15 +38,23 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.config import ARCHITECTURES
+    from compsem.cogs.seq2seq.options import (
+        CommandParser,
+        non_negative_float,
+        non_negative_int,
+        parse,
+        positive_int,
+        probability,
+    )
     from compsem.cogs.seq2seq.runs import add_execution_arguments
 
-    p = argparse.ArgumentParser(
+    p = CommandParser(
         prog="python -m compsem.cogs.seq2seq.train",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--model", nargs="+", default=["transformer"], choices=sorted(ARCHITECTURES))
-    p.add_argument("--seed", nargs="+", type=int, default=[1])
+    p.add_argument("--seed", nargs="+", type=non_negative_int, default=[1])
     p.add_argument("--exposures", nargs="+", type=int, default=[1], choices=[1, 100])
     p.add_argument(
         "--grid",
@@ -62,19 +70,22 @@ def parse_args(argv=None) -> argparse.Namespace:
         "(compsem.cogs.seq2seq.grouped: each seed's batches, loss, clip, Adam and early stopping; "
         "not its dropout draws), then decode each as its own run",
     )
-    p.add_argument("--max-steps", type=int, help="cap on updates (reduced configuration only)")
-    p.add_argument("--per-case", type=int, default=0, help="gen examples per case (0: all 1,000)")
-    p.add_argument("--per-split", type=int, default=0, help="dev/test examples (0: all 3,000)")
+    p.add_argument("--max-steps", type=positive_int,
+                   help="cap on updates (reduced configuration only; default 2,500)")
+    p.add_argument("--per-case", type=non_negative_int, default=0,
+                   help="gen examples per case (0: all 1,000)")
+    p.add_argument("--per-split", type=non_negative_int, default=0,
+                   help="dev/test examples (0: all 3,000)")
     p.add_argument(
         "--lstm-embedding-dropout",
-        type=float,
+        type=probability,
         default=None,
         help="dropout after the LSTMs' embeddings (default: the model's 0.1, as the text; 0: none, "
         "as OpenNMT-py 1.1.1 ran the released scripts); a separate configuration (hash)",
     )
     p.add_argument(
         "--train-minutes",
-        type=float,
+        type=non_negative_float,
         default=0,
         help="a time budget: training of every run ends at its first validation after this many "
         "minutes from now (stop reason 'time limit'; then it is decoded), and runs not started "
@@ -82,7 +93,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     p.add_argument(
         "--keep-every",
-        type=int,
+        type=non_negative_int,
         default=0,
         help="keep the weights every N updates (sharded, beside the checkpoints), to score "
         "accuracy over training updates afterwards (0: none; e.g. 500, the validation interval)",
@@ -93,12 +104,14 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="after a run, score its kept weights (--keep-every) on samples of dev, test and each "
         "gen case and write curve.tsv beside its results (accuracy over training updates)",
     )
-    p.add_argument("--curve-per-case", type=int, default=100, help="gen examples per case")
-    p.add_argument("--curve-per-split", type=int, default=500, help="dev and test examples")
+    p.add_argument("--curve-per-case", type=non_negative_int, default=100,
+                   help="gen examples per case (0: all)")
+    p.add_argument("--curve-per-split", type=non_negative_int, default=500,
+                   help="dev and test examples (0: all)")
     p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
     add_execution_arguments(p)
-    return p.parse_args(argv)
+    return parse(p, argv)
 
 
 def configurations(args) -> list[dict]:
@@ -112,7 +125,7 @@ def configurations(args) -> list[dict]:
                 c["architecture"].update(override)
         return grid
     if args.reduced:
-        steps = args.max_steps or config.REDUCED_TRAINING["max_steps"]
+        steps = config.REDUCED_TRAINING["max_steps"] if args.max_steps is None else args.max_steps
         return [
             config.reduced_config(m, s, steps, args.per_case, args.per_split, e)
             for e in args.exposures
