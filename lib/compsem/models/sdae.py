@@ -336,8 +336,10 @@ def train(config: SDAEConfig, sentences: Sequence[str], word_vectors, tokenize=N
                      for r in in_ids]
             batches = _batches(lengths, config.batch_size, rng)
             total, count = 0.0, 0
-            bar = tqdm(batches, desc=f"sdae epoch {epoch + 1}/{config.epochs}", disable=not progress,
-                       leave=False)
+            # progress=True leaves `disable` to tqdm's default, so TQDM_DISABLE=1 (set for the
+            # kernels that execute chapters) keeps the bar out of the book
+            bar = tqdm(batches, desc=f"sdae epoch {epoch + 1}/{config.epochs}", leave=False,
+                       **({} if progress else {"disable": True}))
             for batch in bar:
                 x, x_len = _lookup(table, [noisy[i] for i in batch], device)
                 y_in, y_len = _lookup(table, [in_ids[i] for i in batch], device, bos=True)
