@@ -1,29 +1,48 @@
-"""Pack what the COGS training commands need on this workplace's GPU machine (the `device` tool)
-into one folder that travels with the working tree, and write the script that runs a command there.
+"""Pack what the COGS training commands need on an offline GPU machine into one folder inside the
+checkout, and write the script that runs a command there and packs its results.
 
-The device machine is bare and offline: its ``python3`` holds torch, numpy, pandas and most of
-what compsem imports, but not Dask, and the data mirror beside the checkout does not travel. The
-bundle holds
+For a GPU machine without network whose ``python3`` already has torch with CUDA and the
+scientific packages compsem imports (numpy, pandas, ...), but not Dask, and none of the
+studies' data: the lighter alternative to installing the whole environment from a wheelhouse
+(``make wheelhouse``, ``make setup WHEELHOUSE=...``: *Training on an offline GPU machine* in
+book/using.md). The bundle holds
 
-- ``wheels/``: the locked versions (``requirements.lock``) of the packages the image lacks
-  (:data:`WHEELS`: Dask distributed and its dependencies), for CPython 3.12 on x86-64 Linux;
-- ``data/``: the registry files the COGS trainers read (:data:`DATA_PREFIXES`: COGS, the
-  100-exposure file, and the auxiliary corpus of Chapter 5: STS Benchmark, SICK, STR-2022),
-  copied from ``COMPSEM_DATA_DIR`` and checked against ``data/registry.tsv``;
-- ``run.sh``: installs the wheels into /tmp/site, points ``PYTHONPATH``, ``COMPSEM_DATA_DIR`` and
-  ``COMPSEM_CACHE_DIR`` at the right places, runs its arguments, and then packs the files the
-  command wrote under ``data/results/`` into ``$OUT/results.tar.gz`` (the tool returns at most
-  8 files; a grid's result folders hold many), whether the command succeeded or not. End the
-  command inside the tool's 10-minute limit (``--train-minutes``): a killed command packs nothing.
+- ``wheels/``: the locked versions (``requirements.lock``) of :data:`WHEELS` (Dask distributed
+  and its dependencies, which ``--jobs`` and ``--scheduler`` need), for x86-64 Linux and the
+  target's CPython (``--python-version``, default 3.12);
+- ``data/``: the registry files the COGS trainers read (:data:`DATA_PREFIXES`, the same files as
+  ``compsem data mirror DEST --set cogs``: COGS, the 100-exposure file, and the auxiliary corpus
+  of Chapter 5: STS Benchmark, SICK, STR-2022), laid out as a data mirror and each checked
+  against ``data/registry.tsv``: copied from ``COMPSEM_DATA_DIR``, or the cache, or downloaded;
+- ``run.sh``: run from the checkout's root, it installs the wheels into /tmp/site, points
+  ``PYTHONPATH`` (the checkout's ``lib/``, then /tmp/site), ``COMPSEM_DATA_DIR`` (the bundle's
+  ``data/``) and ``COMPSEM_CACHE_DIR`` (default /tmp/compsem-cache) at them, runs its
+  arguments, and then, when ``OUT`` names a folder, packs the files the command wrote under
+  ``data/results/`` into ``$OUT/results.tar.gz``, whether the command succeeded or not, and exits
+  with the command's status. The command runs under ``timeout`` (``DEVICE_LIMIT_S`` seconds,
+  default 540, inside a 10-minute command limit), and what it wrote is packed when it reaches
+  that limit (status 124) or the script is terminated (SIGTERM or SIGINT, status 143) too; only
+  a SIGKILL of the script packs nothing. Bound the training inside it with ``--train-minutes``
+  (a run cut short by it stops at its first update past the budget, saves its checkpoint, is
+  decoded on a sample and written with stop reason "time limit", counts as not done, and
+  resumes from its checkpoint in the cache when the command runs again with the same
+  ``COMPSEM_CACHE_DIR``).
 
-Build it here, then hand the folder to the tool's ``run`` in ``carry``::
+The checkout itself (``lib/``, ``data/registry.tsv``, ``data/results/``) carries the code and
+the results done so far; the bundle adds only what it lacks. Build it on a machine with network
+(or with a data mirror), copy the checkout with the bundle to the GPU machine, run there, and
+unpack the results into the checkout you commit from::
 
     python scripts/device_bundle.py                     # writes .device/ (ignored by git)
-    # device tool: run(command="bash .device/run.sh python3 -m compsem.cogs.seq2seq.train
-    #                  --grid --jobs 4 --train-minutes 8", carry=[".device"])
-    tar xzf /work/.device/<call>/results.tar.gz         # the result folders, then commit them
+    tar czf ../compsem-gpu.tar.gz --exclude=./.venv --exclude=./.git --exclude=./_build .
+    # on the GPU machine, in the unpacked checkout's root:
+    mkdir -p ~/compsem-out && OUT=~/compsem-out bash .device/run.sh \\
+        python3 -m compsem.cogs.seq2seq.train --grid --jobs 4 --device cuda --train-minutes 120
+    # back in the checkout you commit from, with results.tar.gz copied there:
+    tar xzf results.tar.gz                              # the result folders, with their SHA256SUMS
 
-``--no-wheels`` skips the download (a machine without the package index).
+``--no-wheels`` skips the download (a machine without the package index, or a target whose
+Python has Dask already).
 """
 
 from __future__ import annotations
@@ -37,7 +56,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 WHEELS = ("dask", "distributed", "tblib", "zict", "tornado", "locket", "partd")
-"""Packages compsem's training commands import that the device image lacks (KINDS.md's list)."""
+"""Packages compsem's training commands import that a Python with torch and the scientific stack
+commonly lacks: Dask distributed and its dependencies."""
 
 DATA_PREFIXES = (
     "najoungkim/COGS/data/",
@@ -52,21 +72,34 @@ PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x8
              "manylinux1_x86_64")
 
 RUNNER = """#!/bin/bash
-# Run a command on the device machine with compsem importable and its data at hand; then pack
-# data/results/ into $OUT/results.tar.gz. Written by scripts/device_bundle.py.
+# Run a command on the device machine with compsem importable and its data at hand, under a time
+# limit (DEVICE_LIMIT_S seconds, default 540: inside a 10-minute command limit); then pack the
+# files it wrote under data/results/ into $OUT/results.tar.gz, whether it succeeded, failed, ran
+# out of time (status 124) or this script was terminated (status 143).
+# Written by scripts/device_bundle.py.
 here=$(cd "$(dirname "$0")" && pwd)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \\
     --target /tmp/site "$here"/wheels/*.whl || { echo "device_bundle: wheels did not install"; exit 3; }
 export PYTHONPATH="$PWD/lib:/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
 export COMPSEM_DATA_DIR="$here/data" COMPSEM_CACHE_DIR="${COMPSEM_CACHE_DIR:-/tmp/compsem-cache}"
 export PYTHONUNBUFFERED=1
+limit=${DEVICE_LIMIT_S:-540}
 started=$(mktemp)
-"$@"
+pack() {  # the result files this command wrote, in one file
+    if [ -n "$OUT" ] && [ -d data/results ]; then
+        find data/results -type f -newer "$started" -print0 | tar czf "$OUT/results.tar.gz" --null -T - \\
+            && echo "device_bundle: $(tar tzf "$OUT/results.tar.gz" | wc -l) new result files in \\$OUT/results.tar.gz"
+    fi
+}
+# in the background, so that a TERM to this script is handled at once: the command gets it
+# (timeout passes it on), 20 s to end, and then what it wrote is packed
+timeout --kill-after=20 "$limit" "$@" &
+child=$!
+trap 'echo "device_bundle: terminated; packing"; kill -TERM $child 2>/dev/null; wait $child; pack; exit 143' TERM INT
+wait $child
 status=$?
-if [ -n "$OUT" ] && [ -d data/results ]; then  # the result files this command wrote, in one file
-    find data/results -type f -newer "$started" -print0 | tar czf "$OUT/results.tar.gz" --null -T - \\
-        && echo "device_bundle: $(tar tzf "$OUT/results.tar.gz" | wc -l) new result files in \\$OUT/results.tar.gz"
-fi
+[ $status -eq 124 ] && echo "device_bundle: the command reached its time limit of $limit s"
+pack
 exit $status
 """
 
@@ -85,13 +118,14 @@ def locked_versions(names, lock: Path = ROOT / "requirements.lock") -> dict[str,
     return {n: pins[n] for n in names}
 
 
-def download_wheels(dest: Path, names=WHEELS) -> list[Path]:
-    """The locked wheels of ``names`` for CPython 3.12 on x86-64 Linux, into ``dest``."""
+def download_wheels(dest: Path, names=WHEELS, python_version: str = "3.12") -> list[Path]:
+    """The locked wheels of ``names`` for CPython ``python_version`` on x86-64 Linux, into
+    ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
     pins = [f"{n}=={v}" for n, v in locked_versions(names).items()]
     platforms = [arg for p in PLATFORMS for arg in ("--platform", p)]
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                    "--python-version", "3.12", "--implementation", "cp", *platforms, "-d", str(dest), *pins],
+                    "--python-version", python_version, "--implementation", "cp", *platforms, "-d", str(dest), *pins],
                    check=True)
     return sorted(dest.glob("*.whl"))
 
@@ -112,29 +146,30 @@ def copy_data(dest: Path, prefixes=DATA_PREFIXES) -> list[str]:
     return chosen
 
 
-def build(dest: Path, wheels: bool = True) -> None:
+def build(dest: Path, wheels: bool = True, python_version: str = "3.12") -> None:
     """Write the bundle (wheels, data, run.sh) into ``dest``, replacing an earlier one."""
     if dest.exists():
         shutil.rmtree(dest)
     copied = copy_data(dest / "data")
-    found = download_wheels(dest / "wheels") if wheels else []
+    found = download_wheels(dest / "wheels", python_version=python_version) if wheels else []
     runner = dest / "run.sh"
     runner.write_text(RUNNER)
     runner.chmod(0o755)
     size = sum(f.stat().st_size for f in dest.rglob("*") if f.is_file())
-    print(f"{dest}: {len(copied)} data files, {len(found)} wheels, {size / 2**20:.1f} MiB "
-          f"(the tool carries at most 64 MiB with the working tree)")
+    print(f"{dest}: {len(copied)} data files, {len(found)} wheels, {size / 2**20:.1f} MiB")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dest", default=str(ROOT / ".device"), help="bundle folder (default .device/)")
     parser.add_argument("--no-wheels", action="store_true", help="do not download the wheels")
+    parser.add_argument("--python-version", default="3.12", metavar="X.Y",
+                        help="the GPU machine's CPython, for the wheels (default 3.12)")
     args = parser.parse_args(argv)
     from compsem.data.registry import DataError
 
     try:
-        build(Path(args.dest), wheels=not args.no_wheels)
+        build(Path(args.dest), wheels=not args.no_wheels, python_version=args.python_version)
     except (DataError, subprocess.CalledProcessError) as error:
         print(f"device_bundle: {error}", file=sys.stderr)
         return 1

@@ -371,3 +371,29 @@ def test_cli_lists_the_grid(capsys):
     assert "Transformer baseline, seed 1" in lines[0]
     with pytest.raises(SystemExit):
         auxiliary_train.parse_args(["--max-steps", "0"])
+
+
+@pytest.mark.needs_data
+def test_a_cogs_stage_cut_by_its_deadline_is_decoded_on_a_sample(small_cogs, tmp_path, monkeypatch):
+    """As a Chapter 4 run (tests/test_cogs_budget.py): saved under the sample's configuration."""
+    import time
+
+    from compsem.cogs.seq2seq import experiment, results
+
+    monkeypatch.setattr(experiment, "CUT_SAMPLE", {"per_case": 2, "per_split": 10})
+    rows = experiment.evaluation_rows
+
+    def sampled_rows(split, frame, decoding_config):
+        assert decoding_config["per_case"] and decoding_config["per_split"], "decoded in full"
+        return rows(split, frame, decoding_config)
+
+    monkeypatch.setattr(experiment, "evaluation_rows", sampled_rows)
+    cfg = _tiny("none", tmp_path)
+    cfg["decoding"].update(per_case=0, per_split=0)  # the whole sets asked for
+    result = small_cogs.run(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck",
+                            deadline=time.time() - 1)
+    assert result.metrics["stop_reason"] == "time limit" and result.metrics["steps"] == 1
+    assert result.config["decoding"] == dict(cfg["decoding"], per_case=2, per_split=10)
+    assert len(result.predictions) == 10 + 10 + 2 * 21
+    assert results.has_result(result.config, tmp_path / "res", partial=True)
+    assert not results.has_result(cfg, tmp_path / "res", partial=True)

@@ -1,5 +1,5 @@
 """scripts/device_bundle.py: the folder that carries the COGS trainers' data and missing packages to
-the workplace's GPU machine, and the script that runs a command there and packs its results."""
+an offline GPU machine, and the script that runs a command there and packs its results."""
 
 from __future__ import annotations
 
@@ -21,6 +21,29 @@ def test_every_wheel_is_pinned_by_the_lock_file():
     assert set(pins) == set(bundle["WHEELS"]) and all(pins.values())
     with pytest.raises(SystemExit, match="pins no version"):
         bundle["locked_versions"](["no-such-package"])
+
+
+def test_the_bundled_data_is_the_cogs_set_of_compsem_data_mirror():
+    """The bundle's data/ and `compsem data mirror DEST --set cogs` hold the same files."""
+    from compsem import cli
+
+    assert tuple(bundle["DATA_PREFIXES"]) == cli.DATA_SETS["cogs"]
+
+
+def test_the_wheels_are_for_the_python_version_asked(tmp_path, monkeypatch):
+    """--python-version X.Y reaches pip download (the wheels fit the GPU machine's Python)."""
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda command, **kw: calls.append(command))
+    bundle["download_wheels"](tmp_path / "wheels", python_version="3.11")
+    (command,) = calls
+    assert command[command.index("--python-version") + 1] == "3.11"
+    assert {f"{n}=={v}" for n, v in bundle["locked_versions"](bundle["WHEELS"]).items()} <= set(command)
+    copied = []
+    monkeypatch.setitem(bundle["main"].__globals__, "build",
+                        lambda dest, wheels, python_version: copied.append((wheels, python_version)))
+    assert bundle["main"](["--dest", str(tmp_path / "b"), "--python-version", "3.11"]) == 0
+    assert bundle["main"](["--dest", str(tmp_path / "b"), "--no-wheels"]) == 0
+    assert copied == [(True, "3.11"), (False, "3.12")]
 
 
 @pytest.mark.needs_data

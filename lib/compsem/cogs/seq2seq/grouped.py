@@ -221,7 +221,8 @@ def train_group(
 
     Members whose run has finished are left alone. The others start fresh, or resume together
     from their ``last.pt`` when all have one at the same update (a group run interrupted by
-    ``stop_after`` or a ``deadline``, as in :func:`~compsem.cogs.seq2seq.training.train`);
+    ``stop_after`` or a ``deadline``, as in :func:`~compsem.cogs.seq2seq.training.train`: at the
+    first update past the deadline);
     members at different updates are an error (resume them one by one with the trainer).
     """
     from compsem.devices import resolve_device
@@ -330,6 +331,13 @@ def train_group(
                                                    per_member["dev_pairs"][i], device, amp, deadline, losses[k][0])
                 if log is not None:
                     log(f"seed {cfg['seed']} step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
+        elif deadline is not None and time.time() >= deadline:  # between validations
+            for k, ((cfg, folder, _), state) in enumerate(zip(members, states, strict=True)):
+                if not state.done:
+                    scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
+                    training.cut(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k), device)
+            if log is not None:
+                log(f"step {step}: time limit; checkpoints saved")
         if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
             break
     bar.close()

@@ -270,8 +270,24 @@ def find_config(config: dict, root: str | Path | None = None, any_decoding: bool
         return config
     if not any_decoding:
         return None
-    found = decodings(config, root)
-    found.sort(
+    return _preferred(decodings(config, root))
+
+
+def trained_with(config: dict, root: str | Path | None = None):
+    """Another decoding of ``config``'s trained model whose training finished (its stop reason is
+    not "time limit", :func:`has_result`), the one :func:`find_config` prefers; None when there is
+    none. Such a model is not trained again for ``config``'s decoding: it is decoded from its
+    checkpoint, or, without one, stands in for it (the commands' ``--list`` says "trained")."""
+    own = config_hash(config)
+    return _preferred([c for c in decodings(config, root)
+                       if config_hash(c) != own and has_result(c, root)])
+
+
+def _preferred(found: list[dict]):
+    """The configuration whose results stand for the others of the same trained model: whole
+    evaluation sets before samples, beam before greedy, then by hash; None for none."""
+    found = sorted(
+        found,
         key=lambda c: (
             c["decoding"]["per_case"] > 0 or c["decoding"]["per_split"] > 0,  # samples last
             c["decoding"]["method"] != "beam",

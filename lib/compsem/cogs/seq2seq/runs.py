@@ -163,20 +163,42 @@ def _task_summary(summary: Callable[[dict, dict | None], str], describe: Callabl
 def run_command(configs: Sequence[dict], args, has_result: Callable[[dict], bool], run_one: Callable,
                 train_group: Callable, trained: Callable[[dict, dict], bool],
                 summary: Callable[[dict, dict | None], str], describe: Callable[[dict], str],
-                **options) -> int:
+                trained_with: Callable[[dict], dict | None] | None = None, **options) -> int:
     """What both commands do after parsing: the ``configs`` without results (all with
     ``--force``), counted, then run one by one or as seed groups (``--group``; :func:`run_groups`,
     else :func:`run_configurations`). Each run gets ``vars(args)`` plus ``progress`` (bars only in
     this process), ``deadline`` (from ``--train-minutes``) and ``options``. Returns the command's
-    exit status (1 when a run failed)."""
+    exit status (1 when a run failed).
+
+    A configuration without results whose model was trained and decoded another way
+    (``trained_with(cfg)``, e.g. :func:`compsem.cogs.seq2seq.results.trained_with`) is never
+    trained again: it runs (and is decoded from its checkpoint) when ``trained(cfg, options)``
+    says the checkpoint is here, else it is reported ("trained; decoded with ...") and left as it
+    is, since new weights would not be those its other decoding scored."""
     import time
+
+    from compsem.cogs.seq2seq.config import config_hash, describe_decoding
 
     deadline = time.time() + 60 * args.train_minutes if args.train_minutes > 0 else None
     options = {**vars(args), "progress": not args.quiet and args.jobs == 1 and args.scheduler is None,
                "deadline": deadline, **options}
-    todo = [c for c in configs if args.force or not has_result(c)]
-    print(f"{len(configs)} configurations, {len(configs) - len(todo)} with results, {len(todo)} to run",
-          flush=True)
+    todo, reports, done = [], [], 0
+    for cfg in configs:
+        if has_result(cfg):
+            done += 1
+            if args.force:
+                todo.append(cfg)
+            continue
+        other = trained_with(cfg) if trained_with is not None else None
+        if other is not None and not trained(cfg, options):
+            reports.append(f"{describe(cfg)}: trained; decoded with {describe_decoding(other)} "
+                           f"({config_hash(other)}); its checkpoint is not here, so it is not trained again")
+            continue
+        todo.append(cfg)
+    kept = f"{len(reports)} trained and decoded another way, " if trained_with is not None else ""
+    print(f"{len(configs)} configurations, {done} with results, {kept}{len(todo)} to run", flush=True)
+    for line in reports:
+        print(line, flush=True)
     if args.group:
         failures = run_groups(todo, options, args.jobs, run_one, train_group, trained, summary, describe,
                               scheduler=args.scheduler, gpu=uses_gpu(args.device))
@@ -193,3 +215,26 @@ def print_minutes(configs, root) -> None:
 
     for device, (count, minutes) in sorted(minutes_by_device(configs, root).items()):
         print(f"{count} run(s) with results on {device}: {minutes:.1f} device-minutes")
+
+
+def list_state(cfg: dict, root, trained_here: Callable[[dict], bool]) -> tuple[str, str]:
+    """What the commands' ``--list`` says of a configuration with its results under ``root``: a
+    state and a note. ``done``; ``trained``: its model's training finished and was decoded another
+    way (:func:`~compsem.cogs.seq2seq.results.trained_with`; the next call decodes it from its
+    checkpoint when ``trained_here(cfg)``, else leaves it as it is); ``partial``: its training was
+    cut by a time budget (decoded its own way or another; the next call trains it further);
+    ``pending``."""
+    from compsem.cogs.seq2seq import results
+    from compsem.cogs.seq2seq.config import describe_decoding
+
+    if results.has_result(cfg, root):
+        return "done", ""
+    other = results.trained_with(cfg, root)
+    if other is not None:
+        here = "; its checkpoint is here: the next call decodes it" if trained_here(cfg) else ""
+        return "trained", f"; decoded with {describe_decoding(other)}{here}"
+    found = results.find_config(cfg, root, any_decoding=True)
+    if found is not None:
+        steps = results.load_metrics(found, root).get("steps")
+        return "partial", f"; cut by a time budget at {steps} updates, decoded with {describe_decoding(found)}"
+    return "pending", ""

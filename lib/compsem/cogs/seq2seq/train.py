@@ -21,13 +21,16 @@ Examples::
     # each model's five seeds as one batched model (a GPU's time shared by the seeds)
     python -m compsem.cogs.seq2seq.train --grid --group --jobs 2 --train-minutes 8
 
-    # which runs of the grid have results (done), were cut by a time budget (partial), have only
-    # another decoding of the same training (other), or are pending
+    # which runs of the grid have results (done), were trained and decoded another way
+    # (trained), were cut by a time budget (partial), or are pending
     python -m compsem.cogs.seq2seq.train --grid --list
 
 A run whose results exist is skipped (``--force`` re-decodes it); an interrupted run resumes from
-its last checkpoint. Result files go to ``data/results/cogs-models/<config hash>/`` (commit them),
-checkpoints to the compsem cache.
+its last checkpoint. A model is trained once whatever its decodings: a configuration whose
+trained model was decoded another way (e.g. greedily) is decoded from its checkpoint when that is
+in the cache, and otherwise reported ("trained; decoded with ...") and not trained again. Result
+files go to ``data/results/cogs-models/<config hash>/`` (commit them), checkpoints to the compsem
+cache.
 """
 
 from __future__ import annotations
@@ -87,9 +90,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--train-minutes",
         type=non_negative_float,
         default=0,
-        help="a time budget: training of every run ends at its first validation after this many "
-        "minutes from now (stop reason 'time limit'; then it is decoded), and runs not started "
-        "by then are left pending (0: no limit, the paper's stopping rule alone)",
+        help="a time budget: training of every run ends at its first update after this many "
+        "minutes from now, its checkpoint saved (stop reason 'time limit'; then it is decoded on "
+        "a sample, 100 gen examples per case and 500 dev/test, and trained further by a later "
+        "call), and runs not started by then are left pending (0: no limit, the paper's stopping "
+        "rule alone)",
     )
     p.add_argument(
         "--keep-every",
@@ -236,7 +241,7 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
         if len(frame):
             curve.save_curve(
                 frame,
-                results.result_dir(cfg, args_dict["results"]),
+                results.result_dir(result.config, args_dict["results"]),  # a cut run: its sample
                 args_dict["curve_per_case"],
                 args_dict["curve_per_split"],
             )
@@ -246,28 +251,22 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
 def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import print_minutes, run_command
+    from compsem.cogs.seq2seq.runs import list_state, print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)
     if args.list:
         for cfg in configs:
-            if results.has_result(cfg, args.results):
-                state = "done"
-            elif results.has_result(cfg, args.results, partial=True):
-                state = "partial"  # cut by a time budget; trained further by the next call
-            elif results.find_config(cfg, args.results, any_decoding=True) is not None:
-                state = "other"  # only another decoding (e.g. greedy) of this training exists
-            else:
-                state = "pending"
-            print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}")
+            state, note = list_state(cfg, args.results, lambda c: _trained(c, vars(args)))
+            print(f"{config_hash(cfg)}  {state:<8} {describe(cfg)}{note}")
         print_minutes(configs, args.results)
         return 0
     if args.group and (args.keep_every or args.curve):
         print("--group keeps no weights during training: drop --keep-every/--curve", file=sys.stderr)
         return 2
     return run_command(configs, args, lambda c: results.has_result(c, args.results), _run_one, _train_group,
-                       _trained, _summary, describe)
+                       _trained, _summary, describe,
+                       trained_with=lambda c: results.trained_with(c, args.results))
 
 
 def _summary(cfg: dict, metrics: dict | None) -> str:

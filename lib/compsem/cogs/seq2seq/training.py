@@ -147,6 +147,24 @@ def validate(model, config: dict, checkpoint_dir: Path, state: TrainState, optim
         state.done, state.stop_reason = True, "max_steps"
     elif deadline is not None and time.time() >= deadline:
         state.done, state.stop_reason = True, "time limit"
+    _save_last(model, config, checkpoint_dir, state, optimizer_state, device)
+    return loss, improved
+
+
+def cut(model, config: dict, checkpoint_dir: Path, state: TrainState, optimizer_state: dict,
+        device) -> None:
+    """End training at a time limit between validations: ``last.pt`` as :func:`validate` writes
+    it (weights, ``optimizer_state``, state, RNG), with stop reason "time limit", but no dev loss,
+    history row or ``best.pt``: the validations stay those of the protocol's schedule, so a later
+    call resumes to the weights of an uninterrupted run. The run is decoded with its best weights
+    so far (:func:`_best_weights`)."""
+    state.done, state.stop_reason = True, "time limit"
+    _save_last(model, config, checkpoint_dir, state, optimizer_state, device)
+
+
+def _save_last(model, config: dict, checkpoint_dir: Path, state: TrainState, optimizer_state: dict,
+               device) -> None:
+    """``last.pt``: weights, ``optimizer_state``, state, RNG and the training hash."""
     _save(
         Path(checkpoint_dir) / "last.pt",
         {
@@ -157,7 +175,6 @@ def validate(model, config: dict, checkpoint_dir: Path, state: TrainState, optim
             "training_hash": training_hash(config),
         },
     )
-    return loss, improved
 
 
 def is_finished(checkpoint_dir: Path) -> bool:
@@ -383,9 +400,11 @@ def train(
     update's ``accum_count`` batches as one forward pass (default: on CUDA), the same gradient
     up to rounding. ``stop_after`` stops after that many updates in this call without marking
     the run done (to simulate an interruption). ``deadline`` (a ``time.time()`` value) ends
-    training at the first validation after it, keeping the best weights so far, with stop reason
-    ``"time limit"``: a run cut short by a GPU budget, not the paper's stopping rule (the chapter
-    labels such runs); a later call without that limit resumes such a run from its checkpoint.
+    training at the first update after it (a validation when one is due there, else
+    :func:`cut`), keeping the best weights so far (those of the last update when no validation
+    came yet), with stop reason ``"time limit"``: a run cut short by a GPU budget, not the
+    paper's stopping rule (the chapter labels such runs); a later call without that limit
+    resumes such a run from its checkpoint.
     ``log`` receives one line per validation. ``keep_every`` > 0 keeps the weights after every
     ``keep_every``-th update (module docstring; :func:`kept_updates` lists them); it changes
     nothing of the training itself. ``init_weights`` (a state dict of the same architecture
@@ -401,7 +420,7 @@ def train(
     checkpoint_dir = Path(checkpoint_dir)
     checkpoint_dir.mkdir(parents=True, exist_ok=True)
     (checkpoint_dir / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True))
-    last, best = checkpoint_dir / "last.pt", checkpoint_dir / "best.pt"
+    last = checkpoint_dir / "last.pt"
 
     torch.manual_seed(config["seed"])
     model = compile_decoder_step(build_model(config, src_vocab_size, tgt_vocab_size).to(device), compile_step)
@@ -427,7 +446,7 @@ def train(
     if state.done and state.stop_reason == "time limit" and not out_of_time:
         state.done, state.stop_reason = False, ""  # a later call with more time goes on
     if state.done:
-        model.load_state_dict(load_checkpoint(best, device))
+        model.load_state_dict(_best_weights(checkpoint_dir, device))
         return TrainResult(model.eval(), state, checkpoint_dir)
 
     stream = _batch_stream(
@@ -474,13 +493,26 @@ def train(
                                       device, amp, deadline, train_loss)
             if log is not None:
                 log(f"step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
+        elif deadline is not None and time.time() >= deadline:
+            cut(model, config, checkpoint_dir, state, optimizer.state_dict(), device)
+            if log is not None:
+                log(f"step {state.step}: time limit; checkpoint saved")
         if stop_after is not None and updates_here >= stop_after and not state.done:
             break
     bar.close()
     if not state.done:  # interrupted on purpose: return the current weights
         return TrainResult(model.eval(), state, checkpoint_dir)
-    model.load_state_dict(load_checkpoint(best, device))
+    model.load_state_dict(_best_weights(checkpoint_dir, device))
     return TrainResult(model.eval(), state, checkpoint_dir)
+
+
+def _best_weights(checkpoint_dir: Path, device) -> dict:
+    """The weights a finished run is decoded with: its best validation's (``best.pt``), or, for
+    a run cut by a time limit before its first validation, the weights of its ``last.pt``."""
+    best = Path(checkpoint_dir) / "best.pt"
+    if best.exists():
+        return load_checkpoint(best, device)
+    return load_checkpoint(Path(checkpoint_dir) / "last.pt", device)["model"]
 
 
 def _progress_bar(enabled: bool, total: int, initial: int):

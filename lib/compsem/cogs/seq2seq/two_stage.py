@@ -344,7 +344,8 @@ def run(
 ) -> results.Result | None:
     """Train both stages, decode, score and save one configuration; read its results back when
     they exist (``force``: decode again). None when training did not finish in this call (an
-    auxiliary stage cut by ``deadline``). ``compile_step``: as in :func:`train_two_stage`."""
+    auxiliary stage cut by ``deadline``); a COGS stage cut by it is decoded on a sample and saved
+    as :func:`compsem.cogs.seq2seq.experiment.cut_config` (the returned result's configuration). ``compile_step``: as in :func:`train_two_stage`."""
     validate_aux(config)
     root = results_root(results_dir)
     if not force and results.has_result(config, root):
@@ -357,6 +358,8 @@ def run(
         return None
     src_vocab, tgt_vocab = vocabularies(config)
     model, state = trained["cogs"].model, trained["cogs"].state
+    if state.stop_reason == "time limit":  # decoded on a sample, saved as that configuration
+        config = experiment.cut_config(config)
     t0 = time.perf_counter()
     predictions, counts = decode_splits(model, config, src_vocab, tgt_vocab, dev, amp,
                                         decode_batch_size, progress)
