@@ -507,9 +507,11 @@ report.show_comparison(report.compare(results, "cogs-auxiliary", keys=list(targe
 #   Sophia" agrees with the code, which is followed here (a test pins it).
 # - **Seeds and decoding.** The paper has 10 seeds per condition and decodes with beam 5; the
 #   full configuration here is read with 5 seeds and, by default, greedy decoding (the
-#   `grid_decoding` parameter reads beam-5 runs instead), which `cogs-models` found to move the
-#   Transformer's gen mean by under .01. Tolerances are 2 SD of the difference of a 5-seed and a
-#   10-seed mean, from the paper's SDs (`data/targets/cogs-auxiliary.json`).
+#   `grid_decoding` parameter reads beam-5 runs instead). `cogs-models` compares greedy with
+#   beam 5 only on beam samples of a few seeds of its Transformer with one exposure (*Greedy or
+#   beam?* there), not on these runs, so what greedy decoding changes here is not measured.
+#   Tolerances are 2 SD of the difference of a 5-seed and a 10-seed mean, from the paper's SDs
+#   (`data/targets/cogs-auxiliary.json`).
 # - **Reduced run.** Not the paper's configuration (model size, budgets, capped auxiliary
 #   vocabulary, 100 exposures instead of one, samples of the evaluation sets, token-level
 #   scores under teacher forcing beside exact match); compared with the paper for the direction

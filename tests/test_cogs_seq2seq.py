@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
@@ -250,6 +251,80 @@ def test_resume_refuses_another_configuration(tmp_path):
         training.train(
             other, _toy(50, 0), _toy(10, 1), 12, 12, tmp_path, device="cpu", progress=False
         )
+
+
+def _record_linear_dtypes(model, seen: list):
+    """Forward hooks on every ``nn.Linear``: (grad enabled, output dtype) of each call."""
+    def hook(_module, _inputs, out):
+        seen.append((torch.is_grad_enabled(), out.dtype))
+
+    return [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, torch.nn.Linear)]
+
+
+def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypatch, tmp_path):
+    """The early-stopping criterion is computed outside autocast. ``amp`` is made to act on the
+    CPU (bfloat16 autocast, as on a GPU): the updates' layers then compute in bfloat16, the dev
+    loss's in float32, and the loss recorded for the best validation is the float32 dev loss of
+    the kept weights, to the bit."""
+    monkeypatch.setattr(
+        training, "autocast",
+        lambda device, amp: torch.autocast("cpu", dtype=torch.bfloat16) if amp else nullcontext())
+    seen = []
+    real_build = config.build_model
+
+    def build_and_hook(*args, **kwargs):
+        model = real_build(*args, **kwargs)
+        _record_linear_dtypes(model, seen)
+        return model
+
+    monkeypatch.setattr(training, "build_model", build_and_hook)
+    cfg = _toy_config("transformer-tiny", steps=20)
+    dev = _toy(32, 1)
+    trained = training.train(cfg, _toy(200, 0), dev, 12, 12, tmp_path, device="cpu", amp=True,
+                             progress=False)
+    updates = {dtype for grad, dtype in seen if grad}
+    validations = {dtype for grad, dtype in seen if not grad}
+    assert torch.bfloat16 in updates  # amp acts on the updates here
+    assert validations == {torch.float32}  # but never on the dev loss
+    assert [h["step"] for h in trained.state.history] == [10, 20]
+    seen.clear()
+    assert training.dev_loss(trained.model, dev, torch.device("cpu")) == trained.state.best_loss
+    assert {dtype for _, dtype in seen} == {torch.float32}
+
+
+def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path):
+    """The same for seeds trained as one batched model (:mod:`compsem.cogs.seq2seq.grouped`):
+    with ``amp`` acting on the CPU, each member's best dev loss is the float32 dev loss of its
+    kept weights, to the bit."""
+    from compsem.cogs.seq2seq import grouped
+
+    monkeypatch.setattr(
+        training, "autocast",
+        lambda device, amp: torch.autocast("cpu", dtype=torch.bfloat16) if amp else nullcontext())
+    configs = [_toy_config("transformer-tiny", steps=20) for _ in range(2)]
+    for seed, cfg in zip((1, 2), configs, strict=True):
+        cfg["seed"] = seed
+    dev, folders = _toy(32, 1), [tmp_path / "a", tmp_path / "b"]
+    states = grouped.train_group(configs, _toy(200, 0), dev, 12, 12, folders, device="cpu",
+                                 amp=True, progress=False)
+    for cfg, folder, state in zip(configs, folders, states, strict=True):
+        model = config.build_model(cfg, 12, 12)
+        model.load_state_dict(training.load_checkpoint(folder / "best.pt"))
+        assert training.dev_loss(model, dev, torch.device("cpu")) == state.best_loss
+
+
+def test_the_dev_loss_ignores_an_enclosing_autocast():
+    torch.manual_seed(0)
+    model = config.build_model(_toy_config("transformer-tiny"), 12, 12)
+    dev, cpu = _toy(40, 1), torch.device("cpu")
+    plain = training.dev_loss(model, dev, cpu)
+    seen = []
+    _record_linear_dtypes(model, seen)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        inside = training.dev_loss(model, dev, cpu)
+        assert model.generator(torch.zeros(1, model.generator.in_features)).dtype == torch.bfloat16
+    assert inside == plain
+    assert {dtype for _, dtype in seen[:-1]} == {torch.float32} and seen[-1][1] == torch.bfloat16
 
 
 # -------------------------------------------------------------------------------- decoding

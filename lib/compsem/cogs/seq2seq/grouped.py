@@ -328,7 +328,7 @@ def train_group(
                     continue
                 scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
                 loss, improved = training.validate(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k),
-                                                   per_member["dev_pairs"][i], device, amp, deadline, losses[k][0])
+                                                   per_member["dev_pairs"][i], device, deadline, losses[k][0])
                 if log is not None:
                     log(f"seed {cfg['seed']} step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
         elif deadline is not None and time.time() >= deadline:  # between validations

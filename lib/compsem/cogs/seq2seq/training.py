@@ -9,9 +9,10 @@
   2015), with the noam learning rate (:func:`noam_lr`, Vaswani et al. 2017, Eq. 3 scaled by
   ``lr``), gradient-norm clipping when ``clip`` > 0.
 - **Early stopping.** Every ``valid_every`` updates the per-token dev cross-entropy (no
-  smoothing) is measured; after ``patience`` validations without a new minimum, or at
-  ``max_steps``, training stops and the weights of the best validation are kept ("early stopping
-  when loss on the development set did not improve for five steps (step size = 500)").
+  smoothing; in float32, outside the updates' bfloat16 autocast: :func:`dev_loss`) is measured;
+  after ``patience`` validations without a new minimum, or at ``max_steps``, training stops and
+  the weights of the best validation are kept ("early stopping when loss on the development set
+  did not improve for five steps (step size = 500)").
 - **Checkpoints.** Every validation writes ``last.pt`` (weights, optimiser, step, position in the
   epoch, random-number state) and, on a new best, ``best.pt``. :func:`train` resumes from
   ``last.pt``: the batch order of an epoch depends only on ``(seed, epoch)`` and the RNG state is
@@ -82,18 +83,27 @@ def autocast(device: torch.device, amp: bool):
     return nullcontext()
 
 
+def full_precision(device):
+    """A context in which no autocast of ``device``'s type applies, not even an enclosing one."""
+    kind = torch.device(device).type
+    if torch.amp.is_autocast_available(kind):
+        return torch.autocast(kind, enabled=False)
+    return nullcontext()
+
+
 @torch.no_grad()
-def dev_loss(
-    model, pairs: batching.Pairs, device, amp: bool = False, batch_size: int = 256
-) -> float:
-    """Per-token cross-entropy (no smoothing) on ``pairs``, the early-stopping criterion."""
+def dev_loss(model, pairs: batching.Pairs, device, batch_size: int = 256) -> float:
+    """Per-token cross-entropy (no smoothing) on ``pairs``, the early-stopping criterion, always
+    in float32: the forward passes run outside any autocast (the training updates' bfloat16
+    autocast, ``amp``, included), so the update whose weights are kept is chosen on full-precision
+    losses. On a CPU, where :func:`autocast` does nothing, this is the loss it always was."""
     model.eval()
     total, tokens = 0.0, 0
     for idx in batching.sorted_batches(pairs.tgt_lengths, batch_size):
         batch = batching.collate(pairs, idx).to(device)
-        with autocast(device, amp):
+        with full_precision(batch.src.device):
             logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
-        loss, n = sequence_loss(logprobs, batch.tgt_out)
+            loss, n = sequence_loss(logprobs.float(), batch.tgt_out)
         total, tokens = total + float(loss), tokens + n
     return total / max(tokens, 1)
 
@@ -117,14 +127,15 @@ class TrainState:
 
 
 def validate(model, config: dict, checkpoint_dir: Path, state: TrainState, optimizer_state: dict,
-             dev_pairs: batching.Pairs, device, amp: bool, deadline: float | None,
+             dev_pairs: batching.Pairs, device, deadline: float | None,
              train_loss: float) -> tuple[float, bool]:
-    """One validation of the protocol: the dev loss (the early-stopping criterion), ``best.pt``
+    """One validation of the protocol: the dev loss (the early-stopping criterion, in float32
+    whatever autocast the updates use: :func:`dev_loss`), ``best.pt``
     when it improved, a row of ``state.history``, the stopping rule (``patience`` validations
     without improvement, ``max_steps``, or ``deadline``: stop reason "time limit") and
     ``last.pt`` (weights, ``optimizer_state``, state, RNG). Returns (dev loss, improved)."""
     t = config["training"]
-    loss = dev_loss(model, dev_pairs, device, amp)
+    loss = dev_loss(model, dev_pairs, device)
     improved = loss < state.best_loss
     if improved:
         state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
@@ -490,7 +501,7 @@ def train(
 
         if state.step % t["valid_every"] == 0 or state.step >= t["max_steps"]:
             loss, improved = validate(model, config, checkpoint_dir, state, optimizer.state_dict(), dev_pairs,
-                                      device, amp, deadline, train_loss)
+                                      device, deadline, train_loss)
             if log is not None:
                 log(f"step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
         elif deadline is not None and time.time() >= deadline:
