@@ -1,5 +1,5 @@
-"""Decode, on this CPU, COGS runs trained to early stopping on the device's H100 whose best weights
-came back as bfloat16 copies (the device returns files of at most 16 MB); write result files.
+"""Decode, on a CPU, COGS runs trained to early stopping on a GPU whose best weights were kept as
+bfloat16 copies (files of at most 16 MB); write result files.
 
 Each RUN.ckpt is a torch file written on the device with ``best_bf16`` (the best weights in
 bfloat16), ``state`` (the training state of ``last.pt``), ``training_hash`` and ``config``. The

@@ -307,16 +307,15 @@ def ledger_files() -> list[Path]:
     return sorted(CLAIMS_DIR.glob("*.yaml"))
 
 
-class _LedgerLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` without aliases (``*name``): a ledger has no use for them, and nested
-    aliases expand exponentially (a "billion laughs": 16 s and 1.1 GB at 7 levels)."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
+def _refuse_aliases(text: str) -> None:
+    """Raise a YAMLError at the first alias (``*name``) of ``text``, found by the parser alone
+    (nothing is constructed): a ledger has no use for aliases, and nested ones expand
+    exponentially (a "billion laughs": 16 s and 1.1 GB at 7 levels)."""
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(
                 None, None, "YAML aliases (*name) are not allowed in a ledger: write the text out",
-                self.peek_event().start_mark)
-        return super().compose_node(parent, index)
+                event.start_mark)
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -338,7 +337,8 @@ def _read_entries(file: Path) -> list:
     except (OSError, UnicodeDecodeError) as error:
         raise ClaimError(f"{file}: cannot read the ledger ({error})") from None
     try:
-        entries = yaml.load(text, Loader=_LedgerLoader)  # a SafeLoader
+        _refuse_aliases(text)
+        entries = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ClaimError(f"{file}: not valid YAML: {_yaml_problem(error)}") from None
     except RecursionError:

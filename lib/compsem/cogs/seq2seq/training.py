@@ -278,7 +278,8 @@ def _set_rng_state(state: dict, device) -> None:
 
 
 SHARD_BYTES = 16 * 2**20
-"""Largest shard of a kept state dict (16 MB: what a file may weigh to leave the GPU machine)."""
+"""Largest shard of a kept state dict (16 MB), so that a run's weights travel as files of a
+modest, fixed size from whatever machine trained them."""
 
 UPDATES_DIR = "updates"
 
