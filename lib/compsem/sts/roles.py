@@ -85,12 +85,14 @@ performance is printed by ``python -m compsem.sts.roles`` (see :func:`main`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -260,7 +262,19 @@ def _main_verb(doc):
     return (verbs[0] if verbs else root), None
 
 
-def _object_role(verb) -> str:
+OBJECT_CONVENTIONS = ("verb class", "patient")
+"""How :func:`label_doc` names a verb's object (direct object, or passive subject).
+
+- ``"verb class"``: Patient or Theme by the verb, as the corrected STS3k parses do (rule 3 of the
+  module docstring; the rules were written from them);
+- ``"patient"``: always Patient, as the corrected parses of GS2011 (the development set of
+  :mod:`compsem.sts.labeller_scores`) do for every verb. A second object (a double-object
+  construction) and the Theme-type prepositional phrases are labelled as under ``"verb class"``."""
+
+
+def _object_role(verb, objects: str = "verb class") -> str:
+    if objects == "patient":
+        return "Patient"
     lemma = verb.lemma_.lower()
     lex = load_lexicon()
     if lemma in lex.patient_verbs:
@@ -323,8 +337,11 @@ def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
     return "Manner", ("Theme",)
 
 
-def label_doc(doc) -> dict[str, str | None]:
-    """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None."""
+def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
+    """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None. ``objects``
+    is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
+    if objects not in OBJECT_CONVENTIONS:
+        raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
     lex = load_lexicon()
     frame = _Frame()
     verb, subj_override = _main_verb(doc)
@@ -335,7 +352,7 @@ def label_doc(doc) -> dict[str, str | None]:
         if verb.dep_ == "compound":  # "Lions hunt herbivores for food": object = rest of the NP
             head = verb.head
             obj = [t for t in doc[verb.i + 1 : head.i + 1] if not t.is_punct]
-            frame.put(_object_role(verb), obj, ("Theme", "Patient"))
+            frame.put(_object_role(verb, objects), obj, ("Theme", "Patient"))
             frame.roles["Verb"] = [verb]
             for c in head.children:
                 if c.dep_ == "prep":
@@ -362,7 +379,7 @@ def label_doc(doc) -> dict[str, str | None]:
 
     dobj = [c for c in children if c.dep_ in ("dobj", "obj")]
     dative = [c for c in children if c.dep_ in ("dative", "iobj") and c.pos_ != "ADP"]
-    obj_role = _object_role(verb)
+    obj_role = _object_role(verb, objects)
 
     # -- subject
     for c in children:
@@ -453,16 +470,20 @@ def label_doc(doc) -> dict[str, str | None]:
     return frame.texts()
 
 
-def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256) -> pd.DataFrame:
+def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256,
+                objects: str = "verb class") -> pd.DataFrame:
     """Label the 8 VerbNet-CN roles of each sentence: a frame with one row per sentence (same
     order, RangeIndex) and one column per role in :data:`ROLES` (phrase string or None).
-    ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`)."""
+    ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`);
+    ``objects`` is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
+    if objects not in OBJECT_CONVENTIONS:
+        raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
     if nlp is None:
         from compsem.resources import spacy_pipeline
 
         nlp = spacy_pipeline("sm")
     sentences = list(sentences)
-    rows = [label_doc(doc) for doc in nlp.pipe(sentences, batch_size=batch_size)]
+    rows = [label_doc(doc, objects) for doc in nlp.pipe(sentences, batch_size=batch_size)]
     return pd.DataFrame(rows, columns=list(ROLES), dtype=object)
 
 
@@ -485,7 +506,8 @@ def content_words(phrase) -> list[str]:
     return [w for w in normalise(phrase).split() if w not in stopwords and w != "'s"]
 
 
-def _present(x) -> bool:
+def is_present(x) -> bool:
+    """Whether a role cell holds a phrase (not None, NaN, empty or the parses' "NONE")."""
     return isinstance(x, str) and x.strip() != "" and x.strip().upper() != "NONE"
 
 
@@ -521,7 +543,7 @@ def evaluate(predicted: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
         gv = list(gold[role]) if role in gold else [None] * len(gold)
         c = Counter()
         for p, g in zip(pv, gv, strict=True):
-            pp, gp = _present(p), _present(g)
+            pp, gp = is_present(p), is_present(g)
             c["n_pred"] += pp
             c["n_gold"] += gp
             c["presence_agree"] += pp == gp
@@ -533,6 +555,54 @@ def evaluate(predicted: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
         out.append(_prf_row(role, c))
     out.append(_prf_row("ALL", tot))
     return pd.DataFrame(out).set_index("role")
+
+
+OBJECT_ROLES = ("Patient", "Theme")
+"""The two object roles, which VerbNet-CN reads as one: equal beta and aligned with each other when
+one sentence has only the one and the other only the other (Eq. 2, §4.6)."""
+
+
+def row_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool = False) -> pd.DataFrame:
+    """Per row (sentence), summed over the roles: ``n_pred`` and ``n_gold`` (roles present),
+    ``tp_exact`` and ``tp_lenient`` (matched phrases), as :func:`evaluate` counts them. Summing
+    the columns over rows gives the ``ALL`` row of :func:`evaluate`; resampling rows gives its
+    bootstrap (:func:`compsem.sts.labeller_scores.f1_bootstrap`).
+
+    ``pool_objects=True`` scores Patient and Theme (:data:`OBJECT_ROLES`) as one role, as
+    VerbNet-CN compares them: a sentence's predicted object phrases are matched one to one with its
+    gold object phrases whatever the label (the best of the possible pairings), so a Patient the
+    gold calls Theme counts as found."""
+    if len(predicted) != len(gold):
+        raise ValueError(f"predicted has {len(predicted)} rows, gold {len(gold)}")
+
+    def column(frame, role):
+        return list(frame[role]) if role in frame else [None] * len(frame)
+
+    counts = np.zeros((len(gold), 4), dtype=np.int64)
+    separate = [r for r in ROLES if not (pool_objects and r in OBJECT_ROLES)]
+    for role in separate:
+        for i, (p, g) in enumerate(zip(column(predicted, role), column(gold, role), strict=True)):
+            counts[i] += _match_counts([p], [g])
+    if pool_objects:
+        objects = zip(*(column(predicted, r) for r in OBJECT_ROLES), *(column(gold, r) for r in OBJECT_ROLES),
+                      strict=True)
+        for i, (p1, p2, g1, g2) in enumerate(objects):
+            counts[i] += _match_counts([p1, p2], [g1, g2])
+    return pd.DataFrame(counts, columns=["n_pred", "n_gold", "tp_exact", "tp_lenient"])
+
+
+def _match_counts(predicted: Sequence, gold: Sequence) -> np.ndarray:
+    """``[n_pred, n_gold, tp_exact, tp_lenient]`` of phrases that may fill one role: the present
+    ones matched one to one, each match kind maximised over the pairings."""
+    p = [x for x in predicted if is_present(x)]
+    g = [x for x in gold if is_present(x)]
+    best = np.zeros(2, dtype=np.int64)
+    for order in itertools.permutations(g, min(len(p), len(g))):
+        pairs = list(zip(p, order, strict=False))
+        exact = sum(normalise(a) == normalise(b) for a, b in pairs)
+        lenient = sum(lenient_match(a, b) for a, b in pairs)
+        best = np.maximum(best, (exact, lenient))
+    return np.array([len(p), len(g), *best], dtype=np.int64)
 
 
 def _prf_row(role, c) -> dict:
@@ -570,16 +640,16 @@ def error_classes(
         sent = sentences[i]
         for role in ROLES:
             gp = g[role]
-            if not _present(gp):
+            if not is_present(gp):
                 continue
-            if _present(p[role]) and lenient_match(p[role], gp):
+            if is_present(p[role]) and lenient_match(p[role], gp):
                 continue
-            other = [r for r in ROLES if r != role and _present(p[r]) and lenient_match(p[r], gp)]
+            other = [r for r in ROLES if r != role and is_present(p[r]) and lenient_match(p[r], gp)]
             if other:
                 kind = f"{role} labelled as {other[0]}"
             elif role == "Agent" and gp.lower().startswith("by "):
                 kind = "passive agent missed"
-            elif _present(p[role]):
+            elif is_present(p[role]):
                 kind = f"{role} wrong span"
             else:
                 kind = f"missed {role}"
@@ -587,9 +657,9 @@ def error_classes(
             examples.setdefault(kind, f"{sent}  [gold {role}={gp!r}; pred {role}={p[role]!r}]")
         for role in ROLES:
             pp = p[role]
-            if not _present(pp) or _present(g[role]):
+            if not is_present(pp) or is_present(g[role]):
                 continue
-            if any(_present(g[r]) and lenient_match(pp, g[r]) for r in ROLES):
+            if any(is_present(g[r]) and lenient_match(pp, g[r]) for r in ROLES):
                 continue  # already counted as a confusion
             kind = f"spurious {role}"
             counts[kind] += 1

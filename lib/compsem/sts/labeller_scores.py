@@ -1,0 +1,246 @@
+"""The role labeller (:mod:`compsem.sts.roles`) scored in sample and out of sample.
+
+The labeller's rules were written from the authors' corrected parses of STS3k (Fodor et al. 2025,
+§4.6), so its score there is an in-sample score. The authors also corrected by hand the VerbNet
+parses of three other sets (:data:`compsem.data.sts_benchmarks.CORRECTED_PARSES`), which the rules
+were not written from. One of them is the **development set** (:data:`DEVELOPMENT_SET`): a change
+to the rules may be judged on it and on STS3k. The other two are **test sets**
+(:data:`TEST_SETS`): they are scored once per change, never used to choose one.
+
+- :func:`labelled_sets` labels every set's sentences and returns them beside the gold parses;
+- :func:`score_table` gives, per set, the pooled (micro) precision, recall and F1 of the eight
+  roles under the lenient and the exact match of :func:`compsem.sts.roles.evaluate`, each F1 with
+  a percentile bootstrap interval over sentences (a sentence that occurs in several pairs is one
+  unit: its rows are resampled together), and the gap to STS3k with its interval;
+- :func:`downstream` compares VerbNet-CN (Eq. 2) on our parses with VerbNet-CN on the corrected
+  parses: each one's Spearman rho with the set's human ratings, and the paired difference.
+
+The bootstrap is not in the paper; it puts an uncertainty on "the labeller generalises".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scipy_stats
+
+from compsem import report, stats
+from compsem.data import sts3k, sts_benchmarks
+from compsem.sts import hybrid, roles
+
+IN_SAMPLE_SET = "sts3k"
+"""The set the rules were written from."""
+
+DEVELOPMENT_SET = "gs2011"
+"""The out-of-sample set a change to the rules may be judged on (chosen before any set was scored:
+the largest number of distinct verbs among the simple subject-verb-object sets)."""
+
+TEST_SETS = ("stss-131", "fodor-pilot-2022")
+"""Out-of-sample sets scored once per change, never used to choose one."""
+
+SETS = (IN_SAMPLE_SET, DEVELOPMENT_SET, *TEST_SETS)
+
+SET_NAMES = {"sts3k": "STS3k", "gs2011": "GS2011", "stss-131": "STSS-131",
+             "fodor-pilot-2022": "Pilot 2022"}
+
+SET_ROLES = {"sts3k": "in sample", "gs2011": "development", "stss-131": "test",
+             "fodor-pilot-2022": "test"}
+
+
+def gold_parses(name: str) -> pd.DataFrame:
+    """The corrected parses of set ``name`` (one of :data:`SETS`): index (``pair_id``,
+    ``sentence``), columns ``text``, the eight roles and ``Attribute`` (a copula's complement,
+    which only the STSS-131 workbook keeps, in a column of its own; not one of the eight roles)."""
+    if name == IN_SAMPLE_SET:
+        pairs = sts3k.load_pairs()
+        gold = sts3k.load_verbnet_parses("mod")
+        texts = [pairs.loc[pair_id, f"sentence_{side}"] for pair_id, side in gold.index]
+        return gold.assign(text=texts, Attribute=None)[["text", *roles.ROLES, "Attribute"]]
+    if name not in sts_benchmarks.CORRECTED_PARSES:
+        raise ValueError(f"unknown set {name!r}; known: {', '.join(SETS)}")
+    return sts_benchmarks.load_corrected_parses(name)[["text", *roles.ROLES, "Attribute"]]
+
+
+def labelled_sets(names=SETS, objects: str = "verb class", nlp=None
+                  ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+    """``{name: (predicted, gold)}``: our labeller's roles (``objects``: its convention for the
+    verb's object, :data:`compsem.sts.roles.OBJECT_CONVENTIONS`) and the corrected parses of each
+    set, on the same index (``pair_id``, ``sentence``); ``gold`` also carries the ``text``."""
+    out = {}
+    for name in names:
+        gold = gold_parses(name)
+        predicted = roles.label_roles(gold["text"].tolist(), nlp=nlp, objects=objects)
+        predicted.index = gold.index
+        out[name] = (predicted, gold)
+    return out
+
+
+def _f1(tp, n_pred, n_gold, axis=-1):
+    """Pooled F1 = 2 TP / (#predicted + #gold), the harmonic mean of pooled P and R."""
+    total = np.sum(n_pred, axis=axis) + np.sum(n_gold, axis=axis)
+    return np.divide(2.0 * np.sum(tp, axis=axis), total, out=np.zeros(np.shape(total)), where=total > 0)
+
+
+def _unit_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool) -> pd.DataFrame:
+    """:func:`roles.row_counts` summed per distinct sentence text (the bootstrap's unit)."""
+    counts = roles.row_counts(predicted, gold, pool_objects)
+    return counts.groupby(gold["text"].to_numpy(), sort=True).sum()
+
+
+SCORES = {"lenient": ("lenient", False), "exact": ("exact", False), "pooled": ("lenient", True)}
+"""The three F1 scores of :func:`score_table`: name -> (match kind, Patient and Theme pooled).
+``lenient`` and ``exact`` are :func:`roles.evaluate`'s pooled eight-role scores; ``pooled`` is the
+lenient score with Patient and Theme read as one role, as VerbNet-CN reads them (Eq. 2 gives them
+equal beta and aligns each with the other), so that the sets' different conventions for the two
+(:func:`object_conventions`) do not count as errors."""
+
+
+def f1_bootstrap(predicted: pd.DataFrame, gold: pd.DataFrame, score: str = "lenient",
+                 n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                 level: float = 0.95) -> tuple[float, float, float, np.ndarray]:
+    """``(f1, low, high, resampled)``: the pooled (micro) F1 of the roles under ``score`` (one of
+    :data:`SCORES`), its percentile bootstrap interval over distinct sentences
+    (:func:`scipy.stats.bootstrap`, the counts of a sentence's rows resampled together), and the
+    ``n_resamples`` resampled F1 values."""
+    if score not in SCORES:
+        raise ValueError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
+    kind, pool_objects = SCORES[score]
+    units = _unit_counts(predicted, gold, pool_objects)
+    data = (units[f"tp_{kind}"].to_numpy(float), units["n_pred"].to_numpy(float),
+            units["n_gold"].to_numpy(float))
+    f1 = float(_f1(*data))
+    result = scipy_stats.bootstrap(data, _f1, paired=True, vectorized=True, n_resamples=n_resamples,
+                                   confidence_level=level, method="percentile",
+                                   rng=np.random.default_rng(seed))
+    low, high = result.confidence_interval
+    return f1, float(low), float(high), np.asarray(result.bootstrap_distribution)
+
+
+def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
+                n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                level: float = 0.95) -> pd.DataFrame:
+    """One row per set of ``labelled`` (:func:`labelled_sets`): ``set``, ``use`` (in sample,
+    development, test), ``sentences`` (rows), ``distinct`` (distinct sentences, the bootstrap's
+    units), ``gold_roles``, and for each score of :data:`SCORES` its F1 with ``_low``/``_high``
+    (e.g. ``F1_lenient``, ``F1_lenient_low``) and, against STS3k, ``gap_<score>`` = STS3k's F1
+    minus the set's with ``_low``/``_high`` (percentile interval of the difference of the two
+    sets' independent bootstraps; set number k resampled with ``seed + k``)."""
+    rows, draws = [], {}
+    for position, (name, (predicted, gold)) in enumerate(labelled.items()):
+        row = {"set": SET_NAMES.get(name, name), "use": SET_ROLES.get(name, "out of sample"),
+               "sentences": len(gold), "distinct": int(gold["text"].nunique()),
+               "gold_roles": int(roles.evaluate(predicted, gold).loc["ALL", "n_gold"])}
+        for score in SCORES:
+            f1, low, high, resampled = f1_bootstrap(predicted, gold, score, n_resamples,
+                                                    seed + position, level)
+            row.update({f"F1_{score}": f1, f"F1_{score}_low": low, f"F1_{score}_high": high})
+            draws[name, score] = resampled
+        rows.append(row)
+    table = pd.DataFrame(rows, index=list(labelled))
+    if IN_SAMPLE_SET in labelled:
+        alpha = 100 * (1 - level) / 2
+        for name in labelled:
+            for score in SCORES:
+                gap = table.loc[IN_SAMPLE_SET, f"F1_{score}"] - table.loc[name, f"F1_{score}"]
+                difference = draws[IN_SAMPLE_SET, score] - draws[name, score]
+                table.loc[name, f"gap_{score}"] = gap
+                table.loc[name, [f"gap_{score}_low", f"gap_{score}_high"]] = np.percentile(
+                    difference, [alpha, 100 - alpha])
+    return table
+
+
+def object_conventions(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:
+    """How each set's corrected parses label the objects: per set, the gold Patients and Themes,
+    among the sentences whose gold has exactly one of the two the share labelled Patient, and the
+    gold Attributes (copula complements kept outside the eight roles)."""
+    rows = {}
+    for name, (_, gold) in labelled.items():
+        patient = gold["Patient"].map(roles.is_present).to_numpy(bool)
+        theme = gold["Theme"].map(roles.is_present).to_numpy(bool)
+        lone = patient ^ theme
+        rows[SET_NAMES.get(name, name)] = {
+            "Patient": int(patient.sum()), "Theme": int(theme.sum()), "one object": int(lone.sum()),
+            "share Patient": float(patient[lone].mean()) if lone.any() else float("nan"),
+            "Attribute": int(gold["Attribute"].map(roles.is_present).sum())}
+    return pd.DataFrame(rows).T
+
+
+def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vectors, stopwords,
+               denominator: str = "fixed", n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
+               seed: int = 0) -> dict[str, float]:
+    """What the labeller's errors cost VerbNet-CN on set ``name`` (not STS3k): Spearman rho with
+    the set's human ratings (:func:`compsem.data.sts_benchmarks.load_processed`) of VerbNet-CN
+    (Eq. 2, :func:`compsem.sts.hybrid.verbnet_cn`, the given word vectors) on the corrected parses
+    (``rho_corrected``) and on ours (``rho_ours``), and ``difference`` = ours minus corrected with
+    its paired bootstrap interval over pairs (:func:`compsem.stats.paired_spearman_difference`)."""
+    human = sts_benchmarks.load_processed(name)["human"].to_numpy()
+    similarities = {}
+    for parses, frame in (("corrected", gold), ("ours", predicted)):
+        similarities[parses] = hybrid.verbnet_cn(frame[list(roles.ROLES)], word_vectors=word_vectors,
+                                                 stopwords=stopwords, denominator=denominator)
+    if len(similarities["ours"]) != len(human):
+        raise ValueError(f"{name}: {len(similarities['ours'])} similarities for {len(human)} ratings")
+    compared = stats.paired_spearman_difference(similarities["ours"], similarities["corrected"], human,
+                                                n_resamples=n_resamples, seed=seed)
+    return {"rho_corrected": compared["rho_b"], "rho_ours": compared["rho_a"],
+            "difference": compared["difference"], "ci_low": compared["ci_low"],
+            "ci_high": compared["ci_high"], "pairs": compared["n"]}
+
+
+def generalisation(conventions=roles.OBJECT_CONVENTIONS, word_vectors=None, stopwords=None,
+                   denominator: str = "fixed", n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
+                   seed: int = 0, level: float = 0.95, nlp=None) -> dict[str, pd.DataFrame]:
+    """Everything the chapter shows of the labeller in and out of sample, for each object
+    convention of ``conventions`` (:data:`compsem.sts.roles.OBJECT_CONVENTIONS`):
+
+    - ``scores``: :func:`score_table` of every set of :data:`SETS`, with a ``convention`` column;
+    - ``conventions``: :func:`object_conventions` of the corrected parses;
+    - ``downstream`` (when ``word_vectors`` is given): :func:`downstream` on each set besides
+      STS3k, one row per (set, convention).
+    """
+    scores, costs, labelled = [], [], {}
+    for convention in conventions:
+        labelled = labelled_sets(SETS, objects=convention, nlp=nlp)
+        table = score_table(labelled, n_resamples, seed, level)
+        scores.append(table.assign(convention=convention).rename_axis("key").reset_index())
+        if word_vectors is not None:
+            for name in SETS[1:]:
+                predicted, gold = labelled[name]
+                cost = downstream(name, predicted, gold, word_vectors, stopwords, denominator,
+                                  n_resamples, seed)
+                costs.append({"key": name, "set": SET_NAMES[name], "use": SET_ROLES[name],
+                              "convention": convention, **cost})
+    out = {"scores": pd.concat(scores, ignore_index=True), "conventions": object_conventions(labelled)}
+    if costs:
+        out["downstream"] = pd.DataFrame(costs)
+    return out
+
+
+def glue_values(results: dict[str, pd.DataFrame]) -> dict[str, float]:
+    """The numbers of :func:`generalisation` under plain keys for the book and the claims:
+    ``labeller_f1_<score>_<set>_<convention>`` with ``_low``/``_high``,
+    ``labeller_gap_<score>_<set>_<convention>`` with ``_low``/``_high``,
+    ``labeller_distinct_<set>``, ``labeller_share_patient_<set>``, ``labeller_attribute_<set>`` and, downstream,
+    ``labeller_vn_rho_{corrected,ours}_<set>_<convention>`` and
+    ``labeller_vn_difference_<set>_<convention>`` with ``_low``/``_high`` (set and convention
+    slugs: ``stss_131``, ``verb_class``)."""
+    slug = report.slug
+    values = {}
+    for _, row in results["scores"].iterrows():
+        where = f"{slug(row['key'])}_{slug(row['convention'])}"
+        values[f"labeller_distinct_{slug(row['key'])}"] = int(row["distinct"])
+        for score in SCORES:
+            for suffix in ("", "_low", "_high"):
+                values[f"labeller_f1_{score}_{where}{suffix}"] = float(row[f"F1_{score}{suffix}"])
+                values[f"labeller_gap_{score}_{where}{suffix}"] = float(row[f"gap_{score}{suffix}"])
+    for name, row in results["conventions"].iterrows():
+        key = next(k for k, v in SET_NAMES.items() if v == name)
+        values[f"labeller_share_patient_{slug(key)}"] = float(row["share Patient"])
+        values[f"labeller_attribute_{slug(key)}"] = int(row["Attribute"])
+    for _, row in results.get("downstream", pd.DataFrame()).iterrows():
+        where = f"{slug(row['key'])}_{slug(row['convention'])}"
+        values[f"labeller_vn_rho_corrected_{where}"] = float(row["rho_corrected"])
+        values[f"labeller_vn_rho_ours_{where}"] = float(row["rho_ours"])
+        for column, suffix in (("difference", ""), ("ci_low", "_low"), ("ci_high", "_high")):
+            values[f"labeller_vn_difference_{where}{suffix}"] = float(row[column])
+    return values
