@@ -333,33 +333,6 @@ def labeller_f1(scores: pd.DataFrame):
     return fig
 
 
-def labeller_generalisation(scores: pd.DataFrame, margin: float):
-    """The labeller's pooled F1 per set with its bootstrap interval (rows of ``scores``, from
-    :func:`compsem.sts.labeller_scores.generalisation`): one panel per score (eight roles lenient;
-    Patient and Theme pooled), one marker per object convention, the in-sample STS3k value as a
-    line and ``margin`` below it shaded."""
-    panels = (("lenient", "eight roles (lenient)"), ("pooled", "Patient and Theme pooled (as Eq. 2 reads them)"))
-    conventions = list(dict.fromkeys(scores["convention"]))
-    sets = list(dict.fromkeys(scores["set"]))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
-    for ax, (score, title) in zip(axes, panels, strict=True):
-        for k, convention in enumerate(conventions):
-            rows = scores[scores["convention"] == convention].set_index("set").loc[sets]
-            x = np.arange(len(sets)) + (k - (len(conventions) - 1) / 2) * 0.2
-            f1 = rows[f"F1_{score}"].to_numpy()
-            err = [f1 - rows[f"F1_{score}_low"].to_numpy(), rows[f"F1_{score}_high"].to_numpy() - f1]
-            ax.errorbar(x, f1, yerr=err, fmt="o", capsize=3, label=f"objects: {convention}")
-            in_sample = rows.loc[sets[0], f"F1_{score}"]
-            ax.axhline(in_sample, color=f"C{k}", lw=0.8, ls="--")
-            ax.axhspan(in_sample - margin, in_sample, color=f"C{k}", alpha=0.08)
-        uses = scores.drop_duplicates("set").set_index("set")["use"]
-        ax.set_xticks(np.arange(len(sets)), [f"{name}\n({uses[name]})" for name in sets])
-        ax.set(title=title, ylim=(0.4, 1.02))
-    axes[0].set_ylabel("pooled F1 vs corrected parses")
-    axes[0].legend(fontsize=8, loc="lower left")
-    return fig
-
-
 def generated_profile(profile: pd.DataFrame, order):
     """Mean model similarity per manipulation (rows of ``profile``, in ``order``) on generated
     pairs, one line per model (columns)."""

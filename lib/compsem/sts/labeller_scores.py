@@ -2,7 +2,7 @@
 
 The labeller's rules were written from the authors' corrected parses of STS3k (Fodor et al. 2025,
 §4.6), so its score there is an in-sample score. The authors also corrected by hand the VerbNet
-parses of three other sets (:data:`compsem.data.sts_benchmarks.CORRECTED_PARSES`), which the rules
+parses of three other sets (:data:`compsem.data.corrected_parses.CORRECTED_PARSES`), which the rules
 were not written from. One of them is the **development set** (:data:`DEVELOPMENT_SET`): a change
 to the rules may be judged on it and on STS3k. The other two are **test sets**
 (:data:`TEST_SETS`): they are scored once per change, never used to choose one.
@@ -20,12 +20,13 @@ The bootstrap is not in the paper; it puts an uncertainty on "the labeller gener
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
 from compsem import report, stats
-from compsem.data import sts3k, sts_benchmarks
+from compsem.data import corrected_parses, sts3k, sts_benchmarks
 from compsem.sts import hybrid, roles
 
 IN_SAMPLE_SET = "sts3k"
@@ -56,9 +57,9 @@ def gold_parses(name: str) -> pd.DataFrame:
         gold = sts3k.load_verbnet_parses("mod")
         texts = [pairs.loc[pair_id, f"sentence_{side}"] for pair_id, side in gold.index]
         return gold.assign(text=texts, Attribute=None)[["text", *roles.ROLES, "Attribute"]]
-    if name not in sts_benchmarks.CORRECTED_PARSES:
+    if name not in corrected_parses.CORRECTED_PARSES:
         raise ValueError(f"unknown set {name!r}; known: {', '.join(SETS)}")
-    return sts_benchmarks.load_corrected_parses(name)[["text", *roles.ROLES, "Attribute"]]
+    return corrected_parses.load_corrected_parses(name)[["text", *roles.ROLES, "Attribute"]]
 
 
 def labelled_sets(names=SETS, objects: str = "verb class", nlp=None
@@ -86,6 +87,10 @@ def _unit_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool
     counts = roles.row_counts(predicted, gold, pool_objects)
     return counts.groupby(gold["text"].to_numpy(), sort=True).sum()
 
+
+GENERALISATION_MARGIN = 0.03
+"""How far below its in-sample F1 the labeller may score on a set it was not built on and still be
+said to carry over (declared before any set was scored)."""
 
 SCORES = {"lenient": ("lenient", False), "exact": ("exact", False), "pooled": ("lenient", True)}
 """The three F1 scores of :func:`score_table`: name -> (match kind, Patient and Theme pooled).
@@ -244,3 +249,45 @@ def glue_values(results: dict[str, pd.DataFrame]) -> dict[str, float]:
         for column, suffix in (("difference", ""), ("ci_low", "_low"), ("ci_high", "_high")):
             values[f"labeller_vn_difference_{where}{suffix}"] = float(row[column])
     return values
+
+
+def summary_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """:func:`generalisation`'s ``scores`` for reading: per set and convention, the distinct
+    sentences and each F1 of :data:`SCORES` with its interval as text, and the lenient gap to
+    STS3k with its interval."""
+    def interval(row, name):
+        return f"{row[name]:.3f} [{row[name + '_low']:.3f}, {row[name + '_high']:.3f}]"
+
+    table = pd.DataFrame({
+        "set": scores["set"], "use": scores["use"], "objects": scores["convention"],
+        "distinct sentences": scores["distinct"],
+        **{f"F1 {score}": scores.apply(interval, axis=1, args=(f"F1_{score}",)) for score in SCORES},
+        "gap to STS3k (lenient)": scores.apply(interval, axis=1, args=("gap_lenient",)),
+    })
+    return table.set_index(["objects", "set"])
+
+
+def plot_generalisation(scores: pd.DataFrame, margin: float):
+    """The labeller's pooled F1 per set with its bootstrap interval (rows of ``scores``, from :func:`generalisation`): one panel per score (eight roles lenient;
+    Patient and Theme pooled), one marker per object convention, the in-sample STS3k value as a
+    line and ``margin`` below it shaded."""
+    panels = (("lenient", "eight roles (lenient)"), ("pooled", "Patient and Theme pooled (as Eq. 2 reads them)"))
+    conventions = list(dict.fromkeys(scores["convention"]))
+    sets = list(dict.fromkeys(scores["set"]))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for ax, (score, title) in zip(axes, panels, strict=True):
+        for k, convention in enumerate(conventions):
+            rows = scores[scores["convention"] == convention].set_index("set").loc[sets]
+            x = np.arange(len(sets)) + (k - (len(conventions) - 1) / 2) * 0.2
+            f1 = rows[f"F1_{score}"].to_numpy()
+            err = [f1 - rows[f"F1_{score}_low"].to_numpy(), rows[f"F1_{score}_high"].to_numpy() - f1]
+            ax.errorbar(x, f1, yerr=err, fmt="o", capsize=3, label=f"objects: {convention}")
+            in_sample = rows.loc[sets[0], f"F1_{score}"]
+            ax.axhline(in_sample, color=f"C{k}", lw=0.8, ls="--")
+            ax.axhspan(in_sample - margin, in_sample, color=f"C{k}", alpha=0.08)
+        uses = scores.drop_duplicates("set").set_index("set")["use"]
+        ax.set_xticks(np.arange(len(sets)), [f"{name}\n({uses[name]})" for name in sets])
+        ax.set(title=title, ylim=(0.4, 1.02))
+    axes[0].set_ylabel("F1 over roles vs corrected parses")
+    axes[0].legend(fontsize=8, loc="lower left")
+    return fig

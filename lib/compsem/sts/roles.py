@@ -79,7 +79,11 @@ a dependency subtree, preposition included.
 Honest limits: the gold parses are verb-class specific and not fully consistent (the same
 construction "sent the scientist a letter" is Patient+Theme in one pair and Theme+Location in the
 next; some passive subjects are Agent), so Patient vs Theme is the weakest decision. Measured
-performance is printed by ``python -m compsem.sts.roles`` (see :func:`main`).
+performance is printed by ``python -m compsem.sts.roles`` (see :func:`main`). These are in-sample
+scores: the rules were written from the STS3k parses. :mod:`compsem.sts.labeller_scores` scores
+them on the authors' corrected parses of three other sets, whose conventions for the object differ
+(GS2011's and the pilot's call every object Patient: ``objects="patient"``, see
+:data:`OBJECT_CONVENTIONS`).
 """
 
 from __future__ import annotations
