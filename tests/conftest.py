@@ -149,3 +149,16 @@ def data_file():
             return registry.fetch(path)
 
     return get
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    """spaCy's ``en_core_web_sm`` pipeline (:func:`compsem.resources.spacy_pipeline`), loaded once;
+    the test is skipped where the packaged model is not installed."""
+    pytest.importorskip("spacy")
+    from compsem.resources import ModelUnavailableError, spacy_pipeline
+
+    try:
+        return spacy_pipeline("sm")
+    except ModelUnavailableError as error:  # pragma: no cover - environment without the model
+        pytest.skip(str(error))

@@ -32,17 +32,6 @@ def test_fit_block_uses_cells_from_outside_the_block():
     assert T._fit_block(0, 9, ("A", "B"), contrib, {("A", 0): 1 / 6, ("B", 0): 1.0}, extra) == [5]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    pytest.importorskip("spacy")
-    from compsem.resources import ModelUnavailableError, spacy_pipeline
-
-    try:
-        return spacy_pipeline("sm")
-    except ModelUnavailableError as error:  # pragma: no cover
-        pytest.skip(str(error))
-
-
 def test_parse_rules_on_table7_examples(nlp):
     def doc(text):
         return nlp(text)

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from compsem.models.base import ModelUnavailableError
 from compsem.sts import labeller_scores, roles
 
 
@@ -104,16 +103,6 @@ def test_object_conventions_and_glue_keys():
             "labeller_gap_exact_sts3k_verb_class_low", "labeller_share_patient_sts3k",
             "labeller_attribute_sts3k", "labeller_distinct_sts3k"} <= set(values)
     assert all(isinstance(v, int | float) for v in values.values())
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    from compsem.resources import spacy_pipeline
-
-    try:
-        return spacy_pipeline("sm")
-    except ModelUnavailableError as err:  # pragma: no cover - environment without the model
-        pytest.skip(str(err))
 
 
 def test_object_conventions_of_the_labeller(nlp):

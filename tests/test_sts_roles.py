@@ -7,7 +7,6 @@ import math
 import pandas as pd
 import pytest
 
-from compsem.models.base import ModelUnavailableError
 from compsem.sts import roles
 from compsem.sts.roles import ROLES, evaluate, label_roles, lenient_match, normalise
 
@@ -98,16 +97,6 @@ def test_lexicon_file_errors_name_the_problem(tmp_path):
         roles.load_lexicon(bad)
     with pytest.raises(FileNotFoundError, match="restore it from git"):
         roles.load_lexicon(tmp_path / "missing.yaml")
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    from compsem.resources import spacy_pipeline
-
-    try:
-        return spacy_pipeline("sm")
-    except ModelUnavailableError as err:  # pragma: no cover - environment without the model
-        pytest.skip(str(err))
 
 
 @pytest.fixture(scope="module")
