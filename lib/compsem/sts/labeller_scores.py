@@ -67,10 +67,28 @@ def labelled_sets(names=SETS, objects: str = "verb class", nlp=None
     """``{name: (predicted, gold)}``: our labeller's roles (``objects``: its convention for the
     verb's object, :data:`compsem.sts.roles.OBJECT_CONVENTIONS`) and the corrected parses of each
     set, on the same index (``pair_id``, ``sentence``); ``gold`` also carries the ``text``."""
-    out = {}
+    return _labelled(_parsed_sets(names, nlp), objects)
+
+
+def _parsed_sets(names, nlp=None) -> dict[str, tuple[pd.DataFrame, list]]:
+    """``{name: (gold, docs)}``: each set's corrected parses and its sentences parsed by spaCy
+    (``nlp``, default ``en_core_web_sm``), parsed once for every convention they are labelled by."""
+    if nlp is None:
+        from compsem.resources import spacy_pipeline
+
+        nlp = spacy_pipeline("sm")
+    parsed = {}
     for name in names:
         gold = gold_parses(name)
-        predicted = roles.label_roles(gold["text"].tolist(), nlp=nlp, objects=objects)
+        parsed[name] = (gold, list(nlp.pipe(gold["text"].tolist(), batch_size=256)))
+    return parsed
+
+
+def _labelled(parsed: dict[str, tuple[pd.DataFrame, list]], objects: str
+              ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+    out = {}
+    for name, (gold, docs) in parsed.items():
+        predicted = roles.label_docs(docs, objects)
         predicted.index = gold.index
         out[name] = (predicted, gold)
     return out
@@ -86,6 +104,19 @@ def _unit_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool
     """:func:`roles.row_counts` summed per distinct sentence text (the bootstrap's unit)."""
     counts = roles.row_counts(predicted, gold, pool_objects)
     return counts.groupby(gold["text"].to_numpy(), sort=True).sum()
+
+
+def _bootstrap_units(units: pd.DataFrame, kind: str, n_resamples: int, seed: int, level: float
+                     ) -> tuple[float, float, float, np.ndarray]:
+    """:func:`f1_bootstrap` on counts already summed per sentence (:func:`_unit_counts`)."""
+    data = (units[f"tp_{kind}"].to_numpy(float), units["n_pred"].to_numpy(float),
+            units["n_gold"].to_numpy(float))
+    f1 = float(_f1(*data))
+    result = scipy_stats.bootstrap(data, _f1, paired=True, vectorized=True, n_resamples=n_resamples,
+                                   confidence_level=level, method="percentile",
+                                   rng=np.random.default_rng(seed))
+    low, high = result.confidence_interval
+    return f1, float(low), float(high), np.asarray(result.bootstrap_distribution)
 
 
 GENERALISATION_MARGIN = 0.03
@@ -110,15 +141,7 @@ def f1_bootstrap(predicted: pd.DataFrame, gold: pd.DataFrame, score: str = "leni
     if score not in SCORES:
         raise ValueError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     kind, pool_objects = SCORES[score]
-    units = _unit_counts(predicted, gold, pool_objects)
-    data = (units[f"tp_{kind}"].to_numpy(float), units["n_pred"].to_numpy(float),
-            units["n_gold"].to_numpy(float))
-    f1 = float(_f1(*data))
-    result = scipy_stats.bootstrap(data, _f1, paired=True, vectorized=True, n_resamples=n_resamples,
-                                   confidence_level=level, method="percentile",
-                                   rng=np.random.default_rng(seed))
-    low, high = result.confidence_interval
-    return f1, float(low), float(high), np.asarray(result.bootstrap_distribution)
+    return _bootstrap_units(_unit_counts(predicted, gold, pool_objects), kind, n_resamples, seed, level)
 
 
 def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
@@ -132,12 +155,13 @@ def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
     sets' independent bootstraps; set number k resampled with ``seed + k``)."""
     rows, draws = [], {}
     for position, (name, (predicted, gold)) in enumerate(labelled.items()):
+        units = {pool: _unit_counts(predicted, gold, pool) for pool in (False, True)}
         row = {"set": SET_NAMES.get(name, name), "use": SET_ROLES.get(name, "out of sample"),
-               "sentences": len(gold), "distinct": int(gold["text"].nunique()),
-               "gold_roles": int(roles.evaluate(predicted, gold).loc["ALL", "n_gold"])}
-        for score in SCORES:
-            f1, low, high, resampled = f1_bootstrap(predicted, gold, score, n_resamples,
-                                                    seed + position, level)
+               "sentences": len(gold), "distinct": len(units[False]),
+               "gold_roles": int(units[False]["n_gold"].sum())}
+        for score, (kind, pool) in SCORES.items():
+            f1, low, high, resampled = _bootstrap_units(units[pool], kind, n_resamples,
+                                                        seed + position, level)
             row.update({f"F1_{score}": f1, f"F1_{score}_low": low, f"F1_{score}_high": high})
             draws[name, score] = resampled
         rows.append(row)
@@ -204,8 +228,9 @@ def generalisation(conventions=roles.OBJECT_CONVENTIONS, word_vectors=None, stop
       STS3k, one row per (set, convention).
     """
     scores, costs, labelled = [], [], {}
+    parsed = _parsed_sets(SETS, nlp)
     for convention in conventions:
-        labelled = labelled_sets(SETS, objects=convention, nlp=nlp)
+        labelled = _labelled(parsed, convention)
         table = score_table(labelled, n_resamples, seed, level)
         scores.append(table.assign(convention=convention).rename_axis("key").reset_index())
         if word_vectors is not None:
@@ -268,9 +293,10 @@ def summary_table(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_generalisation(scores: pd.DataFrame, margin: float):
-    """The labeller's pooled F1 per set with its bootstrap interval (rows of ``scores``, from :func:`generalisation`): one panel per score (eight roles lenient;
-    Patient and Theme pooled), one marker per object convention, the in-sample STS3k value as a
-    line and ``margin`` below it shaded."""
+    """The labeller's F1 per set with its bootstrap interval (rows of ``scores``, from
+    :func:`generalisation`): one panel per score (eight roles lenient; Patient and Theme pooled),
+    one marker per object convention, the in-sample STS3k value as a line and ``margin`` below it
+    shaded."""
     panels = (("lenient", "eight roles (lenient)"), ("pooled", "Patient and Theme pooled (as Eq. 2 reads them)"))
     conventions = list(dict.fromkeys(scores["convention"]))
     sets = list(dict.fromkeys(scores["set"]))

@@ -344,8 +344,7 @@ def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
 def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
     """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None. ``objects``
     is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
-    if objects not in OBJECT_CONVENTIONS:
-        raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
+    _check_convention(objects)
     lex = load_lexicon()
     frame = _Frame()
     verb, subj_override = _main_verb(doc)
@@ -480,15 +479,25 @@ def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256,
     order, RangeIndex) and one column per role in :data:`ROLES` (phrase string or None).
     ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`);
     ``objects`` is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
-    if objects not in OBJECT_CONVENTIONS:
-        raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
+    _check_convention(objects)
     if nlp is None:
         from compsem.resources import spacy_pipeline
 
         nlp = spacy_pipeline("sm")
-    sentences = list(sentences)
-    rows = [label_doc(doc, objects) for doc in nlp.pipe(sentences, batch_size=batch_size)]
+    return label_docs(nlp.pipe(list(sentences), batch_size=batch_size), objects)
+
+
+def label_docs(docs: Iterable, objects: str = "verb class") -> pd.DataFrame:
+    """:func:`label_roles` of sentences already parsed (spaCy ``Doc`` objects), so that one parse
+    can be labelled under each object convention."""
+    _check_convention(objects)
+    rows = [label_doc(doc, objects) for doc in docs]
     return pd.DataFrame(rows, columns=list(ROLES), dtype=object)
+
+
+def _check_convention(objects: str) -> None:
+    if objects not in OBJECT_CONVENTIONS:
+        raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
 
 
 # ------------------------------------------------------------------------------- evaluation
@@ -538,27 +547,34 @@ def evaluate(predicted: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
     (content-word token F1 >= 0.5). P = TP / #predicted present, R = TP / #gold present.
     ``presence_acc`` = share of rows where role presence agrees. A final row ``ALL`` pools the
     counts over the roles (micro average)."""
-    if len(predicted) != len(gold):
-        raise ValueError(f"predicted has {len(predicted)} rows, gold {len(gold)}")
+    _check_aligned(predicted, gold)
     out = []
     tot = Counter()
     for role in ROLES:
-        pv = list(predicted[role]) if role in predicted else [None] * len(predicted)
-        gv = list(gold[role]) if role in gold else [None] * len(gold)
         c = Counter()
-        for p, g in zip(pv, gv, strict=True):
-            pp, gp = is_present(p), is_present(g)
-            c["n_pred"] += pp
-            c["n_gold"] += gp
-            c["presence_agree"] += pp == gp
-            if pp and gp:
-                c["tp_exact"] += normalise(p) == normalise(g)
-                c["tp_lenient"] += lenient_match(p, g)
-        c["n"] = len(pv)
+        for p, g in zip(_role_column(predicted, role), _role_column(gold, role), strict=True):
+            c.update(dict(zip(COUNT_COLUMNS, _match_counts([p], [g]).tolist(), strict=True)))
+            c["presence_agree"] += is_present(p) == is_present(g)
+        c["n"] = len(gold)
         tot.update(c)
         out.append(_prf_row(role, c))
     out.append(_prf_row("ALL", tot))
     return pd.DataFrame(out).set_index("role")
+
+
+def _check_aligned(predicted: pd.DataFrame, gold: pd.DataFrame) -> None:
+    if len(predicted) != len(gold):
+        raise ValueError(f"predicted has {len(predicted)} rows, gold {len(gold)}")
+
+
+def _role_column(frame: pd.DataFrame, role: str) -> list:
+    """The cells of ``role`` in ``frame``, all None where the frame lacks the column."""
+    return list(frame[role]) if role in frame else [None] * len(frame)
+
+
+COUNT_COLUMNS = ("n_pred", "n_gold", "tp_exact", "tp_lenient")
+"""What :func:`_match_counts` counts: phrases predicted, phrases in the gold, exact and lenient
+matches."""
 
 
 OBJECT_ROLES = ("Patient", "Theme")
@@ -576,23 +592,18 @@ def row_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool =
     VerbNet-CN compares them: a sentence's predicted object phrases are matched one to one with its
     gold object phrases whatever the label (the best of the possible pairings), so a Patient the
     gold calls Theme counts as found."""
-    if len(predicted) != len(gold):
-        raise ValueError(f"predicted has {len(predicted)} rows, gold {len(gold)}")
-
-    def column(frame, role):
-        return list(frame[role]) if role in frame else [None] * len(frame)
-
-    counts = np.zeros((len(gold), 4), dtype=np.int64)
+    _check_aligned(predicted, gold)
+    counts = np.zeros((len(gold), len(COUNT_COLUMNS)), dtype=np.int64)
     separate = [r for r in ROLES if not (pool_objects and r in OBJECT_ROLES)]
     for role in separate:
-        for i, (p, g) in enumerate(zip(column(predicted, role), column(gold, role), strict=True)):
+        for i, (p, g) in enumerate(zip(_role_column(predicted, role), _role_column(gold, role), strict=True)):
             counts[i] += _match_counts([p], [g])
     if pool_objects:
-        objects = zip(*(column(predicted, r) for r in OBJECT_ROLES), *(column(gold, r) for r in OBJECT_ROLES),
-                      strict=True)
+        objects = zip(*(_role_column(predicted, r) for r in OBJECT_ROLES),
+                      *(_role_column(gold, r) for r in OBJECT_ROLES), strict=True)
         for i, (p1, p2, g1, g2) in enumerate(objects):
             counts[i] += _match_counts([p1, p2], [g1, g2])
-    return pd.DataFrame(counts, columns=["n_pred", "n_gold", "tp_exact", "tp_lenient"])
+    return pd.DataFrame(counts, columns=list(COUNT_COLUMNS))
 
 
 def _match_counts(predicted: Sequence, gold: Sequence) -> np.ndarray:
