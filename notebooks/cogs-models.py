@@ -16,8 +16,8 @@
 # **The question.** Kim {cite}`kim2021dissertation` (Chapter 4; {cite}`kim2020cogs`) trains
 # Transformers {cite}`vaswani2017attention` and LSTMs with attention {cite}`luong2015effective`
 # to map English sentences to logical forms and finds them near-perfect on new sentences like
-# the training ones (dev and test, about 96-99%) but poor on the 21 generalization cases
-# (16-35%), and at zero on the three *structural* ones: a PP on a subject, deeper CP and PP
+# the training ones (dev and test) but poor on the 21 generalization cases, and at zero on the
+# three *structural* ones: a PP on a subject, deeper CP and PP
 # recursion. This chapter re-implements the models and their training in plain PyTorch and asks:
 #
 # - **Does the gap reproduce?** The paper's grid (Table 4-5: Transformer, BiLSTM and LSTM, 5
@@ -406,13 +406,23 @@ if len(tf1) >= 2:
         "lexical": tf1["lexical"],
         "structural": tf1["structural"],
         "gap": tf1["test"] - tf1["gen"],
+        "lexical_minus_structural": tf1["lexical"] - tf1["structural"],
         "active_to_passive": tf1_cases["active_to_passive"],
         "primitive": tf1_cases[PRIMITIVE_CASES].mean(axis=1),
+        # Section 4.5.5.3: common minus proper noun, averaged over the four paired cases
+        "common_minus_proper": pd.concat(
+            [tf1_cases[common] - tf1_cases[proper] for _, common, proper in ev.NOUN_PAIRS],
+            axis=1,
+        ).mean(axis=1),
     }
     for name, values in per_seed.items():
         mean, low, high = s45.t_interval(values)
         report.glue(f"cogs_tf1_{name}_ci_low", low)
         report.glue(f"cogs_tf1_{name}_ci_high", high)
+        # 90% intervals for the equivalence claims (two one-sided tests at the 5% level)
+        _, low90, high90 = s45.t_interval(values, level=0.90)
+        report.glue(f"cogs_tf1_{name}_ci90_low", low90)
+        report.glue(f"cogs_tf1_{name}_ci90_high", high90)
         seed_rows[name] = {
             **{f"seed {s}": v for s, v in values.items()},
             "mean": mean,
@@ -422,12 +432,24 @@ if len(tf1) >= 2:
     report.glue("cogs_tf1_n_seeds", len(tf1))
     report.glue("cogs_tf1_gap", float(per_seed["gap"].mean()))
     report.glue("cogs_tf1_primitive_mean", float(per_seed["primitive"].mean()))
+    report.glue("cogs_tf1_common_minus_proper", float(per_seed["common_minus_proper"].mean()))
+    report.glue(
+        "cogs_tf1_lexical_minus_structural", float(per_seed["lexical_minus_structural"].mean())
+    )
     difference, low, high = s45.welch_difference(
         tf1["gen"], paper["cogs_fig43_transformer_gen"], paper["cogs_fig43_transformer_gen_sd"]
     )
     report.glue("cogs_tf1_gen_minus_paper", difference)
     report.glue("cogs_tf1_gen_minus_paper_ci_low", low)
     report.glue("cogs_tf1_gen_minus_paper_ci_high", high)
+    _, low90, high90 = s45.welch_difference(
+        tf1["gen"],
+        paper["cogs_fig43_transformer_gen"],
+        paper["cogs_fig43_transformer_gen_sd"],
+        level=0.90,
+    )
+    report.glue("cogs_tf1_gen_minus_paper_ci90_low", low90)
+    report.glue("cogs_tf1_gen_minus_paper_ci90_high", high90)
     seed_rows["gen: ours − paper (Welch)"] = {"mean": difference, "95% low": low, "95% high": high}
     findings45 = s45.findings_table(collected, per_run, "transformer", 1, paper)
     report.glue("cogs_tf1_cells", len(findings45))
@@ -454,21 +476,27 @@ pd.DataFrame(seed_rows).T.round(3) if seed_rows else print("no Transformer runs 
 # claim by claim. Our gen mean is {glue:text}`cogs_tf1_gen_minus_paper:+.3f` from the paper's,
 # and Welch's 95% interval for that difference runs from
 # {glue:text}`cogs_tf1_gen_minus_paper_ci_low:+.3f` to
-# {glue:text}`cogs_tf1_gen_minus_paper_ci_high:+.3f`. The difference lies in lexical cases (the
+# {glue:text}`cogs_tf1_gen_minus_paper_ci_high:+.3f`; at the level of an equivalence test (two
+# one-sided tests) it runs from {glue:text}`cogs_tf1_gen_minus_paper_ci90_low:+.3f` to
+# {glue:text}`cogs_tf1_gen_minus_paper_ci90_high:+.3f`, neither inside nor wholly outside a margin
+# of the paper's seed SD, so the Findings leave the level undecided (claim
+# *transformer-gen-near-35*, inconclusive). The difference lies in lexical cases (the
 # Findings' Table 4-5; the structural ones are near 0 in both). On the seeds where it was
 # measured, greedy decoding does not explain it: on beam samples of
 # {glue:text}`cogs_beam_n_seeds` of these seeds (*Greedy or beam?* below), beam 5 moves their gen
 # mean by {glue:text}`cogs_beam_minus_greedy_gen:+.3f` against greedy on the same sentences. No
 # other model or exposure of the grid enters that comparison.
 #
-# What remains open: three of the five seeds (in Chapter 5 the same Transformer, with a larger
-# vocabulary, has gen SD .19 over 10 seeds); training under bfloat16 autocast and the bfloat16
+# What remains open: the paper's other seeds (in Chapter 5 the same Transformer, with a larger
+# vocabulary, varies over seeds about three times as much as in Figure 4-3); training under bfloat16 autocast and the bfloat16
 # copy of the weights (Deviations and errata; `grid_amp=False` or `--no-amp` trains in float32);
 # how far gen accuracy moves with the length of training, which a stopping rule on dev loss fixes
 # by chance (*Accuracy over training updates* below, measured so far on the reduced run only);
 # and implementation details, of which the layers are checked against PyTorch's own pre-norm
-# Transformer (`tests/test_cogs_oracles.py`). Seeds 4-5 trained by the stopping rule would
-# narrow the interval.
+# Transformer (`tests/test_cogs_oracles.py`). More seeds trained by the stopping rule, in
+# float32, would narrow the interval. Because of the bfloat16 training and weights and the
+# greedy decoding, the Findings count every claim on these runs as a *substitute* for the
+# paper's runs, not a reproduction.
 
 # %% [markdown]
 # #### Greedy or beam?
@@ -641,6 +669,7 @@ else:
 if run is not None:
     m = run.metrics
     report.glue("cogs_reduced_exposures", reduced["data"]["exposures"])
+    report.glue("cogs_reduced_n_seeds", 1)  # one seed (the `seed` parameter): no interval
     report.glue("cogs_reduced_steps", m["steps"])
     report.glue("cogs_reduced_epochs", m["epochs"])
     report.glue("cogs_reduced_train_minutes", m["train_seconds"] / 60)
@@ -822,10 +851,12 @@ if run is not None:
     plt.show()
 
 # %% [markdown]
-# The Findings check on this run the pattern the paper reports for 100 exposures (claim
-# *reduced-run-gap*; Section 4.5.7, Table 4-5): structural mean
-# {glue:text}`cogs_reduced_structural:.3f` against lexical {glue:text}`cogs_reduced_lexical:.3f`;
-# the common- and proper-noun variants and Active → Passive are compared below. The gap between
+# This run shows the pattern the paper reports for 100 exposures (Section 4.5.7, Table 4-5):
+# structural mean {glue:text}`cogs_reduced_structural:.3f` against lexical
+# {glue:text}`cogs_reduced_lexical:.3f`. It is {glue:text}`cogs_reduced_n_seeds` seed, and a
+# quantity that varies with the seed is not decided on one draw, so the Findings leave the claim
+# *reduced-run-gap* inconclusive until more seeds are run; the common- and proper-noun variants
+# and Active → Passive are compared below. The gap between
 # test and gen above is not part of that check: the paper prints no dev or test accuracy for 100
 # exposures. The absolute level is not the paper's and is not compared with it: a tenth of the
 # parameters, about a dozen epochs and one seed.
@@ -923,6 +954,20 @@ for name, frame in analysed_runs.items():  # the grid models glue their Section 
     if math.isfinite(values["depth 3-5 accuracy"]):
         results[f"cogs_t46_{model}_depth3to5"] = values["depth 3-5 accuracy"]
     results[f"cogs_ap_errors_{model}"] = values["active → passive: errors"]
+tf1_runs = [n for n in analysed_runs if n.startswith(cfg.LABELS["transformer"] + " (")]
+if tf1_runs:  # the Transformer's error shares per seed, with their t-intervals (the Findings)
+    by_seed = {
+        seed: s45.analyses(part) for seed, part in analysed_runs[tf1_runs[0]].groupby("seed")
+    }
+    for key, row in (
+        ("single_lexical", "single_lexical"),
+        ("not_paren", "error_not_ending_paren"),
+        ("edit_distance", "error_edit_distance"),
+    ):
+        mean, low, high = s45.t_interval([values[row] for values in by_seed.values()])
+        report.glue(f"cogs_tf1_{key}_mean", mean)
+        report.glue(f"cogs_tf1_{key}_ci_low", low)
+        report.glue(f"cogs_tf1_{key}_ci_high", high)
 grid_models_run = [
     m for m in grid_models if any(n.startswith(cfg.LABELS[m]) for n in analysed_runs)
 ]
@@ -957,9 +1002,12 @@ plt.show()
 # Section 4.5.5.3: the proper-noun variant of a case is harder although it takes fewer symbolic
 # steps (a constant instead of a predicate and a variable). Section 4.5.5.2: LSTM errors on
 # Active → Passive keep the target's structure, Transformer errors mostly do not. The second
-# table counts Active → Passive errors run by run (the paper's 49 Transformer errors are summed
-# over its 5 runs, 9.8 per run; ours vary from seed to seed by an SD of
-# {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors).
+# table counts Active → Passive errors run by run (the paper's Transformer errors are summed
+# over its runs, so the comparison is per run; ours vary from seed to seed by an SD of
+# {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors). Averaged over the four paired cases, common
+# minus proper nouns is {glue:text}`cogs_tf1_common_minus_proper:.3f` for the Transformer
+# (t-interval over seeds {glue:text}`cogs_tf1_common_minus_proper_ci_low:.3f` to
+# {glue:text}`cogs_tf1_common_minus_proper_ci_high:.3f`; claim *proper-nouns-harder*).
 
 # %%
 noun_tables = {}
@@ -1138,24 +1186,27 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   target's `reason`):
 #   - the Transformer's gen mean (`cogs_t45_transformer_1_gen`, `cogs_fig43_transformer_gen`)
 #     and its lexical mean (`cogs_fig41_transformer_1_lexical`) lie above the paper's by more
-#     than the seed spread allows: the claim *transformer-gen-near-35* fails, and the paragraph
-#     under *The Transformer over its seeds* lists what can and cannot explain it;
+#     than the tolerance of the targets allows (2 SD of the difference of the means); the
+#     equivalence test of the claim *transformer-gen-near-35* leaves the level undecided with
+#     so few seeds, and the paragraph under *The Transformer over its seeds* lists what can and
+#     cannot explain the distance;
 #   - errors that do not end in `)` (`cogs_err_not_paren_transformer`) are much rarer than the
-#     paper's 12% of Transformer errors, under beam 5 as well
+#     paper's share of Transformer errors (claim *transformer-ill-formed-errors*), under beam 5 as
+#     well
 #     ({glue:text}`cogs_beam_not_paren:.3f` on the beam samples of
 #     {glue:text}`cogs_beam_n_seeds` Transformer seeds): on those seeds not a matter of
 #     decoding, and unexplained;
 #   - depth errors that run to the 1,000-token cap (`cogs_depth_capped`) are more frequent than
-#     the paper's 3% of errors over 1,000 tokens because greedy decoding loops where beam search
+#     the paper's share of errors over 1,000 tokens because greedy decoding loops where beam search
 #     stops: on the same beam samples the share is
 #     {glue:text}`cogs_beam_depth_capped:.3f`, against
 #     {glue:text}`cogs_greedy_depth_capped:.3f` greedy on the same sentences;
-#   - index-only depth errors (`cogs_depth_only_index`) are rarer than the paper's 0.5%: both
-#     are well under 1%, which is the paper's point; the paper's share pools all three models,
+#   - index-only depth errors (`cogs_depth_only_index`) are rarer than the paper's share: both
+#     are a small fraction of the depth errors, which is the paper's point; the paper's share pools all three models,
 #     ours is the Transformer's alone;
 #   - the flagged cases of Table 4-5 (previous item; each target's `reason`), and Active →
 #     Passive: our runs make {glue:text}`cogs_ap_errors_transformer:.1f` errors each on average
-#     against the paper's 9.8, more than a Poisson count's spread, while our own runs differ by
+#     against the paper's (its total over its runs, per run), more than a Poisson count's spread, while our own runs differ by
 #     an SD of {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors; whether every run is still close to
 #     100%, the paper's claim, is the claim *active-to-passive-solved* in the Findings.
 # - **The reduced run** (default profile) is not the paper's configuration: $d = 128$, one

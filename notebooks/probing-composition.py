@@ -209,7 +209,10 @@ C.structure_summary(released).round(1)
 
 # %%
 used = encoders_2016 + encoders_lexical + encoders_2018 + split_encoders + geometry_encoders
-C.trained_encoder_card(order_aware).to_frame() if order_aware in used else None
+card = C.trained_encoder_card(order_aware) if order_aware in used else None
+if card is not None:
+    report.glue("probe_sdae_corpus_sentences", int(card["corpus sentences"]))
+card.to_frame() if card is not None else None
 
 # %% [markdown]
 # ## Method
@@ -281,8 +284,9 @@ C.style_audit(audit_table)
 # {glue:text}`probe_audit_failed` of the {glue:text}`probe_audit_tasks` sets fail. The
 # released cont1 set is not balanced within its probes: the intransitive verbs *dance* and
 # *sleep* are mostly FALSE, so the probe alone scores
-# {glue:text}`probe_released_cont1_probe_only:.1f`% (the study notes found
-# {glue:text}`probe_paper_cont1_probe_only:.1f`%). And
+# {glue:text}`probe_released_cont1_probe_only:.1f`% (90% interval
+# {glue:text}`probe_released_cont1_probe_only_low90:.1f` to
+# {glue:text}`probe_released_cont1_probe_only_high90:.1f`). And
 # prof-recommends built with simple tenses, as in the paper's Table 2, fails its bag-of-words
 # control ({glue:text}`probe_audit_simple_tenses_bow:.1f`% against a chance threshold of
 # {glue:text}`probe_audit_simple_tenses_threshold:.1f`%): a negated simple verb takes
@@ -311,6 +315,7 @@ for key in ("glove", "st"):  # the paper's numbers quoted below, from the target
     report.glue(
         f"probe_paper_school_as_agent_{key}", targets[f"probe_2016_school_as_agent_{key}"]["paper"]
     )
+report.glue("probe_paper_has_human_glove", targets["probe_2016_has_human_glove"]["paper"])
 encoders_of = {
     t: encoders_lexical if t in ("has-school", "has-human") else encoders_2016 for t in frames_2016
 }
@@ -325,6 +330,10 @@ values = C.cell_values(summary_2016[summary_2016.task.isin(C.TASKS_2016)], "prob
 values |= C.cell_values(summary_2016[summary_2016.task.isin(C.TASKS_PROPOSED)], "probe")
 if control_tasks:
     values |= C.selectivity_values(selectivity_2016, "probe_sel")
+# 90% intervals over seeds for the equivalence tests ("at chance") of the Findings
+report.glue("probe_tost_pct", 90)
+values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_2016)], "probe_t3")
+values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe")
 report.glue_all(values)
 for task in C.TASKS_2016:
     results[f"probe_2016_{report.slug(task)}_glove"] = values[
@@ -352,9 +361,9 @@ plt.show()
 # Every encoder but the random one finds *school* (averaged GloVe
 # {glue:text}`probe_t3_has_school_glove50:.1f`%). The category *human* generalises to nouns
 # never seen in training for averaged GloVe ({glue:text}`probe_t3_has_human_glove50:.1f`%,
-# against the paper's 99.9 with 300-d GloVe), spaCy's 300-d vectors
+# against the paper's {glue:text}`probe_paper_has_human_glove:.1f` with 300-d GloVe), spaCy's 300-d vectors
 # ({glue:text}`probe_t3_has_human_spacy_md:.1f`%) and MiniLM
-# ({glue:text}`probe_t3_has_human_minilm:.1f`%), all below the paper's 99.9; the intervals are
+# ({glue:text}`probe_t3_has_human_minilm:.1f`%), all below the paper's level; the intervals are
 # wide because every seed holds out another half of the human nouns, and the paper's sentences
 # (how many human nouns each has) are unknown. On school-as-agent every permutation-invariant encoder sits at chance (bag
 # of words {glue:text}`probe_t3_school_as_agent_bow:.1f`%, averaged GloVe
@@ -434,6 +443,9 @@ runs_2018 = C.run_2018(
 )
 summary_2018 = experiment.summarise(runs_2018)
 report.glue_all(C.cell_values(summary_2018, "probe_t2", with_control=True))
+# 90% intervals over the test items (equivalence tests), and SDAE minus MiniLM on SemRole
+report.glue_all(C.equivalence_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot))
+report.glue_all(C.paired_difference(runs_2018, "sr", order_aware, "minilm", "probe_t2", n_boot=n_boot))
 if control_tasks:
     selectivity_2018 = experiment.selectivity(runs_2018)
     report.glue_all(C.selectivity_values(selectivity_2018, "probe_t2"))
@@ -570,7 +582,7 @@ pd.concat(
 report.glue_all(results)
 report.show_comparison(
     report.compare(results, "probing", keys=list(targets)),
-    "compared paper numbers (2016 Table 3, 2018 Table 2, study notes)",
+    "compared numbers (2016 Table 3, 2018 Table 2, the audit of the released files)",
 )
 
 # %% [markdown]
@@ -581,7 +593,8 @@ report.show_comparison(
 #   Table 3 can be compared. Its text cites "Table 4" for the results; the table is Table 3.
 # - **Encoders.** GloVe 6B 50-d stands in for the paper's 300-d GloVe in 2016 Table 3, and
 #   spaCy's 300-d average for the 2018 BOW row (2400-d word2vec trained on the Toronto Books
-#   Corpus); our SDAE, trained here on about 40,000 sentences with a 50-d input, stands in for
+#   Corpus); our SDAE, trained here on {glue:text}`probe_sdae_corpus_sentences:,.0f` sentences
+#   with a 50-d input, stands in for
 #   the paper's SDAE; Paragram, Skip-Thought and InferSent are not available (targets marked
 #   *not-run*). MiniLM and MPNet are shown beside them, not as substitutes.
 # - **2016 has-human.** The paper does not say how many human nouns a sentence has; a
@@ -610,7 +623,7 @@ report.show_comparison(
 # - **Released 2018 files.** Every sentence is in our grammar, including
 #   {glue:text}`probe_released_stranded_by` object-relative passives that strand *by* ("the
 #   doctor that the scientists are helped by", counted from our parse and by a plain search
-#   for a *by* not followed by *the*; the study notes count fewer); the cont1 set's probes are
+#   for a *by* not followed by *the*); the cont1 set's probes are
 #   unbalanced (the probe alone is above chance).
 # - **Regenerated 2018 sets.** Our generator's structures follow the released sets (cont1 and
 #   neg: active progressive clauses only; at most one relative clause); labels are balanced
@@ -668,7 +681,8 @@ if len(layer_summary):
 # Trained on one structure, tested on another, with the 2018 MLP (every split passes the
 # audit above). The `iid` rows draw training and test items from the same structures, with
 # the same sizes: the reference for the SemRole and the Negation splits. With
-# {glue:text}`probe_split_n_test` test items, a bootstrap interval is about ±4.4 points wide:
+# {glue:text}`probe_split_n_test` test items, a 95% interval around chance is about
+# ±{glue:text}`probe_split_halfwidth_at_chance:.1f` points wide:
 # read a split as different from its iid row only where the intervals do not overlap.
 
 # %% mystnb={"figure": {"caption": "Structural generalisation: accuracy on the held-out structure with its 95% bootstrap interval over test items, for each split and encoder; black: chance. Compare each split with its iid row (same sizes, same structures in training and test).", "name": "fig-probing-composition-splits"}}
@@ -676,6 +690,7 @@ runs_splits = experiment.run_grid(splits, split_encoders, "mlp", ("none",), [gen
 summary_splits = experiment.summarise(runs_splits)
 report.glue("probe_split_n_train", int(split_n_train))
 report.glue("probe_split_n_test", int(split_n_test))
+report.glue("probe_split_halfwidth_at_chance", 100 * 1.96 * (0.25 / split_n_test) ** 0.5)
 report.glue_all(C.cell_values(summary_splits, "probe_split"))
 C.plot_splits(summary_splits, split_encoders)
 plt.show()

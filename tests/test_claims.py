@@ -9,6 +9,8 @@ refusal.
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import jupytext
 import nbformat
@@ -19,7 +21,9 @@ from compsem import claims, findings_page, paths, report, run
 MINIMUM_CLAIMS = {"sts3k": 10, "modifiers": 6, "probing": 6, "cogs": 8}
 GLUED = findings_page.glued_by_chapter()
 ALL = claims.all_claims()
-EXPECTED_VERDICT = {"holds": "holds", "fails": "fails", "untestable": "not testable here"}
+EXPECTED_VERDICT = {"holds": "holds", "fails": "fails", "inconclusive": "inconclusive",
+                    "untestable": "not testable here"}
+PAPERS_DIR = os.environ.get("COMPSEM_PAPERS_DIR", "").strip()
 
 
 def test_every_study_has_its_ledger():
@@ -33,7 +37,8 @@ def test_claim_gives_its_expected_verdict(claim):
     missing = claims.missing_keys(claim, values)
     assert not missing, f"{claim.chapter} does not glue {missing} (claim {claim.id})"
     assert claims.verdict(claim, values) == EXPECTED_VERDICT[claim.expect], (
-        f"{claim.study}:{claim.id} ({claim.rule}) on {claim.chapter}: "
+        f"{claim.study}:{claim.id} (holds_if {claim.holds_if}; fails_if {claim.fails_if}) on "
+        f"{claim.chapter}: "
         f"{claims.ours_text(claim, values)}"
     )
 
@@ -83,14 +88,97 @@ def test_findings_page_is_built_from_the_committed_notebooks():
         "book/findings.md is out of date: run `compsem findings`")
 
 
+def test_findings_page_opens_with_the_counts_and_the_contradictions():
+    """One screen first: the counts by class per study, then the contradictions of the papers,
+    then the full table of each study."""
+    page = findings_page.render(GLUED)
+    counts = page.index("| study | claims |")
+    contradictions = page.index("## Contradictions of the papers")
+    first_study = page.index("## " + findings_page.STUDY_TITLES["sts3k"])
+    assert counts < contradictions < first_study
+    for name in ("reproduced", "not testable"):
+        assert name in page[counts:contradictions]
+
+
 def test_findings_headline_counts_claims_and_targets():
-    rows = [{"verdict": "holds"}, {"verdict": "fails"}, {"verdict": "not testable here"}]
+    rows = [{"outcome": "reproduced"}, {"outcome": "contradicted"},
+            {"outcome": "not testable"}]
     targets = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
     key = next(k for k, t in targets.items() if not t.get("status"))
     values = {key: targets[key]["paper"]}
     headline = report.findings_headline(rows, values)
-    assert headline.startswith("1 of 2 testable claims hold here, 1 fails, 1 not testable here")
+    assert headline.startswith("3 claims: 1 reproduced, 1 contradicted, 1 not testable")
     assert "1 of 1 paper numbers reproduced within tolerance (largest against its tolerance" in headline
+
+
+# ---------------------------------------------------------------- verdicts, evidence, texts
+
+
+@pytest.mark.parametrize("values, verdict", [
+    ({"lo": 0.1, "hi": 0.3}, "holds"), ({"lo": -0.3, "hi": -0.1}, "fails"),
+    ({"lo": -0.1, "hi": 0.3}, "inconclusive"),
+])
+def test_a_difference_decided_by_its_interval_has_three_verdicts(values, verdict):
+    claim = _claim("lo > 0", fails_if="hi < 0")
+    assert claims.verdict(claim, values) == verdict
+
+
+def test_rules_that_overlap_are_reported_not_decided():
+    (row,) = claims.table([_claim("a > 0", fails_if="b > 0")], {"c": VALUES})
+    assert row["verdict"] == "not evaluated" and "both true" in row["note"]
+
+
+@pytest.mark.parametrize("evidence, verdict, outcome", [
+    ("reproduction", "holds", "reproduced"), ("reproduction", "fails", "contradicted"),
+    ("reproduction", "inconclusive", "inconclusive"), ("substitute", "fails", "substitute only"),
+    ("substitute", "holds", "substitute only"), ("substitute", "inconclusive", "inconclusive"),
+    ("extension", "fails", "extension"), ("extension", "inconclusive", "extension"),
+    ("substitute", "not testable here", "not testable"),
+    ("reproduction", "not evaluated", "not evaluated"),
+])
+def test_a_substitute_or_an_extension_never_contradicts_the_paper(evidence, verdict, outcome):
+    assert claims.outcome(_claim(evidence=evidence), verdict) == outcome
+
+
+def test_the_paper_number_comes_from_its_target():
+    key, value = next(iter(sorted(claims.targets.paper_values().items())))
+    text = claims.fill(f"paper {{paper:{key}:.4f}}, ours {{a:.1f}}", VALUES, "t", "reason")
+    assert text == f"paper {value:.4f}, ours 0.5"
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("ours {a:.3f} against {paper:k}", []),
+    ("Table 9, §4.5.5.3, Figure 4-3, Eq. 2, Chapter 5 and Tables 4 and 5 (2018)", []),
+    ("STS3k, GS2011, MiniLM-L6, bf16 and GloVe-50d are names", []),
+    ("about .64 over 5 seeds, 95% of 2,000 shuffles", [".64", "5", "95%", "2,000"]),
+])
+def test_hand_typed_numbers_are_found(text, numbers):
+    assert claims.hand_typed_numbers(text) == numbers
+
+
+@pytest.mark.parametrize("claim", ALL, ids=[f"{c.study}:{c.id}" for c in ALL])
+def test_no_number_is_typed_by_hand_in_a_reason_or_ours(claim):
+    """Ours come from glued keys, the paper's from data/targets (``{paper:key}``): a number typed
+    into a reason goes stale when the chapter is re-executed."""
+    typed = {f: claims.hand_typed_numbers(getattr(claim, f) or "") for f in ("reason", "ours")}
+    assert not any(typed.values()), f"{claim.study}:{claim.id}: typed by hand: {typed}"
+
+
+def test_quotes_are_compared_after_normalising_layout():
+    claim = _claim(study="sts3k", quote="compo-\nsition ... “double”")
+    assert claims.normalise_text("compo-\n sition  ‘a’ – b") == "composition 'a' - b"
+    assert claims._ELLIPSIS.split("one ... two…three") == ["one", "two", "three"]
+    assert claim.quote
+
+
+@pytest.mark.skipif(not PAPERS_DIR, reason="COMPSEM_PAPERS_DIR is not set: the quotes are not "
+                    "checked against the paper texts (CI sets it to ../shared/papers)")
+@pytest.mark.parametrize("claim", ALL, ids=[f"{c.study}:{c.id}" for c in ALL])
+def test_every_quote_is_the_papers_words(claim):
+    status, detail = claims.quote_check(claim, Path(PAPERS_DIR))
+    if status == "unchecked":
+        pytest.skip(f"{claim.id}: the text of {detail} is not in {PAPERS_DIR}")
+    assert status == "verbatim", f"{claim.study}:{claim.id}: {detail!r} is not in the paper"
 
 
 # ---------------------------------------------------------------- the rule language
@@ -128,15 +216,16 @@ def test_rules_outside_the_syntax_are_refused(rule):
 
 def test_missing_quantities_are_named():
     claim = claims.Claim(study="t", id="x", chapter="c", section="s", claim="c", quote="q",
-                         source="s", paper="p", expect="holds", rule="a > zz and b < max('q_*')")
+                         source="s", paper="p", evidence="reproduction", expect="holds",
+                         holds_if="a > zz and b < max('q_*')", fails_if="otherwise")
     assert claims.verdict(claim, VALUES) == "not evaluated"
     assert claims.missing_keys(claim, VALUES) == ["zz", "q_*"]
 
 
 def test_ours_template_accepts_plain_keys_only(tmp_path, monkeypatch):
     good = claims.Claim(study="t", id="x", chapter="c", section="s", claim="c", quote="q",
-                        source="s", paper="p", expect="holds", rule="a > b",
-                        ours="{a:.2f} vs {b}")
+                        source="s", paper="p", evidence="reproduction", expect="holds",
+                        holds_if="a > b", fails_if="otherwise", ours="{a:.2f} vs {b}")
     assert claims.ours_text(good, VALUES) == "0.50 vs 0.3"
     with pytest.raises(claims.ClaimError):
         claims._format_fields("{a.__class__}", "test")
@@ -148,13 +237,15 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
     """A failing claim's reason is a template over glued keys like ``ours``: the note shows the
     re-executed numbers, and a reason field that is no plain key is refused when loading."""
     failing = claims.Claim(study="t", id="x", chapter="c", section="s", claim="c", quote="q",
-                           source="s", paper="p", expect="fails", rule="a < b",
+                           source="s", paper="p", evidence="reproduction", expect="fails",
+                           holds_if="a < b", fails_if="otherwise",
                            reason="ours is {a:.2f}, above {b}; {zz} was not glued")
     (row,) = claims.table([failing], {"c": VALUES})
     assert row["verdict"] == "fails"
     assert row["note"] == "ours is 0.50, above 0.3; [zz?] was not glued"
     unexpected = claims.Claim(study="t", id="y", chapter="c", section="s", claim="c", quote="q",
-                              source="s", paper="p", expect="holds", rule="a < b")
+                              source="s", paper="p", evidence="reproduction", expect="holds",
+                              holds_if="a < b", fails_if="otherwise")
     (row,) = claims.table([unexpected], {"c": VALUES})  # fails without a reason (e.g. a smoke run)
     assert (row["verdict"], row["note"]) == ("fails", "")
     monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
@@ -162,7 +253,8 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
     import yaml
 
     entry = {"id": "bad-reason", "chapter": run.chapters()[0], "section": "s", "claim": "c",
-             "quote": "q", "source": "s", "paper": "p", "expect": "fails", "rule": "a < b",
+             "quote": "q", "source": "s", "paper": "p", "evidence": "reproduction",
+             "expect": "fails", "holds_if": "a < b", "fails_if": "otherwise",
              "reason": "see {a.__class__}"}
     (tmp_path / "r.yaml").write_text(yaml.safe_dump([entry]))
     with pytest.raises(claims.ClaimError, match="field 'reason'"):
@@ -174,13 +266,15 @@ def test_a_malformed_ledger_names_the_file_and_the_claim(tmp_path, monkeypatch):
     monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
     claims.load.cache_clear()
     entry = {"id": "bad-rule", "chapter": run.chapters()[0], "section": "s", "claim": "c",
-             "quote": "q", "source": "s", "paper": "p", "expect": "holds", "rule": "a == b"}
+             "quote": "q", "source": "s", "paper": "p", "evidence": "reproduction",
+             "expect": "holds", "holds_if": "a == b", "fails_if": "otherwise"}
     import yaml
 
     (tmp_path / "x.yaml").write_text(yaml.safe_dump([entry]))
     with pytest.raises(claims.ClaimError, match=r"x.yaml, claim 'bad-rule'.*Eq"):
         claims.load("x")
-    (tmp_path / "y.yaml").write_text(yaml.safe_dump([{**entry, "rule": None, "expect": "fails"}]))
+    (tmp_path / "y.yaml").write_text(yaml.safe_dump([{**entry, "holds_if": None,
+                                                       "expect": "fails"}]))
     with pytest.raises(claims.ClaimError, match="y.yaml"):
         claims.load("y")
     (tmp_path / "z.yaml").write_text("- !!python/object/apply:os.system ['true']\n")
@@ -192,11 +286,11 @@ def test_a_malformed_ledger_names_the_file_and_the_claim(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- NaN, arithmetic and limits
 
 
-def _claim(rule="a > b", **fields):
+def _claim(rule="a > b", fails_if="otherwise", **fields):
     """A claim of a test ledger (expect: holds), with ``fields`` replaced."""
     return claims.Claim(**{"study": "t", "id": "x", "chapter": "c", "section": "s", "claim": "c",
-                           "quote": "q", "source": "s", "paper": "p", "expect": "holds",
-                           "rule": rule, **fields})
+                           "quote": "q", "source": "s", "paper": "p", "evidence": "reproduction",
+                           "expect": "holds", "holds_if": rule, "fails_if": fails_if, **fields})
 
 
 def _ledger(tmp_path, monkeypatch, name, entries=None, text=None):
@@ -210,7 +304,8 @@ def _ledger(tmp_path, monkeypatch, name, entries=None, text=None):
     if text is None:
         text = yaml.safe_dump([{"id": "bad", "chapter": run.chapters()[0], "section": "s",
                                 "claim": "c", "quote": "q", "source": "s", "paper": "p",
-                                "expect": "holds", "rule": "a > b", **entry}
+                                "evidence": "reproduction", "expect": "holds",
+                                "holds_if": "a > b", "fails_if": "otherwise", **entry}
                                for entry in entries])
     if isinstance(text, bytes):
         file.write_bytes(text)
@@ -296,8 +391,11 @@ def test_bad_or_huge_format_specs_are_refused(tmp_path, monkeypatch, template, p
 
 
 @pytest.mark.parametrize("entry, field", [
-    ({"claim": ["a", "list"]}, "claim"), ({"rule": {"a": 1}}, "rule"),
-    ({"id": ["x"]}, "id"), ({1: "x", 2: "y"}, "1"), ({"rule": "a ==== b"}, "rule"),
+    ({"claim": ["a", "list"]}, "claim"), ({"holds_if": {"a": 1}}, "holds_if"),
+    ({"id": ["x"]}, "id"), ({1: "x", 2: "y"}, "1"), ({"holds_if": "a ==== b"}, "holds_if"),
+    ({"fails_if": "a ==== b"}, "fails_if"), ({"fails_if": None}, "fails_if"),
+    ({"evidence": "hearsay"}, "evidence"), ({"paper": "{paper:no_such_target}"}, "paper"),
+    ({"expect": "inconclusive"}, "reason"),
     ({"expect": "maybe"}, "expect"), ({"chapter": "no-such-chapter"}, "chapter"),
     ({"quote": "q" * 100_000}, "quote"),
 ])

@@ -1,16 +1,25 @@
 """The claims ledger: the papers' statements, checked against the numbers a chapter glues.
 
-``data/claims/<study>.yaml`` is a list of claims (schema and rule syntax in
-``data/claims/README.md``). A rule is a boolean expression such as
-``"vn_cn_adv > max('table9_*_adv') and abs(split_half_all - 0.953) <= 0.005"``; it is parsed with
-:mod:`ast` and evaluated by walking a whitelist of node types, never with ``eval``. A claim's
-verdict is computed from glued values only:
+``data/claims/<study>.yaml`` is a list of claims (schema, rule syntax and the decision rules in
+``data/claims/README.md``). A claim is decided by two rules declared from the paper before our
+numbers are read, ``holds_if`` and ``fails_if``, boolean expressions such as
+``"gap_ci_low > 0"`` / ``"gap_ci_high < 0"``; each is parsed with :mod:`ast` and evaluated by
+walking a whitelist of node types, never with ``eval``. A claim's verdict is computed from glued
+values only:
 
-- ``holds`` / ``fails``: the rule is true / false;
-- ``not evaluated``: the rule cannot be decided on this run's values: a key is not glued (another
+- ``holds``: ``holds_if`` is true; ``fails``: ``fails_if`` is true (``fails_if: otherwise`` declares
+  a two-valued decision: the claim fails whenever it does not hold);
+- ``inconclusive``: neither is true (an interval that straddles the threshold, a floor, too few
+  units);
+- ``not evaluated``: the rules cannot be decided on this run's values: a key is not glued (another
   profile, say), a value is NaN, or the arithmetic is undefined on them (a division by a glued
-  zero, ``inf - inf``); the table's note names the key or the expression;
+  zero, ``inf - inf``); the table's note names the key or the expression. Both rules true is a
+  defect of the ledger and is reported the same way, with that note;
 - ``not testable here``: the ledger says so (``expect: untestable``) with its reason.
+
+Each claim also says what kind of evidence it is (``evidence``: ``reproduction``, ``substitute``
+or ``extension``); :func:`outcome` combines the two into the classes the Findings count apart
+(:data:`OUTCOMES`), so that an artefact of a substitute is never counted as a contradiction.
 
 An error, or a verdict? A defect of the ledger is a :class:`ClaimError` (a
 :class:`~compsem.errors.CompsemError`: the command line prints it as one line), raised when the
@@ -39,6 +48,7 @@ import math
 import re
 import statistics
 import string
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,14 +56,21 @@ from pathlib import Path
 import yaml
 import yaml.composer
 
-from compsem import paths
+from compsem import paths, targets
 from compsem.errors import CompsemError
 
 CLAIMS_DIR = paths.CLAIMS_DIR
-EXPECTATIONS = ("holds", "fails", "untestable")
-VERDICTS = ("holds", "fails", "not evaluated", "not testable here")
-_REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "expect")
-_OPTIONAL = ("rule", "reason", "ours")
+EXPECTATIONS = ("holds", "fails", "inconclusive", "untestable")
+VERDICTS = ("holds", "fails", "inconclusive", "not evaluated", "not testable here")
+EVIDENCE = ("reproduction", "substitute", "extension")
+# what a verdict means for the paper, by the kind of evidence (outcome()), in the order of the
+# Findings page's counts
+OUTCOMES = ("reproduced", "contradicted", "inconclusive", "substitute only", "extension",
+            "not testable", "not evaluated")
+OTHERWISE = "otherwise"  # ``fails_if: otherwise``: the claim fails whenever it does not hold
+_REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "evidence",
+             "expect")
+_OPTIONAL = ("holds_if", "fails_if", "reason", "ours")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MAX_LEDGER_BYTES = 1_000_000  # the largest ledger is 70 kB
 MAX_FIELD_CHARS = 4000  # the longest field (a reason) is under 1,000 characters
@@ -90,10 +107,17 @@ class Claim:
     quote: str
     source: str
     paper: str
+    evidence: str
     expect: str
-    rule: str | None = None
+    holds_if: str | None = None
+    fails_if: str | None = None
     reason: str | None = None
     ours: str | None = None
+
+    @property
+    def rules(self) -> list[str]:
+        """The claim's rules as written (``fails_if: otherwise`` is no rule of its own)."""
+        return [r for r in (self.holds_if, self.fails_if) if r and r != OTHERWISE]
 
     @property
     def anchor(self) -> str:
@@ -402,16 +426,20 @@ def load(study: str) -> tuple[Claim, ...]:
                              f"chapters: {sorted(known_chapters)}")
         if entry["expect"] not in EXPECTATIONS:
             raise ClaimError(f"{where}, field 'expect': must be one of {EXPECTATIONS}")
-        if entry["expect"] == "untestable":
-            if entry.get("rule"):
-                raise ClaimError(f"{where}, field 'rule': an untestable claim has no rule")
-        elif not entry.get("rule"):
-            raise ClaimError(f"{where}, field 'rule': a testable claim needs a rule")
-        else:
-            parse_rule(entry["rule"], f"{where}, field 'rule'")
-        if entry["expect"] in ("fails", "untestable") and not entry.get("reason"):
+        if entry["evidence"] not in EVIDENCE:
+            raise ClaimError(f"{where}, field 'evidence': must be one of {EVIDENCE}")
+        for field in ("holds_if", "fails_if"):
+            if entry["expect"] == "untestable":
+                if entry.get(field):
+                    raise ClaimError(f"{where}, field {field!r}: an untestable claim has no rules")
+            elif not entry.get(field):
+                raise ClaimError(f"{where}, field {field!r}: a testable claim needs holds_if and "
+                                 f"fails_if (fails_if: {OTHERWISE} when it cannot be inconclusive)")
+            elif not (field == "fails_if" and entry[field] == OTHERWISE):
+                parse_rule(entry[field], f"{where}, field {field!r}")
+        if entry["expect"] in ("fails", "inconclusive", "untestable") and not entry.get("reason"):
             raise ClaimError(f"{where}, field 'reason': expect {entry['expect']} needs a reason")
-        for field in ("ours", "reason"):
+        for field in ("ours", "reason", "paper"):
             if entry.get(field):
                 _format_fields(entry[field], where, field)
         claims.append(Claim(study=study, **entry))
@@ -432,15 +460,38 @@ def for_chapter(chapter: str) -> list[Claim]:
 
 def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
     """The claim's verdict on ``values`` (one of :data:`VERDICTS`) and, when it is not evaluated,
-    why (the missing keys, the NaN key or the undefined expression)."""
+    why (the missing keys, the NaN key, the undefined expression, or rules that overlap)."""
     if claim.expect == "untestable":
         return "not testable here", ""
     try:
-        return ("holds" if evaluate_rule(claim.rule, values) else "fails"), ""
+        holds = evaluate_rule(claim.holds_if, values)
+        fails = (not holds) if claim.fails_if == OTHERWISE else evaluate_rule(claim.fails_if,
+                                                                               values)
     except NotEvaluated as error:
         missing = missing_keys(claim, values)
         return "not evaluated", ("not glued in this run: " + ", ".join(missing) if missing
                                  else str(error))
+    if holds and fails:
+        return "not evaluated", "holds_if and fails_if are both true: the ledger's rules overlap"
+    return ("holds" if holds else "fails" if fails else "inconclusive"), ""
+
+
+def outcome(claim: Claim, verdict_: str) -> str:
+    """What a verdict means for the paper (one of :data:`OUTCOMES`): a reproduction that holds
+    is *reproduced*, one that fails *contradicted*; a substitute's verdict is *substitute only*
+    and an extension's *extension* whatever it is (neither bears on the paper's numbers);
+    *inconclusive*, *not testable* and *not evaluated* as they come."""
+    if verdict_ == "not testable here":
+        return "not testable"
+    if verdict_ == "not evaluated":
+        return "not evaluated"
+    if claim.evidence == "extension":
+        return "extension"
+    if verdict_ == "inconclusive":
+        return "inconclusive"
+    if claim.evidence == "substitute":
+        return "substitute only"
+    return "reproduced" if verdict_ == "holds" else "contradicted"
 
 
 def verdict(claim: Claim, values: Mapping[str, float]) -> str:
@@ -449,19 +500,17 @@ def verdict(claim: Claim, values: Mapping[str, float]) -> str:
 
 
 def missing_keys(claim: Claim, values: Mapping[str, float]) -> list[str]:
-    """Keys or patterns of the rule that ``values`` lacks."""
-    if not claim.rule:
-        return []
+    """Keys or patterns of the claim's rules that ``values`` lacks."""
     missing = []
-    tree = parse_rule(claim.rule)
-    for node in ast.walk(tree):
+    nodes = [node for rule in claim.rules for node in ast.walk(parse_rule(rule))]
+    for node in nodes:
         if isinstance(node, ast.Name) and node.id not in values and node.id not in (
                 *_AGGREGATES, "abs", "count"):
             missing.append(node.id)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and not any(
                 fnmatch.fnmatchcase(k, node.value) for k in values):
             missing.append(node.value)
-    return missing
+    return list(dict.fromkeys(missing))
 
 
 def _spec_problem(spec: str) -> str | None:
@@ -480,9 +529,20 @@ def _spec_problem(spec: str) -> str | None:
     return None
 
 
+def _paper_field(spec: str, where: str, field: str) -> tuple[str, str]:
+    """The target key and number format of a ``{paper:key}`` or ``{paper:key:.3f}`` field
+    (ClaimError when the key is no target of ``data/targets/``)."""
+    key, _, number_format = spec.partition(":")
+    if key not in targets.paper_values():
+        raise ClaimError(f"{where}, field {field!r}: {{paper:{key}}}: no target {key!r} in "
+                         "data/targets/*.json: add the paper's number there")
+    return key, number_format
+
+
 def _format_fields(template: str, where: str, field: str = "ours") -> list[tuple[str, str]]:
-    """The (key, format spec) pairs of an ``ours`` or ``reason`` template; only plain names with
-    number formats are allowed."""
+    """The (key, format spec) pairs of an ``ours``, ``reason`` or ``paper`` template: plain glued
+    keys with number formats, ``{key:.3f}``, or the paper's number of a target,
+    ``{paper:key:.3f}`` (the key ``paper:key``)."""
     fields = []
     try:
         parsed = list(string.Formatter().parse(template))
@@ -493,6 +553,9 @@ def _format_fields(template: str, where: str, field: str = "ours") -> list[tuple
             continue
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion or "{" in (spec or ""):
             raise ClaimError(f"{where}, field {field!r}: {{{name}}} must be a plain glued key")
+        if name == "paper":
+            key, spec = _paper_field(spec or "", where, field)
+            name = f"paper:{key}"
         problem = _spec_problem(spec or "")
         if problem:
             raise ClaimError(f"{where}, field {field!r}: {{{name}:...}}: {problem}")
@@ -513,12 +576,16 @@ def fill(template: str, values: Mapping[str, float], where: str = "template",
     """An ``ours`` or ``reason`` template with its ``{key:spec}`` fields replaced by glued values
     (``[key?]`` where a key was not glued); ClaimError for a field that is no plain key with a
     number format (a ledger's templates are checked when it is loaded)."""
-    _format_fields(template, where, field)
+    fields = iter(_format_fields(template, where, field))
     out = []
-    for literal, name, spec, _ in string.Formatter().parse(template):
+    for literal, name, _, _ in string.Formatter().parse(template):
         out.append(literal)
         if name is not None:
-            out.append(_number(values[name], spec) if name in values else f"[{name}?]")
+            key, spec = next(fields)
+            if key.startswith("paper:"):
+                out.append(_number(targets.paper_values()[key.removeprefix("paper:")], spec))
+            else:
+                out.append(_number(values[key], spec) if key in values else f"[{key}?]")
     return "".join(out)
 
 
@@ -528,35 +595,41 @@ def ours_text(claim: Claim, values: Mapping[str, float]) -> str:
         return "–"
     if claim.ours:
         return fill(claim.ours, values, f"{claim.study}, claim {claim.id!r}", "ours")
-    keys = rule_keys(claim.rule)
+    keys = list(dict.fromkeys(k for rule in claim.rules for k in rule_keys(rule)))
     return ", ".join(f"{k} = {_number(values[k])}" for k in keys if k in values) or "–"
 
 
 def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, float]],
           link_prefix: str = "") -> list[dict]:
-    """One row per claim: id, claim, paper, ours, verdict, expected, link (for rendering)."""
+    """One row per claim: id, claim, paper, ours, verdict, outcome (:func:`outcome`), evidence,
+    expected, note, link (for rendering)."""
     rows = []
     for claim in claims:
         values = values_by_chapter.get(claim.chapter, {})
+        where = f"{claim.study}, claim {claim.id!r}"
         result, note = judge(claim, values)
         # a claim expected to hold has no reason (it may fail in a smoke run)
-        if claim.reason and result in ("fails", "not testable here"):
-            note = fill(claim.reason, values, f"{claim.study}, claim {claim.id!r}", "reason")
+        if claim.reason and result in ("fails", "inconclusive", "not testable here"):
+            note = fill(claim.reason, values, where, "reason")
         rows.append({
             "id": claim.id, "study": claim.study, "chapter": claim.chapter, "claim": claim.claim,
-            "source": claim.source, "paper": claim.paper, "ours": ours_text(claim, values),
-            "verdict": result, "expected": claim.expect, "note": note or "",
-            "link": f"{link_prefix}#{claim.anchor}",
+            "source": claim.source, "paper": fill(claim.paper, values, where, "paper"),
+            "ours": ours_text(claim, values), "verdict": result,
+            "outcome": outcome(claim, result), "evidence": claim.evidence,
+            "expected": claim.expect, "note": note or "", "link": f"{link_prefix}#{claim.anchor}",
         })
     return rows
 
 
-VERDICT_COLOURS = {"holds": "#1b7837", "fails": "#b2182b", "not evaluated": "#777777",
-                   "not testable here": "#8c510a"}
+VERDICT_COLOURS = {"holds": "#1b7837", "fails": "#b2182b", "inconclusive": "#b8860b",
+                   "not evaluated": "#777777", "not testable here": "#8c510a"}
+EVIDENCE_LABELS = {"reproduction": "the paper's setting", "substitute": "a substitute",
+                   "extension": "our extension"}
 
 
 def html_table(rows: list[dict], show_chapter: bool = False) -> str:
-    """The Findings table as HTML: claim (linked to its section), paper, ours, verdict."""
+    """The Findings table as HTML: claim (linked to its section), paper, ours, verdict (with the
+    kind of evidence and what it means for the paper)."""
     from html import escape
 
     head = ["claim", "paper", "ours", "verdict"] + (["chapter"] if show_chapter else [])
@@ -570,6 +643,8 @@ def html_table(rows: list[dict], show_chapter: bool = False) -> str:
             f'<br><small>{escape(row["source"])}</small>',
             escape(row["paper"]), escape(row["ours"]),
             f'<b style="color:{colour}"{title}>{escape(row["verdict"])}</b>'
+            f'<br><small><i>{escape(row["outcome"])}</i> ({escape(EVIDENCE_LABELS[row["evidence"]])})'
+            "</small>"
             + (f'<br><small>{escape(row["note"])}</small>' if row["note"] else ""),
         ]
         if show_chapter:
@@ -579,15 +654,86 @@ def html_table(rows: list[dict], show_chapter: bool = False) -> str:
     return "\n".join(out)
 
 
+def outcome_counts(rows: list[dict]) -> dict[str, int]:
+    """How many rows fall in each class of :data:`OUTCOMES`."""
+    return {name: sum(r["outcome"] == name for r in rows) for name in OUTCOMES}
+
+
 def summary(rows: list[dict]) -> str:
-    """'7 of 9 claims hold, 1 fails (a finding), 1 not testable here.'"""
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
-    testable = len(rows) - counts["not testable here"]
-    parts = [f"{counts['holds']} of {testable} testable claims hold here"]
-    if counts["fails"]:
-        parts.append(f"{counts['fails']} {'fails' if counts['fails'] == 1 else 'fail'}")
-    if counts["not evaluated"]:
-        parts.append(f"{counts['not evaluated']} not evaluated in this run")
-    if counts["not testable here"]:
-        parts.append(f"{counts['not testable here']} not testable here")
-    return ", ".join(parts)
+    """'9 claims: 5 reproduced, 1 contradicted, 1 inconclusive, 1 substitute only, 1 not
+    testable' (classes with no claim are left out)."""
+    counts = outcome_counts(rows)
+    parts = [f"{n} {name}" for name, n in counts.items() if n]
+    noun = "claim" if len(rows) == 1 else "claims"
+    return f"{len(rows)} {noun}: " + ", ".join(parts) if parts else f"no {noun}"
+
+
+# ---------------------------------------------------------------- the ledger's own checks
+
+# a reference to a part of a paper or a year, where a number is no quantity
+_REFERENCE = re.compile(
+    r"(?:§+|\b(?:Tables?|Figures?|Figs?\.|Eqs?\.|Equations?|Chapters?|Ch\.|Sections?|"
+    r"Experiments?|Appendix|Appendices|Footnote|p\.|pp\.|lines?|Algorithm)\s*)"
+    r"[A-Z]?\d+(?:[.\-–]\d+)*(?:\s*(?:,|and|&|-|–)\s*[A-Z]?\d+(?:[.\-–]\d+)*)*"
+    r"|\b(?:19|20)\d\d[a-z]?\b")
+# a number standing as a word (not part of a name such as STS3k, GS2011, MiniLM-L6, bf16)
+_NUMBER = re.compile(r"(?<![\w.\-])[-+−]?(?:\d+(?:[.,]\d+)*|\.\d+)(?:e[-+]?\d+)?%?(?![\w])")
+
+
+def hand_typed_numbers(text: str) -> list[str]:
+    """The numbers typed into a ``reason`` or ``ours`` text: every number outside its
+    ``{key}`` / ``{paper:key}`` fields that is not a reference to a section, table, figure,
+    equation or chapter, or a year. A number belongs in data/targets (the paper's) or is glued
+    (ours); a reason that types one goes stale when a chapter is re-executed."""
+    plain = re.sub(r"\{[^{}]*\}", " ", text)
+    plain = _REFERENCE.sub(" ", plain)
+    return _NUMBER.findall(plain)
+
+
+# the paper texts each ledger quotes (``COMPSEM_PAPERS_DIR/<name>.txt``)
+PAPER_TEXTS = {
+    "sts3k": ("fodor-2024-sts3k-compositionality",),
+    "modifiers": ("carvalho-montague-modifiers-arxiv", "carvalho-montague-modifiers-coling2025"),
+    "cogs": ("kim-2021-dissertation-cogs",),
+    "cogs-auxiliary": ("kim-2021-dissertation-cogs",),
+    "probing": ("ettinger-2016-probing-composition", "ettinger-2018-assessing-composition"),
+}
+PAPER_TEXTS["synthesis"] = tuple(dict.fromkeys(n for names in PAPER_TEXTS.values() for n in names))
+_ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…)\s*")
+
+
+def normalise_text(text: str) -> str:
+    """Text as quotes are compared: words re-joined across line-end hyphens, one kind of quote
+    mark, dash and space, ligatures spelled out, case kept."""
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(\w)[-‐­]\s*\n\s*(\w)", r"\1\2", text)  # hyphenation at a line end
+    text = text.replace("­", "")
+    for marks, plain in (("‘’‛′`", "'"), ("“”„″", '"'), ("‐‑‒–—−", "-")):
+        text = re.sub(f"[{marks}]", plain, text)
+    return " ".join(text.split())
+
+
+@functools.cache
+def _paper_text(folder: str, name: str) -> str | None:
+    file = Path(folder) / f"{name}.txt"
+    return normalise_text(file.read_text(encoding="utf-8")) if file.exists() else None
+
+
+def quote_check(claim: Claim, papers_dir: Path) -> tuple[str, str]:
+    """Whether ``claim.quote`` is the words of its paper: ``("verbatim", "")`` when each part of
+    it between ellipses is in one of the study's paper texts in ``papers_dir``
+    (:data:`PAPER_TEXTS`, compared after :func:`normalise_text`); ``("not found", part)``
+    naming the first part that is not; ``("unchecked", names)`` when a part is not in the texts
+    at hand but one of the study's papers is not in the folder."""
+    names = PAPER_TEXTS.get(claim.study, ())
+    texts = {n: _paper_text(str(papers_dir), n) for n in names}
+    present = [t for t in texts.values() if t is not None]
+    absent = [n for n, t in texts.items() if t is None]
+    for part in _ELLIPSIS.split(normalise_text(claim.quote)):
+        part = part.strip(" \"'")
+        if part and not any(part in t or part.replace("-", "") in t.replace("-", "")
+                            for t in present):
+            if absent:
+                return "unchecked", ", ".join(absent)
+            return "not found", part[:160]
+    return "verbatim", ""

@@ -20,8 +20,9 @@ STUDY_TITLES = {
     "cogs": "COGS (Kim 2021, Chapter 4)",
     "cogs-auxiliary": "COGS: auxiliary objectives (Kim 2021, Chapter 5)",
     "probing": "Probing composition (Ettinger et al. 2016, 2018)",
+    "synthesis": "Synthesis across the studies",
 }
-STUDY_ORDER = ("sts3k", "modifiers", "cogs", "cogs-auxiliary", "probing")
+STUDY_ORDER = ("sts3k", "modifiers", "cogs", "cogs-auxiliary", "probing", "synthesis")
 
 
 def glued_by_chapter(book_dir: Path | None = None) -> dict[str, dict[str, float]]:
@@ -55,31 +56,59 @@ def _glued(notebook: Path) -> dict[str, float]:
     return values
 
 
+def counts_table(rows_by_study: dict[str, list[dict]]) -> str:
+    """Per study, how many claims fall in each class of :data:`compsem.claims.OUTCOMES` (a
+    Markdown table; classes no claim falls in are left out, the total is the last row)."""
+    every = [row for rows in rows_by_study.values() for row in rows]
+    classes = [name for name, n in claims.outcome_counts(every).items() if n]
+    lines = ["| study | claims | " + " | ".join(classes) + " |",
+             "|---|" + "---:|" * (len(classes) + 1)]
+    for study, rows in [*rows_by_study.items(), ("all studies", every)]:
+        counts = claims.outcome_counts(rows)
+        name = STUDY_TITLES.get(study, study)
+        if study == "all studies":
+            name = f"**{name}**"
+        lines.append(f"| {name} | {len(rows)} | "
+                     + " | ".join(str(counts[c]) for c in classes) + " |")
+    return "\n".join(lines)
+
+
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
-    """The page's MyST Markdown: one section per study, a headline and its claims table."""
-    all_rows = []
-    sections = []
+    """The page's MyST Markdown: the counts by class per study and the contradictions of the
+    papers first (one screen), then one section per study with its claims table."""
+    rows_by_study: dict[str, list[dict]] = {}
     studies = [s for s in STUDY_ORDER if (claims.CLAIMS_DIR / f"{s}.yaml").exists()]
     studies += [f.stem for f in claims.ledger_files() if f.stem not in studies]
     for study in studies:
-        study_claims = list(claims.load(study))
-        rows = claims.table(study_claims, values_by_chapter)
+        rows = claims.table(list(claims.load(study)), values_by_chapter)
         for row in rows:  # links from this page go to the chapter's page
             row["link"] = f"{row['chapter']}.html{row['link']}"
-        all_rows += rows
-        sections.append(
-            f"## {STUDY_TITLES.get(study, study)}\n\n{claims.summary(rows)}.\n\n"
-            f"```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n"
-        )
+        rows_by_study[study] = rows
+    contradicted = [row for rows in rows_by_study.values() for row in rows
+                    if row["outcome"] == "contradicted"]
     head = (
         "# Findings at a glance\n\n"
         "Every claim of the four studies that this book checks, with the paper's number or "
-        "statement, ours, and the verdict our numbers give. The page is generated from the "
-        "committed executed chapters (`compsem findings`, run by `make html`) and the claims "
-        "ledger in `data/claims/`; each claim links to the section that shows it. A claim that "
-        "*fails* is a finding: our numbers contradict the paper, and the chapter says why.\n\n"
-        f"**Overall: {claims.summary(all_rows)}.**\n\n"
+        "statement, ours, and the verdict our numbers give by a rule declared from the paper "
+        "(`data/claims/README.md`). A verdict is *holds*, *fails* or *inconclusive*; what it "
+        "means for the paper depends on the evidence: a claim tested as the paper did is "
+        "*reproduced* or *contradicted*; one tested with a stand-in (another model, a reduced "
+        "run) counts as *substitute only*, and our own questions as *extension*, whatever their "
+        "verdict. The page is generated from the committed executed chapters (`compsem findings`, "
+        "run by `make html`); each claim links to the section that shows it.\n\n"
+        f"{counts_table(rows_by_study)}\n\n"
+        "## Contradictions of the papers\n\n"
     )
+    if contradicted:
+        head += ("Claims tested as the paper did that our numbers contradict; each chapter says "
+                 "why.\n\n"
+                 f"```{{raw}} html\n{claims.html_table(contradicted, show_chapter=True)}\n```\n\n")
+    else:
+        head += "None: no claim tested as the paper did is contradicted by our numbers.\n\n"
+    sections = [
+        f"## {STUDY_TITLES.get(study, study)}\n\n{claims.summary(rows)}.\n\n"
+        f"```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n"
+        for study, rows in rows_by_study.items()]
     return head + "\n".join(sections)
 
 

@@ -1,52 +1,20 @@
 """Paper-vs-ours tables, glue helpers and the one plotting theme of the book.
 
-The targets convention (``data/targets/<study>.json``)::
-
-    {"split_half_all": {"paper": 0.953, "tol": 0.005, "source": "§5.1"}, ...}
-
-optionally with ``"status": "substitute" | "not-run" | "partial"`` and a ``"reason"`` for a
-target that is knowingly not met: *substitute*, another model or data stand in; *not-run*, not
-computed here; *partial*, computed from part of the paper's runs (fewer seeds, say), compared but
-not held to the tolerance. A chapter computes the same quantity, glues it under the same key with
+The paper's numbers are the targets of ``data/targets/<study>.json`` (read and validated by
+:mod:`compsem.targets`). A chapter computes the same quantity, glues it under the same key with
 :func:`glue` and shows :func:`compare`'s table; ``tests/test_targets.py`` checks every glued value
 of the committed notebooks against its target.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 from collections.abc import Mapping
 
 import pandas as pd
 
 from compsem import paths
-
-STATUSES = ("substitute", "not-run", "partial")
-
-
-@functools.cache
-def load_targets(study: str) -> dict[str, dict]:
-    """The paper numbers of ``study`` (``data/targets/<study>.json``), validated."""
-    file = paths.TARGETS_DIR / f"{study}.json"
-    if not file.exists():
-        known = sorted(p.stem for p in paths.TARGETS_DIR.glob("*.json"))
-        raise FileNotFoundError(f"no targets file {file}; known studies: {known}")
-    targets = json.loads(file.read_text())
-    for key, target in targets.items():
-        missing = {"paper", "tol", "source"} - set(target)
-        if missing:
-            raise ValueError(f"{file}: target {key!r} lacks {sorted(missing)}")
-        if target.get("status") not in (None, *STATUSES):
-            raise ValueError(f"{file}: target {key!r} has unknown status {target['status']!r}")
-        if target.get("status") and not target.get("reason"):
-            raise ValueError(f"{file}: target {key!r} has a status but no reason")
-        if target.get("expect", "match") not in ("match", "differs"):
-            raise ValueError(f"{file}: target {key!r}: expect must be 'match' or 'differs'")
-        if target.get("expect") == "differs" and not target.get("reason"):
-            raise ValueError(f"{file}: target {key!r} is expected to differ but gives no reason")
-    return targets
+from compsem.targets import STATUSES, load_targets  # noqa: F401 (the chapters' import)
 
 
 def slug(name: str) -> str:

@@ -479,11 +479,14 @@ def null_bands(run, lex: Lexicon, n_perm: int, seed: int, level: float) -> dict:
 
 
 def null_values(bands: dict) -> dict[str, float]:
-    """How many of the four off-diagonal (S-I, Y) cells leave the band, and its half-widths."""
-    outside = (bands["pair"] < bands["pair_low"]) | (bands["pair"] > bands["pair_high"])
+    """How many of the four off-diagonal (S-I, Y) cells leave the band (in all, above it: S-I
+    keeps its phrases closer than chance, below it: the other way), and its half-widths."""
+    above, below = bands["pair"] > bands["pair_high"], bands["pair"] < bands["pair_low"]
     half = (bands["pair_high"] - bands["pair_low"])[1:] / 2
     return {
-        "mod_x_pair_si_cells_outside_null": int(outside[1:].sum()),
+        "mod_x_pair_si_cells_outside_null": int((above | below)[1:].sum()),
+        "mod_x_pair_si_cells_above_null": int(above[1:].sum()),
+        "mod_x_pair_si_cells_below_null": int(below[1:].sum()),
         "mod_x_pair_null_halfwidth_min": float(half.min()),
         "mod_x_pair_null_halfwidth_max": float(half.max()),
     }
@@ -641,3 +644,194 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
     for spec, f in frame.groupby("spec"):
         values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = int((f["p_holm"] < 0.05).sum())
     return frame.drop(columns="spec"), values
+
+
+# --------------------------------------------------------------------------- the claims' decision quantities
+#
+# The Findings decide each claim by the kind of claim it is (data/claims/README.md): a
+# difference by an interval, "no difference" by an equivalence test (the interval at
+# 1 - 2 alpha inside a margin declared from the paper, two one-sided tests), so these functions
+# glue intervals beside the permutation p-values above. Every interval resamples adjectives
+# within their class (:func:`statistics.bootstrap_statistic`), the unit of the permutation tests.
+
+
+def no_difference_margin(targets: dict) -> dict[str, float]:
+    """The margin of "no difference between adjective classes": the spread of the class scores
+    that 001 §4.2.1 reads as "no perceptible differences between adjective categories", sBERT's
+    row of 001 Table 1 (the only row of that table with a spread above the rounding)."""
+    row = T.paper_row("sbert", "an", targets)
+    return {"mod_x_margin_no_difference": float(row.max() - row.min())}
+
+
+def _test_matrices(run, lex: Lexicon) -> dict:
+    """Per test of a run, a function of resampled adjective indices giving the class (or cell)
+    scores: AN (Eq. 4, code variant), AAN (Eq. 4 on the 25 cells) when run, pairs (Eq. 6, the
+    authors' per-first-noun weighting), non-subsectivity (Eq. 8)."""
+    labels = lex.adjectives["cls"].to_numpy()
+    out = {}
+    grid = st.adjective_grid(run.an_phrases, run.an["code"]["holds"], lex)
+    out["an"] = lambda idx, g=grid: st.class_scores(g[idx], labels)
+    if run.aan:
+        S, W = st.pair_matrix(st.adjective_grid(run.aan_phrases, run.aan["code"]["holds"], lex))
+        out["aan"] = lambda idx, S=S, W=W: st.cell_scores(*st.pair_resampled(S, W, idx), labels)
+    S, W = run.pairs.weighted_holds("per_noun"), 1.0 - np.eye(len(labels))
+    out["pair"] = lambda idx, S=S, W=W: st.cell_scores(*st.pair_resampled(S, W, idx), labels)
+    ns = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
+    out["ns"] = lambda idx, g=ns: st.class_scores(g[idx], labels)
+    return out
+
+
+def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float = 0.05):
+    """Equivalence test of "no difference between adjective classes", test by test: the spread
+    (largest minus smallest class or cell score, :func:`statistics.spread`) with its
+    ``1 - 2 alpha`` bootstrap interval over adjectives, the basic (reverse percentile) interval
+    because resampling inflates a spread (on MiniLM's 25 AAN cells the resampled spreads
+    average nearly twice the observed one). The claim holds on a test when the upper end lies
+    within the margin (:func:`no_difference_margin`) and fails when the lower end lies beyond
+    it. Keys ``mod_x_spread_<test>_<spec>`` and ``_low`` / ``_high``."""
+    labels = lex.adjectives["cls"].to_numpy()
+    rows, values = [], {}
+    for spec in specs:
+        for test, scores_of in _test_matrices(runs[spec], lex).items():
+            observed, low, high = st.bootstrap_statistic(
+                lambda idx, f=scores_of: st.spread(f(idx)), labels, n_boot, seed, 1 - 2 * alpha,
+                method="basic",
+            )
+            key = f"mod_x_spread_{test}_{slug(spec)}"
+            values.update({key: observed, f"{key}_low": low, f"{key}_high": high})
+            rows.append({"test": test, "model": T.display_name(spec), "spread": observed,
+                         "low": low, "high": high})
+    frame = pd.DataFrame(rows).set_index(["test", "model"]).sort_index(level=0, sort_remaining=False)
+    return frame, values
+
+
+def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
+    """Intervals over adjectives of the differences the claims are about: the AAN drop (pairs
+    without an S-I adjective minus pairs with one, code Eq. 3; ``mod_x_aandrop_{low,high}_``),
+    the non-subsectivity direction ((NS-Pl + NS-Pr) minus (S-I + S-NI), Eq. 8;
+    ``mod_x_nsdir_{low,high}_``), S-I minus NS-Pl and minus NS-Pr on Eq. 8
+    (``mod_x_si_minus_{nspl,nspr}[_low,_high]_``), and the mean of all AAN phrases
+    (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``."""
+    labels = lex.adjectives["cls"].to_numpy()
+    values = {}
+
+    def interval(name, statistic, spec, observed_too=True):
+        observed, low, high = st.bootstrap_statistic(statistic, labels, n_boot, seed, level)
+        if observed_too:  # nsdir and aandrop: glued as _diff_ by ns_direction / aan_drop
+            values[f"mod_x_{name}_{slug(spec)}"] = observed
+        values[f"mod_x_{name}_low_{slug(spec)}"] = low
+        values[f"mod_x_{name}_high_{slug(spec)}"] = high
+
+    for spec in specs:
+        r = runs[spec]
+        ns = st.adjective_grid(r.an_phrases, r.ns["holds"], lex)
+        per_adj = ns.mean(axis=1)
+
+        def mean_of(idx, classes, v=per_adj):
+            return float(v[idx][np.isin(labels, classes)].mean())
+
+        interval("nsdir", lambda idx: mean_of(idx, ["NS-Pl", "NS-Pr"]) - mean_of(idx, ["S-I", "S-NI"]),
+                 spec, observed_too=False)
+        for other in ("NS-Pl", "NS-Pr"):
+            interval(f"si_minus_{T.cell_slug((other,))}",
+                     lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec)
+        if r.aan:
+            S, W = st.pair_matrix(st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex))
+            member = labels == "S-I"
+            neither = ~member[:, None] & ~member[None, :]
+
+            def drop(idx, S=S, W=W, neither=neither):
+                Sb, Wb = st.pair_resampled(S, W, idx)
+                w_in, w_out = Wb * neither, Wb * ~neither
+                return float((Sb * w_in).sum() / w_in.sum() - (Sb * w_out).sum() / w_out.sum())
+
+            def overall(idx, S=S, W=W):
+                Sb, Wb = st.pair_resampled(S, W, idx)
+                return float((Sb * Wb).sum() / Wb.sum())
+
+            interval("aandrop", drop, spec, observed_too=False)
+            interval("aan_mean", overall, spec)
+    return values
+
+
+def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
+    """For the AN test (Eq. 4, code variant): the smallest upper end, over classes, of the
+    class scores' bootstrap intervals over adjectives (``mod_x_an_lowest_high_<spec>``): below
+    the printed ceiling when some class is below 1 beyond the choice of its adjectives."""
+    labels = lex.adjectives["cls"].to_numpy()
+    values = {}
+    for spec in specs:
+        grid = st.adjective_grid(runs[spec].an_phrases, runs[spec].an["code"]["holds"], lex)
+        boot = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=level,
+                                    resample_nouns=False)
+        values[f"mod_x_an_lowest_high_{slug(spec)}"] = float(boot["high"].min())
+    return values
+
+
+def word_level_classes(runs: dict, specs, lex: Lexicon, n_perm: int, n_boot: int, seed: int,
+                       level: float):
+    """Are the adjective classes already in the single-word vectors (001 §6)? The mean cosine
+    similarity of two adjectives of one class minus that of two adjectives of different classes,
+    each adjective embedded alone as the tests embed it; a one-sided permutation test of the
+    class labels and a bootstrap interval over adjectives within class. Keys
+    ``mod_x_wordclass_{diff,low,high,p}_<spec>``."""
+    labels = lex.adjectives["cls"].to_numpy()
+    adjectives = lex.adjectives["word"].tolist()
+    rows, values = [], {}
+    for spec in specs:
+        space = runs[spec].space
+        unit = space.unit[space.rows(adjectives)]
+        sim = unit @ unit.T
+        W = 1.0 - np.eye(len(labels))
+
+        def contrast(lab, S=sim, Wm=W):
+            same = lab[:, None] == lab[None, :]
+            return float((S * Wm * same).sum() / (Wm * same).sum()
+                         - (S * Wm * ~same).sum() / (Wm * ~same).sum())
+
+        def resampled(idx, S=sim, Wm=W):
+            Sb, Wb = st.pair_resampled(S, Wm, idx)
+            same = labels[:, None] == labels[None, :]
+            return float((Sb * Wb * same).sum() / (Wb * same).sum()
+                         - (Sb * Wb * ~same).sum() / (Wb * ~same).sum())
+
+        perm = st.permutation_test(contrast, labels, n_perm, seed, "greater")
+        _, low, high = st.bootstrap_statistic(resampled, labels, n_boot, seed, level)
+        key = slug(spec)
+        values.update({f"mod_x_wordclass_diff_{key}": float(perm["observed"]),
+                       f"mod_x_wordclass_low_{key}": low, f"mod_x_wordclass_high_{key}": high,
+                       f"mod_x_wordclass_p_{key}": float(perm["p_value"])})
+        rows.append({"model": T.display_name(spec), "same class minus different classes":
+                     perm["observed"], "low": low, "high": high, "p (one-sided)": perm["p_value"]})
+    return pd.DataFrame(rows).set_index("model"), values
+
+
+def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float,
+                        targets: dict) -> dict[str, float]:
+    """Equivalence test of the synonym control at 0.5 (:func:`synonym_control`), every class of
+    every model. The margin (``mod_x_syn_margin``) is the smallest departure from 0.5 that 001
+    reads as an ordering of two classes: it ranks NS-Pr above NS-Pl for sBERT (§4.2.2) on the
+    pair cell (NS-Pl, NS-Pr) of Table 7. Per model: ``mod_x_syn_eq_far_<spec>``, the largest
+    distance from 0.5 of an end of a class's ``1 - 2 alpha`` interval (equivalence of every class
+    shown when it is within the margin), and ``mod_x_syn_neq_near_<spec>``, the largest distance
+    from 0.5 of the nearer end of a class interval that excludes 0.5, the interval at
+    ``1 - 2 alpha / m`` for the m classes of all models (Bonferroni: some class shown to depart
+    by more than the margin when it exceeds it; 0 when every interval contains 0.5)."""
+    labels = lex.adjectives["cls"].to_numpy()
+    margin = abs(0.5 - float(targets["mod_sbert_pair_nspl_nspr_001t7"]["paper"]))
+    values = {"mod_x_syn_margin": margin}
+    specs = [s for s in specs if runs[s].synonym is not None]
+    m = len(specs) * len(CLASSES)
+    for spec in specs:
+        grid = runs[spec].synonym.grid()
+        tost = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=1 - 2 * alpha,
+                                    resample_nouns=False)
+        wide = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed,
+                                    level=1 - 2 * alpha / m, resample_nouns=False)
+        far = np.maximum((tost["low"] - 0.5).abs(), (tost["high"] - 0.5).abs())
+        excludes = (wide["low"] > 0.5) | (wide["high"] < 0.5)
+        near = np.where(excludes, np.minimum((wide["low"] - 0.5).abs(),
+                                             (wide["high"] - 0.5).abs()), 0.0)
+        values[f"mod_x_syn_eq_far_{slug(spec)}"] = float(far.max())
+        values[f"mod_x_syn_neq_near_{slug(spec)}"] = float(near.max())
+    return values

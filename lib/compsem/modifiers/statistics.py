@@ -320,3 +320,57 @@ def pair_group_contrast(S: np.ndarray, W: np.ndarray, group: str = "S-I") -> Cal
         return float((S * w_in).sum() / w_in.sum() - (S * w_out).sum() / w_out.sum())
 
     return statistic
+
+
+# --------------------------------------------------------------------------- intervals of any statistic
+
+
+def bootstrap_statistic(
+    statistic: Callable[[np.ndarray], float],
+    labels: np.ndarray,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+    level: float = 0.95,
+    method: str = "percentile",
+) -> tuple[float, float, float]:
+    """``(observed, low, high)``: ``statistic(idx)`` on the adjectives in lexicon order
+    (``idx = arange``) and its interval at ``level`` over ``n_boot`` resamples of the
+    adjectives *within* their class (:func:`_class_resample`: class sizes and positions kept, so
+    ``labels[idx] == labels``). ``statistic`` takes the resampled adjective indices and reads
+    them into its own data (an adjective grid ``grid[idx]``, a pair matrix ``S[np.ix_(idx,
+    idx)]`` with the weight of a pair of two copies of one adjective set to 0, see
+    :func:`pair_resampled`); resamples whose statistic is NaN are left out.
+
+    ``method``: ``"percentile"`` (the quantiles of the resampled statistic) or ``"basic"`` (the
+    reverse percentile interval ``2 observed - quantiles``, Davison & Hinkley 1997, §5.2), which
+    corrects a shift of the resampled statistic away from the observed one: a largest-minus-
+    smallest spread of class scores is such a statistic, since a resample makes the cells of few
+    adjectives noisier and the extremes more extreme."""
+    if method not in ("percentile", "basic"):
+        raise ValueError(f"method must be 'percentile' or 'basic', not {method!r}")
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    observed = float(statistic(np.arange(len(labels))))
+    draws = np.array([statistic(_class_resample(labels, rng)) for _ in range(n_boot)], float)
+    draws = draws[np.isfinite(draws)]
+    alpha = (1 - level) / 2
+    if draws.size == 0:
+        return observed, float("nan"), float("nan")
+    low, high = np.quantile(draws, [alpha, 1 - alpha])
+    if method == "basic":
+        low, high = 2 * observed - high, 2 * observed - low
+    return observed, float(low), float(high)
+
+
+def pair_resampled(S: np.ndarray, W: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An adjective-pair matrix and its weights for resampled adjectives ``idx``: a pair of two
+    copies of one adjective (not a pair of the data) gets weight 0, as in
+    :func:`bootstrap_cells`."""
+    return S[np.ix_(idx, idx)], W[np.ix_(idx, idx)] * (idx[:, None] != idx[None, :])
+
+
+def spread(scores) -> float:
+    """Largest minus smallest of class (or cell) scores, NaNs ignored: 0 when every class scores
+    the same (the effect size of "no difference between classes")."""
+    scores = np.asarray(scores, float).ravel()
+    return float(np.nanmax(scores) - np.nanmin(scores))

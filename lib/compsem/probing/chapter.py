@@ -178,7 +178,23 @@ def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
     ):
         values[f"probe_audit_{key}_bow"] = percent(audits[name].loc["bow", "accuracy"])
         values[f"probe_audit_{key}_threshold"] = percent(audits[name].loc["bow", "threshold"])
+        values.update(_wilson90(f"probe_audit_{key}_bow", audits[name].loc["bow", "accuracy"],
+                                frames[name]))
+    values.update(_wilson90("probe_released_cont1_probe_only",
+                            audits["released cont1"].loc["probe only", "accuracy"],
+                            frames["released cont1"]))
     return table, values
+
+
+def _wilson90(key: str, accuracy: float, items: pd.DataFrame) -> dict:
+    """The 90% Wilson interval (percent) of a test accuracy over the test items of ``items``,
+    glued as ``<key>_low90`` / ``<key>_high90``: the interval of an equivalence test of "at
+    chance" (two one-sided tests at 5%)."""
+    from scipy import stats as sps
+
+    n = int((items["split"] == "test").sum())
+    ci = sps.binomtest(int(round(accuracy * n)), n).proportion_ci(0.90, method="wilson")
+    return {f"{key}_low90": percent(ci.low), f"{key}_high90": percent(ci.high)}
 
 
 def style_audit(table: pd.DataFrame):
@@ -205,6 +221,53 @@ def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) 
         if np.isfinite(row.low):
             out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
     return out
+
+
+def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
+                       with_control: bool = False, n_boot: int = 2000) -> dict:
+    """The ``level`` interval of every cell of :func:`cell_values`, glued as ``<key>_low90`` /
+    ``<key>_high90`` (for ``level`` 0.90): the interval of an equivalence test ("at chance",
+    two one-sided tests at 5%). Computed from the fits the chapter already has: over seeds a
+    Student-t interval (:func:`compsem.stats.seed_interval`), for a single fit the percentile
+    bootstrap over its test items (:func:`compsem.stats.mean_interval`, the fit's seed), as
+    :func:`experiment.summarise` does at 95%."""
+    from compsem import stats
+
+    tag = f"{round(100 * level)}"
+    out = {}
+    for (task, encoder, control), group in runs.groupby(["task", "encoder", "control"], sort=False):
+        if not with_control and control != "none":
+            continue
+        key = f"{prefix}_{slug(task)}_{slug(encoder)}" + (f"_{slug(control)}" if with_control else "")
+        if len(group) > 1:
+            _, low, high = stats.seed_interval(group["accuracy"], level)
+        else:
+            row = group.iloc[0]
+            low, high = (100 * v for v in stats.mean_interval(
+                row["correct"], n_resamples=n_boot, seed=int(row["seed"]), level=level))
+        if np.isfinite(low):
+            out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
+    return out
+
+
+def paired_difference(runs: pd.DataFrame, task: str, a: str, b: str, prefix: str,
+                      level: float = 0.90, n_boot: int = 2000) -> dict:
+    """Accuracy of encoder ``a`` minus encoder ``b`` on one task (one fit each, the same test
+    items, control ``none``) with its paired percentile-bootstrap interval over the items at
+    ``level`` (:func:`compsem.stats.paired_mean_interval`): ``<prefix>_<task>_<a>_minus_<b>`` and
+    its ``_low90`` / ``_high90``. Empty when either fit is missing."""
+    from compsem import stats
+
+    rows = runs[(runs["task"] == task) & (runs["control"] == "none")].set_index("encoder")
+    if a not in rows.index or b not in rows.index:
+        return {}
+    ra, rb = rows.loc[a], rows.loc[b]
+    tag = f"{round(100 * level)}"
+    key = f"{prefix}_{slug(task)}_{slug(a)}_minus_{slug(b)}"
+    low, high = (100 * v for v in stats.paired_mean_interval(
+        ra["correct"], rb["correct"], n_resamples=n_boot, seed=int(ra["seed"]), level=level))
+    return {key: float(ra["accuracy"] - rb["accuracy"]), f"{key}_low{tag}": float(low),
+            f"{key}_high{tag}": float(high)}
 
 
 def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:

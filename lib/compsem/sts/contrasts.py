@@ -1,0 +1,100 @@
+"""Bootstrap intervals for the contrasts the STS3k claims are decided on (Figure 8, §5.4).
+
+The paper reads Figure 8 and its extensions through differences of category means and of
+correlations; the claims ledger (``data/claims/sts3k.yaml``) decides each by an interval. These
+helpers resample the pairs of every Figure 8 category independently, with the **same** resampled
+pairs for every series, so a contrast between two series (people and a model, two models) is a
+paired comparison.
+
+- :func:`relative_mean_draws`: bootstrap draws of each series' Figure 8 profile (category means
+  divided by the series' own Modifiers mean, as :func:`compsem.sts.structure.relative_profile`).
+- :func:`weighted_within_draws`: bootstrap draws of the within-category Spearman rho with
+  people, averaged over the categories weighted by their numbers of pairs (the chapter's
+  "ranking pairs or ranking types?" extension).
+- :func:`interval`: percentile interval and point value of a contrast from such draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
+
+
+def _category_indices(labels: pd.DataFrame, categories: Sequence[str]) -> dict[str, np.ndarray]:
+    category = figure8_category(labels).to_numpy()
+    out = {name: np.flatnonzero(category == name) for name in categories}
+    for name, rows in out.items():
+        if len(rows) < 2:
+            raise ValueError(f"Figure 8 category {name!r} has {len(rows)} pairs; an interval needs 2")
+    return out
+
+
+def _resamples(rows: Mapping[str, np.ndarray], n_resamples: int, seed: int) -> dict[str, np.ndarray]:
+    """Row indices of each category resampled with replacement: (n_resamples, n_category)."""
+    rng = np.random.default_rng(seed)
+    return {name: r[rng.integers(0, len(r), size=(n_resamples, len(r)))] for name, r in rows.items()}
+
+
+def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, n_resamples: int = 2000,
+                        seed: int = 0) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Figure 8 profiles and their bootstrap draws.
+
+    Returns ``(point, draws)``: ``point`` has one row per series and one column per Figure 8
+    category (category mean / the series' Modifiers mean); ``draws[name]`` is a frame of
+    ``n_resamples`` rows with the same columns, every category's pairs resampled with replacement
+    (the Modifiers mean too, so the normalisation's uncertainty is in the draws), the same
+    resampled pairs for every series.
+    """
+    categories = list(FIGURE8_CATEGORIES)
+    rows = _category_indices(labels, categories)
+    picks = _resamples(rows, n_resamples, seed)
+    point, draws = {}, {}
+    for name, values in series.items():
+        v = np.asarray(values, dtype=float)
+        if len(v) != len(labels):
+            raise ValueError(f"{name}: {len(v)} similarities for {len(labels)} labelled pairs")
+        means = {c: v[rows[c]].mean() for c in categories}
+        point[name] = {c: means[c] / means["Modifiers"] for c in categories}
+        boot = {c: v[picks[c]].mean(axis=1) for c in categories}
+        draws[name] = pd.DataFrame({c: boot[c] / boot["Modifiers"] for c in categories})
+    return pd.DataFrame(point).T[categories], draws
+
+
+def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.DataFrame,
+                          n_resamples: int = 2000, seed: int = 0,
+                          categories: Sequence[str] = FIGURE8_CATEGORIES) -> tuple[pd.Series, pd.DataFrame]:
+    """Within-category Spearman rho with people, weighted by the categories' numbers of pairs.
+
+    Returns ``(point, draws)``: ``point`` maps each series to its weighted mean rho (as the
+    chapter's extension computes it); ``draws`` has one column per series and ``n_resamples``
+    rows, each category's pairs resampled with replacement, the same pairs for every series (so
+    the difference of two columns is a paired comparison).
+    """
+    from compsem.stats import spearman, spearman_of_resamples
+
+    h = np.asarray(human, dtype=float)
+    rows = _category_indices(labels, list(categories))
+    picks = _resamples(rows, n_resamples, seed)
+    weights = np.array([len(rows[c]) for c in categories], dtype=float)
+    weights /= weights.sum()
+    point, draws = {}, {}
+    for name, values in series.items():
+        v = np.asarray(values, dtype=float)
+        point[name] = float(sum(w * spearman(v[rows[c]], h[rows[c]]) for w, c in zip(weights, categories,
+                                                                                      strict=True)))
+        per_category = [spearman_of_resamples(v, h, picks[c]) for c in categories]
+        draws[name] = np.nansum([w * r for w, r in zip(weights, per_category, strict=True)], axis=0)
+    return pd.Series(point), pd.DataFrame(draws)
+
+
+def interval(point: float, draws, level: float = 0.95) -> dict[str, float]:
+    """``{"value", "ci_low", "ci_high"}``: the point value and the percentile interval of draws."""
+    d = np.asarray(draws, dtype=float)
+    d = d[np.isfinite(d)]
+    alpha = (1 - level) / 2
+    return {"value": float(point), "ci_low": float(np.quantile(d, alpha)),
+            "ci_high": float(np.quantile(d, 1 - alpha))}

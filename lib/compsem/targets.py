@@ -1,0 +1,56 @@
+"""The papers' numbers: ``data/targets/<study>.json``, read and validated.
+
+The convention (``data/targets/<study>.json``)::
+
+    {"split_half_all": {"paper": 0.953, "tol": 0.005, "source": "§5.1"}, ...}
+
+optionally with ``"status"`` (:data:`STATUSES`) and a ``"reason"``; :mod:`compsem.report` sets
+ours beside them, :mod:`compsem.claims` quotes them in a claim's text (``{paper:key}``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from compsem import paths
+
+STATUSES = ("substitute", "not-run", "partial")
+
+
+@functools.cache
+def load_targets(study: str) -> dict[str, dict]:
+    """The paper numbers of ``study`` (``data/targets/<study>.json``), validated."""
+    file = paths.TARGETS_DIR / f"{study}.json"
+    if not file.exists():
+        known = sorted(p.stem for p in paths.TARGETS_DIR.glob("*.json"))
+        raise FileNotFoundError(f"no targets file {file}; known studies: {known}")
+    targets = json.loads(file.read_text())
+    for key, target in targets.items():
+        missing = {"paper", "tol", "source"} - set(target)
+        if missing:
+            raise ValueError(f"{file}: target {key!r} lacks {sorted(missing)}")
+        if target.get("status") not in (None, *STATUSES):
+            raise ValueError(f"{file}: target {key!r} has unknown status {target['status']!r}")
+        if target.get("status") and not target.get("reason"):
+            raise ValueError(f"{file}: target {key!r} has a status but no reason")
+        if target.get("expect", "match") not in ("match", "differs"):
+            raise ValueError(f"{file}: target {key!r}: expect must be 'match' or 'differs'")
+        if target.get("expect") == "differs" and not target.get("reason"):
+            raise ValueError(f"{file}: target {key!r} is expected to differ but gives no reason")
+    return targets
+
+
+@functools.cache
+def paper_values() -> dict[str, float]:
+    """The paper's number of every target of every study, by key (a key in two files is an
+    error naming both)."""
+    values: dict[str, float] = {}
+    origin: dict[str, str] = {}
+    for file in sorted(paths.TARGETS_DIR.glob("*.json")):
+        for key, target in load_targets(file.stem).items():
+            if key in values:
+                raise ValueError(f"target {key!r} is in both data/targets/{origin[key]}.json and "
+                                 f"{file.name}: rename one")
+            values[key], origin[key] = float(target["paper"]), file.stem
+    return values
