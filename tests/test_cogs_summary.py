@@ -57,6 +57,42 @@ def test_welch_difference_agrees_with_scipy():
     )
 
 
+def test_t_interval_level():
+    values = np.array([0.42, 0.47, 0.51, 0.39])
+    mean, low95, high95 = summary.t_interval(values)
+    assert (mean, low95, high95) == summary.t_interval(values, level=0.95)  # 95% by default
+    mean90, low90, high90 = summary.t_interval(values, level=0.90)
+    assert mean90 == mean == pytest.approx(values.mean())
+    se = values.std(ddof=1) / math.sqrt(4)
+    assert high90 - mean == pytest.approx(stats.t.ppf(0.95, 3) * se)
+    assert mean - low90 == pytest.approx(stats.t.ppf(0.95, 3) * se)
+    assert high95 - mean == pytest.approx(stats.t.ppf(0.975, 3) * se)
+    assert low95 < low90 < mean < high90 < high95  # narrower, both around the mean
+    assert (low90, high90) == pytest.approx(stats.t.interval(0.90, 3, loc=mean, scale=se))
+    assert math.isnan(summary.t_interval([0.3], level=0.9)[2])
+
+
+def test_welch_difference_level():
+    ours = np.array([0.40, 0.45, 0.49, 0.43])
+    diff, low95, high95 = summary.welch_difference(ours, 0.35, 0.06, 5)
+    assert (diff, low95, high95) == summary.welch_difference(ours, 0.35, 0.06, 5, level=0.95)
+    diff90, low90, high90 = summary.welch_difference(ours, 0.35, 0.06, 5, level=0.90)
+    assert diff90 == diff == pytest.approx(ours.mean() - 0.35)
+    se = math.sqrt(ours.var(ddof=1) / 4 + 0.06**2 / 5)
+    dof = _welch_dof(ours, 0.06, 5)
+    assert (high90 - low90) / 2 == pytest.approx(stats.t.ppf(0.95, dof) * se)
+    assert (high95 - low95) / 2 == pytest.approx(stats.t.ppf(0.975, dof) * se)
+    assert low95 < low90 < diff < high90 < high95
+    # the 90% interval excludes 0 exactly when the one-sided Welch test (alternative: ours
+    # greater) rejects at 5%
+    p_greater = stats.ttest_ind_from_stats(ours.mean(), ours.std(ddof=1), 4, 0.35, 0.06, 5,
+                                           equal_var=False, alternative="greater").pvalue
+    assert (low90 > 0) == (p_greater < 0.05)
+    # at level 1 - 2p the lower end is exactly 0
+    edge = summary.welch_difference(ours, 0.35, 0.06, 5, level=1 - 2 * p_greater)
+    assert edge[1] == pytest.approx(0, abs=1e-12)
+
+
 def _welch_dof(ours, sd, n):
     a, b = ours.var(ddof=1) / len(ours), sd**2 / n
     return (a + b) ** 2 / (a**2 / (len(ours) - 1) + b**2 / (n - 1))

@@ -155,3 +155,328 @@ def test_norm_rule_agreement_leaves_out_tied_norms():
     counted = [(i, j) for i in range(4) for j in range(4) if i != j and {i, j} != {1, 2}]
     expected = np.mean([mostly[i, j] == (norms[i] > norms[j]) for i, j in counted])
     assert pairs.norm_rule_agreement(comparisons, scaled) == pytest.approx(expected)
+
+
+# --------------------------------------------------------------------------- the claims' decision quantities
+#
+# A toy model run (3 adjectives per class, 4 nouns, mean of random word vectors: milliseconds),
+# whose per-phrase outcomes are then replaced by constructed ones where a test needs a known
+# answer.
+
+
+def toy_run(lex, seed: int = 1, spec: str = "toy", aan: bool = True, synonym: bool = True):
+    from compsem.modifiers import intersectivity, pairs, phrases, subsectivity
+
+    table = random_vectors([*lex.words(), *lex.adjectives["synonym"]], 8, seed=seed)
+    generated = phrases.generate(lex, max_words=3 if aan else 2)
+    an = generated[generated["kind"] == "AN"].reset_index(drop=True)
+    aan_phrases = generated[generated["kind"] == "AAN"].reset_index(drop=True) if aan else None
+    strings = list(dict.fromkeys([*phrases.strings_needed(lex, generated),
+                                  *synonyms.phrase_strings(lex)]))
+    vectors, _ = encoding.compose(DictVectors(table), strings, how="mean")
+    space = Space(strings, vectors, name=spec)
+    run = experiment.ModelResults(
+        spec=spec, space=space, an_phrases=an,
+        an={v: intersectivity.single_phrase(space, an, v) for v in intersectivity.VARIANTS},
+        ns=subsectivity.non_subsectivity(space, an), pairs=pairs.compare(space, lex),
+        aan_phrases=aan_phrases)
+    if aan:
+        run.aan = {v: intersectivity.single_phrase(space, aan_phrases, v)
+                   for v in intersectivity.VARIANTS}
+    if synonym:
+        run.synonym = synonyms.compare(space, lex)
+    return run
+
+
+def with_outcomes(run, an=None, ns=None, aan=None, pair=None):
+    """The run with per-phrase outcomes replaced: ``an`` / ``ns`` map an adjective class to its
+    outcome, ``aan`` / ``pair`` map the two classes of an adjective pair to it."""
+    import dataclasses
+
+    out = dataclasses.replace(run)
+    if an is not None:
+        holds = run.an_phrases["cls1"].map(an).to_numpy()
+        out.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    if ns is not None:
+        out.ns = run.ns.assign(holds=run.an_phrases["cls1"].map(ns).to_numpy())
+    if aan is not None:
+        holds = [aan(a, b) for a, b in zip(run.aan_phrases["cls1"], run.aan_phrases["cls2"],
+                                           strict=True)]
+        out.aan = {**run.aan, "code": run.aan["code"].assign(holds=np.array(holds, dtype=float))}
+    if pair is not None:
+        labels = run.pairs.labels
+        holds = np.array([[pair(a, b) for b in labels] for a in labels], dtype=bool)
+        holds = np.repeat(holds[:, :, None], run.pairs.holds.shape[2], axis=2)
+        holds[np.arange(len(labels)), np.arange(len(labels))] = False
+        out.pairs = dataclasses.replace(run.pairs, holds=holds)
+    return out
+
+
+@pytest.fixture(scope="module")
+def toy():
+    lex = toy_lexicon(3, 4)
+    return lex, lex.adjectives["cls"].to_numpy(), toy_run(lex)
+
+
+def test_null_values_count_cells_above_and_below_the_band():
+    from compsem.modifiers import chapter as C
+
+    bands = {
+        "pair": np.array([0.9, 0.8, 0.1, 0.5, 0.5]),  # (S-I, S-I) first: never counted
+        "pair_low": np.array([0.4, 0.3, 0.3, 0.3, 0.45]),
+        "pair_high": np.array([0.6, 0.7, 0.7, 0.7, 0.49]),
+    }
+    values = C.null_values(bands)
+    assert values == {
+        "mod_x_pair_si_cells_outside_null": 3,
+        "mod_x_pair_si_cells_above_null": 2,
+        "mod_x_pair_si_cells_below_null": 1,
+        "mod_x_pair_null_halfwidth_min": pytest.approx(0.02),
+        "mod_x_pair_null_halfwidth_max": pytest.approx(0.2),
+    }
+    on_edges = {**bands, "pair": np.array([0.9, 0.7, 0.3, 0.3, 0.49])}  # on a bound: inside
+    values = C.null_values(on_edges)
+    assert values["mod_x_pair_si_cells_outside_null"] == 0
+    assert values["mod_x_pair_si_cells_above_null"] == values["mod_x_pair_si_cells_below_null"] == 0
+
+
+def test_no_difference_margin_is_the_spread_of_sberts_table_1_row():
+    from compsem.modifiers import chapter as C
+
+    row = [TARGETS[f"mod_sbert_an_{c}_001t1"]["paper"] for c in ("si", "sni", "nspl", "nspr", "a")]
+    assert row == [0.95, 0.97, 0.99, 1.0, 0.97]
+    margin = C.no_difference_margin(TARGETS)
+    assert set(margin) == {"mod_x_margin_no_difference"}
+    assert margin["mod_x_margin_no_difference"] == pytest.approx(0.05)
+    changed = {k: dict(v) for k, v in TARGETS.items()}
+    changed["mod_sbert_an_si_001t1"]["paper"] = 0.90
+    assert C.no_difference_margin(changed)["mod_x_margin_no_difference"] == pytest.approx(0.10)
+
+
+def test_class_spread_of_identical_classes_is_zero(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    same = with_outcomes(run, an=lambda c: True, ns=lambda c: True, aan=lambda a, b: 1.0,
+                         pair=lambda a, b: True)
+    frame, values = C.class_spread({"toy": same}, ["toy"], lex, n_boot=50, seed=0)
+    assert set(values) == {f"mod_x_spread_{t}_toy{e}" for t in ("an", "aan", "pair", "ns")
+                           for e in ("", "_low", "_high")}
+    assert all(v == 0.0 for v in values.values()), values
+    assert list(frame.index) == [(t, "toy") for t in ("aan", "an", "ns", "pair")]  # sorted by test
+    assert (frame[["spread", "low", "high"]] == 0).all().all()
+    assert ((frame["low"] <= 0) & (frame["high"] >= 0)).all()  # the interval contains 0
+
+
+def test_class_spread_of_one_deviant_class(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    only_si = with_outcomes(run, an=lambda c: c == "S-I", ns=lambda c: c != "A")
+    frame, values = C.class_spread({"toy": only_si}, ["toy"], lex, n_boot=50, seed=0)
+    # every adjective of a class behaves alike: resampling within class cannot move the spread
+    assert (values["mod_x_spread_an_toy"], values["mod_x_spread_an_toy_low"],
+            values["mod_x_spread_an_toy_high"]) == (1.0, 1.0, 1.0)
+    assert values["mod_x_spread_ns_toy"] == values["mod_x_spread_ns_toy_low"] == 1.0
+    assert frame.loc[("an", "toy"), "low"] > C.no_difference_margin(TARGETS)[
+        "mod_x_margin_no_difference"]  # the claim of no difference fails here
+
+
+def test_class_spread_interval_is_the_basic_interval_at_one_minus_two_alpha(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    run = with_outcomes(run)  # random AN outcomes (mean pooling passes every AN comparison)
+    holds = np.random.default_rng(0).random(len(run.an_phrases)) < 0.6
+    run.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    frame, values = C.class_spread({"toy": run}, ["toy"], lex, n_boot=200, seed=3, alpha=0.05)
+    grid = st.adjective_grid(run.an_phrases, run.an["code"]["holds"], lex)
+    observed = st.spread(st.class_scores(grid, labels))
+    assert values["mod_x_spread_an_toy"] == pytest.approx(observed)
+    assert values["mod_x_spread_an_toy"] == pytest.approx(st.spread(list(run.scores("an").values())))
+    # the percentile interval at 90% of the same draws, reflected about the observed spread
+    _, p_low, p_high = st.bootstrap_statistic(
+        lambda idx: st.spread(st.class_scores(grid[idx], labels)), labels, 200, 3, 0.90)
+    assert values["mod_x_spread_an_toy_low"] == pytest.approx(2 * observed - p_high)
+    assert values["mod_x_spread_an_toy_high"] == pytest.approx(2 * observed - p_low)
+    ns_grid = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
+    assert values["mod_x_spread_ns_toy"] == pytest.approx(st.spread(st.class_scores(ns_grid, labels)))
+    for test in ("an", "aan", "pair", "ns"):
+        key = f"mod_x_spread_{test}_toy"
+        assert values[f"{key}_low"] <= values[f"{key}_high"], test
+        assert frame.loc[(test, "toy"), "spread"] == values[key]
+    # a wider alpha: a narrower interval
+    _, narrow = C.class_spread({"toy": run}, ["toy"], lex, n_boot=200, seed=3, alpha=0.25)
+    width = values["mod_x_spread_an_toy_high"] - values["mod_x_spread_an_toy_low"]
+    assert width > 0
+    assert narrow["mod_x_spread_an_toy_high"] - narrow["mod_x_spread_an_toy_low"] < width
+
+
+def test_contrast_intervals_on_constructed_outcomes(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    constructed = with_outcomes(run, ns=lambda c: c in ("NS-Pl", "NS-Pr", "A"),
+                                aan=lambda a, b: float("S-I" not in (a, b)))
+    values = C.contrast_intervals({"toy": constructed}, ["toy"], lex, n_boot=100, seed=0, level=0.95)
+    assert set(values) == {
+        "mod_x_nsdir_low_toy", "mod_x_nsdir_high_toy",
+        "mod_x_si_minus_nspl_toy", "mod_x_si_minus_nspl_low_toy", "mod_x_si_minus_nspl_high_toy",
+        "mod_x_si_minus_nspr_toy", "mod_x_si_minus_nspr_low_toy", "mod_x_si_minus_nspr_high_toy",
+        "mod_x_aandrop_low_toy", "mod_x_aandrop_high_toy",
+        "mod_x_aan_mean_toy", "mod_x_aan_mean_low_toy", "mod_x_aan_mean_high_toy",
+    }
+    assert values["mod_x_nsdir_low_toy"] == values["mod_x_nsdir_high_toy"] == 1.0
+    for other in ("nspl", "nspr"):
+        assert values[f"mod_x_si_minus_{other}_toy"] == -1.0
+        assert values[f"mod_x_si_minus_{other}_low_toy"] == values[f"mod_x_si_minus_{other}_high_toy"] == -1
+    # AAN: pairs without an S-I adjective all hold, pairs with one never: a drop of exactly 1
+    assert values["mod_x_aandrop_low_toy"] == values["mod_x_aandrop_high_toy"] == 1.0
+    n, n_si = len(labels), int((labels == "S-I").sum())
+    assert values["mod_x_aan_mean_toy"] == pytest.approx((n - n_si) * (n - n_si - 1) / (n * (n - 1)))
+    assert values["mod_x_aan_mean_low_toy"] < values["mod_x_aan_mean_toy"] < values[
+        "mod_x_aan_mean_high_toy"]
+
+
+def test_contrast_intervals_observed_values_are_the_class_scores(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    no_aan = toy_run(lex, seed=2, spec="flat", aan=False)
+    runs = {"toy": run, "flat": no_aan}
+    values = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)
+    ns = run.scores("ns")
+    assert values["mod_x_si_minus_nspl_toy"] == pytest.approx(ns[("S-I",)] - ns[("NS-Pl",)])
+    assert values["mod_x_si_minus_nspr_toy"] == pytest.approx(ns[("S-I",)] - ns[("NS-Pr",)])
+    assert values["mod_x_aan_mean_toy"] == pytest.approx(run.aan["code"]["holds"].mean())
+    assert not any(k.endswith("_flat") and ("aan" in k) for k in values)  # no AAN test run
+    assert "mod_x_nsdir_low_flat" in values and "mod_x_si_minus_nspl_flat" in values
+    for key in ("si_minus_nspl", "si_minus_nspr", "aan_mean"):
+        assert values[f"mod_x_{key}_low_toy"] <= values[f"mod_x_{key}_toy"] <= values[
+            f"mod_x_{key}_high_toy"], key
+    again = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)
+    assert again == values
+
+
+def test_lowest_class_high(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    all_hold = with_outcomes(run, an=lambda c: True)
+    assert C.lowest_class_high({"toy": all_hold}, ["toy"], lex, 50, 0, 0.95) == {
+        "mod_x_an_lowest_high_toy": 1.0}
+    one_fails = with_outcomes(run, an=lambda c: c != "S-NI")
+    assert C.lowest_class_high({"toy": one_fails}, ["toy"], lex, 50, 0, 0.95) == {
+        "mod_x_an_lowest_high_toy": 0.0}
+    # one S-NI adjective fails on half the nouns: a resample without it scores 1 (probability
+    # (2/3)^3), so at 95% the S-NI upper end is 1, at 20% (the 60th percentile) below 1
+    grid = np.ones((len(labels), 4))
+    grid[np.flatnonzero(labels == "S-NI")[0], :2] = 0
+    holds = run.an_phrases.apply(
+        lambda r: bool(grid[lex.adjectives["word"].tolist().index(r["adj1"]),
+                            lex.nouns["word"].tolist().index(r["noun"])]), axis=1).to_numpy()
+    partial = with_outcomes(run)
+    partial.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    high = C.lowest_class_high({"toy": partial}, ["toy"], lex, 200, 0, 0.95)["mod_x_an_lowest_high_toy"]
+    boot = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=0.95, resample_nouns=False)
+    assert high == boot["high"].min() == 1.0
+    low_level = C.lowest_class_high({"toy": partial}, ["toy"], lex, 200, 0, 0.2)
+    assert low_level["mod_x_an_lowest_high_toy"] < 1.0  # at a narrow level the bound is below 1
+
+
+def test_word_level_classes_detects_class_directions_in_word_vectors():
+    from compsem.modifiers import chapter as C
+
+    lex = toy_lexicon(3, 4)
+    labels = lex.adjectives["cls"].to_numpy()
+    run = toy_run(lex, seed=4)
+    rng = np.random.default_rng(0)
+    directions = {c: rng.normal(size=8) for c in set(labels)}
+    table = random_vectors([*lex.words(), *lex.adjectives["synonym"]], 8, seed=4)
+    for word, cls in zip(lex.adjectives["word"], labels, strict=True):
+        table[word] = directions[cls] + 0.05 * rng.normal(size=8)
+    words = lex.adjectives["word"].tolist()
+    clustered = Space(words, np.stack([table[w] for w in words]), name="clustered")
+    runs = {"toy": run, "clustered": with_outcomes(run)}
+    runs["clustered"].space = clustered
+    frame, values = C.word_level_classes(runs, ["toy", "clustered"], lex, n_perm=200, n_boot=100,
+                                         seed=0, level=0.95)
+    assert set(values) == {f"mod_x_wordclass_{q}_{s}" for q in ("diff", "low", "high", "p")
+                           for s in ("toy", "clustered")}
+    # by hand: mean cosine of two different adjectives of one class minus of two of different classes
+    for spec in ("toy", "clustered"):
+        unit = runs[spec].space.unit[runs[spec].space.rows(words)]
+        sim = unit @ unit.T
+        same = (labels[:, None] == labels[None, :]) & ~np.eye(len(labels), dtype=bool)
+        diff = sim[same].mean() - sim[labels[:, None] != labels[None, :]].mean()
+        assert values[f"mod_x_wordclass_diff_{spec}"] == pytest.approx(diff), spec
+        assert 0 < values[f"mod_x_wordclass_p_{spec}"] <= 1
+    assert values["mod_x_wordclass_diff_clustered"] > 0.5
+    assert values["mod_x_wordclass_p_clustered"] == pytest.approx(1 / 201)
+    assert values["mod_x_wordclass_low_clustered"] > 0.5
+    assert values["mod_x_wordclass_low_toy"] < values["mod_x_wordclass_high_toy"]
+    assert list(frame.index) == ["toy", "clustered"]
+    assert frame.loc["clustered", "p (one-sided)"] == values["mod_x_wordclass_p_clustered"]
+
+
+def test_synonym_equivalence_decisions_on_constructed_grids(toy):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+
+    def with_grid(grid):
+        return dataclasses.replace(run, synonym=SimpleNamespace(grid=lambda: grid))
+
+    margin = abs(0.5 - TARGETS["mod_sbert_pair_nspl_nspr_001t7"]["paper"])
+    at_half = with_grid(np.full((len(labels), 6), 0.5))
+    si_above = np.full((len(labels), 6), 0.5)
+    si_above[labels == "S-I"] = 1.0
+    runs = {"half": at_half, "si": with_grid(si_above), "none": dataclasses.replace(run, synonym=None)}
+    values = C.synonym_equivalence(runs, ["half", "si", "none"], lex, n_boot=50, seed=0, alpha=0.05,
+                                   targets=TARGETS)
+    assert values["mod_x_syn_margin"] == pytest.approx(margin) and margin == pytest.approx(0.0101)
+    assert set(values) == {"mod_x_syn_margin", "mod_x_syn_eq_far_half", "mod_x_syn_neq_near_half",
+                           "mod_x_syn_eq_far_si", "mod_x_syn_neq_near_si"}  # no synonym run: left out
+    # every class at 0.5: equivalence shown (far 0 <= margin), no departure shown (near 0)
+    assert values["mod_x_syn_eq_far_half"] == 0.0 and values["mod_x_syn_neq_near_half"] == 0.0
+    # S-I at 1: its interval is [1, 1], 0.5 away from 0.5 at either level
+    assert values["mod_x_syn_eq_far_si"] == 0.5 and values["mod_x_syn_neq_near_si"] == 0.5
+
+
+def test_synonym_equivalence_bonferroni_counts_the_synonym_runs_only(toy):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    rng = np.random.default_rng(5)
+    grid = rng.uniform(0.3, 0.7, size=(len(labels), 6))
+    grid[labels == "S-I"] = rng.uniform(0.75, 1.0, size=((labels == "S-I").sum(), 6))
+    model = dataclasses.replace(run, synonym=SimpleNamespace(grid=lambda: grid))
+    other = dataclasses.replace(run, synonym=SimpleNamespace(grid=lambda: grid[::-1].copy()))
+    none = dataclasses.replace(run, synonym=None)
+    alpha = 0.05
+
+    def expected(m):
+        tost = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=1 - 2 * alpha,
+                                    resample_nouns=False)
+        wide = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=1 - 2 * alpha / m,
+                                    resample_nouns=False)
+        far = max((tost["low"] - 0.5).abs().max(), (tost["high"] - 0.5).abs().max())
+        assert wide.loc["S-I", "low"] > 0.5  # S-I departs even at the Bonferroni level
+        near = max(min(abs(wide.loc[c, "low"] - 0.5), abs(wide.loc[c, "high"] - 0.5))
+                   for c in st.CLASSES if wide.loc[c, "low"] > 0.5 or wide.loc[c, "high"] < 0.5)
+        return far, near
+
+    one = C.synonym_equivalence({"m": model, "n": none}, ["m", "n"], lex, 200, 0, alpha, TARGETS)
+    two = C.synonym_equivalence({"m": model, "o": other}, ["m", "o"], lex, 200, 0, alpha, TARGETS)
+    far, near_5 = expected(5)
+    _, near_10 = expected(10)
+    assert one["mod_x_syn_eq_far_m"] == pytest.approx(far) == two["mod_x_syn_eq_far_m"]
+    assert one["mod_x_syn_neq_near_m"] == pytest.approx(near_5)  # m = 5: the synonym-less run not counted
+    assert two["mod_x_syn_neq_near_m"] == pytest.approx(near_10)  # m = 10
+    assert near_10 <= near_5

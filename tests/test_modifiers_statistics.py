@@ -156,3 +156,105 @@ def test_label_shuffle_null_and_chi_square():
     assert chi["p_value"] < 1e-10 and chi["dof"] == 4
     assert S.chi_square(np.ones_like(grid), LABELS)["p_value"] == 1.0
     assert S.between_class_variance([0.5, 0.5], [3, 4]) == 0.0
+
+
+# --------------------------------------------------------------------------- bootstrap_statistic, pair_resampled, spread
+
+
+def _class_mean_statistic(values, cls="S-I"):
+    return lambda idx: float(values[idx][LABELS == cls].mean())
+
+
+def test_bootstrap_statistic_observed_and_percentile_interval():
+    values = np.random.default_rng(0).random(len(LABELS))
+    seen = []
+
+    def statistic(idx):
+        seen.append(idx.copy())
+        return float(values[idx][LABELS == "NS-Pl"].mean())
+
+    observed, low, high = S.bootstrap_statistic(statistic, LABELS, n_boot=400, seed=1, level=0.9)
+    np.testing.assert_array_equal(seen[0], np.arange(len(LABELS)))  # observed: lexicon order
+    assert observed == pytest.approx(values[LABELS == "NS-Pl"].mean())
+    assert len(seen) == 401 and all((LABELS[i] == LABELS).all() for i in seen)  # within class
+    members = values[LABELS == "NS-Pl"]
+    assert members.min() <= low < observed < high <= members.max()
+    draws = np.array([values[i][LABELS == "NS-Pl"].mean() for i in seen[1:]])
+    assert (low, high) == pytest.approx(tuple(np.quantile(draws, [0.05, 0.95])))
+    # the same draws as bootstrap_classes without noun resampling (same resampler, same seed)
+    grid = np.tile(values[:, None], (1, 3))
+    boot = S.bootstrap_classes(grid, LABELS, n_boot=400, seed=1, level=0.9, resample_nouns=False)
+    assert (boot.loc["NS-Pl", "low"], boot.loc["NS-Pl", "high"]) == pytest.approx((low, high))
+
+
+def test_bootstrap_statistic_basic_interval_is_the_reflected_percentile_interval():
+    values = np.random.default_rng(2).random(len(LABELS)) ** 3  # skewed
+    stat = _class_mean_statistic(values, "NS-Pr")
+    obs, p_low, p_high = S.bootstrap_statistic(stat, LABELS, n_boot=300, seed=7, level=0.8)
+    obs_b, b_low, b_high = S.bootstrap_statistic(stat, LABELS, n_boot=300, seed=7, level=0.8,
+                                                 method="basic")
+    assert obs_b == obs
+    assert b_low == pytest.approx(2 * obs - p_high) and b_high == pytest.approx(2 * obs - p_low)
+    assert (b_low, b_high) != pytest.approx((p_low, p_high))  # a skewed statistic: not symmetric
+    with pytest.raises(ValueError, match="method must be 'percentile' or 'basic', not 'bca'"):
+        S.bootstrap_statistic(stat, LABELS, n_boot=10, method="bca")
+
+
+def test_bootstrap_statistic_is_seeded_and_leaves_out_nan_resamples():
+    values = np.random.default_rng(3).random(len(LABELS))
+    stat = _class_mean_statistic(values, "S-I")
+    first = S.bootstrap_statistic(stat, LABELS, n_boot=200, seed=4)
+    assert S.bootstrap_statistic(stat, LABELS, n_boot=200, seed=4) == first
+    assert S.bootstrap_statistic(stat, LABELS, n_boot=200, seed=5)[1:] != first[1:]
+    # a statistic that is NaN unless the two A slots hold different adjectives (half the resamples)
+    a = np.flatnonzero(LABELS == "A")
+
+    def sometimes(idx):
+        return float(values[idx][a].mean()) if idx[a[0]] != idx[a[1]] else float("nan")
+
+    observed, low, high = S.bootstrap_statistic(sometimes, LABELS, n_boot=200, seed=0)
+    assert observed == pytest.approx(values[a].mean())
+    assert low == pytest.approx(observed) and high == pytest.approx(observed)  # only {a0, a1} left
+    never = S.bootstrap_statistic(lambda idx: float("nan"), LABELS, n_boot=20, seed=0)
+    assert np.isnan(never[0]) and np.isnan(never[1]) and np.isnan(never[2])
+
+
+def test_bootstrap_statistic_of_a_class_level_quantity_has_no_width():
+    """A statistic of the class labels only does not move when adjectives are resampled within
+    class: both intervals are the observed value."""
+    per_class = {c: i for i, c in enumerate(CLASSES)}
+    coded = np.array([per_class[c] for c in LABELS], dtype=float)
+
+    def stat(idx):
+        return float(coded[idx].mean())
+
+    for method in ("percentile", "basic"):
+        observed, low, high = S.bootstrap_statistic(stat, LABELS, n_boot=50, seed=0, method=method)
+        assert observed == low == high == pytest.approx(coded.mean())
+
+
+def test_pair_resampled_zeroes_the_pairs_of_two_copies():
+    n = 4
+    Smat = np.arange(n * n, dtype=float).reshape(n, n)
+    W = 1.0 - np.eye(n)
+    same_S, same_W = S.pair_resampled(Smat, W, np.arange(n))
+    np.testing.assert_array_equal(same_S, Smat)
+    np.testing.assert_array_equal(same_W, W)
+    idx = np.array([0, 0, 2, 3])
+    Sb, Wb = S.pair_resampled(Smat, W, idx)
+    np.testing.assert_array_equal(Sb, Smat[np.ix_(idx, idx)])
+    assert Sb[0, 1] == Smat[0, 0]
+    expected = 1.0 - np.eye(n)
+    expected[0, 1] = expected[1, 0] = 0.0  # slots 0 and 1 are both adjective 0
+    np.testing.assert_array_equal(Wb, expected)
+    # other weights are carried over, not reset to 1
+    Wb2 = S.pair_resampled(Smat, 0.5 * W, np.array([3, 2, 1, 0]))[1]
+    np.testing.assert_array_equal(Wb2, 0.5 * W)
+
+
+def test_spread_is_largest_minus_smallest_ignoring_nan():
+    assert S.spread([0.2, 0.5, np.nan, 0.3]) == pytest.approx(0.3)
+    assert S.spread(np.full((5, 5), 0.7)) == 0.0
+    assert S.spread([[0.1, 0.9], [np.nan, 0.4]]) == pytest.approx(0.8)  # any shape
+    assert S.spread([-1.0, 2.0]) == pytest.approx(3.0)
+    assert isinstance(S.spread([1, 2]), float)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from compsem import paths
@@ -88,3 +89,82 @@ def test_subadditivity(human):
     for k in (1, 2, 3, 4, 6):
         within(f"only_mod_similarity_{k}", means.loc[float(k)])
     assert means.is_monotonic_decreasing
+
+
+# --------------------------------------------------------------------------- subadditivity_gaps
+
+
+def _gap_frame(groups: dict[int, list[float]], other: float = 0.0):
+    """ONLY_MOD pairs with the given human values per number of added modifiers, and pairs of
+    other categories (value ``other``) in between, which the gaps must ignore."""
+    rows, human = [], []
+    for k, values in groups.items():
+        for v in values:
+            rows.append({"category": "ONLY_MOD", "n_modifiers": k})
+            human.append(v)
+            rows.append({"category": "PARAPHRASE", "n_modifiers": k})
+            human.append(other)
+    return pd.DataFrame(rows), np.array(human)
+
+
+# s_1 = 0.875 exactly (1 - s_1 = 1/8): additive k/8, so k = 8 reaches the 0-1 scale's limit
+GAP_GROUPS = {
+    1: [0.75, 1.0, 0.875, 0.875],
+    2: [0.75, 0.875, 0.75, 0.825],  # s_2 = 0.8: 1 - s_2 = 0.2 < 2/8 -> gap +0.05 (subadditive)
+    3: [0.5, 0.6, 0.55],  # s_3 = 0.55: 1 - s_3 = 0.45 > 3/8 -> gap -0.075 (superadditive)
+    8: [0.1, 0.3],  # additive exactly 1: not testable
+    9: [0.5, 0.5, 0.5],  # additive 1.125 > 1: not testable; constant values
+}
+
+
+def test_subadditivity_gaps_values_signs_and_testable():
+    labels, human = _gap_frame(GAP_GROUPS, other=0.0)
+    table = M.subadditivity_gaps(labels, human, n_resamples=500, seed=0)
+    assert list(table.index) == [2, 3, 8, 9] and table.index.name == "added modifiers"
+    assert list(table.columns) == ["gap", "ci_low", "ci_high", "additive", "observed", "n", "testable"]
+    assert table["n"].tolist() == [4, 3, 2, 3]
+    assert table["additive"].tolist() == pytest.approx([0.25, 0.375, 1.0, 1.125])
+    assert table["observed"].tolist() == pytest.approx([0.2, 0.45, 0.8, 0.5])
+    assert table["gap"].tolist() == pytest.approx([0.05, -0.075, 0.2, 0.625])
+    assert table.loc[2, "gap"] > 0 and table.loc[3, "gap"] < 0
+    assert table["testable"].tolist() == [True, True, False, False]  # False where additive >= 1
+    assert table["testable"].dtype == bool and table["n"].dtype.kind == "i"
+    assert (table["ci_low"] <= table["gap"]).all() and (table["gap"] <= table["ci_high"]).all()
+    assert (table["ci_low"] < table["ci_high"]).all()  # s_1 varies: no interval is a point
+    # k = 9 varies only through s_1: its draws are 9 (1 - s_1*) - 0.5, within the s_1 range
+    assert table.loc[9, "ci_low"] >= 9 * (1 - 1.0) - 0.5 - 1e-12
+    assert table.loc[9, "ci_high"] <= 9 * (1 - 0.75) - 0.5 + 1e-12
+
+
+def test_subadditivity_gaps_ignore_other_categories_and_are_seeded():
+    labels, human = _gap_frame(GAP_GROUPS, other=0.0)
+    _, shifted = _gap_frame(GAP_GROUPS, other=0.9)
+    first = M.subadditivity_gaps(labels, human, n_resamples=300, seed=4)
+    pd.testing.assert_frame_equal(first, M.subadditivity_gaps(labels, human, n_resamples=300, seed=4))
+    pd.testing.assert_frame_equal(first, M.subadditivity_gaps(labels, shifted, n_resamples=300, seed=4))
+    other = M.subadditivity_gaps(labels, human, n_resamples=300, seed=5)
+    assert (other["gap"] == first["gap"]).all()
+    assert not np.allclose(other[["ci_low", "ci_high"]], first[["ci_low", "ci_high"]])
+    narrow = M.subadditivity_gaps(labels, human, n_resamples=300, seed=4, level=0.5)
+    assert (narrow["ci_low"] >= first["ci_low"]).all() and (narrow["ci_high"] <= first["ci_high"]).all()
+    assert ((narrow["ci_high"] - narrow["ci_low"]) < (first["ci_high"] - first["ci_low"])).all()
+
+
+def test_subadditivity_gap_interval_has_the_bootstrap_width():
+    """Pairs of each k resampled independently: the 95% interval spans about 2 x 1.96 standard
+    errors of k * (1 - s_1) - (1 - s_k), sqrt(k^2 var_1 / n_1 + var_k / n_k) (ddof 0)."""
+    rng = np.random.default_rng(0)
+    groups = {1: rng.uniform(0.6, 1, 60).tolist(), 2: rng.uniform(0.4, 1, 50).tolist()}
+    labels, human = _gap_frame(groups)
+    table = M.subadditivity_gaps(labels, human, n_resamples=4000, seed=1)
+    one, two = np.array(groups[1]), np.array(groups[2])
+    se = np.sqrt(4 * one.var() / len(one) + two.var() / len(two))
+    assert table.loc[2, "ci_high"] - table.loc[2, "ci_low"] == pytest.approx(2 * 1.96 * se, rel=0.1)
+    assert (table.loc[2, "ci_low"] + table.loc[2, "ci_high"]) / 2 == pytest.approx(
+        table.loc[2, "gap"], abs=0.25 * se)
+
+
+def test_subadditivity_gaps_need_single_modifier_pairs():
+    labels, human = _gap_frame({2: [0.8, 0.7], 3: [0.6, 0.5]})
+    with pytest.raises(ValueError, match="no ONLY_MOD pair with one modifier"):
+        M.subadditivity_gaps(labels, human, n_resamples=10)

@@ -261,6 +261,10 @@ def paired_difference(runs: pd.DataFrame, task: str, a: str, b: str, prefix: str
     rows = runs[(runs["task"] == task) & (runs["control"] == "none")].set_index("encoder")
     if a not in rows.index or b not in rows.index:
         return {}
+    for name in (a, b):
+        if (rows.index == name).sum() > 1:
+            raise ValueError(f"paired_difference: {name!r} has {(rows.index == name).sum()} fits "
+                             f"on {task!r} (several seeds); pass the runs of one seed")
     ra, rb = rows.loc[a], rows.loc[b]
     tag = f"{round(100 * level)}"
     key = f"{prefix}_{slug(task)}_{slug(a)}_minus_{slug(b)}"

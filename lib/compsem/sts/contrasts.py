@@ -72,22 +72,28 @@ def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.Da
     Returns ``(point, draws)``: ``point`` maps each series to its weighted mean rho (as the
     chapter's extension computes it); ``draws`` has one column per series and ``n_resamples``
     rows, each category's pairs resampled with replacement, the same pairs for every series (so
-    the difference of two columns is a paired comparison).
+    the difference of two columns is a paired comparison). Ties are read at
+    :data:`compsem.stats.TIE_DECIMALS` decimals in the draws as in the point value
+    (:func:`compsem.stats.tie_values`); a category whose resample is constant has no rho, and
+    that draw averages the other categories, their weights renormalised.
     """
-    from compsem.stats import spearman, spearman_of_resamples
+    from compsem.stats import spearman, spearman_of_resamples, tie_values
 
-    h = np.asarray(human, dtype=float)
+    h = tie_values(human)
     rows = _category_indices(labels, list(categories))
     picks = _resamples(rows, n_resamples, seed)
     weights = np.array([len(rows[c]) for c in categories], dtype=float)
     weights /= weights.sum()
     point, draws = {}, {}
     for name, values in series.items():
-        v = np.asarray(values, dtype=float)
-        point[name] = float(sum(w * spearman(v[rows[c]], h[rows[c]]) for w, c in zip(weights, categories,
-                                                                                      strict=True)))
-        per_category = [spearman_of_resamples(v, h, picks[c]) for c in categories]
-        draws[name] = np.nansum([w * r for w, r in zip(weights, per_category, strict=True)], axis=0)
+        v = tie_values(values)
+        point[name] = float(sum(w * spearman(v[rows[c]], h[rows[c]])
+                                for w, c in zip(weights, categories, strict=True)))
+        rhos = np.array([spearman_of_resamples(v, h, picks[c]) for c in categories])
+        defined = np.isfinite(rhos)
+        weight = weights[:, None] * defined
+        with np.errstate(invalid="ignore", divide="ignore"):  # no category defined: NaN
+            draws[name] = (np.where(defined, rhos, 0.0) * weight).sum(axis=0) / weight.sum(axis=0)
     return pd.Series(point), pd.DataFrame(draws)
 
 

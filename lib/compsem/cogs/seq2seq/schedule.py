@@ -1,0 +1,371 @@
+"""Which COGS runs fit in one GPU window: budget-aware scheduling in the runbook's order.
+
+A GPU machine lent for a fixed time keeps nothing afterwards, checkpoints included, so a run
+is worth starting only if it can train to its stopping rule *and* be decoded before the window
+closes; a run cut by the time budget is decoded on a sample and must be trained again from
+the start in a later window. Given the minutes left, :func:`plan` walks :data:`RUNBOOK` (the
+priority order of the COGS chapters' open runs: the Transformer seeds of Table 4-5 that were cut,
+Chapter 5's Transformer baseline and glossing, the 100-exposure Transformer, the size variants
+of Figure 4-3, then the LSTM and BiLSTM seed groups) and picks, in that order, every unit
+(one run, or one seed group trained as one batched model) whose estimated minutes fit in what
+is left; a unit that does not fit is skipped, not started, and a cheaper one after it may
+still fit.
+
+The estimate of a unit (:func:`estimate`) is its expected updates times the measured seconds
+per update of its model on a GPU, plus its decoding, plus a fixed start-up:
+
+- seconds per update: the median over the committed GPU runs of that model
+  (``train_seconds / steps``, :func:`measured`), which includes their validations and the
+  sharing of the GPU with the runs beside them; else :data:`BENCH_SECONDS_PER_UPDATE`
+  (``benchmarks/results/bench_cogs_h100_2026-11-22.txt``, one model alone); ``--speed`` overrides
+  both. A seed group is counted as its seeds one after the other (no speed-up is assumed
+  until one is measured);
+- expected updates: the most updates of a committed GPU run of the same model and exposures
+  that stopped by the paper's rule; without one, the configuration's ``max_steps`` (an upper
+  bound, marked as such); a Chapter 5 run adds its auxiliary stage's;
+- decoding: the longest decoding of a committed GPU run of the same model and decoding method
+  over the whole sets; else the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`.
+
+``python -m compsem.cogs.seq2seq.schedule --minutes 25`` prints the plan and the commands;
+``--run`` runs them one after the other, each under a ``--train-minutes`` budget that leaves time
+for its decoding, the minutes left re-read from the clock before each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+BENCH_SECONDS_PER_UPDATE = {"transformer": 0.025, "lstm": 0.141, "bilstm": 0.157}
+"""One model alone on an H100, bfloat16 autocast, 512 sentences per update
+(``benchmarks/results/bench_cogs_h100_2026-11-22.txt``)."""
+BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "lstm": 124.0, "bilstm": 188.6}
+"""Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
+FULL_SENTENCES = 27_000
+"""dev (3,000) + test (3,000) + gen (21 cases x 1,000)."""
+STARTUP_SECONDS = 60.0
+"""A command's start: Python, the data, the vocabulary, CUDA."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One thing the runbook may start: a run, or a seed group trained as one batched model.
+
+    ``command`` is ``"train"`` (Chapter 4, :mod:`compsem.cogs.seq2seq.train`) or ``"auxiliary"``
+    (Chapter 5, :mod:`compsem.cogs.seq2seq.auxiliary_train`); ``argv`` its arguments;
+    ``configs`` the configurations it produces."""
+
+    label: str
+    command: str
+    argv: tuple[str, ...]
+    configs: tuple = field(compare=False, repr=False)
+
+    @property
+    def module(self) -> str:
+        return {"train": "compsem.cogs.seq2seq.train",
+                "auxiliary": "compsem.cogs.seq2seq.auxiliary_train"}[self.command]
+
+
+SEEDS = ("1", "2", "3", "4", "5")
+RUNBOOK: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
+    ("Table 4-5: Transformer, 1 exposure, seeds 4-5", "train",
+     ("--model", "transformer", "--exposures", "1", "--seed", "4", "5"), False),
+    ("Chapter 5: Transformer baseline and glossing", "auxiliary",
+     ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), False),
+    ("Table 4-5: Transformer, 100 exposures", "train",
+     ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), True),
+    ("Figure 4-3: 1- and 6-layer Transformers", "train",
+     ("--model", "transformer-small", "transformer-large", "--exposures", "1", "--seed", *SEEDS), False),
+    ("Table 4-5: LSTM and BiLSTM", "train",
+     ("--model", "lstm", "bilstm", "--exposures", "1", "100", "--seed", *SEEDS), True),
+)
+"""The runbook's priority order: (label, command, arguments, trained as seed groups)."""
+
+
+def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
+    if command == "train":
+        from compsem.cogs.seq2seq import train as cli
+    else:
+        from compsem.cogs.seq2seq import auxiliary_train as cli
+    return cli.configurations(cli.parse_args(list(argv)))
+
+
+def units(runbook=RUNBOOK) -> list[Unit]:
+    """The runbook as units: one per configuration, or one per seed group (same model, same
+    exposures and, for Chapter 5, objective) where the entry trains groups."""
+    out = []
+    for label, command, argv, grouped in runbook:
+        configs = _configurations(command, argv)
+        if grouped:
+            keys = list(dict.fromkeys(_group_key(c) for c in configs))
+            for key in keys:
+                members = [c for c in configs if _group_key(c) == key]
+                seeds = [str(c["seed"]) for c in members]
+                out.append(Unit(f"{label}: {_describe_group(members[0])}, seeds {', '.join(seeds)}",
+                                command, _one(argv, members[0], seeds) + ("--group",),
+                                tuple(members)))
+        else:
+            for c in configs:
+                out.append(Unit(f"{label}: {_describe_group(c)}, seed {c['seed']}", command,
+                                _one(argv, c, [str(c["seed"])]), (c,)))
+    return out
+
+
+def _group_key(config: dict) -> tuple:
+    aux = config.get("auxiliary", {}).get("objective")
+    return (config["model"], config["data"]["exposures"], aux)
+
+
+def _describe_group(config: dict) -> str:
+    aux = config.get("auxiliary", {}).get("objective")
+    exposures = config["data"]["exposures"]
+    text = f"{config['model']}, {exposures} exposure{'s' if exposures != 1 else ''}"
+    return text + (f", {aux}" if aux else "")
+
+
+def _one(argv: Sequence[str], config: dict, seeds: list[str]) -> tuple[str, ...]:
+    """``argv`` narrowed to ``config``'s model, exposures (and objective) and ``seeds``."""
+    values = {"--model": [config["model"]], "--exposures": [str(config["data"]["exposures"])],
+              "--seed": seeds}
+    aux = config.get("auxiliary", {}).get("objective")
+    if aux:
+        values["--objective"] = [aux]
+    out, skip = [], False
+    for token in argv:
+        if token.startswith("--"):
+            skip = token in values
+            out += [token, *values[token]] if skip else [token]
+        elif not skip:
+            out.append(token)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- what the committed runs measured
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Figures of the committed GPU runs (:func:`measured`): seconds per update by model; updates
+    to the paper's stopping rule by (model, exposures); seconds of a whole decoding by (model,
+    method)."""
+
+    seconds_per_update: dict
+    updates: dict
+    decode_seconds: dict
+
+
+def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
+    """:class:`Measured` from ``(config, metrics)`` of finished runs; only runs on a GPU count
+    (``metrics["device"]`` starts with ``cuda``)."""
+    speed, updates, decode = {}, {}, {}
+    for config, metrics in pairs:
+        if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
+            continue
+        model = config["model"]
+        seeds = len(metrics.get("trained_with_seeds") or ()) or 1
+        speed.setdefault(model, []).append(metrics["train_seconds"] / seeds / metrics["steps"])
+        if metrics.get("stop_reason") == "early stopping" and "auxiliary" not in config:
+            key = (model, config["data"]["exposures"])
+            updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
+        decoding = config["decoding"]
+        if not decoding.get("per_case") and not decoding.get("per_split"):
+            key = (model, decoding["method"])
+            decode[key] = max(decode.get(key, 0.0), float(metrics["decode_seconds"]))
+    return Measured({m: statistics.median(v) for m, v in speed.items()}, updates, decode)
+
+
+def committed_runs() -> list[tuple[dict, dict]]:
+    """``(config, metrics)`` of every committed result of both chapters whose files read back
+    and match their digests (:func:`compsem.cogs.seq2seq.results.result_problem`)."""
+    import json
+
+    from compsem.cogs.seq2seq import results, two_stage
+
+    pairs = []
+    for root in (results.RESULTS_DIR, two_stage.RESULTS_DIR):
+        for folder in sorted(root.glob("*/")) if root.exists() else []:
+            if results.result_problem(folder) is None:
+                pairs.append((json.loads((folder / "config.json").read_text()),
+                              json.loads((folder / "metrics.json").read_text())))
+    return pairs
+
+
+# ---------------------------------------------------------------- estimates and the plan
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A unit's minutes from start to saved results, of which ``train_minutes`` training; how
+    they were estimated (``note``); ``bound``: the updates are the configuration's cap, not a
+    measured stop."""
+
+    minutes: float
+    train_minutes: float
+    note: str
+    bound: bool = False
+
+
+def estimate(unit: Unit, figures: Measured, speeds: dict | None = None) -> Estimate | None:
+    """Minutes ``unit`` needs from start to saved results (module docstring); None when no speed
+    is known for its model (measured, benchmarked or given)."""
+    config = unit.configs[0]
+    model = config["model"]
+    speed = (speeds or {}).get(model, figures.seconds_per_update.get(model))
+    source = "given" if model in (speeds or {}) else "measured"
+    if speed is None:
+        speed, source = BENCH_SECONDS_PER_UPDATE.get(model), "benchmark"
+    if speed is None:
+        return None
+    stop = figures.updates.get((model, config["data"]["exposures"]))
+    updates = stop if stop is not None else int(config["training"]["max_steps"])
+    shown = f"{updates:,} updates{' (cap)' if stop is None else ''}"
+    aux = config.get("auxiliary")
+    if aux is not None and aux.get("objective", "none") != "none":
+        updates += int(aux["training"]["max_steps"])  # no auxiliary stage has run to its stop yet
+        shown += f" + {int(aux['training']['max_steps']):,} auxiliary (cap)"
+    runs = len(unit.configs)
+    method = config["decoding"]["method"]
+    decode = figures.decode_seconds.get((model, method))
+    if decode is None:
+        rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0)
+        decode = FULL_SENTENCES / rate
+    train = runs * updates * speed
+    seconds = STARTUP_SECONDS + train + runs * decode
+    note = (f"{runs} x ({shown} x {speed:.3f} s ({source}) + decoding {decode:.0f} s) + start "
+            f"{STARTUP_SECONDS:.0f} s")
+    return Estimate(seconds / 60, train / 60, note, bound=stop is None or aux is not None
+                    and aux.get("objective", "none") != "none")
+
+
+@dataclass(frozen=True)
+class Step:
+    unit: Unit
+    estimate: Estimate | None
+    decision: str  # one of DECISIONS
+
+
+DECISIONS = ("run", "done", "does not fit", "longer than a window", "no speed known")
+
+
+def plan(candidates: Sequence[Unit], minutes: float, figures: Measured,
+         done: Callable[[Unit], bool], speeds: dict | None = None,
+         window: float | None = None) -> list[Step]:
+    """Every unit in priority order with its estimate and decision (:data:`DECISIONS`): ``run``
+    when it is not done and fits in the minutes left after the units chosen before it; ``does
+    not fit`` the minutes left, or ``longer than a window`` of ``window`` minutes (it can never
+    finish in one: group its seeds, measure a faster speed, or shorten it); ``no speed known``
+    for its model (give one with ``--speed``). Greedy in the runbook's order: a unit that does
+    not fit is skipped, never started."""
+    left = float(minutes)
+    steps = []
+    for unit in candidates:
+        guess = estimate(unit, figures, speeds)
+        if done(unit):
+            steps.append(Step(unit, guess, "done"))
+        elif guess is None:
+            steps.append(Step(unit, None, "no speed known"))
+        elif window is not None and guess.minutes > window:
+            steps.append(Step(unit, guess, "longer than a window"))
+        elif guess.minutes <= left:
+            steps.append(Step(unit, guess, "run"))
+            left -= guess.minutes
+        else:
+            steps.append(Step(unit, guess, "does not fit"))
+    return steps
+
+
+def is_done(unit: Unit) -> bool:
+    """Whether every configuration of ``unit`` has its results (time-limited runs do not
+    count: they are trained again)."""
+    from compsem.cogs.seq2seq import results, two_stage
+
+    root = results.RESULTS_DIR if unit.command == "train" else two_stage.RESULTS_DIR
+    return all(results.has_result(c, root) for c in unit.configs)
+
+
+def show(steps: Sequence[Step], minutes: float) -> str:
+    lines = [f"plan for {minutes:.1f} minutes of GPU time (estimates: "
+             "python -m compsem.cogs.seq2seq.schedule --help)"]
+    total = sum(s.estimate.minutes for s in steps if s.decision == "run")
+    for s in steps:
+        guess = f"{s.estimate.minutes:6.1f} min" if s.estimate else "     ? min"
+        lines.append(f"  {s.decision:<20} {guess}  {s.unit.label}")
+        if s.estimate and s.decision != "done":
+            lines.append(f"{'':32}{s.estimate.note}")
+    lines.append(f"{sum(s.decision == 'run' for s in steps)} unit(s) to run, {total:.1f} of "
+                 f"{minutes:.1f} minutes estimated")
+    return "\n".join(lines)
+
+
+def command_line(unit: Unit, extra: Sequence[str] = ()) -> list[str]:
+    return [sys.executable, "-m", unit.module, *unit.argv, *extra]
+
+
+def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
+             clock: Callable[[], float] = time.monotonic) -> int:
+    """Run the ``run`` units in order, each under ``--train-minutes`` = the minutes left less its
+    decoding and start-up, so that it is decoded before the window closes; a unit whose
+    estimate no longer fits the minutes left (an earlier one took longer) is not started.
+    Returns the number of units that failed or were not started."""
+    end = clock() + 60 * minutes
+    problems = 0
+    for step in steps:
+        if step.decision != "run":
+            continue
+        left = (end - clock()) / 60
+        if step.estimate.minutes > left:
+            print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
+            problems += 1
+            continue
+        train = max(0.5, left - (step.estimate.minutes - step.estimate.train_minutes))
+        argv = command_line(step.unit, [*extra, "--train-minutes", f"{train:.2f}"])
+        print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
+        problems += subprocess.run(argv, check=False).returncode != 0
+    return problems
+
+
+def _speed(text: str) -> tuple[str, float]:
+    model, _, value = text.partition("=")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--speed {text!r}: give MODEL=SECONDS, e.g. "
+                                         "transformer=0.03") from None
+    if not model or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"--speed {text!r}: give MODEL=SECONDS with SECONDS > 0")
+    return model, seconds
+
+
+def main(argv=None) -> int:
+    from compsem.cogs.seq2seq.options import CommandParser, non_negative_float, parse
+
+    p = CommandParser(prog="python -m compsem.cogs.seq2seq.schedule",
+                      description=__doc__.split("\n\n")[0],
+                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    p.add_argument("--minutes", type=non_negative_float, required=True,
+                   help="GPU minutes left in this window")
+    p.add_argument("--window", type=non_negative_float, default=30.0,
+                   help="minutes of a whole GPU window: a unit estimated longer is marked as never "
+                        "fitting one (default 30)")
+    p.add_argument("--speed", type=_speed, action="append", default=[], metavar="MODEL=SECONDS",
+                   help="seconds per update of a model on this GPU (e.g. from the speed check), "
+                        "instead of the committed runs' figure")
+    p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
+    p.add_argument("--device", default="auto", help="passed to the training commands")
+    args = parse(p, argv)
+    speeds = dict(args.speed)
+    steps = plan(units(), args.minutes, measured(committed_runs()), is_done, speeds,
+                 window=args.window or None)
+    print(show(steps, args.minutes), flush=True)
+    if not args.run:
+        return 0
+    return 1 if run_plan(steps, args.minutes, ["--device", args.device]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

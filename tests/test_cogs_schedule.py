@@ -1,0 +1,109 @@
+"""Budget-aware scheduling of the COGS runs (compsem.cogs.seq2seq.schedule): the runbook as
+units, estimates from measured figures, the greedy plan in priority order, and a unit that
+cannot finish never started."""
+
+from __future__ import annotations
+
+import pytest
+
+from compsem.cogs.seq2seq import schedule as S
+from compsem.cogs.seq2seq.config import make_config
+
+
+def _metrics(steps, seconds, stop="early stopping", device="cuda: H100", decode=100.0, seeds=None):
+    return {"steps": steps, "train_seconds": seconds, "stop_reason": stop, "device": device,
+            "decode_seconds": decode, "trained_with_seeds": seeds}
+
+
+def test_the_runbook_expands_in_priority_order():
+    units = S.units()
+    labels = [u.label for u in units]
+    assert labels[0].startswith("Table 4-5: Transformer, 1 exposure") and "seed 4" in labels[0]
+    assert labels.index(next(x for x in labels if x.startswith("Chapter 5"))) == 2
+    groups = [u for u in units if "--group" in u.argv]
+    assert groups and all(len(u.configs) == 5 for u in groups)  # a seed group of five seeds
+    assert {c["seed"] for u in groups for c in u.configs} == {1, 2, 3, 4, 5}
+    single = next(u for u in units if u.command == "auxiliary")
+    assert single.argv.count("--seed") == 1 and single.argv[single.argv.index("--seed") + 1] == "1"
+    assert "--no-fuse" in single.argv and single.module == "compsem.cogs.seq2seq.auxiliary_train"
+    # every unit's arguments give back exactly its configurations
+    for unit in units[:3] + groups[:1]:
+        assert S._configurations(unit.command, unit.argv) == list(unit.configs)
+
+
+def test_figures_are_measured_on_gpu_runs_only():
+    tf = make_config("transformer", seed=1)
+    pairs = [(tf, _metrics(4000, 200.0)), (tf, _metrics(4000, 240.0)),
+             (tf, _metrics(2000, 400.0, stop="time limit")),
+             (tf, _metrics(9000, 9000.0, device="cpu: x86_64"))]
+    figures = S.measured(pairs)
+    assert figures.seconds_per_update == {"transformer": pytest.approx(0.06)}  # median of 3
+    assert figures.updates == {("transformer", 1): 4000}  # a time-limited run is no stop
+    assert figures.decode_seconds == {("transformer", "beam"): 100.0}
+    grouped = S.measured([(tf, _metrics(4000, 1000.0, seeds=[1, 2, 3, 4, 5]))])
+    assert grouped.seconds_per_update["transformer"] == pytest.approx(0.05)  # per seed
+
+
+def _unit(model="transformer", seeds=(1,), exposures=1):
+    configs = tuple(make_config(model, seed=s, exposures=exposures) for s in seeds)
+    return S.Unit(f"{model} {seeds}", "train", ("--model", model), configs)
+
+
+FIGURES = S.Measured({"transformer": 0.05}, {("transformer", 1): 4000},
+                     {("transformer", "beam"): 120.0})
+
+
+def test_an_estimate_is_updates_times_speed_plus_decoding():
+    guess = S.estimate(_unit(), FIGURES)
+    assert guess.minutes == pytest.approx((S.STARTUP_SECONDS + 4000 * 0.05 + 120) / 60)
+    assert guess.train_minutes == pytest.approx(4000 * 0.05 / 60)
+    assert not guess.bound and "measured" in guess.note
+    capped = S.estimate(_unit(exposures=100), FIGURES)  # no run stopped there: the cap
+    assert capped.bound and "(cap)" in capped.note
+    assert capped.train_minutes == pytest.approx(30000 * 0.05 / 60)
+    given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
+    assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
+    assert S.estimate(_unit("transformer-large"), FIGURES) is None  # no speed: not guessed
+    group = S.estimate(_unit(seeds=(1, 2, 3)), FIGURES)
+    assert group.train_minutes == pytest.approx(3 * 4000 * 0.05 / 60)  # no speed-up assumed
+
+
+def test_the_plan_is_greedy_in_priority_order_and_never_starts_what_cannot_finish():
+    first, big, small, done = _unit(seeds=(1,)), _unit(exposures=100), _unit(seeds=(2,)), \
+        _unit(seeds=(3,))
+    each = S.estimate(first, FIGURES).minutes
+    steps = S.plan([first, big, small, done], 2 * each + 0.01, FIGURES,
+                   done=lambda u: u is done, window=20)
+    assert [s.decision for s in steps] == ["run", "longer than a window", "run", "done"]
+    steps = S.plan([first, small], 1.5 * each, FIGURES, done=lambda u: False)
+    assert [s.decision for s in steps] == ["run", "does not fit"]
+    assert [s.decision for s in S.plan([_unit("transformer-large")], 60, FIGURES,
+                                       done=lambda u: False)] == ["no speed known"]
+    assert "1 unit(s) to run" in S.show(steps, 1.5 * each)
+
+
+def test_running_the_plan_budgets_each_command_and_skips_what_no_longer_fits(monkeypatch):
+    first, second = _unit(seeds=(1,)), _unit(seeds=(2,))
+    each = S.estimate(first, FIGURES)
+    steps = [S.Step(first, each, "run"), S.Step(second, each, "run")]
+    now = [0.0]
+    calls = []
+
+    def fake_run(argv, check):
+        calls.append(argv)
+        now[0] += 60 * each.minutes * 1.5  # the first took longer than estimated
+        return type("Done", (), {"returncode": 0})()
+
+    monkeypatch.setattr(S.subprocess, "run", fake_run)
+    problems = S.run_plan(steps, 2 * each.minutes + 0.5, ["--device", "cuda"], clock=lambda: now[0])
+    assert problems == 1 and len(calls) == 1  # the second is not started
+    budget = float(calls[0][calls[0].index("--train-minutes") + 1])
+    decode_and_start = each.minutes - each.train_minutes
+    assert budget == pytest.approx(2 * each.minutes + 0.5 - decode_and_start, abs=0.01)
+    assert calls[0][1:3] == ["-m", "compsem.cogs.seq2seq.train"] and "--device" in calls[0]
+
+
+@pytest.mark.parametrize("text", ["transformer", "=0.1", "lstm=fast", "lstm=-1"])
+def test_a_bad_speed_names_the_value(text):
+    with pytest.raises(S.argparse.ArgumentTypeError, match="MODEL=SECONDS"):
+        S._speed(text)

@@ -1,0 +1,178 @@
+"""The intervals of the probing chapter's equivalence and difference claims
+(compsem.probing.chapter: equivalence_values, paired_difference, _wilson90), on constructed fits
+and item frames (no data, no encoder)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from compsem import stats
+from compsem.modifiers.statistics import wilson
+from compsem.probing import chapter as C
+
+
+def fit(task, encoder, correct, seed=0, control="none", classifier="logreg"):
+    """One row of ``experiment.run_grid``: accuracy in percent, per-item correctness."""
+    correct = np.asarray(correct, dtype=float)
+    return {"task": task, "encoder": encoder, "classifier": classifier, "control": control,
+            "seed": seed, "accuracy": 100 * correct.mean(), "correct": correct}
+
+
+def items(n_test, n_train=30):
+    return pd.DataFrame({"split": ["train"] * n_train + ["test"] * n_test})
+
+
+# --------------------------------------------------------------------------- _wilson90
+
+
+@pytest.mark.parametrize(("k", "n"), [(30, 50), (0, 20), (20, 20), (101, 200), (7, 9)])
+def test_wilson90_is_scipys_wilson_interval_in_percent(k, n):
+    out = C._wilson90("probe_x", k / n, items(n))
+    ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.9, method="wilson")
+    assert set(out) == {"probe_x_low90", "probe_x_high90"}
+    assert out["probe_x_low90"] == pytest.approx(100 * ci.low)
+    assert out["probe_x_high90"] == pytest.approx(100 * ci.high)
+    low, high = wilson(k, n, level=0.90)  # the closed form, independently
+    assert out["probe_x_low90"] == pytest.approx(100 * float(low), abs=1e-9)
+    assert out["probe_x_high90"] == pytest.approx(100 * float(high), abs=1e-9)
+    assert out["probe_x_low90"] <= 100 * k / n <= out["probe_x_high90"]
+
+
+def test_wilson90_counts_the_test_items_only_and_decides_at_chance():
+    # 0.5 of 400 test items: the interval lies within 50 +- 5 (an equivalence margin of 5 points)
+    out = C._wilson90("k", 0.5, items(400, n_train=5000))
+    z, n = sps.norm.ppf(0.95), 400  # Wilson at p = 1/2: centred on 1/2
+    half = z * math.sqrt(0.25 / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    assert out["k_low90"] == pytest.approx(100 * (0.5 - half))
+    assert out["k_high90"] == pytest.approx(100 * (0.5 + half))
+    assert 45 < out["k_low90"] < 50 < out["k_high90"] < 55
+    # the same accuracy on 40 test items: a much wider interval, beyond the margin
+    wide = C._wilson90("k", 0.5, items(40, n_train=5000))
+    assert wide["k_low90"] < 45 and wide["k_high90"] > 55
+    # an accuracy read back from a share (0.6 * 50 = 30.000000000000004): rounded to a count
+    assert C._wilson90("k", 0.6, items(50)) == C._wilson90("k", 30 / 50, items(50))
+
+
+# --------------------------------------------------------------------------- equivalence_values
+
+
+def test_equivalence_values_over_seeds_is_the_student_t_interval():
+    # 26, 24, 25 and 27 of 50 items right: 52, 48, 50 and 54 percent over four seeds
+    runs = pd.DataFrame([fit("has-school", "GloVe", np.arange(50) < k, seed=i)
+                         for i, k in enumerate((26, 24, 25, 27))])
+    out = C.equivalence_values(runs, "probe_t3")
+    acc = np.array([52.0, 48.0, 50.0, 54.0])
+    half = sps.t.ppf(0.95, 3) * acc.std(ddof=1) / math.sqrt(4)
+    assert set(out) == {"probe_t3_has_school_glove_low90", "probe_t3_has_school_glove_high90"}
+    assert out["probe_t3_has_school_glove_low90"] == pytest.approx(acc.mean() - half)
+    assert out["probe_t3_has_school_glove_high90"] == pytest.approx(acc.mean() + half)
+    wider = C.equivalence_values(runs, "probe_t3", level=0.95)
+    assert set(wider) == {"probe_t3_has_school_glove_low95", "probe_t3_has_school_glove_high95"}
+    assert wider["probe_t3_has_school_glove_low95"] < out["probe_t3_has_school_glove_low90"]
+    assert wider["probe_t3_has_school_glove_high95"] > out["probe_t3_has_school_glove_high90"]
+
+
+def test_equivalence_values_of_identical_seeds_is_a_point():
+    runs = pd.DataFrame([fit("neg", "BOW", [1, 0, 1, 1], seed=s) for s in range(3)])
+    out = C.equivalence_values(runs, "p")
+    assert out == {"p_neg_bow_low90": 75.0, "p_neg_bow_high90": 75.0}
+
+
+def test_equivalence_values_of_a_single_fit_bootstraps_its_test_items():
+    rng = np.random.default_rng(0)
+    correct = (rng.random(400) < 0.55).astype(float)
+    runs = pd.DataFrame([fit("sr", "MiniLM", correct, seed=7),
+                         fit("sr", "all right", np.ones(50), seed=1)])
+    out = C.equivalence_values(runs, "probe_t2", n_boot=2000)
+    low, high = out["probe_t2_sr_minilm_low90"], out["probe_t2_sr_minilm_high90"]
+    acc = 100 * correct.mean()
+    assert low < acc < high
+    # a percentile bootstrap of a mean of 400 items: close to the normal interval
+    se = 100 * correct.std() / math.sqrt(len(correct))
+    assert high - low == pytest.approx(2 * 1.6449 * se, rel=0.1)
+    assert (low + high) / 2 == pytest.approx(acc, abs=0.2 * se)
+    # the fit's own seed drives the resamples
+    exp_low, exp_high = stats.mean_interval(correct, n_resamples=2000, seed=7, level=0.9)
+    assert (low, high) == pytest.approx((100 * exp_low, 100 * exp_high))
+    assert out["probe_t2_sr_all_right_low90"] == out["probe_t2_sr_all_right_high90"] == 100.0
+
+
+def test_equivalence_values_controls_are_left_out_unless_asked():
+    runs = pd.DataFrame([
+        fit("sr", "BOW", [1, 0, 1, 0], seed=0),
+        fit("sr", "BOW", [0, 0, 0, 1], seed=0, control="control task"),
+    ])
+    plain = C.equivalence_values(runs, "p", n_boot=200)
+    assert set(plain) == {"p_sr_bow_low90", "p_sr_bow_high90"}
+    both = C.equivalence_values(runs, "p", with_control=True, n_boot=200)
+    assert set(both) == {"p_sr_bow_none_low90", "p_sr_bow_none_high90",
+                         "p_sr_bow_control_task_low90", "p_sr_bow_control_task_high90"}
+    assert both["p_sr_bow_none_low90"] == plain["p_sr_bow_low90"]
+    assert both["p_sr_bow_control_task_high90"] <= 75.0 + 1e-9  # 1 of 4 right: at most 3 of 4
+
+
+# --------------------------------------------------------------------------- paired_difference
+
+
+def test_paired_difference_of_identical_fits_is_zero():
+    correct = (np.random.default_rng(1).random(200) < 0.6).astype(float)
+    runs = pd.DataFrame([fit("sr", "InferSent", correct, seed=3), fit("sr", "MiniLM", correct)])
+    out = C.paired_difference(runs, "sr", "InferSent", "MiniLM", "probe_t2")
+    key = "probe_t2_sr_infersent_minus_minilm"
+    assert out == {key: 0.0, f"{key}_low90": 0.0, f"{key}_high90": 0.0}  # zero width
+
+
+def test_paired_difference_is_paired_over_items():
+    rng = np.random.default_rng(2)
+    b = (rng.random(300) < 0.6).astype(float)
+    a = b.copy()
+    flip = rng.choice(np.flatnonzero(b == 0), size=15, replace=False)
+    a[flip] = 1.0  # a is right wherever b is, and on 15 items more: +5 points
+    runs = pd.DataFrame([fit("sr", "A", a, seed=4), fit("sr", "B", b, seed=9),
+                         fit("sr", "A", 1 - a, seed=4, control="control task"),
+                         fit("neg", "A", np.zeros(300), seed=4)])
+    out = C.paired_difference(runs, "sr", "A", "B", "p", level=0.90, n_boot=2000)
+    key = "p_sr_a_minus_b"
+    assert out[key] == pytest.approx(5.0)
+    low, high = out[f"{key}_low90"], out[f"{key}_high90"]
+    assert 0 < low < 5 < high < 10
+    # the a-b differences are 0/1 with 15 ones: the interval of their mean, in points
+    d = a - b
+    se = 100 * d.std() / math.sqrt(len(d))
+    assert high - low == pytest.approx(2 * 1.6449 * se, rel=0.15)
+    # resampling the items of each fit apart would be about four times wider here
+    single_low, single_high = stats.mean_interval(b, n_resamples=2000, seed=0, level=0.9)
+    assert high - low < (100 * (single_high - single_low)) / 2
+    # seeded by the first encoder's fit: the same numbers as the library's paired interval
+    exp = stats.paired_mean_interval(a, b, n_resamples=2000, seed=4, level=0.9)
+    assert (low, high) == pytest.approx((100 * exp[0], 100 * exp[1]))
+    assert C.paired_difference(runs, "sr", "A", "B", "p", level=0.90, n_boot=2000) == out
+    reverse = C.paired_difference(runs, "sr", "B", "A", "p", level=0.95, n_boot=2000)
+    assert set(reverse) == {"p_sr_b_minus_a", "p_sr_b_minus_a_low95", "p_sr_b_minus_a_high95"}
+    assert reverse["p_sr_b_minus_a"] == pytest.approx(-5.0)
+    assert reverse["p_sr_b_minus_a_high95"] < 0
+
+
+def test_paired_difference_of_constant_item_differences_and_missing_fits():
+    runs = pd.DataFrame([fit("sr", "A", np.ones(40)), fit("sr", "B", np.zeros(40)),
+                         fit("neg", "B", np.zeros(40))])
+    out = C.paired_difference(runs, "sr", "A", "B", "p")
+    assert out == {"p_sr_a_minus_b": 100.0, "p_sr_a_minus_b_low90": 100.0,
+                   "p_sr_a_minus_b_high90": 100.0}
+    assert C.paired_difference(runs, "neg", "A", "B", "p") == {}  # no fit of A on neg
+    assert C.paired_difference(runs, "sr", "A", "C", "p") == {}
+    only_control = runs.assign(control=["none", "control task", "none"])
+    assert C.paired_difference(only_control, "sr", "A", "B", "p") == {}
+
+
+def test_paired_difference_refuses_several_seeds_of_one_encoder():
+    correct = np.ones(50)
+    runs = pd.DataFrame([fit("sr", "A", correct, seed=1), fit("sr", "A", correct, seed=2),
+                         fit("sr", "B", correct)])
+    with pytest.raises(ValueError, match="'A' has 2 fits on 'sr'"):
+        C.paired_difference(runs, "sr", "A", "B", "p")
