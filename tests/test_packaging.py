@@ -301,7 +301,7 @@ def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeyp
     import torch
 
     from compsem import cli
-    from compsem.cogs.seq2seq import auxiliary_train, train
+    from compsem.cogs.seq2seq import auxiliary_train, schedule, train
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     commands = _section_commands(ROOT / "book" / "using.md", "Training on an offline GPU machine")
@@ -320,6 +320,8 @@ def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeyp
             train.parse_args(words[3:])
         elif words[:3] == [".venv/bin/python", "-m", "compsem.cogs.seq2seq.auxiliary_train"]:
             auxiliary_train.parse_args(words[3:])
+        elif words[:3] == [".venv/bin/python", "-m", "compsem.cogs.seq2seq.schedule"]:
+            schedule.parse_args(words[3:])
         elif words[:4] == [".venv/bin/python", "-m", "pip", "install"]:
             for word in words[4:]:
                 name, sep, version = word.partition("==")
@@ -332,6 +334,7 @@ def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeyp
         seen.add(head if head != ".venv/bin/python" else " ".join(words[:3]))
     assert {"make", ".venv/bin/compsem", ".venv/bin/python -m compsem.cogs.seq2seq.train",
             ".venv/bin/python -m compsem.cogs.seq2seq.auxiliary_train",
+            ".venv/bin/python -m compsem.cogs.seq2seq.schedule",
             ".venv/bin/python -m pip"} <= seen
 
 

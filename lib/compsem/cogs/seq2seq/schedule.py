@@ -341,7 +341,7 @@ def _speed(text: str) -> tuple[str, float]:
     return model, seconds
 
 
-def main(argv=None) -> int:
+def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.options import CommandParser, non_negative_float, parse
 
     p = CommandParser(prog="python -m compsem.cogs.seq2seq.schedule",
@@ -357,9 +357,12 @@ def main(argv=None) -> int:
                         "instead of the committed runs' figure")
     p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
     p.add_argument("--device", default="auto", help="passed to the training commands")
-    args = parse(p, argv)
-    speeds = dict(args.speed)
-    steps = plan(units(), args.minutes, measured(committed_runs()), is_done, speeds,
+    return parse(p, argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
                  window=args.window or None)
     print(show(steps, args.minutes), flush=True)
     if not args.run:
