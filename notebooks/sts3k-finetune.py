@@ -69,7 +69,6 @@ n_jobs = 2  # worker processes for the regressor grids (1 thread each; same numb
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from compsem import report
 from compsem import stats as cstats
@@ -77,6 +76,7 @@ from compsem.data import sts3k
 from compsem.models import get_encoder
 from compsem.sts import composition, figures, finetune, pair_types, scoring, similarity
 from compsem.sts import regressors as rg
+from compsem.sts import seed_grids as sg
 
 report.set_theme()
 results = {}
@@ -153,12 +153,6 @@ for kind, name, regressor, mean in summary[["split kind", "features", "regressor
         results[key] = float(mean)
 
 
-def t_interval(mean: float, sd: float, n: int, level: float = 0.95) -> tuple[float, float]:
-    """t-interval (95% by default) of a mean over ``n`` seeds (random splits or MLP seeds)."""
-    half = stats.t.ppf(1 - (1 - level) / 2, n - 1) * sd / np.sqrt(n)
-    return float(mean - half), float(mean + half)
-
-
 cells = summary[["split kind", "features", "regressor", "mean", "std", "count"]]
 for kind, name, regressor, mean, sd, n in cells.itertuples(index=False, name=None):
     key = f"ft_{'adv' if kind == 'adversarial' else 'random'}_{report.slug(name)}_{regressor}"
@@ -167,17 +161,17 @@ for kind, name, regressor, mean, sd, n in cells.itertuples(index=False, name=Non
     elif kind == "random":  # mean over the random splits and its interval
         report.glue(f"{key}_mean", float(mean))
         if n > 1:
-            low, high = t_interval(mean, sd, n)
+            low, high = sg.t_interval(mean, sd, n)
             report.glue(f"{key}_ci_low", low)
             report.glue(f"{key}_ci_high", high)
-            low, high = t_interval(mean, sd, n, level=0.90)  # the interval of an equivalence test
+            low, high = sg.t_interval(mean, sd, n, level=0.90)  # the interval of an equivalence test
             report.glue(f"{key}_ci90_low", low)
             report.glue(f"{key}_ci90_high", high)
 best = cells[cells["split kind"] == "random"].sort_values("mean").groupby("features", sort=False).tail(1)
 for name, mean, sd, n in best[["features", "mean", "std", "count"]].itertuples(index=False, name=None):
     report.glue(f"ft_random_best_{report.slug(name)}_mean", float(mean))  # the best regressor of a feature set
     if n > 1:
-        low, high = t_interval(mean, sd, n)
+        low, high = sg.t_interval(mean, sd, n)
         report.glue(f"ft_random_best_{report.slug(name)}_ci_low", low)
         report.glue(f"ft_random_best_{report.slug(name)}_ci_high", high)
 random_grid = grid[grid["split kind"] == "random"].pivot_table(index=["split", "regressor"], columns="features",
@@ -190,7 +184,7 @@ if {"verbnet", "mpnet"} <= set(random_grid.columns) and len(random_seeds) > 1:
     per_split = {**{f"ft_random_gap_mpnet_{r}": gaps[r] for r in regressors},
                  "ft_random_gap_narrowing_mpnet": gaps[smallest] - gaps[largest]}
     for key, values in per_split.items():
-        low, high = t_interval(values.mean(), values.std(), values.count())
+        low, high = sg.t_interval(values.mean(), values.std(), values.count())
         report.glue(f"{key}_mean", float(values.mean()))
         report.glue(f"{key}_ci_low", low)
         report.glue(f"{key}_ci_high", high)
@@ -216,36 +210,12 @@ plt.show()
 # %%
 MLP_SEEDS = (1, 2, 3, 4, 5)  # random_state of the MLPs; 1 is the authors' (the grid above)
 
-
-def seeded_adversarial(features: dict, regs: list[str]) -> pd.DataFrame:
-    """Test rho on the adversarial split of every feature set x regressor x MLP seed."""
-    runs = [rg.evaluate_grid(features, human, adversarial, regs, seed=s, split_name="adversarial",
-                             progress=False, n_jobs=n_jobs).assign(seed=s) for s in MLP_SEEDS]
-    return pd.concat(runs, ignore_index=True)
-
-
-def glue_over_seeds(runs: pd.DataFrame, prefix: str) -> pd.DataFrame:
-    """Glue ``<prefix>_<features>_<regressor>_mean``/``_ci_low``/``_ci_high``/``_ci90_low``/
-    ``_ci90_high`` (t-intervals over the MLP seeds); return the summary."""
-    table = runs.groupby(["features", "regressor"], sort=False)["rho_test"].agg(["mean", "std", "count"])
-    for (name, regressor), (mean, sd, n) in table.iterrows():
-        key = f"{prefix}_{report.slug(name)}_{regressor}"
-        if n == 0:  # every seed collapsed: no rank correlation to report
-            continue
-        report.glue(f"{key}_mean", float(mean))
-        sd = 0.0 if regressor == "reg" else sd  # linear regression: the same fit for every seed
-        if n > 1:
-            for level, suffix in ((0.95, ""), (0.90, "90")):
-                low, high = t_interval(mean, sd, n, level=level)
-                report.glue(f"{key}_ci{suffix}_low", low)
-                report.glue(f"{key}_ci{suffix}_high", high)
-    report.glue(f"{prefix}_collapsed", int(runs["rho_test"].isna().sum()))
-    return table
-
-
-adversarial_seeds = seeded_adversarial(pca8, regressors)
+adversarial_seeds = sg.adversarial_over_seeds(pca8, human, adversarial, regressors, MLP_SEEDS, n_jobs)
+seed_table, seed_values = sg.over_seeds(adversarial_seeds, "ft_advseeds")
+for key, value in seed_values.items():
+    report.glue(key, value)
 report.glue("ft_advseeds_n_seeds", len(MLP_SEEDS))
-glue_over_seeds(adversarial_seeds, "ft_advseeds").round(3)
+seed_table.round(3)
 
 # %% [markdown]
 # #### The authors' own predictions
@@ -343,8 +313,12 @@ no_pca_grid.pivot_table(index="features", columns="regressor", values="rho_test"
 # Over the MLP seeds, as for the PCA-8 features (mean and t-intervals):
 
 # %%
-no_pca_seeds = seeded_adversarial(no_pca, no_pca_regressors) if no_pca_regressors else pd.DataFrame()
-glue_over_seeds(no_pca_seeds, "ft_nopca_advseeds").round(3) if len(no_pca_seeds) else None
+if no_pca_regressors:
+    no_pca_seeds = sg.adversarial_over_seeds(no_pca, human, adversarial, no_pca_regressors, MLP_SEEDS, n_jobs)
+    no_pca_table, no_pca_values = sg.over_seeds(no_pca_seeds, "ft_nopca_advseeds")
+    for key, value in no_pca_values.items():
+        report.glue(key, value)
+no_pca_table.round(3) if no_pca_regressors else None
 
 # %% mystnb={"figure": {"caption": "Figure 11 of the paper, recomputed: Spearman rho on the adversarial pairs after training on the non-adversarial pairs with all PCA components kept, by regressor; black pluses: the authors' SentBERT (MPNet) files. Look at whether any feature set moves away from zero.", "name": "fig-sts3k-finetune-figure11"}}
 figures.no_pca_rhos(no_pca_grid, targets)
