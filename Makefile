@@ -27,6 +27,7 @@ PROFILE ?= default
 CHAPTER ?=
 ARGS    ?=
 JOBS    ?= 2
+LINT_PATHS := lib tests notebooks benchmarks scripts  # what `make lint` and tests/test_lint.py check
 PIP     := $(BIN)/python -m pip --disable-pip-version-check -q
 TORCH_INDEX ?=
 WHEELHOUSE ?=
@@ -98,7 +99,7 @@ lock: setup    ## rewrite requirements.lock from .venv (after a deliberate upgra
 	@mv $(LOCK).new $(LOCK) && echo "[make] $(LOCK) rewritten"
 
 lint: setup
-	$(BIN)/ruff check lib tests notebooks benchmarks scripts
+	$(BIN)/ruff check $(LINT_PATHS)
 
 bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py
