@@ -255,11 +255,11 @@ report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
 # training stopped); this chapter reads whatever runs are committed and marks the rest
 # **pending (needs a GPU)**.
 #
-# **What has been run.** One GPU session (an H100, 30 minutes) produced:
+# **What has been run.** GPU runs (on an H100) produced:
 #
 # - **Transformer, seeds 1-3, one exposure, trained by the paper's rule** (early stopping on
 #   dev loss; the updates are in the runs table below), under bfloat16 autocast. Their best
-#   weights were kept as a bfloat16 copy (a file of at most 16 MB, the shard size) and were
+#   weights were kept as a bfloat16 copy and were
 #   decoded **greedily on the CPU** in float32 (beam 5 over 27,000 sentences takes over an hour
 #   per run on 2 cores), and with beam 5 on a sample; the paper decodes with beam 5. These runs
 #   fill Table 4-5's Transformer column with n = 3 (targets marked *partial*).
@@ -1112,9 +1112,9 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   paper trained in float32 (OpenNMT-py 1.1.1 on a K80). It is a switch: `--no-amp` on the
 #   command line, `grid_amp=False` in this chapter, trains in float32 (a run's `metrics.json`
 #   records `amp`). The best weights of the three Transformer runs were kept from the GPU run
-#   as a **bfloat16 copy** (one file of at most 16 MB) and were decoded in float32 from
+#   as a **bfloat16 copy** and were decoded in float32 from
 #   that copy, greedy and beam alike, so the beam sample cannot separate the rounding of the
-#   weights from the rest. Training now keeps float32 weights in shards of at most 16 MB
+#   weights from the rest. Training now keeps float32 weights in shards
 #   (`--keep-every`), so later runs need no such copy. Neither effect is measured here; both are
 #   candidates for the distance between our gen mean and the paper's. The committed GPU runs
 #   also measured the dev loss that chose their stopping update under that autocast; the

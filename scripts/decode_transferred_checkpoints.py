@@ -1,5 +1,5 @@
 """Decode, on a CPU, COGS runs trained to early stopping on a GPU whose best weights were kept as
-bfloat16 copies (files of at most 16 MB); write result files.
+bfloat16 copies; write result files.
 
 Each RUN.ckpt is a torch file written on the device with ``best_bf16`` (the best weights in
 bfloat16), ``state`` (the training state of ``last.pt``), ``training_hash`` and ``config``. The
@@ -27,8 +27,8 @@ from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
 NOTE = (
     "trained on the H100 (bfloat16 autocast, three runs sharing the GPU, before the cuDNN "
-    "attention fix); its best weights came back as a bfloat16 copy (the device's 16 MB file "
-    "limit) and were decoded ({method}) on the CPU in float32"
+    "attention fix); its best weights came back as a bfloat16 copy "
+    "and were decoded ({method}) on the CPU in float32"
 )
 
 

@@ -737,13 +737,9 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
                      lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec)
         if r.aan:
             S, W = st.pair_matrix(st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex))
-            member = labels == "S-I"
-            neither = ~member[:, None] & ~member[None, :]
 
-            def drop(idx, S=S, W=W, neither=neither):
-                Sb, Wb = st.pair_resampled(S, W, idx)
-                w_in, w_out = Wb * neither, Wb * ~neither
-                return float((Sb * w_in).sum() / w_in.sum() - (Sb * w_out).sum() / w_out.sum())
+            def drop(idx, S=S, W=W):  # the statistic of aan_drop, on resampled adjectives
+                return st.pair_group_contrast(*st.pair_resampled(S, W, idx), group="S-I")(labels)
 
             def overall(idx, S=S, W=W):
                 Sb, Wb = st.pair_resampled(S, W, idx)
@@ -785,15 +781,10 @@ def word_level_classes(runs: dict, specs, lex: Lexicon, n_perm: int, n_boot: int
         W = 1.0 - np.eye(len(labels))
 
         def contrast(lab, S=sim, Wm=W):
-            same = lab[:, None] == lab[None, :]
-            return float((S * Wm * same).sum() / (Wm * same).sum()
-                         - (S * Wm * ~same).sum() / (Wm * ~same).sum())
+            return _same_minus_different(S, Wm, lab)
 
         def resampled(idx, S=sim, Wm=W):
-            Sb, Wb = st.pair_resampled(S, Wm, idx)
-            same = labels[:, None] == labels[None, :]
-            return float((Sb * Wb * same).sum() / (Wb * same).sum()
-                         - (Sb * Wb * ~same).sum() / (Wb * ~same).sum())
+            return _same_minus_different(*st.pair_resampled(S, Wm, idx), labels)
 
         perm = st.permutation_test(contrast, labels, n_perm, seed, "greater")
         _, low, high = st.bootstrap_statistic(resampled, labels, n_boot, seed, level)
@@ -804,6 +795,12 @@ def word_level_classes(runs: dict, specs, lex: Lexicon, n_perm: int, n_boot: int
         rows.append({"model": T.display_name(spec), "same class minus different classes":
                      perm["observed"], "low": low, "high": high, "p (one-sided)": perm["p_value"]})
     return pd.DataFrame(rows).set_index("model"), values
+
+
+def _same_minus_different(S: np.ndarray, W: np.ndarray, labels: np.ndarray) -> float:
+    """Weighted mean of ``S`` over the pairs of one class minus over the pairs of two classes."""
+    same = labels[:, None] == labels[None, :]
+    return float((S * W * same).sum() / (W * same).sum() - (S * W * ~same).sum() / (W * ~same).sum())
 
 
 def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float,

@@ -320,9 +320,14 @@ def subadditivity(labels: pd.DataFrame, human) -> pd.Series:
     """Mean human similarity of ONLY_MOD pairs by number of added modifiers (§5.4: .779, .713,
     .673, .640, .549 for 1, 2, 3, 4, 6), from :func:`compsem.sts.pair_types.reconstruct_pair_types`
     labels. Subadditive: each extra modifier lowers similarity less than the first one did."""
+    return _only_mod_human(labels, human).groupby("n_modifiers")["human"].mean().rename("human")
+
+
+def _only_mod_human(labels: pd.DataFrame, human) -> pd.DataFrame:
+    """The ONLY_MOD pairs: their number of modifiers and the human similarity."""
     frame = labels.loc[labels["category"] == "ONLY_MOD", ["n_modifiers"]].copy()
     frame["human"] = np.asarray(human, dtype=float)[labels["category"].to_numpy() == "ONLY_MOD"]
-    return frame.groupby("n_modifiers")["human"].mean().rename("human")
+    return frame
 
 
 def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, seed: int = 0,
@@ -345,8 +350,7 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, see
     (``k * (1 - s_1)``), ``observed`` (``1 - s_k``), ``n`` (pairs with k modifiers) and
     ``testable``.
     """
-    frame = labels.loc[labels["category"] == "ONLY_MOD", ["n_modifiers"]].copy()
-    frame["human"] = np.asarray(human, dtype=float)[labels["category"].to_numpy() == "ONLY_MOD"]
+    frame = _only_mod_human(labels, human)
     groups = {int(k): g["human"].to_numpy() for k, g in frame.groupby("n_modifiers")}
     if 1 not in groups:
         raise ValueError("no ONLY_MOD pair with one modifier")
