@@ -137,16 +137,44 @@ def test_bad_corpus_settings_are_named():
         ad.auxiliary_pairs("ccg", _corpus(), ac.PAPER_DENOISE)
 
 
-def test_glossing_is_one_to_one_into_a_disjoint_vocabulary():
+def test_glossing_is_one_to_one_into_the_output_vocabulary():
+    """By default a gloss is the output token with the word's string (the output vocabulary is
+    separate anyway); primed glosses are a token set disjoint from the words."""
     frame = _corpus()
     pairs = ad.gloss_pairs(frame)
-    assert pairs.target.iloc[0] == "A' man' is' playing' a' flute' .'"
-    source_vocab = {t for s in pairs.source for t in s.split()}
-    gloss_vocab = {t for s in pairs.target for t in s.split()}
+    assert pairs.target.iloc[0] == "A man is playing a flute ."
+    assert list(pairs.target) == list(pairs.source)
+    primed = ad.gloss_pairs(frame, "primed")
+    assert primed.target.iloc[0] == "A' man' is' playing' a' flute' .'"
+    source_vocab = {t for s in primed.source for t in s.split()}
+    gloss_vocab = {t for s in primed.target for t in s.split()}
     assert not source_vocab & gloss_vocab
-    for s, t in zip(pairs.source, pairs.target, strict=True):
-        assert [ad.gloss(w) for w in s.split()] == t.split()
-    assert list(pairs.split) == list(frame.split)
+    for s, t in zip(primed.source, primed.target, strict=True):
+        assert [ad.gloss(w, "primed") for w in s.split()] == t.split()
+    assert list(pairs.split) == list(frame.split) == list(primed.split)
+    with pytest.raises(ValueError, match="gloss tokens must be one of word, primed; got 'double'"):
+        ad.gloss_pairs(frame, "double")
+
+
+@pytest.mark.needs_data
+def test_word_glosses_add_no_output_rows_and_fit_the_papers_parameter_counts():
+    """Section 5.2.3's counts (54M, 56M, 55M) rise over Chapter 4's (9.5M, 11M, 10M) by nearly
+    one amount, which is what extra words in the source and target vocabularies cost. With
+    word glosses the target vocabulary grows by the words once; primed glosses add every word a
+    second output row (embedding and generator), about 1,537 more parameters per word."""
+    from compsem.cogs.seq2seq import config as cfg
+    from compsem.cogs.seq2seq import two_stage
+
+    word = ac.paper_aux_config("transformer", "gloss")
+    primed = ac.paper_aux_config("transformer", "gloss", gloss_tokens="primed")
+    assert cfg.config_hash(word) != cfg.config_hash(primed)
+    src_w, tgt_w = two_stage.vocabularies(word)
+    src_p, tgt_p = two_stage.vocabularies(primed)
+    words = set(two_stage.corpus(word).text.str.split().explode())
+    assert len(src_w) == len(src_p)
+    assert len(tgt_p) - len(tgt_w) == len(words)  # one primed row per word
+    pairs = two_stage.auxiliary_pairs(word)
+    assert set(pairs.target.str.split().explode()) <= set(tgt_w.itos)
 
 
 def test_span_corruption_rate_and_format():
@@ -287,16 +315,18 @@ def test_two_stage_training_resumes_to_the_same_weights(small_cogs, tmp_path):
     cfg = _tiny("gloss", tmp_path)
     whole = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "a")
     assert whole["done"] and whole["auxiliary"].state.done
-    assert whole["auxiliary"].state.step == 4 and whole["cogs"].state.step == 6
+    # the COGS stage continues the auxiliary stage's update count (cogs_optimizer "continue")
+    assert whole["auxiliary"].state.step == 4 and whole["cogs"].state.start_step == 4
+    assert whole["cogs"].state.step == 10
     # interrupted in the auxiliary stage, then in the COGS stage (one update after its last
     # checkpoint, which the next call resumes from), then finished
     first = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b", stop_after=2)
     assert not first["done"] and first["cogs"] is None and first["auxiliary"].state.step == 2
     second = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b", stop_after=3)
     assert not second["done"] and second["auxiliary"].state.done
-    assert second["cogs"].state.step == 3
+    assert second["cogs"].state.step == 4 + 3
     third = ts.train_two_stage(cfg, "cpu", checkpoints=tmp_path / "b")
-    assert third["done"] and third["cogs"].state.step == 6
+    assert third["done"] and third["cogs"].state.step == 10
     for name, value in whole["cogs"].model.state_dict().items():
         assert torch.equal(value, third["cogs"].model.state_dict()[name]), name
 
@@ -397,3 +427,31 @@ def test_a_cogs_stage_cut_by_its_deadline_is_decoded_on_a_sample(small_cogs, tmp
     assert len(result.predictions) == 10 + 10 + 2 * 21
     assert results.has_result(result.config, tmp_path / "res", partial=True)
     assert not results.has_result(cfg, tmp_path / "res", partial=True)
+
+
+@pytest.mark.needs_data
+@pytest.mark.slow
+def test_cogs_stage_continues_or_restarts_the_auxiliary_optimiser(small_cogs, tmp_path):
+    """``cogs_optimizer``: "continue" (OpenNMT-py's ``-train_from`` without ``-reset_optim``) goes
+    on from the Adam state and update count of the auxiliary stage's best validation; "restart"
+    starts a fresh Adam and schedule at update 0. One auxiliary stage serves both."""
+    from compsem.cogs.seq2seq import training
+
+    ts = small_cogs
+    torch.set_num_threads(1)
+    kept = ts.train_two_stage(_tiny("gloss", tmp_path), "cpu", checkpoints=tmp_path / "ck")
+    fresh = ts.train_two_stage(_tiny("gloss", tmp_path, cogs_optimizer="restart"), "cpu",
+                               checkpoints=tmp_path / "ck")
+    assert kept["auxiliary"].checkpoint_dir == fresh["auxiliary"].checkpoint_dir
+    aux = training.load_checkpoint(kept["auxiliary"].checkpoint_dir / training.BEST_OPTIMIZER)
+    assert aux["step"] == kept["auxiliary"].state.best_step == 4
+    for result, start, end in ((kept, 4, 10), (fresh, 0, 6)):
+        state = result["cogs"].state
+        assert (state.start_step, state.step) == (start, end)
+        adam = training.load_checkpoint(result["cogs"].checkpoint_dir / "last.pt")["optimizer"]["state"]
+        assert {int(v["step"]) for v in adam.values()} == {end}
+        first = state.history[0]
+        assert first["step"] == start + 2
+        assert first["lr"] == training.noam_lr(start + 2, 1.0, 16, 1)
+    with pytest.raises(ValueError, match="cogs_optimizer must be one of continue, restart"):
+        _tiny("gloss", tmp_path, cogs_optimizer="reset")

@@ -159,10 +159,14 @@ def test_command_line_switches():
     assert by_model["lstm"]["architecture"]["embedding_dropout"] == 0.0
     assert "embedding_dropout" not in by_model["transformer"]["architecture"]
     assert args.keep_every == 500 and args.curve and args.curve_per_case == 100
-    grid = train.configurations(train.parse_args(["--grid", "--lstm-embedding-dropout", "0"]))
-    assert all(("embedding_dropout" in c["architecture"]) == (c["architecture"]["arch"] == "lstm")
-               for c in grid)
+    grid = train.configurations(train.parse_args(["--grid", "--lstm-embedding-dropout", "text"]))
+    assert not any("embedding_dropout" in c["architecture"] for c in grid)
+    assert [config.config_hash(c) for c in grid] == [
+        config.config_hash(c) for c in config.paper_grid(lstm_embedding_dropout=None)
+    ]
     plain = train.configurations(train.parse_args(["--grid"]))
+    assert all(c["architecture"].get("embedding_dropout") == 0.0
+               for c in plain if c["architecture"]["arch"] == "lstm")
     assert [config.config_hash(c) for c in plain] == [
         config.config_hash(c) for c in config.paper_grid()
     ]

@@ -194,3 +194,44 @@ def test_a_member_that_stops_early_leaves_the_others_as_their_runs(data, tmp_pat
     assert second.step == 8 and [h["step"] for h in second.history] == [2, 4, 6, 8]
     assert [h["dev_loss"] for h in second.history] == pytest.approx([h["dev_loss"] for h in alone.history],
                                                                       rel=1e-5)
+
+
+def _pretrained(data, tmp_path, seed, updates):
+    """A member's weights and Adam state after ``updates`` updates (an auxiliary stage stand-in)."""
+    train, dev, n_src, n_tgt = data
+    folder = tmp_path / f"pre{seed}"
+    training.train(tiny(seed, dropout=0.0), train, dev, n_src, n_tgt, folder, device="cpu", amp=False,
+                   fuse=True, progress=False, stop_after=updates)
+    saved = training.load_checkpoint(folder / "last.pt")
+    return saved["model"], {"optimizer": saved["optimizer"], "step": saved["state"]["step"]}
+
+
+def test_members_continue_their_own_optimiser_as_their_runs_would(data, tmp_path):
+    """``init_optimizer`` (OpenNMT-py's ``-train_from``): each member goes on from its own Adam
+    state and the shared update count, validating on the protocol's schedule, as its run would."""
+    train, dev, n_src, n_tgt = data
+    starts = [_pretrained(data, tmp_path, seed, 2) for seed in (1, 2)]
+    configs = [tiny(s, dropout=0.0, max_steps=8) for s in (1, 2)]
+    alone = [training.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu",
+                            amp=False, fuse=True, progress=False, init_weights=w, init_optimizer=o).state
+             for c, (w, o) in zip(configs, starts, strict=True)]
+    together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"], fuse=True,
+                         init_weights=[w for w, _ in starts], init_optimizer=[o for _, o in starts])
+    for a, g in zip(alone, together, strict=True):
+        assert a.start_step == g.start_step == 2
+        assert [h["step"] for h in g.history] == [h["step"] for h in a.history] == [4, 6, 8]
+        assert [h["dev_loss"] for h in g.history] == pytest.approx([h["dev_loss"] for h in a.history], rel=1e-5)
+    adam = training.load_checkpoint(tmp_path / "g1" / "last.pt")["optimizer"]["state"]
+    assert {int(v["step"]) for v in adam.values()} == {8}  # Adam's own count went on from 2
+
+
+def test_members_that_continue_from_different_updates_are_refused(data, tmp_path):
+    from compsem.cogs.seq2seq import two_stage
+
+    starts = [_pretrained(data, tmp_path, 1, 2), _pretrained(data, tmp_path, 2, 4)]
+    with pytest.raises(ValueError, match=r"continue from different updates \(\[2, 4\]\)"):
+        run_group([tiny(1, max_steps=8), tiny(2, max_steps=8)], data, [tmp_path / "a", tmp_path / "b"],
+                  init_weights=[w for w, _ in starts], init_optimizer=[o for _, o in starts])
+    # the two-stage trainer groups members by the update they continue from
+    assert two_stage._same_start(4, [{"step": 6}, {"step": 4}, {"step": 6}, {"step": 5}]) == [[1], [3], [0, 2]]
+    assert two_stage._same_start(3, None) == [[0, 1, 2]]

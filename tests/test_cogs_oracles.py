@@ -209,13 +209,22 @@ def test_lstm_embedding_dropout_is_switchable():
     assert text.embedding_dropout.p == 0.5 and opennmt.embedding_dropout.p == 0.0
 
 
-def test_embedding_dropout_is_a_separate_configuration_and_old_hashes_stay():
+def test_the_grid_lstms_follow_the_code_and_the_texts_dropout_keeps_its_hashes():
+    """One embedding dropout for every paper LSTM (0, as OpenNMT-py 1.1.1 ran the scripts); the
+    text's (None: the model's dropout) is a separate configuration whose hashes are those of the
+    committed LSTM runs trained before the choice (lstm seed 1, bilstm seed 2)."""
     from compsem.cogs.seq2seq import config
 
-    text = config.make_config("lstm")
-    assert "embedding_dropout" not in text["architecture"]  # earlier result folders still match
-    code = config.make_config("lstm", architecture={"embedding_dropout": 0.0})
-    assert config.config_hash(code) != config.config_hash(text)
-    assert config.build_model(code, SRC_V, TGT_V).embedding_dropout.p == 0.0
+    for model in ("lstm", "bilstm"):
+        code = config.paper_config(model)
+        assert code["architecture"]["embedding_dropout"] == 0.0
+        assert config.build_model(code, SRC_V, TGT_V).embedding_dropout.p == 0.0
+        text = config.paper_config(model, lstm_embedding_dropout=None)
+        assert "embedding_dropout" not in text["architecture"]
+        assert config.build_model(text, SRC_V, TGT_V).embedding_dropout.p == 0.1
+        assert config.config_hash(code) != config.config_hash(text)
+    assert config.config_hash(config.paper_config("lstm", 1, 1, None)) == "b2952f6acc06"
+    assert config.config_hash(config.paper_config("bilstm", 2, 1, None)) == "b652769ef0be"
+    assert "embedding_dropout" not in config.paper_config("transformer")["architecture"]
     with pytest.raises(ValueError, match="embedding_dropout"):
         config.make_config("transformer", architecture={"embedding_dropout": 0.0})

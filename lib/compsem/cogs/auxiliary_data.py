@@ -12,8 +12,14 @@ needs CCGBank's annotation and is not built.
 - :func:`english_sentences` -- the substitute corpus, tokenised COGS-style (words and punctuation
   separated by spaces), optionally subsampled (seeded) and with a capped vocabulary;
 - :func:`gloss_pairs` -- glossing, "word-by-word translation" into a *separate output
-  vocabulary*: every token ``w`` becomes the gloss token ``w'`` ("John buys shares" ->
-  ``John' buys' shares'``, Section 5.2.1);
+  vocabulary*: every token ``w`` becomes its gloss token ``w'`` ("John buys shares" ->
+  ``John' buys' shares'``, Section 5.2.1). The models have separate source and target
+  vocabularies (OpenNMT-py's, :mod:`compsem.cogs.seq2seq.vocab`), so ``w'`` is by default the
+  *target* token with the same string as ``w`` (``tokens="word"``): the gloss of *John* is the
+  output token ``John`` that COGS's logical forms also use. That is what the dissertation's
+  parameter counts fit (Section 5.2.3: 54M, 56M and 55M with the auxiliary vocabulary): a
+  distinct primed token per word (``tokens="primed"``, ``John'``) adds a second output row per
+  word, and with our substitute text's words gives about 80M (the chapter shows both counts);
 - :func:`span_corruption` / :func:`denoise_pairs` -- "language modeling" as T5's denoising
   objective (Raffel et al. 2020): 15% of the tokens, in spans of mean length 3, are replaced in
   the input by sentinels ``<x_0>``, ``<x_1>``, ... and the output lists each sentinel followed by
@@ -47,6 +53,9 @@ TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 UNK_WORD = "<unk>"
 SENTINEL = "<x_{}>"
 GLOSS_SUFFIX = "'"
+GLOSS_TOKENS = ("word", "primed")
+"""How a gloss is written (:func:`gloss`): the word itself in the target vocabulary, or the
+word primed (module docstring)."""
 SOURCES = ("stsb", "sick", "str-2022")
 PAPER_SENTENCES = 38015
 """CCGBank sentences the dissertation glosses (Section 5.2.2)."""
@@ -147,18 +156,27 @@ def split_dev(frame: pd.DataFrame, dev_fraction: float = 0.1, seed: int = 0) -> 
     return pd.Series(split, index=frame.index, name="split")
 
 
-def gloss(token: str) -> str:
-    """The gloss token of ``token`` (``buys`` -> ``buys'``), in the separate output vocabulary."""
-    return token + GLOSS_SUFFIX
+def _check_gloss_tokens(tokens: str) -> None:
+    if tokens not in GLOSS_TOKENS:
+        raise ValueError(f"gloss tokens must be one of {', '.join(GLOSS_TOKENS)}; got {tokens!r}")
 
 
-def gloss_pairs(frame: pd.DataFrame) -> pd.DataFrame:
+def gloss(token: str, tokens: str = "word") -> str:
+    """The gloss token of ``token`` in the separate output vocabulary: ``buys`` (``tokens=
+    "word"``, the output token with the input's string) or ``buys'`` (``"primed"``)."""
+    _check_gloss_tokens(tokens)
+    return token + GLOSS_SUFFIX if tokens == "primed" else token
+
+
+def gloss_pairs(frame: pd.DataFrame, tokens: str = "word") -> pd.DataFrame:
     """Glossing pairs (Section 5.2.1): ``source`` the sentence, ``target`` one gloss token per
-    word, in order (MAX, DEP, LINEARITY and INTEGRITY all hold); ``split`` kept."""
+    word (:func:`gloss`), in order (MAX, DEP, LINEARITY and INTEGRITY all hold); ``split``
+    kept."""
+    _check_gloss_tokens(tokens)
     return pd.DataFrame(
         {
             "source": frame["text"].to_numpy(),
-            "target": [" ".join(gloss(t) for t in text.split()) for text in frame["text"]],
+            "target": [" ".join(gloss(t, tokens) for t in text.split()) for text in frame["text"]],
             "split": frame["split"].to_numpy() if "split" in frame else "train",
         }
     )
@@ -248,12 +266,14 @@ def corrupted_fraction(pairs: pd.DataFrame) -> float:
 OBJECTIVES = ("none", "gloss", "denoise")
 
 
-def auxiliary_pairs(objective: str, corpus: pd.DataFrame, settings: dict, seed: int = 0):
+def auxiliary_pairs(objective: str, corpus: pd.DataFrame, settings: dict, seed: int = 0,
+                    gloss_tokens: str = "word"):
     """The ``objective``'s pairs (columns ``source``, ``target``, ``split``) from a corpus with
     a ``split`` column; ``settings`` holds ``chunk_tokens``, ``rate`` and ``mean_span`` for
-    denoising. ``"none"`` has no pairs."""
+    denoising, ``gloss_tokens`` how glosses are written (:func:`gloss`). ``"none"`` has no
+    pairs."""
     if objective == "gloss":
-        return gloss_pairs(corpus)
+        return gloss_pairs(corpus, gloss_tokens)
     if objective == "denoise":
         return denoise_pairs(corpus, settings["chunk_tokens"], settings["rate"],
                              settings["mean_span"], seed)

@@ -5,14 +5,29 @@ data, seed, training and decoding of the COGS stage, Chapter 4's protocol) with
 
 - ``data.masking = "w_n"``: COGS in its ``[w_n]`` variant (:mod:`compsem.cogs.masking`);
 - ``auxiliary``: ``objective`` (``"none"``: the same-vocabulary baseline, ``"gloss"`` or
-  ``"denoise"``), ``corpus`` (the substitute English text, :func:`compsem.cogs.auxiliary_data.
-  english_sentences`, and its held-out share), ``denoise`` (chunk length, corruption rate, mean
-  span) and ``training``, the protocol of the auxiliary stage. The dissertation trains the
-  auxiliary task "also" with early stopping at patience 5 and says nothing else, so by default
-  the auxiliary stage uses the COGS stage's settings (Chapter 4's scripts: 512 sentences per
-  update, noam, validation every 500 updates, patience 5, at most 30,000 updates).
+  ``"denoise"``), ``gloss_tokens`` (how a gloss is written: ``"word"``, the output token with the
+  word's string, or ``"primed"``, ``w'``; :func:`compsem.cogs.auxiliary_data.gloss`),
+  ``cogs_optimizer`` (``"continue"`` or ``"restart"``, below), ``corpus`` (the substitute English
+  text, :func:`compsem.cogs.auxiliary_data.english_sentences`, and its held-out share),
+  ``denoise`` (chunk length, corruption rate, mean span) and ``training``, the protocol of the
+  auxiliary stage. The dissertation trains the auxiliary task "also" with early stopping at
+  patience 5 and says nothing else, so by default the auxiliary stage uses the COGS stage's
+  settings (Chapter 4's scripts: 512 sentences per update, noam, validation every 500 updates,
+  patience 5, at most 30,000 updates).
 
-The vocabulary is one for every objective and depends only on ``corpus`` and ``denoise``:
+**The optimiser between the stages.** The dissertation trained with OpenNMT-py (Section 4.5.1),
+where a model is trained further from a checkpoint with ``-train_from``; by default
+(``-reset_optim none``) that keeps the checkpoint's Adam moments and its update count, so the
+noam rate goes on from the auxiliary stage's last step and ``-train_steps`` bounds the two
+stages' updates together. ``cogs_optimizer="continue"`` (the default) does that from the
+auxiliary stage's best checkpoint: the COGS stage starts at its step with its Adam state, and the
+COGS ``max_steps`` bounds the global step; ``"restart"`` starts the COGS stage with a fresh Adam
+and schedule at step 0 (what this project did before; a deviation to compare, not the paper's).
+With the paper's settings both stages share the learning rate and warm-up, so which stage's
+settings the schedule reads makes no difference.
+
+The vocabulary is one for every objective and depends only on ``corpus``, ``denoise`` and
+``gloss_tokens``:
 the dissertation's baselines were re-trained with the larger vocabulary because "vocabulary size
 changes Xavier initialisation of the embeddings and label smoothing" (Section 5.2.3), so a
 baseline here has the vocabulary of its glossing and denoising runs.
@@ -27,10 +42,13 @@ from __future__ import annotations
 
 import copy
 
+from compsem.cogs.auxiliary_data import GLOSS_TOKENS
 from compsem.cogs.seq2seq.config import LABELS, REDUCED_DECODING, make_config, validate
 
 OBJECTIVES = ("none", "gloss", "denoise")
 OBJECTIVE_LABELS = {"none": "baseline", "gloss": "glossing", "denoise": "denoising"}
+COGS_OPTIMIZERS = ("continue", "restart")
+"""How the COGS stage's optimiser starts (module docstring)."""
 GRID_MODELS = ("transformer", "lstm", "bilstm")
 
 PAPER_CORPUS = {
@@ -58,8 +76,11 @@ def with_auxiliary(
     corpus: dict | None = None,
     denoise: dict | None = None,
     aux_training: dict | None = None,
+    gloss_tokens: str = "word",
+    cogs_optimizer: str = "continue",
 ) -> dict:
-    """``base`` (a COGS configuration) with the ``[w_n]`` data and an ``auxiliary`` section."""
+    """``base`` (a COGS configuration) with the ``[w_n]`` data and an ``auxiliary`` section
+    (module docstring)."""
     _check_objective(objective)
     config = copy.deepcopy(base)
     config["data"]["masking"] = "w_n"
@@ -75,7 +96,8 @@ def with_auxiliary(
                 f"unknown auxiliary {name} setting(s) {sorted(unknown)}; known: {sorted(default)}"
             )
         sections[name] = {**default, **(new or {})}
-    config["auxiliary"] = {"objective": objective, **sections}
+    config["auxiliary"] = {"objective": objective, "gloss_tokens": gloss_tokens,
+                           "cogs_optimizer": cogs_optimizer, **sections}
     validate_aux(config)
     return config
 
@@ -87,6 +109,12 @@ def validate_aux(config: dict) -> None:
     if not isinstance(aux, dict):
         raise ValueError("configuration lacks its 'auxiliary' section")
     _check_objective(aux["objective"])
+    if aux.get("gloss_tokens") not in GLOSS_TOKENS:
+        raise ValueError(f"auxiliary gloss_tokens must be one of {', '.join(GLOSS_TOKENS)}; got "
+                         f"{aux.get('gloss_tokens')!r}")
+    if aux.get("cogs_optimizer") not in COGS_OPTIMIZERS:
+        raise ValueError(f"auxiliary cogs_optimizer must be one of {', '.join(COGS_OPTIMIZERS)}; "
+                         f"got {aux.get('cogs_optimizer')!r}")
     c, d, t = aux["corpus"], aux["denoise"], aux["training"]
     for name in ("n_sentences", "max_words"):
         if int(c[name]) < 0:
@@ -108,14 +136,14 @@ def validate_aux(config: dict) -> None:
 
 def paper_aux_config(
     model: str = "transformer", objective: str = "gloss", seed: int = 1, exposures: int = 1,
-    decoding: dict | None = None,
+    decoding: dict | None = None, gloss_tokens: str = "word", cogs_optimizer: str = "continue",
 ) -> dict:
     """The dissertation's protocol for one model, objective and seed (module docstring);
     ``decoding`` overrides the paper's beam 5 (e.g. ``{"method": "greedy"}``)."""
     if model not in GRID_MODELS:
         raise ValueError(f"model must be one of {', '.join(GRID_MODELS)}; got {model!r}")
     return with_auxiliary(make_config(model, seed=seed, exposures=exposures, decoding=decoding),
-                          objective)
+                          objective, gloss_tokens=gloss_tokens, cogs_optimizer=cogs_optimizer)
 
 
 REDUCED_AUX_ARCHITECTURE = {"d_model": 32, "ff": 64, "heads": 4, "layers": 2}
@@ -136,28 +164,37 @@ def reduced_aux_config(
     per_split: int = 100,
     architecture: dict | None = None,
     corpus: dict | None = None,
+    gloss_tokens: str = "word",
+    cogs_optimizer: str = "continue",
 ) -> dict:
     """A CPU-sized configuration (module docstring): a 2-layer Transformer with d = 32, one
     batch of 128 per update, noam with factor 1 and warm-up ``max_steps // 4`` in both stages,
     validation every 50 updates, greedy decoding of ``per_case`` gen examples per case and
     ``per_split`` dev and test examples. By default on ``train_100`` (100 exposure examples per
     held-out item): in the one or two epochs a CPU affords, an item seen in a single training
-    sentence is never produced, by any model, so nothing could differ between objectives."""
-    def training(steps):
+    sentence is never produced, by any model, so nothing could differ between objectives.
+
+    Every objective's COGS stage gets ``max_steps`` updates: where it continues the auxiliary
+    stage's update count (``cogs_optimizer="continue"``), its bound on the global step is
+    ``aux_max_steps + max_steps`` (the auxiliary stage runs to its bound: ``aux_max_steps`` is
+    below the patience of 5 validations of 50 updates)."""
+    def training(steps, warmup_of=None):
         return {"batch_size": 128, "accum_count": 1, "lr": 1.0,
-                "warmup": max(1, steps // 4), "max_steps": int(steps),
+                "warmup": max(1, (warmup_of or steps) // 4), "max_steps": int(steps),
                 "valid_every": max(1, min(50, int(steps)))}
 
+    continues = objective != "none" and cogs_optimizer == "continue"
     base = make_config(
         "transformer-reduced",
         seed=seed,
         exposures=exposures,
-        training=training(max_steps),
+        training=training(max_steps + aux_max_steps if continues else max_steps, max_steps),
         decoding=dict(REDUCED_DECODING, per_case=int(per_case), per_split=int(per_split)),
         architecture={**REDUCED_AUX_ARCHITECTURE, **(architecture or {})},
     )
     return with_auxiliary(base, objective, corpus={**REDUCED_AUX_CORPUS, **(corpus or {})},
-                          aux_training=training(aux_max_steps))
+                          aux_training=training(aux_max_steps), gloss_tokens=gloss_tokens,
+                          cogs_optimizer=cogs_optimizer)
 
 
 def aux_grid(
@@ -181,8 +218,9 @@ def describe_aux(config: dict) -> str:
 
 def stage_one_config(config: dict) -> dict:
     """The configuration of the auxiliary stage: model, architecture, seed, the auxiliary
-    section (its ``training`` as ``training``). It names the stage's checkpoints, so runs that
-    differ only in their COGS stage (exposures, decoding) share one auxiliary model."""
+    section (its ``training`` as ``training``; ``cogs_optimizer`` left out). It names the
+    stage's checkpoints, so runs that differ only in their COGS stage (exposures, decoding, how
+    its optimiser starts) share one auxiliary model."""
     validate_aux(config)
     aux = config["auxiliary"]
     if aux["objective"] == "none":
@@ -193,5 +231,5 @@ def stage_one_config(config: dict) -> dict:
         "architecture": config["architecture"],
         "seed": config["seed"],
         "training": aux["training"],
-        "auxiliary": {k: v for k, v in aux.items() if k != "training"},
+        "auxiliary": {k: v for k, v in aux.items() if k not in ("training", "cogs_optimizer")},
     }

@@ -63,6 +63,7 @@ ARCHITECTURES: dict[str, dict] = {
         "hidden": 512,
         "embedding": 512,
         "dropout": 0.1,
+        "embedding_dropout": 0.0,
         "bidirectional": False,
     },
     "bilstm": {
@@ -71,6 +72,7 @@ ARCHITECTURES: dict[str, dict] = {
         "hidden": 512,
         "embedding": 512,
         "dropout": 0.1,
+        "embedding_dropout": 0.0,
         "bidirectional": True,
     },
     # reduced models for CPU runs (not in the paper)
@@ -166,16 +168,24 @@ that many dev and test examples (a fixed random sample; 0: all)."""
 SECTIONS = ("model", "architecture", "data", "seed", "training", "decoding")
 
 OPTIONAL_ARCHITECTURE = {"lstm": {"embedding_dropout"}}
-"""Architecture settings a configuration holds only when they are set, so that configurations
-without them keep their earlier hashes: ``embedding_dropout`` of the LSTMs (absent: the model's
-``dropout``, as the text; 0.0: none, as OpenNMT-py 1.1.1; see :mod:`~compsem.cogs.seq2seq.lstm`)."""
+"""Architecture settings a configuration may lack: ``embedding_dropout`` of the LSTMs. The paper's
+LSTMs (``lstm``, ``bilstm``) set it to 0.0 for every run of both chapters: no dropout after the
+embeddings, as OpenNMT-py 1.1.1 ran the released scripts (:mod:`~compsem.cogs.seq2seq.lstm`).
+``architecture={"embedding_dropout": None}`` removes it, and the model's ``dropout`` applies
+there too, as the text says (a separate configuration; the earlier LSTM runs, cut short, were
+trained so). The reduced LSTMs lack it."""
 
 
-def paper_config(model: str = "transformer", seed: int = 1, exposures: int = 1) -> dict:
-    """The paper's protocol for one of :data:`PAPER_MODELS` (module docstring)."""
+def paper_config(model: str = "transformer", seed: int = 1, exposures: int = 1,
+                 lstm_embedding_dropout: float | None = 0.0) -> dict:
+    """The paper's protocol for one of :data:`PAPER_MODELS` (module docstring);
+    ``lstm_embedding_dropout`` of the LSTMs: 0.0 (the released code) or None (the text's,
+    :data:`OPTIONAL_ARCHITECTURE`)."""
     if model not in PAPER_MODELS:
         raise ValueError(f"unknown paper model {model!r}; paper models: {', '.join(PAPER_MODELS)}")
-    return make_config(model, seed=seed, exposures=exposures)
+    lstm = ARCHITECTURES[model]["arch"] == "lstm"
+    return make_config(model, seed=seed, exposures=exposures,
+                       architecture={"embedding_dropout": lstm_embedding_dropout} if lstm else None)
 
 
 REDUCED_TRAINING = {
@@ -216,11 +226,14 @@ def paper_grid(
     seeds=(1, 2, 3, 4, 5),
     exposures=(1, 100),
     size_models=("transformer-small", "transformer-large"),
+    lstm_embedding_dropout: float | None = 0.0,
 ) -> list[dict]:
     """The dissertation's experiments as configurations: ``models`` x ``seeds`` x ``exposures``
     (Table 4-5) and the size variants ``size_models`` x ``seeds`` with one exposure (Figure 4-3),
-    without duplicates, the main grid first."""
-    grid = [paper_config(m, s, e) for e in exposures for m in models for s in seeds]
+    without duplicates, the main grid first; ``lstm_embedding_dropout`` as in
+    :func:`paper_config`."""
+    grid = [paper_config(m, s, e, lstm_embedding_dropout)
+            for e in exposures for m in models for s in seeds]
     grid += [
         paper_config(m, s, 1)
         for m in size_models
@@ -262,6 +275,8 @@ def make_config(
                 f"unknown {name} setting(s) {sorted(unknown)}; known: {sorted(allowed)}"
             )
         base.update(new or {})
+    if arch.get("embedding_dropout", 0.0) is None:  # the text's: the model's dropout
+        del arch["embedding_dropout"]
     config = {
         "model": model,
         "architecture": arch,

@@ -205,6 +205,7 @@ def train_group(
     deadline: float | None = None,
     log=None,
     init_weights: list[dict | None] | None = None,
+    init_optimizer: list[dict] | None = None,
     fuse: bool | None = None,
     compile_step: str | None = None,
 ) -> list[training.TrainState]:
@@ -214,7 +215,9 @@ def train_group(
     ``train_pairs``/``dev_pairs``: one set for every member, or one per member (the auxiliary
     task's denoising corrupts with the seed). ``init_weights``: per member, a state dict that
     replaces its random initialisation when it has no ``last.pt`` yet (the COGS stage after an
-    auxiliary task). ``fuse``: an update's batches in one forward pass (default on a GPU) or
+    auxiliary task); ``init_optimizer``: per member, the Adam state and update count it
+    continues from (:data:`~compsem.cogs.seq2seq.training.BEST_OPTIMIZER`; all at the same
+    update, as one learning rate serves the group). ``fuse``: an update's batches in one forward pass (default on a GPU) or
     one by one (less memory; the same gradient up to rounding), as the trainer's.
     ``compile_step``: a ``torch.compile`` mode for the grouped LSTM decoder step, as the
     trainer's (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`).
@@ -231,7 +234,8 @@ def train_group(
     per_member = {"checkpoint_dirs": checkpoint_dirs,
                   "train_pairs": train_pairs if isinstance(train_pairs, list) else [train_pairs] * len(configs),
                   "dev_pairs": dev_pairs if isinstance(dev_pairs, list) else [dev_pairs] * len(configs),
-                  "init_weights": init_weights if init_weights is not None else [None] * len(configs)}
+                  "init_weights": init_weights if init_weights is not None else [None] * len(configs),
+                  "init_optimizer": init_optimizer if init_optimizer is not None else [None] * len(configs)}
     for name, values in per_member.items():
         if len(values) != len(configs):
             raise ValueError(f"{name}: one per configuration ({len(configs)}), got {len(values)}")
@@ -262,6 +266,12 @@ def train_group(
     if any(resumed) and (not all(resumed) or len(steps) > 1):
         raise ValueError(f"the members of seeds {[m[0]['seed'] for m in members]} stand at different "
                          f"updates; resume them one by one (train without a group)")
+    starts = [per_member["init_optimizer"][i] for _, _, i in members]
+    continued = not any(resumed) and all(s is not None for s in starts)
+    if continued and len({int(s["step"]) for s in starts}) > 1:
+        raise ValueError(f"the members of seeds {[m[0]['seed'] for m in members]} continue from "
+                         f"different updates ({sorted(int(s['step']) for s in starts)}); group "
+                         f"only members that start at the same update")
 
     models, states = [], []
     for (cfg, _, i), checkpoint in zip(members, saved, strict=True):
@@ -275,6 +285,8 @@ def train_group(
             state.done, state.stop_reason = False, ""
         else:
             state = training.TrainState(group_seeds=seeds)
+            if continued:
+                state.step = state.start_step = int(starts[0]["step"])
         models.append(model.to(device))
         states.append(state)
     group = compile_decoder_step(group_model(models), compile_step)
@@ -286,6 +298,8 @@ def train_group(
         optimizer.load_state_dict(_stacked_optimizer_state([s["optimizer"] for s in saved]))
         training._set_rng_state(saved[0]["rng"], device)
     else:
+        if continued:
+            optimizer.load_state_dict(_stacked_optimizer_state([s["optimizer"] for s in starts]))
         torch.manual_seed(members[0][0]["seed"])
     member_pairs = [per_member["train_pairs"][i] for _, _, i in members]
     streams = [training._batch_stream(pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)

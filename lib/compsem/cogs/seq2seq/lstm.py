@@ -14,14 +14,15 @@ Luong et al. (2015), with the OpenNMT-py 1.1.1 arrangement (re-implemented, not 
 - global dot attention (Section 3.1): ``a_t = softmax(h_t^T h_s)`` over the source, context
   ``c_t = sum_s a_ts h_s``, attentional state ``h~_t = tanh(W_c [c_t; h_t])`` (Eq. 5; no bias for
   the dot score), then dropout; the generator is ``log_softmax(W h~_t + b)``;
-- dropout 0.1 after the embeddings and between layers (Section 4.5.1: "after the embedding
-  layer and after each hidden layer except for the last"); PyTorch's default initialisation (the
+- dropout 0.1 between layers, and after the embeddings where ``embedding_dropout`` says so
+  (Section 4.5.1: "after the embedding layer and after each hidden layer except for the last"); PyTorch's default initialisation (the
   scripts pass ``-param_init 0`` without ``-param_init_glorot``, notes Section 0.3).
 
 **Embedding dropout is switchable** (``embedding_dropout``): OpenNMT-py 1.1.1, which the released
 scripts ran, applies dropout to embeddings only inside its positional encoding, which its LSTMs do
-not use, so the paper's LSTMs very likely had *none* after the embeddings. ``None`` (the default)
-follows the text (the model's ``dropout``); ``0.0`` follows the code.
+not use, so the paper's LSTMs very likely had *none* after the embeddings. ``None`` follows the
+text (the model's ``dropout``); ``0.0`` follows the code, and is what the paper's configurations
+use (:data:`compsem.cogs.seq2seq.config.OPTIONAL_ARCHITECTURE`).
 
 Gradients are clipped at norm 5 by the trainer (configuration ``clip``). With the COGS vocabularies
 (747 source / 727 target ids) the two models have 11.11M and 10.06M parameters.

@@ -64,6 +64,12 @@ def probability(text: str) -> float:
     return value
 
 
+def embedding_dropout(text: str) -> float | str:
+    """The LSTMs' embedding dropout: a probability, or ``text`` (the model's dropout, as the
+    dissertation's text says; :data:`compsem.cogs.seq2seq.config.OPTIONAL_ARCHITECTURE`)."""
+    return "text" if text == "text" else probability(text)
+
+
 def device(text: str) -> str:
     """A device name :func:`compsem.devices.resolve_device` accepts: auto, cpu, cuda, cuda:<k>, mps."""
     from compsem.devices import DEVICE_PATTERN

@@ -43,11 +43,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.config import ARCHITECTURES
     from compsem.cogs.seq2seq.options import (
         CommandParser,
+        embedding_dropout,
         non_negative_float,
         non_negative_int,
         parse,
         positive_int,
-        probability,
     )
     from compsem.cogs.seq2seq.runs import add_execution_arguments
 
@@ -81,10 +81,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="dev/test examples (0: all 3,000)")
     p.add_argument(
         "--lstm-embedding-dropout",
-        type=probability,
+        type=embedding_dropout,
         default=None,
-        help="dropout after the LSTMs' embeddings (default: the model's 0.1, as the text; 0: none, "
-        "as OpenNMT-py 1.1.1 ran the released scripts); a separate configuration (hash)",
+        help="dropout after the LSTMs' embeddings (default: 0, none, as OpenNMT-py 1.1.1 ran the "
+        "released scripts; 'text': the model's 0.1, as the text says); another value is a "
+        "separate configuration (hash)",
     )
     p.add_argument(
         "--train-minutes",
@@ -123,12 +124,7 @@ def configurations(args) -> list[dict]:
     from compsem.cogs.seq2seq import config
 
     if args.grid:
-        grid = config.paper_grid()
-        for c in grid:
-            override = _arch(c["model"], args)
-            if override:
-                c["architecture"].update(override)
-        return grid
+        return config.paper_grid(lstm_embedding_dropout=_lstm_embedding_dropout(args))
     if args.reduced:
         steps = config.REDUCED_TRAINING["max_steps"] if args.max_steps is None else args.max_steps
         return [
@@ -146,14 +142,22 @@ def configurations(args) -> list[dict]:
     ]
 
 
+def _lstm_embedding_dropout(args) -> float | None:
+    """``--lstm-embedding-dropout`` as a configuration value: 0.0 by default (the released
+    code), None for ``text`` (the model's dropout)."""
+    dropout = getattr(args, "lstm_embedding_dropout", None)
+    if dropout is None:
+        return 0.0
+    return None if dropout == "text" else float(dropout)
+
+
 def _arch(model: str, args) -> dict | None:
     """Architecture overrides from the command line (the LSTMs' embedding dropout)."""
     from compsem.cogs.seq2seq.config import ARCHITECTURES
 
-    dropout = getattr(args, "lstm_embedding_dropout", None)
-    if dropout is None or ARCHITECTURES[model]["arch"] != "lstm":
+    if getattr(args, "lstm_embedding_dropout", None) is None or ARCHITECTURES[model]["arch"] != "lstm":
         return None
-    return {"embedding_dropout": float(dropout)}
+    return {"embedding_dropout": _lstm_embedding_dropout(args)}
 
 
 def _trained(cfg: dict, args_dict: dict) -> bool:

@@ -14,7 +14,9 @@
   the weights of the best validation are kept ("early stopping when loss on the development set
   did not improve for five steps (step size = 500)").
 - **Checkpoints.** Every validation writes ``last.pt`` (weights, optimiser, step, position in the
-  epoch, random-number state) and, on a new best, ``best.pt``. :func:`train` resumes from
+  epoch, random-number state) and, on a new best, ``best.pt`` (and, in an auxiliary stage of
+  Chapter 5, :data:`BEST_OPTIMIZER`: the Adam state and update count there, from which the COGS
+  stage may continue as OpenNMT-py's ``-train_from`` does). :func:`train` resumes from
   ``last.pt``: the batch order of an epoch depends only on ``(seed, epoch)`` and the RNG state is
   restored, so a resumed CPU run ends with exactly the weights of an uninterrupted one.
 - **Weights over training** (``keep_every`` > 0; not part of the paper's protocol): the weights
@@ -26,6 +28,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import math
@@ -44,6 +47,12 @@ from compsem.cogs.seq2seq.config import build_model, training_hash
 from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
 from compsem.devices import resolve_device
+
+
+BEST_OPTIMIZER = "best_optimizer.pt"
+"""Beside an auxiliary stage's ``best.pt``: ``{"optimizer": Adam state dict, "step": update}``
+at its best validation (``config["stage"] == "auxiliary"``: :func:`~compsem.cogs.seq2seq.
+auxiliary_config.stage_one_config`)."""
 
 
 def noam_lr(step: int, lr: float, model_dim: int, warmup: int) -> float:
@@ -113,6 +122,7 @@ class TrainState:
     """Progress of a run (saved in ``last.pt``)."""
 
     step: int = 0
+    start_step: int = 0  # the update count it started from (continued from an auxiliary stage)
     epoch: int = 0
     position: int = 0  # batches of the current epoch already used
     best_loss: float = math.inf
@@ -140,6 +150,8 @@ def validate(model, config: dict, checkpoint_dir: Path, state: TrainState, optim
     if improved:
         state.best_loss, state.best_step, state.bad_validations = loss, state.step, 0
         _save(Path(checkpoint_dir) / "best.pt", model.state_dict())
+        if config.get("stage") == "auxiliary":
+            _save(Path(checkpoint_dir) / BEST_OPTIMIZER, {"optimizer": optimizer_state, "step": state.step})
     else:
         state.bad_validations += 1
     state.history.append(
@@ -403,6 +415,7 @@ def train(
     log=None,
     keep_every: int = 0,
     init_weights: dict | None = None,
+    init_optimizer: dict | None = None,
     compile_step: str | None = None,
 ) -> TrainResult:
     """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
@@ -422,6 +435,9 @@ def train(
     nothing of the training itself. ``init_weights`` (a state dict of the same architecture
     and vocabularies) replaces the random initialisation of a run that has no ``last.pt`` yet:
     sequential training after an auxiliary task (Kim 2021, Section 5.2; :mod:`.two_stage`).
+    ``init_optimizer`` (a :data:`BEST_OPTIMIZER` payload) starts such a run from that Adam state
+    and update count instead of a fresh optimiser at step 0: the noam rate goes on from there
+    and ``max_steps`` bounds the update count, as OpenNMT-py's ``-train_from``.
     ``compile_step``: a ``torch.compile`` mode for the LSTM decoder step
     (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`; None: eager), kept by the returned
     model for decoding.
@@ -446,6 +462,9 @@ def train(
         fused=device.type == "cuda",  # one kernel for all parameters; the same update
     )
     state = TrainState()
+    if init_optimizer is not None and not last.exists():
+        optimizer.load_state_dict(copy.deepcopy(init_optimizer["optimizer"]))  # Adam updates it in place
+        state.step = state.start_step = int(init_optimizer["step"])
     if last.exists():
         saved = load_checkpoint(last, device)
         if saved["training_hash"] != training_hash(config):

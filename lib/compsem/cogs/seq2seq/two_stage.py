@@ -4,8 +4,10 @@ stopping, then COGS with Chapter 4's protocol, starting from the auxiliary model
 "Each model is first trained on an auxiliary seq2seq task and then trained on COGS" (Section
 5.2.1): not multi-task, not a fixed number of auxiliary updates. Both stages are
 :func:`compsem.cogs.seq2seq.training.train` (noam, early stopping, checkpoints with resume); the
-COGS stage gets the auxiliary stage's best weights through ``init_weights`` and a fresh optimiser
-and schedule. Both use one vocabulary (:func:`vocabularies`): the ``[w_n]`` COGS splits and
+COGS stage gets the auxiliary stage's best weights through ``init_weights`` and, by default,
+its Adam state and update count through ``init_optimizer`` (as OpenNMT-py's ``-train_from`` does;
+``cogs_optimizer`` in :mod:`.auxiliary_config`). Both use one vocabulary (:func:`vocabularies`):
+the ``[w_n]`` COGS splits and
 the substitute English text with its gloss tokens and sentinels, the same for every objective, so
 the baseline (objective ``"none"``, no auxiliary stage) differs from the others only in what it
 was trained on first.
@@ -115,7 +117,7 @@ def _vocabularies(key: str) -> tuple[Vocab, Vocab]:
     sentinels = {auxiliary_data.SENTINEL.format(i)
                  for i in range(max_sentinels(d["chunk_tokens"], d["rate"], d["mean_span"]))}
     src, tgt = set(words) | sentinels, set(words) | sentinels
-    tgt |= {auxiliary_data.gloss(w) for w in words}
+    tgt |= {auxiliary_data.gloss(w, aux["gloss_tokens"]) for w in words}
     for split in COGS_SPLITS:
         frame = masked_cogs(split)
         for text in frame.source:
@@ -128,9 +130,11 @@ def _vocabularies(key: str) -> tuple[Vocab, Vocab]:
 def vocabularies(config: dict) -> tuple[Vocab, Vocab]:
     """Source and target vocabularies of a configuration: every ``[w_n]`` COGS split (gen
     included, as the released scripts built theirs) and the auxiliary corpus's words, their
-    gloss tokens and the denoising sentinels, whatever the objective."""
+    gloss tokens (:func:`~compsem.cogs.auxiliary_data.gloss`: with ``gloss_tokens="word"`` they
+    are the words themselves) and the denoising sentinels, whatever the objective."""
     aux = config["auxiliary"]
-    key = json.dumps({"corpus": aux["corpus"], "denoise": aux["denoise"]}, sort_keys=True)
+    key = json.dumps({"corpus": aux["corpus"], "denoise": aux["denoise"],
+                      "gloss_tokens": aux["gloss_tokens"]}, sort_keys=True)
     return _vocabularies(key)
 
 
@@ -139,7 +143,7 @@ def auxiliary_pairs(config: dict) -> pd.DataFrame:
     the run's seed."""
     aux = config["auxiliary"]
     return auxiliary_data.auxiliary_pairs(aux["objective"], corpus(config), aux["denoise"],
-                                          seed=config["seed"])
+                                          seed=config["seed"], gloss_tokens=aux["gloss_tokens"])
 
 
 def _encode(frame, src_vocab, tgt_vocab) -> batching.Pairs:
@@ -174,7 +178,7 @@ def train_two_stage(
     root = checkpoint_root(checkpoints)
     src_vocab, tgt_vocab = vocabularies(config)
     out = {"auxiliary": None, "cogs": None, "done": False}
-    init = None
+    init = init_optimizer = None
     if config["auxiliary"]["objective"] != "none":
         stage1 = stage_one_config(config)
         pairs = auxiliary_pairs(config)
@@ -193,14 +197,16 @@ def train_two_stage(
         if not aux.state.done or aux.state.stop_reason == "time limit":
             return out
         init = {k: v.detach().clone() for k, v in aux.model.state_dict().items()}
+        if config["auxiliary"]["cogs_optimizer"] == "continue":
+            init_optimizer = auxiliary_optimizer(folder, dev)
     folder = root / "cogs" / training_hash(config)
     cogs = training.train(
         config,
         _encode(cogs_training_frame(config["data"]["exposures"]), src_vocab, tgt_vocab),
         _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
         len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-        stop_after=stop_after, deadline=deadline, log=log, init_weights=init, fuse=fuse,
-        compile_step=compile_step,
+        stop_after=stop_after, deadline=deadline, log=log, init_weights=init,
+        init_optimizer=init_optimizer, fuse=fuse, compile_step=compile_step,
     )
     out["cogs"] = cogs
     out["done"] = cogs.state.done
@@ -222,7 +228,8 @@ def train_two_stage_group(
     """Both stages of ``configs`` (one configuration but for the seed), each stage trained as
     one batched model (:func:`compsem.cogs.seq2seq.grouped.train_group`: each seed keeps its
     own batches, loss, clip, Adam, validations and early stopping; each member's COGS stage
-    starts from its own auxiliary model). The checkpoints are where :func:`train_two_stage`
+    starts from its own auxiliary model; where it continues that model's update count, the
+    members that start at the same update train together, :func:`_same_start`). The checkpoints are where :func:`train_two_stage`
     keeps them, so :func:`run` then reads the trained stages back and decodes each run. Returns
     whether every member finished both stages (False: interrupted or cut by ``deadline``; the
     next call resumes)."""
@@ -237,7 +244,7 @@ def train_two_stage_group(
     sizes = (len(src_vocab), len(tgt_vocab))
     options = {"device": dev, "amp": amp, "progress": progress, "stop_after": stop_after,
                "deadline": deadline, "log": log, "fuse": fuse, "compile_step": compile_step}
-    init = None
+    init = init_optimizer = None
     if configs[0]["auxiliary"]["objective"] != "none":
         stage1 = [stage_one_config(c) for c in configs]
         pairs = [auxiliary_pairs(c) for c in configs]  # denoising corrupts with each seed
@@ -251,11 +258,43 @@ def train_two_stage_group(
         if not all(s.done and s.stop_reason != "time limit" for s in states):
             return False
         init = [training.load_checkpoint(f / "best.pt", dev) for f in folders]
-    states = grouped.train_group(
-        configs, _encode(cogs_training_frame(configs[0]["data"]["exposures"]), src_vocab, tgt_vocab),
-        _encode(masked_cogs("dev"), src_vocab, tgt_vocab), *sizes,
-        [root / "cogs" / training_hash(c) for c in configs], init_weights=init, **options)
-    return all(s.done for s in states)
+        if configs[0]["auxiliary"]["cogs_optimizer"] == "continue":
+            init_optimizer = [auxiliary_optimizer(f, dev) for f in folders]
+    cogs_pairs = (_encode(cogs_training_frame(configs[0]["data"]["exposures"]), src_vocab, tgt_vocab),
+                  _encode(masked_cogs("dev"), src_vocab, tgt_vocab))
+    done = True
+    for members in _same_start(len(configs), init_optimizer):  # a group shares its update count
+        states = grouped.train_group(
+            [configs[k] for k in members], *cogs_pairs, *sizes,
+            [root / "cogs" / training_hash(configs[k]) for k in members],
+            init_weights=None if init is None else [init[k] for k in members],
+            init_optimizer=None if init_optimizer is None else [init_optimizer[k] for k in members],
+            **options)
+        done = done and all(s.done for s in states)
+    return done
+
+
+def auxiliary_optimizer(folder: Path, device) -> dict:
+    """The Adam state and update count of an auxiliary stage's best validation, which the COGS
+    stage continues from (``cogs_optimizer="continue"``)."""
+    path = Path(folder) / training.BEST_OPTIMIZER
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: the auxiliary stage in {folder} was trained without "
+                           f"keeping its optimiser; remove {folder} to train it again, or set the "
+                           f"auxiliary cogs_optimizer to 'restart'")
+    return training.load_checkpoint(path, device)
+
+
+def _same_start(n: int, init_optimizer: list[dict] | None) -> list[list[int]]:
+    """Members ``0..n-1`` in groups that start the COGS stage at the same update: all together
+    when the stage restarts its optimiser, else by the auxiliary best step each continues from
+    (members at different steps follow different learning rates, so they train apart)."""
+    if init_optimizer is None:
+        return [list(range(n))]
+    by_step: dict[int, list[int]] = {}
+    for k, saved in enumerate(init_optimizer):
+        by_step.setdefault(int(saved["step"]), []).append(k)
+    return [by_step[step] for step in sorted(by_step)]
 
 
 # ---------------------------------------------------------------- decoding and scoring
@@ -382,7 +421,8 @@ def run(
         "parameters": count_parameters(model),
         "source_vocabulary": len(src_vocab),
         "target_vocabulary": len(tgt_vocab),
-        "steps": state.step,
+        "steps": state.step - state.start_step,  # updates of the COGS stage
+        "start_step": state.start_step,  # the update count it continued from (0: restarted)
         "best_step": state.best_step,
         "best_dev_loss": state.best_loss,
         "stop_reason": state.stop_reason,
