@@ -175,6 +175,15 @@ def test_word_glosses_add_no_output_rows_and_fit_the_papers_parameter_counts():
     assert len(tgt_p) - len(tgt_w) == len(words)  # one primed row per word
     pairs = two_stage.auxiliary_pairs(word)
     assert set(pairs.target.str.split().explode()) <= set(tgt_w.itos)
+    counts = two_stage.parameter_counts(word)
+    assert counts["word"]["target"] == len(tgt_w) and counts["primed"]["target"] == len(tgt_p)
+    for model in ("transformer", "lstm", "bilstm"):  # a target row: embedding, output row, bias
+        assert counts["primed"][model] - counts["word"][model] == (2 * 512 + 1) * len(words)
+    # the auxiliary vocabulary adds one amount to every model's Chapter 4 count (Section 5.2.3's
+    # 54M, 56M and 55M against 9.5M, 11M and 10M), whatever the architecture
+    rises = {counts["word"][m] - cfg.count_parameters(cfg.build_model(cfg.make_config(m), 747, 727))
+             for m in ("transformer", "lstm", "bilstm")}
+    assert len(rises) == 1
 
 
 def test_span_corruption_rate_and_format():

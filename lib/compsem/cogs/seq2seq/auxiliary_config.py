@@ -199,13 +199,14 @@ def reduced_aux_config(
 
 def aux_grid(
     models=GRID_MODELS, objectives=OBJECTIVES, seeds=(1, 2, 3, 4, 5), exposures: int = 1,
-    decoding: dict | None = None,
+    decoding: dict | None = None, gloss_tokens: str = "word", cogs_optimizer: str = "continue",
 ) -> list[dict]:
     """Figures 5-1 to 5-3 as configurations, the Transformer's baseline and glossing first
     (the comparison the chapter needs most), then seed by seed."""
     order = [(m, o) for m in models for o in objectives]
     order.sort(key=lambda mo: (mo != ("transformer", "none") and mo != ("transformer", "gloss")))
-    return [paper_aux_config(m, o, s, exposures, decoding) for m, o in order for s in seeds]
+    return [paper_aux_config(m, o, s, exposures, decoding, gloss_tokens, cogs_optimizer)
+            for m, o in order for s in seeds]
 
 
 def describe_aux(config: dict) -> str:

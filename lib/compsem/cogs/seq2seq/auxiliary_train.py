@@ -72,6 +72,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--aux-max-steps", type=positive_int, default=150,
                    help="auxiliary updates (reduced only)")
     p.add_argument("--greedy", action="store_true", help="greedy decoding instead of beam 5")
+    p.add_argument("--gloss-tokens", default="word", choices=["word", "primed"],
+                   help="a gloss is the word's own output token (default) or the word primed (w')")
+    p.add_argument("--cogs-optimizer", default="continue", choices=["continue", "restart"],
+                   help="the COGS stage continues the auxiliary stage's Adam state and update count "
+                   "(default, as OpenNMT-py's -train_from) or restarts them")
     p.add_argument("--per-case", type=non_negative_int, default=None,
                    help="gen examples per case (0: all; reduced default 10)")
     p.add_argument("--per-split", type=non_negative_int, default=None,
@@ -96,14 +101,16 @@ def configurations(args) -> list[dict]:
         extra = {k: v for k, v in (("per_case", args.per_case), ("per_split", args.per_split))
                  if v is not None}
         return [ac.reduced_aux_config(o, s, args.max_steps, args.aux_max_steps, args.exposures,
-                                      **extra)
+                                      gloss_tokens=args.gloss_tokens,
+                                      cogs_optimizer=args.cogs_optimizer, **extra)
                 for o in args.objective for s in args.seed]
     decoding = {"per_case": args.per_case or 0, "per_split": args.per_split or 0}
     if args.greedy:
         decoding["method"] = "greedy"
     models = ac.GRID_MODELS if args.grid else args.model
     objectives = ac.OBJECTIVES if args.grid else args.objective
-    return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding)
+    return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding,
+                       gloss_tokens=args.gloss_tokens, cogs_optimizer=args.cogs_optimizer)
 
 
 def _trained(cfg: dict, options: dict) -> bool:

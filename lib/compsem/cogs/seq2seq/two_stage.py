@@ -138,6 +138,24 @@ def vocabularies(config: dict) -> tuple[Vocab, Vocab]:
     return _vocabularies(key)
 
 
+def parameter_counts(config: dict) -> dict[str, dict[str, int]]:
+    """Vocabulary sizes and parameter counts of the paper's three models with the vocabulary of
+    ``config``, for each way of writing glosses (:data:`~compsem.cogs.auxiliary_data.GLOSS_TOKENS`):
+    ``{"word": {"source": ..., "target": ..., "transformer": ..., "lstm": ..., "bilstm": ...},
+    "primed": {...}}``. Section 5.2.3 gives the paper's counts with its vocabulary."""
+    from compsem.cogs.seq2seq.config import build_model, make_config
+
+    out = {}
+    for tokens in auxiliary_data.GLOSS_TOKENS:
+        variant = json.loads(json.dumps(config))
+        variant["auxiliary"]["gloss_tokens"] = tokens
+        src, tgt = vocabularies(variant)
+        out[tokens] = {"source": len(src), "target": len(tgt)}
+        for model in ("transformer", "lstm", "bilstm"):
+            out[tokens][model] = count_parameters(build_model(make_config(model), len(src), len(tgt)))
+    return out
+
+
 def auxiliary_pairs(config: dict) -> pd.DataFrame:
     """The auxiliary stage's pairs (``source``, ``target``, ``split``); denoising corrupts with
     the run's seed."""
