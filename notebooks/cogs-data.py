@@ -67,12 +67,12 @@ import random
 import warnings
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
 from compsem import report
 from compsem.cogs import corpus, exposure, figures, generate, grammar, lexicon, lf
-from compsem.cogs.interpret import Interpreter, interpret_all
+from compsem.cogs import data_chapter as chapter
+from compsem.cogs.interpret import Interpreter
 from compsem.data import cogs
 
 warnings.filterwarnings("ignore", category=FutureWarning)
@@ -94,39 +94,8 @@ results = {}  # every number compared with the paper (or the notes), by target k
 splits = {name: cogs.load(name) for name in ("train", "dev", "test", "gen")}
 exposure_1, exposure_100 = cogs.load("exposure-1"), cogs.load("exposure-100")
 train, gen_released = splits["train"], splits["gen"]
-per_case = gen_released.case.value_counts()
-composition = train.case.map(
-    lambda c: "exposure example" if c.startswith("exposure_example_") else c
-).value_counts()
-in_exposure = exposure.exposure_mask(train, exposure_1)
-primitive_rows = train[(train.case == "primitive") & ~in_exposure]
-n_lambdas = primitive_rows.target.map(lambda t: len(lf.parse(t).lambdas))
-results.update(
-    cogsdata_n_train=len(train),
-    cogsdata_n_train_in_distribution=int(composition["in_distribution"]),
-    cogsdata_n_dev=len(splits["dev"]),
-    cogsdata_n_test=len(splits["test"]),
-    cogsdata_n_gen=len(gen_released),
-    cogsdata_n_cases=gen_released.case.nunique(),
-    cogsdata_gen_per_case_min=int(per_case.min()),
-    cogsdata_gen_per_case_max=int(per_case.max()),
-    cogsdata_n_exposure=int(in_exposure.sum()),
-    cogsdata_n_noun_primitives=int((n_lambdas <= 1).sum()),
-    cogsdata_n_verb_primitives=int((n_lambdas >= 2).sum()),
-    cogsdata_src_vocab_train=len({w for x in train.source for w in x.split()}),
-    cogsdata_tgt_vocab_train=len({w for x in train.target for w in x.split()}),
-    cogsdata_exposure100_per_case=int(
-        exposure_100[exposure_100.case != "primitive"].case.value_counts().min()
-    ),
-)
-overview = pd.Series(
-    {
-        **{n: len(f) for n, f in splits.items()},
-        "exposure-1": len(exposure_1),
-        "exposure-100": len(exposure_100),
-    }
-).to_frame("rows")
-overview
+results.update(chapter.released_counts(splits, exposure_1, exposure_100))
+chapter.released_sizes(splits, exposure_1, exposure_100)
 
 # %% [markdown]
 # The training file: 24,000 sampled sentences, the *primitive* rows that give lexical meanings
@@ -136,20 +105,10 @@ overview
 # are primitive rows.
 
 # %%
-composition.to_frame("train rows")
+chapter.case_composition(train).to_frame("train rows")
 
 # %%
-sections = cogs.load_case_sections()
-cases = pd.DataFrame(
-    {
-        "section (gen_cases_to_paper_sections.json)": [sections[c] for c in generate.CASES],
-        "kind": [generate.CASES[c].kind for c in generate.CASES],
-        "held-out item": [generate.CASES[c].item or "" for c in generate.CASES],
-        "gen rows": [int(per_case[c]) for c in generate.CASES],
-    },
-    index=list(generate.CASES),
-)
-cases
+chapter.case_table(gen_released, cogs.load_case_sections())
 
 # %% [markdown]
 # ## Method
@@ -169,22 +128,11 @@ cases
 # one noun per variable) and writes it back. **Round trip**: every released row.
 
 # %%
-all_rows = pd.concat(
-    [*splits.values(), exposure_1, exposure_100], keys=[*splits, "exposure-1", "exposure-100"]
-)
+all_rows = chapter.all_released_rows(splits, exposure_1, exposure_100)
 forms = [lf.parse(t) for t in all_rows.target]
-round_trip = np.mean([f.to_string() == t for f, t in zip(forms, all_rows.target, strict=True)])
-well_formed = np.mean([not lf.problems(f) for f in forms])
-report.glue("cogsdata_lf_rows", len(all_rows))
-report.glue("cogsdata_lf_round_trip", float(round_trip))
-report.glue("cogsdata_lf_well_formed", float(well_formed))
-pd.Series(
-    {
-        "rows parsed": len(all_rows),
-        "written back byte-identically": f"{round_trip:.2%}",
-        "well-formed": f"{well_formed:.2%}",
-    }
-).to_frame("all released rows")
+round_trip, round_trip_values = chapter.round_trip(all_rows, forms)
+report.glue_all(round_trip_values)
+round_trip
 
 # %% [markdown]
 # **Conjunct order.** Exact match compares token sequences, so it depends on the order in which
@@ -196,23 +144,7 @@ pd.Series(
 # form does carry (`lf.canonical`), and count the rows whose order changes.
 
 # %%
-is_prim = np.array([f.is_primitive for f in forms])
-rows_np = all_rows[~is_prim]
-with_sentence = [
-    lf.canonical(t, s) != t for s, t in zip(rows_np.source, rows_np.target, strict=True)
-]
-without_sentence = [lf.canonical(t) != t for t in rows_np.target]
-order = pd.DataFrame(
-    {
-        "rows": rows_np.groupby(level=0).size(),
-        "order changed (rule with sentence)": pd.Series(with_sentence, index=rows_np.index)
-        .groupby(level=0)
-        .sum(),
-        "order changed (rule without sentence)": pd.Series(without_sentence, index=rows_np.index)
-        .groupby(level=0)
-        .sum(),
-    }
-).loc[list(splits) + ["exposure-1", "exposure-100"]]
+order = chapter.order_changes(all_rows, forms)
 results["cogsdata_order_violations"] = int(order.loc["train", "order changed (rule with sentence)"])
 order
 
@@ -224,20 +156,10 @@ order
 # restores the released order everywhere else.
 
 # %%
-rng = random.Random(0)
-shuffle_fail = {}
-for name in ("train", "gen"):
-    frame = splits[name]
-    fails = 0
-    for target in frame.target:
-        form = lf.parse(target)
-        if form.is_primitive:
-            continue
-        conj = list(form.conjuncts)
-        rng.shuffle(conj)
-        shuffled = lf.LogicalForm((), form.definites, tuple(conj)).to_string()
-        fails += lf.canonical(shuffled) != target
-    shuffle_fail[name] = fails
+rng = random.Random(0)  # shared with the perturbations below
+shuffle_fail = {
+    name: chapter.shuffled_not_restored(splits[name].target, rng) for name in ("train", "gen")
+}
 report.glue("cogsdata_ambiguous_order_gen", shuffle_fail["gen"])
 report.glue("cogsdata_ambiguous_order_train", shuffle_fail["train"])
 pd.Series(shuffle_fail).to_frame("shuffled rows not restored without the sentence")
@@ -255,61 +177,12 @@ pd.Series(shuffle_fail).to_frame("shuffled rows not restored without the sentenc
 # meaning-preserving differences. We take dev forms, shuffle their conjuncts and rename their
 # indices, and perturb them in ways that do change the meaning.
 
-
 # %%
-def perturb(form: lf.LogicalForm, how: str, rng: random.Random) -> str:
-    """A meaning-preserving (shuffle, rename) or meaning-changing variant of a form."""
-    conj, defs = list(form.conjuncts), list(form.definites)
-    if how in ("shuffle", "shuffle + rename"):
-        rng.shuffle(conj)
-        rng.shuffle(defs)
-    if how == "shuffle + rename":
-        old = sorted(form.variables)
-        new = dict(zip(old, rng.sample(range(200), len(old)), strict=True))
-
-        def ren(a):
-            return lf.Atom(
-                a.predicate, tuple(lf.Term("var", new[t.value]) if t.is_var else t for t in a.args)
-            )
-
-        conj, defs = [ren(a) for a in conj], [ren(a) for a in defs]
-    if how == "swap agent and theme":
-        roles = {a.predicate[1] for a in conj if a.kind == "role"}
-        if not {"agent", "theme"} <= roles:
-            return None
-        swap = {"agent": "theme", "theme": "agent"}
-        conj = [
-            lf.Atom((a.predicate[0], swap.get(a.predicate[1], a.predicate[1])), a.args)
-            if a.kind == "role"
-            else a
-            for a in conj
-        ]
-    if how == "definite to indefinite":
-        if not defs:
-            return None
-        conj, defs = [defs[0], *conj], defs[1:]
-    return lf.LogicalForm((), tuple(defs), tuple(conj)).to_string()
-
-
 dev_sample = splits["dev"].sample(min(equivalence_rows, len(splits["dev"])), random_state=0)
-rows = []
-for how in ("shuffle", "shuffle + rename", "swap agent and theme", "definite to indefinite"):
-    exact, equiv, n = 0, 0, 0
-    for target in dev_sample.target:
-        variant = perturb(lf.parse(target), how, rng)
-        if variant is None:
-            continue
-        n += 1
-        exact += lf.exact_match(variant, target)
-        equiv += lf.equivalent(variant, target)
-    rows.append({"variant": how, "rows": n, "exact match": exact / n, "equivalent": equiv / n})
-equivalence = pd.DataFrame(rows).set_index("variant")
-report.glue(
-    "cogsdata_equiv_shuffle_rename", float(equivalence.loc["shuffle + rename", "equivalent"])
-)
-report.glue(
-    "cogsdata_exact_shuffle_rename", float(equivalence.loc["shuffle + rename", "exact match"])
-)
+equivalence = chapter.equivalence_table(dev_sample.target, rng)
+shuffle_rename = equivalence.loc["shuffle + rename"]
+report.glue("cogsdata_equiv_shuffle_rename", float(shuffle_rename["equivalent"]))
+report.glue("cogsdata_exact_shuffle_rename", float(shuffle_rename["exact match"]))
 equivalence.round(3)
 
 # %% [markdown]
@@ -340,55 +213,22 @@ equivalence.round(3)
 # %%
 derived = lexicon.derive_lexicon(train)
 committed = lexicon.load_lexicon()
-interpreter_for_counts = Interpreter(committed)
-report.glue("cogsdata_lexicon_reproduced", int(derived.to_json() == committed.to_json()))
-summary = derived.summary()
-report.glue("cogsdata_lex_animate", int(summary.loc["  animate", "entries"]))
-report.glue("cogsdata_lex_inanimate", int(summary.loc["  inanimate", "entries"]))
-report.glue("cogsdata_n_primitive_rows", int((train.case == "primitive").sum()))
-animate_pobj = 0
-for sentence in train[train.case == "in_distribution"].source:
-    for _, _, np_ in interpreter_for_counts.parse(sentence).nps():
-        node = np_.pp.np if np_.pp is not None else None
-        while node is not None:
-            animate_pobj += bool(committed.nouns[node.head].animate)
-            node = node.pp.np if node.pp is not None else None
-report.glue("cogsdata_animate_pp_objects", animate_pobj)
-nouns_in_sentences = sum(n.count > 0 for n in derived.nouns.values())
-names_in_sentences = sum(c > 0 for c in derived.proper.values())
-verbs_in_sentences = sum(v.count > 0 for v in derived.verbs.values())
-results.update(
-    cogsdata_lex_common_nouns=nouns_in_sentences,
-    cogsdata_lex_proper_nouns=names_in_sentences,
-    cogsdata_lex_verbs=verbs_in_sentences,
-)
-summary
+interpreter = Interpreter(committed)
+indist = train[train.case == "in_distribution"]
+report.glue_all(chapter.lexicon_checks(derived, committed, train))
+report.glue("cogsdata_animate_pp_objects", chapter.animate_pp_objects(indist.source, interpreter))
+results.update(chapter.lexicon_sizes(derived))
+derived.summary()
 
 # %% [markdown]
 # Verbs by class (most frequent first; a verb can be in several classes) and the irregular forms
 # the alignment finds:
 
 # %%
-by_class = pd.DataFrame(
-    {
-        "verbs": [len(derived.verbs_of(c)) for c in lexicon.VERB_CLASSES],
-        "most frequent": [
-            ", ".join(v.lemma for v in derived.verbs_of(c)[:8]) for c in lexicon.VERB_CLASSES
-        ],
-    },
-    index=lexicon.VERB_CLASSES,
-)
-irregular = pd.DataFrame(
-    [
-        {"lemma": v.lemma, "past": v.past, "participle": v.participle}
-        for v in derived.verbs.values()
-        if v.past and not v.past.startswith(v.lemma[:-1])
-    ]
-).set_index("lemma")
-by_class
+chapter.verbs_by_class(derived)
 
 # %%
-irregular.T
+chapter.irregular_verbs(derived).T
 
 # %% [markdown]
 # ## Results
@@ -414,34 +254,9 @@ irregular.T
 # The only lexical knowledge used is the lexicon: a lemma for each form and, for intransitive
 # uses, whether the verb is unaccusative. Exact match per split:
 
-
 # %%
-def sample(frame: pd.DataFrame, n: int, per_case: bool) -> pd.DataFrame:
-    if n <= 0:
-        return frame
-    if per_case:
-        return frame.groupby("case").sample(n=max(1, n // frame.case.nunique()), random_state=0)
-    return frame.sample(n=min(n, len(frame)), random_state=0)
-
-
-interpreter = Interpreter(committed)
-reference = {}
-for name, frame in splits.items():
-    rows = sample(frame, sample_per_split, per_case=name == "gen")
-    predictions = interpret_all(rows.source, interpreter)
-    reference[name] = (rows, predictions, corpus.match_table(rows, predictions))
-
-ref_splits = pd.DataFrame(
-    {
-        name: {
-            "rows": len(rows),
-            "exact match": np.mean([p == t for p, t in zip(pred, rows.target, strict=True)]),
-            "equivalent": table["equivalent"].mul(table["rows"]).sum() / len(rows),
-            "outside the grammar": np.mean([p is None for p in pred]),
-        }
-        for name, (rows, pred, table) in reference.items()
-    }
-).T
+reference = chapter.reference_parse(splits, interpreter, sample_per_split)
+ref_splits = chapter.reference_splits(reference)
 for name in splits:
     report.glue(f"cogsdata_ref_{name}", float(ref_splits.loc[name, "exact match"]))
 ref_splits
@@ -452,12 +267,7 @@ ref_splits
 
 # %%
 ref_cases = reference["gen"][2]
-for case, row in ref_cases.iterrows():
-    report.glue(f"cogsdata_ref_gen_{case}", float(row["exact"]))
-lexical = [c for c in ref_cases.index if generate.CASES[c].kind == "lexical"]
-structural = [c for c in ref_cases.index if generate.CASES[c].kind == "structural"]
-report.glue("cogsdata_ref_gen_lexical", float(ref_cases.loc[lexical, "exact"].mean()))
-report.glue("cogsdata_ref_gen_structural", float(ref_cases.loc[structural, "exact"].mean()))
+report.glue_all(chapter.reference_case_values(ref_cases))
 report.glue("cogsdata_ref_unknown_nouns", len(interpreter.unknown_nouns))
 ref_cases
 
@@ -473,11 +283,7 @@ ref_cases
 # containing them fall outside the grammar:
 
 # %%
-closed = Interpreter(committed, open_nouns=False)
-closed_out = {
-    name: interpret_all(frame.source, closed) for name, frame in splits.items() if name != "train"
-}
-pd.Series({name: sum(p is None for p in out) for name, out in closed_out.items()}).to_frame(
+chapter.outside_closed_grammar(splits, committed).to_frame(
     "rows outside the grammar without open nouns"
 )
 
@@ -498,7 +304,6 @@ pd.Series({name: sum(p is None for p in out) for name, out in closed_out.items()
 # out far from uniform; a parameter switches to the dissertation's stated ones.
 
 # %%
-indist = train[train.case == "in_distribution"]
 trees = [interpreter.parse(s) for s in indist.source]
 pcfg = grammar.estimate_pcfg(trees, committed)
 committed_pcfg = grammar.load_pcfg(committed)
@@ -509,13 +314,7 @@ report.glue(
 pcfg.rules().round(3)
 
 # %% mystnb={"figure": {"caption": "Clause-frame probabilities of the grammar: estimated from the released training trees (blue) against the dissertation's stated ones (orange: uniform, about 5% per frame, CP embedding 8%). Look at how far from uniform the estimated probabilities are.", "name": "fig-cogs-data-frame-weights"}}
-weights = pd.DataFrame(
-    {
-        "estimated from train": pd.Series(pcfg.frame_weights),
-        "dissertation (uniform, CP 8%)": pd.Series(grammar.dissertation_frame_weights()),
-    }
-)
-figures.frame_weights(weights)
+figures.frame_weights(chapter.frame_weight_table(pcfg))
 plt.show()
 
 # %% [markdown]
@@ -531,33 +330,20 @@ plt.show()
 # parser recovers them from the strings (tested), so the data are correct by construction.
 
 # %%
-held = (
-    tuple(generate.CASES)
-    if gen_held_out == "all"
-    else tuple(c.strip() for c in gen_held_out.split(","))
-)
-config = generate.GeneratorConfig(
+config = chapter.generator_config(
     n_train=gen_n_train,
     n_dev=gen_n_dev,
     n_test=gen_n_test,
-    n_gen=gen_n_per_case,
-    held_out=held,
+    n_per_case=gen_n_per_case,
+    held_out=gen_held_out,
     exposures=gen_exposures,
     zipf_s=gen_zipf_s,
     seed=gen_seed,
-    frame_weights=None
-    if gen_frame_weights == "estimated"
-    else grammar.dissertation_frame_weights(),
+    frame_weights=gen_frame_weights,
 )
+held = config.held_out
 generated = generate.generate(config, committed_pcfg, interpreter)
-reparsed = np.mean(
-    [
-        interpreter(s) == t
-        for f in generated.values()
-        for s, t in zip(f.source, f.target, strict=True)
-    ]
-)
-report.glue("cogsdata_generated_reparsed", float(reparsed))
+report.glue("cogsdata_generated_reparsed", chapter.reparsed_share(generated, interpreter))
 pd.DataFrame(
     {
         "released": {n: len(f) for n, f in splits.items()},
@@ -571,16 +357,7 @@ pd.DataFrame(
 # %%
 lengths_released = corpus.length_summary(splits)
 lengths_generated = corpus.length_summary(generated)
-gen_len = corpus.token_lengths(gen_released)
-results.update(
-    cogsdata_train_tgt_max=int(lengths_released.loc["train", "target max"]),
-    cogsdata_gen_tgt_max=int(lengths_released.loc["gen", "target max"]),
-    cogsdata_train_src_max=int(lengths_released.loc["train", "source max"]),
-    cogsdata_gen_src_max=int(lengths_released.loc["gen", "source max"]),
-    cogsdata_cp_recursion_tgt_mean=float(gen_len[gen_len.case == "cp_recursion"].target.mean()),
-    cogsdata_pp_recursion_tgt_mean=float(gen_len[gen_len.case == "pp_recursion"].target.mean()),
-    **{f"cogsdata_{n}_tgt_mean": float(lengths_released.loc[n, "target mean"]) for n in splits},
-)
+results.update(chapter.length_values(lengths_released, gen_released))
 pd.concat({"released": lengths_released, "generated": lengths_generated}, axis=1).round(1)
 
 # %% mystnb={"figure": {"caption": "Target lengths (tokens) in train (left) and gen (right), released (blue) against generated (orange), log density. Look at the long tail of gen, from the two recursion cases, far past the longest training output, and at how closely the generated histograms follow the released ones.", "name": "fig-cogs-data-lengths"}}
@@ -591,29 +368,15 @@ plt.show()
 # **Constructions** in the in-distribution training rows, and the structural gaps:
 
 # %%
-constructions_released = corpus.construction_counts(indist)
 gen_train = generated["train"]
-constructions_generated = corpus.construction_counts(gen_train[gen_train.case == "in_distribution"])
-results.update(
-    cogsdata_train_passive=int(constructions_released["passive"]),
-    cogsdata_train_recipient=int(constructions_released["recipient"]),
-    cogsdata_train_nmod=int(constructions_released["nmod"]),
-    cogsdata_train_nmod_two=int(constructions_released["nmod (two or more)"]),
-    cogsdata_train_ccomp=int(constructions_released["ccomp"]),
-    cogsdata_train_ccomp_two=int(constructions_released["ccomp (two or more)"]),
-    cogsdata_train_xcomp=int(constructions_released["xcomp"]),
-    cogsdata_train_max_cp_depth=int(constructions_released["max CP depth"]),
-    cogsdata_train_max_pp_depth=int(constructions_released["max PP depth"]),
-    cogsdata_train_subject_nmod=int(constructions_released["nmod on a subject"]),
+gen_indist = gen_train[gen_train.case == "in_distribution"]
+constructions_released = corpus.construction_counts(indist)
+constructions_generated = corpus.construction_counts(gen_indist)
+results.update(chapter.construction_values(constructions_released))
+report.glue(
+    "cogsdata_generated_construction_maxdiff",
+    chapter.construction_max_difference(constructions_released, constructions_generated),
 )
-rates = pd.DataFrame(
-    {
-        "released": constructions_released / constructions_released["rows"],
-        "generated": constructions_generated / constructions_generated["rows"],
-    }
-).iloc[1:10]
-construction_diff = (rates["generated"] / rates["released"] - 1).abs().max()
-report.glue("cogsdata_generated_construction_maxdiff", float(construction_diff))
 pd.DataFrame({"released": constructions_released, "generated": constructions_generated})
 
 # %% [markdown]
@@ -630,12 +393,7 @@ pd.DataFrame({"released": constructions_released, "generated": constructions_gen
 # %%
 depth_released = corpus.depth_table(gen_released)
 depth_generated = corpus.depth_table(generated["gen"])
-results.update(
-    cogsdata_gen_min_depth=int(depth_released.index.min()),
-    cogsdata_gen_max_depth=int(depth_released.index.max()),
-    cogsdata_gen_per_depth_min=int(depth_released.to_numpy().min()),
-    cogsdata_gen_per_depth_max=int(depth_released.to_numpy().max()),
-)
+results.update(chapter.depth_values(depth_released))
 pd.concat({"released": depth_released, "generated": depth_generated}, axis=1).T
 
 # %% [markdown]
@@ -645,20 +403,13 @@ pd.concat({"released": depth_released, "generated": depth_generated}, axis=1).T
 # exposure examples are, too), while our conditioned base grammar embeds about as often as the
 # training distribution.
 
-
 # %%
-def case_profile(frame: pd.DataFrame) -> pd.DataFrame:
-    st = corpus.structure(frame)
-    st["target tokens"] = corpus.token_lengths(frame).target
-    return st.groupby("case").agg(
-        embedded=("cp_depth", lambda d: float((d > 0).mean())),
-        with_nmod=("nmod", lambda d: float((d > 0).mean())),
-        tokens=("target tokens", "mean"),
-    )
-
-
 profile = pd.concat(
-    {"released": case_profile(gen_released), "generated": case_profile(generated["gen"])}, axis=1
+    {
+        "released": chapter.case_profile(gen_released),
+        "generated": chapter.case_profile(generated["gen"]),
+    },
+    axis=1,
 )
 profile.round(2)
 
@@ -667,18 +418,12 @@ profile.round(2)
 # training logical forms, on log-log axes; a Zipf law with exponent $s$ is a line of slope $-s$.
 
 # %% mystnb={"figure": {"caption": "Rank-frequency of common nouns, proper names and verbs in the in-distribution training forms, released (blue) against generated (orange), on log-log axes, where a Zipf law is a straight line. Look at the kinks where categories ranked separately are pooled, and at whether the generated points follow the released ones.", "name": "fig-cogs-data-zipf"}}
-zipf_forms = {"released": indist, "generated": gen_train[gen_train.case == "in_distribution"]}
-frequencies = {
-    (kind, label): corpus.rank_frequency(frame, kind)
-    for kind in ("noun", "name", "verb")
-    for label, frame in zipf_forms.items()
-}
-slopes = {key: corpus.zipf_slope(freq, top=50) for key, freq in frequencies.items()}
+frequencies = chapter.rank_frequencies({"released": indist, "generated": gen_indist})
 figures.rank_frequency(frequencies)
 plt.show()
 
 # %%
-pd.Series(slopes).unstack().round(2).rename_axis("log-log slope of the top 50")
+chapter.zipf_slopes(frequencies, top=50).round(2).rename_axis("log-log slope of the top 50")
 
 # %% [markdown]
 # The released counts are Zipfian within each category but pooled over categories (animate and
@@ -687,19 +432,11 @@ pd.Series(slopes).unstack().round(2).rename_axis("log-log slope of the top 50")
 #
 # **Frames** of all clauses, released vs generated:
 
-
 # %% mystnb={"figure": {"caption": "Share of each clause frame among all clauses of the in-distribution training sentences, released (blue) against generated (orange). Look at which frames dominate, and at whether the generator keeps the released shares.", "name": "fig-cogs-data-frames"}}
-def frame_shares(frame: pd.DataFrame) -> pd.Series:
-    counts = pd.Series(
-        [c.frame for s in frame.source for c in interpreter.parse(s).clauses()]
-    ).value_counts(normalize=True)
-    return counts
-
-
 frames = pd.DataFrame(
     {
-        "released": frame_shares(indist),
-        "generated": frame_shares(gen_train[gen_train.case == "in_distribution"]),
+        "released": chapter.clause_frame_shares(indist, interpreter),
+        "generated": chapter.clause_frame_shares(gen_indist, interpreter),
     }
 )
 figures.frame_shares(frames)
@@ -714,28 +451,19 @@ plt.show()
 # One example per case from the released gen set and from the generated one (the same seed
 # gives the same examples):
 
-
 # %%
-def examples(frame: pd.DataFrame, n: int) -> pd.Series:
-    return frame.groupby("case").sample(n=n, random_state=gen_seed).set_index("case").source
-
-
-example_table = pd.DataFrame(
+pd.DataFrame(
     {
-        "released": examples(gen_released, n_examples),
-        "generated": examples(generated["gen"], n_examples),
+        "released": chapter.case_examples(gen_released, n_examples, gen_seed),
+        "generated": chapter.case_examples(generated["gen"], n_examples, gen_seed),
     }
 ).loc[[c for c in generate.CASES if c in held]]
-example_table
 
 # %% [markdown]
 # And their logical forms, for the structural cases (the lexical ones follow the same rules):
 
 # %%
-for case in ("obj_pp_to_subj_pp", "cp_recursion", "pp_recursion"):
-    if case in held:
-        row = generated["gen"][generated["gen"].case == case].iloc[0]
-        print(f"{case}\n  {row.source}\n  {row.target}\n")
+print(chapter.structural_examples(generated["gen"], held), end="")
 
 # %% [markdown]
 # ### The 100-exposure training set
@@ -751,9 +479,7 @@ for case in ("obj_pp_to_subj_pp", "cp_recursion", "pp_recursion"):
 # %%
 t100 = exposure.train_100()
 report.glue("cogsdata_train100_rows", len(t100))
-t100.case.map(
-    lambda c: "exposure example" if c.startswith("exposure_example_") else c
-).value_counts().to_frame("train_100 rows")
+chapter.case_composition(t100).to_frame("train_100 rows")
 
 # %% [markdown]
 # ### Results beside the paper
@@ -824,13 +550,7 @@ report.show_comparison(
 #   have "failed" exactly on those rows, which count as follows:
 
 # %%
-fixed = 0
-for sentence in gen_released[gen_released.case == "obj_pp_to_subj_pp"].source:
-    for clause in interpreter.parse(sentence).clauses():
-        subj = clause.args.get("theme")
-        if clause.frame == "unaccusative" and subj is not None and subj.pp is not None:
-            noun = committed.nouns.get(subj.head)
-            fixed += bool(subj.proper or (noun is not None and noun.animate))
+fixed = chapter.fixed_2022_rows(gen_released, interpreter)
 report.glue("cogsdata_fix2022_rows", fixed)
 pd.Series(
     {"obj_pp_to_subj_pp rows with a PP-modified animate unaccusative subject": fixed}

@@ -2,7 +2,7 @@
 
 OpenNMT-py, which the released scripts ran, fills batches of ``-batch_size 128`` sentences from
 length-sorted pools; batching sentences of similar length is also what makes training affordable
-(the padded length, not the mean length, sets the cost; about 5x on CPU, notes Section 7.1).
+(the padded length, not the mean length, sets the cost).
 :func:`epoch_batches` sorts the pairs by target then source length with random tie-breaks, cuts the
 order into batches and shuffles the batches; the permutation depends only on ``(seed, epoch)``, so
 a resumed run sees exactly the batches an uninterrupted one would have seen.

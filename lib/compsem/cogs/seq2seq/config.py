@@ -10,7 +10,7 @@ A configuration is a JSON-serialisable dict with four parts:
 - ``decoding``: how the predictions are produced and on which examples.
 
 The paper's protocol (:func:`paper_config`) is Section 4.5.1 as corrected by the released scripts
-(``scripts/run_*.sh`` of ``najoungkim/COGS``; notes Section 0.3): 128 sentences per batch with
+(``scripts/run_*.sh`` of ``najoungkim/COGS``): 128 sentences per batch with
 ``-accum_count 4`` (512 sentences per update; ``-normalization sents``: the loss is summed over
 tokens and divided by the number of sentences),
 Adam (beta2 0.998, eps 1e-9) with the noam schedule (learning rate 2, warm-up 4000), validation

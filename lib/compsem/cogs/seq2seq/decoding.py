@@ -1,7 +1,7 @@
 """Batched greedy and beam-search decoding with a length cap.
 
 The released scripts decode with OpenNMT-py 1.1.1's ``translate.py`` and its default beam of 5
-(notes Section 0.3). :func:`beam_search` follows that beam search (re-implemented): at each step
+(they pass no ``-beam_size``). :func:`beam_search` follows that beam search (re-implemented): at each step
 the ``k`` best continuations over all live hypotheses are kept; a continuation that ends in
 ``</s>`` becomes a finished hypothesis and stops growing; an example is done when its best-ranked
 continuation ends (or at the length cap, where every live hypothesis is closed), and its output is

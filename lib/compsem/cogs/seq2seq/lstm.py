@@ -16,7 +16,7 @@ Luong et al. (2015), with the OpenNMT-py 1.1.1 arrangement (re-implemented, not 
   the dot score), then dropout; the generator is ``log_softmax(W h~_t + b)``;
 - dropout 0.1 between layers, and after the embeddings where ``embedding_dropout`` says so
   (Section 4.5.1: "after the embedding layer and after each hidden layer except for the last"); PyTorch's default initialisation (the
-  scripts pass ``-param_init 0`` without ``-param_init_glorot``, notes Section 0.3).
+  scripts pass ``-param_init 0`` without ``-param_init_glorot``).
 
 **Embedding dropout is switchable** (``embedding_dropout``): OpenNMT-py 1.1.1, which the released
 scripts ran, applies dropout to embeddings only inside its positional encoding, which its LSTMs do

@@ -48,7 +48,6 @@ from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
 from compsem.devices import resolve_device
 
-
 BEST_OPTIMIZER = "best_optimizer.pt"
 """Beside an auxiliary stage's ``best.pt``: ``{"optimizer": Adam state dict, "step": update}``
 at its best validation (``config["stage"] == "auxiliary"``: :func:`~compsem.cogs.seq2seq.

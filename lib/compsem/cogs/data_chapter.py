@@ -1,0 +1,566 @@
+"""The tables and glued numbers of the chapter ``cogs-data`` (Kim 2021, Chapter 4).
+
+One function per thing the chapter shows: it takes the frames the chapter loaded or generated
+(columns ``source``, ``target``, ``case`` of :mod:`compsem.data.cogs`) and returns a table, a
+number, or a dict of numbers to glue (keys ``cogsdata_*``), so that the notebook stays a
+narrative. The statistics themselves live in :mod:`compsem.cogs.corpus`, the logical forms in
+:mod:`compsem.cogs.lf`, the parser in :mod:`compsem.cogs.interpret`, the figures in
+:mod:`compsem.cogs.figures`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from compsem.cogs import corpus, exposure, generate, grammar, lf
+from compsem.cogs.interpret import Interpreter, interpret_all
+from compsem.cogs.lexicon import VERB_CLASSES, Lexicon
+
+PERTURBATIONS = ("shuffle", "shuffle + rename", "swap agent and theme", "definite to indefinite")
+"""The variants of a form that :func:`perturb` writes: two keep its meaning, two change it."""
+
+STRUCTURAL_EXAMPLE_CASES = ("obj_pp_to_subj_pp", "cp_recursion", "pp_recursion")
+"""The structural cases of Table 4-1 whose logical forms the chapter prints."""
+
+
+# --------------------------------------------------------------------------- the released data
+
+
+def pooled_case(case: str) -> str:
+    """A row's case with the ``exposure_example_*`` cases pooled into ``exposure example``."""
+    return "exposure example" if case.startswith("exposure_example_") else case
+
+
+def case_composition(frame: pd.DataFrame) -> pd.Series:
+    """Rows per case, the exposure examples pooled (:func:`pooled_case`), most frequent first:
+    the make-up of a training set (Kim 2021, Section 4.4.3, "Splits")."""
+    return frame.case.map(pooled_case).value_counts()
+
+
+def released_sizes(
+    splits: dict[str, pd.DataFrame], exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
+) -> pd.DataFrame:
+    """Rows of every released file: the four splits and the two exposure files."""
+    rows = {
+        **{name: len(frame) for name, frame in splits.items()},
+        "exposure-1": len(exposure_1),
+        "exposure-100": len(exposure_100),
+    }
+    return pd.Series(rows).to_frame("rows")
+
+
+def released_counts(
+    splits: dict[str, pd.DataFrame], exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
+) -> dict:
+    """The sizes and counts of Kim (2021, Section 4.4.3) in the released files: split sizes, 21
+    cases of 1,000 rows, 15 exposure rows, the primitive rows split into nouns (at most one
+    lambda) and verbs, the vocabularies of train, and the exposure rows per case of
+    ``train_100`` (Section 4.5.7)."""
+    train, gen = splits["train"], splits["gen"]
+    per_case = gen.case.value_counts()
+    in_exposure = exposure.exposure_mask(train, exposure_1)
+    primitive_rows = train[(train.case == "primitive") & ~in_exposure]
+    n_lambdas = primitive_rows.target.map(lambda t: len(lf.parse(t).lambdas))
+    return {
+        "cogsdata_n_train": len(train),
+        "cogsdata_n_train_in_distribution": int(case_composition(train)["in_distribution"]),
+        "cogsdata_n_dev": len(splits["dev"]),
+        "cogsdata_n_test": len(splits["test"]),
+        "cogsdata_n_gen": len(gen),
+        "cogsdata_n_cases": gen.case.nunique(),
+        "cogsdata_gen_per_case_min": int(per_case.min()),
+        "cogsdata_gen_per_case_max": int(per_case.max()),
+        "cogsdata_n_exposure": int(in_exposure.sum()),
+        "cogsdata_n_noun_primitives": int((n_lambdas <= 1).sum()),
+        "cogsdata_n_verb_primitives": int((n_lambdas >= 2).sum()),
+        "cogsdata_src_vocab_train": len({w for x in train.source for w in x.split()}),
+        "cogsdata_tgt_vocab_train": len({w for x in train.target for w in x.split()}),
+        "cogsdata_exposure100_per_case": int(
+            exposure_100[exposure_100.case != "primitive"].case.value_counts().min()
+        ),
+    }
+
+
+def case_table(gen: pd.DataFrame, sections: dict[str, str]) -> pd.DataFrame:
+    """The 21 generalization cases of Table 4-1 in the generator's order: the dissertation
+    section of each (``gen_cases_to_paper_sections.json``), lexical or structural, the held-out
+    item, and the rows of ``gen``."""
+    per_case = gen.case.value_counts()
+    return pd.DataFrame(
+        {
+            "section (gen_cases_to_paper_sections.json)": [sections[c] for c in generate.CASES],
+            "kind": [case.kind for case in generate.CASES.values()],
+            "held-out item": [case.item or "" for case in generate.CASES.values()],
+            "gen rows": [int(per_case[c]) for c in generate.CASES],
+        },
+        index=list(generate.CASES),
+    )
+
+
+# --------------------------------------------------------------------------- logical forms
+
+
+def all_released_rows(
+    splits: dict[str, pd.DataFrame], exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
+) -> pd.DataFrame:
+    """Every released row, indexed by (file, row): the splits, then the two exposure files."""
+    return pd.concat(
+        [*splits.values(), exposure_1, exposure_100],
+        keys=[*splits, "exposure-1", "exposure-100"],
+    )
+
+
+def round_trip(rows: pd.DataFrame, forms: list[lf.LogicalForm]) -> tuple[pd.DataFrame, dict]:
+    """How many released forms (Section 4.4.2, Table 4-2) our parser writes back
+    byte-identically and how many are well-formed (:func:`compsem.cogs.lf.problems`), as a table
+    and as glued numbers; ``forms`` are the parsed ``rows.target``."""
+    same = np.mean([f.to_string() == t for f, t in zip(forms, rows.target, strict=True)])
+    well_formed = np.mean([not lf.problems(f) for f in forms])
+    values = {
+        "cogsdata_lf_rows": len(rows),
+        "cogsdata_lf_round_trip": float(same),
+        "cogsdata_lf_well_formed": float(well_formed),
+    }
+    table = pd.Series(
+        {
+            "rows parsed": len(rows),
+            "written back byte-identically": f"{same:.2%}",
+            "well-formed": f"{well_formed:.2%}",
+        }
+    ).to_frame("all released rows")
+    return table, values
+
+
+def order_changes(rows: pd.DataFrame, forms: list[lf.LogicalForm]) -> pd.DataFrame:
+    """Per released file: the non-primitive rows, and how many change their conjunct order when
+    re-sorted by the ordering rule of the released forms (:func:`compsem.cogs.lf.canonical`;
+    Section 4.4.2 fixes the conjuncts, not their order), with the sentence and without it."""
+    primitive = np.array([f.is_primitive for f in forms])
+    kept = rows[~primitive]
+    with_sentence = [lf.canonical(t, s) != t for s, t in zip(kept.source, kept.target, strict=True)]
+    without_sentence = [lf.canonical(t) != t for t in kept.target]
+    files = list(dict.fromkeys(rows.index.get_level_values(0)))
+    return pd.DataFrame(
+        {
+            "rows": kept.groupby(level=0).size(),
+            "order changed (rule with sentence)": pd.Series(with_sentence, index=kept.index)
+            .groupby(level=0)
+            .sum(),
+            "order changed (rule without sentence)": pd.Series(without_sentence, index=kept.index)
+            .groupby(level=0)
+            .sum(),
+        }
+    ).loc[files]
+
+
+def shuffled_not_restored(targets: Iterable[str], rng: random.Random) -> int:
+    """How many non-primitive forms, their conjuncts shuffled with ``rng``, the sentence-free
+    ordering rule (:func:`compsem.cogs.lf.canonical` without the sentence) does not restore to
+    the released order of Section 4.4.2."""
+    fails = 0
+    for target in targets:
+        form = lf.parse(target)
+        if form.is_primitive:
+            continue
+        conjuncts = list(form.conjuncts)
+        rng.shuffle(conjuncts)
+        shuffled = lf.LogicalForm((), form.definites, tuple(conjuncts)).to_string()
+        fails += lf.canonical(shuffled) != target
+    return fails
+
+
+def _renamed(atom: lf.Atom, new_index: dict[int, int]) -> lf.Atom:
+    """``atom`` with every Skolem index ``i`` replaced by ``new_index[i]``."""
+    args = tuple(lf.Term("var", new_index[t.value]) if t.is_var else t for t in atom.args)
+    return lf.Atom(atom.predicate, args)
+
+
+def perturb(form: lf.LogicalForm, how: str, rng: random.Random) -> str | None:
+    """A variant of a (non-primitive) form of Section 4.4.2, one of :data:`PERTURBATIONS`:
+    conjuncts and definites shuffled, shuffled and their indices renamed (both keep the
+    meaning), agent and theme swapped, or the first definite made an indefinite (both change
+    it). None when the form has nothing to swap or no definite."""
+    if how not in PERTURBATIONS:
+        raise ValueError(f"unknown perturbation {how!r}; known: {PERTURBATIONS}")
+    conj, defs = list(form.conjuncts), list(form.definites)
+    if how in ("shuffle", "shuffle + rename"):
+        rng.shuffle(conj)
+        rng.shuffle(defs)
+    if how == "shuffle + rename":
+        old = sorted(form.variables)
+        new_index = dict(zip(old, rng.sample(range(200), len(old)), strict=True))
+        conj, defs = [_renamed(a, new_index) for a in conj], [_renamed(a, new_index) for a in defs]
+    if how == "swap agent and theme":
+        roles = {a.predicate[1] for a in conj if a.kind == "role"}
+        if not {"agent", "theme"} <= roles:
+            return None
+        swap = {"agent": "theme", "theme": "agent"}
+        conj = [
+            lf.Atom((a.predicate[0], swap.get(a.predicate[1], a.predicate[1])), a.args)
+            if a.kind == "role"
+            else a
+            for a in conj
+        ]
+    if how == "definite to indefinite":
+        if not defs:
+            return None
+        conj, defs = [defs[0], *conj], defs[1:]
+    return lf.LogicalForm((), tuple(defs), tuple(conj)).to_string()
+
+
+def equivalence_table(targets: Iterable[str], rng: random.Random) -> pd.DataFrame:
+    """Per perturbation (:func:`perturb`): the forms it applies to, and the share of variants
+    that still match the original exactly (the metric of Kim 2021, Section 4.5) and that are
+    equivalent to it (:func:`compsem.cogs.lf.equivalent`)."""
+    targets = list(targets)
+    rows = []
+    for how in PERTURBATIONS:
+        exact, equivalent, n = 0, 0, 0
+        for target in targets:
+            variant = perturb(lf.parse(target), how, rng)
+            if variant is None:
+                continue
+            n += 1
+            exact += lf.exact_match(variant, target)
+            equivalent += lf.equivalent(variant, target)
+        rows.append(
+            {"variant": how, "rows": n, "exact match": exact / n, "equivalent": equivalent / n}
+        )
+    return pd.DataFrame(rows).set_index("variant")
+
+
+# --------------------------------------------------------------------------- the lexicon
+
+
+def animate_pp_objects(sentences: Iterable[str], interpreter: Interpreter) -> int:
+    """How many PP objects (at any depth of a PP chain) of the parsed sentences are nouns the
+    lexicon calls animate (Section 4.4.1 names animacy as the only selectional restriction)."""
+    nouns = interpreter.lexicon.nouns
+    count = 0
+    for sentence in sentences:
+        for _, _, np_ in interpreter.parse(sentence).nps():
+            node = np_.pp.np if np_.pp is not None else None
+            while node is not None:
+                count += bool(nouns[node.head].animate)
+                node = node.pp.np if node.pp is not None else None
+    return count
+
+
+def lexicon_checks(derived: Lexicon, committed: Lexicon, train: pd.DataFrame) -> dict:
+    """Glued numbers of the derived lexicon (Section 4.4.1): whether it reproduces the
+    committed one, its animate and inanimate nouns, and the rows ``train`` labels primitive."""
+    summary = derived.summary()
+    return {
+        "cogsdata_lexicon_reproduced": int(derived.to_json() == committed.to_json()),
+        "cogsdata_lex_animate": int(summary.loc["  animate", "entries"]),
+        "cogsdata_lex_inanimate": int(summary.loc["  inanimate", "entries"]),
+        "cogsdata_n_primitive_rows": int((train.case == "primitive").sum()),
+    }
+
+
+def lexicon_sizes(derived: Lexicon) -> dict:
+    """The common nouns, proper names and verb lemmas that occur in training sentences (not only
+    in primitive rows), against the counts of Section 4.4.1."""
+    return {
+        "cogsdata_lex_common_nouns": sum(n.count > 0 for n in derived.nouns.values()),
+        "cogsdata_lex_proper_nouns": sum(c > 0 for c in derived.proper.values()),
+        "cogsdata_lex_verbs": sum(v.count > 0 for v in derived.verbs.values()),
+    }
+
+
+def verbs_by_class(derived: Lexicon, shown: int = 8) -> pd.DataFrame:
+    """Per verb class (the seven types of Section 4.4.1): its verbs, and the ``shown`` most
+    frequent."""
+    return pd.DataFrame(
+        {
+            "verbs": [len(derived.verbs_of(c)) for c in VERB_CLASSES],
+            "most frequent": [
+                ", ".join(v.lemma for v in derived.verbs_of(c)[:shown]) for c in VERB_CLASSES
+            ],
+        },
+        index=VERB_CLASSES,
+    )
+
+
+def irregular_verbs(derived: Lexicon) -> pd.DataFrame:
+    """Past tense and participle of the verbs whose past form does not start with the lemma
+    (minus its last letter), as the alignment with the forms finds them."""
+    return pd.DataFrame(
+        [
+            {"lemma": v.lemma, "past": v.past, "participle": v.participle}
+            for v in derived.verbs.values()
+            if v.past and not v.past.startswith(v.lemma[:-1])
+        ]
+    ).set_index("lemma")
+
+
+# --------------------------------------------------------------------------- reference parser
+
+
+def sample_rows(frame: pd.DataFrame, n: int, per_case: bool) -> pd.DataFrame:
+    """``n`` rows of ``frame`` (seeded), spread evenly over the cases when ``per_case``; all of
+    them when ``n`` is 0 or less."""
+    if n <= 0:
+        return frame
+    if per_case:
+        return frame.groupby("case").sample(n=max(1, n // frame.case.nunique()), random_state=0)
+    return frame.sample(n=min(n, len(frame)), random_state=0)
+
+
+def reference_parse(
+    splits: dict[str, pd.DataFrame], interpreter: Interpreter, sample_per_split: int = 0
+) -> dict[str, tuple[pd.DataFrame, list, pd.DataFrame]]:
+    """The symbolic reference parser on every split (the gen sample spread over the 21 cases of
+    Table 4-1): per split, the rows, the predicted forms (None outside the grammar) and their
+    per-case :func:`compsem.cogs.corpus.match_table`."""
+    reference = {}
+    for name, frame in splits.items():
+        rows = sample_rows(frame, sample_per_split, per_case=name == "gen")
+        predictions = interpret_all(rows.source, interpreter)
+        reference[name] = (rows, predictions, corpus.match_table(rows, predictions))
+    return reference
+
+
+def reference_splits(reference: dict) -> pd.DataFrame:
+    """Per split (:func:`reference_parse`): rows, exact match (Section 4.5), equivalence and
+    the share outside the grammar."""
+    return pd.DataFrame(
+        {
+            name: {
+                "rows": len(rows),
+                "exact match": np.mean([p == t for p, t in zip(pred, rows.target, strict=True)]),
+                "equivalent": table["equivalent"].mul(table["rows"]).sum() / len(rows),
+                "outside the grammar": np.mean([p is None for p in pred]),
+            }
+            for name, (rows, pred, table) in reference.items()
+        }
+    ).T
+
+
+def reference_case_values(by_case: pd.DataFrame) -> dict:
+    """Glued exact match of the reference parser per generalization case
+    (``cogsdata_ref_gen_<case>``) and its mean over the lexical and the structural cases
+    (the two aggregates of Figure 4-1)."""
+    values = {f"cogsdata_ref_gen_{case}": float(row["exact"]) for case, row in by_case.iterrows()}
+    for kind in ("lexical", "structural"):
+        cases = [c for c in by_case.index if generate.CASES[c].kind == kind]
+        values[f"cogsdata_ref_gen_{kind}"] = float(by_case.loc[cases, "exact"].mean())
+    return values
+
+
+def outside_closed_grammar(splits: dict[str, pd.DataFrame], lexicon: Lexicon) -> pd.Series:
+    """Per split but train: the rows the parser cannot read when it accepts only the nouns of
+    the lexicon (``open_nouns=False``)."""
+    closed = Interpreter(lexicon, open_nouns=False)
+    return pd.Series(
+        {
+            name: sum(p is None for p in interpret_all(frame.source, closed))
+            for name, frame in splits.items()
+            if name != "train"
+        }
+    )
+
+
+# --------------------------------------------------------------------------- the grammar
+
+
+def frame_weight_table(pcfg: grammar.PCFG) -> pd.DataFrame:
+    """Clause-frame probabilities (Section 4.4.1): estimated from the training trees beside the
+    dissertation's stated ones."""
+    return pd.DataFrame(
+        {
+            "estimated from train": pd.Series(pcfg.frame_weights),
+            "dissertation (uniform, CP 8%)": pd.Series(grammar.dissertation_frame_weights()),
+        }
+    )
+
+
+def held_out_cases(held_out: str) -> tuple[str, ...]:
+    """The cases of Table 4-1 named by the parameter ``gen_held_out``: ``all``, or names joined
+    by commas."""
+    if held_out == "all":
+        return tuple(generate.CASES)
+    return tuple(c.strip() for c in held_out.split(","))
+
+
+def generator_config(
+    n_train: int,
+    n_dev: int,
+    n_test: int,
+    n_per_case: int,
+    held_out: str,
+    exposures: int,
+    zipf_s: float,
+    seed: int,
+    frame_weights: str,
+) -> generate.GeneratorConfig:
+    """The generator's configuration from the chapter's parameters: ``held_out`` as in
+    :func:`held_out_cases`, ``frame_weights`` ``estimated`` (the PCFG's own) or
+    ``dissertation`` (Section 4.4.1: uniform, CP embedding 8%)."""
+    if frame_weights not in ("estimated", "dissertation"):
+        raise ValueError(f"frame_weights must be estimated or dissertation, got {frame_weights!r}")
+    stated = grammar.dissertation_frame_weights() if frame_weights == "dissertation" else None
+    return generate.GeneratorConfig(
+        n_train=n_train,
+        n_dev=n_dev,
+        n_test=n_test,
+        n_gen=n_per_case,
+        held_out=held_out_cases(held_out),
+        exposures=exposures,
+        zipf_s=zipf_s,
+        seed=seed,
+        frame_weights=stated,
+    )
+
+
+def reparsed_share(dataset: dict[str, pd.DataFrame], interpreter: Interpreter) -> float:
+    """Share of the rows of a generated dataset whose form the parser recovers from the
+    sentence."""
+    return float(
+        np.mean(
+            [
+                interpreter(s) == t
+                for frame in dataset.values()
+                for s, t in zip(frame.source, frame.target, strict=True)
+            ]
+        )
+    )
+
+
+# --------------------------------------------------------------------------- released vs generated
+
+
+def length_values(lengths: pd.DataFrame, gen: pd.DataFrame) -> dict:
+    """The lengths of Section 4.4.3 and 4.5.4: the longest source and target of train and gen
+    (``lengths``: :func:`compsem.cogs.corpus.length_summary` of the released splits), the mean
+    target of the two recursion cases and of each split."""
+    gen_len = corpus.token_lengths(gen)
+    return {
+        "cogsdata_train_tgt_max": int(lengths.loc["train", "target max"]),
+        "cogsdata_gen_tgt_max": int(lengths.loc["gen", "target max"]),
+        "cogsdata_train_src_max": int(lengths.loc["train", "source max"]),
+        "cogsdata_gen_src_max": int(lengths.loc["gen", "source max"]),
+        "cogsdata_cp_recursion_tgt_mean": float(
+            gen_len[gen_len.case == "cp_recursion"].target.mean()
+        ),
+        "cogsdata_pp_recursion_tgt_mean": float(
+            gen_len[gen_len.case == "pp_recursion"].target.mean()
+        ),
+        **{f"cogsdata_{n}_tgt_mean": float(lengths.loc[n, "target mean"]) for n in lengths.index},
+    }
+
+
+CONSTRUCTION_KEYS = {
+    "passive": "passive",
+    "recipient": "recipient",
+    "nmod": "nmod",
+    "nmod_two": "nmod (two or more)",
+    "ccomp": "ccomp",
+    "ccomp_two": "ccomp (two or more)",
+    "xcomp": "xcomp",
+    "max_cp_depth": "max CP depth",
+    "max_pp_depth": "max PP depth",
+    "subject_nmod": "nmod on a subject",
+}
+"""Glued key suffix (``cogsdata_train_<suffix>``) -> row of
+:func:`compsem.cogs.corpus.construction_counts`."""
+
+
+def construction_values(counts: pd.Series) -> dict:
+    """The construction counts of the in-distribution training rows (Section 4.4.1's
+    constructions and the structural gaps of Section 4.5.4), glued as ``cogsdata_train_*``."""
+    return {f"cogsdata_train_{key}": int(counts[row]) for key, row in CONSTRUCTION_KEYS.items()}
+
+
+def construction_max_difference(released: pd.Series, generated: pd.Series) -> float:
+    """The largest relative difference between the generated and the released rate (per row)
+    of the nine constructions after ``rows`` in :func:`compsem.cogs.corpus.construction_counts`."""
+    rates = pd.DataFrame(
+        {"released": released / released["rows"], "generated": generated / generated["rows"]}
+    ).iloc[1:10]
+    return float((rates["generated"] / rates["released"] - 1).abs().max())
+
+
+def depth_values(depths: pd.DataFrame) -> dict:
+    """The recursion depths of the released gen set (Section 4.5.4: depths 3 to 12) and the
+    fewest and most rows per depth (``depths``: :func:`compsem.cogs.corpus.depth_table`)."""
+    return {
+        "cogsdata_gen_min_depth": int(depths.index.min()),
+        "cogsdata_gen_max_depth": int(depths.index.max()),
+        "cogsdata_gen_per_depth_min": int(depths.to_numpy().min()),
+        "cogsdata_gen_per_depth_max": int(depths.to_numpy().max()),
+    }
+
+
+def case_profile(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per generalization case: the share of rows embedded in a CP, the share with an ``nmod``,
+    and the mean target tokens (the make-up of the gen sets of Section 4.4.3)."""
+    st = corpus.structure(frame)
+    st["target tokens"] = corpus.token_lengths(frame).target
+    return st.groupby("case").agg(
+        embedded=("cp_depth", lambda d: float((d > 0).mean())),
+        with_nmod=("nmod", lambda d: float((d > 0).mean())),
+        tokens=("target tokens", "mean"),
+    )
+
+
+def rank_frequencies(forms: dict[str, pd.DataFrame]) -> dict[tuple[str, str], pd.Series]:
+    """Rank-frequency (:func:`compsem.cogs.corpus.rank_frequency`) of nouns, names and verbs in
+    each labelled set of forms, keyed (kind, label): the Zipfian sampling of Section 4.4.1."""
+    return {
+        (kind, label): corpus.rank_frequency(frame, kind)
+        for kind in ("noun", "name", "verb")
+        for label, frame in forms.items()
+    }
+
+
+def zipf_slopes(frequencies: dict[tuple[str, str], pd.Series], top: int = 50) -> pd.DataFrame:
+    """Log-log slope of the ``top`` most frequent words of each (kind, label) of
+    :func:`rank_frequencies` (-s for a Zipf law of exponent s), kinds by labels."""
+    slopes = {key: corpus.zipf_slope(freq, top=top) for key, freq in frequencies.items()}
+    return pd.Series(slopes).unstack()
+
+
+def clause_frame_shares(frame: pd.DataFrame, interpreter: Interpreter) -> pd.Series:
+    """Share of each clause frame (Section 4.4.1's construction types) among all clauses,
+    embedded ones included, of the parsed sentences."""
+    frames = [c.frame for s in frame.source for c in interpreter.parse(s).clauses()]
+    return pd.Series(frames).value_counts(normalize=True)
+
+
+def case_examples(frame: pd.DataFrame, n: int, seed: int) -> pd.Series:
+    """``n`` sentences of each generalization case (Table 4-1), drawn with ``seed``."""
+    return frame.groupby("case").sample(n=n, random_state=seed).set_index("case").source
+
+
+def structural_examples(gen: pd.DataFrame, held: Iterable[str]) -> str:
+    """The first sentence and form of each held-out structural case
+    (:data:`STRUCTURAL_EXAMPLE_CASES`), one block per case, each followed by a blank line."""
+    text = ""
+    for case in STRUCTURAL_EXAMPLE_CASES:
+        if case in held:
+            row = gen[gen.case == case].iloc[0]
+            text += f"{case}\n  {row.source}\n  {row.target}\n\n"
+    return text
+
+
+# --------------------------------------------------------------------------- the 2022 fix
+
+
+def fixed_2022_rows(gen: pd.DataFrame, interpreter: Interpreter) -> int:
+    """The ``obj_pp_to_subj_pp`` rows (Table 4-1) with a PP-modified animate subject (a proper
+    name or an animate noun) of an unaccusative verb: the rows whose role the 2022 upstream fix
+    of ``gen.tsv`` changed from agent to theme."""
+    nouns = interpreter.lexicon.nouns
+    fixed = 0
+    for sentence in gen[gen.case == "obj_pp_to_subj_pp"].source:
+        for clause in interpreter.parse(sentence).clauses():
+            subj = clause.args.get("theme")
+            if clause.frame == "unaccusative" and subj is not None and subj.pp is not None:
+                noun = nouns.get(subj.head)
+                fixed += bool(subj.proper or (noun is not None and noun.animate))
+    return fixed

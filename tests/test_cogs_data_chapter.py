@@ -1,0 +1,515 @@
+"""The chapter helpers of ``cogs-data`` (:mod:`compsem.cogs.data_chapter`): on small frames of
+sentences and forms copied from the released data, and (``needs_data``) on the released files
+against the sizes of Kim (2021, Section 4.4.3)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem.cogs import data_chapter as chapter
+from compsem.cogs import generate, grammar, lf
+from compsem.cogs.interpret import Interpreter
+from compsem.cogs.lexicon import VERB_CLASSES, Lexicon, Noun, Verb, load_lexicon
+
+# (sentence, logical form) pairs as released (train.tsv / gen.tsv) or as the interpreter writes
+SMILED = ("Gabriel smiled .", "smile . agent ( x _ 1 , Gabriel )")
+ROLLED = (
+    "The girl rolled the box .",
+    "* girl ( x _ 1 ) ; * box ( x _ 4 ) ; roll . agent ( x _ 2 , x _ 1 ) AND "
+    "roll . theme ( x _ 2 , x _ 4 )",
+)
+HELPED = (
+    "William helped a girl on a TV .",
+    "help . agent ( x _ 1 , William ) AND help . theme ( x _ 1 , x _ 3 ) AND girl ( x _ 3 ) AND "
+    "girl . nmod . on ( x _ 3 , x _ 6 ) AND tv ( x _ 6 )",
+)
+ATE_BESIDE_GIRL = (
+    "Emma ate the cake beside a girl .",
+    "* cake ( x _ 3 ) ; eat . agent ( x _ 1 , Emma ) AND eat . theme ( x _ 1 , x _ 3 ) AND "
+    "cake . nmod . beside ( x _ 3 , x _ 6 ) AND girl ( x _ 6 )",
+)
+GIRL_ON_TABLE_ROLLED = (
+    "A girl on the table rolled .",
+    "* table ( x _ 4 ) ; girl ( x _ 1 ) AND girl . nmod . on ( x _ 1 , x _ 4 ) AND "
+    "roll . theme ( x _ 5 , x _ 1 )",
+)
+FORWARDED_DO = (
+    "The buyer forwarded Emma Charlie .",
+    "* buyer ( x _ 1 ) ; forward . agent ( x _ 2 , x _ 1 ) AND "
+    "forward . recipient ( x _ 2 , Emma ) AND forward . theme ( x _ 2 , Charlie )",
+)
+FORWARDED_PP = (
+    "The buyer forwarded Charlie to Emma .",
+    "* buyer ( x _ 1 ) ; forward . agent ( x _ 2 , x _ 1 ) AND "
+    "forward . theme ( x _ 2 , Charlie ) AND forward . recipient ( x _ 2 , Emma )",
+)
+NOUN_PRIMITIVE = ("ball", "LAMBDA a . ball ( a )")
+VERB_PRIMITIVE = (
+    "touch",
+    "LAMBDA a . LAMBDA b . LAMBDA e . touch . agent ( e , b ) AND touch . theme ( e , a )",
+)
+
+
+def rows(*pairs, case: str = "in_distribution") -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"source": s, "target": t, "case": case} for s, t in pairs],
+        columns=["source", "target", "case"],
+    )
+
+
+@pytest.fixture(scope="module")
+def interpreter() -> Interpreter:
+    return Interpreter(load_lexicon())
+
+
+def tiny_lexicon() -> Lexicon:
+    return Lexicon(
+        nouns={
+            "girl": Noun("girl", "girl", animate=True, count=3),
+            "box": Noun("box", "box", animate=False, count=1),
+            "shark": Noun("shark", "shark", animate=None, count=0),
+        },
+        proper={"Emma": 2, "Paula": 0},
+        verbs={
+            "give": Verb("give", past="gave", participle="given", classes=["dative"], count=5),
+            "roll": Verb(
+                "roll",
+                past="rolled",
+                participle="rolled",
+                classes=["transitive", "unaccusative"],
+                count=9,
+            ),  # fmt: skip
+            "crawl": Verb("crawl", classes=["unergative"], count=0),
+        },
+    )
+
+
+# --------------------------------------------------------------------------- the released data
+
+
+def test_case_composition_pools_the_exposure_cases():
+    frame = pd.DataFrame(
+        {
+            "case": ["in_distribution"] * 3
+            + ["primitive", "exposure_example_a", "exposure_example_b"]
+        }
+    )
+    assert chapter.pooled_case("exposure_example_obj_to_subj_common") == "exposure example"
+    assert chapter.pooled_case("primitive") == "primitive"
+    assert chapter.case_composition(frame).to_dict() == {
+        "in_distribution": 3,
+        "exposure example": 2,
+        "primitive": 1,
+    }
+
+
+def test_released_counts_and_sizes_on_a_tiny_release():
+    exposure_row = ("shark", "LAMBDA a . shark ( a )")
+    train = pd.concat(
+        [
+            rows(SMILED, ROLLED),
+            rows(NOUN_PRIMITIVE, VERB_PRIMITIVE, exposure_row, case="primitive"),
+            rows(HELPED, case="exposure_example_subj_to_obj"),
+        ],
+        ignore_index=True,
+    )
+    gen = pd.concat([rows(SMILED, case="a"), rows(ROLLED, HELPED, case="b")], ignore_index=True)
+    splits = {"train": train, "dev": rows(SMILED), "test": rows(SMILED, ROLLED), "gen": gen}
+    exposure_1 = pd.concat(
+        [rows(exposure_row, case="primitive"), rows(HELPED, case="exposure_example_subj_to_obj")]
+    )
+    exposure_100 = pd.concat(
+        [rows(HELPED, HELPED, case="exposure_example_x"), rows(SMILED, case="exposure_example_y")]
+    )
+    values = chapter.released_counts(splits, exposure_1, exposure_100)
+    assert values["cogsdata_n_train"] == 6
+    assert values["cogsdata_n_train_in_distribution"] == 2
+    assert (values["cogsdata_n_dev"], values["cogsdata_n_test"], values["cogsdata_n_gen"]) == (
+        1,
+        2,
+        3,
+    )
+    assert values["cogsdata_n_cases"] == 2
+    assert (values["cogsdata_gen_per_case_min"], values["cogsdata_gen_per_case_max"]) == (1, 2)
+    assert values["cogsdata_n_exposure"] == 2
+    # the exposure primitive (shark) is set apart; touch has three lambdas, ball one
+    assert values["cogsdata_n_noun_primitives"] == 1
+    assert values["cogsdata_n_verb_primitives"] == 1
+    assert values["cogsdata_src_vocab_train"] == len({w for s in train.source for w in s.split()})
+    assert values["cogsdata_exposure100_per_case"] == 1
+    sizes = chapter.released_sizes(splits, exposure_1, exposure_100)
+    assert sizes["rows"].to_dict() == {
+        "train": 6, "dev": 1, "test": 2, "gen": 3, "exposure-1": 2, "exposure-100": 3
+    }  # fmt: skip
+
+
+def test_case_table_lists_the_21_cases_in_the_generators_order():
+    gen = pd.DataFrame({"case": [c for c in generate.CASES for _ in range(2)]})
+    sections = {c: f"4.3.{i}" for i, c in enumerate(generate.CASES)}
+    table = chapter.case_table(gen, sections)
+    assert list(table.index) == list(generate.CASES)
+    assert (table["gen rows"] == 2).all()
+    assert table.loc["cp_recursion", "kind"] == "structural"
+    assert table.loc["cp_recursion", "held-out item"] == ""
+    assert set(table["kind"]) == {"lexical", "structural"}
+    assert table.iloc[3, 0] == "4.3.3"
+
+
+# --------------------------------------------------------------------------- logical forms
+
+
+def test_round_trip_counts_byte_identical_and_well_formed_rows():
+    two_nouns = ("x", "girl ( x _ 1 ) AND boy ( x _ 1 )")  # parses, but x _ 1 has two nouns
+    frame = rows(SMILED, ROLLED, two_nouns)
+    forms = [lf.parse(t) for t in frame.target]
+    table, values = chapter.round_trip(frame, forms)
+    assert values == {
+        "cogsdata_lf_rows": 3,
+        "cogsdata_lf_round_trip": 1.0,
+        "cogsdata_lf_well_formed": pytest.approx(2 / 3),
+    }
+    assert table.loc["well-formed", "all released rows"] == "66.67%"
+    _, swapped = chapter.round_trip(frame, [forms[1], forms[0], forms[2]])
+    assert swapped["cogsdata_lf_round_trip"] == pytest.approx(1 / 3)
+
+
+def test_order_changes_counts_reordered_rows_per_file_in_file_order():
+    disordered = (ROLLED[0], ROLLED[1].replace(
+        "roll . agent ( x _ 2 , x _ 1 ) AND roll . theme ( x _ 2 , x _ 4 )",
+        "roll . theme ( x _ 2 , x _ 4 ) AND roll . agent ( x _ 2 , x _ 1 )"))  # fmt: skip
+    splits = {"train": rows(SMILED, disordered, NOUN_PRIMITIVE), "gen": rows(ROLLED)}
+    all_rows = chapter.all_released_rows(splits, rows(SMILED), rows(HELPED))
+    forms = [lf.parse(t) for t in all_rows.target]
+    order = chapter.order_changes(all_rows, forms)
+    assert list(order.index) == ["train", "gen", "exposure-1", "exposure-100"]
+    assert order.loc["train", "rows"] == 2  # the primitive is left out
+    assert order.loc["train", "order changed (rule with sentence)"] == 1
+    assert order.loc["train", "order changed (rule without sentence)"] == 1
+    assert order.loc[["gen", "exposure-1", "exposure-100"]].iloc[:, 1:].sum().sum() == 0
+
+
+def test_shuffled_forms_are_restored_unless_both_dative_objects_are_names():
+    plain = [SMILED[1], ROLLED[1], HELPED[1], NOUN_PRIMITIVE[1]]
+    assert chapter.shuffled_not_restored(plain * 20, random.Random(0)) == 0
+    ambiguous = [FORWARDED_DO[1], FORWARDED_PP[1]] * 20
+    fails = chapter.shuffled_not_restored(ambiguous, random.Random(0))
+    assert 0 < fails <= len(ambiguous)
+
+
+def test_shuffled_not_restored_draws_from_the_shared_generator():
+    rng_a, rng_b = random.Random(3), random.Random(3)
+    chapter.shuffled_not_restored([HELPED[1]], rng_a)
+    assert rng_a.random() != rng_b.random()
+
+
+@pytest.mark.parametrize("how", ["shuffle", "shuffle + rename"])
+def test_meaning_preserving_perturbations_stay_equivalent(how):
+    form = lf.parse(HELPED[1])
+    variants = {chapter.perturb(form, how, random.Random(seed)) for seed in range(20)}
+    assert all(lf.equivalent(v, HELPED[1]) for v in variants)
+    assert any(not lf.exact_match(v, HELPED[1]) for v in variants)
+    indices = set().union(*(lf.parse(v).variables for v in variants))
+    assert (indices != {1, 3, 6}) == (how == "shuffle + rename")
+
+
+@pytest.mark.parametrize("how", ["swap agent and theme", "definite to indefinite"])
+def test_meaning_changing_perturbations_are_not_equivalent(how):
+    variant = chapter.perturb(lf.parse(ROLLED[1]), how, random.Random(0))
+    assert variant is not None
+    assert not lf.equivalent(variant, ROLLED[1])
+    assert not lf.exact_match(variant, ROLLED[1])
+
+
+def test_perturb_is_none_where_it_does_not_apply_and_rejects_unknown_names():
+    smiled = lf.parse(SMILED[1])  # agent only, no definite
+    assert chapter.perturb(smiled, "swap agent and theme", random.Random(0)) is None
+    assert chapter.perturb(smiled, "definite to indefinite", random.Random(0)) is None
+    with pytest.raises(ValueError, match="unknown perturbation"):
+        chapter.perturb(smiled, "reverse", random.Random(0))
+
+
+def test_equivalence_table_separates_exact_match_from_equivalence():
+    table = chapter.equivalence_table([ROLLED[1], HELPED[1], SMILED[1]] * 5, random.Random(0))
+    assert list(table.index) == list(chapter.PERTURBATIONS)
+    assert table.loc["shuffle + rename", "rows"] == 15
+    assert table.loc["shuffle + rename", "equivalent"] == 1.0
+    assert table.loc["shuffle + rename", "exact match"] < 1.0
+    assert table.loc["swap agent and theme", "rows"] == 10  # SMILED has no theme
+    assert table.loc["definite to indefinite", "rows"] == 5  # only ROLLED has definites
+    assert table.loc["swap agent and theme", "equivalent"] == 0.0
+    assert table.loc["definite to indefinite", "equivalent"] == 0.0
+
+
+# --------------------------------------------------------------------------- the lexicon
+
+
+def test_animate_pp_objects_counts_animate_nouns_inside_pps(interpreter):
+    assert chapter.animate_pp_objects([HELPED[0]], interpreter) == 0  # on a TV
+    assert chapter.animate_pp_objects([ATE_BESIDE_GIRL[0]], interpreter) == 1
+    assert chapter.animate_pp_objects([ATE_BESIDE_GIRL[0], SMILED[0]] * 3, interpreter) == 3
+
+
+def test_lexicon_checks_and_sizes():
+    lexicon = tiny_lexicon()
+    train = pd.DataFrame({"case": ["primitive", "primitive", "in_distribution"]})
+    checks = chapter.lexicon_checks(lexicon, lexicon.copy(), train)
+    assert checks == {
+        "cogsdata_lexicon_reproduced": 1,
+        "cogsdata_lex_animate": 1,
+        "cogsdata_lex_inanimate": 1,
+        "cogsdata_n_primitive_rows": 2,
+    }
+    other = lexicon.copy()
+    other.proper["Zoe"] = 1
+    assert chapter.lexicon_checks(lexicon, other, train)["cogsdata_lexicon_reproduced"] == 0
+    # shark, Paula and crawl occur only in primitive rows (count 0)
+    assert chapter.lexicon_sizes(lexicon) == {
+        "cogsdata_lex_common_nouns": 2,
+        "cogsdata_lex_proper_nouns": 1,
+        "cogsdata_lex_verbs": 2,
+    }
+
+
+def test_verbs_by_class_and_irregular_verbs():
+    lexicon = tiny_lexicon()
+    table = chapter.verbs_by_class(lexicon, shown=1)
+    assert list(table.index) == list(VERB_CLASSES)
+    assert table.loc["unaccusative", "verbs"] == 1
+    assert table.loc["dative", "most frequent"] == "give"
+    assert table.loc["subject_control", "most frequent"] == ""
+    irregular = chapter.irregular_verbs(lexicon)
+    assert list(irregular.index) == ["give"]
+    assert irregular.loc["give", "participle"] == "given"
+
+
+# --------------------------------------------------------------------------- reference parser
+
+
+def test_sample_rows():
+    frame = pd.DataFrame({"case": list("aaaabbbb"), "source": range(8)})
+    assert chapter.sample_rows(frame, 0, per_case=True) is frame
+    per_case = chapter.sample_rows(frame, 4, per_case=True)
+    assert per_case.case.value_counts().to_dict() == {"a": 2, "b": 2}
+    assert len(chapter.sample_rows(frame, 100, per_case=False)) == 8
+    assert chapter.sample_rows(frame, 3, per_case=False).equals(
+        chapter.sample_rows(frame, 3, per_case=False)
+    )
+
+
+def test_reference_parser_tables(interpreter):
+    outside = ("Gabriel smiled the .", SMILED[1])
+    reordered = (ROLLED[0], ROLLED[1].replace("* girl ( x _ 1 ) ; * box ( x _ 4 )",
+                                              "* box ( x _ 4 ) ; * girl ( x _ 1 )"))  # fmt: skip
+    splits = {
+        "train": rows(SMILED, ROLLED),
+        "gen": pd.concat(
+            [
+                rows(HELPED, outside, case="subj_to_obj_common"),
+                rows(reordered, case="cp_recursion"),
+            ],
+            ignore_index=True,
+        ),
+    }
+    reference = chapter.reference_parse(splits, interpreter)
+    rows_gen, predictions, by_case = reference["gen"]
+    assert len(rows_gen) == 3 and predictions[1] is None
+    table = chapter.reference_splits(reference)
+    assert table.loc["train", "exact match"] == 1.0
+    assert table.loc["gen", "exact match"] == pytest.approx(1 / 3)
+    assert table.loc["gen", "equivalent"] == pytest.approx(2 / 3)
+    assert table.loc["gen", "outside the grammar"] == pytest.approx(1 / 3)
+    values = chapter.reference_case_values(by_case)
+    assert values == {
+        "cogsdata_ref_gen_cp_recursion": 0.0,
+        "cogsdata_ref_gen_subj_to_obj_common": 0.5,
+        "cogsdata_ref_gen_lexical": 0.5,
+        "cogsdata_ref_gen_structural": 0.0,
+    }
+
+
+def test_outside_closed_grammar_counts_rows_with_nouns_missing_from_the_lexicon():
+    unknown = ("A gardner smiled .", "gardner ( x _ 1 ) AND smile . agent ( x _ 2 , x _ 1 )")
+    splits = {"train": rows(unknown), "dev": rows(SMILED, unknown, unknown), "gen": rows(SMILED)}
+    counts = chapter.outside_closed_grammar(splits, load_lexicon())
+    assert counts.to_dict() == {"dev": 2, "gen": 0}
+
+
+# --------------------------------------------------------------------------- the grammar
+
+
+def test_frame_weight_table_sets_estimated_beside_stated_weights():
+    pcfg = grammar.load_pcfg(load_lexicon())
+    table = chapter.frame_weight_table(pcfg)
+    assert list(table.columns) == ["estimated from train", "dissertation (uniform, CP 8%)"]
+    assert table["estimated from train"].sum() == pytest.approx(sum(pcfg.frame_weights.values()))
+    assert table["dissertation (uniform, CP 8%)"].to_dict() == pytest.approx(
+        grammar.dissertation_frame_weights()
+    )
+
+
+def test_generator_config_reads_the_chapter_parameters():
+    sizes = dict(n_train=10, n_dev=2, n_test=3, n_per_case=4, exposures=1, zipf_s=1.5, seed=7)
+    config = chapter.generator_config(held_out="all", frame_weights="estimated", **sizes)
+    assert config.held_out == tuple(generate.CASES)
+    assert config.frame_weights is None
+    assert (config.n_train, config.n_gen, config.zipf_s, config.seed) == (10, 4, 1.5, 7)
+    config = chapter.generator_config(
+        held_out="cp_recursion, pp_recursion", frame_weights="dissertation", **sizes
+    )
+    assert config.held_out == ("cp_recursion", "pp_recursion")
+    assert config.frame_weights == grammar.dissertation_frame_weights()
+    with pytest.raises(ValueError, match="frame_weights"):
+        chapter.generator_config(held_out="all", frame_weights="uniform", **sizes)
+    with pytest.raises(ValueError, match="unknown generalization cases"):
+        chapter.generator_config(held_out="no_such_case", frame_weights="estimated", **sizes)
+
+
+def test_reparsed_share(interpreter):
+    wrong = (SMILED[0], SMILED[1].replace("agent", "theme"))
+    dataset = {"train": rows(SMILED, ROLLED, HELPED), "gen": rows(wrong)}
+    assert chapter.reparsed_share(dataset, interpreter) == 0.75
+
+
+# --------------------------------------------------------------------------- released vs generated
+
+
+def test_length_values():
+    lengths = pd.DataFrame(
+        {"source max": [9, 40], "target max": [153, 480], "target mean": [20.5, 30.0]},
+        index=["train", "gen"],
+    )
+    gen = pd.concat(
+        [rows(SMILED, case="cp_recursion"), rows(ROLLED, HELPED, case="pp_recursion")],
+        ignore_index=True,
+    )
+    values = chapter.length_values(lengths, gen)
+    assert values["cogsdata_train_tgt_max"] == 153 and values["cogsdata_gen_src_max"] == 40
+    assert values["cogsdata_cp_recursion_tgt_mean"] == len(SMILED[1].split())
+    assert values["cogsdata_pp_recursion_tgt_mean"] == np.mean(
+        [len(ROLLED[1].split()), len(HELPED[1].split())]
+    )
+    assert values["cogsdata_gen_tgt_mean"] == 30.0 and values["cogsdata_train_tgt_mean"] == 20.5
+
+
+def test_construction_values_and_max_difference():
+    from compsem.cogs import corpus
+
+    counts = corpus.construction_counts(rows(SMILED, ROLLED, HELPED, ATE_BESIDE_GIRL))
+    values = chapter.construction_values(counts)
+    assert len(values) == len(chapter.CONSTRUCTION_KEYS)
+    assert values["cogsdata_train_nmod"] == 2
+    assert values["cogsdata_train_max_pp_depth"] == 1
+    assert values["cogsdata_train_subject_nmod"] == 0
+    released = pd.Series({"rows": 100, **{f"c{i}": 10 for i in range(9)}, "max CP depth": 2})
+    generated = released.copy()
+    generated["rows"] = 200
+    generated["c4"] = 30  # rate 0.15 against 0.1; the others halve
+    assert chapter.construction_max_difference(released, generated) == pytest.approx(0.5)
+    generated[["c0", "c1", "c2", "c3", "c5", "c6", "c7", "c8"]] = 20
+    generated["max CP depth"] = 100  # after the nine constructions: not compared
+    assert chapter.construction_max_difference(released, generated) == pytest.approx(0.5)
+
+
+def test_depth_values():
+    depths = pd.DataFrame({"cp_recursion": [100, 99, 101], "pp_recursion": [100, 100, 98]},
+                          index=[3, 4, 12])  # fmt: skip
+    assert chapter.depth_values(depths) == {
+        "cogsdata_gen_min_depth": 3,
+        "cogsdata_gen_max_depth": 12,
+        "cogsdata_gen_per_depth_min": 98,
+        "cogsdata_gen_per_depth_max": 101,
+    }
+
+
+def test_case_profile():
+    embedded = (
+        "Emma said that Gabriel smiled .",
+        "say . agent ( x _ 1 , Emma ) AND say . ccomp ( x _ 1 , x _ 4 ) AND "
+        "smile . agent ( x _ 4 , Gabriel )",
+    )
+    gen = pd.concat(
+        [rows(embedded, SMILED, case="cp_recursion"), rows(HELPED, case="pp_recursion")],
+        ignore_index=True,
+    )
+    profile = chapter.case_profile(gen)
+    assert profile.loc["cp_recursion", "embedded"] == 0.5
+    assert profile.loc["cp_recursion", "with_nmod"] == 0.0
+    assert profile.loc["pp_recursion", "with_nmod"] == 1.0
+    assert profile.loc["pp_recursion", "tokens"] == len(HELPED[1].split())
+
+
+def test_rank_frequencies_and_zipf_slopes():
+    forms = {"released": rows(ROLLED, HELPED, ATE_BESIDE_GIRL), "generated": rows(ROLLED)}
+    frequencies = chapter.rank_frequencies(forms)
+    assert set(frequencies) == {(k, label) for k in ("noun", "name", "verb") for label in forms}
+    assert frequencies[("noun", "released")].iloc[0] == 3  # girl in every form
+    zipf = pd.Series([100, 50, 33, 25, 20], dtype=int)
+    slopes = chapter.zipf_slopes({("noun", "a"): zipf, ("verb", "a"): zipf}, top=5)
+    assert slopes.loc["noun", "a"] == pytest.approx(-1.0, abs=0.01)
+    assert list(slopes.columns) == ["a"]
+
+
+def test_clause_frame_shares_count_embedded_clauses(interpreter):
+    frame = rows(("Emma said that Gabriel smiled .", ""), SMILED, ROLLED, GIRL_ON_TABLE_ROLLED)
+    shares = chapter.clause_frame_shares(frame, interpreter)
+    assert shares.sum() == pytest.approx(1.0)
+    assert shares["unergative"] == pytest.approx(2 / 5)
+    assert shares["unaccusative"] == pytest.approx(1 / 5)
+
+
+def test_case_examples_are_seeded():
+    frame = pd.DataFrame({"case": list("aaabbb"), "source": list("uvwxyz")})
+    first = chapter.case_examples(frame, 1, seed=0)
+    assert list(first.index) == ["a", "b"]
+    assert first.equals(chapter.case_examples(frame, 1, seed=0))
+    assert len(chapter.case_examples(frame, 2, seed=0)) == 4
+
+
+def test_structural_examples_text():
+    gen = pd.concat(
+        [rows(HELPED, case="pp_recursion"), rows(SMILED, ROLLED, case="cp_recursion")],
+        ignore_index=True,
+    )
+    text = chapter.structural_examples(gen, held=("cp_recursion", "pp_recursion"))
+    assert text == (
+        f"cp_recursion\n  {SMILED[0]}\n  {SMILED[1]}\n\n"
+        f"pp_recursion\n  {HELPED[0]}\n  {HELPED[1]}\n\n"
+    )
+    assert chapter.structural_examples(gen, held=("subj_to_obj_common",)) == ""
+
+
+def test_fixed_2022_rows_counts_pp_modified_animate_unaccusative_subjects(interpreter):
+    table_on_girl = ("A table on the girl rolled .", "")
+    gen = pd.concat(
+        [
+            rows(GIRL_ON_TABLE_ROLLED, table_on_girl, ROLLED, case="obj_pp_to_subj_pp"),
+            rows(GIRL_ON_TABLE_ROLLED, case="cp_recursion"),
+        ],
+        ignore_index=True,
+    )
+    assert chapter.fixed_2022_rows(gen, interpreter) == 1
+
+
+# --------------------------------------------------------------------------- released files
+
+
+@pytest.mark.needs_data
+def test_released_counts_match_the_dissertations_sizes():
+    from compsem.data import cogs
+
+    splits = {name: cogs.load(name) for name in ("train", "dev", "test", "gen")}
+    values = chapter.released_counts(splits, cogs.load("exposure-1"), cogs.load("exposure-100"))
+    # Kim 2021, Section 4.4.3: 24,155 training rows, 24,000 of them sampled sentences, 3,000
+    # dev and test, 21 cases of 1,000, 15 exposure examples; 100 per case in train_100
+    assert values["cogsdata_n_train"] == 24_155
+    assert values["cogsdata_n_train_in_distribution"] == 24_000
+    assert values["cogsdata_n_dev"] == values["cogsdata_n_test"] == 3_000
+    assert values["cogsdata_n_cases"] == len(generate.CASES)
+    assert values["cogsdata_gen_per_case_min"] == values["cogsdata_gen_per_case_max"] == 1_000
+    assert values["cogsdata_n_exposure"] == 15
+    assert values["cogsdata_exposure100_per_case"] == 100
+    assert chapter.case_table(splits["gen"], cogs.load_case_sections())["gen rows"].sum() == 21_000
