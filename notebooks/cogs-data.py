@@ -136,7 +136,7 @@ round_trip
 
 # %% [markdown]
 # **Conjunct order.** Exact match compares token sequences, so it depends on the order in which
-# conjuncts are written. The released order (study notes Section 3.4): definites by index; then
+# conjuncts are written. The released order (checked below on every training row): definites by index; then
 # conjuncts by the index of their first argument; ties by the *sentence position* of the second
 # argument, a unary noun predicate first. A proper name has no index, so its position has to come
 # from the sentence. We re-sort every non-primitive row by that rule (with the sentence) and by

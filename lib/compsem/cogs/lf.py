@@ -314,8 +314,8 @@ def _position(term: Term, positions: Mapping[str, int] | None) -> float:
 
 
 def order_key(atom: Atom, positions: Mapping[str, int] | None = None) -> tuple:
-    """The sort key of the dataset's conjunct order (study notes, Section 3.4; verified on all
-    24,012 non-primitive training rows): index of the first argument; then a unary noun
+    """The sort key of the dataset's conjunct order (verified on all 24,012
+    non-primitive training rows of the released train.tsv): index of the first argument; then a unary noun
     predicate before binary ones; then the sentence position of the second argument.
     ``positions`` maps proper names to their token positions (needed to place them)."""
     first = _position(atom.args[0], positions)

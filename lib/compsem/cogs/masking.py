@@ -7,8 +7,8 @@ special token ``[w_n]`` in the input *and* in the logical form, inflected and ro
 different tokens: 21 tokens in all, e.g. "Emma appreciated the [w_0] ." ->
 ``* [w_0] ( x _ 3 ) ; appreciate . agent ( x _ 1 , Emma ) AND appreciate . theme ( x _ 1 , x _ 3 )``.
 
-The numbering is the released code's (``najoungkim/cogs-with-pretraining``; study notes
-Section 0.3 and 4.1): *shark* is ``[w_1]`` and *Lina* ``[w_3]``. A footnote of Chapter 5 says
+The numbering is the released code's (``najoungkim/cogs-with-pretraining``):
+*shark* is ``[w_1]`` and *Lina* ``[w_3]``. A footnote of Chapter 5 says
 *Lina* -> ``[w_1]``; the examples in the dissertation's body ("A [w_1] burned Sophia") agree with
 the code, so the code's numbering is used.
 

@@ -10,14 +10,14 @@ and the consistency of a model is the share of phrases for which I holds (Eq. 4)
 Two variants (:data:`VARIANTS`):
 
 ``paper``  Eq. 3 as printed: the right-hand sides are the distances between *single terms*.
-``code``   what the authors' code computed (notes §1.4): the right-hand sides are the
+``code``   what the authors' released code computed: the right-hand sides are the
            distances across every *bipartition* of the phrase, each side embedded as a
            (sub)phrase: for "a1 a2 n", d(a1, "a2 n"), d(a2, "a1 n") and d(n, "a1 a2"); any
            distance >= 1 (cosine <= 0, e.g. a zero vector) is dropped from both sides before
            comparing, a phrase with nothing left counts as satisfied, and the comparison is
            ``<=``. For AN phrases both variants are the same test apart from the filter.
 
-Geometry (derived in the notes, §1.4; a property test): if emb(p) = α(emb(a) + emb(n)), i.e.
+Geometry (checked by a property test): if emb(p) = α(emb(a) + emb(n)), i.e.
 mean or sum pooling, emb(p) lies in the plane cone between a and n, so ∠(p,a) + ∠(p,n) =
 ∠(a,n) and the AN test holds for every phrase: such models score exactly 1.
 """

@@ -8,7 +8,7 @@ expected "when a1 is intersective and a2 is not" (Canadian writer / Canadian sur
 closer than skilful writer / skilful surgeon). Eq. 6 is the share of quadruples where II holds,
 per cell (class of a1, class of a2).
 
-What the authors' code does (notes §1.5), reproduced here: the comparison is strict ``<``;
+What the authors' released code does, reproduced here: the comparison is strict ``<``;
 noun pairs are unordered (66 pairs of 12 nouns), adjective pairs ordered (61 x 60 = 3,660), so
 241,560 comparisons; cells are averaged *per first noun* (the mean over n1's partners, then the
 mean over the 11 first nouns), which weights noun pairs unequally. ``aggregation="pairs"``
@@ -140,7 +140,8 @@ def norm_rule_agreement(comparisons: PairComparisons, space: Space, rtol: float 
     """How far Eq. 5 is a comparison of adjective norms: the share of ordered adjective pairs
     (a1 != a2) for which "Eq. 5 holds on most noun pairs" coincides with |a1| > |a2| (the
     single-word vectors in ``space``). Near 1 for pooled static vectors, where a longer
-    adjective vector pulls its phrases together (notes §1.6); near 0.5 when norms say nothing.
+    adjective vector pulls its phrases together (the closed form of
+    :mod:`compsem.modifiers.subsectivity`); near 0.5 when norms say nothing.
 
     Pairs whose norms tie (within ``rtol``) are left out, and with every pair tied the share is
     NaN: an encoder that scales its vectors to unit length (MiniLM, MPNet) has norms that

@@ -26,8 +26,8 @@ def sequences(lexicon: Lexicon, max_adjectives: int = 2) -> Iterator[tuple[str, 
     """Every word sequence of the authors' grammar ``S -> ADJS NOUN; ADJS -> ADJS ADJ | ADJ |
     eps; NOUN -> noun | eps`` with at most ``max_adjectives`` distinct adjectives and repeated
     words removed: the empty sequence, lone adjectives, lone nouns, adjective-only sequences
-    and the phrases. For the study's lexicon and two adjectives: 48,386 sequences (the notes'
-    re-run of the authors' ``phrase_gen.py``), of which 44,652 are phrases."""
+    and the phrases. For the study's lexicon and two adjectives: 48,386 sequences (as the
+    authors' released ``phrase_gen.py`` generates them), of which 44,652 are phrases."""
     adjectives = list(lexicon.adjectives["word"])
     nouns = list(lexicon.nouns["word"])
     for k in range(max_adjectives + 1):
@@ -76,7 +76,7 @@ def aan_phrases(lexicon: Lexicon) -> pd.DataFrame:
 
 
 def expected_cell_sizes(lexicon: Lexicon, kind: str = "AN") -> dict[tuple[str, ...], int]:
-    """Phrases per cell from the class sizes alone (§2.2 of the notes): |X| n for AN;
+    """Phrases per cell from the class sizes alone: |X| n for AN;
     |X| |Y| n (X != Y) and |X| (|X| - 1) n (X = Y) for AAN, n = number of nouns."""
     sizes = lexicon.class_sizes()
     n = len(lexicon.nouns)

@@ -7,9 +7,9 @@ non-subsective adjective should "pull" the phrase towards itself:
 
 Eq. 8 is the share of AN phrases where NI holds, per adjective class; by the paper's own
 hypothesis the non-subsective classes (NS-Pl, NS-Pr) should score highest. The authors' code
-uses the strict ``<`` (notes §1.6); ``strict=False`` gives the printed ``<=``.
+uses the strict ``<`` (their released code); ``strict=False`` gives the printed ``<=``.
 
-Closed form (notes §1.6, derived there; a property test here): for sum pooling p = a + n,
+Closed form (checked by a property test): for sum pooling p = a + n,
 cos(p, a) > cos(p, n)  <=>  (|a| - |n|)(1 - cos θ_an) > 0  <=>  |a| > |n| (a, n not parallel).
 Mean pooling has the same cosines, so for GloVe-like baselines Eq. 8 is just the share of
 (adjective, noun) pairs where the adjective's vector is longer than the noun's

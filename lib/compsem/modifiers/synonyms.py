@@ -3,7 +3,7 @@
 004 lists one hand-picked synonym per adjective ("a closest synonym was chosen for the phrase
 pair intersectivity test, totaling 122 adjectives") and says the pair test accounts "for
 synonymy, if present", but no table uses the synonyms and the authors' code does not use them in
-the pair test (notes §5). This module gives them the role the text describes, as a *control* of
+the pair test (their released repository). This module gives them the role the text describes, as a *control* of
 Eq. 5: the second adjective is the first one's own synonym,
 
     SC = d(a n1, a n2) < d(syn(a) n1, syn(a) n2)                         (Eq. 5, a2 = syn(a1))

@@ -136,7 +136,7 @@ PAPER_MODELS: dict[str, dict] = {
         "pooling": "mean (per its configuration)",
     },
 }
-"""Every model of both versions, with the exact checkpoint of the authors' code (notes §3)."""
+"""Every model of both versions, with the exact checkpoint of the authors' released code."""
 
 
 def paper_slug(spec: str) -> str | None:

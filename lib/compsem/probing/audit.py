@@ -6,7 +6,7 @@ tasks that need order. :func:`audit` trains simple controls on the item frame of
 whether each is at chance:
 
 - ``probe only``: logistic regression on the one-hot probe(s) alone (the released 2018 cont1
-  set fails it: its intransitive probes are mostly FALSE, notes §8c);
+  set fails it: its intransitive probes are mostly FALSE, as the chapter's audit shows);
 - ``bow``: logistic regression on the one-hot bag of words of the sentence, plus the probe;
 - ``bow x probe``: logistic regression on the outer product of the bag of words with each
   probe's one-hot vector, which can condition every word on the probe (it solves cont1 and

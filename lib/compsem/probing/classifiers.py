@@ -2,7 +2,7 @@
 
 - :func:`logreg_cv`: L2 logistic regression tuned by 5-fold cross-validation over C
   (Ettinger, Elgohary & Resnik 2016, §4 and footnote 2; the grid :data:`PAPER_CS` is the one of
-  the authors' 2018 code, notes §5, since the 2016 paper gives none).
+  the authors' released 2018 code, ``aetting/compeval``, since the 2016 paper gives none).
 - :func:`mlp_probe`: the 2018 classifier, "a multi-layer perceptron with a single hidden layer
   of the same size as the input, with ReLU activation" (Ettinger et al. 2018, §4, following
   Adi et al. 2017), with scikit-learn's ``MLPClassifier`` defaults that the authors' released
@@ -31,7 +31,7 @@ import numpy as np
 from compsem.determinism import thread_limit
 
 PAPER_CS = (1e-5, 1e-3, 1e-2, 1.0, 10.0, 100.0, 1000.0)
-"""The C grid of the authors' GridSearchCV (aetting/compeval, notes §5)."""
+"""The C grid of the authors' GridSearchCV (their released code, ``aetting/compeval``)."""
 
 
 @dataclass(frozen=True)

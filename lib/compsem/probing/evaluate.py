@@ -10,7 +10,7 @@ the test accuracy and its bootstrap interval.
 from __future__ import annotations
 
 import functools
-import hashlib
+import inspect
 import json
 from pathlib import Path
 
@@ -63,9 +63,10 @@ def run_probe(
     :func:`compsem.stats.mean_interval`), chance (the majority rate of the test labels), n_test
     and C or epochs.
 
-    ``cache``: a fit (its per-item correctness, C, epochs) is stored under a sha256 of everything
-    that determines it (the inputs, the labels and split, the classifier, its options, the seed
-    and the source of :mod:`compsem.probing.classifiers`), so re-running a chapter or a scorecard
+    ``cache``: a fit (its per-item correctness, C, epochs) is stored under the fit cache's key of
+    everything that determines it (:func:`_fit_key`: the inputs, the labels and split, the
+    classifier, its options, the seed, the source of the functions of
+    :mod:`compsem.probing.classifiers` and the libraries' versions), so re-running a chapter or a scorecard
     with the same settings reads it back instead of training again: the fit cache
     (:mod:`compsem.fitcache`, :func:`fit_cache_dir`; ``COMPSEM_FIT_CACHE=0`` turns it off), where a
     damaged entry is set aside and the probe trained again."""
@@ -124,22 +125,32 @@ def fit_cache_dir() -> Path:
     return fitcache.folder(FIT_CACHE_KIND)
 
 
+def _classifier_functions() -> list:
+    """Every function and class of :mod:`compsem.probing.classifiers`, by name: a fit depends on
+    their source and on its inputs, not on how the inputs were computed, so no other module's
+    code is in the key."""
+    return [value for _, value in sorted(vars(classifiers).items())
+            if (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == classifiers.__name__]
+
+
 @functools.cache
-def _classifier_source_hash() -> str:
-    """sha256 of the classifiers' source. A fit depends on it and on its inputs, not on how the
-    inputs were computed, so no other module's code is in the key."""
-    return hashlib.sha256(Path(classifiers.__file__).read_bytes()).hexdigest()
+def _classifier_source() -> str:
+    return fitcache.source_digest(_classifier_functions())
 
 
 def _fit_key(S, rows, P, y, train, test, classifier, seed, options) -> str:
-    digest = hashlib.sha256(_classifier_source_hash().encode())
-    for array in (S, rows, P, y, train, test):
-        array = np.ascontiguousarray(array)
-        digest.update(f"{array.dtype}{array.shape}".encode())
-        digest.update(array.tobytes())
-    settings = dict(classifier=classifier, seed=seed, options=options)
-    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
-    return digest.hexdigest()
+    """The fit cache's key of a probe fit (:func:`compsem.fitcache.key`): its configuration, the
+    digests of its inputs, the classifiers' source and the computing libraries' versions (the
+    numerics name the cache folder)."""
+    return fitcache.key({
+        "classifier": classifier,
+        "seed": seed,
+        "options": json.loads(json.dumps(options, sort_keys=True, default=str)),
+        "inputs": [fitcache.array_digest(a) for a in (S, rows, P, y, train, test)],
+        "source": _classifier_source(),
+        "versions": fitcache.versions(("numpy", "scikit-learn", "torch")),
+    })
 
 
 def _load_fit(key: str, n_test: int) -> dict | None:
