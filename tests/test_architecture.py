@@ -2,8 +2,8 @@
 
 The contracts (``[tool.importlinter]``): no cycles between the library's packages and modules
 (``acyclic_siblings`` over compsem and its subpackages), the four study packages independent of
-one another, and the layers cli > sweep > run > synthesis > scorecard > studies > report >
-plotting > models > resources > data > leaf modules.
+one another, and the layers cli > sweep > run > provenance, kernel > parameters > synthesis >
+scorecard > studies > report > plotting > models > resources > data > leaf modules.
 """
 
 import shutil

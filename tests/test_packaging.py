@@ -24,7 +24,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from compsem import model_packages, paths, run
+from compsem import model_packages, parameters, paths
 
 ROOT = paths.PROJECT_DIR
 BINDER = ROOT / "binder"
@@ -161,7 +161,7 @@ def _tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
-@pytest.mark.parametrize("chapter", run.chapters())
+@pytest.mark.parametrize("chapter", parameters.chapters())
 def test_binder_makes_the_smoke_profile_the_default(chapter, tmp_path):
     """The chapter notebook Binder opens assigns the smoke profile's values right after its
     parameters cell (as papermill injects them); every other cell is the book's."""
@@ -176,7 +176,7 @@ def test_binder_makes_the_smoke_profile_the_default(chapter, tmp_path):
     namespace: dict = {}
     exec(after.cells[injected[0]].source, namespace)  # noqa: S102 - our own generated cell
     namespace.pop("__builtins__")
-    assert namespace == run.resolve_parameters(chapter, "smoke")
+    assert namespace == parameters.resolve_parameters(chapter, "smoke")
     kept = [c for c in before.cells if "injected-parameters" not in _tags(c)]
     assert [c for c in after.cells if "injected-parameters" not in _tags(c)] == kept
     smoke.apply(chapter, tmp_path)  # idempotent: one injected cell, the same

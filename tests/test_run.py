@@ -7,7 +7,7 @@ import os
 import nbformat
 import pytest
 
-from compsem import paths, report, run
+from compsem import kernel, parameters, paths, provenance, report, run
 from compsem.errors import CompsemError
 from compsem.report import read_glued
 
@@ -59,10 +59,10 @@ def project(tmp_path, monkeypatch):
 
 
 def test_defaults_and_profiles(project):
-    assert run.default_parameters("tiny") == {"n": 3, "scale": 1.5, "label": "x", "fail": False,
-                                             "blank": False}
-    assert run.resolve_parameters("tiny", "smoke") == {"n": 2}
-    assert run.resolve_parameters("tiny", "default", {"n": "200", "scale": "2"}) == {"n": 200, "scale": 2.0}
+    assert parameters.default_parameters("tiny") == {"n": 3, "scale": 1.5, "label": "x",
+                                                    "fail": False, "blank": False}
+    assert parameters.resolve_parameters("tiny", "smoke") == {"n": 2}
+    assert parameters.resolve_parameters("tiny", "default", {"n": "200", "scale": "2"}) == {"n": 200, "scale": 2.0}
 
 
 @pytest.mark.parametrize(
@@ -73,17 +73,17 @@ def test_defaults_and_profiles(project):
      ({"fail": "1"}, "must be bool")],
 )
 def test_bad_parameters_fail_fast(project, overrides, message):
-    with pytest.raises(run.ParameterError, match=message):
-        run.resolve_parameters("tiny", "default", overrides)
+    with pytest.raises(parameters.ParameterError, match=message):
+        parameters.resolve_parameters("tiny", "default", overrides)
 
 
 def test_bad_profile_and_chapter(project):
-    with pytest.raises(run.ParameterError, match="unknown profile"):
-        run.resolve_parameters("tiny", "huge")
-    with pytest.raises(run.ParameterError, match="no parameter file"):
-        run.resolve_parameters("tiny", "full")
-    with pytest.raises(run.ParameterError, match="no chapter 'tinny'"):
-        run.resolve_parameters("tinny", "default")
+    with pytest.raises(parameters.ParameterError, match="unknown profile"):
+        parameters.resolve_parameters("tiny", "huge")
+    with pytest.raises(parameters.ParameterError, match="no parameter file"):
+        parameters.resolve_parameters("tiny", "full")
+    with pytest.raises(parameters.ParameterError, match="no chapter 'tinny'"):
+        parameters.resolve_parameters("tinny", "default")
 
 
 def test_execute_records_provenance_and_never_overwrites_on_failure(project):
@@ -92,17 +92,17 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
     notebook = nbformat.read(out, as_version=4)
     meta = notebook.metadata["compsem"]
     assert meta["profile"] == "default" and meta["parameters"] == {"n": 4}
-    assert meta["source_sha256"] == run.sha256_file(project / "notebooks" / "tiny.py")
+    assert meta["source_sha256"] == provenance.sha256_file(project / "notebooks" / "tiny.py")
     assert "compsem.report" in meta["modules"] and "compsem.run" not in meta["modules"]
     assert meta["packages"]["python"] and meta["wall_time_s"] >= 0
     assert read_glued(notebook) == {"total": 6.0}
     assert not any("compsem-provenance" in c.metadata.get("tags", []) for c in notebook.cells)
     assert list(out_dir.glob(".*tmp")) == []  # the unique temporary file was moved into place
     # the book is the default profile without overrides: n=4 is not what `make book` gives
-    assert any("executed with parameters" in p for p in run.staleness(out))
+    assert any("executed with parameters" in p for p in provenance.staleness(out))
     notebook.metadata["compsem"]["parameters"] = {}
     nbformat.write(notebook, out)
-    assert run.staleness(out) == []
+    assert provenance.staleness(out) == []
 
     before = out.read_bytes()
     with pytest.raises(run.ChapterFailed, match="untouched"):
@@ -111,7 +111,7 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
     assert (project / "_build" / "failed" / "tiny.ipynb").exists()
 
     (project / "notebooks" / "tiny.py").write_text(CHAPTER.replace("n = 3", "n = 5"))
-    assert any("changed since it was executed" in p for p in run.staleness(out))
+    assert any("changed since it was executed" in p for p in provenance.staleness(out))
 
 
 def test_code_cells_are_folded_except_the_parameters():
@@ -146,11 +146,11 @@ def test_chapter_kernels_compute_with_fixed_cpu_code_paths(monkeypatch):
 
 @pytest.mark.parametrize("name", ["/etc/passwd", "../tiny", "../../x", "params/tiny", "", "tiny/"])
 def test_chapter_names_are_never_paths(project, name):
-    for call in (run.source_path, run.default_parameters,
-                 lambda c: run.resolve_parameters(c, "default"), run.schema_path):
-        with pytest.raises(run.ParameterError, match="no chapter"):
+    for call in (parameters.source_path, parameters.default_parameters,
+                 lambda c: parameters.resolve_parameters(c, "default"), parameters.schema_path):
+        with pytest.raises(parameters.ParameterError, match="no chapter"):
             call(name)
-    with pytest.raises(run.ParameterError, match="no chapter"):
+    with pytest.raises(parameters.ParameterError, match="no chapter"):
         run.execute(name, "default", output_dir=project / "book", progress=False)
     assert not (project / "book").exists()
 
@@ -166,26 +166,26 @@ def test_chapter_names_are_never_paths(project, name):
      ({"n": "[1, 2"}, r"parameter 'n' \(-p override\): '\[1, 2' is not valid YAML")],
 )
 def test_invalid_values_stop_before_the_kernel(project, overrides, message):
-    with pytest.raises(run.ParameterError, match=message):
-        run.resolve_parameters("tiny", "default", overrides)
+    with pytest.raises(parameters.ParameterError, match=message):
+        parameters.resolve_parameters("tiny", "default", overrides)
 
 
 def test_malformed_profile_names_its_file(project):
     bad = project / "notebooks" / "params" / "tiny.smoke.yaml"
     bad.write_text("n: [1, 2\n")
-    with pytest.raises(run.ParameterError, match=r"tiny\.smoke\.yaml is not valid YAML") as info:
-        run.resolve_parameters("tiny", "smoke")
+    with pytest.raises(parameters.ParameterError, match=r"tiny\.smoke\.yaml is not valid YAML") as info:
+        parameters.resolve_parameters("tiny", "smoke")
     assert "<unicode string>" not in str(info.value)
 
 
 def test_schema_must_cover_exactly_the_parameters(project):
     schema = project / "notebooks" / "params" / "tiny.schema.yaml"
     schema.write_text(SCHEMA.replace("blank: {type: bool}\n", ""))
-    with pytest.raises(run.ParameterError, match=r"missing: \['blank'\]"):
-        run.resolve_parameters("tiny", "default")
+    with pytest.raises(parameters.ParameterError, match=r"missing: \['blank'\]"):
+        parameters.resolve_parameters("tiny", "default")
     schema.unlink()
-    with pytest.raises(run.ParameterError, match="no parameter schema"):
-        run.resolve_parameters("tiny", "default")
+    with pytest.raises(parameters.ParameterError, match="no parameter schema"):
+        parameters.resolve_parameters("tiny", "default")
 
 
 @pytest.mark.parametrize(
@@ -197,8 +197,8 @@ def test_schema_must_cover_exactly_the_parameters(project):
 def test_sts3k_data_invalid_values(name, value, message):
     import yaml
 
-    with pytest.raises(run.ParameterError, match=message):
-        run.resolve_parameters("sts3k-data", "default", {name: yaml.safe_dump(value)})
+    with pytest.raises(parameters.ParameterError, match=message):
+        parameters.resolve_parameters("sts3k-data", "default", {name: yaml.safe_dump(value)})
 
 
 @pytest.mark.parametrize(
@@ -211,16 +211,16 @@ def test_sts3k_data_invalid_values(name, value, message):
      ("sts3k-models", "device", "gpu", "must match")],
 )
 def test_chapter_invalid_values(chapter, name, value, message):
-    with pytest.raises(run.ParameterError, match=message):
-        run.resolve_parameters(chapter, "default", {name: value})
+    with pytest.raises(parameters.ParameterError, match=message):
+        parameters.resolve_parameters(chapter, "default", {name: value})
 
 
-@pytest.mark.parametrize("chapter", run.chapters())
+@pytest.mark.parametrize("chapter", parameters.chapters())
 def test_every_chapter_schema_covers_its_parameters_and_profiles_validate(chapter):
-    schema = run.load_schema(chapter)
-    assert set(schema) - {"may_be_nan"} == set(run.default_parameters(chapter))
-    for profile in run.PROFILES:
-        run.resolve_parameters(chapter, profile)  # defaults and profile values validate
+    schema = parameters.load_schema(chapter)
+    assert set(schema) - {"may_be_nan"} == set(parameters.default_parameters(chapter))
+    for profile in parameters.PROFILES:
+        parameters.resolve_parameters(chapter, profile)  # defaults and profile values validate
 
 
 def test_nan_result_never_replaces_a_good_notebook(project):
@@ -240,19 +240,19 @@ def test_staleness_reports_profile_and_unreadable_notebooks(project, tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["compsem"] = {
         "chapter": "tiny", "profile": "smoke", "parameters": {"n": 2},
-        "source_sha256": run.sha256_file(project / "notebooks" / "tiny.py"), "modules": {}}
+        "source_sha256": provenance.sha256_file(project / "notebooks" / "tiny.py"), "modules": {}}
     path = tmp_path / "tiny.ipynb"
     nbformat.write(notebook, path)
-    assert any("profile 'smoke'" in p for p in run.staleness(path))
+    assert any("profile 'smoke'" in p for p in provenance.staleness(path))
     notebook.metadata["compsem"].update(profile="default", parameters={"n": 7})
     nbformat.write(notebook, path)
-    assert any("executed with parameters" in p for p in run.staleness(path))
+    assert any("executed with parameters" in p for p in provenance.staleness(path))
     notebook.metadata["compsem"]["parameters"] = {}
     notebook.metadata["compsem"]["outputs_sha256"] = report.outputs_digest(notebook)
     nbformat.write(notebook, path)
-    assert run.staleness(path) == []
+    assert provenance.staleness(path) == []
     path.write_text(path.read_text()[:40])  # truncated
-    assert "cannot be read" in run.staleness(path)[0]
+    assert "cannot be read" in provenance.staleness(path)[0]
 
 
 def test_sigterm_unwinds_a_run_and_removes_its_temporary_folder(project, monkeypatch):
@@ -279,9 +279,9 @@ def test_a_library_edit_during_the_run_is_refused(project, monkeypatch):
     """Provenance is the code as it was when the kernel started: a module that differs after the
     run (here: a snapshot that disagrees with compsem.report) makes the run fail, untouched."""
     out_dir = project / "book"
-    snapshot = run.library_snapshot()
-    assert snapshot["compsem.report"] == run.sha256_file(paths.PACKAGE_DIR / "report.py")
-    monkeypatch.setattr(run, "library_snapshot", lambda: {**snapshot, "compsem.report": "0" * 64})
+    snapshot = provenance.library_snapshot()
+    assert snapshot["compsem.report"] == provenance.sha256_file(paths.PACKAGE_DIR / "report.py")
+    monkeypatch.setattr(provenance, "library_snapshot", lambda: {**snapshot, "compsem.report": "0" * 64})
     with pytest.raises(run.ChapterFailed, match="compsem.report changed while it ran"):
         run.execute("tiny", "default", output_dir=out_dir, progress=False)
     assert not (out_dir / "tiny.ipynb").exists()
@@ -291,8 +291,8 @@ def test_a_library_edit_during_the_run_is_refused(project, monkeypatch):
 def test_chapter_kernels_use_ipc_not_tcp():
     """A local kernel over IPC: ipykernel prints its 'running over TCP without encryption'
     warning only for TCP, so the user's terminal stays quiet."""
-    manager = run.kernel_transport()["kernel_manager_class"]()
-    assert manager.transport == "ipc"
+    assert kernel.kernel_transport() == {"kernel_manager_class": kernel.IpcKernelManager}
+    assert kernel.IpcKernelManager().transport == "ipc"
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the IPC kernel manager is POSIX only")
@@ -304,12 +304,29 @@ def test_chapter_kernels_are_not_interrupted_on_shutdown():
     running, refuses it)."""
     import asyncio
 
-    manager = run.kernel_transport()["kernel_manager_class"]()
+    manager = kernel.IpcKernelManager()
     manager.shutting_down = True
     assert asyncio.run(manager._async_interrupt_kernel()) is None
     manager.shutting_down = False
     with pytest.raises(RuntimeError, match="No kernel is running"):
         asyncio.run(manager._async_interrupt_kernel())
+
+
+def test_the_private_interrupt_that_the_kernel_manager_overrides_still_exists():
+    """compsem.kernel.IpcKernelManager overrides jupyter_client's private
+    ``AsyncKernelManager._async_interrupt_kernel``, which ``shutdown_kernel`` calls before its
+    shutdown request (there is no public way to skip that interrupt). A jupyter_client that
+    renames the method, or no longer calls it there, fails here instead of quietly bringing
+    back "KeyboardInterrupt caught in kernel." (pyproject.toml pins jupyter-client < 9)."""
+    import inspect
+
+    from jupyter_client.manager import AsyncKernelManager
+
+    assert inspect.iscoroutinefunction(AsyncKernelManager._async_interrupt_kernel)
+    assert "self._async_interrupt_kernel()" in inspect.getsource(AsyncKernelManager.shutdown_kernel)
+    assert "shutting_down" in inspect.getsource(AsyncKernelManager.shutdown_kernel)
+    assert kernel.IpcKernelManager._async_interrupt_kernel is not (
+        AsyncKernelManager._async_interrupt_kernel)
 
 
 SECTIONED = """\
@@ -382,16 +399,16 @@ def test_a_glued_value_edited_after_the_run_is_caught(project, monkeypatch, caps
 
     book = project / "book"
     out = run.execute("tiny", "default", output_dir=book, progress=False)
-    assert run.staleness(out) == [] and read_glued(out) == {"total": 4.5}
+    assert provenance.staleness(out) == [] and read_glued(out) == {"total": 4.5}
     digest = nbformat.read(out, as_version=4).metadata["compsem"]["outputs_sha256"]
     assert len(digest) == 64
     _edit_glued_value(out, "total", 0.9)
     assert read_glued(out) == {"total": 0.9}
-    assert any("outputs were changed after it was executed" in p for p in run.staleness(out))
+    assert any("outputs were changed after it was executed" in p for p in provenance.staleness(out))
     monkeypatch.setattr(paths, "BOOK_DIR", book)
     with pytest.raises(CompsemError, match="its outputs are not those its run recorded"):
         findings_page.glued_by_chapter()
-    monkeypatch.setattr(run, "chapters", lambda: ["tiny"])
+    monkeypatch.setattr(parameters, "chapters", lambda: ["tiny"])
     assert cli.main(["check"]) == 1
     assert "outputs were changed" in capsys.readouterr().out
     assert cli.main(["findings", "--check"]) == 2
@@ -405,7 +422,7 @@ def test_a_notebook_without_an_outputs_digest_is_stale(project):
     notebook = nbformat.read(out, as_version=4)
     del notebook.metadata["compsem"]["outputs_sha256"]
     nbformat.write(notebook, out)
-    assert any("records no digest of its outputs" in p for p in run.staleness(out))
+    assert any("records no digest of its outputs" in p for p in provenance.staleness(out))
 
 
 # --- issue 44, case 13: an interrupted `compsem run` is one line, not a traceback ---

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from compsem import cli, run, run_all
+from compsem import cli, kernel, parameters, provenance, run, run_all
 from compsem.report import read_glued
 
 
@@ -36,9 +36,9 @@ def test_recorded_seconds_reads_the_provenance(tmp_path):
     (tmp_path / "w.ipynb").write_text(json.dumps({"metadata": {"compsem": {
         "profile": "default", "wall_time_s": 12.5, "longest_wall_time_s": 900.0}}}))
     assert run_all.recorded_seconds("w", tmp_path) == 900.0  # the run on empty caches counts
-    assert run.longest_wall_time(tmp_path / "w.ipynb", "default") == 900.0
-    assert run.longest_wall_time(tmp_path / "w.ipynb", "smoke") == 0.0  # another profile
-    assert run.longest_wall_time(tmp_path / "missing.ipynb", "default") == 0.0
+    assert provenance.longest_wall_time(tmp_path / "w.ipynb", "default") == 900.0
+    assert provenance.longest_wall_time(tmp_path / "w.ipynb", "smoke") == 0.0  # another profile
+    assert provenance.longest_wall_time(tmp_path / "missing.ipynb", "default") == 0.0
     (tmp_path / "broken.ipynb").write_text("{not json")
     assert run_all.recorded_seconds("x", tmp_path) == 12.5
     assert math.isinf(run_all.recorded_seconds("broken", tmp_path))
@@ -52,7 +52,7 @@ def test_threads_share_the_cores():
     assert run.thread_env(None) == {}
     assert run.thread_env(3) == {"OMP_NUM_THREADS": "3", "MKL_NUM_THREADS": "3",
                                  "OPENBLAS_NUM_THREADS": "3"}
-    with pytest.raises(run.ParameterError, match="threads must be >= 1"):
+    with pytest.raises(parameters.ParameterError, match="threads must be >= 1"):
         run.thread_env(-1)
 
 
@@ -77,11 +77,11 @@ def test_a_failed_chapter_does_not_stop_the_others(monkeypatch, tmp_path):
 
 def test_bad_arguments_stop_before_any_run(monkeypatch):
     monkeypatch.setattr(run, "execute", lambda *a, **k: pytest.fail("must not run"))
-    with pytest.raises(run.ParameterError, match="no chapter 'nope'"):
+    with pytest.raises(parameters.ParameterError, match="no chapter 'nope'"):
         run_all.run_all("smoke", ["sts3k-data", "nope"])
-    with pytest.raises(run.ParameterError, match="jobs must be >= 1"):
+    with pytest.raises(parameters.ParameterError, match="jobs must be >= 1"):
         run_all.run_all("smoke", ["sts3k-data"], jobs=0)
-    with pytest.raises(run.ParameterError, match="threads must be >= 1, not -2"):
+    with pytest.raises(parameters.ParameterError, match="threads must be >= 1, not -2"):
         run_all.run_all("smoke", ["sts3k-data"], threads=-2)  # once, not once per chapter
 
 
@@ -94,9 +94,9 @@ def test_cli_exit_code_is_1_when_a_chapter_failed(monkeypatch, capsys):
 
 
 def test_each_kernel_gets_its_own_ipc_sockets():
-    first, second = run.ipc_path(), run.ipc_path()
+    first, second = kernel.ipc_path(), kernel.ipc_path()
     assert first != second and len(first) + len("-99999") < 107
-    manager = run.kernel_transport().get("kernel_manager_class")
+    manager = kernel.kernel_transport().get("kernel_manager_class")
     if manager is not None:  # POSIX
         assert manager().transport == "ipc" and manager().ip != manager().ip
 

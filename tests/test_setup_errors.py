@@ -27,6 +27,7 @@ LEFT_TO_PIP = {  # pyproject dependencies environment.yml leaves to pip (`-e .`)
     "nltk": "pure Python", "penman": "pure Python", "smatch": "pure Python",
     "jupyter-book": "pinned <2 (the book's tool chain)", "jupytext": "pure Python",
     "papermill": "pure Python", "ipykernel": "pure Python", "nbformat": "pure Python",
+    "jupyter-client": "pure Python", "jsonschema": "pure Python",
 }
 CONDA_NAMES = {"matplotlib-base": "matplotlib"}  # conda-forge package -> PyPI distribution
 

@@ -12,7 +12,7 @@ import pytest
 
 from compsem import cli, run, sweep
 from compsem.errors import CompsemError
-from compsem.run import ParameterError
+from compsem.parameters import ParameterError
 
 CHAPTER = "sts3k-data"  # the cheapest chapter (its smoke profile runs in seconds)
 

@@ -31,10 +31,10 @@ from compsem import paths
 
 
 def _run(args) -> int:
-    from compsem import run
+    from compsem import parameters, run
 
     overrides = dict(args.param or [])
-    run.resolve_parameters(args.chapter, args.profile, overrides)  # fail fast
+    parameters.resolve_parameters(args.chapter, args.profile, overrides)  # fail fast
     print(f"[compsem] {args.chapter} ({args.profile}) ...", flush=True)
     start = time.perf_counter()
     out = run.execute(args.chapter, args.profile, overrides, progress=not args.quiet)
@@ -61,22 +61,24 @@ def _run_all(args) -> int:
 
 
 def _list(args) -> int:
-    from compsem import run
+    from compsem import parameters
 
-    for name in run.chapters():
-        profiles = [p for p in run.PROFILES if (paths.PARAMS_DIR / f"{name}.{p}.yaml").exists()]
-        params = ", ".join(f"{k}={v!r}" for k, v in run.default_parameters(name).items())
+    for name in parameters.chapters():
+        profiles = [p for p in parameters.PROFILES
+                    if (paths.PARAMS_DIR / f"{name}.{p}.yaml").exists()]
+        params = ", ".join(f"{k}={v!r}" for k, v in parameters.default_parameters(name).items())
         print(f"{name}  [{'/'.join(profiles)}]\n    {params}")
     return 0
 
 
 def _check(args) -> int:
-    from compsem import run
+    from compsem import parameters, provenance
 
     problems = []
-    for name in run.chapters():
+    for name in parameters.chapters():
         executed = paths.BOOK_DIR / f"{name}.ipynb"
-        problems += run.staleness(executed) if executed.exists() else [f"{name}: never executed"]
+        problems += (provenance.staleness(executed) if executed.exists()
+                     else [f"{name}: never executed"])
     for line in problems:
         print(line)
     print("all executed notebooks are fresh" if not problems else f"{len(problems)} problem(s)")

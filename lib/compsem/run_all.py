@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compsem import paths, run
+from compsem import parameters, paths, provenance, run
 
 AFTER: dict[str, tuple[str, ...]] = {
     "sts3k-finetune": ("sts3k-models",),
@@ -65,7 +65,7 @@ def recorded_seconds(chapter: str, book_dir: Path | None = None) -> float:
     first). The longest, not the last: a run on warm caches takes seconds, and the order must
     still be right for the next run on empty ones."""
     for folder in dict.fromkeys([Path(book_dir or paths.BOOK_DIR), paths.BOOK_DIR]):
-        seconds = run.recorded_wall_time(folder / f"{chapter}.ipynb")
+        seconds = provenance.recorded_wall_time(folder / f"{chapter}.ipynb")
         if seconds is not None:
             return seconds
     return float("inf")
@@ -145,12 +145,12 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
     cluster.
     ``output_dir``: where the executed notebooks go (default ``book/``).
     """
-    names = list(chapters) if chapters is not None else run.chapters()
+    names = list(chapters) if chapters is not None else parameters.chapters()
     for name in names:
-        run.check_chapter(name)
-        run.resolve_parameters(name, profile)  # fail before any run
+        parameters.check_chapter(name)
+        parameters.resolve_parameters(name, profile)  # fail before any run
     if jobs < 1:
-        raise run.ParameterError(f"jobs must be >= 1, not {jobs}")
+        raise parameters.ParameterError(f"jobs must be >= 1, not {jobs}")
     run.thread_env(threads)  # a bad thread count fails here, not once per chapter
     order = schedule(names, lambda c: recorded_seconds(c, output_dir))
     if jobs == 1 and scheduler is None:

@@ -30,7 +30,12 @@ from pathlib import Path
 import pandas as pd
 
 from compsem import paths, report, run
-from compsem.run import ParameterError
+from compsem.parameters import (
+    ParameterError,
+    default_parameters,
+    load_yaml_file,
+    resolve_parameters,
+)
 
 MAX_POINTS = 500
 """The largest grid :func:`check_grid` accepts unless told otherwise (``--max-points``): a typo
@@ -42,15 +47,15 @@ def load_grid(file: Path, chapter: str, profile: str = "default",
     """The grid of ``file`` (YAML: parameter name -> non-empty list of distinct values), every
     value checked against the chapter's parameters and schema before anything runs.
 
-    Raises :class:`~compsem.run.ParameterError` naming the file, the parameter and the value:
+    Raises :class:`~compsem.parameters.ParameterError` naming the file, the parameter and the value:
     an unknown parameter (with the closest name), a value of the wrong type or out of range
-    (:func:`compsem.run.resolve_parameters`), a scalar instead of a list, an empty list or a
+    (:func:`compsem.parameters.resolve_parameters`), a scalar instead of a list, an empty list or a
     value listed twice, a name that is not a string, more than ``max_points`` points.
     """
     file = Path(file)
     if not file.is_file():
         raise ParameterError(f"no grid file {file}")
-    grid = run._load_yaml_file(file)
+    grid = load_yaml_file(file)
     if not isinstance(grid, dict) or not grid:
         raise ParameterError(f"{file} must map parameter names to lists of values "
                              f"(e.g. `n_splits: [10, 100]`); got {grid!r}")
@@ -62,7 +67,7 @@ def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
                max_points: int | None = None) -> None:
     """Raise ParameterError (naming ``where``, the parameter and the value) unless every entry of
     ``grid`` is a parameter name with a non-empty list of distinct values, each valid for the
-    chapter with ``profile`` (:func:`compsem.run.resolve_parameters`; the schema checks
+    chapter with ``profile`` (:func:`compsem.parameters.resolve_parameters`; the schema checks
     parameters one by one, so every point of the product is then valid), and the grid has at
     most ``max_points`` points (None: :data:`MAX_POINTS`)."""
     if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int)
@@ -72,7 +77,7 @@ def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
     for name, values in grid.items():
         if not isinstance(name, str):
             raise ParameterError(f"{where}: {name!r} is not a parameter name (a {type(name).__name__}"
-                                 f"); the chapter's parameters are {list(run.default_parameters(chapter))}")
+                                 f"); the chapter's parameters are {list(default_parameters(chapter))}")
         if not isinstance(values, list) or not values:
             raise ParameterError(f"{where}: parameter {name!r} needs a non-empty list of values "
                                  f"(e.g. `n_splits: [10, 100]`; one value is a list of one), "
@@ -86,7 +91,7 @@ def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
         for i, value in enumerate(values):
             if value in values[:i]:
                 raise ParameterError(f"{where}: parameter {name!r} lists {value!r} twice")
-            run.resolve_parameters(chapter, profile, {name: value}, origin=f"grid {where}")
+            resolve_parameters(chapter, profile, {name: value}, origin=f"grid {where}")
 
 
 def points(grid: dict[str, list]) -> list[dict]:

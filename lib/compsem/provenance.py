@@ -1,0 +1,212 @@
+"""Provenance of an executed chapter: what made it, recorded in ``metadata.compsem``, and
+whether it is still the book's result.
+
+Guarantees:
+
+- the executed notebook records its profile, parameters, sha256 of the source, sha256 of every
+  ``compsem`` module the kernel imported (as they were when the run started:
+  :func:`library_snapshot`; a run during which one of them changed is refused,
+  :func:`changed_while_running`), package versions, git commit, machine, wall time and the
+  digest of its outputs (:func:`compsem.report.outputs_digest`): :func:`metadata`;
+- :func:`staleness` compares them with the tree and the outputs with their digest (a number
+  edited by hand after the run is reported); an unreadable notebook is reported, not raised.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+from compsem import paths, report
+from compsem.parameters import ParameterError, chapters, resolve_parameters, source_path
+
+PACKAGES = (
+    "numpy", "pandas", "scipy", "scikit-learn", "matplotlib", "torch", "transformers",
+    "sentence-transformers", "spacy", "nltk", "papermill", "jupytext", "myst-nb",
+)
+"""The packages whose versions an executed notebook records."""
+PROBE_TAG = "compsem-provenance"
+PROBE_CODE = """\
+import json as _json, sys as _sys
+print(_json.dumps(sorted(_m for _m in _sys.modules if _m == "compsem" or _m.startswith("compsem."))))
+"""
+"""The last cell of every run (:func:`probe_cell`): prints the ``compsem`` modules the kernel
+imported; removed from the notebook before it is written (:func:`take_probe`)."""
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return versions
+
+
+def git_commit() -> str:
+    """HEAD of the project checkout, with ``+dirty`` when the tree has changes."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=paths.PROJECT_DIR,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=paths.PROJECT_DIR,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def module_hashes(modules: list[str]) -> dict[str, str]:
+    """sha256 of the source file of each ``compsem`` module."""
+    hashes = {}
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            hashes[name] = sha256_file(Path(spec.origin))
+    return hashes
+
+
+def library_snapshot() -> dict[str, str]:
+    """sha256 of every module of the ``compsem`` package, by module name: taken before a kernel
+    starts, so that an edit made while a chapter runs is caught (:func:`changed_while_running`)
+    rather than recorded as the provenance of code the kernel never ran."""
+    snapshot = {}
+    for file in sorted(paths.PACKAGE_DIR.rglob("*.py")):
+        parts = file.relative_to(paths.PACKAGE_DIR.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        snapshot[name] = sha256_file(file)
+    return snapshot
+
+
+def probe_cell():
+    """The code cell (:data:`PROBE_CODE`, tagged :data:`PROBE_TAG`) appended to a chapter before
+    it runs."""
+    import nbformat
+
+    cell = nbformat.v4.new_code_cell(PROBE_CODE)
+    cell.metadata["tags"] = [PROBE_TAG]
+    return cell
+
+
+def take_probe(notebook) -> list[str] | None:
+    """Remove the executed :func:`probe_cell` (the last cell) from ``notebook`` and return the
+    modules it printed; None when the last cell is not the probe."""
+    if not notebook.cells or PROBE_TAG not in notebook.cells[-1].metadata.get("tags", []):
+        return None
+    cell = notebook.cells.pop()
+    return json.loads("".join(output.get("text", "") for output in cell.outputs))
+
+
+def changed_while_running(chapter: str, before: dict[str, str], source_digest: str,
+                          modules: list[str]) -> list[str]:
+    """The imported ``modules`` whose source differs from the snapshot ``before``
+    (:func:`library_snapshot`), and the chapter source when it differs from ``source_digest``:
+    the code changed during the run, so the notebook cannot say which code made it."""
+    changed = [m for m, digest in module_hashes(modules).items() if before.get(m) != digest]
+    if sha256_file(source_path(chapter)) != source_digest:
+        changed.append(str(source_path(chapter)))
+    return changed
+
+
+def metadata(chapter: str, profile: str, parameters: dict, source_digest: str,
+             modules: list[str], wall_time: float, previous: Path, notebook) -> dict:
+    """The ``metadata.compsem`` of an executed ``notebook`` (its probe already taken):
+    ``previous`` is the notebook it will replace, whose longest wall time it carries on
+    (:func:`longest_wall_time`)."""
+    return {
+        "chapter": chapter,
+        "profile": profile,
+        "parameters": parameters,
+        "source_sha256": source_digest,
+        "modules": module_hashes(modules),
+        "packages": package_versions(),
+        "git_commit": git_commit(),
+        "machine": f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores",
+        "wall_time_s": round(wall_time, 1),
+        "longest_wall_time_s": round(max(wall_time, longest_wall_time(previous, profile)), 1),
+        "executed_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "outputs_sha256": report.outputs_digest(notebook),
+    }
+
+
+def recorded_wall_time(executed: Path, profile: str | None = None) -> float | None:
+    """The longest wall time an executed notebook records (``longest_wall_time_s``, else
+    ``wall_time_s``), or None when there is none, it is unreadable, or it ran another profile
+    than ``profile`` (None: any)."""
+    try:
+        meta = json.loads(Path(executed).read_text())["metadata"]["compsem"]
+        if profile is not None and meta.get("profile") != profile:
+            return None
+        return float(meta.get("longest_wall_time_s", meta["wall_time_s"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def longest_wall_time(executed: Path, profile: str) -> float:
+    """:func:`recorded_wall_time` for ``profile``, 0 when there is none. Carried from run to run,
+    so that the book keeps the time of a run on empty caches after runs on warm ones (run-all
+    orders the chapters by it, :func:`compsem.run_all.recorded_seconds`)."""
+    return recorded_wall_time(executed, profile) or 0.0
+
+
+def staleness(executed: Path) -> list[str]:
+    """Why an executed notebook is not the committed book's result (empty: fresh).
+
+    The book is the ``default`` profile with no overrides: a notebook executed with another
+    profile or other parameters is reported, as is a changed source or library module. An
+    unreadable (truncated, invalid) notebook is reported, not raised.
+    """
+    import nbformat
+
+    try:
+        notebook = nbformat.read(executed, as_version=4)
+        meta = notebook.metadata.get("compsem")
+    except Exception as error:  # truncated JSON, invalid notebook, unreadable file
+        return [f"{executed.name}: cannot be read ({type(error).__name__}: "
+                f"{str(error).splitlines()[0] if str(error) else ''}); re-run it with `make run`"]
+    if not meta or not isinstance(meta, dict) or "chapter" not in meta:
+        return [f"{executed.name}: no compsem provenance; re-run it with `make run`"]
+    problems = []
+    chapter = meta["chapter"]
+    if chapter not in chapters():
+        return [f"{executed.name}: its chapter {chapter!r} has no source in {paths.NOTEBOOKS_DIR}"]
+    src = paths.NOTEBOOKS_DIR / f"{chapter}.py"
+    if sha256_file(src) != meta.get("source_sha256"):
+        problems.append(f"{executed.name}: notebooks/{chapter}.py changed since it was executed")
+    if meta.get("profile") != "default":
+        problems.append(f"{executed.name}: executed with profile {meta.get('profile')!r}, "
+                        "the book is the 'default' profile")
+    else:
+        try:
+            expected = resolve_parameters(chapter, "default")
+        except ParameterError as error:
+            expected = None
+            problems.append(f"{executed.name}: the default profile is invalid: {error}")
+        if expected is not None and meta.get("parameters") != expected:
+            problems.append(f"{executed.name}: executed with parameters {meta.get('parameters')}, "
+                            f"the default profile gives {expected}")
+    if meta.get("outputs_sha256") is None:
+        problems.append(f"{executed.name}: its provenance records no digest of its outputs; "
+                        f"re-run it with `compsem run {chapter}`")
+    elif report.outputs_changed(notebook):
+        problems.append(f"{executed.name}: its outputs were changed after it was executed (they "
+                        f"no longer match the digest its run recorded); re-run it with "
+                        f"`compsem run {chapter}`")
+    if not isinstance(meta.get("modules"), dict):
+        return problems + [f"{executed.name}: provenance lacks its module hashes"]
+    current = module_hashes(list(meta["modules"]))
+    for name, digest in meta["modules"].items():
+        if current.get(name) != digest:
+            problems.append(f"{executed.name}: library module {name} changed since it was executed")
+    return problems
