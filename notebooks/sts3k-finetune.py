@@ -73,8 +73,8 @@ import pandas as pd
 from compsem import report
 from compsem import stats as cstats
 from compsem.data import sts3k
-from compsem.models import get_encoder
-from compsem.sts import composition, figures, finetune, pair_types, scoring, similarity
+from compsem.sts import chapter as C
+from compsem.sts import figures, finetune, pair_types, similarity
 from compsem.sts import regressors as rg
 from compsem.sts import seed_grids as sg
 
@@ -97,22 +97,9 @@ human = pairs["human"].to_numpy()
 # **Splits.** The adversarial split is exact (the authors' index files); the paper's random
 # split comes from an unpublished label file, so seeded 70/15/15 draws stand in for it.
 
-
 # %%
-def embeddings(spec: str) -> tuple[np.ndarray, np.ndarray]:
-    """Unstandardised embeddings of the A and B sentences under a model spec."""
-    if spec.startswith("mean:"):
-        vectors = get_encoder(spec.split(":", 1)[1]).word_vectors
-        stop = sts3k.load_stopwords()
-        return (composition.compose(pairs["sentence_a"], vectors, "mean", stopwords=stop),
-                composition.compose(pairs["sentence_b"], vectors, "mean", stopwords=stop))
-    both = scoring.embed_unique(spec, list(pairs["sentence_a"]) + list(pairs["sentence_b"]), device=device,
-                                show_progress=False)
-    return both[: len(pairs)], both[len(pairs):]
-
-
 rolesims = sts3k.load_rolewise_similarities()["conceptnet"]
-raw = {name: embeddings(name) for name in feature_sets if name != "verbnet"}
+raw = {name: C.pair_embeddings(name, pairs, device=device) for name in feature_sets if name != "verbnet"}
 pca8 = {name: rg.pair_features(a, b, n_components=8) for name, (a, b) in raw.items()}
 if "verbnet" in feature_sets:
     pca8 = {"verbnet": rg.role_features(rolesims)} | pca8
@@ -361,19 +348,11 @@ transfer_gap = cstats.paired_spearman_difference(  # random split (10-fold) minu
     mask=sts3k.portion_mask(pairs, "adv"), seed=0)
 for part in ("difference", "ci_low", "ci_high"):
     report.glue(f"fig7_sentbert_transfer_gap_{part}", transfer_gap[part])
-
-
-def published_cell(features: str, regressor: str, split: str, n_components: int) -> pd.Series:
-    """One row of the scored prediction files."""
-    return published[(published["features"] == features) & (published["regressor"] == regressor)
-                     & (published["split"] == split) & (published["n_components"] == n_components)].iloc[0]
-
-
-verbnet_random_file = published_cell("verbnet", "nn5", "random", 2800)
+verbnet_random_file = C.published_row(published, "verbnet", "nn5", "random", 2800)
 results["fig7_verbnet_no_training"] = similarity.spearman(
     sts3k.load_published_similarities("verbnet_fixedparms_basic"), human, sts3k.portion_mask(pairs, "adv"))
 results["fig7_verbnet_random"] = float(verbnet_random_file["rho_adv"])
-results["fig7_verbnet_adversarial"] = float(published_cell("verbnet", "nn3", "adversarial", 8)["rho_adv"])
+results["fig7_verbnet_adversarial"] = float(C.published_row(published, "verbnet", "nn3", "adversarial", 8)["rho_adv"])
 report.glue("pub_fig7_verbnet_random_heldout_adv", float(verbnet_random_file["rho_heldout_adv"]))
 bars = pd.DataFrame({
     "SentBERT": [results[f"fig7_sentbert_{c}"] for c in ("no_training", "random_10fold", "adversarial")],

@@ -72,7 +72,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from compsem import report, stats
+from compsem import report
 from compsem.data import sts3k
 from compsem.models import get_encoder
 from compsem.sts import (
@@ -84,34 +84,19 @@ from compsem.sts import (
     labeller_scores,
     pair_types,
     roles,
-    scoring,
     similarity,
     structure,
     table9,
     weights,
 )
+from compsem.sts import chapter as C
 
 report.set_theme()
-results = {}  # every number compared with the paper, by target key
+results = {}  # glued at the end; the numbers with a target key are compared with the paper
 targets = report.load_targets("sts3k")
 pairs = sts3k.load_pairs()
 human = pairs["human"].to_numpy()
 stopwords = sts3k.load_stopwords()
-PORTIONS = ("all", "non", "adv")
-
-
-def sts3k_columns(sims) -> dict[str, float]:
-    """Spearman rho on STS3k-all, -non and -adv (Table 9's three STS3k columns)."""
-    return {p: similarity.spearman(sims, human, sts3k.portion_mask(pairs, p)) for p in PORTIONS}
-
-
-def record(prefix: str, sims) -> dict[str, float]:
-    """The three STS3k correlations of a series, stored under ``<prefix>_sts3k_<portion>``."""
-    rhos = sts3k_columns(sims)
-    for portion, rho in rhos.items():
-        results[f"{prefix}_sts3k_{portion}"] = rho
-    return rhos
-
 
 # %% [markdown]
 # ## Data
@@ -159,8 +144,8 @@ published_fixed = sts3k.load_published_similarities("verbnet_fixedparms_basic")
 published_norm = sts3k.load_published_similarities("verbnet_fixedparms_norm")
 report.glue("verbnet_max_abs_diff_fixed", float(np.max(np.abs(fixed - published_fixed))))
 report.glue("verbnet_max_abs_diff_norm", float(np.max(np.abs(norm - published_norm))))
-verbnet_table = pd.DataFrame({"fixed denominator (Table 9)": record("verbnet_cn_rolewise", fixed),
-                              "present roles (unreported 'norm')": record("verbnet_cn_norm", norm)}).T
+verbnet_table = C.sts3k_table({"fixed denominator (Table 9)": fixed, "present roles (unreported 'norm')": norm}, pairs)
+results |= C.sts3k_values(verbnet_table, ["verbnet_cn_rolewise", "verbnet_cn_norm"])
 verbnet_table.round(3)
 
 # %% [markdown]
@@ -181,12 +166,13 @@ smatch_authors = amr.smatch_scores(counts, "authors")
 smatch_f1 = amr.smatch_scores(counts, "f1")
 published_smatch = sts3k.load_published_similarities("smatch")
 report.glue("smatch_agreement", float(np.mean(np.isclose(smatch_authors, published_smatch, atol=1e-6))))
-smatch_table = pd.DataFrame({
-    "published file (Table 9)": sts3k_columns(published_smatch),
-    "matched triples / 12 (authors)": record("smatch_authors", smatch_authors),
-    "Smatch F1 (standard)": record("smatch_f1", smatch_f1),
-    "AMR-CN, published file": sts3k_columns(sts3k.load_published_similarities("AMR")),
-}).T
+smatch_table = C.sts3k_table({
+    "published file (Table 9)": published_smatch,
+    "matched triples / 12 (authors)": smatch_authors,
+    "Smatch F1 (standard)": smatch_f1,
+    "AMR-CN, published file": sts3k.load_published_similarities("AMR"),
+}, pairs)
+results |= C.sts3k_values(smatch_table, [None, "smatch_authors", "smatch_f1", None])
 smatch_table.round(3)
 
 # %% [markdown]
@@ -202,14 +188,10 @@ smatch_table.round(3)
 
 # %%
 mask_adv = sts3k.portion_mask(pairs, "adv")
-syntax_based = {"smatch_f1": smatch_f1,
-                "amr_wwlk": sts3k.load_published_similarities(table9.PUBLISHED_ROWS["AMR-WWLK"])}
-for key, sims in syntax_based.items():
-    low, high = similarity.bootstrap_spearman(sims, human, mask_adv, n_boot=n_resamples, seed=stats_seed)
-    if key != "smatch_f1":  # smatch_f1_sts3k_adv itself is recorded above
-        report.glue(f"{key}_sts3k_adv", similarity.spearman(sims, human, mask_adv))
-    report.glue(f"{key}_sts3k_adv_ci_low", low)
-    report.glue(f"{key}_sts3k_adv_ci_high", high)
+amr_wwlk = sts3k.load_published_similarities(table9.PUBLISHED_ROWS["AMR-WWLK"])
+report.glue("amr_wwlk_sts3k_adv", similarity.spearman(amr_wwlk, human, mask_adv))  # smatch_f1's: recorded above
+report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": amr_wwlk}, human, mask_adv,
+                                         n_resamples=n_resamples, seed=stats_seed))
 
 # %% [markdown]
 # ### Recomputed from the parses with substitute word vectors
@@ -220,24 +202,12 @@ for key, sims in syntax_based.items():
 # survives other word vectors, not the paper's numbers.
 
 # %%
-gpt4_parses = sts3k.load_gpt4_parses()
-substitute_rows, substitute_series = {}, {}
-for name in word_vectors:
-    vectors = get_encoder(name).word_vectors
-    key = report.slug(name)
-    semparse = hybrid.verbnet_cn(parses, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
-    gpt4 = hybrid.verbnet_cn(gpt4_parses, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
-    amr_cn = amr.amr_cn_many(amr_parses["amr_a"], amr_parses["amr_b"], vectors)
-    substitute_series[f"VerbNet-{name}"] = semparse
-    substitute_series[f"VerbNet-GPT-4-{name}"] = gpt4
-    substitute_series[f"AMR-CN-{name}"] = amr_cn
-    substitute_rows[f"VerbNet-CN, corrected parses, {name}"] = record(f"verbnet_{key}", semparse)
-    substitute_rows[f"VerbNet-CN, GPT-4 parses, {name}"] = record(f"verbnet_gpt4_{key}", gpt4)
-    substitute_rows[f"AMR-CN, {name}"] = record(f"amr_cn_{key}", amr_cn)
-    results[f"verbnet_parsers_r_{key}"] = float(np.corrcoef(semparse, gpt4)[0, 1])
+substitute_series, substitute_table, substitute_values = C.substitute_hybrids(
+    word_vectors, parses, sts3k.load_gpt4_parses(), amr_parses, stopwords, denominator, pairs)
+results |= substitute_values
 neural = ["InferSent", "USE", "ERNIE-0", "ERNIE-12", "SentBERT", "DefSent", "OpenAI", "AMRBART", "S3BERT"]
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
-pd.DataFrame(substitute_rows).T.round(3)
+substitute_table.round(3)
 
 # %% [markdown]
 # Each substitute hybrid against the best neural model of Table 9 on STS3k-adv, paired over the
@@ -251,20 +221,12 @@ pd.DataFrame(substitute_rows).T.round(3)
 neural_series = {name: sts3k.load_published_similarities(table9.PUBLISHED_ROWS[name]) for name in neural}
 substitute_paired = hybrid.paired_comparisons(substitute_series, neural_series, human, mask_adv,
                                               n_resamples=n_resamples, seed=stats_seed)
-for name, row in substitute_paired.iterrows():
-    for column in ("difference", "ci_low", "ci_high"):
-        report.glue(f"paired_sub_{report.slug(name)}_adv_{column}", row[column])
-parser_rows = {}
-for name in word_vectors:
-    gap = stats.paired_spearman_difference(substitute_series[f"VerbNet-GPT-4-{name}"], substitute_series[f"VerbNet-{name}"],
-                                           human, mask=mask_adv, n_resamples=n_resamples, seed=stats_seed, level=0.90)
-    parser_rows[name] = gap
-    report.glue(f"parser_gap_{report.slug(name)}_adv", gap["difference"])
-    report.glue(f"parser_gap_{report.slug(name)}_adv_ci90_low", gap["ci_low"])
-    report.glue(f"parser_gap_{report.slug(name)}_adv_ci90_high", gap["ci_high"])
+report.glue_all(C.paired_values(substitute_paired, "paired_sub", ("difference", "ci_low", "ci_high")))
+parser_table, parser_values = C.parser_gaps(substitute_series, word_vectors, human, mask_adv,
+                                            n_resamples=n_resamples, seed=stats_seed)
+report.glue_all(parser_values)
 display(substitute_paired[["rival", "rho_candidate", "rho_rival", "difference", "ci_low", "ci_high"]].round(3))
-pd.DataFrame(parser_rows).T[["rho_a", "rho_b", "difference", "ci_low", "ci_high"]].rename(
-    columns={"rho_a": "GPT-4 parses", "rho_b": "corrected parses", "ci_low": "90% low", "ci_high": "90% high"}).round(3)
+parser_table.round(3)
 
 # %% [markdown]
 # ### Hybrids against the best transformer, pair by pair
@@ -281,10 +243,8 @@ hybrid_series = {"VerbNet-CN": published_fixed, "AMR-CN": sts3k.load_published_s
 paired = hybrid.paired_comparisons(hybrid_series, neural_series, human, mask_adv,
                                    n_resamples=n_resamples, seed=stats_seed)
 report.glue("n_resamples_used", n_resamples)
-for name, row in paired.iterrows():
-    results[f"paired_{report.slug(name)}_adv_difference"] = row["difference"]
-    for column in ("ci_low", "ci_high", "p", "williams_t", "williams_p"):
-        report.glue(f"paired_{report.slug(name)}_adv_{column}", row[column])
+results |= C.paired_values(paired, "paired", ("difference",))
+report.glue_all(C.paired_values(paired, "paired", ("ci_low", "ci_high", "p", "williams_t", "williams_p")))
 report.glue("paired_best_neural_adv_rho", paired["rho_rival"].iloc[0])
 paired.assign(paper_difference=[targets.get(f"paired_{report.slug(n)}_adv_difference", {}).get("paper", np.nan)
                                 for n in paired.index]).round(4)
@@ -310,18 +270,9 @@ paired.assign(paper_difference=[targets.get(f"paired_{report.slug(n)}_adv_differ
 
 # %%
 pilot_pairs, pilot_parses = weights.load_pilot()
-pilot_fits, pilot_weights = {}, {}
-for name in word_vectors:
-    key = report.slug(name)
-    pilot_sims = weights.pilot_role_similarities(pilot_parses, get_encoder(name).word_vectors, stopwords)
-    fit = weights.fit_pilot_betas(pilot_sims, pilot_pairs["human"], n_resamples=n_resamples, seed=stats_seed)
-    pilot_fits[name] = fit
-    pilot_weights[f"pilot fit ({name})"] = weights.full_weights(fit["beta"])
-    for role, row in fit.iterrows():
-        results[f"pilot_beta_{key}_{report.slug(role)}"] = row["beta"]
-        report.glue(f"pilot_beta_{key}_{report.slug(role)}_ci_low", row["ci_low"])
-        report.glue(f"pilot_beta_{key}_{report.slug(role)}_ci_high", row["ci_high"])
-    report.glue(f"pilot_r2_{key}", fit.attrs["r2"])
+pilot_fits, pilot_weights, pilot_values = C.pilot_betas(word_vectors, pilot_pairs, pilot_parses, stopwords,
+                                                        n_resamples=n_resamples, seed=stats_seed)
+results |= pilot_values
 pd.concat(pilot_fits, names=["word vectors"]).round(3)
 
 # %% [markdown]
@@ -335,35 +286,14 @@ pd.concat(pilot_fits, names=["word vectors"]).round(3)
 # Each named variant is also compared with the best neural model pair by pair.
 
 # %%
-mask_non = sts3k.portion_mask(pairs, "non")
-variants = {"paper": hybrid.WEIGHTS,
-            "uniform": {role: 1.0 for role in sts3k.ROLES},
-            "core roles only": {**hybrid.WEIGHTS, **{role: 0.0 for role in weights.MINOR_ROLES}},
-            **pilot_weights,
-            "fitted on STS3k-non": weights.fit_sts3k_betas(rolewise, human, mask_non)}
-sensitivity = weights.weight_sensitivity(rolewise, variants, human, mask_adv)
-best_neural_adv = neural_series[paired["rival"].iloc[0]]
-variant_vs_best = {}
-for name, w in variants.items():
-    comparison = stats.paired_spearman_difference(hybrid.combine(rolewise, w), best_neural_adv, human,
-                                                  mask=mask_adv.copy(), n_resamples=n_resamples, seed=stats_seed)
-    variant_vs_best[name] = comparison
-    results[f"sens_rho_{report.slug(name)}"] = sensitivity.loc[name, "rho"]
-    report.glue(f"sens_diff_ci_low_{report.slug(name)}", comparison["ci_low"])
-sensitivity["difference from best neural"] = [variant_vs_best[n]["difference"] for n in variants]
-sensitivity["ci_low"] = [variant_vs_best[n]["ci_low"] for n in variants]
-sensitivity["ci_high"] = [variant_vs_best[n]["ci_high"] for n in variants]
+variants = C.beta_variants(rolewise, human, sts3k.portion_mask(pairs, "non"), pilot_weights)
+sensitivity = C.beta_sensitivity(rolewise, variants, neural_series[paired["rival"].iloc[0]], human, mask_adv,
+                                 n_resamples=n_resamples, seed=stats_seed)
 perturbed = weights.perturbed_rhos(rolewise, human, mask_adv, factor=perturbation_factor,
                                    n_draws=n_perturbations, seed=stats_seed)
 report.glue("n_perturbations_used", n_perturbations)
 report.glue("perturbation_factor_used", perturbation_factor)
-report.glue("sens_perturbed_min", float(perturbed.min()))
-report.glue("sens_perturbed_q025", float(np.quantile(perturbed, 0.025)))
-report.glue("sens_perturbed_q025_pct", 2.5)  # the percentile of sens_perturbed_q025
-report.glue("sens_perturbed_median", float(np.median(perturbed)))
-report.glue("sens_min_named_rho", float(sensitivity["rho"].min()))
-report.glue("sens_max_named_rho", float(sensitivity["rho"].max()))
-report.glue("sens_min_named_diff_ci_low", float(sensitivity["ci_low"].min()))
+results |= C.sensitivity_values(sensitivity, perturbed)
 sensitivity.round(3)
 
 # %% mystnb={"figure": {"caption": "VerbNet-CN's Spearman rho on STS3k-adv, from the authors' ConceptNet role similarities, when its beta weights are perturbed at random (histogram: each beta times a factor between 1/f and f) or replaced (vertical lines); the paper's value is the marker on the axis, the best neural model's rho the dashed line. Look at whether any weighting falls to the dashed line.", "name": "fig-sts3k-hybrid-beta-sensitivity"}}
@@ -409,11 +339,7 @@ series = {"Human": human,
 paper_series = [s for s in series if s != "Human"]
 series[f"VerbNet ({labeller_vectors}, corrected parses)"] = theirs_sims
 means, relative, mads = structure.figure8(series, labels)
-for name in paper_series:
-    results[f"mad_{report.slug(name)}"] = float(mads[name])
-for name in ["Human", *paper_series]:
-    for category in relative.columns:
-        report.glue(f"fig8_{report.slug(name)}_{report.slug(category)}", float(relative.loc[name, category]))
+results |= C.figure8_values(relative, mads, paper_series)
 intervals = {name: structure.category_intervals(values, labels, n_resamples=n_resamples, seed=stats_seed)
              for name, values in series.items()}
 figures.category_means(relative, intervals, mads)
@@ -431,22 +357,8 @@ relative.round(3)
 
 # %%
 fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed)
-fig8_contrasts = {}
-human_point, human_draws = fig8_point.loc["Human"], fig8_draws["Human"]
-for upper, lower in [("Single", "Swap-2"), ("Swap-2", "Swap-3"), ("Swap-3", "Swap-4")]:
-    key = f"fig8_human_step_{report.slug(upper)}_{report.slug(lower)}"
-    fig8_contrasts[key] = contrasts.interval(human_point[upper] - human_point[lower],
-                                             human_draws[upper] - human_draws[lower])
-human_fall = human_draws["Single"] - human_draws["Swap-4"]
-for name in ["Mean-CN", "SentBERT", "OpenAI", "DefSent", "VerbNet-CN"]:
-    model_point, model_draws = fig8_point.loc[name], fig8_draws[name]
-    fig8_contrasts[f"fig8_fall_gap_{report.slug(name)}"] = contrasts.interval(
-        (human_point["Single"] - human_point["Swap-4"]) - (model_point["Single"] - model_point["Swap-4"]),
-        human_fall - (model_draws["Single"] - model_draws["Swap-4"]))
-for key, values in fig8_contrasts.items():
-    report.glue(key, values["value"])
-    report.glue(f"{key}_ci_low", values["ci_low"])
-    report.glue(f"{key}_ci_high", values["ci_high"])
+fig8_contrasts = contrasts.figure8_contrasts(fig8_point, fig8_draws, paper_series)
+report.glue_all(C.interval_values(fig8_contrasts))
 pd.DataFrame(fig8_contrasts).T.round(3)
 
 # %% [markdown]
@@ -523,15 +435,8 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 within_series = {**hybrid_series, "DefSent": neural_series["DefSent"], "SentBERT": neural_series["SentBERT"],
                  "OpenAI": neural_series["OpenAI"], "Mean-CN": series["Mean-CN"]}
 within = structure.within_category_spearman(within_series, human, labels, n_resamples=n_resamples, seed=stats_seed)
-for _, row in within.iterrows():
-    report.glue(f"within_rho_{report.slug(row['series'])}_{report.slug(row['category'])}", row["rho"])
-within_mean = within.assign(weighted=within["rho"] * within["n"]).groupby("series", sort=False)[["weighted", "n"]].sum()
-within_mean = within_mean["weighted"] / within_mean["n"]
-for name, value in within_mean.items():
-    report.glue(f"within_weighted_{report.slug(name)}", float(value))
-within_table = within.pivot(index="category", columns="series", values="rho").loc[list(structure.FIGURE8_CATEGORIES),
-                                                                                   list(within_series)]
-within_table.loc["weighted mean"] = within_mean
+within_table, within_values = C.within_category_summary(within, list(within_series))
+report.glue_all(within_values)
 within_table.round(3)
 
 # %% [markdown]
@@ -542,14 +447,8 @@ within_table.round(3)
 # %%
 within_point, within_draws = contrasts.weighted_within_draws(within_series, human, labels,
                                                              n_resamples=n_resamples, seed=stats_seed)
-within_gaps = {}
-for hybrid_name in hybrid_series:
-    for rival in ["DefSent", "SentBERT", "OpenAI"]:
-        key = f"within_gap_{report.slug(hybrid_name)}_minus_{report.slug(rival)}"
-        within_gaps[key] = contrasts.interval(within_point[hybrid_name] - within_point[rival],
-                                              within_draws[hybrid_name] - within_draws[rival])
-        for column, value in within_gaps[key].items():
-            report.glue(key if column == "value" else f"{key}_{column}", value)
+within_gaps = contrasts.within_gaps(within_point, within_draws, list(hybrid_series), ["DefSent", "SentBERT", "OpenAI"])
+report.glue_all(C.interval_values(within_gaps))
 pd.DataFrame(within_gaps).T.round(3)
 
 # %% mystnb={"figure": {"caption": "Spearman rho with people within each Figure 8 pair category (95% BCa bootstrap intervals over the category's pairs), for the two hybrids and four non-compositional or neural models; no paper values exist (an extension). Look at whether the hybrids, far ahead on STS3k-adv as a whole, also lead within a category.", "name": "fig-sts3k-hybrid-within-category"}}
@@ -602,8 +501,8 @@ roles.error_classes(ours, parses, sentences["text"].tolist()).head(12)
 # %%
 vectors = get_encoder(labeller_vectors).word_vectors
 ours_sims = hybrid.verbnet_cn(ours, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
-labeller_table = pd.DataFrame({f"corrected parses ({labeller_vectors})": sts3k_columns(theirs_sims),
-                               f"our labeller ({labeller_vectors})": sts3k_columns(ours_sims)}).T
+labeller_table = C.sts3k_table({f"corrected parses ({labeller_vectors})": theirs_sims,
+                                f"our labeller ({labeller_vectors})": ours_sims}, pairs)
 report.glue("labeller_sims_r", float(np.corrcoef(ours_sims, theirs_sims)[0, 1]))
 labeller_table.round(3)
 
@@ -705,13 +604,8 @@ generated = generator.generate(n_per_type, seed=generator_seed)
 generated.groupby("category").head(1)[["category", "sentence_a", "sentence_b"]].head(18)
 
 # %%
-gold = pd.concat([pd.DataFrame(list(generated["roles_a"])), pd.DataFrame(list(generated["roles_b"]))],
-                 keys=["a", "b"], names=["sentence", "row"]).swaplevel().sort_index()
-gold = gold.reindex(columns=list(sts3k.ROLES))
-predicted = roles.label_roles(list(generated["sentence_a"]) + list(generated["sentence_b"]))
-predicted.index = pd.MultiIndex.from_arrays(
-    [list(range(len(generated))) * 2, ["a"] * len(generated) + ["b"] * len(generated)], names=["row", "sentence"])
-predicted = predicted.sort_index()
+gold = generator.gold_roles(generated)
+predicted = C.label_generated(generated)
 roles.evaluate(predicted, gold).round(3)
 
 # %% [markdown]
@@ -721,40 +615,13 @@ roles.evaluate(predicted, gold).round(3)
 # right roles, so we collapse the object roles (Patient, else Theme) and score Agent, Verb and
 # object per manipulation:
 
-
 # %%
-def core_roles(frame: pd.DataFrame) -> pd.DataFrame:
-    """Only Agent, Verb and the object (Patient, else Theme, stored as Patient) of a role frame."""
-    core = pd.DataFrame(None, index=frame.index, columns=list(sts3k.ROLES), dtype=object)
-    core["Agent"], core["Verb"] = frame["Agent"], frame["Verb"]
-    core["Patient"] = frame["Patient"].where(frame["Patient"].notna(), frame["Theme"])
-    return core
-
-
-row_category = generated["category"].to_numpy()
-recovery = {}
-for category in generator.CATEGORIES:
-    rows = list(np.flatnonzero(row_category == category))
-    if rows:
-        scored = roles.evaluate(core_roles(predicted.loc[rows]), core_roles(gold.loc[rows]))
-        recovery[category] = {"Agent": scored.loc["Agent", "F1_lenient"], "Verb": scored.loc["Verb", "F1_lenient"],
-                              "Object (Patient or Theme)": scored.loc["Patient", "F1_lenient"]}
-recovery = pd.DataFrame(recovery).T
+recovery = C.role_recovery(generated, predicted, gold)
 recovery.round(3)
 
 # %% mystnb={"figure": {"caption": "Mean model similarity per manipulation on generated pairs (no human ratings). Look at the swaps: a model that ignores roles cannot tell them from near-identical pairs; VerbNet on gold roles and on our labeller's roles shows what role information changes.", "name": "fig-sts3k-hybrid-generated"}}
-generated_sims = {}
-for spec in generator_models:
-    generated_sims[spec] = scoring.pair_similarities(spec, generated, show_progress=False)
-gold_a = gold.xs("a", level="sentence")
-gold_b = gold.xs("b", level="sentence")
-generated_sims[f"VerbNet ({labeller_vectors}, gold roles)"] = hybrid.combine(
-    hybrid.role_similarities(gold_a, gold_b, word_vectors=vectors, stopwords=stopwords), denominator=denominator)
-generated_sims[f"VerbNet ({labeller_vectors}, our labeller)"] = hybrid.combine(
-    hybrid.role_similarities(predicted.xs("a", level="sentence"), predicted.xs("b", level="sentence"),
-                             word_vectors=vectors, stopwords=stopwords), denominator=denominator)
-profile = pd.DataFrame({name: pd.Series(values).groupby(generated["category"].to_numpy()).mean()
-                        for name, values in generated_sims.items()})
+profile = C.generated_profile(generated, generator_models, gold, predicted, labeller_vectors, vectors, stopwords,
+                              denominator)
 figures.generated_profile(profile, [c for c in generator.CATEGORIES if c in profile.index])
 plt.show()
 

@@ -15,6 +15,7 @@
     compsem scorecard MODEL [MODEL ...] [--batteries sts,modifiers,probing] [--subset]
                       [--out DIR] [--scheduler ADDRESS]
                                                   one model through every battery of the book
+    compsem cache [clear PART]                    the cache's parts and sizes; remove one part
     compsem sweep CHAPTER --grid GRID.yaml [-P PROFILE] [--out DIR] [--scheduler ADDRESS]
                                                   a parameter grid of one chapter on Dask: one
                                                   notebook per point, DIR/sweep.csv
@@ -295,6 +296,21 @@ def _scorecard(args) -> int:
     return 0
 
 
+def _cache(args) -> int:
+    from compsem import caches
+
+    if args.action == "clear":
+        if not args.part:
+            raise SystemExit("compsem cache clear: name the part to clear (see `compsem cache`)")
+        removed = caches.clear(args.part)
+        print(f"[compsem cache] removed {args.part}: {removed.files} files, "
+              f"{removed.bytes / 2**20:.1f} MB", flush=True)
+        return 0
+    print(f"cache: {paths.cache_root()}")
+    print(caches.table())
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="compsem", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -356,6 +372,11 @@ def parser() -> argparse.ArgumentParser:
                       help="address of a Dask scheduler (default: a local cluster when several models)")
     card.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     card.set_defaults(func=_scorecard)
+
+    cache = sub.add_parser("cache", help="the cache's parts and sizes; clear one part")
+    cache.add_argument("action", nargs="?", choices=["list", "clear"], default="list")
+    cache.add_argument("part", nargs="?", help="the part to clear (a name `compsem cache` lists)")
+    cache.set_defaults(func=_cache)
 
     grid = sub.add_parser("sweep", help="a parameter grid of one chapter on a Dask cluster")
     grid.add_argument("chapter")

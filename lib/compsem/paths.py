@@ -44,14 +44,18 @@ def data_url() -> str | None:
     return value.rstrip("/") if value else None
 
 
-def cache_dir(*parts: str) -> Path:
-    """A sub-folder of the compsem cache (created on demand)."""
+def cache_root() -> Path:
+    """The compsem cache: ``COMPSEM_CACHE_DIR``, else ``$XDG_CACHE_HOME/compsem`` or
+    ``~/.cache/compsem`` (not created here)."""
     value = os.environ.get("COMPSEM_CACHE_DIR", "").strip()
     if value:
-        root = Path(value).expanduser()
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "compsem"
-    path = root.joinpath(*parts)
+        return Path(value).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "compsem"
+
+
+def cache_dir(*parts: str) -> Path:
+    """A sub-folder of the compsem cache (created on demand)."""
+    path = cache_root().joinpath(*parts)
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -12,6 +12,8 @@ paired comparison.
   people, averaged over the categories weighted by their numbers of pairs (the chapter's
   "ranking pairs or ranking types?" extension).
 - :func:`interval`: percentile interval and point value of a contrast from such draws.
+- :func:`figure8_contrasts` and :func:`within_gaps`: the chapter's contrasts from those draws,
+  under their glue keys.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from compsem.report import slug
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
 
@@ -104,3 +107,40 @@ def interval(point: float, draws, level: float = 0.95) -> dict[str, float]:
     alpha = (1 - level) / 2
     return {"value": float(point), "ci_low": float(np.quantile(d, alpha)),
             "ci_high": float(np.quantile(d, 1 - alpha))}
+
+
+HUMAN_STEPS = (("Single", "Swap-2"), ("Swap-2", "Swap-3"), ("Swap-3", "Swap-4"))
+"""The steps of Figure 8 along which the paper reads people's similarity falling the more
+elements move (§5.4)."""
+
+
+def figure8_contrasts(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], models: Sequence[str],
+                      human: str = "Human") -> dict[str, dict[str, float]]:
+    """The paper's two readings of Figure 8 (§5.4) as contrasts with percentile intervals, from
+    :func:`relative_mean_draws`: for people each step of :data:`HUMAN_STEPS`
+    (``fig8_human_step_<upper>_<lower>``: the upper category's relative mean minus the lower's),
+    and for each of ``models`` how much more people's profile falls from Single to Swap-4 than the
+    model's (``fig8_fall_gap_<model>``; positive: the model is less sensitive to the swaps).
+    Values are :func:`interval` dicts."""
+    human_point, human_draws = point.loc[human], draws[human]
+    contrasts = {}
+    for upper, lower in HUMAN_STEPS:
+        contrasts[f"fig8_human_step_{slug(upper)}_{slug(lower)}"] = interval(
+            human_point[upper] - human_point[lower], human_draws[upper] - human_draws[lower])
+    human_fall = human_draws["Single"] - human_draws["Swap-4"]
+    for name in models:
+        model_point, model_draws = point.loc[name], draws[name]
+        contrasts[f"fig8_fall_gap_{slug(name)}"] = interval(
+            (human_point["Single"] - human_point["Swap-4"]) - (model_point["Single"] - model_point["Swap-4"]),
+            human_fall - (model_draws["Single"] - model_draws["Swap-4"]))
+    return contrasts
+
+
+def within_gaps(point: pd.Series, draws: pd.DataFrame, hybrids: Sequence[str], rivals: Sequence[str]
+                ) -> dict[str, dict[str, float]]:
+    """Each hybrid (§4.6) minus each rival in the weighted within-category rho of
+    :func:`weighted_within_draws`, a paired contrast with its percentile interval:
+    ``within_gap_<hybrid>_minus_<rival>`` -> :func:`interval` dict."""
+    return {f"within_gap_{slug(hybrid)}_minus_{slug(rival)}": interval(point[hybrid] - point[rival],
+                                                                      draws[hybrid] - draws[rival])
+            for hybrid in hybrids for rival in rivals}

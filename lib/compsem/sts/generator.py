@@ -604,8 +604,18 @@ def generate(n_per_type: int | dict[str, int] = 10, seed: int = 0, lexicon: Lexi
     return frame
 
 
+def gold_roles(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The gold roles of generated pairs (``roles_a``, ``roles_b`` of :func:`generate`) as one
+    role frame: index (``row``, ``sentence``), ``row`` the position of the pair (0 to n - 1) and
+    ``sentence`` "a" or "b"; one column per role of :data:`ROLES` (a phrase or None), as the
+    labeller's frames (:func:`compsem.sts.roles.label_roles`) and the authors' parses read."""
+    gold = pd.concat([pd.DataFrame(list(pairs["roles_a"])), pd.DataFrame(list(pairs["roles_b"]))],
+                     keys=["a", "b"], names=["sentence", "row"]).swaplevel().sort_index()
+    return gold.reindex(columns=list(ROLES))
+
+
 __all__ = [
     "CATEGORIES", "Clause", "LEXICON_FILE", "Lexicon", "MODIFIER_TYPES", "NP", "ROLES",
-    "content_lemmas", "generate", "indefinite", "load_lexicon", "participle", "past", "plural",
+    "content_lemmas", "generate", "gold_roles", "indefinite", "load_lexicon", "participle", "past", "plural",
     "render", "third_singular",
 ]

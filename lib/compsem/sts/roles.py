@@ -582,6 +582,18 @@ OBJECT_ROLES = ("Patient", "Theme")
 one sentence has only the one and the other only the other (Eq. 2, §4.6)."""
 
 
+def core_roles(frame: pd.DataFrame) -> pd.DataFrame:
+    """Only Agent, Verb and the object of a role frame, the roles a swap of two to four elements
+    moves (§4.1, Table 7): the object is the Patient, else the Theme (:data:`OBJECT_ROLES`, one
+    role to Eq. 2, §4.6), stored as Patient; every other role None. Scoring such frames asks
+    whether words that trade places land in the right roles, whatever a set of parses calls a
+    lone object."""
+    core = pd.DataFrame(None, index=frame.index, columns=list(ROLES), dtype=object)
+    core["Agent"], core["Verb"] = frame["Agent"], frame["Verb"]
+    core["Patient"] = frame["Patient"].where(frame["Patient"].notna(), frame["Theme"])
+    return core
+
+
 def row_counts(predicted: pd.DataFrame, gold: pd.DataFrame, pool_objects: bool = False) -> pd.DataFrame:
     """Per row (sentence), summed over the roles: ``n_pred`` and ``n_gold`` (roles present),
     ``tp_exact`` and ``tp_lenient`` (matched phrases), as :func:`evaluate` counts them. Summing

@@ -1,0 +1,333 @@
+"""The loops, tables and glued numbers of the chapters ``sts3k-hybrid`` and ``sts3k-finetune``.
+
+One function per thing a chapter shows. Each takes the chapter's series (per-pair similarities of
+a model, one per STS3k pair), fits or tables and returns a table and/or a dict of numbers to glue
+under the chapter's keys; the notebooks stay a narrative. The computations themselves live in the
+modules of their concepts (:mod:`compsem.sts.hybrid`, :mod:`compsem.sts.weights`,
+:mod:`compsem.sts.contrasts`, :mod:`compsem.sts.regressors` ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from compsem import stats
+from compsem.data import sts3k
+from compsem.report import slug
+from compsem.sts import amr, generator, hybrid, roles, table9, weights
+from compsem.sts.similarity import bootstrap_spearman, spearman
+from compsem.sts.structure import FIGURE8_CATEGORIES
+
+PORTIONS = tuple(table9.DATASETS[column][2] for column in table9.STS3K_COLUMNS)
+"""The STS3k portions of Table 9's three STS3k columns: ``("all", "non", "adv")``."""
+
+PERTURBED_PERCENTILE = 2.5
+"""The percentile of the perturbed-beta rhos glued as ``sens_perturbed_q025``."""
+
+
+# --------------------------------------------------------------------------- Table 9's STS3k columns
+
+
+def sts3k_rhos(sims, pairs: pd.DataFrame) -> dict[str, float]:
+    """Spearman rho of ``sims`` with people on STS3k-all, -non and -adv (Table 9's three STS3k
+    columns, §5.2), keyed by portion."""
+    human = pairs["human"].to_numpy()
+    return {portion: spearman(sims, human, sts3k.portion_mask(pairs, portion)) for portion in PORTIONS}
+
+
+def sts3k_table(series: Mapping[str, np.ndarray], pairs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`sts3k_rhos` of every series: one row per series (in input order), columns
+    ``all``, ``non``, ``adv``."""
+    return pd.DataFrame({name: sts3k_rhos(sims, pairs) for name, sims in series.items()}).T
+
+
+def sts3k_values(table: pd.DataFrame, prefixes: Sequence[str | None]) -> dict[str, float]:
+    """The cells of an :func:`sts3k_table` under ``<prefix>_sts3k_<portion>``, one prefix per
+    row in the table's order (None: a row with no key, e.g. a published file shown beside)."""
+    values = {}
+    for (_, row), prefix in zip(table.iterrows(), prefixes, strict=True):
+        if prefix is not None:
+            values |= {f"{prefix}_sts3k_{portion}": float(row[portion]) for portion in PORTIONS}
+    return values
+
+
+def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = 2000,
+                           seed: int = 0) -> dict[str, float]:
+    """``<key>_sts3k_adv_ci_low`` and ``_ci_high`` of each series: the 95% percentile-bootstrap
+    interval over the pairs in ``mask`` (STS3k-adv) of its Spearman rho with people
+    (:func:`compsem.sts.similarity.bootstrap_spearman`; an uncertainty on a Table 9 cell)."""
+    values = {}
+    for key, sims in series.items():
+        low, high = bootstrap_spearman(sims, human, mask, n_boot=n_resamples, seed=seed)
+        values |= {f"{key}_sts3k_adv_ci_low": low, f"{key}_sts3k_adv_ci_high": high}
+    return values
+
+
+# --------------------------------------------------------------------------- substitute word vectors
+
+
+def substitute_hybrids(word_vectors: Sequence[str], parses: pd.DataFrame, gpt4_parses: pd.DataFrame,
+                       amr_parses: pd.DataFrame, stopwords, denominator: str, pairs: pd.DataFrame
+                       ) -> tuple[dict[str, np.ndarray], pd.DataFrame, dict[str, float]]:
+    """The hybrids of §4.6 recomputed with each of ``word_vectors`` (encoder names) in place of
+    ConceptNet Numberbatch: VerbNet-CN (Eq. 2) on the authors' corrected SemParse parses and on
+    their GPT-4 parses (Table 11, App. 8.3.2), and AMR-CN.
+
+    Returns ``(series, table, values)``: ``series`` the similarities under ``VerbNet-<name>``,
+    ``VerbNet-GPT-4-<name>``, ``AMR-CN-<name>``; ``table`` their :func:`sts3k_rhos`, one row per
+    series; ``values`` those rhos under ``verbnet_<v>_sts3k_*``, ``verbnet_gpt4_<v>_sts3k_*``,
+    ``amr_cn_<v>_sts3k_*`` and the Pearson r of the two parsers' VerbNet-CN series,
+    ``verbnet_parsers_r_<v>`` (Table 11's .92), ``<v>`` the slug of the vectors' name.
+    """
+    from compsem.models import get_encoder
+
+    series, rows, values = {}, {}, {}
+    for name in word_vectors:
+        vectors = get_encoder(name).word_vectors
+        key = slug(name)
+        semparse = hybrid.verbnet_cn(parses, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
+        gpt4 = hybrid.verbnet_cn(gpt4_parses, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
+        amr_cn = amr.amr_cn_many(amr_parses["amr_a"], amr_parses["amr_b"], vectors)
+        for series_name, label, prefix, sims in (
+                (f"VerbNet-{name}", f"VerbNet-CN, corrected parses, {name}", f"verbnet_{key}", semparse),
+                (f"VerbNet-GPT-4-{name}", f"VerbNet-CN, GPT-4 parses, {name}", f"verbnet_gpt4_{key}", gpt4),
+                (f"AMR-CN-{name}", f"AMR-CN, {name}", f"amr_cn_{key}", amr_cn)):
+            series[series_name] = sims
+            rows[label] = sts3k_rhos(sims, pairs)
+            values |= {f"{prefix}_sts3k_{portion}": rho for portion, rho in rows[label].items()}
+        values[f"verbnet_parsers_r_{key}"] = float(np.corrcoef(semparse, gpt4)[0, 1])
+    return series, pd.DataFrame(rows).T, values
+
+
+def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], portion: str = "adv"
+                  ) -> dict[str, float]:
+    """``<prefix>_<candidate>_<portion>_<column>`` of each row of a
+    :func:`compsem.sts.hybrid.paired_comparisons` table (Table 9's central contrast, §5.2)."""
+    return {f"{prefix}_{slug(candidate)}_{portion}_{column}": row[column]
+            for candidate, row in paired.iterrows() for column in columns}
+
+
+def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], human, mask,
+                n_resamples: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The parser's effect with the word vectors held fixed (Table 11, App. 8.3.2: the hybrid "is
+    robust to the particular parsing method used"): rho of VerbNet-CN on the GPT-4 parses minus
+    rho on the corrected parses (``series`` of :func:`substitute_hybrids`) over the pairs in
+    ``mask``, with a 90% paired bootstrap interval (the interval of an equivalence test,
+    :func:`compsem.stats.paired_spearman_difference`).
+
+    Returns ``(table, values)``: one row per word-vector set, and ``parser_gap_<v>_adv`` with its
+    ``_ci90_low`` and ``_ci90_high``.
+    """
+    rows, values = {}, {}
+    for name in word_vectors:
+        gap = stats.paired_spearman_difference(series[f"VerbNet-GPT-4-{name}"], series[f"VerbNet-{name}"],
+                                               human, mask=mask, n_resamples=n_resamples, seed=seed, level=0.90)
+        rows[name] = gap
+        key = f"parser_gap_{slug(name)}_adv"
+        values |= {key: gap["difference"], f"{key}_ci90_low": gap["ci_low"], f"{key}_ci90_high": gap["ci_high"]}
+    table = pd.DataFrame(rows).T[["rho_a", "rho_b", "difference", "ci_low", "ci_high"]].rename(
+        columns={"rho_a": "GPT-4 parses", "rho_b": "corrected parses", "ci_low": "90% low", "ci_high": "90% high"})
+    return table, values
+
+
+# --------------------------------------------------------------------------- the betas (§4.6)
+
+
+def pilot_betas(word_vectors: Sequence[str], pilot_pairs: pd.DataFrame, pilot_parses: pd.DataFrame, stopwords,
+                n_resamples: int = 2000, seed: int = 0
+                ) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, float]], dict[str, float]]:
+    """§4.6's betas re-derived from the 120 pilot pairs with each of ``word_vectors``
+    (:func:`compsem.sts.weights.fit_pilot_betas` on :func:`compsem.sts.weights.pilot_role_similarities`).
+
+    Returns ``(fits, weights, values)``: ``fits[name]`` the fitted table; ``weights["pilot fit
+    (<name>)"]`` the eight betas of Eq. 2 it gives (:func:`compsem.sts.weights.full_weights`);
+    ``values`` ``pilot_beta_<v>_<role>`` with ``_ci_low``/``_ci_high``, and ``pilot_r2_<v>``.
+    """
+    from compsem.models import get_encoder
+
+    fits, eight, values = {}, {}, {}
+    for name in word_vectors:
+        key = slug(name)
+        sims = weights.pilot_role_similarities(pilot_parses, get_encoder(name).word_vectors, stopwords)
+        fit = weights.fit_pilot_betas(sims, pilot_pairs["human"], n_resamples=n_resamples, seed=seed)
+        fits[name] = fit
+        eight[f"pilot fit ({name})"] = weights.full_weights(fit["beta"])
+        for role, row in fit.iterrows():
+            beta = f"pilot_beta_{key}_{slug(role)}"
+            values |= {beta: row["beta"], f"{beta}_ci_low": row["ci_low"], f"{beta}_ci_high": row["ci_high"]}
+        values[f"pilot_r2_{key}"] = fit.attrs["r2"]
+    return fits, eight, values
+
+
+def beta_variants(rolesims: pd.DataFrame, human, mask_non, pilot_weights: Mapping[str, Mapping[str, float]]
+                  ) -> dict[str, Mapping[str, float]]:
+    """The named weightings of Eq. 2 whose effect §4.6's betas are tested against: the paper's,
+    uniform, the core roles only (minor roles 0), the pilot fits (``pilot_weights``), and all
+    eight betas fitted by least squares on the pairs of ``mask_non`` (STS3k-non, the adversarial
+    pairs unseen: :func:`compsem.sts.weights.fit_sts3k_betas`)."""
+    return {"paper": hybrid.WEIGHTS,
+            "uniform": {role: 1.0 for role in sts3k.ROLES},
+            "core roles only": {**hybrid.WEIGHTS, **{role: 0.0 for role in weights.MINOR_ROLES}},
+            **pilot_weights,
+            "fitted on STS3k-non": weights.fit_sts3k_betas(rolesims, human, mask_non)}
+
+
+def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str, float]], best_neural, human,
+                     mask, n_resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """VerbNet-CN's rho on ``mask`` (STS3k-adv) under each weighting of Eq. 2
+    (:func:`compsem.sts.weights.weight_sensitivity`), and its paired difference from the best
+    neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval
+    (:func:`compsem.stats.paired_spearman_difference`): columns ``difference from best neural``,
+    ``ci_low``, ``ci_high`` added."""
+    table = weights.weight_sensitivity(rolesims, variants, human, mask)
+    compared = {name: stats.paired_spearman_difference(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
+                                                       n_resamples=n_resamples, seed=seed)
+                for name, w in variants.items()}
+    table["difference from best neural"] = [compared[name]["difference"] for name in variants]
+    table["ci_low"] = [compared[name]["ci_low"] for name in variants]
+    table["ci_high"] = [compared[name]["ci_high"] for name in variants]
+    return table
+
+
+def sensitivity_values(sensitivity: pd.DataFrame, perturbed) -> dict[str, float]:
+    """The numbers of the beta sensitivity (§4.6's weights): ``sens_rho_<variant>`` and
+    ``sens_diff_ci_low_<variant>`` of each row of :func:`beta_sensitivity`, the range of the
+    named rhos and the smallest lower bound; the minimum, :data:`PERTURBED_PERCENTILE`-th
+    percentile and median of the ``perturbed`` rhos
+    (:func:`compsem.sts.weights.perturbed_rhos`)."""
+    values = {f"sens_rho_{slug(name)}": row["rho"] for name, row in sensitivity.iterrows()}
+    values |= {f"sens_diff_ci_low_{slug(name)}": row["ci_low"] for name, row in sensitivity.iterrows()}
+    return values | {
+        "sens_perturbed_min": float(np.min(perturbed)),
+        "sens_perturbed_q025": float(np.quantile(perturbed, PERTURBED_PERCENTILE / 100)),
+        "sens_perturbed_q025_pct": PERTURBED_PERCENTILE,
+        "sens_perturbed_median": float(np.median(perturbed)),
+        "sens_min_named_rho": float(sensitivity["rho"].min()),
+        "sens_max_named_rho": float(sensitivity["rho"].max()),
+        "sens_min_named_diff_ci_low": float(sensitivity["ci_low"].min()),
+    }
+
+
+# --------------------------------------------------------------------------- Figure 8 (§5.4)
+
+
+def figure8_values(relative: pd.DataFrame, mads: pd.Series, models: Sequence[str]) -> dict[str, float]:
+    """Figure 8's numbers (§5.4): ``mad_<model>``, the mean absolute deviation of each model's
+    profile from the human one, and ``fig8_<series>_<category>``, the relative profile of people
+    and of each model (:func:`compsem.sts.structure.figure8`)."""
+    values = {f"mad_{slug(name)}": float(mads[name]) for name in models}
+    for name in ["Human", *models]:
+        values |= {f"fig8_{slug(name)}_{slug(category)}": float(relative.loc[name, category])
+                   for category in relative.columns}
+    return values
+
+
+def interval_values(intervals: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+    """Contrasts of :func:`compsem.sts.contrasts.interval` as glue values: ``<key>`` (the point
+    value), ``<key>_ci_low`` and ``<key>_ci_high``."""
+    return {key if part == "value" else f"{key}_{part}": value
+            for key, interval in intervals.items() for part, value in interval.items()}
+
+
+def within_category_summary(within: pd.DataFrame, series: Sequence[str]) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The extension "ranking pairs or ranking types?" (Figure 8's categories, §5.4): rho within
+    each category (:func:`compsem.sts.structure.within_category_spearman`) and its mean over the
+    categories weighted by their numbers of pairs.
+
+    Returns ``(table, values)``: categories by ``series`` with a last row ``weighted mean``;
+    ``within_rho_<series>_<category>`` and ``within_weighted_<series>``.
+    """
+    values = {f"within_rho_{slug(row['series'])}_{slug(row['category'])}": row["rho"]
+              for _, row in within.iterrows()}
+    sums = within.assign(weighted=within["rho"] * within["n"]).groupby("series", sort=False)[["weighted", "n"]].sum()
+    weighted = sums["weighted"] / sums["n"]
+    values |= {f"within_weighted_{slug(name)}": float(value) for name, value in weighted.items()}
+    table = within.pivot(index="category", columns="series", values="rho").loc[list(FIGURE8_CATEGORIES),
+                                                                                list(series)]
+    table.loc["weighted mean"] = weighted
+    return table, values
+
+
+# --------------------------------------------------------------------------- generated pairs
+
+
+def label_generated(generated: pd.DataFrame) -> pd.DataFrame:
+    """Our labeller's roles (:func:`compsem.sts.roles.label_roles`) of the A and B sentences of
+    generated pairs, indexed like :func:`compsem.sts.generator.gold_roles` (``row``,
+    ``sentence``)."""
+    n = len(generated)
+    predicted = roles.label_roles(list(generated["sentence_a"]) + list(generated["sentence_b"]))
+    predicted.index = pd.MultiIndex.from_arrays([list(range(n)) * 2, ["a"] * n + ["b"] * n],
+                                                names=["row", "sentence"])
+    return predicted.sort_index()
+
+
+def role_recovery(generated: pd.DataFrame, predicted: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
+    """Whether the labeller puts the words that trade places in the right roles: per manipulation
+    of the generator, the lenient F1 of Agent, Verb and the object (Patient or Theme,
+    :func:`compsem.sts.roles.core_roles`) against the gold roles (Eq. 2 reads Patient and
+    Theme alike, §4.6). One row per category present, in :data:`compsem.sts.generator.CATEGORIES`
+    order."""
+    row_category = generated["category"].to_numpy()
+    recovery = {}
+    for category in generator.CATEGORIES:
+        rows = list(np.flatnonzero(row_category == category))
+        if rows:
+            scored = roles.evaluate(roles.core_roles(predicted.loc[rows]), roles.core_roles(gold.loc[rows]))
+            recovery[category] = {"Agent": scored.loc["Agent", "F1_lenient"], "Verb": scored.loc["Verb", "F1_lenient"],
+                                  "Object (Patient or Theme)": scored.loc["Patient", "F1_lenient"]}
+    return pd.DataFrame(recovery).T
+
+
+def generated_profile(generated: pd.DataFrame, models: Sequence[str], gold: pd.DataFrame, predicted: pd.DataFrame,
+                      vectors_name: str, word_vectors, stopwords, denominator: str) -> pd.DataFrame:
+    """Mean similarity per manipulation of the generated pairs (no human ratings; the paper's
+    Figure 8 question asked of models alone, §5.4): each sentence model of ``models``
+    (:func:`compsem.sts.scoring.pair_similarities`), and VerbNet-CN (Eq. 2, §4.6) with
+    ``word_vectors`` on the gold roles and on our labeller's. One row per category, one column
+    per series."""
+    from compsem.sts import scoring
+
+    sims = {spec: scoring.pair_similarities(spec, generated, show_progress=False) for spec in models}
+    for source, frame in (("gold roles", gold), ("our labeller", predicted)):
+        rolesims = hybrid.role_similarities(frame.xs("a", level="sentence"), frame.xs("b", level="sentence"),
+                                            word_vectors=word_vectors, stopwords=stopwords)
+        sims[f"VerbNet ({vectors_name}, {source})"] = hybrid.combine(rolesims, denominator=denominator)
+    category = generated["category"].to_numpy()
+    return pd.DataFrame({name: pd.Series(values).groupby(category).mean() for name, values in sims.items()})
+
+
+# --------------------------------------------------------------------------- sts3k-finetune
+
+
+def pair_embeddings(spec: str, pairs: pd.DataFrame, device: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Unstandardised embeddings of the A and B sentences under a model spec, the inputs of the
+    regressor features of §4.7: ``mean:<vectors>`` the Mean composition of word vectors after
+    stop-word removal (Table 1), otherwise a sentence encoder
+    (:func:`compsem.sts.scoring.embed_unique`, cached on disk)."""
+    from compsem.sts import composition, scoring
+
+    if spec.startswith("mean:"):
+        from compsem.models import get_encoder
+
+        vectors = get_encoder(spec.split(":", 1)[1]).word_vectors
+        stop = sts3k.load_stopwords()
+        return (composition.compose(pairs["sentence_a"], vectors, "mean", stopwords=stop),
+                composition.compose(pairs["sentence_b"], vectors, "mean", stopwords=stop))
+    both = scoring.embed_unique(spec, list(pairs["sentence_a"]) + list(pairs["sentence_b"]), device=device,
+                                show_progress=False)
+    return both[: len(pairs)], both[len(pairs):]
+
+
+def published_row(published: pd.DataFrame, features: str, regressor: str, split: str,
+                  n_components: int) -> pd.Series:
+    """One scored prediction file of the authors (a row of
+    :func:`compsem.sts.regressors.published_grid`; Figures 6, 7 and 11, §5.3)."""
+    chosen = published[(published["features"] == features) & (published["regressor"] == regressor)
+                       & (published["split"] == split) & (published["n_components"] == n_components)]
+    if chosen.empty:
+        raise KeyError(f"no published prediction file for {features}/{regressor}/{split}/{n_components}")
+    return chosen.iloc[0]

@@ -1,0 +1,407 @@
+"""The chapter helpers of sts3k-hybrid and sts3k-finetune (compsem.sts.chapter, and the concept
+functions they call: roles.core_roles, generator.gold_roles, contrasts.figure8_contrasts and
+contrasts.within_gaps), on constructed pairs, parses and fits; one test reads the authors'
+prediction files (data mirror)."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import stats
+from compsem.data.sts3k import ROLES
+from compsem.sts import chapter as C
+from compsem.sts import contrasts, generator, hybrid, roles, weights
+from compsem.sts.similarity import bootstrap_spearman, spearman
+from compsem.sts.structure import FIGURE8_CATEGORIES
+
+N_PAIRS = 40
+
+
+class FakeVectors:
+    """Hand-set word vectors: ``vector(word)`` or None for an unknown word."""
+
+    def __init__(self, table):
+        self.table = {k: np.asarray(v, dtype=float) for k, v in table.items()}
+        self.dim = len(next(iter(self.table.values())))
+
+    def vector(self, word):
+        return self.table.get(word)
+
+
+def _pairs(n: int = N_PAIRS, seed: int = 0) -> pd.DataFrame:
+    """Human ratings, with the first half of the pairs non-adversarial and the rest adversarial."""
+    rng = np.random.default_rng(seed)
+    portion = pd.Categorical(["non"] * (n // 2) + ["adv"] * (n - n // 2), categories=["non", "adv", "neg"])
+    return pd.DataFrame({"human": rng.uniform(0, 1, n), "portion": portion},
+                        index=pd.RangeIndex(n, name="pair_id"))
+
+
+def _noisy(human, scale: float, seed: int) -> np.ndarray:
+    return np.asarray(human) + np.random.default_rng(seed).normal(0, scale, len(human))
+
+
+# --------------------------------------------------------------------------- Table 9's STS3k columns
+
+
+def test_sts3k_rhos_are_the_three_sts3k_columns_of_table9():
+    pairs = _pairs()
+    sims = _noisy(pairs["human"], 0.3, 1)
+    rhos = C.sts3k_rhos(sims, pairs)
+    assert list(rhos) == ["all", "non", "adv"] == list(C.PORTIONS)
+    human = pairs["human"].to_numpy()
+    half = N_PAIRS // 2
+    assert rhos["all"] == pytest.approx(spearman(sims, human))
+    assert rhos["non"] == pytest.approx(spearman(sims[:half], human[:half]))
+    assert rhos["adv"] == pytest.approx(spearman(sims[half:], human[half:]))
+    assert rhos["non"] != pytest.approx(rhos["adv"])  # the portions are not mixed up
+
+
+def test_sts3k_table_and_values_key_the_rows_that_have_a_prefix():
+    pairs = _pairs()
+    series = {"shown only": _noisy(pairs["human"], 0.5, 2), "ours": _noisy(pairs["human"], 0.1, 3)}
+    table = C.sts3k_table(series, pairs)
+    assert list(table.index) == ["shown only", "ours"] and list(table.columns) == ["all", "non", "adv"]
+    assert table.loc["ours"].to_dict() == C.sts3k_rhos(series["ours"], pairs)
+    values = C.sts3k_values(table, [None, "x"])
+    assert values == {f"x_sts3k_{p}": table.loc["ours", p] for p in ("all", "non", "adv")}
+    with pytest.raises(ValueError):  # one prefix per row
+        C.sts3k_values(table, ["x"])
+
+
+def test_adv_spearman_intervals_are_the_bootstrap_of_each_series():
+    pairs = _pairs()
+    human = pairs["human"].to_numpy()
+    mask = (pairs["portion"] == "adv").to_numpy()
+    series = {"smatch_f1": _noisy(human, 0.02, 4), "amr_wwlk": _noisy(human, 2.0, 5)}
+    values = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7)
+    assert list(values) == ["smatch_f1_sts3k_adv_ci_low", "smatch_f1_sts3k_adv_ci_high",
+                            "amr_wwlk_sts3k_adv_ci_low", "amr_wwlk_sts3k_adv_ci_high"]
+    low, high = bootstrap_spearman(series["amr_wwlk"], human, mask, n_boot=300, seed=7)
+    assert (values["amr_wwlk_sts3k_adv_ci_low"], values["amr_wwlk_sts3k_adv_ci_high"]) == (low, high)
+    assert values["smatch_f1_sts3k_adv_ci_low"] > values["amr_wwlk_sts3k_adv_ci_high"]  # less noise
+
+
+# --------------------------------------------------------------------------- substitute word vectors
+
+
+WORDS = ("dog", "cat", "wolf", "bite", "chase", "lick", "man", "boy", "girl")
+
+
+def _substitute_inputs(n: int):
+    """Parses (corrected and 'GPT-4', which differ in a few Patients) and AMR graphs of ``n``
+    pairs over :data:`WORDS`, with random word vectors."""
+    rng = np.random.default_rng(11)
+    vectors = FakeVectors({w: rng.normal(size=4) for w in WORDS})
+    nouns, verbs = ["dog", "cat", "wolf", "man", "boy", "girl"], ["bite", "chase", "lick"]
+    rows, amr_rows = [], []
+    for i in range(n):
+        a = {"Agent": nouns[i % 6], "Verb": verbs[i % 3], "Patient": nouns[(i + 1) % 6]}
+        b = {"Agent": nouns[(i * 5 + 1) % 6], "Verb": verbs[(i // 2) % 3], "Patient": nouns[(i + 3) % 6]}
+        for side, roles_ in (("a", a), ("b", b)):
+            rows.append({"pair_id": i, "sentence": side, **{r: roles_.get(r) for r in ROLES}})
+        amr_rows.append({"amr_a": f"(v / {a['Verb']} :ARG0 (x / {a['Agent']}) :ARG1 (y / {a['Patient']}))",
+                         "amr_b": f"(v / {b['Verb']} :ARG0 (x / {b['Agent']}) :ARG1 (y / {b['Patient']}))"})
+    parses = pd.DataFrame(rows).set_index(["pair_id", "sentence"])
+    gpt4 = parses.copy()
+    gpt4.iloc[::4, gpt4.columns.get_loc("Patient")] = None
+    return vectors, parses, gpt4, pd.DataFrame(amr_rows)
+
+
+def test_substitute_hybrids_scores_verbnet_on_both_parsers_and_amr_cn(monkeypatch):
+    import compsem.models
+
+    vectors, parses, gpt4, amr_parses = _substitute_inputs(N_PAIRS)
+    monkeypatch.setattr(compsem.models, "get_encoder", lambda name: types.SimpleNamespace(word_vectors=vectors))
+    pairs = _pairs()
+    series, table, values = C.substitute_hybrids(["glove50"], parses, gpt4, amr_parses, (), "fixed", pairs)
+    assert list(series) == ["VerbNet-glove50", "VerbNet-GPT-4-glove50", "AMR-CN-glove50"]
+    assert list(table.index) == ["VerbNet-CN, corrected parses, glove50", "VerbNet-CN, GPT-4 parses, glove50",
+                                 "AMR-CN, glove50"]
+    expected = hybrid.verbnet_cn(parses, word_vectors=vectors, stopwords=(), denominator="fixed")
+    np.testing.assert_array_equal(series["VerbNet-glove50"], expected)
+    assert not np.allclose(series["VerbNet-GPT-4-glove50"], expected)  # the other parses are used
+    assert values["amr_cn_glove50_sts3k_adv"] == C.sts3k_rhos(series["AMR-CN-glove50"], pairs)["adv"]
+    assert values["verbnet_gpt4_glove50_sts3k_all"] == table.loc["VerbNet-CN, GPT-4 parses, glove50", "all"]
+    assert values["verbnet_parsers_r_glove50"] == pytest.approx(
+        np.corrcoef(series["VerbNet-glove50"], series["VerbNet-GPT-4-glove50"])[0, 1])
+    assert len(values) == 3 * 3 + 1
+
+
+def test_paired_values_name_each_candidate_and_column():
+    paired = pd.DataFrame({"rival": ["DefSent", "DefSent"], "difference": [0.2, 0.1], "ci_low": [0.1, -0.1]},
+                          index=pd.Index(["VerbNet-CN", "AMR-CN"], name="candidate"))
+    assert C.paired_values(paired, "paired", ("difference", "ci_low")) == {
+        "paired_verbnet_cn_adv_difference": 0.2, "paired_verbnet_cn_adv_ci_low": 0.1,
+        "paired_amr_cn_adv_difference": 0.1, "paired_amr_cn_adv_ci_low": -0.1}
+
+
+def test_parser_gaps_are_gpt4_minus_corrected_with_a_90_percent_interval():
+    pairs = _pairs()
+    human = pairs["human"].to_numpy()
+    mask = (pairs["portion"] == "adv").to_numpy()
+    series = {"VerbNet-v": _noisy(human, 0.1, 6), "VerbNet-GPT-4-v": _noisy(human, 0.6, 7)}
+    table, values = C.parser_gaps(series, ["v"], human, mask, n_resamples=400, seed=0)
+    gap = stats.paired_spearman_difference(series["VerbNet-GPT-4-v"], series["VerbNet-v"], human, mask=mask,
+                                           n_resamples=400, seed=0, level=0.90)
+    assert values == {"parser_gap_v_adv": gap["difference"], "parser_gap_v_adv_ci90_low": gap["ci_low"],
+                      "parser_gap_v_adv_ci90_high": gap["ci_high"]}
+    assert values["parser_gap_v_adv"] < 0  # the noisier GPT-4 series correlates less
+    assert list(table.columns) == ["GPT-4 parses", "corrected parses", "difference", "90% low", "90% high"]
+    assert table.loc["v", "corrected parses"] == pytest.approx(spearman(series["VerbNet-v"][mask], human[mask]))
+
+
+# --------------------------------------------------------------------------- the betas (§4.6)
+
+
+def _rolesims(n: int = N_PAIRS, seed: int = 3) -> tuple[pd.DataFrame, np.ndarray]:
+    """Role similarities (some roles missing) and ratings that follow the paper's betas."""
+    rng = np.random.default_rng(seed)
+    sims = pd.DataFrame(rng.uniform(0, 1, (n, len(ROLES))), columns=list(ROLES))
+    sims = sims.mask(rng.uniform(size=sims.shape) < 0.2)
+    human = hybrid.combine(sims) + rng.normal(0, 0.02, n)
+    return sims, human
+
+
+def test_pilot_betas_fit_each_vector_set(monkeypatch):
+    import compsem.models
+
+    vectors = FakeVectors({"v": [1.0, 0.0]})
+    monkeypatch.setattr(compsem.models, "get_encoder", lambda name: types.SimpleNamespace(word_vectors=vectors))
+    sims, human = _rolesims()
+    sims = sims[["Agent", "Verb", "Patient"]].fillna(0.5)
+    human = sims.to_numpy() @ np.array([2.0, 3.0, 2.0]) + np.random.default_rng(0).normal(0, 0.01, len(sims))
+    monkeypatch.setattr(weights, "pilot_role_similarities", lambda parses, word_vectors, stopwords: sims)
+    pilot = pd.DataFrame({"human": human})
+    fits, eight, values = C.pilot_betas(["glove50"], pilot, None, (), n_resamples=200, seed=0)
+    assert list(eight) == ["pilot fit (glove50)"]
+    assert fits["glove50"]["beta"].to_dict() == pytest.approx({"Agent": 2.0, "Verb": 3.0, "Patient": 2.0}, abs=0.05)
+    assert eight["pilot fit (glove50)"]["Theme"] == eight["pilot fit (glove50)"]["Patient"]  # Theme copies Patient
+    assert values["pilot_beta_glove50_verb"] == fits["glove50"].loc["Verb", "beta"]
+    assert values["pilot_beta_glove50_verb_ci_low"] < values["pilot_beta_glove50_verb"]
+    assert values["pilot_beta_glove50_verb_ci_high"] > values["pilot_beta_glove50_verb"]
+    assert values["pilot_r2_glove50"] == pytest.approx(1.0, abs=0.01)
+    assert len(values) == 3 * 3 + 1
+
+
+def test_beta_variants_name_the_paper_uniform_core_pilot_and_fitted_weights():
+    sims, human = _rolesims()
+    non = np.arange(len(human)) < len(human) // 2
+    pilot = {"pilot fit (v)": dict(hybrid.WEIGHTS, Verb=4.0)}
+    variants = C.beta_variants(sims, human, non, pilot)
+    assert list(variants) == ["paper", "uniform", "core roles only", "pilot fit (v)", "fitted on STS3k-non"]
+    assert variants["paper"] == hybrid.WEIGHTS
+    assert set(variants["uniform"].values()) == {1.0}
+    assert all(variants["core roles only"][r] == 0.0 for r in weights.MINOR_ROLES)
+    assert variants["core roles only"]["Verb"] == hybrid.WEIGHTS["Verb"]
+    assert variants["fitted on STS3k-non"] == weights.fit_sts3k_betas(sims, human, non)
+
+
+def test_beta_sensitivity_compares_every_weighting_with_the_best_neural_model():
+    sims, human = _rolesims()
+    adv = np.arange(len(human)) >= len(human) // 2
+    variants = {"paper": hybrid.WEIGHTS, "uniform": {r: 1.0 for r in ROLES}}
+    neural = _noisy(human, 0.3, 9)
+    table = C.beta_sensitivity(sims, variants, neural, human, adv, n_resamples=300, seed=0)
+    assert list(table.index) == ["paper", "uniform"]
+    assert table["rho"].tolist() == weights.weight_sensitivity(sims, variants, human, adv)["rho"].tolist()
+    expected = spearman(hybrid.combine(sims, variants["uniform"])[adv], human[adv]) - spearman(neural[adv], human[adv])
+    assert table.loc["uniform", "difference from best neural"] == pytest.approx(expected)
+    assert (table["ci_low"] <= table["difference from best neural"]).all()
+    assert (table["difference from best neural"] <= table["ci_high"]).all()
+
+
+def test_sensitivity_values_summarise_the_named_and_perturbed_weightings():
+    sensitivity = pd.DataFrame({"rho": [0.6, 0.5], "ci_low": [0.1, -0.02]}, index=["paper", "core roles only"])
+    perturbed = np.linspace(0.4, 0.7, 401)
+    values = C.sensitivity_values(sensitivity, perturbed)
+    assert values["sens_rho_paper"] == 0.6 and values["sens_rho_core_roles_only"] == 0.5
+    assert values["sens_diff_ci_low_core_roles_only"] == -0.02
+    assert values["sens_perturbed_min"] == 0.4
+    assert values["sens_perturbed_q025"] == pytest.approx(0.4 + 0.3 * C.PERTURBED_PERCENTILE / 100)
+    assert values["sens_perturbed_q025_pct"] == C.PERTURBED_PERCENTILE
+    assert values["sens_perturbed_median"] == pytest.approx(0.55)
+    assert (values["sens_min_named_rho"], values["sens_max_named_rho"]) == (0.5, 0.6)
+    assert values["sens_min_named_diff_ci_low"] == -0.02
+
+
+# --------------------------------------------------------------------------- Figure 8 (§5.4)
+
+
+def test_figure8_values_key_the_mads_and_the_relative_profiles():
+    relative = pd.DataFrame({"Modifiers": [1.0, 1.0, 1.0], "Swap-2": [0.6, 0.9, 0.8]},
+                            index=["Human", "Mean-CN", "not a paper series"])
+    mads = pd.Series({"Mean-CN": 0.3, "not a paper series": 0.1})
+    values = C.figure8_values(relative, mads, ["Mean-CN"])
+    assert values == {"mad_mean_cn": 0.3, "fig8_human_modifiers": 1.0, "fig8_human_swap_2": 0.6,
+                      "fig8_mean_cn_modifiers": 1.0, "fig8_mean_cn_swap_2": 0.9}
+
+
+def _profile_draws(human: dict, model: dict, n: int = 50):
+    point = pd.DataFrame({"Human": human, "M": model}).T
+    rng = np.random.default_rng(0)
+    draws = {name: pd.DataFrame({c: v + rng.normal(0, 0.01, n) for c, v in row.items()})
+             for name, row in point.iterrows()}
+    return point, draws
+
+
+def test_figure8_contrasts_read_the_human_steps_and_the_fall_gap():
+    human = {"Single": 0.6, "Swap-2": 0.5, "Swap-3": 0.45, "Swap-4": 0.4}
+    model = {"Single": 0.9, "Swap-2": 0.9, "Swap-3": 0.9, "Swap-4": 0.85}
+    point, draws = _profile_draws(human, model)
+    out = contrasts.figure8_contrasts(point, draws, ["M"])
+    assert list(out) == ["fig8_human_step_single_swap_2", "fig8_human_step_swap_2_swap_3",
+                         "fig8_human_step_swap_3_swap_4", "fig8_fall_gap_m"]
+    assert out["fig8_human_step_single_swap_2"]["value"] == pytest.approx(0.1)
+    assert out["fig8_fall_gap_m"]["value"] == pytest.approx((0.6 - 0.4) - (0.9 - 0.85))
+    for interval in out.values():
+        assert interval["ci_low"] < interval["value"] < interval["ci_high"]
+
+
+def test_within_gaps_are_each_hybrid_minus_each_rival():
+    point = pd.Series({"VerbNet-CN": 0.3, "AMR-CN": 0.25, "DefSent": 0.2, "OpenAI": 0.1})
+    draws = pd.DataFrame({k: v + np.random.default_rng(1).normal(0, 0.02, 100) for k, v in point.items()})
+    out = contrasts.within_gaps(point, draws, ["VerbNet-CN", "AMR-CN"], ["DefSent", "OpenAI"])
+    assert list(out) == ["within_gap_verbnet_cn_minus_defsent", "within_gap_verbnet_cn_minus_openai",
+                         "within_gap_amr_cn_minus_defsent", "within_gap_amr_cn_minus_openai"]
+    assert out["within_gap_amr_cn_minus_openai"]["value"] == pytest.approx(0.15)
+    assert out["within_gap_amr_cn_minus_openai"] == contrasts.interval(
+        0.25 - 0.1, draws["AMR-CN"] - draws["OpenAI"])
+
+
+def test_interval_values_glue_the_value_under_the_key_itself():
+    intervals = {"gap": {"value": 0.2, "ci_low": 0.1, "ci_high": 0.3}}
+    assert C.interval_values(intervals) == {"gap": 0.2, "gap_ci_low": 0.1, "gap_ci_high": 0.3}
+
+
+def test_within_category_summary_weights_the_categories_by_their_pairs():
+    rows = []
+    for k, category in enumerate(FIGURE8_CATEGORIES):
+        rows.append({"series": "A", "category": category, "n": 10 * (k + 1), "rho": 0.1 * k})
+        rows.append({"series": "B", "category": category, "n": 10 * (k + 1), "rho": 0.5})
+    within = pd.DataFrame(rows)
+    table, values = C.within_category_summary(within, ["B", "A"])
+    n = np.arange(1, 9) * 10
+    expected = float((0.1 * np.arange(8) * n).sum() / n.sum())
+    assert values["within_weighted_a"] == pytest.approx(expected)
+    assert values["within_weighted_b"] == pytest.approx(0.5)
+    assert values["within_rho_a_swap_2"] == pytest.approx(0.3)
+    assert list(table.columns) == ["B", "A"]
+    assert list(table.index) == [*FIGURE8_CATEGORIES, "weighted mean"]
+    assert table.loc["weighted mean", "A"] == pytest.approx(expected)
+
+
+# --------------------------------------------------------------------------- generated pairs
+
+
+def test_core_roles_keep_agent_verb_and_the_object_under_patient():
+    frame = pd.DataFrame([{"Agent": "the dog", "Verb": "gave", "Patient": None, "Theme": "a bone",
+                           "Time": "today"},
+                          {"Agent": "the cat", "Verb": "saw", "Patient": "the bird", "Theme": "to me"}])
+    core = roles.core_roles(frame)
+    assert list(core.columns) == list(ROLES)
+    assert core["Patient"].tolist() == ["a bone", "the bird"]  # Theme only where there is no Patient
+    assert core["Theme"].isna().all() and core["Time"].isna().all()
+    assert core["Agent"].tolist() == ["the dog", "the cat"]
+
+
+def test_gold_roles_stack_the_generated_roles_by_row_and_sentence():
+    generated = generator.generate({"SWAP_SUBJ_DOBJ": 2, "AB_VERB": 1}, seed=0)
+    gold = generator.gold_roles(generated)
+    assert list(gold.columns) == list(ROLES)
+    assert gold.index.names == ["row", "sentence"]
+    assert list(gold.index) == [(0, "a"), (0, "b"), (1, "a"), (1, "b"), (2, "a"), (2, "b")]
+    for row in range(3):
+        for side in ("a", "b"):
+            phrases = {role: phrase for role, phrase in generated.iloc[row][f"roles_{side}"].items() if phrase}
+            assert gold.loc[(row, side)].dropna().to_dict() == phrases
+
+
+def test_label_generated_indexes_the_labels_like_the_gold_roles(nlp):
+    generated = generator.generate({"SWAP_SUBJ_DOBJ": 2}, seed=1)
+    predicted = C.label_generated(generated)
+    gold = generator.gold_roles(generated)
+    assert predicted.index.equals(gold.index)
+    expected = roles.label_roles([generated.iloc[1]["sentence_b"]], nlp=nlp).iloc[0]
+    assert predicted.loc[(1, "b")].tolist() == expected.tolist()
+
+
+def test_role_recovery_scores_agent_verb_and_object_per_manipulation():
+    generated = generator.generate({"SWAP_SUBJ_DOBJ": 3, "AB_VERB": 2}, seed=0)
+    gold = generator.gold_roles(generated)
+    predicted = gold.copy()
+    swaps = np.flatnonzero(generated["category"] == "SWAP_SUBJ_DOBJ")
+    swapped = np.isin(predicted.index.get_level_values("row"), swaps)  # Agent and Patient exchanged
+    predicted.loc[swapped, ["Agent", "Patient"]] = predicted.loc[swapped, ["Patient", "Agent"]].to_numpy()
+    recovery = C.role_recovery(generated, predicted, gold)
+    assert list(recovery.index) == [c for c in generator.CATEGORIES if c in ("SWAP_SUBJ_DOBJ", "AB_VERB")]
+    assert list(recovery.columns) == ["Agent", "Verb", "Object (Patient or Theme)"]
+    assert recovery.loc["AB_VERB"].tolist() == [1.0, 1.0, 1.0]
+    assert recovery.loc["SWAP_SUBJ_DOBJ", "Verb"] == 1.0
+    assert recovery.loc["SWAP_SUBJ_DOBJ", "Agent"] == 0.0
+
+
+def test_generated_profile_averages_verbnet_per_manipulation():
+    generated = generator.generate({"SWAP_SUBJ_DOBJ": 2, "AB_VERB": 2}, seed=0)
+    gold = generator.gold_roles(generated)
+    words = {w for phrase in gold.stack().tolist() for w in str(phrase).lower().split()}
+    rng = np.random.default_rng(2)
+    vectors = FakeVectors({w: rng.normal(size=3) for w in words})
+    profile = C.generated_profile(generated, [], gold, gold, "v", vectors, (), "fixed")
+    assert list(profile.columns) == ["VerbNet (v, gold roles)", "VerbNet (v, our labeller)"]
+    sims = hybrid.combine(hybrid.role_similarities(gold.xs("a", level="sentence"), gold.xs("b", level="sentence"),
+                                                   word_vectors=vectors, stopwords=()))
+    swaps = (generated["category"] == "SWAP_SUBJ_DOBJ").to_numpy()
+    assert profile.loc["AB_VERB", "VerbNet (v, gold roles)"] == pytest.approx(sims[~swaps].mean())
+    assert profile.loc["SWAP_SUBJ_DOBJ", "VerbNet (v, our labeller)"] == pytest.approx(sims[swaps].mean())
+
+
+# --------------------------------------------------------------------------- sts3k-finetune
+
+
+def test_pair_embeddings_compose_or_encode_the_a_and_b_sentences(monkeypatch):
+    import compsem.models
+    from compsem.data import sts3k
+    from compsem.sts import composition, scoring
+
+    pairs = pd.DataFrame({"sentence_a": ["the dog bit", "a cat"], "sentence_b": ["the cat", "dogs bit"]})
+    vectors = FakeVectors({"dog": [1.0, 0.0], "cat": [0.0, 1.0], "bit": [1.0, 1.0], "dogs": [2.0, 0.0]})
+    monkeypatch.setattr(compsem.models, "get_encoder", lambda name: types.SimpleNamespace(word_vectors=vectors))
+    monkeypatch.setattr(sts3k, "load_stopwords", lambda: frozenset({"the", "a"}))
+    a, b = C.pair_embeddings("mean:fake", pairs)
+    np.testing.assert_array_equal(a, composition.compose(pairs["sentence_a"], vectors, "mean",
+                                                         stopwords=frozenset({"the", "a"})))
+    np.testing.assert_allclose(b[1], [1.5, 0.5])  # mean of "dogs" and "bit"
+
+    def encode(spec, sentences, device="auto", show_progress=True):
+        return np.array([[len(s), i] for i, s in enumerate(sentences)], dtype=float)
+
+    monkeypatch.setattr(scoring, "embed_unique", encode)
+    a, b = C.pair_embeddings("minilm", pairs)
+    assert a[:, 1].tolist() == [0, 1] and b[:, 1].tolist() == [2, 3]  # A sentences first, then B
+    assert b[0, 0] == len("the cat")
+
+
+def test_published_row_picks_one_file_or_says_none_exists():
+    published = pd.DataFrame({"features": ["verbnet", "verbnet", "mpnet"], "regressor": ["nn3", "nn3", "nn3"],
+                              "split": ["adversarial", "random", "adversarial"], "n_components": [8, 8, 8],
+                              "rho_adv": [0.5, 0.6, 0.1]})
+    assert C.published_row(published, "verbnet", "nn3", "random", 8)["rho_adv"] == 0.6
+    with pytest.raises(KeyError, match="nn5"):
+        C.published_row(published, "verbnet", "nn5", "random", 8)
+
+
+@pytest.mark.needs_data
+def test_published_row_reads_figure7_verbnet_bars():
+    """The VerbNet-CN bars of Figure 7 come from the authors' prediction files (§5.3)."""
+    from compsem.data import sts3k
+    from compsem.report import load_targets
+    from compsem.sts import regressors
+
+    published = regressors.published_grid(sts3k.load_pairs())
+    adversarial = C.published_row(published, "verbnet", "nn3", "adversarial", 8)
+    target = load_targets("sts3k")["fig7_verbnet_adversarial"]
+    assert adversarial["rho_adv"] == pytest.approx(target["paper"], abs=target.get("tol", 0.005))
