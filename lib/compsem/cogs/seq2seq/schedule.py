@@ -17,7 +17,7 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
 - seconds per update: the median over the committed GPU runs of that model
   (``train_seconds / steps``, :func:`measured`), which includes their validations and the
   sharing of the GPU with the runs beside them; else :data:`BENCH_SECONDS_PER_UPDATE`
-  (``benchmarks/results/bench_cogs_h100_2026-11-22.txt``, one model alone); ``--speed`` overrides
+  (``benchmarks/results/bench_cogs_h100.txt``, one model alone); ``--speed`` overrides
   both. A seed group is counted as its seeds one after the other (no speed-up is assumed
   until one is measured);
 - expected updates: the most updates of a committed GPU run of the same model and exposures
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 BENCH_SECONDS_PER_UPDATE = {"transformer": 0.025, "lstm": 0.141, "bilstm": 0.157}
 """One model alone on an H100, bfloat16 autocast, 512 sentences per update
-(``benchmarks/results/bench_cogs_h100_2026-11-22.txt``)."""
+(``benchmarks/results/bench_cogs_h100.txt``)."""
 BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "lstm": 124.0, "bilstm": 188.6}
 """Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
 FULL_SENTENCES = 27_000

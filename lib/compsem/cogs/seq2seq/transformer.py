@@ -38,7 +38,7 @@ ATTENTION_BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION
 """Kernels scaled dot-product attention may use. cuDNN's is left out: it builds a new execution
 plan for every new shape (each batch's length, each decoding step), which made a training update
 take 0.8 s and beam search 55 tokens/s on an H100
-(``benchmarks/results/bench_cogs_h100_2026-11-22.txt``)."""
+(``benchmarks/results/bench_cogs_h100.txt``)."""
 
 
 def sinusoidal_positions(length: int, dim: int) -> torch.Tensor:
