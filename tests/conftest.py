@@ -19,6 +19,7 @@ import pytest
 
 from compsem import paths
 from compsem.data import registry
+from compsem.targets import load_targets
 
 DATA_VARS = ("COMPSEM_DATA_DIR", "COMPSEM_DATA_URL", "COMPSEM_CACHE_DIR")
 SESSION_DATA_ENV = {name: os.environ.get(name) for name in DATA_VARS}  # before any test changes them
@@ -162,3 +163,98 @@ def nlp():
         return spacy_pipeline("sm")
     except ModelUnavailableError as error:  # pragma: no cover - environment without the model
         pytest.skip(str(error))
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """An empty cache of the test's own (``COMPSEM_CACHE_DIR`` at ``tmp_path / "cache"``) with the
+    fit cache on (``COMPSEM_FIT_CACHE`` unset) and no embedding shards remembered in memory from
+    another folder; the folder. Shared by every test of what is cached (embeddings, fits, the
+    derived tables): they must neither read nor fill the session's cache."""
+    from compsem.models import cache
+
+    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("COMPSEM_FIT_CACHE", raising=False)
+    cache._read_shards.cache_clear()
+    yield tmp_path / "cache"
+    cache._read_shards.cache_clear()
+
+
+@pytest.fixture
+def no_fit_cache(monkeypatch):
+    """The fit cache off (``COMPSEM_FIT_CACHE=0``): for the modules whose tests fit for real; the
+    fit cache has its own tests (``cache_dir``)."""
+    monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")
+
+
+@pytest.fixture
+def hf_offline(monkeypatch):
+    """The Hugging Face libraries offline (hub, transformers, datasets): the fine-tuning tests
+    load the packaged MiniLM and must never reach the network."""
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(name, "1")
+
+
+@pytest.fixture(scope="session")
+def minilm_dir() -> str:
+    """The folder of the packaged all-MiniLM-L6-v2, for the fine-tuning tests
+    (:mod:`compsem.sts.finetune`); skipped where the model or sentence-transformers' training
+    extra (datasets, accelerate) is not installed."""
+    pytest.importorskip("datasets")
+    pytest.importorskip("accelerate")
+    from compsem.models import ModelUnavailableError
+    from compsem.models import registry as models
+
+    try:
+        return str(models.minilm_path())
+    except ModelUnavailableError as error:
+        pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def within_target():
+    """``within_target(study, key, value)``: asserts that ``value`` lies within the tolerance of
+    the paper's number ``key`` in ``data/targets/<study>.json`` (read by
+    :func:`compsem.targets.load_targets`, as the book reads it); shared by the tests that hold a
+    computed number to the paper."""
+    def check(study: str, key: str, value) -> None:
+        target = load_targets(study)[key]
+        assert abs(value - target["paper"]) <= target["tol"] + 1e-12, (key, value, target["paper"])
+
+    return check
+
+
+@pytest.fixture(scope="session")
+def reversal_pairs():
+    """``reversal_pairs(n, seed)``: ``n`` toy pairs for the COGS sequence-to-sequence models, each
+    the reverse of a sequence of 1-6 symbols (ids 4-11 in both vocabularies: 12 ids with the
+    specials); shared by the training, checkpoint and time-budget tests, which train on it in
+    seconds."""
+    import numpy as np
+
+    from compsem.cogs.seq2seq import batching
+
+    def make(n: int, seed: int):
+        rng = np.random.default_rng(seed)
+        src = [rng.integers(4, 12, rng.integers(1, 7)).tolist() for _ in range(n)]
+        return batching.Pairs(src, [s[::-1] for s in src])
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def toy_config():
+    """``toy_config(model="transformer-tiny", steps=30)``: the configuration that trains a tiny
+    model on ``reversal_pairs`` (seed 7, batches of 16 x 2, validation every 10 updates,
+    patience 100 validations); shared by the training, checkpoint and time-budget tests."""
+    from compsem.cogs.seq2seq import config
+
+    def make(model: str = "transformer-tiny", steps: int = 30) -> dict:
+        return config.make_config(
+            model,
+            seed=7,
+            training={"batch_size": 16, "accum_count": 2, "lr": 1.0, "warmup": 20,
+                      "max_steps": steps, "valid_every": 10, "patience": 100},
+        )
+
+    return make

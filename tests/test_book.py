@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 import yaml
 
-from compsem import paths, run
+from compsem import parameters, paths
 
 pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -80,7 +80,7 @@ def launch_urls(chapter: str) -> dict[str, str]:
 
 def test_chapter_pages_have_launch_buttons(html_dir):
     missing = []
-    for chapter in run.chapters():
+    for chapter in parameters.chapters():
         links = set(_parse(html_dir / "book" / f"{chapter}.html").links)
         missing += [f"{chapter}: {service} {url}" for service, url in launch_urls(chapter).items()
                     if url not in links]
@@ -88,7 +88,7 @@ def test_chapter_pages_have_launch_buttons(html_dir):
 
 
 def test_every_chapter_is_rendered(html_dir):
-    for chapter in run.chapters():
+    for chapter in parameters.chapters():
         assert (html_dir / "book" / f"{chapter}.html").exists()
     assert (html_dir / "index.html").exists()
 
@@ -132,7 +132,7 @@ def test_chapter_pages_in_a_real_browser(html_dir):
         )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.route("http*://**", lambda route: route.abort())  # offline: no CDN fetches
-        for chapter in run.chapters():
+        for chapter in parameters.chapters():
             page.goto((html_dir / "book" / f"{chapter}.html").as_uri(), wait_until="load")
             if page.locator("main h1").count() == 0:
                 problems.append(f"{chapter}: no title")

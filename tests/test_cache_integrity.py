@@ -25,14 +25,7 @@ from compsem.data import sts3k
 from compsem.models import cache as cache_mod
 from compsem.models import cached_encode
 
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("COMPSEM_FIT_CACHE", raising=False)
-    cache_mod._read_shards.cache_clear()
-    yield tmp_path / "cache"
-    cache_mod._read_shards.cache_clear()
+pytestmark = pytest.mark.usefixtures("cache_dir")  # every test: an empty cache of its own
 
 
 def _set_aside(path) -> bool:

@@ -13,10 +13,10 @@ import math
 import pytest
 import yaml
 
-from compsem import paths, run
+from compsem import parameters, paths, provenance, run
 from compsem.report import read_glued
 
-CHAPTERS = run.chapters()
+CHAPTERS = parameters.chapters()
 
 
 def test_there_are_chapters():
@@ -36,7 +36,7 @@ def _toc_files() -> set[str]:
 def test_chapter_is_complete(chapter):
     """A source, smoke/default parameter files, a committed executed notebook, a toc entry."""
     for profile in ("smoke", "default"):
-        run.resolve_parameters(chapter, profile)  # raises on unknown names or bad values
+        parameters.resolve_parameters(chapter, profile)  # raises on unknown names or bad values
     assert (paths.BOOK_DIR / f"{chapter}.ipynb").exists(), f"run `make run CHAPTER={chapter}`"
     assert f"book/{chapter}" in _toc_files()
 
@@ -44,7 +44,7 @@ def test_chapter_is_complete(chapter):
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_committed_notebook_is_fresh(chapter):
     executed = paths.BOOK_DIR / f"{chapter}.ipynb"
-    assert run.staleness(executed) == []
+    assert provenance.staleness(executed) == []
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -8,7 +8,6 @@ refusal.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import jupytext
 import nbformat
 import pytest
 
-from compsem import claims, findings_page, paths, report, run
+from compsem import claims, findings_page, parameters, paths, report
 
 MINIMUM_CLAIMS = {"sts3k": 10, "modifiers": 6, "probing": 6, "cogs": 8}
 GLUED = findings_page.glued_by_chapter()
@@ -51,7 +50,7 @@ def test_claim_links_to_a_section_of_its_chapter(claim):
     assert claim.section in headings, f"{claim.id}: no heading {claim.section!r} in {claim.chapter}"
 
 
-@pytest.mark.parametrize("chapter", run.chapters())
+@pytest.mark.parametrize("chapter", parameters.chapters())
 def test_chapter_opens_with_its_findings(chapter):
     source = jupytext.read(paths.NOTEBOOKS_DIR / f"{chapter}.py")
     markdown = [c.source for c in source.cells if c.cell_type == "markdown"]
@@ -64,7 +63,7 @@ def test_chapter_opens_with_its_findings(chapter):
     assert {"findings_table", "findings_headline"} <= glued
 
 
-@pytest.mark.parametrize("chapter", run.chapters())
+@pytest.mark.parametrize("chapter", parameters.chapters())
 def test_every_figure_has_a_caption(chapter):
     executed = nbformat.read(paths.BOOK_DIR / f"{chapter}.ipynb", as_version=4)
     for cell in executed.cells:
@@ -103,7 +102,7 @@ def test_findings_page_opens_with_the_counts_and_the_contradictions():
 def test_findings_headline_counts_claims_and_targets():
     rows = [{"outcome": "reproduced"}, {"outcome": "contradicted"},
             {"outcome": "not testable"}]
-    targets = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
+    targets = report.load_targets("sts3k")
     key = next(k for k, t in targets.items() if not t.get("status"))
     values = {key: targets[key]["paper"]}
     headline = report.findings_headline(rows, values)
@@ -252,7 +251,7 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
     claims.load.cache_clear()
     import yaml
 
-    entry = {"id": "bad-reason", "chapter": run.chapters()[0], "section": "s", "claim": "c",
+    entry = {"id": "bad-reason", "chapter": parameters.chapters()[0], "section": "s", "claim": "c",
              "quote": "q", "source": "s", "paper": "p", "evidence": "reproduction",
              "expect": "fails", "holds_if": "a < b", "fails_if": "otherwise",
              "reason": "see {a.__class__}"}
@@ -265,7 +264,7 @@ def test_reason_states_our_numbers_from_glued_values(tmp_path, monkeypatch):
 def test_a_malformed_ledger_names_the_file_and_the_claim(tmp_path, monkeypatch):
     monkeypatch.setattr(claims, "CLAIMS_DIR", tmp_path)
     claims.load.cache_clear()
-    entry = {"id": "bad-rule", "chapter": run.chapters()[0], "section": "s", "claim": "c",
+    entry = {"id": "bad-rule", "chapter": parameters.chapters()[0], "section": "s", "claim": "c",
              "quote": "q", "source": "s", "paper": "p", "evidence": "reproduction",
              "expect": "holds", "holds_if": "a == b", "fails_if": "otherwise"}
     import yaml
@@ -302,7 +301,7 @@ def _ledger(tmp_path, monkeypatch, name, entries=None, text=None):
     claims.load.cache_clear()
     file = tmp_path / f"{name}.yaml"
     if text is None:
-        text = yaml.safe_dump([{"id": "bad", "chapter": run.chapters()[0], "section": "s",
+        text = yaml.safe_dump([{"id": "bad", "chapter": parameters.chapters()[0], "section": "s",
                                 "claim": "c", "quote": "q", "source": "s", "paper": "p",
                                 "evidence": "reproduction", "expect": "holds",
                                 "holds_if": "a > b", "fails_if": "otherwise", **entry}
@@ -434,7 +433,7 @@ def test_an_unreadable_executed_notebook_names_the_file_and_the_fix(
     the notebooks are copies in a temporary folder that stands for it)."""
     from compsem.errors import CompsemError
 
-    chapter = run.chapters()[0]
+    chapter = parameters.chapters()[0]
     text = (paths.BOOK_DIR / f"{chapter}.ipynb").read_text()
     (tmp_path / f"{chapter}.ipynb").write_text(text[: len(text) // 2])
     monkeypatch.setattr(paths, "BOOK_DIR", tmp_path)

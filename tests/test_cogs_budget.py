@@ -15,29 +15,21 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_cogs_checkpoints import _toy
 
 from compsem.cogs.seq2seq import batching, config, experiment, results, training
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _toy_config(steps=30):
-    return config.make_config(
-        "transformer-tiny", seed=7,
-        training={"batch_size": 16, "accum_count": 2, "lr": 1.0, "warmup": 20, "max_steps": steps,
-                  "valid_every": 10, "patience": 100},
-    )
-
-
 # ------------------------------------------------------------- the deadline, between updates
 
 
-def test_a_deadline_stops_training_at_the_first_update_past_it(tmp_path):
+def test_a_deadline_stops_training_at_the_first_update_past_it(tmp_path, reversal_pairs,
+                                                               toy_config):
     """Not at the next validation (30 s to 3 minutes later on a GPU): the checkpoint is saved at
     that update, and a later call goes on from it to the weights of an uninterrupted run."""
-    cfg = _toy_config(steps=30)
-    train_pairs, dev = _toy(100, 0), _toy(20, 1)
+    cfg = toy_config(steps=30)
+    train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
     cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
                          progress=False, deadline=time.time() - 1)
     assert cut.state.done and cut.state.stop_reason == "time limit"
@@ -61,9 +53,10 @@ def test_a_deadline_stops_training_at_the_first_update_past_it(tmp_path):
         assert (again.model.state_dict()[name] == value).all(), name
 
 
-def test_a_run_cut_between_validations_keeps_its_best_weights_so_far(tmp_path):
-    cfg = _toy_config(steps=30)
-    train_pairs, dev = _toy(100, 0), _toy(20, 1)
+def test_a_run_cut_between_validations_keeps_its_best_weights_so_far(tmp_path, reversal_pairs,
+                                                                     toy_config):
+    cfg = toy_config(steps=30)
+    train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
     training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False, stop_after=12)  # last.pt: 10
     cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                          deadline=time.time() - 1)

@@ -12,23 +12,7 @@ import pandas as pd
 import pytest
 import torch
 
-from compsem.cogs.seq2seq import batching, config, curve, results, training
-
-
-def _toy(n, seed):
-    """Reverse a sequence of 1-6 symbols (ids 4-11 in both vocabularies)."""
-    rng = np.random.default_rng(seed)
-    src = [rng.integers(4, 12, rng.integers(1, 7)).tolist() for _ in range(n)]
-    return batching.Pairs(src, [s[::-1] for s in src])
-
-
-def _config(steps=30):
-    return config.make_config(
-        "transformer-tiny",
-        seed=7,
-        training={"batch_size": 16, "accum_count": 2, "lr": 1.0, "warmup": 20,
-                  "max_steps": steps, "valid_every": 10, "patience": 100},
-    )
+from compsem.cogs.seq2seq import config, curve, results, training
 
 
 def test_sharded_state_dict_round_trips_and_respects_the_limit(tmp_path):
@@ -76,9 +60,10 @@ def test_a_corrupted_or_code_carrying_shard_is_refused(tmp_path):
         training.load_sharded(folder)
 
 
-def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path):
-    cfg = _config(steps=30)
-    train_pairs, dev = _toy(300, 0), _toy(32, 1)
+def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path, reversal_pairs,
+                                                                toy_config):
+    cfg = toy_config(steps=30)
+    train_pairs, dev = reversal_pairs(300, 0), reversal_pairs(32, 1)
     whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
                            progress=False, keep_every=5)
     kept = training.kept_updates(tmp_path / "a")
@@ -104,9 +89,9 @@ def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path):
     ]
 
 
-def test_curve_scores_every_kept_update(tmp_path):
-    cfg = _config(steps=40)
-    train_pairs, dev = _toy(400, 0), _toy(40, 1)
+def test_curve_scores_every_kept_update(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config(steps=40)
+    train_pairs, dev = reversal_pairs(400, 0), reversal_pairs(40, 1)
     training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                    keep_every=10)
     sets = {"dev": (dev.src, dev.tgt, None)}

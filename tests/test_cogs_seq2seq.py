@@ -165,58 +165,37 @@ def test_label_smoothed_loss_is_kl_up_to_a_constant():
     assert float(plain) == pytest.approx(float(nll))
 
 
-# --------------------------------------------------------------------------------- toy task
-
-
-def _toy(n, seed):
-    """Reverse a sequence of 1-6 symbols (ids 4-11 in both vocabularies)."""
-    rng = np.random.default_rng(seed)
-    src = [rng.integers(4, 12, rng.integers(1, 7)).tolist() for _ in range(n)]
-    return batching.Pairs(src, [s[::-1] for s in src])
-
-
-def _toy_config(model, steps=40):
-    return config.make_config(
-        model,
-        seed=7,
-        training={
-            "batch_size": 16,
-            "accum_count": 2,
-            "lr": 1.0,
-            "warmup": 20,
-            "max_steps": steps,
-            "valid_every": 10,
-            "patience": 100,
-        },
-    )
+# ------------------------------------ toy task (reversal_pairs, toy_config: tests/conftest.py)
 
 
 @pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny", "bilstm-tiny"])
-def test_a_few_steps_reduce_dev_loss(model, tmp_path):
-    cfg = _toy_config(model, steps=30)
+def test_a_few_steps_reduce_dev_loss(model, tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config(model, steps=30)
     torch.manual_seed(cfg["seed"])
-    dev = _toy(64, 1)
+    dev = reversal_pairs(64, 1)
     start = training.dev_loss(config.build_model(cfg, 12, 12), dev, torch.device("cpu"))
-    trained = training.train(cfg, _toy(400, 0), dev, 12, 12, tmp_path, device="cpu", progress=False)
+    trained = training.train(cfg, reversal_pairs(400, 0), dev, 12, 12, tmp_path, device="cpu",
+                             progress=False)
     losses = [h["dev_loss"] for h in trained.state.history]
     assert len(losses) == 3 and trained.state.done and trained.state.stop_reason == "max_steps"
     assert min(losses) < 0.8 * start
     assert trained.state.best_loss == min(losses)
 
 
-def test_early_stopping_after_patience(tmp_path):
-    cfg = _toy_config("transformer-tiny", steps=200)
+def test_early_stopping_after_patience(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config("transformer-tiny", steps=200)
     cfg["training"].update(lr=0.0, patience=2)  # nothing is learnt: the dev loss never improves
     trained = training.train(
-        cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path, device="cpu", progress=False
+        cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path, device="cpu",
+        progress=False,
     )
     assert trained.state.stop_reason == "early stopping"
     assert trained.state.step == 30 and trained.state.best_step == 10
 
 
-def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
-    cfg = _toy_config("transformer-tiny", steps=30)
-    train_pairs, dev = _toy(300, 0), _toy(32, 1)
+def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = reversal_pairs(300, 0), reversal_pairs(32, 1)
     whole = training.train(
         cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu", progress=False
     )
@@ -243,13 +222,15 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path):
     assert again.state.step == 30  # a finished run is reloaded, not trained further
 
 
-def test_resume_refuses_another_configuration(tmp_path):
-    cfg = _toy_config("transformer-tiny", steps=10)
-    training.train(cfg, _toy(50, 0), _toy(10, 1), 12, 12, tmp_path, device="cpu", progress=False)
-    other = _toy_config("transformer-tiny", steps=20)
+def test_resume_refuses_another_configuration(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config("transformer-tiny", steps=10)
+    training.train(cfg, reversal_pairs(50, 0), reversal_pairs(10, 1), 12, 12, tmp_path,
+                   device="cpu", progress=False)
+    other = toy_config("transformer-tiny", steps=20)
     with pytest.raises(RuntimeError, match="another configuration"):
         training.train(
-            other, _toy(50, 0), _toy(10, 1), 12, 12, tmp_path, device="cpu", progress=False
+            other, reversal_pairs(50, 0), reversal_pairs(10, 1), 12, 12, tmp_path, device="cpu",
+            progress=False,
         )
 
 
@@ -261,7 +242,8 @@ def _record_linear_dtypes(model, seen: list):
     return [m.register_forward_hook(hook) for m in model.modules() if isinstance(m, torch.nn.Linear)]
 
 
-def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypatch, tmp_path):
+def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypatch, tmp_path,
+                                                                        reversal_pairs, toy_config):
     """The early-stopping criterion is computed outside autocast. ``amp`` is made to act on the
     CPU (bfloat16 autocast, as on a GPU): the updates' layers then compute in bfloat16, the dev
     loss's in float32, and the loss recorded for the best validation is the float32 dev loss of
@@ -278,10 +260,10 @@ def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypa
         return model
 
     monkeypatch.setattr(training, "build_model", build_and_hook)
-    cfg = _toy_config("transformer-tiny", steps=20)
-    dev = _toy(32, 1)
-    trained = training.train(cfg, _toy(200, 0), dev, 12, 12, tmp_path, device="cpu", amp=True,
-                             progress=False)
+    cfg = toy_config("transformer-tiny", steps=20)
+    dev = reversal_pairs(32, 1)
+    trained = training.train(cfg, reversal_pairs(200, 0), dev, 12, 12, tmp_path, device="cpu",
+                             amp=True, progress=False)
     updates = {dtype for grad, dtype in seen if grad}
     validations = {dtype for grad, dtype in seen if not grad}
     assert torch.bfloat16 in updates  # amp acts on the updates here
@@ -292,7 +274,8 @@ def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypa
     assert {dtype for _, dtype in seen} == {torch.float32}
 
 
-def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path):
+def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reversal_pairs,
+                                                     toy_config):
     """The same for seeds trained as one batched model (:mod:`compsem.cogs.seq2seq.grouped`):
     with ``amp`` acting on the CPU, each member's best dev loss is the float32 dev loss of its
     kept weights, to the bit."""
@@ -301,22 +284,22 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path):
     monkeypatch.setattr(
         training, "autocast",
         lambda device, amp: torch.autocast("cpu", dtype=torch.bfloat16) if amp else nullcontext())
-    configs = [_toy_config("transformer-tiny", steps=20) for _ in range(2)]
+    configs = [toy_config("transformer-tiny", steps=20) for _ in range(2)]
     for seed, cfg in zip((1, 2), configs, strict=True):
         cfg["seed"] = seed
-    dev, folders = _toy(32, 1), [tmp_path / "a", tmp_path / "b"]
-    states = grouped.train_group(configs, _toy(200, 0), dev, 12, 12, folders, device="cpu",
-                                 amp=True, progress=False)
+    dev, folders = reversal_pairs(32, 1), [tmp_path / "a", tmp_path / "b"]
+    states = grouped.train_group(configs, reversal_pairs(200, 0), dev, 12, 12, folders,
+                                 device="cpu", amp=True, progress=False)
     for cfg, folder, state in zip(configs, folders, states, strict=True):
         model = config.build_model(cfg, 12, 12)
         model.load_state_dict(training.load_checkpoint(folder / "best.pt"))
         assert training.dev_loss(model, dev, torch.device("cpu")) == state.best_loss
 
 
-def test_the_dev_loss_ignores_an_enclosing_autocast():
+def test_the_dev_loss_ignores_an_enclosing_autocast(reversal_pairs, toy_config):
     torch.manual_seed(0)
-    model = config.build_model(_toy_config("transformer-tiny"), 12, 12)
-    dev, cpu = _toy(40, 1), torch.device("cpu")
+    model = config.build_model(toy_config("transformer-tiny"), 12, 12)
+    dev, cpu = reversal_pairs(40, 1), torch.device("cpu")
     plain = training.dev_loss(model, dev, cpu)
     seen = []
     _record_linear_dtypes(model, seen)
@@ -336,9 +319,9 @@ def _untrained(model):
 
 
 @pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny", "bilstm-tiny"])
-def test_greedy_equals_beam_one_and_batching_changes_nothing(model):
+def test_greedy_equals_beam_one_and_batching_changes_nothing(model, reversal_pairs):
     net = _untrained(model)
-    sources = _toy(17, 3).src
+    sources = reversal_pairs(17, 3).src
     caps = [9] * len(sources)
     greedy = decoding.translate(net, sources, caps, "greedy", batch_size=5)
     beam1 = decoding.translate(net, sources, caps, "beam", beam=1, batch_size=4)
@@ -350,9 +333,9 @@ def test_greedy_equals_beam_one_and_batching_changes_nothing(model):
 
 
 @pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny"])
-def test_cached_steps_equal_teacher_forcing(model):
+def test_cached_steps_equal_teacher_forcing(model, reversal_pairs):
     net = _untrained(model)
-    toy = _toy(6, 4)
+    toy = reversal_pairs(6, 4)
     pairs = batching.Pairs(toy.src, [t * 8 for t in toy.tgt])  # up to 48 steps: the cache grows
     batch = batching.collate(pairs, list(range(6)))
     with torch.no_grad():
@@ -363,9 +346,9 @@ def test_cached_steps_equal_teacher_forcing(model):
             torch.testing.assert_close(step, full[:, t], atol=1e-5, rtol=1e-5)
 
 
-def test_beam_returns_its_best_scoring_hypothesis():
+def test_beam_returns_its_best_scoring_hypothesis(reversal_pairs):
     net = _untrained("transformer-tiny")
-    sources = _toy(8, 5).src
+    sources = reversal_pairs(8, 5).src
     for hyp, src in zip(
         decoding.translate(net, sources, [6] * 8, "beam", beam=4), sources, strict=True
     ):
@@ -386,9 +369,9 @@ def test_length_caps(src_lengths, max_len, ratio):
         assert (caps <= np.maximum(1, np.ceil(ratio * np.array(src_lengths)))).all()
 
 
-def test_outputs_respect_the_cap():
+def test_outputs_respect_the_cap(reversal_pairs):
     net = _untrained("lstm-tiny")  # untrained: rarely stops by itself
-    sources = _toy(10, 6).src
+    sources = reversal_pairs(10, 6).src
     caps = decoding.length_caps([len(s) for s in sources], 50, 1.5)
     for method in ("greedy", "beam"):
         for hyp, cap in zip(
@@ -459,29 +442,30 @@ def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
     assert again.metrics == first.metrics
 
 
-def test_a_deadline_reached_at_a_validation_stops_training_after_it(tmp_path):
+def test_a_deadline_reached_at_a_validation_stops_training_after_it(tmp_path, reversal_pairs,
+                                                                    toy_config):
     """A validation due at the first update past the deadline is made (its best weights kept);
     between validations, see tests/test_cogs_budget.py."""
     import time
 
-    cfg = _toy_config("transformer-tiny", steps=200)
+    cfg = toy_config("transformer-tiny", steps=200)
     cfg["training"]["valid_every"] = 1
     trained = training.train(
-        cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path, device="cpu", progress=False,
-        deadline=time.time() - 1,
+        cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path, device="cpu",
+        progress=False, deadline=time.time() - 1,
     )
     assert trained.state.done and trained.state.stop_reason == "time limit"
     assert trained.state.step == 1 and len(trained.state.history) == 1
     assert trained.state.best_step == 1
 
 
-def test_fused_batches_give_the_accumulated_update(tmp_path):
-    cfg = _toy_config("transformer-tiny", steps=3)
+def test_fused_batches_give_the_accumulated_update(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config("transformer-tiny", steps=3)
     cfg["architecture"]["dropout"] = 0.0
     runs = [
         training.train(
-            cfg, _toy(100, 0), _toy(20, 1), 12, 12, tmp_path / str(fuse), device="cpu",
-            progress=False, fuse=fuse,
+            cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path / str(fuse),
+            device="cpu", progress=False, fuse=fuse,
         )
         for fuse in (False, True)
     ]
@@ -515,11 +499,11 @@ def test_committed_results_agree_with_their_predictions(folder):
     assert {"device", "wall_seconds", "seed", "steps"} <= set(result.metrics)
 
 
-def test_a_run_cut_by_a_deadline_goes_on_in_a_later_call(tmp_path):
+def test_a_run_cut_by_a_deadline_goes_on_in_a_later_call(tmp_path, reversal_pairs, toy_config):
     import time
 
-    cfg = _toy_config("transformer-tiny", steps=30)
-    train_pairs, dev = _toy(100, 0), _toy(20, 1)
+    cfg = toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
     whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
                            progress=False)
     cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
@@ -580,9 +564,9 @@ def test_a_checkpoint_that_would_run_code_is_refused(tmp_path):
 # --- issue 21: corrupted checkpoints and result files never stick -------------------------------
 
 
-def test_a_bit_flipped_checkpoint_is_refused(tmp_path):
-    cfg = _toy_config("transformer-tiny", steps=30)
-    train_pairs, dev = _toy(100, 0), _toy(16, 1)
+def test_a_bit_flipped_checkpoint_is_refused(tmp_path, reversal_pairs, toy_config):
+    cfg = toy_config("transformer-tiny", steps=30)
+    train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(16, 1)
     training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                    stop_after=15)
     checkpoints = [p for p in tmp_path.rglob("*.pt")]

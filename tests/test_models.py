@@ -54,12 +54,6 @@ class CountingEncoder:
         )
 
 
-@pytest.fixture
-def fresh_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
-    return tmp_path
-
-
 # --------------------------------------------------------------------------- registry
 
 
@@ -169,7 +163,7 @@ def test_glove_oov_words_are_skipped_and_all_oov_is_zero(glove):
 # --------------------------------------------------------------------------- embedding cache
 
 
-def test_cache_second_call_encodes_nothing(fresh_cache):
+def test_cache_second_call_encodes_nothing(cache_dir):
     enc = CountingEncoder()
     texts = ["a cat", "a dog", "a bird"]
     first = cached_encode(enc, texts)
@@ -180,7 +174,7 @@ def test_cache_second_call_encodes_nothing(fresh_cache):
     assert second.dtype == np.float32
 
 
-def test_cache_encodes_only_new_texts_once_and_keeps_order(fresh_cache):
+def test_cache_encodes_only_new_texts_once_and_keeps_order(cache_dir):
     enc = CountingEncoder()
     cached_encode(enc, ["a", "b"])
     texts = ["c", "a", "c", "d", "b", "c"]
@@ -189,7 +183,7 @@ def test_cache_encodes_only_new_texts_once_and_keeps_order(fresh_cache):
     np.testing.assert_array_equal(out, np.stack([enc.vec(t) for t in texts]))
 
 
-def test_cache_is_keyed_by_encoder_name(fresh_cache):
+def test_cache_is_keyed_by_encoder_name(cache_dir):
     one, two = CountingEncoder("one"), CountingEncoder("two", offset=100.0)
     a = cached_encode(one, ["same text"])
     b = cached_encode(two, ["same text"])
@@ -199,14 +193,14 @@ def test_cache_is_keyed_by_encoder_name(fresh_cache):
     assert len(one.calls) == 1
 
 
-def test_cache_false_bypasses_the_cache(fresh_cache):
+def test_cache_false_bypasses_the_cache(cache_dir):
     enc = CountingEncoder()
     cached_encode(enc, ["x"])
     cached_encode(enc, ["x"], cache=False)
     assert enc.calls == [["x"], ["x"]]
 
 
-def test_cache_ignores_leftover_temp_files_and_merges_shards(fresh_cache):
+def test_cache_ignores_leftover_temp_files_and_merges_shards(cache_dir):
     enc = CountingEncoder()
     folder = cache_mod.cache_folder(enc.name)
     (folder / ".shard-123.npz.tmp").write_bytes(b"half a file from a crash")
@@ -219,7 +213,7 @@ def test_cache_ignores_leftover_temp_files_and_merges_shards(fresh_cache):
     np.testing.assert_array_equal(out, np.stack([enc.vec(t) for t in texts[::-1]]))
 
 
-def test_cache_empty_input(fresh_cache):
+def test_cache_empty_input(cache_dir):
     assert cached_encode(CountingEncoder(), []).shape == (0, 4)
 
 
@@ -248,11 +242,11 @@ def _fake_parts(tmp_path, corrupt=False):
     return parts
 
 
-def test_mpnet_join_is_atomic(fresh_cache, monkeypatch, tmp_path):
+def test_mpnet_join_is_atomic(cache_dir, monkeypatch, tmp_path):
     monkeypatch.setattr(packaged, "_mpnet_parts", lambda: _fake_parts(tmp_path, corrupt=True))
     with pytest.raises((zipfile.BadZipFile, ModelUnavailableError)):
         packaged.mpnet_path()
-    models = fresh_cache / "models"
+    models = cache_dir / "models"
     assert list(models.iterdir()) == []  # no broken model, no leftover temp dir
 
     monkeypatch.setattr(packaged, "_mpnet_parts", lambda: _fake_parts(tmp_path))
@@ -500,7 +494,7 @@ def test_cls_pooling_is_the_first_token_state(minilm_layers):
     np.testing.assert_allclose(X, both[6, "cls"], atol=1e-5)
 
 
-def test_both_poolings_from_one_pass_fill_both_caches(fresh_cache, minilm_layers, monkeypatch):
+def test_both_poolings_from_one_pass_fill_both_caches(cache_dir, minilm_layers, monkeypatch):
     from compsem.models import cache as cache_mod
     from compsem.models import cached_encode_layers
 
@@ -528,7 +522,7 @@ def test_last_layer_normalised_equals_the_sentence_transformer(minilm_layers, mi
     np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, atol=1e-6)
 
 
-def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, monkeypatch):
+def test_one_pass_fills_every_requested_layer_cache(cache_dir, minilm_layers, monkeypatch):
     from compsem.models import cached_encode_layers
 
     batches = []
@@ -555,7 +549,7 @@ def test_one_pass_fills_every_requested_layer_cache(fresh_cache, minilm_layers, 
     assert cache_mod.missing("minilm:layer0", more) == ["A new sentence."]
 
 
-def test_sentence_fill_refused_for_non_mean_pooling(fresh_cache, minilm_layers, monkeypatch):
+def test_sentence_fill_refused_for_non_mean_pooling(cache_dir, minilm_layers, monkeypatch):
     from compsem.models import cached_encode_layers
 
     assert layer_cache.fills_sentence("minilm", "cpu")
@@ -565,7 +559,7 @@ def test_sentence_fill_refused_for_non_mean_pooling(fresh_cache, minilm_layers, 
         cached_encode_layers("minilm", ["x"], [6], device="cpu", sentence=True)
 
 
-def test_cache_missing_lists_new_texts_once_in_order(fresh_cache):
+def test_cache_missing_lists_new_texts_once_in_order(cache_dir):
     enc = CountingEncoder()
     cached_encode(enc, ["a", "b"])
     assert cache_mod.missing(enc.name, ["c", "a", "c", "d"]) == ["c", "d"]
@@ -605,7 +599,7 @@ def test_hf_unreachable_hub_fails_fast_without_hf_hub_offline(monkeypatch):
         hub.hub_reachable.cache_clear()
 
 
-def test_cache_quarantines_a_truncated_shard_and_recomputes(fresh_cache):
+def test_cache_quarantines_a_truncated_shard_and_recomputes(cache_dir):
     enc = CountingEncoder()
     cached_encode(enc, ["a", "b"])
     folder = cache_mod.cache_folder(enc.name)
@@ -637,8 +631,8 @@ print("ok")
 """
 
 
-def test_concurrent_cache_writers_and_mergers(fresh_cache):
-    env = {**os.environ, "COMPSEM_CACHE_DIR": str(fresh_cache)}
+def test_concurrent_cache_writers_and_mergers(cache_dir):
+    env = {**os.environ, "COMPSEM_CACHE_DIR": str(cache_dir)}
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(w)], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for w in range(4)]

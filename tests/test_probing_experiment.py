@@ -133,8 +133,8 @@ def test_unknown_control_is_named():
         experiment.run_grid({"sr": released("sr")}, ["bow"], controls_to_run=("random sentences",))
 
 
-def test_probe_fits_are_cached_and_read_back(tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
+@pytest.mark.usefixtures("cache_dir")
+def test_probe_fits_are_cached_and_read_back(monkeypatch):
     from compsem.probing import classifiers, evaluate
 
     grid = dict(

@@ -3,13 +3,11 @@ against the published STS3k files (data mirror)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from compsem import paths
 from compsem.sts import amr as A
+from compsem.targets import load_targets
 
 WANT = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
 WANT_MULTILINE = """# ::snt The boy wants to go.
@@ -119,8 +117,7 @@ def test_amr_published_files_give_table9(amr_data):
     from compsem.data.sts3k import portion_mask
     from compsem.sts.similarity import spearman
 
-    file = paths.TARGETS_DIR / "sts3k.json"
-    targets = json.loads(file.read_text()) if file.exists() else {}
+    targets = load_targets("sts3k")
     pairs = amr_data["pairs"]
     for row, name in (("amr_smatch", "smatch"), ("amr_cn", "amr")):
         for portion in ("all", "non", "adv"):

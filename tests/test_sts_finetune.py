@@ -9,11 +9,7 @@ import pytest
 from compsem.sts import finetune as F
 from compsem.sts import regressors
 
-
-@pytest.fixture(autouse=True)
-def no_fit_cache(monkeypatch):
-    """These tests fit for real; the fit cache has its own tests (*_cache.py)."""
-    monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")
+pytestmark = pytest.mark.usefixtures("no_fit_cache")  # these tests fit for real
 
 # --- splits (no model) ------------------------------------------------------------------------
 
@@ -79,41 +75,21 @@ def _synthetic_pairs(n: int = 16) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["sentence_a", "sentence_b", "human"])
 
 
-@pytest.fixture(scope="module")
-def minilm_dir():
-    from compsem.models import ModelUnavailableError, registry
-
-    try:
-        return registry.minilm_path()
-    except ModelUnavailableError as err:
-        pytest.skip(str(err))
-
-
-@pytest.fixture(scope="module")
-def offline(request):
-    mp = pytest.MonkeyPatch()
-    for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
-        mp.setenv(key, "1")
-    request.addfinalizer(mp.undo)
-
-
 @pytest.mark.slow  # loads and fine-tunes MiniLM twice
-def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(minilm_dir, offline, tmp_path):
+def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(minilm_dir, hf_offline, tmp_path):
     """Two AdamW steps, twice."""
-    pytest.importorskip("datasets")
-    pytest.importorskip("accelerate")
     pairs = _synthetic_pairs()
-    before = F.predict(str(minilm_dir), pairs)
+    before = F.predict(minilm_dir, pairs)
     assert before.shape == (len(pairs),) and np.isfinite(before).all()
 
     kwargs = dict(epochs=1, batch_size=8, seed=0, device="cpu", show_progress=False)
-    first = F.fine_tune(str(minilm_dir), pairs, dev=None, **kwargs)
+    first = F.fine_tune(minilm_dir, pairs, dev=None, **kwargs)
     p1 = F.predict(first, pairs)
     assert p1.shape == (len(pairs),)
     assert np.abs(p1 - before).max() > 1e-3  # two AdamW steps moved the embeddings
 
     history: list = []
-    second = F.fine_tune(str(minilm_dir), pairs, dev=pairs.iloc[:8], history=history,
+    second = F.fine_tune(minilm_dir, pairs, dev=pairs.iloc[:8], history=history,
                          output_dir=tmp_path / "run", **kwargs)
     np.testing.assert_allclose(F.predict(second, pairs), p1, atol=1e-5)  # same seed, same model
     assert len(history) == 1 and np.isfinite(history[0]["dev_spearman"])
@@ -124,11 +100,10 @@ def test_tiny_fine_tune_runs_offline_changes_embeddings_and_is_deterministic(min
 
 
 @pytest.mark.slow  # fine-tunes MiniLM once per fold
-def test_tiny_cross_validation_gives_out_of_fold_predictions(minilm_dir, offline):
+def test_tiny_cross_validation_gives_out_of_fold_predictions(minilm_dir, hf_offline):
     """The full profile's k-fold protocol, on 16 synthetic pairs, 2 folds, 1 epoch."""
-    pytest.importorskip("datasets")
     pairs = _synthetic_pairs().assign(portion=["non", "adv"] * 8)
-    out = F.cross_validate(str(minilm_dir), pairs, n_folds=2, seed=0, epochs=1, batch_size=8,
+    out = F.cross_validate(minilm_dir, pairs, n_folds=2, seed=0, epochs=1, batch_size=8,
                            dev_fraction=0, device="cpu")
     assert out["n_folds"] == 2 and len(out["fold_wall_s"]) == 2
     assert sorted(out["predictions"].index) == list(range(len(pairs)))  # every pair predicted once

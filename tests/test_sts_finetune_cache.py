@@ -8,26 +8,7 @@ import pytest
 
 from compsem.sts import finetune as F
 
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("COMPSEM_FIT_CACHE", raising=False)
-    for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
-        monkeypatch.setenv(key, "1")
-    return tmp_path
-
-
-@pytest.fixture(scope="module")
-def minilm_dir():
-    pytest.importorskip("datasets")
-    pytest.importorskip("accelerate")
-    from compsem.models import ModelUnavailableError, registry
-
-    try:
-        return str(registry.minilm_path())
-    except ModelUnavailableError as err:
-        pytest.skip(str(err))
+pytestmark = pytest.mark.usefixtures("cache_dir", "hf_offline")  # an empty cache, no network
 
 
 def _pairs(n: int = 16) -> pd.DataFrame:

@@ -3,16 +3,15 @@ authors' published role-wise similarities and similarity files (data mirror)."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from compsem import paths
 from compsem.data.sts3k import ROLES
 from compsem.sts import hybrid as H
+from compsem.targets import load_targets
 
 NAN = float("nan")
 
@@ -132,11 +131,6 @@ def test_role_similarities_needs_one_embedding():
 # --- the published files (data mirror) -------------------------------------------------------
 
 
-def _targets() -> dict:
-    file = paths.TARGETS_DIR / "sts3k.json"
-    return json.loads(file.read_text()) if file.exists() else {}
-
-
 @pytest.fixture(scope="module")
 def published():
     from compsem.data import sts3k
@@ -163,7 +157,7 @@ def test_table9_verbnet_cn(published):
     from compsem.data.sts3k import portion_mask
     from compsem.sts.similarity import spearman
 
-    targets = _targets()
+    targets = load_targets("sts3k")
     keys = [f"table9_verbnet_cn_sts3k_{p}" for p in ("all", "non", "adv")]
     if not all(k in targets for k in keys):
         pytest.skip("no table9_verbnet_cn_sts3k_* targets")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from compsem import paths
 from compsem.sts import pair_types as T
+from compsem.targets import load_targets
 
-TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
+TARGETS = load_targets("sts3k")
 STOP = frozenset(
     {"the", "a", "an", "of", "to", "in", "on", "for", "his", "her", "their", "was", "by", "with"}
 )
@@ -181,13 +179,7 @@ def test_type_modifier_means(reconstruction):
 
 
 @pytest.mark.needs_data
-def test_parse_check_agrees_with_blocks(reconstruction):
-    from compsem.resources import ModelUnavailableError, spacy_pipeline
-
-    try:
-        nlp = spacy_pipeline("sm")
-    except ModelUnavailableError as err:
-        pytest.skip(str(err))
+def test_parse_check_agrees_with_blocks(reconstruction, nlp):
     pairs, _ = reconstruction
     check = T.parse_check(pairs, nlp)
     assert len(check) == 215

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from compsem import paths
 from compsem.sts import ratings as R
+from compsem.targets import load_targets
 
-TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
-
-
-def within(key, value):
-    target = TARGETS[key]
-    assert abs(value - target["paper"]) <= target["tol"] + 1e-12, (key, value, target["paper"])
+TARGETS = load_targets("sts3k")
 
 
 # --- toy cases -----------------------------------------------------------------------------
@@ -122,20 +115,20 @@ def data():
 
 
 @pytest.mark.needs_data
-def test_descriptives(data):
+def test_descriptives(data, within_target):
     raw, _ = data
     d = R.describe(R.pair_means(raw)[~R.check_mask(raw)])
     assert d["n"] == 2790
     for key in ("min", "max", "mean", "sd"):
-        within(f"rating_{key}", d[key])
+        within_target("sts3k", f"rating_{key}", d[key])
 
 
 @pytest.mark.needs_data
-def test_ks_against_shuffled(data):
+def test_ks_against_shuffled(data, within_target):
     raw, _ = data
     ks = R.ks_against_shuffled(raw, seed=0)
-    within("ks_statistic", ks["statistic"])
-    within("ks_log10_p", ks["log10_pvalue"])
+    within_target("sts3k", "ks_statistic", ks["statistic"])
+    within_target("sts3k", "ks_log10_p", ks["log10_pvalue"])
 
 
 @pytest.mark.needs_data
@@ -151,12 +144,12 @@ def test_per_pair_sd(data):
 
 
 @pytest.mark.needs_data
-def test_split_half_reliability(data):
+def test_split_half_reliability(data, within_target):
     raw, participant_pairs = data
     subsets = R.reliability_subsets(participant_pairs, raw)
     assert {k: int(v.sum()) for k, v in subsets.items()} == {"all": 2790, "non": 1054, "adv": 1736}
     summary, per_split = R.split_half_reliability(raw, subsets, n_splits=100, seed=0)
     for name in ("all", "non", "adv"):
-        within(f"split_half_{name}", summary.loc[name, "split_half"])
-        within(f"kappa_{name}", summary.loc[name, "kappa_sb"])
+        within_target("sts3k", f"split_half_{name}", summary.loc[name, "split_half"])
+        within_target("sts3k", f"kappa_{name}", summary.loc[name, "kappa_sb"])
     assert len(per_split) == 300

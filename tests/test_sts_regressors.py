@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 
-from compsem import paths
 from compsem.sts import regressors as R
+from compsem.targets import load_targets
 
-
-@pytest.fixture(autouse=True)
-def no_fit_cache(monkeypatch):
-    """These tests fit for real; the fit cache has its own tests (*_cache.py)."""
-    monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")
+pytestmark = pytest.mark.usefixtures("no_fit_cache")  # these tests fit for real
 
 # --------------------------------------------------------------------------- weight counts
-TARGETS = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
-TABLE8 = {k[len("n_weights_verbnet_"):]: int(v["paper"]) for k, v in TARGETS.items()
+TABLE8 = {k[len("n_weights_verbnet_"):]: int(v["paper"]) for k, v in load_targets("sts3k").items()
           if k.startswith("n_weights_verbnet_")}  # Table 8 (8 inputs), decoded in the notes
 
 

@@ -9,12 +9,7 @@ import pytest
 from compsem import fitcache
 from compsem.sts import regressors as R
 
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPSEM_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("COMPSEM_FIT_CACHE", raising=False)
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("cache_dir")  # every test: an empty cache of its own
 
 
 def _problem(n: int = 120):

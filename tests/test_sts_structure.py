@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from compsem import paths
 from compsem.sts import structure as S
+from compsem.targets import load_targets
 
 MAD_KEYS = {
     "Mean-CN": ("mean", "mad_mean_cn"),
@@ -154,7 +152,7 @@ def test_mad_values(real):
 def test_mad_targets(real):
     labels, series = real
     _, _, mads = S.figure8(series, labels)
-    targets = json.loads((paths.TARGETS_DIR / "sts3k.json").read_text())
+    targets = load_targets("sts3k")
     present = {name: key for name, (_, key) in MAD_KEYS.items() if key in targets}
     if not present:
         pytest.skip("no mad_* targets in data/targets/sts3k.json yet")

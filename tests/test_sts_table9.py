@@ -6,22 +6,14 @@ Paper values come from the ``table9_*`` keys of data/targets/sts3k.json (skipped
 from __future__ import annotations
 
 import functools
-import json
 import math
 
 import pytest
 
-from compsem import paths
 from compsem.sts import table9 as T
+from compsem.targets import load_targets
 
-
-def _paper_targets() -> dict[str, dict]:
-    file = paths.TARGETS_DIR / "sts3k.json"
-    targets = json.loads(file.read_text()) if file.exists() else {}
-    return {k: v for k, v in targets.items() if k.startswith("table9_")}
-
-
-TARGETS = _paper_targets()
+TARGETS = {k: v for k, v in load_targets("sts3k").items() if k.startswith("table9_")}
 needs_targets = pytest.mark.skipif(
     not TARGETS, reason="no table9_* keys in data/targets/sts3k.json yet (Table 9 paper values)"
 )
@@ -90,7 +82,7 @@ def test_the_two_exceptions_and_their_variants():
 @pytest.mark.needs_data
 @needs_targets
 @pytest.mark.parametrize("row,column", CELLS, ids=[T.target_key(r, c) for r, c in CELLS])
-def test_cell_matches_paper(row, column):
+def test_cell_matches_paper(row, column, within_target):
     key = T.target_key(row, column)
     if key not in TARGETS:  # the paper's "-" cells
         assert math.isnan(_table("paper").loc[row, column])
@@ -99,7 +91,7 @@ def test_cell_matches_paper(row, column):
     if target.get("status"):
         pytest.skip(f"{key}: {target['status']} ({target.get('reason')})")
     ours = _table("paper").loc[row, column]
-    assert abs(ours - target["paper"]) <= target["tol"] + 1e-12, (key, ours, target["paper"])
+    within_target("sts3k", key, ours)
     if column.startswith("STS3k"):
         assert target["tol"] <= 0.0005
         consistent = _table("consistent").loc[row, column]
