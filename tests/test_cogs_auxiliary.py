@@ -17,7 +17,7 @@ from compsem.cogs.seq2seq import auxiliary_config as ac
 
 def test_the_map_has_21_tokens_numbered_as_the_released_code():
     assert len(masking.GAP_TOKENS) == 21 and len(masking.MASK_TOKENS) == 21
-    # erratum (notes Section 0.3): the footnote's "Lina -> [w_1]" is not the code's numbering
+    # erratum (Chapter 5): the footnote's "Lina -> [w_1]" is not the code's numbering
     assert masking.GAP_TOKENS["shark"] == "[w_1]"
     assert masking.GAP_TOKENS["Lina"] == "[w_3]"
     assert masking.GAP_TOKENS["hedgehog"] == "[w_0]"

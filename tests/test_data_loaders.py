@@ -15,7 +15,7 @@ def test_sts3k_pairs_and_portions():
     pairs = sts3k.load_pairs()
     assert pairs.shape == (2800, 4)
     assert pairs["portion"].value_counts().to_dict() == {"adv": 1664, "non": 1065, "neg": 71}
-    assert pairs.loc[1720:1790, "portion"].eq("neg").all()  # the negatives (notes §1.4)
+    assert pairs.loc[1720:1790, "portion"].eq("neg").all()  # the negatives (the released xlsx's row order)
     assert pairs["human"].between(0, 1).all()
     assert pairs.loc[0, "sentence_b"] == "Donkeys inhabit the rugged terrain."
     assert sts3k.portion_mask(pairs, "adv").sum() == 1664

@@ -155,7 +155,7 @@ def test_code_filter_drops_zero_vectors():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), dim=st.integers(2, 40), how=st.sampled_from(["mean", "sum"]))
 def test_pooling_makes_every_an_phrase_intersective(seed, dim, how):
-    """Notes §1.4: emb(p) = α(a + n) lies in the cone of a and n, so Eq. 3 always holds."""
+    """For pooled vectors emb(p) = α(a + n) lies in the cone of a and n, so Eq. 3 always holds."""
     lex = toy_lexicon(2, 3)
     table = random_vectors(lex.words(), dim, seed)
     space, an = pooled_space(lex, table, how)
@@ -218,7 +218,7 @@ def test_pair_counts_and_per_noun_weighting():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), dim=st.integers(2, 40), how=st.sampled_from(["mean", "sum"]))
 def test_pooled_non_subsectivity_is_the_norm_rule(seed, dim, how):
-    """Notes §1.6: for p = a + n, d(p, a) < d(p, n) iff |a| > |n|."""
+    """The closed form of compsem.modifiers.subsectivity: for p = a + n, d(p, a) < d(p, n) iff |a| > |n|."""
     lex = toy_lexicon(3, 4)
     rng = np.random.default_rng(seed)
     table = {w: rng.normal(size=dim) * rng.uniform(0.2, 3.0) for w in lex.words()}

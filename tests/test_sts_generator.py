@@ -1,4 +1,4 @@
-"""compsem.sts.generator: STS3k-style pairs with gold roles (§4.1, notes §1.5)."""
+"""compsem.sts.generator: STS3k-style pairs with gold roles (§4.1)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.usefixtures("no_fit_cache")  # these tests fit for real
 
 # --------------------------------------------------------------------------- weight counts
 TABLE8 = {k[len("n_weights_verbnet_"):]: int(v["paper"]) for k, v in load_targets("sts3k").items()
-          if k.startswith("n_weights_verbnet_")}  # Table 8 (8 inputs), decoded in the notes
+          if k.startswith("n_weights_verbnet_")}  # Table 8 (8 inputs)
 
 
 @pytest.mark.parametrize("name, expected", TABLE8.items())

@@ -141,7 +141,7 @@ def test_mad_values(real):
     labels, series = real
     _, _, mads = S.figure8(series, labels)
     assert mads["VerbNet-CN"] < mads["DefSent"] < mads["SentBERT"] < mads["OpenAI"] < mads["Mean-CN"]
-    # the authors' notebook output (notes §5 item 2 [R]); the reconstruction reproduces it
+    # the authors' notebook output; the reconstruction reproduces it
     notebook = {"Mean-CN": 0.3727, "SentBERT": 0.2904, "OpenAI": 0.3043, "DefSent": 0.2346,
                 "VerbNet-CN": 0.1795}
     for name, value in notebook.items():
