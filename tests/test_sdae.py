@@ -9,8 +9,11 @@ import itertools
 import numpy as np
 import pytest
 
+from compsem import fitcache
 from compsem.models import available, get_encoder, sdae
 from compsem.models.registry import DESCRIPTIONS
+
+pytestmark = pytest.mark.usefixtures("cache_dir")  # every test on an empty cache of its own
 
 ADJ = ["red", "big", "old", "small"]
 NOUN = ["cat", "dog", "man", "woman", "bird"]
@@ -43,9 +46,9 @@ def tiny_corpus() -> list[str]:
 TINY = dict(hidden=16, vocab_size=30, proj=8, epochs=1, batch_size=32, threads=1, seed=3)
 
 
-def tiny_encoder(tmp_path, **options):
+def tiny_encoder(**options):
     return sdae.sdae_encoder(device="cpu", progress=False, sentences=tiny_corpus(),
-                             word_vectors=FakeVectors(), cache_dir=tmp_path, **{**TINY, **options})
+                             word_vectors=FakeVectors(), **{**TINY, **options})
 
 
 # --------------------------------------------------------------------------- noise
@@ -125,7 +128,7 @@ def test_training_lowers_the_loss():
     assert capped["steps"] == 7 and len(capped["losses"]) == 2
 
 
-def test_config_is_validated_and_hashed_by_every_field(tmp_path):
+def test_config_is_validated_and_hashed_by_every_field():
     with pytest.raises(ValueError, match="cell"):
         sdae.SDAEConfig(cell="rnn")
     with pytest.raises(ValueError, match="p_delete"):
@@ -134,54 +137,55 @@ def test_config_is_validated_and_hashed_by_every_field(tmp_path):
         sdae.sdae_encoder(hiden=3)
     with pytest.raises(ValueError, match="profile"):
         sdae.sdae_encoder(profile="huge")
-    names = {tiny_encoder(tmp_path, **change).name
+    names = {tiny_encoder(**change).name
              for change in ({}, {"seed": 4}, {"p_swap": 0.2}, {"epochs": 2})}
     assert len(names) == 4
     # threads do not change the weights (1 or 2 give the same bits), so not the name either
-    assert tiny_encoder(tmp_path, threads=1).name == tiny_encoder(tmp_path, threads=2).name
+    assert tiny_encoder(threads=1).name == tiny_encoder(threads=2).name
     with pytest.raises(ValueError, match="threads must be >= 0"):
         sdae.SDAEConfig(threads=-1)
 
 
-def test_weights_trained_with_one_thread_count_serve_another(tmp_path):
+def test_weights_trained_with_one_thread_count_serve_another():
     """threads=0 (the default) takes the process's thread count; a cache written under any
     thread count is read, never retrained (it is the same model)."""
     assert sdae.SDAEConfig().threads == 0
-    first = tiny_encoder(tmp_path, threads=1).ensure_trained()
+    first = tiny_encoder(threads=1).ensure_trained()
     assert first.trained_now
     for threads in (2, 0):
-        again = tiny_encoder(tmp_path, threads=threads).ensure_trained()
-        assert not again.trained_now and not list(tmp_path.rglob("*.bad"))
+        again = tiny_encoder(threads=threads).ensure_trained()
+        assert not again.trained_now and not list(first.path.parent.glob("*.bad"))
 
 
 # --------------------------------------------------------------------------- encoder and cache
 
 
-def test_registry_returns_the_encoder_with_the_hash_in_its_name(tmp_path):
+def test_registry_returns_the_encoder_with_the_hash_in_its_name():
     assert "sdae" in available() and "trained here" in DESCRIPTIONS["sdae"]
     enc = get_encoder("sdae", device="cpu", progress=False, sentences=tiny_corpus(),
-                      word_vectors=FakeVectors(), cache_dir=tmp_path, **TINY)
+                      word_vectors=FakeVectors(), **TINY)
     assert isinstance(enc, sdae.SDAEEncoder) and enc.dim == 16
     assert enc.name == f"sdae-{enc.key()[:12]}"
     again = get_encoder("sdae", device="cpu", progress=False, sentences=tiny_corpus()[::-1],
-                        word_vectors=FakeVectors(), cache_dir=tmp_path, **TINY)
+                        word_vectors=FakeVectors(), **TINY)
     assert again.name == enc.name  # the corpus is a set: order does not matter
     moved = get_encoder("sdae", device="cpu", progress=False, sentences=tiny_corpus()[1:],
-                        word_vectors=FakeVectors(), cache_dir=tmp_path, **TINY)
+                        word_vectors=FakeVectors(), **TINY)
     assert moved.name != enc.name  # another corpus, another model
     other_vectors = get_encoder("sdae", device="cpu", sentences=tiny_corpus(),
-                                word_vectors=FakeVectors(seed=1), cache_dir=tmp_path, **TINY)
+                                word_vectors=FakeVectors(seed=1), **TINY)
     assert other_vectors.name != enc.name
 
 
-def test_cache_round_trip_does_not_train_again(tmp_path):
+def test_cache_round_trip_does_not_train_again():
     texts = ["the red cat saw a dog", "a dog chased the old man", "the bird"]
-    first = tiny_encoder(tmp_path)
+    first = tiny_encoder()
     X = first.encode(texts)
     assert first.trained_now and first.path.is_file()
-    assert first.path.name == f"{first.name}.pt"
+    assert first.path == fitcache.entry_path("sdae", first.key())
+    assert first.name == f"sdae-{first.key()[:12]}"
     stamp = first.path.stat().st_mtime_ns
-    second = tiny_encoder(tmp_path)
+    second = tiny_encoder()
     Y = second.encode(texts)
     assert not second.trained_now and second.path.stat().st_mtime_ns == stamp
     np.testing.assert_array_equal(X, Y)
@@ -189,30 +193,28 @@ def test_cache_round_trip_does_not_train_again(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other config"])
-def test_a_damaged_cache_file_is_never_used(tmp_path, damage):
-    import torch
-
-    good = tiny_encoder(tmp_path)
+def test_a_damaged_cache_file_is_never_used(damage):
+    good = tiny_encoder()
     X = good.encode(["the red cat saw a dog"])
     data = good.path.read_bytes()
     if damage == "garbage":
-        good.path.write_bytes(b"not a torch file")
+        good.path.write_bytes(b"not an npz file")
     elif damage == "truncated":
         good.path.write_bytes(data[: len(data) // 2])
     else:
-        checkpoint = torch.load(good.path, weights_only=True)
-        checkpoint["config"] = sdae.SDAEConfig(**{**TINY, "seed": 99}).to_json()
-        torch.save(checkpoint, good.path)
-    fresh = tiny_encoder(tmp_path)
-    with pytest.warns(UserWarning, match=r"(?s)SDAE cache .*training again"):
+        arrays, meta = fitcache.load("sdae", good.key(), ())
+        meta["config"] = sdae.SDAEConfig(**{**TINY, "seed": 99}).to_json()
+        fitcache.store("sdae", good.key(), arrays, meta)
+    fresh = tiny_encoder()
+    with pytest.warns(UserWarning, match=r"(?s)cannot be used .*set aside"):
         Y = fresh.encode(["the red cat saw a dog"])
     assert fresh.trained_now
-    assert (tmp_path / f"{fresh.name}.pt.bad").is_file()
+    assert fresh.path.with_name(fresh.path.name + ".bad").is_file()
     np.testing.assert_array_equal(X, Y)  # retrained to the same bits
 
 
-def test_encoder_is_order_sensitive_unlike_a_mean_of_word_vectors(tmp_path):
-    enc = tiny_encoder(tmp_path)
+def test_encoder_is_order_sensitive_unlike_a_mean_of_word_vectors():
+    enc = tiny_encoder()
     X = enc.encode(["the red cat saw a dog", "the red dog saw a cat", "red the cat saw a dog"])
     assert X.shape == (3, 16) and X.dtype == np.float32
     assert np.abs(X[0] - X[1]).max() > 1e-4 and np.abs(X[0] - X[2]).max() > 1e-4
@@ -222,8 +224,8 @@ def test_encoder_is_order_sensitive_unlike_a_mean_of_word_vectors(tmp_path):
     np.testing.assert_allclose(mean[0], mean[1], atol=1e-6)
 
 
-def test_encode_is_deterministic_and_rows_follow_input_order(tmp_path):
-    enc = tiny_encoder(tmp_path)
+def test_encode_is_deterministic_and_rows_follow_input_order():
+    enc = tiny_encoder()
     texts = ["the red cat saw a dog", "a dog", "the old woman helped a small bird today",
              "", "zzqx unknown words", "the red cat saw a dog"]
     X = enc.encode(texts)

@@ -30,12 +30,13 @@ What is scaled down (:class:`SDAEConfig` holds every choice):
 Training (:func:`train`) is seeded and, on the CPU, bit-for-bit reproducible for a given CPU code
 path (``torch.use_deterministic_algorithms``; noise from a numpy generator seeded per epoch;
 length-bucketed minibatches in a seeded order); checked on the default model: repeated runs, and
-1 against 2 threads, give identical weights under :data:`compsem.determinism.KERNEL_ENV`. Weights are cached as
-``cache_dir("sdae", determinism.numerics()) / f"sdae-{key[:12]}.pt"``, where ``key``
-(:meth:`SDAEEncoder.key`) is the sha256 of the sorted config JSON, the corpus, the word vectors,
-:data:`FORMAT_VERSION` and the training device when it is not the CPU; the encoder's ``name`` is
-``sdae-<key[:12]>``, so the embedding cache never mixes two models. A cache file that cannot be
-read or does not match is moved aside to ``*.bad`` with a warning and the model is retrained.
+1 against 2 threads, give identical weights under :data:`compsem.determinism.KERNEL_ENV`. Weights are
+kept in the fit cache (:mod:`compsem.fitcache`, kind ``sdae``: plain arrays, no pickle) under
+:meth:`SDAEEncoder.key`, the fit cache's key of the config, the corpus, the word vectors, the
+source of this module's training code, the versions of torch and numpy and the training device
+when it is not the CPU; the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
+never mixes two models. An entry that cannot be read or does not fit the config is set aside
+as ``*.bad`` with a warning and the model is retrained.
 
 >>> from compsem.models import get_encoder, cached_encode
 >>> enc = get_encoder("sdae")                 # nothing trained yet
@@ -48,21 +49,21 @@ import contextlib
 import dataclasses
 import hashlib
 import json
-import os
 import time
-import uuid
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from compsem import determinism, paths
+from compsem import fitcache
 from compsem.models.base import check_texts
 
-FORMAT_VERSION = 1
-"""Bumped whenever training or the file layout changes: old cache files are then not used."""
+FORMAT_VERSION = 2
+"""The layout of a cached SDAE (2: arrays in the fit cache; 1 was a torch file)."""
+
+FIT_CACHE_KIND = "sdae"
+"""The SDAE's kind in the fit cache (:mod:`compsem.fitcache`)."""
 
 SPECIALS = ("<pad>", "<unk>", "<eos>")
 PAD, UNK, EOS = 0, 1, 2
@@ -385,21 +386,40 @@ def train(config: SDAEConfig, sentences: Sequence[str], word_vectors, tokenize=N
 
 
 class SDAECacheError(RuntimeError):
-    """A cached SDAE file cannot be read or does not belong to the config that asked for it."""
+    """A cached SDAE cannot be read or does not belong to the config that asked for it."""
 
 
-def _atomic_save(checkpoint: dict, target: Path) -> None:
+def _training_code() -> list:
+    """The functions and classes of this module that make the weights (their source is in the
+    key: an edit to any of them trains anew); the encoder class, which only reads them, is not."""
+    import inspect
+    import sys
+
+    module = sys.modules[__name__]
+    return [value for name, value in sorted(vars(module).items())
+            if (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == __name__ and name not in ("SDAEEncoder", "sdae_encoder")]
+
+
+_META = ("format", "config", "first_loss", "steps", "train_seconds", "device", "corpus_size", "key")
+
+
+def _to_entry(checkpoint: dict) -> tuple[dict, dict]:
+    """A checkpoint as the fit cache's arrays and meta."""
+    arrays = {f"weight:{name}": value.numpy() for name, value in checkpoint["state_dict"].items()}
+    arrays["vocab"] = np.array(checkpoint["vocab"], dtype=str)
+    arrays["losses"] = np.array(checkpoint["losses"], dtype=np.float64)
+    return arrays, {name: checkpoint[name] for name in _META}
+
+
+def _from_entry(arrays: dict, meta: dict) -> dict:
+    """The checkpoint of a fit-cache entry (:func:`_to_entry`)."""
     import torch
 
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            torch.save(checkpoint, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    state = {name.split(":", 1)[1]: torch.from_numpy(np.array(value))
+             for name, value in arrays.items() if name.startswith("weight:")}
+    return {**meta, "state_dict": state, "vocab": [str(w) for w in arrays["vocab"]],
+            "losses": [float(x) for x in arrays["losses"]]}
 
 
 class SDAEEncoder:
@@ -408,20 +428,18 @@ class SDAEEncoder:
     Follows :class:`~compsem.models.base.Encoder`. Nothing is loaded or trained until
     :meth:`ensure_trained` (called by :meth:`encode`); ``name`` (``sdae-<key[:12]>``) needs the
     corpus and word vectors to compute the key, not the weights. ``sentences`` and
-    ``word_vectors`` default to :func:`corpus` and GloVe 6B 50d; ``cache_dir`` to
-    ``paths.cache_dir("sdae", determinism.numerics())``. ``device``: ``"auto"`` (cuda when
+    ``word_vectors`` default to :func:`corpus` and GloVe 6B 50d. ``device``: ``"auto"`` (cuda when
     available), ``"cpu"`` (the deterministic default path) or a torch device string.
     """
 
     def __init__(self, config: SDAEConfig | None = None, device: str = "auto",
                  sentences: Sequence[str] | None = None, word_vectors=None, tokenize=None,
-                 cache_dir: str | Path | None = None, progress: bool = True):
+                 progress: bool = True):
         self.config = config or SDAEConfig()
         self.device = device
         self._sentences = None if sentences is None else sorted(set(sentences))
         self._word_vectors = word_vectors
         self._tokenize = tokenize
-        self._cache_dir = None if cache_dir is None else Path(cache_dir)
         self.progress = progress
         self._key = None
         self._net = None
@@ -463,21 +481,23 @@ class SDAEEncoder:
         return "cpu" if self.device == "auto" else resolve_device(self.device)
 
     def key(self) -> str:
-        """sha256 over the sorted config JSON (without ``threads``, which does not change the
-        weights), :data:`FORMAT_VERSION`, the corpus, the word vectors and (when not ``"cpu"``)
-        the training device."""
+        """The fit cache's key (:func:`compsem.fitcache.key`) of the config (without
+        ``threads``, which does not change the weights), :data:`FORMAT_VERSION`, the corpus, the
+        word vectors, the source of the training code (:func:`_training_code`), the versions of
+        torch and numpy and (when not ``"cpu"``) the training device."""
         if self._key is None:
             parts = {
                 "config": self.config.weights_fields(),
                 "format": FORMAT_VERSION,
                 "corpus": _sha256_lines(self.sentences),
                 "word_vectors": word_vectors_fingerprint(self.word_vectors),
+                "source": fitcache.source_digest(_training_code()),
+                "versions": fitcache.versions(("numpy", "torch")),
             }
             device = self.resolved_device
             if device != "cpu":
                 parts["train_device"] = device.split(":")[0]
-            blob = json.dumps(parts, sort_keys=True).encode("utf-8")
-            self._key = hashlib.sha256(blob).hexdigest()
+            self._key = fitcache.key(parts)
         return self._key
 
     @property
@@ -490,25 +510,18 @@ class SDAEEncoder:
 
     @property
     def path(self) -> Path:
-        """The cache file of this model's weights."""
-        folder = self._cache_dir or paths.cache_dir("sdae", determinism.numerics())
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{self.name}.pt"
+        """The fit-cache entry of this model's weights."""
+        return fitcache.entry_path(FIT_CACHE_KIND, self.key())
 
     # -- weights
-    def _read(self, path: Path) -> dict:
-        """The checkpoint in ``path``, checked against this encoder; SDAECacheError otherwise."""
-        import torch
-
-        try:
-            checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-        except Exception as error:  # truncated zip, not a torch file, refused by weights_only
-            first = (str(error).strip().splitlines() or [""])[0][:120]
-            raise SDAECacheError(f"{path} is not a readable weights file "
-                                 f"({type(error).__name__}: {first})") from error
+    def _read(self) -> dict | None:
+        """The cached checkpoint, checked against this encoder; None when there is none.
+        SDAECacheError when it does not belong to this config."""
+        hit = fitcache.load(FIT_CACHE_KIND, self.key(), ("vocab", "losses"))
+        if hit is None:
+            return None
+        checkpoint = _from_entry(*hit)
         expected = {"format": FORMAT_VERSION, "config": self.config.weights_fields(), "key": self.key()}
-        if not isinstance(checkpoint, dict):
-            raise SDAECacheError(f"{path} holds a {type(checkpoint).__name__}, not a checkpoint dict")
         for field, value in expected.items():
             found = checkpoint.get(field)
             if field == "config":  # stored as JSON; compared on the fields that make the weights
@@ -517,47 +530,44 @@ class SDAEEncoder:
                 except (TypeError, ValueError, AttributeError):
                     pass
             if found != value:
-                raise SDAECacheError(f"{path}: {field} is {found!r}, expected {value!r}")
-        vocab = checkpoint.get("vocab")
-        if not isinstance(vocab, list) or list(vocab[: len(SPECIALS)]) != list(SPECIALS):
-            raise SDAECacheError(f"{path}: the output vocabulary is missing or malformed")
+                raise SDAECacheError(f"{self.path}: {field} is {found!r}, expected {value!r}")
+        if list(checkpoint["vocab"][: len(SPECIALS)]) != list(SPECIALS):
+            raise SDAECacheError(f"{self.path}: the output vocabulary is malformed")
         return checkpoint
 
-    def _load_net(self, checkpoint: dict, path: Path) -> None:
+    def _load_net(self, checkpoint: dict) -> None:
         net = _network(self.config, self.word_vectors.dim, len(checkpoint["vocab"]))
         try:
             net.load_state_dict(checkpoint["state_dict"], strict=True)
         except (RuntimeError, KeyError, TypeError) as error:
-            raise SDAECacheError(f"{path}: weights do not fit the config ({error})") from error
+            raise SDAECacheError(f"{self.path}: weights do not fit the config ({error})") from error
         for value in net.state_dict().values():
             if not bool(value.isfinite().all()):
-                raise SDAECacheError(f"{path}: weights hold NaN or infinite values")
+                raise SDAECacheError(f"{self.path}: weights hold NaN or infinite values")
         net.eval()
         self._net = net.to(self.resolved_device)
         self.checkpoint = checkpoint
 
     def ensure_trained(self) -> SDAEEncoder:
-        """Load the cached weights, or train (and cache) them when there are none. A cache file
-        that is unreadable or belongs to another config is renamed ``*.bad`` with a warning and
-        the model is trained again; it is never used."""
+        """Load the cached weights, or train (and cache) them when there are none. A cache
+        entry that is unreadable or belongs to another config is set aside (``*.bad``, with a
+        warning: :func:`compsem.fitcache.set_aside`) and the model is trained again; it is
+        never used."""
         if self._net is not None:
             return self
-        path = self.path
-        if path.exists():
-            try:
-                self._load_net(self._read(path), path)
+        try:
+            checkpoint = self._read()
+            if checkpoint is not None:
+                self._load_net(checkpoint)
                 return self
-            except SDAECacheError as error:
-                bad = path.with_name(path.name + ".bad")
-                os.replace(path, bad)
-                warnings.warn(f"SDAE cache {error}; moved to {bad.name}, training again",
-                              stacklevel=2)
+        except SDAECacheError as error:
+            fitcache.set_aside(self.path, f"SDAE cache {error}; training again")
         checkpoint = train(self.config, self.sentences, self.word_vectors, self.tokenize,
                            device=self.resolved_device, progress=self.progress)
         checkpoint["key"] = self.key()
-        _atomic_save(checkpoint, path)
+        fitcache.store(FIT_CACHE_KIND, self.key(), *_to_entry(checkpoint))
         self.trained_now = True
-        self._load_net(checkpoint, path)
+        self._load_net(checkpoint)
         return self
 
     def encode(self, texts: Sequence[str], batch_size: int = 64,
@@ -600,10 +610,10 @@ class SDAEEncoder:
 
 def sdae_encoder(profile: str = "default", device: str = "auto", progress: bool = True,
                  sentences: Sequence[str] | None = None, word_vectors=None,
-                 cache_dir: str | Path | None = None, **options) -> SDAEEncoder:
+                 **options) -> SDAEEncoder:
     """The registry's ``sdae``: a :data:`PROFILES` preset updated with ``options`` (any
-    :class:`SDAEConfig` field, e.g. ``seed=1``, ``epochs=8``, ``hidden=512``). ``sentences``,
-    ``word_vectors`` and ``cache_dir`` replace the defaults of :class:`SDAEEncoder` (tests)."""
+    :class:`SDAEConfig` field, e.g. ``seed=1``, ``epochs=8``, ``hidden=512``). ``sentences``
+    and ``word_vectors`` replace the defaults of :class:`SDAEEncoder` (tests)."""
     if profile not in PROFILES:
         raise ValueError(f"unknown SDAE profile {profile!r}; known: {', '.join(PROFILES)}")
     fields = {f.name for f in dataclasses.fields(SDAEConfig)}
@@ -611,5 +621,4 @@ def sdae_encoder(profile: str = "default", device: str = "auto", progress: bool 
     if unknown:
         raise ValueError(f"unknown SDAE option(s) {unknown}; SDAEConfig fields: {sorted(fields)}")
     return SDAEEncoder(SDAEConfig(**{**PROFILES[profile], **options}), device=device,
-                       sentences=sentences, word_vectors=word_vectors, cache_dir=cache_dir,
-                       progress=progress)
+                       sentences=sentences, word_vectors=word_vectors, progress=progress)
