@@ -84,32 +84,26 @@ curve_per_case = 100  # gen examples per case scored at each kept update (the cu
 curve_per_split = 500  # dev and test examples scored at each kept update
 
 # %%
-import math
-
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import torch
 from IPython.display import HTML, display
 from myst_nb import glue as glue_display
 
 from compsem import report
-from compsem.cogs import evaluation as ev
-from compsem.cogs import exposure, figures
+from compsem.cogs import figures
+from compsem.cogs import models_chapter as chapter
 from compsem.cogs import summary as s45
-from compsem.cogs.interpret import interpret_all
 from compsem.cogs.seq2seq import config as cfg
-from compsem.cogs.seq2seq import curve as curves
-from compsem.cogs.seq2seq import experiment, training
+from compsem.cogs.seq2seq import experiment
 from compsem.cogs.seq2seq import results as res
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 from compsem.data import cogs
-from compsem.devices import resolve_device
 
 report.set_theme()
 if threads:
     torch.set_num_threads(threads)
-results = {}  # every number compared with the paper, by target key
+results = {}  # every number the chapter glues, by key (glued under "Results beside the paper")
 targets = report.load_targets("cogs-models")
 paper = {key: target["paper"] for key, target in targets.items()}  # for plots beside ours
 
@@ -124,23 +118,11 @@ paper = {key: target["paper"] for key, target in targets.items()}  # for plots b
 
 # %%
 gold = {split: cogs.load(split) for split in ("dev", "test", "gen")}
-frames = {
-    "train (1 exposure)": experiment.training_frame(1),
-    "train_100 (100 exposures)": experiment.training_frame(100),
-    **gold,
-}
+train_100 = experiment.training_frame(100)
 src_vocab, tgt_vocab = cogs_vocabularies()
-pd.DataFrame(
-    {
-        name: {
-            "examples": len(f),
-            "source tokens (mean)": f.source.str.split().str.len().mean(),
-            "target tokens (mean)": f.target.str.split().str.len().mean(),
-            "target tokens (max)": f.target.str.split().str.len().max(),
-        }
-        for name, f in frames.items()
-    }
-).T.round(1)
+chapter.split_sizes(
+    {"train (1 exposure)": cogs.load("train"), "train_100 (100 exposures)": train_100, **gold}
+).round(1)
 
 # %% [markdown]
 # `train_100` is rebuilt (`compsem.cogs.exposure`): `train.tsv` without its 15 exposure rows, plus
@@ -152,37 +134,18 @@ pd.DataFrame(
 # {glue:text}`cogs_train100_candidates_matching` has upstream's (Deviations and errata).
 
 # %%
-train_100_blobs = {
-    name: exposure.git_blob_id(content)
-    for name, content in exposure.train_100_candidates(
-        cogs.load("train"), cogs.load("exposure-1"), cogs.load("exposure-100")
-    ).items()
-}
-report.glue("cogs_train100_rows", len(frames["train_100 (100 exposures)"]))
-report.glue("cogs_train100_candidates", len(train_100_blobs))
-report.glue(
-    "cogs_train100_candidates_matching",
-    sum(blob == exposure.UPSTREAM_TRAIN_100_BLOB for blob in train_100_blobs.values()),
+blobs, values = chapter.train_100_blobs(
+    cogs.load("train"), cogs.load("exposure-1"), cogs.load("exposure-100")
 )
-pd.Series(train_100_blobs, name="git blob id").to_frame().assign(
-    upstream=lambda f: f["git blob id"] == exposure.UPSTREAM_TRAIN_100_BLOB
-)
+results |= {"cogs_train100_rows": len(train_100), **values}
+blobs
 
 # %% [markdown]
 # The 21 generalization cases (Table 4-1) and their kind: 18 need *lexical* generalization (a
 # known word in a new role or construction), 3 *structural* generalization (a new structure).
 
 # %%
-sections = cogs.load_case_sections()
-cases = pd.DataFrame(
-    {
-        "case": ev.CASE_ORDER,
-        "label": [ev.CASE_LABELS[c] for c in ev.CASE_ORDER],
-        "kind": [ev.case_kind(c) for c in ev.CASE_ORDER],
-        "section (released JSON)": [sections[c].split(" ")[0] for c in ev.CASE_ORDER],
-    }
-)
-cases.set_index("case")
+chapter.case_table(cogs.load_case_sections())
 
 # %% [markdown]
 # ## Method
@@ -219,25 +182,8 @@ cases.set_index("case")
 # ({glue:text}`cogs_vocab_source` source and {glue:text}`cogs_vocab_target` target ids):
 
 # %%
-report.glue("cogs_vocab_source", len(src_vocab))
-report.glue("cogs_vocab_target", len(tgt_vocab))
-param_rows = []
-for name in cfg.PAPER_MODELS:
-    net = cfg.build_model(cfg.make_config(name), len(src_vocab), len(tgt_vocab))
-    key = f"cogs_params_{name.replace('-', '_')}"
-    results[key] = cfg.count_parameters(net)
-    param_rows.append(
-        {
-            "model": cfg.LABELS[name],
-            **{k: v for k, v in cfg.ARCHITECTURES[name].items() if k != "dropout"},
-        }
-    )
-    del net
-param_keys = [k for k in results if k.startswith("cogs_params_")]
-reduced_net = cfg.build_model(cfg.make_config(reduced_model), len(src_vocab), len(tgt_vocab))
-report.glue("cogs_reduced_parameters", cfg.count_parameters(reduced_net))
-del reduced_net
-report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
+results |= chapter.model_sizes(len(src_vocab), len(tgt_vocab), reduced_model)
+report.style_comparison(chapter.compared(results, "cogs_params_"))
 
 # %% [markdown]
 # The comparison gives each count beside the dissertation's (claim *parameter-counts* in the
@@ -271,7 +217,7 @@ report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
 # - What made the budget short: the first runs used PyTorch's cuDNN attention kernel, which
 #   builds a plan for every new shape, so an update took 0.8 s instead of 0.025 s and beam
 #   search ran at 55 tokens/s
-#   (`benchmarks/results/bench_cogs_h100_2026-11-22.txt`); the Transformer now leaves that kernel
+#   (`benchmarks/results/bench_cogs_h100.txt`); the Transformer now leaves that kernel
 #   out. Resuming on a GPU also failed once (the saved random-number state was moved to the
 #   GPU); fixed and tested.
 #
@@ -281,39 +227,12 @@ report.style_comparison(report.compare(results, "cogs-models", keys=param_keys))
 # %%
 grid = cfg.paper_grid(grid_models, grid_seeds, grid_exposures, size_models, lstm_embedding_dropout)
 if grid_train:
-    if not resolve_device(device).startswith("cuda"):
-        raise RuntimeError(
-            "grid_train=True needs a GPU (the paper grid takes days on a CPU); "
-            "set device to cuda on a GPU machine, or grid_train to False"
-        )
-    for config in grid:
-        experiment.run(
-            config, device=device, amp=grid_amp, progress=False, keep_every=grid_keep_every
-        )
+    chapter.train_grid(grid, device, grid_amp, grid_keep_every)
 collected_all = res.collect(grid, any_decoding=True)  # a greedy decoding stands in for beam 5
-cut_short = collected_all.stop_reason == "time limit"
-collected = collected_all[~cut_short]  # runs trained by the paper's stopping rule
-reference_gen = gold["gen"].assign(
-    exact=ev.exact_match([r or "" for r in interpret_all(gold["gen"].source)], gold["gen"].target)
-)
-reference_by_case = ev.accuracy_by_case(reference_gen.exact, reference_gen.case)
-reference_splits = {"gen": ev.aggregate(reference_by_case)["gen"]}
-for split in ("dev", "test"):
-    predicted = [r or "" for r in interpret_all(gold[split].source)]
-    reference_splits[split] = float(ev.exact_match(predicted, gold[split].target).mean())
-runs_done = collected.drop_duplicates("hash")
-runs_cut = collected_all[cut_short].drop_duplicates("hash")
-report.glue("cogs_grid_runs_done", len(runs_done))
-report.glue("cogs_grid_runs_cut", len(runs_cut))
-report.glue("cogs_grid_runs_total", len(grid))
-RUN_COLUMNS = ["model", "exposures", "seed", "steps", "stop_reason", "decoding", "device"]
-(
-    collected_all.drop_duplicates("hash")[[*RUN_COLUMNS, "wall_seconds", "hash"]].reset_index(
-        drop=True
-    )
-    if len(collected_all)
-    else pd.DataFrame({"status": [f"0 of {len(grid)} runs done: pending (needs a GPU)"]})
-)
+collected = chapter.finished_runs(collected_all)  # runs trained by the paper's stopping rule
+reference_by_case, reference_splits = chapter.reference_scores(gold)
+results |= chapter.grid_counts(collected_all, len(grid))
+chapter.runs_table(collected_all, len(grid))
 
 # %% [markdown]
 # Of the {glue:text}`cogs_grid_runs_total` runs of the grid, {glue:text}`cogs_grid_runs_done`
@@ -322,15 +241,9 @@ RUN_COLUMNS = ["model", "exposures", "seed", "steps", "stop_reason", "decoding",
 # training did not reach its stopping rule):
 
 # %%
-if len(runs_cut):
-    cut_table = collected_all[cut_short & collected_all.quantity.isin(["dev", "test", "gen"])]
-    display(
-        cut_table.pivot_table(
-            index=["model", "exposures", "seed", "steps", "decoding"],
-            columns="quantity",
-            values="accuracy",
-        ).round(3)
-    )
+cut_runs = chapter.cut_runs_table(collected_all)
+if len(cut_runs):
+    display(cut_runs.round(3))
 else:
     print("no runs cut short")
 
@@ -348,11 +261,14 @@ per_run = s45.run_level(collected)
 table45, table45_means = s45.table_4_5(
     collected, per_run, grid_models, grid_exposures, paper, cfg.LABELS
 )
-results.update(table45_means)
+results |= table45_means
 display(
     HTML(
-        "<details><summary>Table 4-5 laid out as in the paper: ours as mean ± SD over the seeds "
-        f"(n), the paper's mean of 5 seeds</summary>{table45.to_html()}</details>"
+        chapter.folded(
+            table45,
+            "Table 4-5 laid out as in the paper: ours as mean ± SD over the seeds (n), "
+            "the paper's mean of 5 seeds",
+        )
     )
 )
 report.show_comparison(
@@ -368,12 +284,7 @@ report.show_comparison(
 # expects it, and Deviations and errata say why:
 
 # %%
-grid_keys = [
-    f"{prefix}_{m}_{e}_{q}"
-    for e in grid_exposures
-    for m in grid_models
-    for prefix, q in (("cogs_t45", "gen"), ("cogs_fig41", "lexical"), ("cogs_fig41", "structural"))
-]
+grid_keys = chapter.grid_mean_keys(grid_models, grid_exposures)
 report.show_comparison(
     report.compare(results, "cogs-models", keys=[k for k in grid_keys if k in targets]),
     "means of the grid (gen, lexical and structural, per model and exposures)",
@@ -389,78 +300,11 @@ report.show_comparison(
 # fixed number.
 
 # %%
-PRIMITIVE_CASES = [c for c in ev.CASE_ORDER if c.startswith("prim_to_")]
-tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
-seed_rows = {}
-if len(tf1) >= 2:
-    tf1_cases = collected[
-        (collected.model == "transformer") & (collected.exposures == 1)
-    ].pivot_table(index="seed", columns="quantity", values="accuracy")
-    per_seed = {
-        "dev": tf1["dev"],
-        "test": tf1["test"],
-        "gen": tf1["gen"],
-        "lexical": tf1["lexical"],
-        "structural": tf1["structural"],
-        "gap": tf1["test"] - tf1["gen"],
-        "lexical_minus_structural": tf1["lexical"] - tf1["structural"],
-        "active_to_passive": tf1_cases["active_to_passive"],
-        "primitive": tf1_cases[PRIMITIVE_CASES].mean(axis=1),
-        # Section 4.5.5.3: common minus proper noun, averaged over the four paired cases
-        "common_minus_proper": pd.concat(
-            [tf1_cases[common] - tf1_cases[proper] for _, common, proper in ev.NOUN_PAIRS],
-            axis=1,
-        ).mean(axis=1),
-    }
-    for name, values in per_seed.items():
-        mean, low, high = s45.t_interval(values)
-        report.glue(f"cogs_tf1_{name}_ci_low", low)
-        report.glue(f"cogs_tf1_{name}_ci_high", high)
-        # 90% intervals for the equivalence claims (two one-sided tests at the 5% level)
-        _, low90, high90 = s45.t_interval(values, level=0.90)
-        report.glue(f"cogs_tf1_{name}_ci90_low", low90)
-        report.glue(f"cogs_tf1_{name}_ci90_high", high90)
-        seed_rows[name] = {
-            **{f"seed {s}": v for s, v in values.items()},
-            "mean": mean,
-            "95% low": low,
-            "95% high": high,
-        }
-    report.glue("cogs_tf1_n_seeds", len(tf1))
-    report.glue("cogs_tf1_gap", float(per_seed["gap"].mean()))
-    report.glue("cogs_tf1_primitive_mean", float(per_seed["primitive"].mean()))
-    report.glue("cogs_tf1_common_minus_proper", float(per_seed["common_minus_proper"].mean()))
-    report.glue(
-        "cogs_tf1_lexical_minus_structural", float(per_seed["lexical_minus_structural"].mean())
-    )
-    difference, low, high = s45.welch_difference(
-        tf1["gen"], paper["cogs_fig43_transformer_gen"], paper["cogs_fig43_transformer_gen_sd"]
-    )
-    report.glue("cogs_tf1_gen_minus_paper", difference)
-    report.glue("cogs_tf1_gen_minus_paper_ci_low", low)
-    report.glue("cogs_tf1_gen_minus_paper_ci_high", high)
-    _, low90, high90 = s45.welch_difference(
-        tf1["gen"],
-        paper["cogs_fig43_transformer_gen"],
-        paper["cogs_fig43_transformer_gen_sd"],
-        level=0.90,
-    )
-    report.glue("cogs_tf1_gen_minus_paper_ci90_low", low90)
-    report.glue("cogs_tf1_gen_minus_paper_ci90_high", high90)
-    seed_rows["gen: ours − paper (Welch)"] = {"mean": difference, "95% low": low, "95% high": high}
-    findings45 = s45.findings_table(collected, per_run, "transformer", 1, paper)
-    report.glue("cogs_tf1_cells", len(findings45))
-    report.glue("cogs_tf1_cells_paper_inside", int(findings45["paper inside"].sum()))
-    glue_display(
-        "cogs_findings_table45",
-        HTML(
-            findings45.assign(
-                **{c: findings45[c].astype(float).round(3) for c in findings45.columns[:4]}
-            ).to_html()
-        ),
-        display=False,
-    )
-pd.DataFrame(seed_rows).T.round(3) if seed_rows else print("no Transformer runs with one exposure")
+seed_table, findings45, values = chapter.transformer_over_seeds(collected, per_run, paper)
+results |= values
+if findings45 is not None:
+    glue_display("cogs_findings_table45", HTML(findings45.to_html()), display=False)
+seed_table.round(3) if len(seed_table) else print("no Transformer runs with one exposure")
 
 # %% [markdown]
 # **The Transformer with one exposure.** In distribution it is near perfect (test
@@ -507,55 +351,8 @@ pd.DataFrame(seed_rows).T.round(3) if seed_rows else print("no Transformer runs 
 # other models and exposures of the grid.
 
 # %%
-decoding_rows = []
-beam_seeds = []  # the runs averaged over: seeds of the Transformer with one exposure
-for config in grid:
-    found = res.decodings(config)
-    samples = [c for c in found if c["decoding"]["method"] == "beam" and c["decoding"]["per_case"]]
-    whole = [
-        c for c in found if c["decoding"]["method"] == "greedy" and not c["decoding"]["per_case"]
-    ]
-    if not (samples and whole):
-        continue
-    if config["model"] == "transformer" and config["data"]["exposures"] == 1:
-        beam_seeds.append(cfg.describe(config))
-    beam_run, greedy_run = res.load_result(samples[0]), res.load_result(whole[0])
-    keys = ["split", "row"]
-    shared = beam_run.predictions[keys].merge(greedy_run.predictions, on=keys)
-    for label, frame in (("beam 5", beam_run.predictions), ("greedy", shared)):
-        scored = experiment.exact_match_accuracy(frame, gold)
-        by = pd.Series(scored["gen_by_case"])
-        sample = ev.analyse(ev.join_gold(frame, gold), with_semantics=False)
-        sample = sample[sample.split == "gen"]
-        decoding_rows.append(
-            {
-                "run": cfg.describe(config),
-                "decoding": label,
-                "sentences": len(frame),
-                "dev": scored["accuracy"]["dev"],
-                "test": scored["accuracy"]["test"],
-                **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
-                "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
-                "depth errors at the cap": ev.depth_errors(sample)["capped"],
-            }
-        )
-decodings_table = pd.DataFrame(decoding_rows)
-if beam_seeds:
-    compared = decodings_table[decodings_table["run"].isin(beam_seeds)]
-    report.glue("cogs_beam_n_seeds", len(beam_seeds))
-    gap = compared.groupby("decoding")["gen"].mean()
-    report.glue("cogs_beam_minus_greedy_gen", float(gap["beam 5"] - gap["greedy"]))
-    shares = compared.groupby("decoding")[
-        ["errors not ending in ')'", "depth errors at the cap"]
-    ]
-    for label, name in (("beam 5", "beam"), ("greedy", "greedy")):
-        for column, key in (
-            ("errors not ending in ')'", "not_paren"),
-            ("depth errors at the cap", "depth_capped"),
-        ):
-            value = float(shares.mean().loc[label, column])
-            if math.isfinite(value):
-                report.glue(f"cogs_{name}_{key}", value)
+decodings_table, values = chapter.greedy_and_beam(grid, gold)
+results |= values
 if len(decodings_table):
     display(decodings_table.set_index(["run", "decoding"]).round(3))
 else:
@@ -580,26 +377,8 @@ else:
 # seeds; the paper's values as open markers, the reference parser's as black dashes.
 
 # %% mystnb={"figure": {"caption": "Figure 4-3 recomputed: dev, test and gen accuracy of the 5.3M (1-layer), 9.5M (2-layer) and 45M (6-layer) Transformers, ours as filled dots (gen with its SD over seeds as error bars), the paper's as open grey circles, the symbolic reference parser as black dashes; sizes without committed runs show the paper only. Look at the gen points of the 9.5M model, ours against the paper's.", "name": "fig-cogs-models-size"}}
-size_rows = []
-for model, slug, params in (
-    ("transformer-small", "transformer_small", "5.3M"),
-    ("transformer", "transformer", "9.5M"),
-    ("transformer-large", "transformer_large", "45M"),
-):
-    agg = per_run[(per_run.model == model) & (per_run.exposures == 1)]
-    row = {"model": f"{cfg.LABELS[model]} ({params})", "runs": len(agg)}
-    for split in ("dev", "test", "gen"):
-        key = f"cogs_fig43_{slug}_{split}"
-        row[f"paper {split}"] = paper[key]
-        row[f"ours {split}"] = float(agg[split].mean()) if len(agg) else np.nan
-        if len(agg):
-            results[key] = float(agg[split].mean())
-    row["paper gen SD"] = paper[f"cogs_fig43_{slug}_gen_sd"]
-    row["ours gen SD"] = float(agg["gen"].std(ddof=1)) if len(agg) > 1 else np.nan
-    if len(agg) > 1:
-        results[f"cogs_fig43_{slug}_gen_sd"] = row["ours gen SD"]
-    size_rows.append(row)
-sizes = pd.DataFrame(size_rows).set_index("model")
+sizes, values = chapter.model_size_table(per_run, paper)
+results |= values
 figures.transformer_sizes(sizes, reference_splits)
 plt.show()
 
@@ -612,21 +391,11 @@ sizes.round(3)
 # reference parser):
 
 # %% mystnb={"figure": {"caption": "Table 4-4 recomputed: accuracy of each run (one dot per seed) on the six cases the dissertation plots, by model, with the paper's mean over its 5 seeds (black crosses, Table 4-5) and the reference parser (dashed line). Look at the spread of the dots within a case and at where the crosses fall among them.", "name": "fig-cogs-models-seed-spread"}}
-spread_cases = [
-    "subj_to_obj_common",
-    "obj_to_subj_common",
-    "obj_to_subj_proper",
-    "prim_to_obj_proper",
-    "pp_recursion",
-    "active_to_passive",
-]
-spread = collected[
-    (collected.exposures == 1)
-    & collected.model.isin(grid_models)
-    & collected.quantity.isin(spread_cases)
-]
+spread = chapter.seed_spread_runs(collected, grid_models)
 if len(spread):
-    figures.seed_spread(spread, spread_cases, grid_models, paper, reference_by_case, cfg.LABELS)
+    figures.seed_spread(
+        spread, chapter.SPREAD_CASES, grid_models, paper, reference_by_case, cfg.LABELS
+    )
     plt.show()
 else:
     print("seed spread: pending (no grid runs yet)")
@@ -650,41 +419,13 @@ else:
 reduced = cfg.reduced_config(
     reduced_model, seed, reduced_max_steps, reduced_per_case, reduced_per_split, reduced_exposures
 )
-PLURAL = "s" if reduced_exposures > 1 else ""
-PAPER_LABEL = f"paper: Transformer 9.5M, {reduced_exposures} exposure{PLURAL}"
-if res.has_result(reduced, results_dir) or train_missing:
-    run = experiment.run(
-        reduced,
-        device=device,
-        progress=False,
-        results_root=results_dir,
-        keep_every=reduced_keep_every,
-    )
-else:
-    run = None
+PAPER_LABEL = chapter.paper_label(reduced_exposures)
+run = chapter.reduced_run(reduced, train_missing, device, results_dir, reduced_keep_every)
+if run is None:
     print(f"reduced run {cfg.config_hash(reduced)}: pending (train_missing is False)")
-if run is not None:
-    m = run.metrics
-    report.glue("cogs_reduced_exposures", reduced["data"]["exposures"])
-    report.glue("cogs_reduced_n_seeds", 1)  # one seed (the `seed` parameter): no interval
-    report.glue("cogs_reduced_steps", m["steps"])
-    report.glue("cogs_reduced_epochs", m["epochs"])
-    report.glue("cogs_reduced_train_minutes", m["train_seconds"] / 60)
-    report.glue("cogs_reduced_decode_minutes", m["decode_seconds"] / 60)
-    run_info = pd.Series(
-        {
-            "configuration hash": run.hash,
-            "device": m["device"],
-            "seed": m["seed"],
-            "updates": m["steps"],
-            "best update": m["best_step"],
-            "epochs": m["epochs"],
-            "stopped by": m["stop_reason"],
-            "training (min)": round(m["train_seconds"] / 60, 1),
-            "decoding (min)": round(m["decode_seconds"] / 60, 1),
-            "target tokens per second": m["train_target_tokens_per_second"],
-        }
-    )
+else:
+    run_info, values = chapter.reduced_run_info(run)
+    results |= values
 run_info if run is not None else None
 
 # %% [markdown]
@@ -710,26 +451,12 @@ if run is not None:
 # %%
 reduced_curve = None
 if run is not None:
-    reduced_folder = res.result_dir(reduced, results_dir)
-    reduced_curve = curves.load_curve(reduced_folder)
-    kept_dir = experiment.checkpoint_dir(reduced)
-    if reduced_curve is None and training.kept_updates(kept_dir):
-        reduced_curve = curves.trace(
-            reduced, kept_dir, curve_per_case, curve_per_split, device=resolve_device(device)
-        )
-        curves.save_curve(reduced_curve, reduced_folder, curve_per_case, curve_per_split)
+    reduced_curve = chapter.reduced_curve(
+        reduced, results_dir, curve_per_case, curve_per_split, device
+    )
 if reduced_curve is not None:
-    scored_on = reduced_curve.attrs.get(
-        "sample", {"per_case": curve_per_case, "per_split": curve_per_split}
-    )  # the sample sizes the committed curve was scored on
-    report.glue("cogs_reduced_curve_per_case", scored_on["per_case"])
-    report.glue("cogs_reduced_curve_per_split", scored_on["per_split"])
-    settled = curves.sensitivity(reduced_curve)
-    for name, value in settled.items():
-        report.glue(f"cogs_reduced_curve_{name}", value)
-    curve_table = reduced_curve.pivot_table(index="step", columns="quantity", values="accuracy")[
-        ["dev", "test", "gen", "lexical", "structural"]
-    ]
+    curve_table, values = chapter.curve_summary(reduced_curve, curve_per_case, curve_per_split)
+    results |= values
     display(curve_table.round(3))
 else:
     print("accuracy over updates: pending (no kept weights of the reduced run on this machine)")
@@ -754,16 +481,9 @@ if reduced_curve is not None:
 # `grid_keep_every`), which the committed runs were not:
 
 # %%
-grid_curves = {}
-for config in grid:
-    found = res.find_config(config, any_decoding=True)
-    if config["model"] != "transformer" or found is None:
-        continue
-    found_curve = curves.load_curve(res.result_dir(found))
-    if found_curve is not None:
-        grid_curves[cfg.describe(config)] = found_curve
-if grid_curves:
-    display(pd.concat(grid_curves, names=["run"]).round(3))
+grid_curves = chapter.grid_curves(grid)
+if grid_curves is not None:
+    display(grid_curves.round(3))
 else:
     print("accuracy over updates of the paper's Transformer: pending (GPU runs with kept weights)")
 
@@ -778,46 +498,15 @@ else:
 
 # %%
 if run is not None:
-    analysed = ev.analyse(ev.join_gold(run.predictions, gold))
-    analysed["reference"] = interpret_all(analysed["source"])
-    analysed["reference_exact"] = ev.exact_match(
-        analysed["reference"].fillna(""), analysed["target"]
-    )
-    is_gen = analysed["split"] == "gen"
-    by_case = {
-        col: ev.accuracy_by_case(analysed.loc[is_gen, col], analysed.loc[is_gen, "case"])
-        for col in ("exact", "semantic", "reference_exact")
-    }
-    summary = {}
-    for col, label in (
-        ("exact", "reduced run: exact match"),
-        ("semantic", "reduced run: semantic match"),
-        ("reference_exact", "symbolic reference parser"),
-    ):
-        row = {s: float(analysed.loc[analysed.split == s, col].mean()) for s in ("dev", "test")}
-        row.update(ev.aggregate(by_case[col]))
-        summary[label] = row
-    summary[PAPER_LABEL] = {
-        "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
-        "test": paper["cogs_fig43_transformer_test"],
-        "gen": paper[f"cogs_t45_transformer_{reduced_exposures}_gen"],
-        "lexical": paper[f"cogs_fig41_transformer_{reduced_exposures}_lexical"],
-        "structural": paper[f"cogs_fig41_transformer_{reduced_exposures}_structural"],
-    }
-    summary = pd.DataFrame(summary).T[["dev", "test", "gen", "lexical", "structural"]]
-    ours = summary.loc["reduced run: exact match"]
-    for key in ("dev", "test", "gen", "lexical", "structural"):
-        results[f"cogs_reduced_{key}"] = float(ours[key])
-    report.glue("cogs_reduced_gap", float(ours["test"] - ours["gen"]))
-    report.glue(
-        "cogs_reduced_semantic_gen", float(summary.loc["reduced run: semantic match", "gen"])
-    )
-    report.glue("cogs_reference_gen", float(summary.loc["symbolic reference parser", "gen"]))
+    analysed = chapter.analyse_with_reference(run.predictions, gold)
+    by_case = chapter.gen_by_case(analysed)
+    summary, values = chapter.reduced_summary(analysed, paper, reduced_exposures)
+    results |= values
 summary.round(3) if run is not None else None
 
 # %% mystnb={"figure": {"caption": "In distribution against generalization: the reduced CPU run (blue) beside the paper's 9.5M Transformer with the same number of exposures (orange; dev and test from the one-exposure runs), the symbolic reference parser as black dashes. Look at the drop from test to gen, and at the structural column against the lexical one.", "name": "fig-cogs-models-reduced-gap"}}
 if run is not None:
-    figures.generalization_gap(summary, "reduced run: exact match", PAPER_LABEL)
+    figures.generalization_gap(summary, chapter.REDUCED_EXACT, PAPER_LABEL)
     plt.show()
 
 # %% [markdown]
@@ -829,10 +518,7 @@ if run is not None:
 # Beside the paper (status *substitute*: a smaller model, fewer updates, one seed, greedy):
 
 # %%
-reduced_keys = [k for k in results if k.startswith("cogs_reduced_")]
-report.style_comparison(
-    report.compare(results, "cogs-models", keys=reduced_keys)
-) if reduced_keys else None
+report.style_comparison(chapter.compared(results, "cogs_reduced_")) if run is not None else None
 
 # %% [markdown]
 # #### By generalization case
@@ -842,7 +528,7 @@ if run is not None:
     figures.accuracy_by_case(
         by_case["exact"],
         by_case["reference_exact"],
-        [paper[f"cogs_t45_transformer_{reduced_exposures}_{c}"] for c in ev.CASE_ORDER],
+        chapter.paper_by_case(paper, reduced_exposures).tolist(),
         PAPER_LABEL,
     )
     plt.show()
@@ -870,66 +556,10 @@ if run is not None:
 
 
 # %%
-analysed_runs = {}
-if run is not None:
-    analysed_runs["reduced Transformer"] = analysed
-for model in grid_models:
-    finished = set(runs_done.hash)
-    configs = [
-        found
-        for c in grid
-        if c["model"] == model and c["data"]["exposures"] == 1
-        for found in [res.find_config(c, any_decoding=True)]
-        if found is not None and cfg.config_hash(found) in finished
-    ]
-    if configs:
-        analysed_runs[f"{cfg.LABELS[model]} (n={len(configs)})"] = pd.concat(
-            [
-                ev.analyse(ev.join_gold(res.load_result(c).predictions, gold)).assign(
-                    seed=c["seed"]
-                )
-                for c in configs
-            ],
-            ignore_index=True,
-        )
-error_table = pd.DataFrame(
-    {name: s45.analyses(frame) for name, frame in analysed_runs.items()}
+analysed_runs = chapter.analysed_runs(
+    grid, collected.hash, gold, grid_models, analysed if run is not None else None
 )
-PAPER_ROWS = {
-    "error_not_ending_paren": "cogs_err_not_paren",
-    "error_edit_distance": "cogs_err_edit_distance",
-    "single_lexical": "cogs_err_single_lexical",
-    "active → passive: wrong_structure": "cogs_ap_wrong_structure",
-}
-for model in ("transformer", "bilstm", "lstm"):
-    error_table[f"paper: {cfg.LABELS[model]}"] = pd.Series(
-        {row: paper[f"{prefix}_{model}"] for row, prefix in PAPER_ROWS.items()}
-        | {
-            "depth 3-5 accuracy": paper[f"cogs_t46_{model}_depth3to5"],
-            "depth: premature_end": paper["cogs_depth_premature_end"],
-            "depth: only_index": paper["cogs_depth_only_index"],
-            "depth: capped": paper["cogs_depth_capped"],
-            "active → passive: errors": paper[f"cogs_ap_errors_{model}"],
-            "test accuracy, outputs > 95 tokens": paper[
-                "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
-            ],
-            "test: mean length of correct outputs": paper["cogs_test_len_correct"],
-            "test: mean length of incorrect outputs": paper["cogs_test_len_incorrect"],
-        }
-    )
-if run is not None:  # a few robust numbers for the prose
-    reduced_analyses = s45.analyses(analysed)
-    for name in (
-        "error_edit_distance",
-        "error_not_ending_paren",
-        "single_lexical",
-        "structure_correct",
-        "depth: premature_end",
-        "depth: capped",
-    ):
-        if math.isfinite(reduced_analyses[name]):
-            report.glue(f"cogs_reduced_err_{report.slug(name)}", reduced_analyses[name])
-error_table.round(3)
+chapter.error_table(analysed_runs, paper).round(3)
 
 # %% [markdown]
 # Rows: shares of errors unless they say otherwise; `single_lexical` and `structure_correct` are
@@ -940,48 +570,9 @@ error_table.round(3)
 # {glue:text}`cogs_reduced_err_depth_premature_end:.1%` of its depth errors end too early.
 
 # %%
-for name, frame in analysed_runs.items():  # the grid models glue their Section 4.5 numbers
-    model = next((m for m in grid_models if name.startswith(cfg.LABELS[m])), None)
-    if model is None:
-        continue
-    values = s45.analyses(frame)
-    for row, prefix in PAPER_ROWS.items():
-        if math.isfinite(values[row]):
-            results[f"{prefix}_{model}"] = values[row]
-    if math.isfinite(values["depth 3-5 accuracy"]):
-        results[f"cogs_t46_{model}_depth3to5"] = values["depth 3-5 accuracy"]
-    results[f"cogs_ap_errors_{model}"] = values["active → passive: errors"]
-tf1_runs = [n for n in analysed_runs if n.startswith(cfg.LABELS["transformer"] + " (")]
-if tf1_runs:  # the Transformer's error shares per seed, with their t-intervals (the Findings)
-    by_seed = {
-        seed: s45.analyses(part) for seed, part in analysed_runs[tf1_runs[0]].groupby("seed")
-    }
-    for key, row in (
-        ("single_lexical", "single_lexical"),
-        ("not_paren", "error_not_ending_paren"),
-        ("edit_distance", "error_edit_distance"),
-    ):
-        mean, low, high = s45.t_interval([values[row] for values in by_seed.values()])
-        report.glue(f"cogs_tf1_{key}_mean", mean)
-        report.glue(f"cogs_tf1_{key}_ci_low", low)
-        report.glue(f"cogs_tf1_{key}_ci_high", high)
-grid_models_run = [
-    m for m in grid_models if any(n.startswith(cfg.LABELS[m]) for n in analysed_runs)
-]
-if grid_models_run:
-    pooled = pd.concat([f for n, f in analysed_runs.items() if not n.startswith("reduced")])
-    pooled_depth = ev.depth_errors(pooled[pooled.split == "gen"])
-    results.update(
-        {
-            "cogs_depth_premature_end": pooled_depth["premature_end"],
-            "cogs_depth_only_index": pooled_depth["only_index"],
-            "cogs_depth_capped": pooled_depth["capped"],
-        }
-    )
-analysis_keys = [k for k in results if k.split("_")[1] in ("err", "ap", "t46", "depth")]
-report.style_comparison(
-    report.compare(results, "cogs-models", keys=analysis_keys)
-) if analysis_keys else None
+results |= chapter.error_values(analysed_runs, grid_models)
+analysis = chapter.compared(results, chapter.ANALYSIS_PREFIXES)
+report.style_comparison(analysis) if len(analysis) else None
 
 # %% [markdown]
 # #### Depth and length
@@ -1007,22 +598,9 @@ plt.show()
 # {glue:text}`cogs_tf1_common_minus_proper_ci_high:.3f`; claim *proper-nouns-harder*).
 
 # %%
-noun_tables = {}
-for name, frame in analysed_runs.items():
-    gen = frame[frame.split == "gen"]
-    noun_tables[name] = ev.noun_type_table(ev.accuracy_by_case(gen.exact, gen.case))
-for exposures in sorted({1, reduced_exposures}):
-    noun_tables[f"paper: Transformer, {exposures} exp."] = ev.noun_type_table(
-        pd.Series({c: paper[f"cogs_t45_transformer_{exposures}_{c}"] for c in ev.CASE_ORDER})
-    )
-nouns = pd.concat(noun_tables, axis=1)
-display_ap = pd.concat(
-    {name: s45.active_passive_table(frame) for name, frame in analysed_runs.items()},
-    names=["runs", "seed"],
-)  # one row per run: the paper's 49 Transformer errors are over 5 runs, 9.8 per run
-tf_ap = [n for n in analysed_runs if n.startswith(cfg.LABELS["transformer"] + " (")]
-if tf_ap:
-    report.glue("cogs_tf1_ap_errors_sd", float(display_ap.loc[tf_ap[0], "errors"].std(ddof=1)))
+nouns = chapter.noun_table(analysed_runs, paper, reduced_exposures)
+display_ap, values = chapter.active_passive_runs(analysed_runs)
+results |= values
 nouns.round(3)
 
 # %%
@@ -1036,15 +614,8 @@ display_ap
 # does not. For every run, the gen mean (over the 21 cases), dev and test under both:
 
 # %%
-semantic_runs = pd.concat(
-    {name: s45.exact_and_semantic(frame) for name, frame in analysed_runs.items()},
-    names=["runs", "seed"],
-)
-if tf_ap:
-    tf_semantic = semantic_runs.loc[tf_ap[0]]
-    report.glue("cogs_tf1_semantic_gen", float(tf_semantic["gen semantic"].mean()))
-    report.glue("cogs_tf1_semantic_gain", float(tf_semantic["gen semantic − exact"].mean()))
-    report.glue("cogs_tf1_semantic_gain_max", float(tf_semantic["gen semantic − exact"].max()))
+semantic_runs, values = chapter.semantic_runs(analysed_runs)
+results |= values
 semantic_runs.round(3)
 
 # %% [markdown]
@@ -1055,17 +626,7 @@ semantic_runs.round(3)
 # reference parser is exact everywhere):
 
 # %%
-if run is not None:
-    semantic_table = pd.DataFrame(
-        {
-            "exact": by_case["exact"],
-            "semantic": by_case["semantic"],
-            "reference parser": by_case["reference_exact"],
-        }
-    )
-    semantic_table["semantic − exact"] = semantic_table["semantic"] - semantic_table["exact"]
-    semantic_table.index = [ev.CASE_LABELS[c] for c in semantic_table.index]
-semantic_table.round(3) if run is not None else None
+chapter.semantic_by_case(by_case).round(3) if run is not None else None
 
 # %% [markdown]
 # ### Results beside the paper
@@ -1078,13 +639,9 @@ semantic_table.round(3) if run is not None else None
 
 # %%
 report.glue_all(results)
-verdicts = report.compare(results, "cogs-models", keys=list(targets))
-verdicts["group"] = [k.split("_")[1] for k in verdicts.index]
-case_keys = [f"cogs_t45_transformer_1_{c}" for c in ev.CASE_ORDER if f"cogs_t45_transformer_1_{c}" in results]
-flagged = [k for k in case_keys if verdicts.loc[k, "verdict"].startswith("differs")]
-report.glue("cogs_tf1_cases_flagged", len(flagged))
-report.glue("cogs_tf1_cases_flagged_above", sum(results[k] > paper[k] for k in flagged))
-verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
+verdict_table, values = chapter.verdict_counts(results)
+report.glue_all(values)
+verdict_table
 
 # %% [markdown]
 # ## Deviations and errata

@@ -125,16 +125,22 @@ def transformer_sizes(sizes: pd.DataFrame, reference: dict):
 
 
 def seed_spread(runs: pd.DataFrame, cases, models, paper: dict, reference: dict, labels: dict):
-    """Dissertation Table 4-4: accuracy of each run (one dot per seed, seaborn ``stripplot``) per
+    """Dissertation Table 4-4: accuracy of each run (one dot per seed, a strip per model with a
+    small vertical jitter drawn from a fixed seed, so the figure is the same on every run) per
     case (one panel each) and model (rows: ``runs`` with model, quantity, accuracy), the paper's
     mean over seeds (``paper["cogs_t45_<model>_1_<case>"]``) as black crosses and the reference
     parser (``reference``: case -> accuracy) as a dashed line."""
     models = list(models)
+    colors = sns.color_palette(n_colors=len(models))
     fig, axes = plt.subplots(1, len(cases), figsize=(12, 2.6), sharey=True)
+    jitter = np.random.default_rng(0)
     for ax, case in zip(axes, cases, strict=True):
-        sns.stripplot(data=runs[runs.quantity == case], x="accuracy", y="model", order=models,
-                      hue="model", hue_order=models, alpha=0.6, jitter=0.1, legend=False,
-                      ax=ax)  # fmt: skip
+        part = runs[runs.quantity == case]
+        for row, model in enumerate(models):
+            accuracy = part.loc[part.model == model, "accuracy"].to_numpy()
+            ax.scatter(accuracy, row + jitter.uniform(-0.1, 0.1, len(accuracy)), s=14,
+                       alpha=0.6, color=colors[row])
+        ax.set_ylim(len(models) - 0.5, -0.5)  # the first model on top
         paper_marks(ax, [paper[f"cogs_t45_{m}_1_{case}"] for m in models], range(len(models)),
                     label=None)  # fmt: skip
         ax.axvline(reference[case], color="black", ls="--", lw=1)

@@ -1,0 +1,806 @@
+"""The tables and glued numbers of the chapter ``cogs-models`` (Kim 2021, Chapter 4, Section 4.5).
+
+One function per thing the chapter shows, grouped by its sections: the data, the models'
+sizes, the paper's grid (Table 4-5, Figures 4-1 and 4-3), the Transformer over its seeds, greedy
+against beam decoding, the reduced CPU run, and the error analyses of Sections 4.5.3-4.5.5.
+Each takes the frames the chapter loaded (gold splits of :mod:`compsem.data.cogs`, runs of
+:func:`compsem.cogs.seq2seq.results.collect`, per-run means of
+:func:`compsem.cogs.summary.run_level`, per-example frames of
+:func:`compsem.cogs.evaluation.analyse`) and returns a table and/or a dict of numbers to glue
+(keys ``cogs_*``), so that the notebook stays a narrative. The metrics live in
+:mod:`compsem.cogs.evaluation` and :mod:`compsem.cogs.summary`, the figures in
+:mod:`compsem.cogs.figures`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from compsem import report
+from compsem.cogs import evaluation as ev
+from compsem.cogs import exposure
+from compsem.cogs import summary as s45
+from compsem.cogs.interpret import interpret_all
+from compsem.cogs.seq2seq import config as cfg
+from compsem.cogs.seq2seq import curve as curves
+from compsem.cogs.seq2seq import experiment, training
+from compsem.cogs.seq2seq import results as res
+from compsem.devices import resolve_device
+
+CHAPTER = "cogs-models"
+TIME_LIMIT = "time limit"
+"""The stop reason of a run cut by the time budget (not trained by the paper's stopping rule)."""
+
+RUN_COLUMNS = ["model", "exposures", "seed", "steps", "stop_reason", "decoding", "device"]
+"""What the runs table shows of each run (beside its wall time and hash)."""
+
+PRIMITIVE_CASES = [c for c in ev.CASE_ORDER if c.startswith("prim_to_")]
+"""The cases of a primitive in a new role (Table 4-1, Section 4.3.1)."""
+
+SIZE_MODELS = ("transformer-small", "transformer", "transformer-large")
+"""The 1-, 2- and 6-layer Transformers of Figure 4-3 (Section 4.5.6), smallest first."""
+
+SPREAD_CASES = [
+    "subj_to_obj_common",
+    "obj_to_subj_common",
+    "obj_to_subj_proper",
+    "prim_to_obj_proper",
+    "pp_recursion",
+    "active_to_passive",
+]
+"""The six cases whose runs Table 4-4 plots one dot each (Section 4.5.3)."""
+
+REDUCED_RUN = "reduced Transformer"
+"""The name of the reduced CPU run among the analysed runs."""
+
+REDUCED_EXACT = "reduced run: exact match"
+REDUCED_SEMANTIC = "reduced run: semantic match"
+REFERENCE_PARSER = "symbolic reference parser"
+"""Rows of :func:`reduced_summary`: the reduced run scored two ways, and the reference parser."""
+
+SUMMARY_COLUMNS = ["dev", "test", "gen", "lexical", "structural"]
+"""In distribution (dev, test) and generalization (gen and its means, Figure 4-1)."""
+
+PAPER_ERROR_ROWS = {
+    "error_not_ending_paren": "cogs_err_not_paren",
+    "error_edit_distance": "cogs_err_edit_distance",
+    "single_lexical": "cogs_err_single_lexical",
+    "active → passive: wrong_structure": "cogs_ap_wrong_structure",
+}
+"""Rows of :func:`compsem.cogs.summary.analyses` with a per-model paper number (Sections 4.5.3,
+4.5.5.1 and 4.5.5.2), and the prefix of its target key."""
+
+REDUCED_ERROR_ROWS = (
+    "error_edit_distance",
+    "error_not_ending_paren",
+    "single_lexical",
+    "structure_correct",
+    "depth: premature_end",
+    "depth: capped",
+)
+"""Rows of :func:`compsem.cogs.summary.analyses` glued for the reduced run."""
+
+ANALYSIS_PREFIXES = ("cogs_err_", "cogs_ap_", "cogs_t46_", "cogs_depth_")
+"""Target keys of the error analyses (Sections 4.5.3-4.5.5, Table 4-6)."""
+
+
+def compared(values: Mapping[str, float], prefixes: str | tuple[str, ...]) -> pd.DataFrame:
+    """Ours beside the paper (:func:`compsem.report.compare`) for the ``values`` whose key has a
+    target and starts with one of ``prefixes``, in the order of ``values``."""
+    targets = report.load_targets(CHAPTER)
+    keys = [k for k in values if k in targets and k.startswith(prefixes)]
+    return report.compare(values, CHAPTER, keys=keys)
+
+
+def folded(table: pd.DataFrame, summary: str) -> str:
+    """A table as HTML folded under a one-line ``summary`` (a ``<details>`` element)."""
+    return f"<details><summary>{summary}</summary>{table.to_html()}</details>"
+
+
+def paper_label(exposures: int) -> str:
+    """The label of the paper's 9.5M Transformer with ``exposures`` exposures (Table 4-5)."""
+    return f"paper: Transformer 9.5M, {exposures} exposure{'s' if exposures > 1 else ''}"
+
+
+def paper_by_case(paper: Mapping[str, float], exposures: int) -> pd.Series:
+    """The paper's Transformer per generalization case (Table 4-5), in Table 4-1 order."""
+    return pd.Series({c: paper[f"cogs_t45_transformer_{exposures}_{c}"] for c in ev.CASE_ORDER})
+
+
+def transformer_runs(analysed_runs: Mapping[str, pd.DataFrame]) -> str | None:
+    """The name of the grid's Transformer runs among ``analysed_runs`` (:func:`analysed_runs`),
+    or None when there are none."""
+    prefix = cfg.LABELS["transformer"] + " ("
+    return next((name for name in analysed_runs if name.startswith(prefix)), None)
+
+
+# --------------------------------------------------------------------------- data and models
+
+
+def split_sizes(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Examples and mean and longest lengths (whitespace tokens) of each split (Section 4.4.3)."""
+    return pd.DataFrame(
+        {
+            name: {
+                "examples": len(f),
+                "source tokens (mean)": f.source.str.split().str.len().mean(),
+                "target tokens (mean)": f.target.str.split().str.len().mean(),
+                "target tokens (max)": f.target.str.split().str.len().max(),
+            }
+            for name, f in frames.items()
+        }
+    ).T
+
+
+def train_100_blobs(
+    train: pd.DataFrame, exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
+) -> tuple[pd.DataFrame, dict]:
+    """The git blob id of each plausible ordering of the rebuilt ``train_100`` (Section 4.5.7;
+    :func:`compsem.cogs.exposure.train_100_candidates`), whether it is upstream's, and how many
+    candidates there are and match."""
+    blobs = {
+        name: exposure.git_blob_id(content)
+        for name, content in exposure.train_100_candidates(train, exposure_1, exposure_100).items()
+    }
+    table = pd.Series(blobs, name="git blob id").to_frame()
+    table["upstream"] = table["git blob id"] == exposure.UPSTREAM_TRAIN_100_BLOB
+    values = {
+        "cogs_train100_candidates": len(blobs),
+        "cogs_train100_candidates_matching": sum(
+            blob == exposure.UPSTREAM_TRAIN_100_BLOB for blob in blobs.values()
+        ),
+    }
+    return table, values
+
+
+def case_table(sections: Mapping[str, str]) -> pd.DataFrame:
+    """The 21 generalization cases of Table 4-1: label, lexical or structural, and the section of
+    the released ``gen_cases_to_paper_sections.json``."""
+    return pd.DataFrame(
+        {
+            "case": ev.CASE_ORDER,
+            "label": [ev.CASE_LABELS[c] for c in ev.CASE_ORDER],
+            "kind": [ev.case_kind(c) for c in ev.CASE_ORDER],
+            "section (released JSON)": [sections[c].split(" ")[0] for c in ev.CASE_ORDER],
+        }
+    ).set_index("case")
+
+
+def parameter_count(model: str, src_vocab_size: int, tgt_vocab_size: int) -> int:
+    """Trainable parameters of ``model`` (:data:`compsem.cogs.seq2seq.config.ARCHITECTURES`)
+    built with vocabularies of these sizes (Section 4.5.1 states them in millions)."""
+    return cfg.count_parameters(
+        cfg.build_model(cfg.make_config(model), src_vocab_size, tgt_vocab_size)
+    )
+
+
+def model_sizes(src_vocab_size: int, tgt_vocab_size: int, reduced_model: str) -> dict:
+    """The vocabulary sizes and the parameters of the five models of Section 4.5.1 and Figure
+    4-3 (keys ``cogs_params_<model>``) and of the reduced model, built with those vocabularies."""
+    values = {"cogs_vocab_source": src_vocab_size, "cogs_vocab_target": tgt_vocab_size}
+    for name in cfg.PAPER_MODELS:
+        values[f"cogs_params_{report.slug(name)}"] = parameter_count(
+            name, src_vocab_size, tgt_vocab_size
+        )
+    values["cogs_reduced_parameters"] = parameter_count(
+        reduced_model, src_vocab_size, tgt_vocab_size
+    )
+    return values
+
+
+# --------------------------------------------------------------------------- the paper's grid
+
+
+def train_grid(grid: list[dict], device: str, amp: bool, keep_every: int) -> None:
+    """Train (and decode) every configuration of the grid without results (Table 4-5, Figure
+    4-3); only on a GPU, where the grid takes days instead of years."""
+    if not resolve_device(device).startswith("cuda"):
+        raise RuntimeError(
+            "grid_train=True needs a GPU (the paper grid takes days on a CPU); "
+            "set device to cuda on a GPU machine, or grid_train to False"
+        )
+    for config in grid:
+        experiment.run(config, device=device, amp=amp, progress=False, keep_every=keep_every)
+
+
+def reference_scores(gold: Mapping[str, pd.DataFrame]) -> tuple[pd.Series, dict[str, float]]:
+    """The symbolic reference parser of chapter ``cogs-data`` scored by exact match (Section
+    4.4): per generalization case, and on dev, test and gen (the mean of the cases, Figure
+    4-1)."""
+    gen = gold["gen"]
+    exact = ev.exact_match([r or "" for r in interpret_all(gen.source)], gen.target)
+    by_case = ev.accuracy_by_case(exact, gen.case)
+    splits = {"gen": ev.aggregate(by_case)["gen"]}
+    for split in ("dev", "test"):
+        predicted = [r or "" for r in interpret_all(gold[split].source)]
+        splits[split] = float(ev.exact_match(predicted, gold[split].target).mean())
+    return by_case, splits
+
+
+def finished_runs(collected: pd.DataFrame) -> pd.DataFrame:
+    """The rows of runs trained to the paper's stopping rule (Section 4.5.1: early stopping on
+    dev loss), without those cut by the time budget."""
+    return collected[collected.stop_reason != TIME_LIMIT]
+
+
+def grid_counts(collected: pd.DataFrame, n_configs: int) -> dict:
+    """Runs of the grid (Table 4-5 and Figure 4-3) trained by the stopping rule, runs cut short,
+    and all configurations."""
+    return {
+        "cogs_grid_runs_done": finished_runs(collected).hash.nunique(),
+        "cogs_grid_runs_cut": collected[collected.stop_reason == TIME_LIMIT].hash.nunique(),
+        "cogs_grid_runs_total": n_configs,
+    }
+
+
+def runs_table(collected: pd.DataFrame, n_configs: int) -> pd.DataFrame:
+    """One row per run of the grid (Table 4-5 and Figure 4-3) with results (model, exposures,
+    seed, updates, stop reason, decoding, device, wall time, hash), or one line saying that all
+    are pending."""
+    if not len(collected):
+        return pd.DataFrame({"status": [f"0 of {n_configs} runs done: pending (needs a GPU)"]})
+    runs = collected.drop_duplicates("hash")[[*RUN_COLUMNS, "wall_seconds", "hash"]]
+    return runs.reset_index(drop=True)
+
+
+def cut_runs_table(collected: pd.DataFrame) -> pd.DataFrame:
+    """Dev, test and gen accuracy of the runs cut by the time budget before the stopping rule of
+    Section 4.5.1, one row per run (empty when none was cut)."""
+    cut = collected[
+        (collected.stop_reason == TIME_LIMIT) & collected.quantity.isin(["dev", "test", "gen"])
+    ]
+    if not len(cut):
+        return pd.DataFrame()
+    return cut.pivot_table(
+        index=["model", "exposures", "seed", "steps", "decoding"],
+        columns="quantity",
+        values="accuracy",
+    )
+
+
+def grid_mean_keys(models, exposures) -> list[str]:
+    """The target keys of the grid's means: gen (Table 4-5) and the lexical and structural
+    means (Figure 4-1), per exposures and model."""
+    return [s45.target_key(m, e, q) for e in exposures for m in models for q in s45.MEANS]
+
+
+# --------------------------------------------------------------------------- the Transformer's seeds
+
+
+def transformer_over_seeds(
+    collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float]
+) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
+    """The Transformer with one exposure over its seeds (Table 4-5, Figures 4-1 and 4-3): per
+    seed the quantities the Findings check, with their mean and 95% (and 90%, for equivalence
+    tests) t-intervals; our gen mean minus the paper's with Welch's interval; and the Findings'
+    Table 4-5 (:func:`compsem.cogs.summary.findings_table`, its numbers rounded to 3 places).
+    Empty table, None and no values with fewer than two seeds."""
+    tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
+    if len(tf1) < 2:
+        return pd.DataFrame(), None, {}
+    cases = collected[(collected.model == "transformer") & (collected.exposures == 1)].pivot_table(
+        index="seed", columns="quantity", values="accuracy"
+    )
+    per_seed = {
+        "dev": tf1["dev"],
+        "test": tf1["test"],
+        "gen": tf1["gen"],
+        "lexical": tf1["lexical"],
+        "structural": tf1["structural"],
+        "gap": tf1["test"] - tf1["gen"],
+        "lexical_minus_structural": tf1["lexical"] - tf1["structural"],
+        "active_to_passive": cases["active_to_passive"],
+        "primitive": cases[PRIMITIVE_CASES].mean(axis=1),
+        # Section 4.5.5.3: common minus proper noun, averaged over the four paired cases
+        "common_minus_proper": pd.concat(
+            [cases[common] - cases[proper] for _, common, proper in ev.NOUN_PAIRS], axis=1
+        ).mean(axis=1),
+    }
+    values, rows = {}, {}
+    for name, series in per_seed.items():
+        mean, low, high = s45.t_interval(series)
+        _, low90, high90 = s45.t_interval(series, level=0.90)
+        values |= {
+            f"cogs_tf1_{name}_ci_low": low,
+            f"cogs_tf1_{name}_ci_high": high,
+            f"cogs_tf1_{name}_ci90_low": low90,
+            f"cogs_tf1_{name}_ci90_high": high90,
+        }
+        rows[name] = {
+            **{f"seed {s}": v for s, v in series.items()},
+            "mean": mean,
+            "95% low": low,
+            "95% high": high,
+        }
+    values["cogs_tf1_n_seeds"] = len(tf1)
+    for name in ("gap", "primitive", "common_minus_proper", "lexical_minus_structural"):
+        key = "cogs_tf1_primitive_mean" if name == "primitive" else f"cogs_tf1_{name}"
+        values[key] = float(per_seed[name].mean())
+    paper_gen = (paper["cogs_fig43_transformer_gen"], paper["cogs_fig43_transformer_gen_sd"])
+    difference, low, high = s45.welch_difference(tf1["gen"], *paper_gen)
+    _, low90, high90 = s45.welch_difference(tf1["gen"], *paper_gen, level=0.90)
+    values |= {
+        "cogs_tf1_gen_minus_paper": difference,
+        "cogs_tf1_gen_minus_paper_ci_low": low,
+        "cogs_tf1_gen_minus_paper_ci_high": high,
+        "cogs_tf1_gen_minus_paper_ci90_low": low90,
+        "cogs_tf1_gen_minus_paper_ci90_high": high90,
+    }
+    rows["gen: ours − paper (Welch)"] = {"mean": difference, "95% low": low, "95% high": high}
+    findings = s45.findings_table(collected, per_run, "transformer", 1, paper)
+    values["cogs_tf1_cells"] = len(findings)
+    values["cogs_tf1_cells_paper_inside"] = int(findings["paper inside"].sum())
+    findings = findings.assign(
+        **{c: findings[c].astype(float).round(3) for c in findings.columns[:4]}
+    )
+    return pd.DataFrame(rows).T, findings, values
+
+
+# --------------------------------------------------------------------------- greedy or beam
+
+
+def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list[dict]:
+    """Two rows for one trained model with a beam-5 decoding of a sample and a greedy decoding
+    of everything: both scored on the sample's sentences (dev, test, gen and its means, Section
+    4.4 and Figure 4-1), with their shares of gen errors not ending in ``)`` (Section 4.5.3) and
+    of depth errors at the length cap (Section 4.5.4). No rows without both decodings."""
+    found = res.decodings(config)
+    samples = [c for c in found if c["decoding"]["method"] == "beam" and c["decoding"]["per_case"]]
+    whole = [
+        c for c in found if c["decoding"]["method"] == "greedy" and not c["decoding"]["per_case"]
+    ]
+    if not (samples and whole):
+        return []
+    beam_run, greedy_run = res.load_result(samples[0]), res.load_result(whole[0])
+    keys = ["split", "row"]
+    shared = beam_run.predictions[keys].merge(greedy_run.predictions, on=keys)
+    rows = []
+    for label, frame in (("beam 5", beam_run.predictions), ("greedy", shared)):
+        scored = experiment.exact_match_accuracy(frame, gold)
+        by = pd.Series(scored["gen_by_case"])
+        sample = ev.analyse(ev.join_gold(frame, gold), with_semantics=False)
+        sample = sample[sample.split == "gen"]
+        rows.append(
+            {
+                "run": cfg.describe(config),
+                "decoding": label,
+                "sentences": len(frame),
+                "dev": scored["accuracy"]["dev"],
+                "test": scored["accuracy"]["test"],
+                **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
+                "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
+                "depth errors at the cap": ev.depth_errors(sample)["capped"],
+            }
+        )
+    return rows
+
+
+def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
+    """Averaged over ``runs`` (rows ``run`` of ``decodings``): how many, beam 5 minus greedy on
+    the gen mean (Figure 4-1), and each decoding's shares of errors not ending in ``)`` and of depth errors
+    at the cap (where defined)."""
+    if not runs:
+        return {}
+    means = (
+        decodings[decodings["run"].isin(runs)]
+        .groupby("decoding")[["gen", "errors not ending in ')'", "depth errors at the cap"]]
+        .mean()
+    )
+    values = {
+        "cogs_beam_n_seeds": len(runs),
+        "cogs_beam_minus_greedy_gen": float(
+            means.loc["beam 5", "gen"] - means.loc["greedy", "gen"]
+        ),
+    }
+    for label, name in (("beam 5", "beam"), ("greedy", "greedy")):
+        for column, key in (
+            ("errors not ending in ')'", "not_paren"),
+            ("depth errors at the cap", "depth_capped"),
+        ):
+            value = float(means.loc[label, column])
+            if math.isfinite(value):
+                values[f"cogs_{name}_{key}"] = value
+    return values
+
+
+def greedy_and_beam(
+    grid: list[dict], gold: Mapping[str, pd.DataFrame]
+) -> tuple[pd.DataFrame, dict]:
+    """Beam 5 (the paper's decoding, Section 4.5.1) against greedy on the same sentences for
+    every run of the grid that has both (:func:`beam_and_greedy_rows`), and the averages over
+    the seeds of the Transformer with one exposure (:func:`beam_against_greedy`)."""
+    rows, runs = [], []
+    for config in grid:
+        found = beam_and_greedy_rows(config, gold)
+        rows += found
+        if found and config["model"] == "transformer" and config["data"]["exposures"] == 1:
+            runs.append(cfg.describe(config))
+    table = pd.DataFrame(rows)
+    return table, beam_against_greedy(table, runs)
+
+
+# --------------------------------------------------------------------------- size and seed spread
+
+
+def model_size_table(
+    per_run: pd.DataFrame, paper: Mapping[str, float]
+) -> tuple[pd.DataFrame, dict]:
+    """Figure 4-3 (Section 4.5.6): dev, test and gen of the three Transformer sizes with one
+    exposure, ours (mean and gen SD over seeds) beside the paper's; and our values by target key
+    (``cogs_fig43_*``) for the sizes that have runs (the SD with two runs or more)."""
+    rows, values = [], {}
+    for model in SIZE_MODELS:
+        slug = report.slug(model)
+        runs = per_run[(per_run.model == model) & (per_run.exposures == 1)]
+        row = {
+            "model": f"{cfg.LABELS[model]} ({cfg.PAPER_PARAMETERS[model] / 1e6:g}M)",
+            "runs": len(runs),
+        }
+        for split in ("dev", "test", "gen"):
+            key = f"cogs_fig43_{slug}_{split}"
+            row[f"paper {split}"] = paper[key]
+            row[f"ours {split}"] = float(runs[split].mean()) if len(runs) else np.nan
+            if len(runs):
+                values[key] = float(runs[split].mean())
+        row["paper gen SD"] = paper[f"cogs_fig43_{slug}_gen_sd"]
+        row["ours gen SD"] = float(runs["gen"].std(ddof=1)) if len(runs) > 1 else np.nan
+        if len(runs) > 1:
+            values[f"cogs_fig43_{slug}_gen_sd"] = row["ours gen SD"]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("model"), values
+
+
+def seed_spread_runs(collected: pd.DataFrame, models) -> pd.DataFrame:
+    """The runs' accuracies on the cases of Table 4-4 (:data:`SPREAD_CASES`), one exposure."""
+    return collected[
+        (collected.exposures == 1)
+        & collected.model.isin(models)
+        & collected.quantity.isin(SPREAD_CASES)
+    ]
+
+
+# --------------------------------------------------------------------------- the reduced run
+
+
+def reduced_run(
+    config: dict, train_missing: bool, device: str, results_dir: str, keep_every: int
+) -> res.Result | None:
+    """The reduced CPU run, a substitute for Section 4.5.1's protocol: read back when its results
+    exist, else trained when ``train_missing``, else None (pending)."""
+    if not (res.has_result(config, results_dir) or train_missing):
+        return None
+    return experiment.run(
+        config, device=device, progress=False, results_root=results_dir, keep_every=keep_every
+    )
+
+
+def reduced_run_info(run: res.Result) -> tuple[pd.Series, dict]:
+    """What the reduced run (the substitute for the runs of Section 4.5.1) was and took: device,
+    seed, updates, stopping, minutes and throughput; and its exposures, seeds, updates, epochs
+    and minutes as values."""
+    m = run.metrics
+    values = {
+        "cogs_reduced_exposures": run.config["data"]["exposures"],
+        "cogs_reduced_n_seeds": 1,  # one seed (the chapter's `seed` parameter): no interval
+        "cogs_reduced_steps": m["steps"],
+        "cogs_reduced_epochs": m["epochs"],
+        "cogs_reduced_train_minutes": m["train_seconds"] / 60,
+        "cogs_reduced_decode_minutes": m["decode_seconds"] / 60,
+    }
+    info = pd.Series(
+        {
+            "configuration hash": run.hash,
+            "device": m["device"],
+            "seed": m["seed"],
+            "updates": m["steps"],
+            "best update": m["best_step"],
+            "epochs": m["epochs"],
+            "stopped by": m["stop_reason"],
+            "training (min)": round(m["train_seconds"] / 60, 1),
+            "decoding (min)": round(m["decode_seconds"] / 60, 1),
+            "target tokens per second": m["train_target_tokens_per_second"],
+        }
+    )
+    return info, values
+
+
+def reduced_curve(
+    config: dict, results_dir: str, per_case: int, per_split: int, device: str
+) -> pd.DataFrame | None:
+    """Accuracy over training updates of the reduced run (Csordás et al. 2021, beside Section
+    4.5.1's early stopping): the committed ``curve.tsv``, or traced from the kept weights and
+    saved when those exist; None otherwise."""
+    folder = res.result_dir(config, results_dir)
+    curve = curves.load_curve(folder)
+    kept_dir = experiment.checkpoint_dir(config)
+    if curve is None and training.kept_updates(kept_dir):
+        curve = curves.trace(config, kept_dir, per_case, per_split, device=resolve_device(device))
+        curves.save_curve(curve, folder, per_case, per_split)
+    return curve
+
+
+def curve_summary(curve: pd.DataFrame, per_case: int, per_split: int) -> tuple[pd.DataFrame, dict]:
+    """Dev, test, gen and its means (Figure 4-1) at each kept update, and how much they move at the end of
+    training (:func:`compsem.cogs.seq2seq.curve.sensitivity`) with the sample sizes scored (those
+    the curve records, else ``per_case`` and ``per_split``)."""
+    scored_on = curve.attrs.get("sample", {"per_case": per_case, "per_split": per_split})
+    values = {
+        "cogs_reduced_curve_per_case": scored_on["per_case"],
+        "cogs_reduced_curve_per_split": scored_on["per_split"],
+    }
+    values |= {f"cogs_reduced_curve_{k}": v for k, v in curves.sensitivity(curve).items()}
+    table = curve.pivot_table(index="step", columns="quantity", values="accuracy")
+    return table[SUMMARY_COLUMNS], values
+
+
+def grid_curves(grid: list[dict]) -> pd.DataFrame | None:
+    """The committed accuracy-over-updates curves of the grid's Transformers (Table 4-5), by run;
+    None when there are none."""
+    found_curves = {}
+    for config in grid:
+        found = res.find_config(config, any_decoding=True)
+        if config["model"] != "transformer" or found is None:
+            continue
+        curve = curves.load_curve(res.result_dir(found))
+        if curve is not None:
+            found_curves[cfg.describe(config)] = curve
+    return pd.concat(found_curves, names=["run"]) if found_curves else None
+
+
+def analyse_with_reference(
+    predictions: pd.DataFrame, gold: Mapping[str, pd.DataFrame]
+) -> pd.DataFrame:
+    """A run's predictions analysed per example (:func:`compsem.cogs.evaluation.analyse`: exact
+    and semantic match, the structure of errors of Sections 4.5.3-4.5.5) beside the reference parser's output and its
+    exact match."""
+    analysed = ev.analyse(ev.join_gold(predictions, gold))
+    analysed["reference"] = interpret_all(analysed["source"])
+    analysed["reference_exact"] = ev.exact_match(
+        analysed["reference"].fillna(""), analysed["target"]
+    )
+    return analysed
+
+
+def gen_by_case(analysed: pd.DataFrame) -> dict[str, pd.Series]:
+    """Accuracy per generalization case of the run (exact and semantic match) and of the
+    reference parser (Table 4-5's rows)."""
+    gen = analysed[analysed["split"] == "gen"]
+    return {
+        col: ev.accuracy_by_case(gen[col], gen["case"])
+        for col in ("exact", "semantic", "reference_exact")
+    }
+
+
+def reduced_summary(
+    analysed: pd.DataFrame, paper: Mapping[str, float], exposures: int
+) -> tuple[pd.DataFrame, dict]:
+    """In distribution against generalization (Figure 4-4's pattern): dev, test, gen and its
+    lexical and structural means of the reduced run (exact and semantic match), of the reference
+    parser, and of the paper's 9.5M Transformer with ``exposures`` exposures (dev and test from
+    Figure 4-3, one exposure); our exact-match values by target key (``cogs_reduced_*``), the
+    test-gen gap, and the semantic and reference gen means."""
+    by_case = gen_by_case(analysed)
+    summary = {}
+    for col, label in (
+        ("exact", REDUCED_EXACT),
+        ("semantic", REDUCED_SEMANTIC),
+        ("reference_exact", REFERENCE_PARSER),
+    ):
+        row = {s: float(analysed.loc[analysed.split == s, col].mean()) for s in ("dev", "test")}
+        row.update(ev.aggregate(by_case[col]))
+        summary[label] = row
+    summary[paper_label(exposures)] = {
+        "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
+        "test": paper["cogs_fig43_transformer_test"],
+        "gen": paper[f"cogs_t45_transformer_{exposures}_gen"],
+        "lexical": paper[f"cogs_fig41_transformer_{exposures}_lexical"],
+        "structural": paper[f"cogs_fig41_transformer_{exposures}_structural"],
+    }
+    summary = pd.DataFrame(summary).T[SUMMARY_COLUMNS]
+    ours = summary.loc[REDUCED_EXACT]
+    values = {f"cogs_reduced_{key}": float(ours[key]) for key in SUMMARY_COLUMNS}
+    values["cogs_reduced_gap"] = float(ours["test"] - ours["gen"])
+    values["cogs_reduced_semantic_gen"] = float(summary.loc[REDUCED_SEMANTIC, "gen"])
+    values["cogs_reference_gen"] = float(summary.loc[REFERENCE_PARSER, "gen"])
+    return summary, values
+
+
+# --------------------------------------------------------------------------- error analyses
+
+
+def analysed_runs(
+    grid: list[dict],
+    finished_hashes,
+    gold: Mapping[str, pd.DataFrame],
+    models,
+    reduced: pd.DataFrame | None = None,
+) -> dict[str, pd.DataFrame]:
+    """The per-example frames the error analyses of Sections 4.5.3-4.5.5 pool: the reduced run's
+    (``reduced``, under :data:`REDUCED_RUN`), then per grid model the runs with one exposure that
+    were trained by the stopping rule (their hash in ``finished_hashes``), one frame with a
+    ``seed`` column, named ``<label> (n=<runs>)``."""
+    runs = {} if reduced is None else {REDUCED_RUN: reduced}
+    finished = set(finished_hashes)
+    for model in models:
+        configs = [
+            found
+            for c in grid
+            if c["model"] == model and c["data"]["exposures"] == 1
+            for found in [res.find_config(c, any_decoding=True)]
+            if found is not None and cfg.config_hash(found) in finished
+        ]
+        if configs:
+            runs[f"{cfg.LABELS[model]} (n={len(configs)})"] = pd.concat(
+                [
+                    ev.analyse(ev.join_gold(res.load_result(c).predictions, gold)).assign(
+                        seed=c["seed"]
+                    )
+                    for c in configs
+                ],
+                ignore_index=True,
+            )
+    return runs
+
+
+def paper_analyses(paper: Mapping[str, float], model: str) -> pd.Series:
+    """The paper's values of the rows of :func:`compsem.cogs.summary.analyses` for one model
+    (Sections 4.5.3-4.5.5, Table 4-6; the depth and test-length shares pool the models, the
+    Active -> Passive errors are the paper's total over its 5 runs, per run)."""
+    long_key = "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
+    return pd.Series(
+        {row: paper[f"{prefix}_{model}"] for row, prefix in PAPER_ERROR_ROWS.items()}
+        | {
+            "depth 3-5 accuracy": paper[f"cogs_t46_{model}_depth3to5"],
+            "depth: premature_end": paper["cogs_depth_premature_end"],
+            "depth: only_index": paper["cogs_depth_only_index"],
+            "depth: capped": paper["cogs_depth_capped"],
+            "active → passive: errors": paper[f"cogs_ap_errors_{model}"],
+            "test accuracy, outputs > 95 tokens": paper[long_key],
+            "test: mean length of correct outputs": paper["cogs_test_len_correct"],
+            "test: mean length of incorrect outputs": paper["cogs_test_len_incorrect"],
+        }
+    )
+
+
+def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]) -> pd.DataFrame:
+    """The quantities of Sections 4.5.3-4.5.5 (:func:`compsem.cogs.summary.analyses`), one
+    column per group of runs, beside the paper's for the three models of Table 4-5."""
+    table = pd.DataFrame({name: s45.analyses(frame) for name, frame in analysed.items()})
+    for model in ("transformer", "bilstm", "lstm"):
+        table[f"paper: {cfg.LABELS[model]}"] = paper_analyses(paper, model)
+    return table
+
+
+def grid_model_of(name: str, models) -> str | None:
+    """The grid model whose runs ``name`` (a key of :func:`analysed_runs`) groups, or None."""
+    return next((m for m in models if name.startswith(cfg.LABELS[m])), None)
+
+
+def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
+    """The numbers of the error analyses (Sections 4.5.3-4.5.5, Table 4-6): per grid model, by
+    target key (:data:`PAPER_ERROR_ROWS`, depths 3-5, Active -> Passive errors per run); the
+    depth-error shares pooled over the grid's runs (the paper pools its models); the
+    Transformer's error shares over its seeds with t-intervals; a few of the reduced run's."""
+    values = {}
+    for name, frame in analysed.items():
+        model = grid_model_of(name, models)
+        if model is None:
+            continue
+        shares = s45.analyses(frame)
+        for row, prefix in PAPER_ERROR_ROWS.items():
+            if math.isfinite(shares[row]):
+                values[f"{prefix}_{model}"] = shares[row]
+        if math.isfinite(shares["depth 3-5 accuracy"]):
+            values[f"cogs_t46_{model}_depth3to5"] = shares["depth 3-5 accuracy"]
+        values[f"cogs_ap_errors_{model}"] = shares["active → passive: errors"]
+    grid_runs = [frame for name, frame in analysed.items() if grid_model_of(name, models)]
+    if grid_runs:
+        pooled = pd.concat(grid_runs)
+        depth = ev.depth_errors(pooled[pooled.split == "gen"])
+        for name in ("premature_end", "only_index", "capped"):
+            values[f"cogs_depth_{name}"] = depth[name]
+    transformer = transformer_runs(analysed)
+    if transformer is not None:
+        by_seed = [s45.analyses(part) for _, part in analysed[transformer].groupby("seed")]
+        for key, row in (
+            ("single_lexical", "single_lexical"),
+            ("not_paren", "error_not_ending_paren"),
+            ("edit_distance", "error_edit_distance"),
+        ):
+            mean, low, high = s45.t_interval([shares[row] for shares in by_seed])
+            values[f"cogs_tf1_{key}_mean"] = mean
+            values[f"cogs_tf1_{key}_ci_low"] = low
+            values[f"cogs_tf1_{key}_ci_high"] = high
+    if REDUCED_RUN in analysed:
+        shares = s45.analyses(analysed[REDUCED_RUN])
+        for row in REDUCED_ERROR_ROWS:
+            if math.isfinite(shares[row]):
+                values[f"cogs_reduced_err_{report.slug(row)}"] = shares[row]
+    return values
+
+
+def noun_table(
+    analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float], exposures: int
+) -> pd.DataFrame:
+    """Common against proper nouns (Section 4.5.5.3) for each group of runs and for the paper's
+    Transformer with one exposure and with ``exposures``."""
+    tables = {}
+    for name, frame in analysed.items():
+        gen = frame[frame.split == "gen"]
+        tables[name] = ev.noun_type_table(ev.accuracy_by_case(gen.exact, gen.case))
+    for n in sorted({1, exposures}):
+        tables[f"paper: Transformer, {n} exp."] = ev.noun_type_table(paper_by_case(paper, n))
+    return pd.concat(tables, axis=1)
+
+
+def active_passive_runs(analysed: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
+    """Active -> Passive errors run by run and their structure (Section 4.5.5.2; the paper's 49
+    Transformer errors are over 5 runs), and the SD of the Transformer's errors over its seeds."""
+    table = pd.concat(
+        {name: s45.active_passive_table(frame) for name, frame in analysed.items()},
+        names=["runs", "seed"],
+    )
+    transformer = transformer_runs(analysed)
+    if transformer is None:
+        return table, {}
+    return table, {"cogs_tf1_ap_errors_sd": float(table.loc[transformer, "errors"].std(ddof=1))}
+
+
+def semantic_runs(analysed: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
+    """Exact and semantic (ReCOGS-style) match per run (:func:`compsem.cogs.summary.
+    exact_and_semantic`; Section 4.4 scores exact match only), and the Transformer's semantic gen
+    mean and its gain over exact match, on average and at most."""
+    table = pd.concat(
+        {name: s45.exact_and_semantic(frame) for name, frame in analysed.items()},
+        names=["runs", "seed"],
+    )
+    transformer = transformer_runs(analysed)
+    if transformer is None:
+        return table, {}
+    runs = table.loc[transformer]
+    return table, {
+        "cogs_tf1_semantic_gen": float(runs["gen semantic"].mean()),
+        "cogs_tf1_semantic_gain": float(runs["gen semantic − exact"].mean()),
+        "cogs_tf1_semantic_gain_max": float(runs["gen semantic − exact"].max()),
+    }
+
+
+def semantic_by_case(by_case: Mapping[str, pd.Series]) -> pd.DataFrame:
+    """Exact and semantic match per generalization case (:func:`gen_by_case`), the reference
+    parser's, and the semantic gain, by the case labels of Table 4-1."""
+    table = pd.DataFrame(
+        {
+            "exact": by_case["exact"],
+            "semantic": by_case["semantic"],
+            "reference parser": by_case["reference_exact"],
+        }
+    )
+    table["semantic − exact"] = table["semantic"] - table["exact"]
+    table.index = [ev.CASE_LABELS[c] for c in table.index]
+    return table
+
+
+# --------------------------------------------------------------------------- beside the paper
+
+
+def verdict_counts(results: Mapping[str, float]) -> tuple[pd.DataFrame, dict]:
+    """Every target of the chapter compared (Table 4-5, Figures 4-1 and 4-3, Sections
+    4.5.3-4.5.5), counted by group (the key's second part) and verdict; and how many of the
+    Transformer's 21 cases of Table 4-5 (one exposure) are flagged as differing, and how many of
+    those lie above the paper's value."""
+    targets = report.load_targets(CHAPTER)
+    verdicts = report.compare(results, CHAPTER, keys=list(targets))
+    verdicts["group"] = [k.split("_")[1] for k in verdicts.index]
+    case_keys = [s45.target_key("transformer", 1, c) for c in ev.CASE_ORDER]
+    flagged = [
+        k for k in case_keys if k in results and verdicts.loc[k, "verdict"].startswith("differs")
+    ]
+    values = {
+        "cogs_tf1_cases_flagged": len(flagged),
+        "cogs_tf1_cases_flagged_above": sum(results[k] > targets[k]["paper"] for k in flagged),
+    }
+    return verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0), values

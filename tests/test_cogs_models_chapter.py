@@ -1,0 +1,405 @@
+"""The chapter helpers of ``cogs-models`` (:mod:`compsem.cogs.models_chapter`), on small synthetic
+frames: runs as :func:`compsem.cogs.seq2seq.results.collect` returns them, per-run means of
+:func:`compsem.cogs.summary.run_level`, and handwritten predictions analysed per example."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import report
+from compsem.cogs import evaluation as ev
+from compsem.cogs import models_chapter as chapter
+from compsem.cogs import summary as s45
+
+PAPER = {key: target["paper"] for key, target in report.load_targets("cogs-models").items()}
+
+# --------------------------------------------------------------------------- synthetic runs
+
+
+def _collected(seeds=(1, 2, 3), cut_seeds=(4,)) -> pd.DataFrame:
+    """Transformer runs with one exposure: every case, dev, test and gen; seed-dependent values
+    (case i of seed s scores (i + s) / 40); ``cut_seeds`` stopped by the time limit."""
+    rows = []
+    for seed in (*seeds, *cut_seeds):
+        base = {
+            "model": "transformer",
+            "exposures": 1,
+            "seed": seed,
+            "hash": f"h{seed}",
+            "device": "cpu",
+            "wall_seconds": 10.0,
+            "steps": 100 * seed,
+            "stop_reason": "time limit" if seed in cut_seeds else "early stopping",
+            "decoding": "greedy",
+        }
+        values = {c: (i + seed) / 40 for i, c in enumerate(ev.CASE_ORDER)}
+        values |= {"dev": 0.99 - seed / 100, "test": 0.98 - seed / 100, "gen": 0.3 + seed / 100}
+        rows += [{**base, "quantity": q, "accuracy": v} for q, v in values.items()]
+    return pd.DataFrame(rows)
+
+
+def test_finished_runs_leave_out_the_runs_cut_by_the_time_limit():
+    collected = _collected()
+    assert set(chapter.finished_runs(collected).seed) == {1, 2, 3}
+    assert chapter.grid_counts(collected, 30) == {
+        "cogs_grid_runs_done": 3,
+        "cogs_grid_runs_cut": 1,
+        "cogs_grid_runs_total": 30,
+    }
+
+
+def test_runs_table_has_one_row_per_run_or_says_pending():
+    table = chapter.runs_table(_collected(), 30)
+    assert list(table.seed) == [1, 2, 3, 4] and list(table.columns[-2:]) == ["wall_seconds", "hash"]
+    pending = chapter.runs_table(_collected().iloc[:0], 30)
+    assert pending.loc[0, "status"] == "0 of 30 runs done: pending (needs a GPU)"
+
+
+def test_cut_runs_table_shows_only_the_cut_runs():
+    table = chapter.cut_runs_table(_collected())
+    assert list(table.columns) == ["dev", "gen", "test"]
+    assert table.index.get_level_values("seed").tolist() == [4]
+    assert table.iloc[0]["gen"] == pytest.approx(0.34)
+    assert chapter.cut_runs_table(_collected(cut_seeds=())).empty
+
+
+def test_grid_mean_keys_follow_table_4_5_and_figure_4_1():
+    assert chapter.grid_mean_keys(["transformer", "lstm"], [1]) == [
+        "cogs_t45_transformer_1_gen",
+        "cogs_fig41_transformer_1_lexical",
+        "cogs_fig41_transformer_1_structural",
+        "cogs_t45_lstm_1_gen",
+        "cogs_fig41_lstm_1_lexical",
+        "cogs_fig41_lstm_1_structural",
+    ]
+
+
+def test_transformer_over_seeds_summarises_each_seed():
+    collected = chapter.finished_runs(_collected())
+    per_run = s45.run_level(collected)
+    table, findings, values = chapter.transformer_over_seeds(collected, per_run, PAPER)
+    assert values["cogs_tf1_n_seeds"] == 3
+    # gen is the mean of the cases (Figure 4-1): (10 + seed) / 40; test is 0.98 - seed / 100
+    assert values["cogs_tf1_gap"] == pytest.approx(0.98 - 0.02 - 12 / 40)
+    primitive = [ev.CASE_ORDER.index(c) for c in chapter.PRIMITIVE_CASES]
+    assert values["cogs_tf1_primitive_mean"] == pytest.approx(np.mean(primitive) / 40 + 2 / 40)
+    pairs = [ev.CASE_ORDER.index(c) - ev.CASE_ORDER.index(p) for _, c, p in ev.NOUN_PAIRS]
+    assert values["cogs_tf1_common_minus_proper"] == pytest.approx(np.mean(pairs) / 40)
+    assert values["cogs_tf1_gen_minus_paper"] == pytest.approx(
+        per_run.gen.mean() - PAPER["cogs_fig43_transformer_gen"]
+    )
+    for name in ("gen", "test", "gap", "gen_minus_paper"):
+        low, high = values[f"cogs_tf1_{name}_ci_low"], values[f"cogs_tf1_{name}_ci_high"]
+        low90, high90 = values[f"cogs_tf1_{name}_ci90_low"], values[f"cogs_tf1_{name}_ci90_high"]
+        assert low < low90 < high90 < high
+    assert list(table.columns[:3]) == ["seed 1", "seed 2", "seed 3"]
+    assert math.isnan(table.loc["gen: ours − paper (Welch)", "seed 1"])
+    assert values["cogs_tf1_cells"] == len(findings) == 24  # 21 cases and 3 means
+    assert values["cogs_tf1_cells_paper_inside"] == int(findings["paper inside"].sum())
+    assert findings["ours (mean)"].equals(findings["ours (mean)"].round(3))
+
+
+def test_transformer_over_seeds_needs_two_seeds():
+    collected = chapter.finished_runs(_collected(seeds=(1,)))
+    table, findings, values = chapter.transformer_over_seeds(
+        collected, s45.run_level(collected), PAPER
+    )
+    assert table.empty and findings is None and values == {}
+
+
+def test_model_size_table_fills_the_sizes_that_have_runs():
+    per_run = s45.run_level(chapter.finished_runs(_collected()))
+    sizes, values = chapter.model_size_table(per_run, PAPER)
+    assert list(sizes.index) == [
+        "Transformer 1-layer (5.3M)",
+        "Transformer (9.5M)",
+        "Transformer 6-layer (45M)",
+    ]
+    assert list(sizes.runs) == [0, 3, 0]
+    assert set(values) == {f"cogs_fig43_transformer_{q}" for q in ("dev", "test", "gen", "gen_sd")}
+    assert values["cogs_fig43_transformer_gen_sd"] == pytest.approx(1 / 40)
+    assert math.isnan(sizes.iloc[0]["ours gen"])
+    assert sizes.iloc[2]["paper gen"] == PAPER["cogs_fig43_transformer_large_gen"]
+
+
+def test_seed_spread_runs_keeps_the_cases_of_table_4_4():
+    spread = chapter.seed_spread_runs(_collected(), ["transformer"])
+    assert set(spread.quantity) == set(chapter.SPREAD_CASES)
+    assert chapter.seed_spread_runs(_collected(), ["lstm"]).empty
+
+
+# --------------------------------------------------------------------------- greedy or beam
+
+
+def _decodings() -> pd.DataFrame:
+    rows = []
+    for run, gen_beam, gen_greedy in (("A", 0.5, 0.4), ("B", 0.7, 0.4), ("C", 0.0, 1.0)):
+        for decoding, gen, capped in (("beam 5", gen_beam, np.nan), ("greedy", gen_greedy, 0.5)):
+            rows.append(
+                {
+                    "run": run,
+                    "decoding": decoding,
+                    "gen": gen,
+                    "errors not ending in ')'": 0.1 if decoding == "beam 5" else 0.3,
+                    "depth errors at the cap": capped,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_beam_against_greedy_averages_over_the_given_runs_only():
+    values = chapter.beam_against_greedy(_decodings(), ["A", "B"])
+    assert values["cogs_beam_n_seeds"] == 2
+    assert values["cogs_beam_minus_greedy_gen"] == pytest.approx(0.2)
+    assert values["cogs_beam_not_paren"] == pytest.approx(0.1)
+    assert values["cogs_greedy_not_paren"] == pytest.approx(0.3)
+    assert values["cogs_greedy_depth_capped"] == pytest.approx(0.5)
+    assert "cogs_beam_depth_capped" not in values  # undefined: no depth errors
+    assert chapter.beam_against_greedy(_decodings(), []) == {}
+
+
+# --------------------------------------------------------------------------- the reduced run
+
+PASSIVE = ("A ball was blessed .", "ball ( x _ 1 ) AND bless . theme ( x _ 3 , x _ 1 )")
+REORDERED = "bless . theme ( x _ 3 , x _ 1 ) AND ball ( x _ 1 )"  # same meaning
+WRONG_WORD = "cake ( x _ 1 ) AND bless . theme ( x _ 3 , x _ 1 )"  # a single lexical error
+TOO_SHORT = "ball ( x _ 1 )"  # ends too early, another structure
+PRIMITIVE = ("Emma", "Emma")
+
+
+def _analysed(predictions: list[str], seed: int | None = None) -> pd.DataFrame:
+    """Analysed predictions: the Active -> Passive sentence once per prediction (gen), a
+    primitive in dev and test, all right except the gen predictions given."""
+    rows = [
+        {"split": "gen", "source": PASSIVE[0], "target": PASSIVE[1], "case": "active_to_passive",
+         "prediction": p}
+        for p in predictions
+    ]  # fmt: skip
+    rows += [
+        {"split": s, "source": PRIMITIVE[0], "target": PRIMITIVE[1], "case": "in_distribution",
+         "prediction": PRIMITIVE[1]}
+        for s in ("dev", "test")
+    ]  # fmt: skip
+    frame = ev.analyse(pd.DataFrame(rows))
+    return frame if seed is None else frame.assign(seed=seed)
+
+
+def test_reduced_summary_scores_the_run_the_parser_and_the_paper():
+    analysed = _analysed([PASSIVE[1], REORDERED, WRONG_WORD, TOO_SHORT])
+    analysed["reference_exact"] = True
+    summary, values = chapter.reduced_summary(analysed, PAPER, 100)
+    assert list(summary.index) == [
+        chapter.REDUCED_EXACT,
+        chapter.REDUCED_SEMANTIC,
+        chapter.REFERENCE_PARSER,
+        "paper: Transformer 9.5M, 100 exposures",
+    ]
+    assert values["cogs_reduced_gen"] == values["cogs_reduced_lexical"] == pytest.approx(0.25)
+    assert math.isnan(values["cogs_reduced_structural"])  # no structural case in the frame
+    assert values["cogs_reduced_gap"] == pytest.approx(0.75)
+    assert values["cogs_reduced_semantic_gen"] == pytest.approx(0.5)
+    assert values["cogs_reference_gen"] == 1.0
+    assert (
+        summary.loc["paper: Transformer 9.5M, 100 exposures", "gen"]
+        == PAPER["cogs_t45_transformer_100_gen"]
+    )
+    assert list(values)[:5] == [f"cogs_reduced_{k}" for k in chapter.SUMMARY_COLUMNS]
+
+
+def test_semantic_by_case_labels_the_cases():
+    analysed = _analysed([PASSIVE[1], REORDERED])
+    analysed["reference_exact"] = True
+    table = chapter.semantic_by_case(chapter.gen_by_case(analysed))
+    assert list(table.index) == [ev.CASE_LABELS["active_to_passive"]]
+    assert table.iloc[0].tolist() == [0.5, 1.0, 1.0, 0.5]
+
+
+def test_reduced_run_info_reads_the_metrics():
+    metrics = {
+        "device": "cpu",
+        "seed": 1,
+        "steps": 2500,
+        "best_step": 2500,
+        "epochs": 12.5,
+        "stop_reason": "max steps",
+        "train_seconds": 600.0,
+        "decode_seconds": 90.0,
+        "train_target_tokens_per_second": 1234.0,
+    }
+    run = SimpleNamespace(metrics=metrics, config={"data": {"exposures": 100}}, hash="abc")
+    info, values = chapter.reduced_run_info(run)
+    assert values["cogs_reduced_exposures"] == 100
+    assert values["cogs_reduced_train_minutes"] == 10.0
+    assert values["cogs_reduced_decode_minutes"] == 1.5
+    assert info["configuration hash"] == "abc" and info["decoding (min)"] == 1.5
+
+
+def test_curve_summary_records_the_sample_the_curve_was_scored_on():
+    rows = [
+        {"step": step, "quantity": q, "accuracy": step / 1000 + (q == "gen") * 0.1}
+        for step in (250, 500, 750, 1000)
+        for q in ("dev", "test", "gen", "lexical", "structural")
+    ]
+    curve = pd.DataFrame(rows)
+    table, values = chapter.curve_summary(curve, 100, 500)
+    assert list(table.columns) == chapter.SUMMARY_COLUMNS and list(table.index) == [
+        250,
+        500,
+        750,
+        1000,
+    ]
+    assert values["cogs_reduced_curve_per_case"] == 100
+    assert values["cogs_reduced_curve_gen_max_step"] == 1000.0
+    assert values["cogs_reduced_curve_gen_range"] == pytest.approx(0.5)
+    curve.attrs["sample"] = {"per_case": 10, "per_split": 20}
+    _, values = chapter.curve_summary(curve, 100, 500)
+    assert (values["cogs_reduced_curve_per_case"], values["cogs_reduced_curve_per_split"]) == (
+        10,
+        20,
+    )
+
+
+# --------------------------------------------------------------------------- error analyses
+
+
+def _runs() -> dict[str, pd.DataFrame]:
+    """The reduced run and two Transformer seeds (2 and 1 Active -> Passive errors)."""
+    return {
+        chapter.REDUCED_RUN: _analysed([PASSIVE[1], TOO_SHORT]),
+        "Transformer (n=2)": pd.concat(
+            [_analysed([WRONG_WORD, TOO_SHORT, PASSIVE[1]], 1), _analysed([REORDERED], 2)],
+            ignore_index=True,
+        ),
+    }
+
+
+def test_grid_model_of_tells_the_models_apart():
+    models = ["transformer", "bilstm", "lstm"]
+    assert chapter.grid_model_of("Transformer (n=3)", models) == "transformer"
+    assert chapter.grid_model_of("LSTM (Bi) (n=2)", models) == "bilstm"
+    assert chapter.grid_model_of("LSTM (Uni) (n=1)", models) == "lstm"
+    assert chapter.grid_model_of(chapter.REDUCED_RUN, models) is None
+    assert chapter.transformer_runs(_runs()) == "Transformer (n=2)"
+
+
+def test_error_values_per_model_per_seed_and_for_the_reduced_run():
+    values = chapter.error_values(_runs(), ["transformer", "bilstm", "lstm"])
+    assert values["cogs_ap_errors_transformer"] == 1.5  # 3 errors over 2 runs
+    assert values["cogs_ap_wrong_structure_transformer"] == pytest.approx(2 / 3)
+    assert values["cogs_err_single_lexical_transformer"] == pytest.approx(0.25)
+    assert values["cogs_err_not_paren_transformer"] == 0.0
+    assert not any(k.endswith(("_bilstm", "_lstm")) for k in values)
+    assert "cogs_t46_transformer_depth3to5" not in values  # no recursion case: undefined
+    assert values["cogs_depth_capped"] == 0.0
+    assert values["cogs_tf1_single_lexical_mean"] == pytest.approx(1 / 6)  # 1/3 and 0 per seed
+    assert (
+        values["cogs_tf1_single_lexical_ci_low"] < 1 / 6 < values["cogs_tf1_single_lexical_ci_high"]
+    )
+    assert values["cogs_reduced_err_structure_correct"] == 0.5
+    analysis = chapter.compared(values, chapter.ANALYSIS_PREFIXES)
+    assert list(analysis.index) == [
+        k for k in values if k.startswith(chapter.ANALYSIS_PREFIXES) and k in PAPER
+    ]
+
+
+def test_error_table_sets_ours_beside_the_paper():
+    table = chapter.error_table(_runs(), PAPER)
+    assert list(table.columns) == [
+        chapter.REDUCED_RUN,
+        "Transformer (n=2)",
+        "paper: Transformer",
+        "paper: LSTM (Bi)",
+        "paper: LSTM (Uni)",
+    ]
+    assert (
+        table.loc["active → passive: errors", "paper: LSTM (Uni)"] == PAPER["cogs_ap_errors_lstm"]
+    )
+    assert table.loc["active → passive: errors", "Transformer (n=2)"] == 1.5
+
+
+def test_active_passive_and_semantic_runs_per_seed():
+    table, values = chapter.active_passive_runs(_runs())
+    assert table.loc[("Transformer (n=2)", 1), "errors"] == 2
+    assert table.loc[("Transformer (n=2)", 1), "of which single lexical"] == 1
+    assert table.loc[("Transformer (n=2)", 2), "different structure"] == 1  # conjuncts reordered
+    assert values["cogs_tf1_ap_errors_sd"] == pytest.approx(np.std([2, 1], ddof=1))
+    semantic, values = chapter.semantic_runs(_runs())
+    assert semantic.loc[("Transformer (n=2)", 2), "gen semantic − exact"] == 1.0
+    assert values["cogs_tf1_semantic_gain"] == pytest.approx(0.5)
+    assert values["cogs_tf1_semantic_gain_max"] == 1.0
+    assert chapter.semantic_runs({chapter.REDUCED_RUN: _runs()[chapter.REDUCED_RUN]})[1] == {}
+
+
+def test_noun_table_adds_the_paper_once_per_exposure():
+    table = chapter.noun_table(_runs(), PAPER, 100)
+    groups = list(dict.fromkeys(table.columns.get_level_values(0)))
+    assert groups[-2:] == ["paper: Transformer, 1 exp.", "paper: Transformer, 100 exp."]
+    assert "paper: Transformer, 100 exp." not in chapter.noun_table(_runs(), PAPER, 1)
+    common = ev.NOUN_PAIRS[0][1]
+    assert (
+        table[("paper: Transformer, 1 exp.", "common noun")].iloc[0]
+        == PAPER[f"cogs_t45_transformer_1_{common}"]
+    )
+
+
+# --------------------------------------------------------------------------- beside the paper
+
+
+def test_compared_keeps_the_keys_with_a_target_in_order():
+    values = {"cogs_reduced_gen": 0.5, "cogs_reduced_steps": 10, "cogs_reduced_dev": 0.9}
+    assert list(chapter.compared(values, "cogs_reduced_").index) == [
+        "cogs_reduced_gen",
+        "cogs_reduced_dev",
+    ]
+
+
+def test_verdict_counts_flag_the_cases_away_from_the_paper():
+    above, below, same = (s45.target_key("transformer", 1, c) for c in ev.CASE_ORDER[:3])
+    results = {above: PAPER[above] + 0.9, below: PAPER[below] - 0.9, same: PAPER[same]}
+    table, values = chapter.verdict_counts(results)
+    assert values == {"cogs_tf1_cases_flagged": 2, "cogs_tf1_cases_flagged_above": 1}
+    assert table.loc["t45", "differs (partial)"] == 2
+    assert table.loc["t45", "match (partial)"] == 1
+
+
+def test_small_helpers():
+    assert chapter.paper_label(1) == "paper: Transformer 9.5M, 1 exposure"
+    assert list(chapter.paper_by_case(PAPER, 1).index) == ev.CASE_ORDER
+    html = chapter.folded(pd.DataFrame({"a": [1]}), "the summary")
+    assert html.startswith("<details><summary>the summary</summary><table")
+    sizes = chapter.split_sizes(
+        {"x": pd.DataFrame({"source": ["a b", "c"], "target": ["a", "a b c"]})}
+    )
+    assert sizes.loc["x"].tolist() == [2, 1.5, 2.0, 3]
+
+
+# --------------------------------------------------------------------------- on the data mirror
+
+
+@pytest.mark.needs_data
+def test_train_100_blobs_count_the_candidates_that_match_upstream():
+    from compsem.data import cogs
+
+    table, values = chapter.train_100_blobs(
+        cogs.load("train"), cogs.load("exposure-1"), cogs.load("exposure-100")
+    )
+    assert values["cogs_train100_candidates"] == len(table) > 1
+    assert values["cogs_train100_candidates_matching"] == int(table.upstream.sum())
+    assert table["git blob id"].str.fullmatch("[0-9a-f]{40}").all()
+
+
+@pytest.mark.needs_data
+def test_model_sizes_are_those_of_the_dissertation():
+    from compsem.cogs.seq2seq import config as cfg
+    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+
+    src, tgt = cogs_vocabularies()
+    values = chapter.model_sizes(len(src), len(tgt), "transformer-reduced")
+    for model, stated in cfg.PAPER_PARAMETERS.items():
+        assert values[f"cogs_params_{report.slug(model)}"] == pytest.approx(stated, rel=0.1)
+    assert values["cogs_reduced_parameters"] < values["cogs_params_transformer_small"]
