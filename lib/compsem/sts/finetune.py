@@ -76,8 +76,8 @@ RECIPE = {
     "optimizer": "AdamW",
     "scheduler": "linear warm-up then linear decay",
 }
-"""The STSb continued-training recipe (§3.7 (b)); weight decay and gradient clipping are
-``model.fit``'s defaults, which the recipe used."""
+"""The STSb continued-training recipe (§4.7: the sentence-transformers script of Reimers 2021);
+weight decay and gradient clipping are ``model.fit``'s defaults, which the recipe used."""
 
 TRAIN_EXTRA = "pip install 'sentence-transformers[train]'  (datasets, accelerate)"
 

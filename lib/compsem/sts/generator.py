@@ -1,4 +1,4 @@
-"""An STS3k-style sentence-pair generator ("dataset building", §4.1; recipe in the notes §1.5).
+"""An STS3k-style sentence-pair generator ("dataset building", §4.1).
 
 Builds single-clause declarative sentences from a small hand-written lexicon
 (``data/lexicons/sts3k_generator.yaml``) and manipulates them into pairs of every Table 7 type,
@@ -6,7 +6,8 @@ labelled with the authors' internal category codes and with gold VerbNet-CN role
 sentences. It never produces ratings: the pairs are for pipeline tests and synthetic variants,
 not a stand-in for human judgements.
 
-Sentence template (our reconstruction; the paper's template is lost, notes §8 item 1)::
+Sentence template (our reconstruction; the template announced in §4.1 is missing from the text of
+the accepted manuscript)::
 
     [Det] [Adj] Subj Verb [objprep] [Det] [Adj] Dobj [prep [Det] [Adj] Iobj] [Manner] [Place] [Time].
     passive: [Det] [Adj] Dobj was/were|is/are Verb-en by [Det] [Adj] Subj [...]
@@ -23,7 +24,8 @@ as in the released data, e.g. rows 811-815 and 1882):
 
 - ``ZERO``: two unrelated sentences (no shared content lemma).
 - ``ADJECTIVE``: two adjectives swapped between subject and object (or object and indirect
-  object): the same bag of words (notes §1.3 note a).
+  object): the same bag of words, as in the released Adjective pairs (rows 2677-2737), not
+  Table 7's single added adjective.
 - ``CONST_VERB`` / ``CONST_SUBJ`` / ``CONST_DOBJ``: one element kept, the other two replaced.
 - ``AB_VERB`` / ``AB_SUBJ`` / ``AB_DOBJ``: one element replaced by a word of the same class, and
   0-3 modifiers added.
@@ -61,7 +63,7 @@ LEXICON_FILE = paths.PROJECT_DATA_DIR / "lexicons" / "sts3k_generator.yaml"
 ROLES = ("Agent", "Verb", "Patient", "Theme", "Time", "Manner", "Location", "Trajectory")
 """The eight VerbNet-CN roles (as :data:`compsem.data.sts3k.ROLES`)."""
 MODIFIER_TYPES = ("PLACE", "TIME", "MANNER", "add IOBJ", "SUBJ adj", "DOBJ adj", "IOBJ adj", "PASSIVE")
-"""The modifier labels of the authors' notebooks (notes §1.3)."""
+"""The modifier labels of the authors' notebooks."""
 CATEGORIES = (
     "ZERO", "ADJECTIVE", "CONST_VERB", "CONST_DOBJ", "CONST_SUBJ", "AB_VERB", "AB_DOBJ",
     "AB_SUBJ", "OTHER", "CHECK", "PARAPHRASE", "ONLY_MOD", "SWAP_DOBJ_VERB", "SWAP_SUBJ_DOBJ",

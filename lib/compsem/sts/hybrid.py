@@ -1,8 +1,9 @@
 """VerbNet-CN (Fodor et al. 2025, §4.6, Eq. 2): role-wise similarity of VerbNet role parses.
 
-Re-implemented from the paper and the notes (§3.6 of ``shared/studies/sts3k-fodor.md``). Each
-sentence is parsed into eight roles (:data:`ROLES`: Agent, Verb, Patient, Theme, Time, Manner,
-Location, Trajectory; the published parses are :func:`compsem.data.sts3k.load_verbnet_parses`).
+Re-implemented from the paper and the authors' code and published data
+(bmmlab/compositional-semantics-eval). Each sentence is parsed into eight roles (:data:`ROLES`:
+Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory; the published parses are
+:func:`compsem.data.sts3k.load_verbnet_parses`).
 
 1. **Role embedding** (:func:`role_vectors`): the mean of the word vectors of the role phrase
    after stop-word removal (tokens by :func:`compsem.sts.composition.tokenise`, vectors by
@@ -68,7 +69,7 @@ ALIGNMENTS: tuple[tuple[str, str], ...] = (
     ("Patient", "Manner"),
 )
 """Cross-role alignments (A, B), tried in this order; an aligned similarity is stored under A.
-The paper's own example (Agent/Patient) is not in the authors' list (errata 5 of the notes)."""
+The paper's own example (Agent/Patient, §4.6 step 6) is not in the authors' list."""
 
 DENOMINATORS = ("fixed", "present")
 

@@ -3,7 +3,7 @@
 Figure 9 uses only ONLY_MOD pairs with exactly one added (or changed) modifier and reports, per
 modifier type, the *reduction* = 1 - mean human similarity. The authors' per-type row lists are
 hard-coded in their ``Check_split_half_reliability.ipynb`` (bmmlab/compositional-semantics-eval,
-commit c310abb) and copied into the notes (§5 item 5); they are reproduced below as data.
+commit c310abb); they are reproduced below as data.
 The published values use these lists minus row 528 (a changed, not added, IOBJ) and row 691 (an
 OTHER pair): parameter ``exclude``.
 
@@ -14,7 +14,7 @@ agree to 0.0002. Only the published ``human`` values reproduce every printed dig
 F = 4.4223 (xlsx 4.4252), Passive z = 2.4110 (xlsx 2.4103), Place p = .00228 (xlsx .00224,
 which would print .0022). Use ``human``.
 
-Statistics (checked against the notes):
+Statistics (checked against §5.4, Figure 9 and the authors' notebook output):
 
 - reduction per type: Place .180, Time .219, Manner .220, add IOBJ .234, SUBJ adj .240,
   DOBJ adj .216, IOBJ adj .245, Passive .097;
@@ -248,10 +248,10 @@ MODIFIER_ROWS: dict[str, tuple[int, ...]] = {
     "Passive": (525, 534, 584, 595, 615, 623, 628, 660, 691, 705, 744, 806),
 }
 """Figure 9: 0-based rows of STS3k (file order) with exactly one added or changed modifier, by
-modifier type. Source: the authors' ``Check_split_half_reliability.ipynb`` via the notes §5.5."""
+modifier type. Source: the authors' ``Check_split_half_reliability.ipynb``."""
 
 EXCLUDED_ROWS = (528, 691)
-"""Row 528 changes (not adds) an IOBJ; row 691 is an OTHER pair (notes §5.5)."""
+"""Row 528 changes (not adds) an IOBJ; row 691 is an OTHER pair."""
 
 
 def modifier_groups(exclude=EXCLUDED_ROWS) -> dict[str, np.ndarray]:
@@ -293,8 +293,8 @@ def mean_reduction(human, exclude=EXCLUDED_ROWS) -> float:
 
 
 def anova(human, exclude=EXCLUDED_ROWS) -> dict[str, float]:
-    """One-way ANOVA of human similarity across the 8 modifier types (notes: F = 4.422,
-    p < .001)."""
+    """One-way ANOVA of human similarity across the 8 modifier types (the authors'
+    notebook output: F = 4.422, p < .001)."""
     h = np.asarray(human, dtype=float)
     result = stats.f_oneway(*(h[v] for v in modifier_groups(exclude).values()))
     return {"F": float(result.statistic), "p": float(result.pvalue)}
@@ -302,7 +302,8 @@ def anova(human, exclude=EXCLUDED_ROWS) -> dict[str, float]:
 
 def t_tests(human, exclude=EXCLUDED_ROWS) -> pd.DataFrame:
     """One-sample t-test of each category's reductions (1 - similarity) against the pooled
-    mean reduction of all Figure 9 pairs (notes: Place p = .0023, Passive p < .0001)."""
+    mean reduction of all Figure 9 pairs (the authors' notebook output: Place p = .0023,
+    Passive p < .0001)."""
     h = np.asarray(human, dtype=float)
     groups = modifier_groups(exclude)
     pooled = 1.0 - h[np.concatenate(list(groups.values()))].mean()

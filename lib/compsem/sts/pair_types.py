@@ -1,28 +1,29 @@
 """A reconstructed pair type for each of the 2,800 STS3k pairs (§4.1, Table 7).
 
 The authors' per-pair label file (``STS3k_all_full_expr_501.txt``: category, modifiers, split)
-is not published (notes §1.3, §7), so this module rebuilds the labels from two kinds of
+is not in their repository, so this module rebuilds the labels from two kinds of
 evidence, and records which one decided each pair in the column ``rule``:
 
-1. **The row-block map** (notes §1.4, corrected here by reading rows and checked against the
-   Table 7 counts and the §5.4 type x modifier means; corrections marked [I]). 0-based rows,
+1. **The row-block map** (inferred from the authors' index files and by reading rows, and
+   checked against the Table 7 counts and the type x modifier human means that the authors'
+   ``Eval_STS3k_vs_models.ipynb`` prints for §5.4; corrections marked [I]). 0-based rows,
    inclusive:
 
    ==========================  ===============================================================
    0-9                         Check (5 nonsense + 5 identical pairs)
    10-79                       Zero
-   80-152                      Constant verb [I: human mean .080 = notes §5.4]
-   153-225                     Constant subj [I: .254 = notes]
-   226-295                     Constant dobj [I: .187 = notes; the kept noun is the object, or
-                               a prepositional object]
+   80-152                      Constant verb [I: human mean .080 = authors' notebook]
+   153-225                     Constant subj [I: .254 = authors' notebook]
+   226-295                     Constant dobj [I: .187 = authors' notebook; the kept noun is the
+                               object, or a prepositional object]
    296-367 / 368-439 /         Single change, 0 modifiers: verb / subj / dobj [I: 72/72/71;
-   440-510                     means .608/.507/.467 = notes]
+   440-510                     means .608/.507/.467 = authors' notebook]
    511-690, 692-810            Added modifiers (ONLY_MOD), 1 modifier
-   691                         Other (passive + verb change; notes §1.4)
+   691                         Other (passive + verb change)
    811-905 / 1116-1202 /       Single change with 1 / 2 / 3 modifiers
    1284-1314
    906-1115 / 1203-1283        ONLY_MOD with 2 / 3 modifiers
-   1315-1359                   ONLY_MOD with 4 modifiers [I: human mean .640 = notes §5.4]
+   1315-1359                   ONLY_MOD with 4 modifiers [I: human mean .640 = authors' notebook]
    1360-1648                   swap pairs, 0 modifiers, ordered by type: SWAP_DOBJ_VERB
                                1360-1429, SWAP_SUBJ_VERB 1430-1455, SWAP_SUBJ_DOBJ 1456-1526,
                                TRIPLE 1527-1596, QUAD 1597-1648
@@ -31,13 +32,13 @@ evidence, and records which one decided each pair in the column ``rule``:
    1791-1880, 2148-2202,       Other
    2469-2522, 2615-2632
    1881-2147 / 2203-2468 /     swaps with 1 / 2 / 3 modifiers [I: each run repeats the order
-   2523-2614                   above; the SWAP_* and TRIPLE means by modifier = notes]; type
-                               from the family rule (below), except 2468: QUAD [I: adversarial
+   2523-2614                   above; the SWAP_* and TRIPLE means by modifier = authors' notebook];
+                               type from the family rule (below), except 2468: QUAD [I: adversarial
                                in the authors' index file, after the 2-modifier QUAD run, and as
                                SWAP_DOBJ_VERB (the family rule's choice) it would make that
-                               type's 2-modifier mean .451 instead of the notes' .458]
+                               type's 2-modifier mean .451 instead of the authors' .458]
    2633-2676                   ONLY_MOD with 6 modifiers [I: the same clause with different
-                               modifiers in each sentence; human mean .549 = notes §5.4]
+                               modifiers in each sentence; human mean .549 = authors' notebook]
    2677-2737                   Adjective (adjective swaps, 61 rows)
    2738-2799                   Constant-type pairs with a synonym substituted for a word of a
                                base pair (e.g. Cats -> Kittens) [I]: type of the best-covered
@@ -46,7 +47,7 @@ evidence, and records which one decided each pair in the column ``rule``:
 
    With this map all 16 Table 7 counts are exact, and the adversarial / non-adversarial split
    equals the authors' index files row for row. Remaining uncertainty: the modifier counts of
-   QUAD pairs (our QUAD means by modifier differ from the notes, below).
+   QUAD pairs (our QUAD means by modifier differ from the authors', below).
 
 2. **The family rule** on content words (lower case, the authors' stop words and punctuation
    removed, a crude suffix stemmer, :func:`content_stems`): a pair inherits the category of the
@@ -58,7 +59,7 @@ evidence, and records which one decided each pair in the column ``rule``:
    - synonym variants 2738-2799: among the constant pairs 80-295 and the 0-modifier single
      changes, AB_X giving CONST_X (rows 2790 "Humans create art. / Humans produce weapons." and
      2791 "Inflation means ..." are variants of the AB_DOBJ pairs 508 and 507; the split
-     23/21/18 and the means .077/.242/.171 then equal the notes).
+     23/21/18 and the means .077/.242/.171 then equal the authors').
 
 Number of modifiers: from the block for single changes, swaps and ONLY_MOD; zero, constant,
 adjective, paraphrase, negative: 0 (the synonym variants 1); checks and Other: NaN.
@@ -68,13 +69,13 @@ subtree, main verb, everything else = object) agrees with the block for 208 of t
 0-modifier single changes. Of the 7 others, 4 are parser errors (326, 376, 419, 453) and 3 are
 pairs whose content disagrees with their block (360 and 361 change the object inside the verb
 block, 387 the indirect object inside the subject block); the authors' labels follow the
-blocks: the three means equal the notes only with the block labels. A parse rule cannot decide
-the synonym variants (the kept word itself is substituted in most of them) and would file 2790
-and 2791 as CONST_SUBJ, against the means.
+blocks: the three means equal the authors' only with the block labels. A parse rule cannot
+decide the synonym variants (the kept word itself is substituted in most of them) and would file
+2790 and 2791 as CONST_SUBJ, against the means.
 
 Validation: :func:`type_modifier_means` against the published type x modifier human means
-(notes §5 item 4): of the 38 published cells for the constant, single-change and swap
-categories, 35 agree within .001 (the released per-pair means have three decimals); off are
+(the authors' notebook output): of the 38 published cells for the constant, single-change and
+swap categories, 35 agree within .001 (the released per-pair means have three decimals); off are
 QUAD at 0, 2 and 3 modifiers (.325/.346/.360 against .313/.349/.352: the authors' modifier
 counts of some quadruple swaps differ from the row runs). :func:`type_counts`
 against Table 7 (counts kept in ``data/targets/sts3k.json``, not here). Both are consistency
@@ -136,7 +137,7 @@ CATEGORY_TYPE = {
     "QUAD": "Quadruple swap",
     "NEGATIVE": "Negative",
 }
-"""Internal category codes of the authors' notebooks (notes §1.3) -> Table 7 type. ``CHECK`` is
+"""Internal category codes of the authors' notebooks -> Table 7 type. ``CHECK`` is
 ours: the notebooks file the identical checks under ONLY_MOD with 0 modifiers."""
 
 
@@ -144,7 +145,7 @@ def _rows(*spans: tuple[int, int]) -> np.ndarray:
     return np.concatenate([np.arange(a, b + 1) for a, b in spans])
 
 
-# Row blocks (inclusive), notes §1.4 plus the refinements documented in the module docstring.
+# Row blocks (inclusive), as in the map of the module docstring.
 CHECK_ROWS = _rows((0, 9))
 ZERO_ROWS = _rows((10, 79))
 CONST_VERB_ROWS = _rows((80, 152))
@@ -191,7 +192,7 @@ EXTRA_QUAD_ROWS = _rows((2468, 2468))
 """Row 2468 ("The organizers controlled the contest." / "The mechanized armies contested control
 over the muddy battlefield."): adversarial in the authors' index file, last of the 2-modifier
 run right after its QUAD block; no base swap covers it (the family rule would say
-SWAP_DOBJ_VERB, which spoils that type's 2-modifier mean: .451 against the notes' .458)."""
+SWAP_DOBJ_VERB, which spoils that type's 2-modifier mean: .451 against the authors' .458)."""
 ADJECTIVE_ROWS = _rows((2677, 2737))
 
 _WORD = re.compile(r"[a-z]+")
@@ -434,8 +435,9 @@ def type_counts(labels: pd.DataFrame, published: dict[str, int] | None = None) -
 
 
 def type_modifier_means(labels: pd.DataFrame, human) -> pd.DataFrame:
-    """Mean human similarity by internal category x number of modifiers (notes §5 item 4, the
-    check on the reconstruction). Rows: categories; columns: modifier counts; NaN = no pairs."""
+    """Mean human similarity by internal category x number of modifiers (as printed by the
+    authors' ``Eval_STS3k_vs_models.ipynb``; the check on the reconstruction). Rows: categories;
+    columns: modifier counts; NaN = no pairs."""
     frame = labels[["category", "n_modifiers"]].copy()
     frame["human"] = np.asarray(human, dtype=float)
     frame["n_modifiers"] = frame["n_modifiers"].fillna(-1).astype(int)

@@ -25,8 +25,8 @@ What reproduces the paper (checked against the released data; details in each do
   column / 6), ``ddof=1`` gives 0.2171 (0.2176 without checks). ``ddof=1`` is the default here
   (pandas' ``std``, the usual "SD across raters"), 0.001 above the paper.
 - Split-half reliability and weighted kappa (§5.1: .953/.950/.940 and .832/.825/.804) follow the
-  method of the authors' ``Check_split_half_reliability.ipynb`` as described in the notes (§2):
-  see :func:`split_half_reliability`; seed 0 gives .953/.950/.940 and .833/.826/.804, and the
+  method of the authors' ``Check_split_half_reliability.ipynb``: see
+  :func:`split_half_reliability`; seed 0 gives .953/.950/.940 and .833/.826/.804, and the
   spread over seeds is about +/- 0.0005 (r) and +/- 0.001 (kappa). 100 splits take ~0.1 s.
 """
 
@@ -45,7 +45,7 @@ def _as_array(ratings) -> np.ndarray:
 
 
 def normalise(raw):
-    """Map raw 1-7 ratings to 0-1: ``(raw - 1) / 6`` (§4.2; notes §1.4).
+    """Map raw 1-7 ratings to 0-1: ``(raw - 1) / 6`` (§4.2).
 
     Every participant used the full 1-7 range, so this equals per-participant min-max scaling.
     Works on scalars, arrays and pandas objects alike (NaN stays NaN).
@@ -56,8 +56,8 @@ def normalise(raw):
 def check_mask(ratings) -> np.ndarray:
     """Boolean mask of the attention-check pairs: those rated by every participant.
 
-    In STS3k these are rows 0-9 (notes §1.4: 5 nonsense-vs-simple pairs and 5 identical pairs,
-    rated by all 501 participants, §4.2).
+    In STS3k these are rows 0-9 of the released data (5 nonsense-vs-simple pairs and 5 identical
+    pairs, rated by all 501 participants, §4.2).
     """
     r = _as_array(ratings)
     return np.isfinite(r).all(axis=1)
@@ -242,12 +242,13 @@ def rowwise_weighted_kappa(a, b, n_categories: int = N_CATEGORIES) -> np.ndarray
 
 
 def reliability_subsets(participant_pairs: pd.DataFrame, ratings) -> dict[str, np.ndarray]:
-    """The three pair subsets of the §5.1 reliability analysis (notes §2), as boolean masks.
+    """The three pair subsets of the §5.1 reliability analysis (those of the authors'
+    ``Check_split_half_reliability.ipynb``), as boolean masks.
 
     - ``all``: every pair except the 10 attention checks (2,790);
     - ``non``: the rows *not* marked ADV in the participant xlsx, minus the checks (1,054).
       The non-adversarial index file minus the checks would give 1,055: it also holds row 691,
-      which the xlsx marks ADV (notes §8.10);
+      which the xlsx marks ADV;
     - ``adv``: the rows marked ADV in the participant xlsx (1,736: includes row 691 and the
       71 negatives), *not* the adversarial index file (1,664).
     """
@@ -259,7 +260,7 @@ def reliability_subsets(participant_pairs: pd.DataFrame, ratings) -> dict[str, n
 def split_half_reliability(ratings, subsets: dict, n_splits: int = 100, seed=0):
     """Split-half reliability and weighted kappa of the human ratings (§5.1).
 
-    Method (authors' ``Check_split_half_reliability.ipynb``, notes §2): ``n_splits`` random
+    Method (authors' ``Check_split_half_reliability.ipynb``): ``n_splits`` random
     splits of the participants into halves (:func:`random_halves`); in each half the per-pair
     mean raw rating (NaN-aware). Then, for each subset of pairs (a dict name -> boolean mask,
     see :func:`reliability_subsets`):

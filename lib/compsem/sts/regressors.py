@@ -1,11 +1,11 @@
 """Supervised regressors trained on STS3k (Fodor et al. 2025, §4.7, §5.3, App. 8.3.1).
 
-Re-implements the "PCA + small MLP" analysis of study ``sts3k-fodor.md`` §3.7 (a), with the
-results of §4.3 (Fig. 6, Fig. 11, Tables 8 and 10) as targets. The code is rebuilt from the
-study notes, not copied from the authors' notebook.
+Re-implements the "PCA + small MLP" analysis of §4.7 and App. 8.3.1, with Fig. 6, Fig. 11 and
+Tables 8 and 10 as targets. The code is rebuilt from the paper and a reading of the authors'
+notebook and prediction files, not copied from the notebook.
 
-Protocol (§3.7 a)
------------------
+Protocol (§4.7 and the authors' code)
+-------------------------------------
 - **Features.** Embedding models: the unstandardised embeddings of both sentences are
   concatenated, ``[e_a, e_b]`` (2d columns), and reduced by PCA with **8 components fitted on
   all 2,800 pairs** (train and test alike: :func:`pair_features`). Eight matches the eight role
@@ -14,7 +14,7 @@ Protocol (§3.7 a)
   ``n_components = min(n_pairs, 2d)``: a full-rank rotation (``n_components=None``).
 - **Regressors** (:data:`REGRESSORS`, :func:`make_regressor`): ``reg`` = ``LinearRegression``;
   ``nn1``-``nn5`` = ``MLPRegressor(hidden_layer_sizes=..., random_state=1, max_iter=500)``
-  (the paper's "default parameters" are not quite what the code ran: Table 8 erratum, §8.3).
+  (the paper's "default parameters", §4.7, are not quite what the authors' code ran).
   The output is not clipped to 0-1.
 - **Parameter counts** (:func:`n_weights`) are weights only (``coefs_``, no biases), which is
   how Table 8 and Table 10 count: 8 inputs -> reg 8, nn1 90 (Table 8 prints "80"), nn2 1,090
@@ -35,8 +35,8 @@ Protocol (§3.7 a)
   no-PCA linear regressions have more inputs than training rows and interpolate them), so the
   files are scored on the training rows, on the 846 held-out rows and on all rows (which is
   how Fig. 6's transformer values of .7-.8 come about: see the chapter); ``adversarial`` files
-  are scored on the 1,664 adversarial pairs, which reproduces the §4.3 table (VerbNet-CN
-  .569/.556/.594/.587).
+  are scored on the 1,664 adversarial pairs (VerbNet-CN .569/.556/.594/.587; §5.3: "around
+  0.6").
 - **Cache.** Fitted predictions (:func:`fit_predict`, :func:`evaluate_grid`,
   :func:`learning_curve`) and PCA features (:func:`pair_features`) are kept on disk
   (:mod:`compsem.fitcache`), keyed by the configuration, the inputs, the fitting code and the
@@ -56,7 +56,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-#: Regressor name -> MLP hidden layer sizes (``None``: ``LinearRegression``), §3.7 (a), Table 8.
+#: Regressor name -> MLP hidden layer sizes (``None``: ``LinearRegression``): Table 8 and the
+#: authors' code (nn4, nn5 only there).
 REGRESSORS: OrderedDict[str, tuple[int, ...] | None] = OrderedDict(
     [
         ("reg", None),
@@ -111,7 +112,7 @@ def n_weights(name: str, n_features: int) -> int:
 # --------------------------------------------------------------------------- features
 def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool = False,
                   n_threads: int | None = 1, cache: bool = True):
-    """PCA features of the concatenated, unstandardised pair embeddings ``[e_a, e_b]`` (§3.7 a).
+    """PCA features of the concatenated, unstandardised pair embeddings ``[e_a, e_b]`` (§4.7).
 
     The PCA is fitted on **all** rows given (the authors fit it on all 2,800 pairs, test pairs
     included; it is unsupervised, so no human score leaks). ``n_components=None`` gives the
@@ -159,7 +160,7 @@ def _pca(x: np.ndarray, k: int, n_threads: int | None):
 
 
 def role_features(rolesims) -> np.ndarray:
-    """The 8 VerbNet-CN RoleSims as features, NaN (missing role) -> 0 (§3.7 a).
+    """The 8 VerbNet-CN RoleSims as features, NaN (missing role) -> 0 (the authors' code).
 
     ``rolesims`` is e.g. ``sts3k.load_rolewise_similarities()["conceptnet"]`` (columns in
     :data:`compsem.data.sts3k.ROLES` order are enforced for a frame) or an array.
@@ -197,9 +198,9 @@ def _checked(split: dict[str, np.ndarray], n: int | None = None) -> dict[str, np
 
 
 def random_split(n: int, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.15)) -> dict[str, np.ndarray]:
-    """Seeded random train/dev/test split of ``n`` pairs (stand-in for the unpublished ``Set``
-    column of §3.7 a, split 1). Sizes: ``round(n * f)`` for train and dev, the rest test
-    (2,800 -> 1,960 / 420 / 420). Returns sorted, disjoint index arrays."""
+    """Seeded random train/dev/test split of ``n`` pairs (stand-in for the authors' unpublished
+    ``Set`` column, which defined §4.7's random split). Sizes: ``round(n * f)`` for train and
+    dev, the rest test (2,800 -> 1,960 / 420 / 420). Returns sorted, disjoint index arrays."""
     fractions = tuple(float(f) for f in fractions)
     if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
         raise ValueError("fractions must be three non-negative numbers summing to 1")
@@ -211,9 +212,9 @@ def random_split(n: int, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.1
 
 def adversarial_split(pairs: pd.DataFrame) -> dict[str, np.ndarray]:
     """Train on the non-adversarial pairs, test on the adversarial ones, negatives in neither
-    (§3.7 a, split 2). Uses ``pairs["portion"]`` of :func:`compsem.data.sts3k.load_pairs`, i.e.
-    the published index files: 1,065 / 1,664 on STS3k (the notebooks' label-based sets would
-    give 1,064 / 1,665; see the notes)."""
+    (§4.7's second split). Uses ``pairs["portion"]`` of :func:`compsem.data.sts3k.load_pairs`,
+    i.e. the published index files: 1,065 / 1,664 on STS3k (the label-based sets of the authors'
+    notebooks print 1,064 / 1,665)."""
     portion = pairs["portion"].astype(str).to_numpy()
     return _checked({"train": np.flatnonzero(portion == "non"), "test": np.flatnonzero(portion == "adv")},
                     len(pairs))
@@ -249,7 +250,8 @@ FIT_CACHE_KIND = "sts-regressors"
 
 def fit_predict(features, human, split: Mapping[str, np.ndarray], regressor="reg", seed: int = 1,
                 max_iter: int = 500, n_threads: int | None = 1, cache: bool = True) -> np.ndarray:
-    """Fit ``regressor`` on the ``split["train"]`` rows and predict **all** rows (§3.7 a).
+    """Fit ``regressor`` on the ``split["train"]`` rows and predict **all** rows (as the authors'
+    code does).
 
     ``regressor`` is a name in :data:`REGRESSORS` (built by :func:`make_regressor` with
     ``seed``/``max_iter``) or any unfitted sklearn-style estimator. MLP convergence warnings
@@ -494,7 +496,7 @@ INTERPOLATING_FILES = (("openai_norml", 2800), ("defsent_cls_norml", 2800))
 
 
 def published_training_rows(pairs: pd.DataFrame, tol: float = 1e-4) -> np.ndarray:
-    """The training rows of the authors' unpublished random split (§3.7 a, split 1), read off
+    """The training rows of the authors' unpublished random split (§4.7), read off
     their own prediction files.
 
     The ``Set`` column (TRAIN/DEV/TEST) that defined the random split is unpublished, but the
@@ -526,7 +528,7 @@ def published_grid(pairs: pd.DataFrame, aug: str | None = "none") -> pd.DataFram
     """Spearman rho of every published prediction file against ``pairs["human"]``.
 
     One row per file (filtered to ``aug`` unless None) with ``rho_adv`` (on the 1,664 adversarial
-    pairs: the test set of the adversarial split, hence the §4.3 / Fig. 6 and Fig. 11 values for
+    pairs: the test set of the adversarial split, hence the Fig. 6 and Fig. 11 values for
     ``split == "adversarial"``), ``rho_non`` and ``rho_all``. For ``split == "random"`` these
     mix training and held-out rows; ``rho_train`` and ``rho_heldout`` score the random-split
     files on the 1,954 training rows and the 846 held-out (DEV + TEST) rows that
@@ -564,7 +566,7 @@ PUBLISHED_LABELS = {"verbnet": ("VerbNet-CN", "verbnet"), "mean": ("Mean-CN", "m
                     "defsent_cls_norml": ("DefSent", "defsent"), "ernie_12_norml": ("ERNIE-12", "ernie")}
 
 
-#: Sentence-embedding width d of the authors' feature sets (Table 10 decoding, notes §4.3).
+#: Sentence-embedding width d of the authors' feature sets (the models' widths; cf. Table 10).
 PUBLISHED_DIMS = {"mean": 300, "sentbert_mpnet_norml": 768, "openai_norml": 1536,
                   "defsent_cls_norml": 1024, "ernie_12_norml": 768}
 

@@ -1,6 +1,6 @@
 """Rule-based labeller for the 8 VerbNet-CN roles of Fodor et al. (2025, §4.6).
 
-The hybrid VerbNet-CN model (study ``sts3k-fodor.md`` §3.6) needs, for every sentence, the
+The hybrid VerbNet-CN model (:mod:`compsem.sts.hybrid`) needs, for every sentence, the
 phrases that fill **Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory**. The
 authors got them from the SemParse VerbNet parser plus manual correction; those corrected parses
 exist only for the 5,600 STS3k sentences (``sts3k.load_verbnet_parses("mod")``). This module

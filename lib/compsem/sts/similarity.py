@@ -15,8 +15,8 @@ Pure, numpy-vectorised functions:
   of :mod:`compsem.stats` (:func:`scipy.stats.bootstrap`; 1,000 resamples of 2,800 pairs in
   about 0.3 s).
 - :func:`word_overlap`: the authors' unreported "vocab" baseline (Jaccard of token sets), which
-  the notes give as STS3k .515/.760/.153 and SICK .563; reproduced with the authors' tokenisation
-  of :func:`compsem.sts.composition.tokenise` (see :func:`word_overlap`).
+  their repository gives as STS3k .515/.760/.153 and SICK .563; reproduced with the authors'
+  tokenisation of :func:`compsem.sts.composition.tokenise` (see :func:`word_overlap`).
 - :func:`random_similarities`: a chance baseline.
 """
 
@@ -158,8 +158,8 @@ def bootstrap_spearman(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RES
 
 def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BOOTSTRAP_RESAMPLES,
                          seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of rho(non) - rho(adv), the gap drawn in Fig. 4 (§4.2 of the
-    notes; e.g. Mean-CN .800 - (-.291) = 1.091).
+    """Percentile bootstrap interval of rho(non) - rho(adv), the gap drawn in Fig. 4 (from
+    Table 9, e.g. Mean-CN .800 - (-.291) = 1.091).
 
     The two portions are disjoint, so their pairs are resampled independently
     (:func:`compsem.stats.independent_spearman_difference`, ``method="percentile"``).
@@ -184,12 +184,12 @@ def word_overlap(sentences_a: Iterable[str], sentences_b: Iterable[str],
     The authors' "vocab" baseline, computed in their repository but not reported in the paper.
     Tokens come from :func:`compsem.sts.composition.tokenise` (lower-case, whitespace split, drop
     stop words, then delete punctuation characters). With the authors' 179 stop words this gives
-    Spearman .5148/.7596/.1527 on STS3k all/non/adv and .5627 on SICK, i.e. the notes' .515/
-    .760/.153 and .563 (§4.1 of the notes). Tokenisations checked and rejected: no stop-word
+    Spearman .5148/.7596/.1527 on STS3k all/non/adv and .5627 on SICK, i.e. the authors' .515/
+    .760/.153 and .563. Tokenisations checked and rejected: no stop-word
     removal (.490/.728/.231 raw, .496/.752/.146 with punctuation stripped; SICK .569/.576), and
     case-sensitive tokens (.459/.724/.175). Stripping punctuation before or after dropping stop
     words, or only at token ends, or taking ``\\w+`` runs all round to the same three decimals
-    on STS3k; the order of :func:`~compsem.sts.composition.tokenise` is the one the notes give.
+    on STS3k; the order of :func:`~compsem.sts.composition.tokenise` is the authors' code's.
     Dice gives the same ranks as Jaccard (it is a monotone function of it).
     """
     from compsem.sts.composition import tokenise

@@ -2,7 +2,8 @@
 (§5.4 "Analysing different sentence components").
 
 Figure 8 pools the reconstructed pair labels (:func:`compsem.sts.pair_types.reconstruct_pair_types`)
-into eight categories (:data:`FIGURE8_CATEGORIES`, notes §5 item 1):
+into eight categories (:data:`FIGURE8_CATEGORIES`, those of the authors'
+``Eval_STS3k_vs_models.ipynb``):
 
 ==========  =====================================================================
 Modifiers   ONLY_MOD pairs with exactly 1 or 2 added modifiers (509 pairs)
@@ -15,9 +16,9 @@ Negative    NEGATIVE (71)
 Zero        ZERO (70)
 ==========  =====================================================================
 
-Order: the notes list the categories in this order (the authors' notebook); the paper puts
-Negative "at the far right even though it involves few structural changes", i.e. after the
-swaps. Where Zero sits in the printed figure the notes do not say; we keep the listed order.
+Order: the authors' notebook lists the categories in this order; the paper puts Negative "at
+the far right even though it involves few structural changes", i.e. after the swaps. Where Zero
+sits in the printed figure the paper's text does not say; we keep the notebook's order.
 
 For each series (human or a model) :func:`category_profile` gives the mean per category,
 :func:`relative_profile` divides each series by its own Modifiers mean, and :func:`mad` is the
@@ -26,10 +27,10 @@ construction but counts in the denominator of 8, as in the authors' notebook).
 
 Check (published similarities of ``load_published_similarities`` and our labels): MAD Mean-CN
 .3727, SentBERT .2904, OpenAI .3043, DefSent .2346, VerbNet-CN .1795: the authors' notebook
-output (notes [R]) to all four decimals. The QUAD modifier counts that the reconstruction may
+output to all four decimals. The QUAD modifier counts that the reconstruction may
 get wrong (pair_types docstring) do not matter here: Swap-4 pools all modifier levels.
 
-Error bars (the authors'): t(0.975, df)·SD/√n with ``df = n`` (not n - 1, notes §5 item 1);
+Error bars (the authors'): t(0.975, df)·SD/√n with ``df = n`` (not n - 1);
 which SD the notebook used is not recorded: we use the sample SD (``ddof=1``); both choices
 change the half-width by under 1% for n >= 70. :func:`category_intervals` gives percentile-bootstrap
 bars instead (the chapter's figure), and :func:`within_category_spearman` the correlation with
@@ -54,7 +55,7 @@ FIGURE8_CATEGORIES = (
     "Negative",
     "Zero",
 )
-"""The eight Figure 8 categories, in the order of the notes (the authors' notebook)."""
+"""The eight Figure 8 categories, in the order of the authors' notebook."""
 
 CATEGORY_CODES: dict[str, tuple[str, ...]] = {
     "Modifiers": ("ONLY_MOD",),

@@ -16,7 +16,7 @@ Similarities/<dataset>_<model>_similarities.txt`` of the authors' repository, re
   numbers; ``"consistent"`` uses the row's file in every column), optionally with the exception
   variants as extra rows.
 
-Checked against the paper (§4.1 of the notes): every STS3k cell equals the paper to 3 decimals
+Checked against the paper's Table 9: every STS3k cell equals the paper to 3 decimals
 (|rho - paper| <= 0.0005), and every cell of the four existing datasets is within 0.00054 of it:
 40 of the 46 round to the paper's value, and six are printed 0.001 above the 3-decimal rounding
 (Mult-CN STSb-capt .25948 -> .260, STSb-test .16847 -> .169, STSS-131 .27346 -> .274; SentBERT
@@ -87,7 +87,7 @@ PAPER_FILE_OVERRIDES: dict[tuple[str, str], str] = {
     ("DefSent", "STS3k-non"): "defsent_mean_norml",
 }
 """Cells of the published Table 9 that come from a file other than the row's
-:data:`PUBLISHED_ROWS` entry (the paper's internal inconsistencies, §4.1 of the notes)."""
+:data:`PUBLISHED_ROWS` entry (the paper's internal inconsistencies)."""
 
 VARIANT_ROWS: dict[str, str] = {
     "ERNIE-0 (raw)": "ernie_0",
