@@ -1,4 +1,4 @@
-"""The regressors of §6 (Table 8, Figures 6 and 11) over seeds, and the t-intervals over seeds
+"""The regressors of §4.7 and §5.3 (Table 8, Figures 6 and 11) over seeds, and the t-intervals over seeds
 that the claims on them are decided by.
 
 The adversarial split is fixed, but an MLP's fit depends on its random initialisation
