@@ -15,6 +15,7 @@ STS = dict(composers=("mean", "mult", "conv", "circconv"), baselines=("overlap",
         ("mpnet:cls", ModelSpec("mpnet:cls", "encoder", encoder="mpnet:cls")),
         ("hf:org/model", ModelSpec("hf:org/model", "encoder", encoder="hf:org/model")),
         ("sdae", ModelSpec("sdae", "encoder", encoder="sdae")),
+        ("sdae:seed2", ModelSpec("sdae:seed2", "encoder", encoder="sdae:seed2")),
         ("conv:glove50", ModelSpec("conv:glove50", "composed", encoder="glove50", composer="conv")),
         ("overlap", ModelSpec("overlap", "baseline", composer="overlap")),
     ],
@@ -63,3 +64,18 @@ def test_every_factory_takes_device_and_normalize():
     X = enc.encode(["a cat sat", "zzzzqqq"])
     assert np.allclose(np.linalg.norm(X[0]), 1) and not X[1].any()
     assert get_encoder("glove50", device="cpu") is get_encoder("glove50", device="cpu")
+
+
+@pytest.mark.parametrize("text", ["sdae:seed01", "sdae:seed-1", "minilm:seed1", "sdae:seed"])
+def test_only_trained_encoders_take_a_seed(text):
+    with pytest.raises(ValueError, match=r"<trained encoder>:seed<k>"):
+        parse_spec(text)
+
+
+def test_a_seeded_name_is_the_encoder_trained_with_that_seed():
+    from compsem.models import get_encoder
+
+    assert get_encoder("sdae").config.seed == 0
+    seeded = get_encoder("sdae:seed3")
+    assert seeded.config.seed == 3
+    assert seeded.config == get_encoder("sdae", seed=3).config

@@ -33,6 +33,20 @@ DESCRIPTIONS = {
     "sdae": "sequential denoising autoencoder (Hill et al. 2016), LSTM over GloVe 50d, trained here",
 }
 
+TRAINED_SEED_PATTERN = "<trained encoder>:seed<k>"
+TRAINED_ENCODERS = ("sdae",)
+"""Encoders trained here; ``<name>:seed<k>`` is the same encoder trained with seed ``k`` (its
+default is seed 0), for quantities decided over several trainings."""
+
+
+def parse_trained_seed(name: str) -> tuple[str, int] | None:
+    """``"sdae:seed2"`` -> ``("sdae", 2)``; anything else -> None."""
+    base, _, seed = name.partition(":seed")
+    if base in TRAINED_ENCODERS and seed.isdigit() and str(int(seed)) == seed:
+        return base, int(seed)
+    return None
+
+
 HF_PATTERN = "hf:<hub id>"
 
 

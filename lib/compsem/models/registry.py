@@ -23,6 +23,8 @@ name           what it is
                :mod:`compsem.models.layers` (and ``cached_encode_layers``: many layers, one pass).
 ``<base>:layer<k>:cls``  the first token's state ([CLS]/<s>) at layer k; ``<base>:cls`` = the
                last layer's (first-token pooling, the pooling ablation).
+``sdae:seed<k>``  the SDAE trained with seed k (``sdae`` is seed 0): quantities that rest on one
+               training are decided over several.
 =============  ==========================================================================
 
 Options: transformer encoders take ``device="auto"`` (cuda if available, else cpu) and
@@ -37,7 +39,14 @@ import difflib
 from collections.abc import Callable
 
 from compsem.models.layers import layer_encoder, parse_layer_name
-from compsem.models.packaged import DESCRIPTIONS, HF_PATTERN, PIP, minilm_path, mpnet_path
+from compsem.models.packaged import (
+    DESCRIPTIONS,
+    HF_PATTERN,
+    PIP,
+    minilm_path,
+    mpnet_path,
+    parse_trained_seed,
+)
 from compsem.models.sentence_transformer import SentenceTransformerEncoder, hf_encoder
 from compsem.models.word_vectors import GloveVectors, SpacyVectors, WordMeanEncoder, glove_tokenize
 
@@ -113,6 +122,9 @@ def get_encoder(name: str, **options):
 
 
 def _make(name: str, **options):
+    trained = parse_trained_seed(name)
+    if trained is not None:
+        return _FACTORIES[trained[0]](**{**options, "seed": trained[1]})
     parsed = parse_layer_name(name)
     if parsed is not None:
         return layer_encoder(*parsed, **options)

@@ -3,7 +3,8 @@
 =============================  ==================================================================
 ``<encoder>``                  any name :func:`compsem.models.get_encoder` knows: ``minilm``,
                                ``mpnet``, ``glove50``, ``spacy-md``, ``sdae``, ``hf:<hub id>``,
-                               ``<base>:layer<k>``, ``<base>:last``, ``<base>:layer<k>:cls`` ...
+                               ``<base>:layer<k>``, ``<base>:last``, ``<base>:layer<k>:cls`` ...,
+                               ``sdae:seed<k>`` (an encoder trained here, with seed k)
 ``<composer>:<word vectors>``  a study's composition of static word vectors (``glove50``,
                                ``spacy-md``), e.g. ``mean:glove50``, ``conv:spacy-md``
 ``<baseline>``                 a study's model-free baseline, e.g. ``overlap``, ``random``, ``bow``
@@ -25,7 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem.models.layers import PACKAGED_LAYERS, parse_layer_name
-from compsem.models.packaged import DESCRIPTIONS, HF_PATTERN
+from compsem.models.packaged import (
+    DESCRIPTIONS,
+    HF_PATTERN,
+    TRAINED_SEED_PATTERN,
+    parse_trained_seed,
+)
 
 WORD_VECTOR_MODELS = ("glove50", "spacy-md")
 """The encoders whose ``word_vectors`` a composer can compose."""
@@ -88,7 +94,7 @@ def is_encoder_name(name: str) -> bool:
     """Whether ``name`` is a name :func:`compsem.models.get_encoder` accepts (without loading)."""
     if name.startswith("hf:"):
         return len(name) > 3
-    if name in DESCRIPTIONS:
+    if name in DESCRIPTIONS or parse_trained_seed(name) is not None:
         return True
     layer = parse_layer_name(name)
     return layer is not None and (layer[0] in PACKAGED_LAYERS or layer[0].startswith("hf:"))
@@ -119,5 +125,5 @@ def parse_spec(
             check_hf_source(base[3:])
         return ModelSpec(text, "encoder", encoder=text)
     accepted = [*baselines, *(f"{c}:<word vectors>" for c in composers), *DESCRIPTIONS,
-                HF_PATTERN, "<encoder>:layer<k>"]
+                HF_PATTERN, "<encoder>:layer<k>", TRAINED_SEED_PATTERN]
     raise ValueError(f"unknown model {text!r}; this chapter accepts: {', '.join(accepted)}")

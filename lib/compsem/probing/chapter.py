@@ -661,6 +661,32 @@ def run_2018(released: dict, encoders, controls, seed: int, **options) -> pd.Dat
     return pd.concat([runs, probe_alone.assign(encoder="(any)")], ignore_index=True)
 
 
+def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.DataFrame:
+    """The 2018 MLP (no control) on the released ``tasks`` for each of ``encoders``, the same
+    encoder trained with other seeds (``sdae``, ``sdae:seed1``, ...): one row per task and
+    training. A trained encoder is one draw of its training; its weights, and what probes read
+    from them, differ with the seed and with the CPU that trained it, so a claim on it is
+    decided over trainings (:func:`training_values`)."""
+    frames = {task: released[task] for task in tasks}
+    return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
+
+
+def training_values(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict]:
+    """Per task, the mean accuracy over the trainings of :func:`over_trainings` with its
+    Student-t 95% interval (:func:`compsem.stats.seed_interval`) and their number: a table and
+    ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``."""
+    from compsem import stats
+
+    rows, values = [], {}
+    for task, group in runs.groupby("task", sort=False):
+        mean, low, high = stats.seed_interval(group["accuracy"])
+        rows.append({"task": task, "trainings": len(group), "mean": mean, "low": low, "high": high,
+                     **{encoder: accuracy for encoder, accuracy in zip(group["encoder"], group["accuracy"], strict=True)}})
+        key = f"{prefix}_{slug(task)}"
+        values.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_n": len(group)})
+    return pd.DataFrame(rows).set_index("task").round(1), values
+
+
 def substitute_values(summary: pd.DataFrame, rows: dict, tasks) -> dict:
     """``{probe_2018_<row>_<task>: accuracy}`` of the encoder standing in for each paper row."""
     cell = summary[summary.control == "none"].set_index(["encoder", "task"]).accuracy
