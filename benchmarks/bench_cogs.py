@@ -30,7 +30,7 @@ from compsem.devices import resolve_device
 
 
 def main() -> None:
-    from compsem.cogs.seq2seq import batching, config, decoding, training
+    from compsem.cogs.seq2seq import batching, config, decoding, trainer
     from compsem.cogs.seq2seq.lstm import COMPILE_MODES, compile_decoder_step
     from compsem.cogs.seq2seq.vocab import cogs_vocabularies
     from compsem.data import cogs
@@ -96,9 +96,9 @@ def main() -> None:
             start = time.perf_counter()
             for indices in [np.concatenate(group)] if gpu else group:
                 batch = batching.collate(pairs, indices).to(device)
-                with training.autocast(device, True):
+                with trainer.autocast(device, True):
                     logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
-                loss, n = training.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+                loss, n = trainer.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
                 (loss / 512).backward()
                 tokens += n if u >= warm else 0
             if t["clip"] > 0:
@@ -119,7 +119,7 @@ def main() -> None:
                 decoding.translate(model, sources[:8], caps[:8], method, beam=5, batch_size=8, device=device)
         for method in ("greedy", "beam"):
             start = time.perf_counter()
-            with training.autocast(device, True):
+            with trainer.autocast(device, True):
                 hyps = decoding.translate(
                     model,
                     sources,

@@ -85,13 +85,13 @@ def make_group(models, t: dict, device):
 def single_update(model, optimizer, pairs, indices, t: dict, amp: bool, device, step: bool = True) -> None:
     """One update of one model on its fused batch (the trainer's step); ``step=False`` stops
     before the optimizer (the clipped gradient is left in ``.grad``)."""
-    from compsem.cogs.seq2seq import batching, training
+    from compsem.cogs.seq2seq import batching, trainer
 
     model.train()
     batch = batching.collate(pairs, indices).to(device)
-    with training.autocast(device, amp):
+    with trainer.autocast(device, amp):
         logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
-    loss, _ = training.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+    loss, _ = trainer.sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
     (loss / len(indices)).backward()
     if t["clip"] > 0:
         torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])

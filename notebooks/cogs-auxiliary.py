@@ -270,7 +270,7 @@ if grid_train:
             "grid_train=True needs a GPU (two trainings to early stopping per run); set device "
             "to cuda on a GPU machine, or grid_train to False"
         )
-    two_stage.run_all(grid, train_missing=True, device=device)
+    two_stage.ensure_results(grid, train_missing=True, device=device)
 grid_runs, grid_cases = two_stage.collect(grid)
 grid_summary = two_stage.summarise(grid_runs)
 report.glue("caux_grid_runs_done", len(grid_runs))
@@ -423,7 +423,7 @@ reduced = [
     for o in reduced_objectives
     for s in reduced_seeds
 ]
-available = two_stage.run_all(reduced, train_missing, device=device, results_dir=results_dir)
+available = two_stage.ensure_results(reduced, train_missing, device=device, results_dir=results_dir)
 red_runs, red_cases = two_stage.collect(available, results_dir)
 red_summary = two_stage.summarise(red_runs)
 report.glue("caux_reduced_n_runs", len(red_runs))

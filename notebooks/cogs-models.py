@@ -442,7 +442,7 @@ if run is not None:
 # Early stopping on dev loss fixes the generalization number at whatever update the dev loss
 # happens to be lowest, and Csordás, Irie and Schmidhuber {cite}`csordas2021devil` show that on COGS generalization accuracy keeps
 # moving long after in-distribution accuracy has settled. So the run's weights are kept every
-# `reduced_keep_every` updates (sharded files, `compsem.cogs.seq2seq.training`) and each kept
+# `reduced_keep_every` updates (sharded files, `compsem.cogs.seq2seq.trainer`) and each kept
 # model is scored on {glue:text}`cogs_reduced_curve_per_split` dev and test sentences and
 # {glue:text}`cogs_reduced_curve_per_case` sentences of each gen case
 # (`compsem.cogs.seq2seq.curve`; the scores are committed beside the run's results as
@@ -672,7 +672,7 @@ verdict_table
 #   (`--keep-every`), so later runs need no such copy. Neither effect is measured here; both are
 #   candidates for the distance between our gen mean and the paper's. The committed GPU runs
 #   also measured the dev loss that chose their stopping update under that autocast; the
-#   trainer now computes it in float32, outside autocast (`compsem.cogs.seq2seq.training`,
+#   trainer now computes it in float32, outside autocast (`compsem.cogs.seq2seq.trainer`,
 #   `dev_loss`), so later runs choose it on float32 losses, as the paper's did. The committed
 #   runs were not trained again.
 # - **Time-limited runs.** `--train-minutes` ends training at the first validation past a time

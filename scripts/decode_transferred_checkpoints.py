@@ -4,7 +4,7 @@ bfloat16 copies; write result files.
 Each RUN.ckpt is a torch file written on the device with ``best_bf16`` (the best weights in
 bfloat16), ``state`` (the training state of ``last.pt``), ``training_hash`` and ``config``. The
 weights are installed as a finished checkpoint in the compsem cache, then the run is decoded
-with :func:`compsem.cogs.seq2seq.experiment.run` and its ``metrics.json`` records where it was
+with :func:`compsem.cogs.seq2seq.experiment.train_and_decode` and its ``metrics.json`` records where it was
 trained and decoded.
 
     python scripts/decode_transferred_checkpoints.py RUN.ckpt ...                 # greedy, all
@@ -22,7 +22,7 @@ from compsem import paths
 from compsem.cogs.seq2seq import experiment, results
 from compsem.cogs.seq2seq.config import build_model, config_hash, training_hash
 from compsem.cogs.seq2seq.options import CommandParser, non_negative_int, positive_int
-from compsem.cogs.seq2seq.training import load_checkpoint
+from compsem.cogs.seq2seq.trainer import load_checkpoint
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
 NOTE = (
@@ -76,7 +76,7 @@ def main() -> None:
             f"({state['stop_reason']})",
             flush=True,
         )
-        decoded = experiment.run(
+        decoded = experiment.train_and_decode(
             config, device="cpu", amp=False, decode_batch_size=args.batch_size, log=print
         )
         metrics = dict(decoded.metrics)

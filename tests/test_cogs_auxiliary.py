@@ -363,11 +363,11 @@ def test_cogs_stage_starts_from_the_auxiliary_weights(small_cogs, tmp_path):
 
 @pytest.mark.needs_data
 @pytest.mark.slow
-def test_run_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
+def test_train_and_decode_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
     ts = small_cogs
     torch.set_num_threads(1)
     cfg = _tiny("gloss", tmp_path)
-    result = ts.run(cfg, device="cpu", results_dir=tmp_path / "res",
+    result = ts.train_and_decode(cfg, device="cpu", results_dir=tmp_path / "res",
                     checkpoints=tmp_path / "ck")
     m = result.metrics
     assert m["objective"] == "gloss" and m["aux_steps"] == 4 and m["steps"] == 6
@@ -376,7 +376,7 @@ def test_run_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
     assert (result.predictions.split == "gen").sum() == 2 * 21
     forced = m["gen_teacher_forced"]
     assert 0 <= forced["token_accuracy"] <= 1 and forced["wn_tokens"] > 0 and forced["loss"] > 0
-    again = ts.run(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck")
+    again = ts.train_and_decode(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck")
     assert again.metrics["hash"] == m["hash"]
     runs, cases = ts.collect([cfg, _tiny("none", tmp_path)], tmp_path / "res")
     assert len(runs) == 1 and runs.objective.iloc[0] == "gloss" and len(cases) == 21
@@ -429,7 +429,7 @@ def test_a_cogs_stage_cut_by_its_deadline_is_decoded_on_a_sample(small_cogs, tmp
     monkeypatch.setattr(experiment, "evaluation_rows", sampled_rows)
     cfg = _tiny("none", tmp_path)
     cfg["decoding"].update(per_case=0, per_split=0)  # the whole sets asked for
-    result = small_cogs.run(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck",
+    result = small_cogs.train_and_decode(cfg, device="cpu", results_dir=tmp_path / "res", checkpoints=tmp_path / "ck",
                             deadline=time.time() - 1)
     assert result.metrics["stop_reason"] == "time limit" and result.metrics["steps"] == 1
     assert result.config["decoding"] == dict(cfg["decoding"], per_case=2, per_split=10)
@@ -444,7 +444,7 @@ def test_cogs_stage_continues_or_restarts_the_auxiliary_optimiser(small_cogs, tm
     """``cogs_optimizer``: "continue" (OpenNMT-py's ``-train_from`` without ``-reset_optim``) goes
     on from the Adam state and update count of the auxiliary stage's best validation; "restart"
     starts a fresh Adam and schedule at update 0. One auxiliary stage serves both."""
-    from compsem.cogs.seq2seq import training
+    from compsem.cogs.seq2seq import trainer
 
     ts = small_cogs
     torch.set_num_threads(1)
@@ -452,15 +452,15 @@ def test_cogs_stage_continues_or_restarts_the_auxiliary_optimiser(small_cogs, tm
     fresh = ts.train_two_stage(_tiny("gloss", tmp_path, cogs_optimizer="restart"), "cpu",
                                checkpoints=tmp_path / "ck")
     assert kept["auxiliary"].checkpoint_dir == fresh["auxiliary"].checkpoint_dir
-    aux = training.load_checkpoint(kept["auxiliary"].checkpoint_dir / training.BEST_OPTIMIZER)
+    aux = trainer.load_checkpoint(kept["auxiliary"].checkpoint_dir / trainer.BEST_OPTIMIZER)
     assert aux["step"] == kept["auxiliary"].state.best_step == 4
     for result, start, end in ((kept, 4, 10), (fresh, 0, 6)):
         state = result["cogs"].state
         assert (state.start_step, state.step) == (start, end)
-        adam = training.load_checkpoint(result["cogs"].checkpoint_dir / "last.pt")["optimizer"]["state"]
+        adam = trainer.load_checkpoint(result["cogs"].checkpoint_dir / "last.pt")["optimizer"]["state"]
         assert {int(v["step"]) for v in adam.values()} == {end}
         first = state.history[0]
         assert first["step"] == start + 2
-        assert first["lr"] == training.noam_lr(start + 2, 1.0, 16, 1)
+        assert first["lr"] == trainer.noam_lr(start + 2, 1.0, 16, 1)
     with pytest.raises(ValueError, match="cogs_optimizer must be one of continue, restart"):
         _tiny("gloss", tmp_path, cogs_optimizer="reset")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from compsem.cogs.seq2seq import batching, config, experiment, results, training
+from compsem.cogs.seq2seq import batching, config, experiment, results, trainer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,21 +30,21 @@ def test_a_deadline_stops_training_at_the_first_update_past_it(tmp_path, reversa
     that update, and a later call goes on from it to the weights of an uninterrupted run."""
     cfg = toy_config(steps=30)
     train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
-    cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
+    cut = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
                          progress=False, deadline=time.time() - 1)
     assert cut.state.done and cut.state.stop_reason == "time limit"
     assert cut.state.step == 1 and cut.state.history == []  # no validation off its schedule
-    assert training.is_finished(tmp_path / "cut")
-    saved = training.load_checkpoint(tmp_path / "cut" / "last.pt")
+    assert trainer.is_finished(tmp_path / "cut")
+    saved = trainer.load_checkpoint(tmp_path / "cut" / "last.pt")
     assert saved["state"]["step"] == 1 and saved["state"]["stop_reason"] == "time limit"
-    reloaded = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
+    reloaded = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
                               progress=False, deadline=time.time() - 1)  # still out of time
     assert reloaded.state.step == 1
     for name, value in cut.model.state_dict().items():
         assert (reloaded.model.state_dict()[name] == value).all(), name
-    whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "whole", device="cpu",
+    whole = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "whole", device="cpu",
                            progress=False)
-    again = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
+    again = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "cut", device="cpu",
                            progress=False)
     assert again.state.stop_reason == "max_steps"
     assert again.state.history == [dict(h, train_seconds=a["train_seconds"])
@@ -57,13 +57,13 @@ def test_a_run_cut_between_validations_keeps_its_best_weights_so_far(tmp_path, r
                                                                      toy_config):
     cfg = toy_config(steps=30)
     train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
-    training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False, stop_after=12)  # last.pt: 10
-    cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
+    trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False, stop_after=12)  # last.pt: 10
+    cut = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                          deadline=time.time() - 1)
     assert (cut.state.step, cut.state.best_step, cut.state.stop_reason) == (11, 10, "time limit")  # from 10
-    best = training.load_checkpoint(tmp_path / "best.pt")
+    best = trainer.load_checkpoint(tmp_path / "best.pt")
     assert all((cut.model.state_dict()[name] == value).all() for name, value in best.items())
-    assert training.load_checkpoint(tmp_path / "last.pt")["state"]["step"] == 11
+    assert trainer.load_checkpoint(tmp_path / "last.pt")["state"]["step"] == 11
 
 
 @pytest.mark.needs_data
@@ -87,7 +87,7 @@ def test_a_group_stops_at_the_first_update_past_its_deadline_and_resumes(tmp_pat
     cut_dirs = [tmp_path / "c1", tmp_path / "c2"]
     cut = group(cut_dirs, deadline=time.time() - 1)
     assert [(s.step, s.stop_reason, s.history) for s in cut] == [(1, "time limit", [])] * 2
-    assert all(training.is_finished(folder) for folder in cut_dirs)
+    assert all(trainer.is_finished(folder) for folder in cut_dirs)
     again = group(cut_dirs)
 
     def timeless(history):
@@ -112,7 +112,7 @@ def test_a_run_cut_by_its_deadline_is_decoded_on_a_sample(tmp_path, monkeypatch)
     evaluation_rows = experiment.evaluation_rows
     monkeypatch.setattr(experiment, "evaluation_rows", rows)
     cfg = config.reduced_config("transformer-tiny", max_steps=50, exposures=1)
-    result = experiment.run(cfg, device="cpu", progress=False, results_root=tmp_path / "r",
+    result = experiment.train_and_decode(cfg, device="cpu", progress=False, results_root=tmp_path / "r",
                             checkpoint_root=tmp_path / "c", deadline=time.time() - 1)
     assert result.metrics["stop_reason"] == "time limit" and result.metrics["steps"] == 1
     assert result.metrics["best_dev_loss"] is None  # no validation yet: decoded with its last weights

@@ -12,18 +12,18 @@ import pandas as pd
 import pytest
 import torch
 
-from compsem.cogs.seq2seq import config, curve, results, training
+from compsem.cogs.seq2seq import config, curve, results, trainer
 
 
 def test_sharded_state_dict_round_trips_and_respects_the_limit(tmp_path):
     torch.manual_seed(0)
     state = {"big": torch.randn(100, 30), "small": torch.randn(7), "int": torch.arange(5)}
-    folder = training.save_sharded(state, tmp_path / "w", max_bytes=4000)  # big: 12,000 bytes
+    folder = trainer.save_sharded(state, tmp_path / "w", max_bytes=4000)  # big: 12,000 bytes
     files = sorted(folder.glob("shard_*.pt"))
     assert len(files) >= 3 and all(f.stat().st_size <= 4000 + 1500 for f in files)
     index = json.loads((folder / "index.json").read_text())
     assert all(t["tensors"] for t in index["shards"])
-    back = training.load_sharded(folder)
+    back = trainer.load_sharded(folder)
     assert list(back) == list(state)
     for name in state:
         assert torch.equal(back[name], state[name]), name
@@ -31,21 +31,21 @@ def test_sharded_state_dict_round_trips_and_respects_the_limit(tmp_path):
 
 def test_paper_model_shards_stay_under_16_mb(tmp_path):
     net = config.build_model(config.make_config("transformer"), 747, 727)
-    folder = training.save_sharded(net.state_dict(), tmp_path / "w")
+    folder = trainer.save_sharded(net.state_dict(), tmp_path / "w")
     sizes = [f.stat().st_size for f in folder.glob("shard_*.pt")]
-    assert len(sizes) >= 3 and max(sizes) <= training.SHARD_BYTES
-    back = training.load_sharded(folder)
+    assert len(sizes) >= 3 and max(sizes) <= trainer.SHARD_BYTES
+    back = trainer.load_sharded(folder)
     assert all(torch.equal(back[k], v) for k, v in net.state_dict().items())
 
 
 def test_a_corrupted_or_code_carrying_shard_is_refused(tmp_path):
-    folder = training.save_sharded({"w": torch.ones(3)}, tmp_path / "w")
+    folder = trainer.save_sharded({"w": torch.ones(3)}, tmp_path / "w")
     shard = folder / "shard_000.pt"
     data = bytearray(shard.read_bytes())
     data[-20] ^= 0xFF
     shard.write_bytes(bytes(data))
     with pytest.raises(RuntimeError, match="corrupted"):
-        training.load_sharded(folder)
+        trainer.load_sharded(folder)
 
     class Payload:
         def __reduce__(self):
@@ -54,35 +54,35 @@ def test_a_corrupted_or_code_carrying_shard_is_refused(tmp_path):
     with open(shard, "wb") as handle:
         pickle.dump({"w": Payload()}, handle)
     index = json.loads((folder / "index.json").read_text())
-    index["shards"][0]["sha256"] = training._sha256(shard)
+    index["shards"][0]["sha256"] = trainer._sha256(shard)
     (folder / "index.json").write_text(json.dumps(index))
     with pytest.raises(RuntimeError):
-        training.load_sharded(folder)
+        trainer.load_sharded(folder)
 
 
 def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path, reversal_pairs,
                                                                 toy_config):
     cfg = toy_config(steps=30)
     train_pairs, dev = reversal_pairs(300, 0), reversal_pairs(32, 1)
-    whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
+    whole = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
                            progress=False, keep_every=5)
-    kept = training.kept_updates(tmp_path / "a")
+    kept = trainer.kept_updates(tmp_path / "a")
     assert [step for step, _ in kept] == [5, 10, 15, 20, 25, 30]
-    last = training.load_sharded(kept[-1][1])
-    final = training.load_checkpoint(tmp_path / "a" / "last.pt")["model"]
+    last = trainer.load_sharded(kept[-1][1])
+    final = trainer.load_checkpoint(tmp_path / "a" / "last.pt")["model"]
     assert all(torch.equal(last[k], final[k]) for k in final)
     # interrupted after 12 updates (last checkpoint at 10), then resumed: same kept weights
-    training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
+    trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
                    keep_every=5, stop_after=12)
-    training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
+    trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False,
                    keep_every=5)
-    resumed = training.kept_updates(tmp_path / "b")
+    resumed = trainer.kept_updates(tmp_path / "b")
     assert [s for s, _ in resumed] == [s for s, _ in kept]
     for (_, a), (_, b) in zip(kept, resumed, strict=True):
-        wa, wb = training.load_sharded(a), training.load_sharded(b)
+        wa, wb = trainer.load_sharded(a), trainer.load_sharded(b)
         assert all(torch.equal(wa[k], wb[k]) for k in wa)
     # keeping weights changes nothing of the training
-    plain = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "c", device="cpu",
+    plain = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "c", device="cpu",
                            progress=False)
     assert [h["dev_loss"] for h in plain.state.history] == [
         h["dev_loss"] for h in whole.state.history
@@ -92,7 +92,7 @@ def test_kept_weights_are_those_of_the_run_and_survive_a_resume(tmp_path, revers
 def test_curve_scores_every_kept_update(tmp_path, reversal_pairs, toy_config):
     cfg = toy_config(steps=40)
     train_pairs, dev = reversal_pairs(400, 0), reversal_pairs(40, 1)
-    training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
+    trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                    keep_every=10)
     sets = {"dev": (dev.src, dev.tgt, None)}
     frame = curve.score_updates(cfg, tmp_path, sets, 12, 12, device="cpu")

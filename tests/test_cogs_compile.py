@@ -104,7 +104,7 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
         experiment,
         grouped,
         train,
-        training,
+        trainer,
         two_stage,
     )
 
@@ -117,10 +117,10 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
             return SimpleNamespace(metrics={})
         return call
 
-    monkeypatch.setattr(experiment, "run", record("run"))
+    monkeypatch.setattr(experiment, "train_and_decode", record("train_and_decode"))
     monkeypatch.setattr(grouped, "train_group", record("train_group"))
     monkeypatch.setattr(experiment, "training_data", lambda exposures: (None, None, 1, 1))
-    monkeypatch.setattr(two_stage, "run", record("two_stage.run"))
+    monkeypatch.setattr(two_stage, "train_and_decode", record("two_stage.train_and_decode"))
     monkeypatch.setattr(two_stage, "train_two_stage_group", record("two_stage.group"))
     from compsem.cogs.seq2seq.config import make_config
 
@@ -135,11 +135,11 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
     (aux,) = auxiliary_train.configurations(auxiliary_train.parse_args(argv))
     auxiliary_train._run_one(aux, options)
     auxiliary_train._train_group([aux], options)
-    assert seen == [("run", "reduce-overhead"), ("train_group", "reduce-overhead"),
-                    ("two_stage.run", "reduce-overhead"), ("two_stage.group", "reduce-overhead")]
+    assert seen == [("train_and_decode", "reduce-overhead"), ("train_group", "reduce-overhead"),
+                    ("two_stage.train_and_decode", "reduce-overhead"), ("two_stage.group", "reduce-overhead")]
 
     seen.clear()
-    monkeypatch.setattr(training, "train", record("train"))
+    monkeypatch.setattr(trainer, "train", record("train"))
     monkeypatch.setattr(two_stage, "validate_aux", lambda config: None)
     monkeypatch.setattr(two_stage, "vocabularies", lambda config: ([], []))
     monkeypatch.setattr(two_stage, "auxiliary_pairs", lambda config: _pairs())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from compsem.cogs.seq2seq import batching, config, grouped, training
+from compsem.cogs.seq2seq import batching, config, grouped, trainer
 
 pytestmark = pytest.mark.needs_data
 
@@ -46,7 +46,7 @@ def test_members_train_as_their_runs_would(data, tmp_path, model, fuse):
     fused into one pass (as on a GPU) or run one by one (``--no-fuse``), as the runs'."""
     train, dev, n_src, n_tgt = data
     configs = [tiny(s, dropout=0.0, model=model, clip=0.5, accum_count=2) for s in (1, 2)]
-    alone = [training.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu", amp=False,
+    alone = [trainer.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu", amp=False,
                             fuse=fuse, progress=False).state for c in configs]
     together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"], fuse=fuse)
     for a, g in zip(alone, together, strict=True):
@@ -60,10 +60,10 @@ def test_a_finished_member_is_read_back_by_the_trainer(data, tmp_path):
     train, dev, n_src, n_tgt = data
     configs = [tiny(1), tiny(2)]
     states = run_group(configs, data, [tmp_path / "a", tmp_path / "b"])
-    reread = training.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "b", device="cpu", progress=False)
+    reread = trainer.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "b", device="cpu", progress=False)
     assert reread.state.done and reread.state.step == states[1].step == 6
     assert reread.state.history == states[1].history
-    best = training.load_checkpoint(tmp_path / "b" / "best.pt")
+    best = trainer.load_checkpoint(tmp_path / "b" / "best.pt")
     assert all(torch.equal(best[n], p) for n, p in reread.model.state_dict().items() if n in best)
 
 
@@ -78,8 +78,8 @@ def test_an_interrupted_group_resumes_to_the_uninterrupted_result(data, tmp_path
     timeless = lambda history: [{k: v for k, v in h.items() if k != "train_seconds"} for h in history]  # noqa: E731
     for k in range(2):
         assert timeless(again[k].history) == timeless(whole[k].history)
-        a = training.load_checkpoint(tmp_path / f"w{k + 1}" / "best.pt")
-        b = training.load_checkpoint(cut[k] / "best.pt")
+        a = trainer.load_checkpoint(tmp_path / f"w{k + 1}" / "best.pt")
+        b = trainer.load_checkpoint(cut[k] / "best.pt")
         assert all(torch.equal(a[n], b[n]) for n in a)
 
 
@@ -139,7 +139,7 @@ def test_both_stages_of_the_auxiliary_runs_train_as_groups(tmp_path, capsys):
     their COGS stage as one model from each seed's own auxiliary weights; each run decoded."""
     import json
 
-    from compsem.cogs.seq2seq import auxiliary_train, training
+    from compsem.cogs.seq2seq import auxiliary_train, trainer
 
     code = auxiliary_train.main(["--reduced", "--objective", "none", "gloss", "--seed", "1", "2",
                                  "--max-steps", "4", "--aux-max-steps", "4", "--group",
@@ -153,7 +153,7 @@ def test_both_stages_of_the_auxiliary_runs_train_as_groups(tmp_path, capsys):
                     ("none", 1, 0, 4, (1, 2)), ("none", 2, 0, 4, (1, 2))]
     aux = sorted((tmp_path / "ck" / "auxiliary").glob("*/best.pt"))
     assert len(aux) == 2  # one auxiliary model per seed, and they differ
-    first, second = (training.load_checkpoint(f) for f in aux)
+    first, second = (trainer.load_checkpoint(f) for f in aux)
     assert not torch.equal(first["generator.weight"], second["generator.weight"])
 
 
@@ -168,7 +168,7 @@ def test_each_member_starts_from_its_own_initial_weights(data, tmp_path):
     folders = [tmp_path / "m1", tmp_path / "m2"]
     run_group([tiny(1, lr=1e-3), tiny(2, lr=1e-3)], data, folders, init_weights=inits, stop_after=2)
     for k, folder in enumerate(folders):
-        weights = training.load_checkpoint(folder / "last.pt")["model"]["generator.weight"]
+        weights = trainer.load_checkpoint(folder / "last.pt")["model"]["generator.weight"]
         own, other = (float((weights - inits[j]["generator.weight"]).norm()) for j in (k, 1 - k))
         assert own < 0.1 * other
 
@@ -178,9 +178,9 @@ def test_a_member_that_stops_early_leaves_the_others_as_their_runs(data, tmp_pat
     and its validations are still its run's alone (dropout off)."""
     train, dev, n_src, n_tgt = data
     configs = [tiny(s, dropout=0.0, max_steps=8) for s in (1, 2)]
-    alone = training.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "alone", device="cpu", amp=False,
+    alone = trainer.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "alone", device="cpu", amp=False,
                            fuse=False, progress=False).state
-    real = training.validate
+    real = trainer.validate
 
     def stop_seed_1(model, cfg, folder, state, *args):
         outcome = real(model, cfg, folder, state, *args)
@@ -188,7 +188,7 @@ def test_a_member_that_stops_early_leaves_the_others_as_their_runs(data, tmp_pat
             state.done, state.stop_reason = True, "early stopping"
         return outcome
 
-    monkeypatch.setattr(training, "validate", stop_seed_1)
+    monkeypatch.setattr(trainer, "validate", stop_seed_1)
     first, second = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"])
     assert first.step == 2 and first.stop_reason == "early stopping"
     assert second.step == 8 and [h["step"] for h in second.history] == [2, 4, 6, 8]
@@ -200,9 +200,9 @@ def _pretrained(data, tmp_path, seed, updates):
     """A member's weights and Adam state after ``updates`` updates (an auxiliary stage stand-in)."""
     train, dev, n_src, n_tgt = data
     folder = tmp_path / f"pre{seed}"
-    training.train(tiny(seed, dropout=0.0), train, dev, n_src, n_tgt, folder, device="cpu", amp=False,
+    trainer.train(tiny(seed, dropout=0.0), train, dev, n_src, n_tgt, folder, device="cpu", amp=False,
                    fuse=True, progress=False, stop_after=updates)
-    saved = training.load_checkpoint(folder / "last.pt")
+    saved = trainer.load_checkpoint(folder / "last.pt")
     return saved["model"], {"optimizer": saved["optimizer"], "step": saved["state"]["step"]}
 
 
@@ -212,7 +212,7 @@ def test_members_continue_their_own_optimiser_as_their_runs_would(data, tmp_path
     train, dev, n_src, n_tgt = data
     starts = [_pretrained(data, tmp_path, seed, 2) for seed in (1, 2)]
     configs = [tiny(s, dropout=0.0, max_steps=8) for s in (1, 2)]
-    alone = [training.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu",
+    alone = [trainer.train(c, train, dev, n_src, n_tgt, tmp_path / f"alone{c['seed']}", device="cpu",
                             amp=False, fuse=True, progress=False, init_weights=w, init_optimizer=o).state
              for c, (w, o) in zip(configs, starts, strict=True)]
     together = run_group(configs, data, [tmp_path / "g1", tmp_path / "g2"], fuse=True,
@@ -221,7 +221,7 @@ def test_members_continue_their_own_optimiser_as_their_runs_would(data, tmp_path
         assert a.start_step == g.start_step == 2
         assert [h["step"] for h in g.history] == [h["step"] for h in a.history] == [4, 6, 8]
         assert [h["dev_loss"] for h in g.history] == pytest.approx([h["dev_loss"] for h in a.history], rel=1e-5)
-    adam = training.load_checkpoint(tmp_path / "g1" / "last.pt")["optimizer"]["state"]
+    adam = trainer.load_checkpoint(tmp_path / "g1" / "last.pt")["optimizer"]["state"]
     assert {int(v["step"]) for v in adam.values()} == {8}  # Adam's own count went on from 2
 
 

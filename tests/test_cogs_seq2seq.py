@@ -12,7 +12,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compsem.cogs.seq2seq import batching, config, decoding, experiment, results, training
+from compsem.cogs.seq2seq import batching, config, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_vocabularies
 
 COGS_VOCAB = (747, 727)  # source / target ids of all COGS splits plus the specials
@@ -132,12 +132,12 @@ def test_config_errors_name_the_bad_setting():
 
 
 def test_noam_schedule():
-    assert training.noam_lr(4000, 2.0, 512, 4000) == pytest.approx(2 / math.sqrt(512 * 4000))
-    assert training.noam_lr(2000, 2.0, 512, 4000) == pytest.approx(
-        training.noam_lr(4000, 2.0, 512, 4000) / 2
+    assert trainer.noam_lr(4000, 2.0, 512, 4000) == pytest.approx(2 / math.sqrt(512 * 4000))
+    assert trainer.noam_lr(2000, 2.0, 512, 4000) == pytest.approx(
+        trainer.noam_lr(4000, 2.0, 512, 4000) / 2
     )
-    assert training.noam_lr(16000, 2.0, 512, 4000) == pytest.approx(
-        training.noam_lr(4000, 2.0, 512, 4000) / 2
+    assert trainer.noam_lr(16000, 2.0, 512, 4000) == pytest.approx(
+        trainer.noam_lr(4000, 2.0, 512, 4000) / 2
     )
 
 
@@ -146,7 +146,7 @@ def test_label_smoothed_loss_is_kl_up_to_a_constant():
     logits = torch.randn(2, 3, 6)
     targets = torch.tensor([[4, 5, PAD_ID], [2, 3, 4]])
     eps = 0.1
-    loss, n = training.sequence_loss(torch.log_softmax(logits, -1), targets, eps)
+    loss, n = trainer.sequence_loss(torch.log_softmax(logits, -1), targets, eps)
     assert n == 5
     q = torch.full((2, 3, 6), eps / 4)
     q[..., PAD_ID] = 0
@@ -155,7 +155,7 @@ def test_label_smoothed_loss_is_kl_up_to_a_constant():
     kl = kl[targets != PAD_ID].sum()
     constant = (q * q.clamp_min(1e-30).log()).sum(-1)[targets != PAD_ID].sum()
     assert float(loss) == pytest.approx(float(kl - constant), rel=1e-5)
-    plain, _ = training.sequence_loss(torch.log_softmax(logits, -1), targets, 0.0)
+    plain, _ = trainer.sequence_loss(torch.log_softmax(logits, -1), targets, 0.0)
     nll = torch.nn.functional.nll_loss(
         torch.log_softmax(logits, -1).view(-1, 6),
         targets.view(-1),
@@ -173,8 +173,8 @@ def test_a_few_steps_reduce_dev_loss(model, tmp_path, reversal_pairs, toy_config
     cfg = toy_config(model, steps=30)
     torch.manual_seed(cfg["seed"])
     dev = reversal_pairs(64, 1)
-    start = training.dev_loss(config.build_model(cfg, 12, 12), dev, torch.device("cpu"))
-    trained = training.train(cfg, reversal_pairs(400, 0), dev, 12, 12, tmp_path, device="cpu",
+    start = trainer.dev_loss(config.build_model(cfg, 12, 12), dev, torch.device("cpu"))
+    trained = trainer.train(cfg, reversal_pairs(400, 0), dev, 12, 12, tmp_path, device="cpu",
                              progress=False)
     losses = [h["dev_loss"] for h in trained.state.history]
     assert len(losses) == 3 and trained.state.done and trained.state.stop_reason == "max_steps"
@@ -185,7 +185,7 @@ def test_a_few_steps_reduce_dev_loss(model, tmp_path, reversal_pairs, toy_config
 def test_early_stopping_after_patience(tmp_path, reversal_pairs, toy_config):
     cfg = toy_config("transformer-tiny", steps=200)
     cfg["training"].update(lr=0.0, patience=2)  # nothing is learnt: the dev loss never improves
-    trained = training.train(
+    trained = trainer.train(
         cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path, device="cpu",
         progress=False,
     )
@@ -196,14 +196,14 @@ def test_early_stopping_after_patience(tmp_path, reversal_pairs, toy_config):
 def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, reversal_pairs, toy_config):
     cfg = toy_config("transformer-tiny", steps=30)
     train_pairs, dev = reversal_pairs(300, 0), reversal_pairs(32, 1)
-    whole = training.train(
+    whole = trainer.train(
         cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu", progress=False
     )
-    part = training.train(
+    part = trainer.train(
         cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False, stop_after=15
     )  # interrupted; last checkpoint: step 10
     assert not part.state.done and part.state.step == 15
-    resumed = training.train(
+    resumed = trainer.train(
         cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False
     )
     assert resumed.state.done and resumed.state.step == 30
@@ -216,7 +216,7 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, reversal_pai
         whole.model.state_dict().items(), resumed.model.state_dict().items(), strict=True
     ):
         assert torch.equal(a, b), name
-    again = training.train(
+    again = trainer.train(
         cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu", progress=False
     )
     assert again.state.step == 30  # a finished run is reloaded, not trained further
@@ -224,11 +224,11 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(tmp_path, reversal_pai
 
 def test_resume_refuses_another_configuration(tmp_path, reversal_pairs, toy_config):
     cfg = toy_config("transformer-tiny", steps=10)
-    training.train(cfg, reversal_pairs(50, 0), reversal_pairs(10, 1), 12, 12, tmp_path,
+    trainer.train(cfg, reversal_pairs(50, 0), reversal_pairs(10, 1), 12, 12, tmp_path,
                    device="cpu", progress=False)
     other = toy_config("transformer-tiny", steps=20)
     with pytest.raises(RuntimeError, match="another configuration"):
-        training.train(
+        trainer.train(
             other, reversal_pairs(50, 0), reversal_pairs(10, 1), 12, 12, tmp_path, device="cpu",
             progress=False,
         )
@@ -249,7 +249,7 @@ def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypa
     loss's in float32, and the loss recorded for the best validation is the float32 dev loss of
     the kept weights, to the bit."""
     monkeypatch.setattr(
-        training, "autocast",
+        trainer, "autocast",
         lambda device, amp: torch.autocast("cpu", dtype=torch.bfloat16) if amp else nullcontext())
     seen = []
     real_build = config.build_model
@@ -259,10 +259,10 @@ def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypa
         _record_linear_dtypes(model, seen)
         return model
 
-    monkeypatch.setattr(training, "build_model", build_and_hook)
+    monkeypatch.setattr(trainer, "build_model", build_and_hook)
     cfg = toy_config("transformer-tiny", steps=20)
     dev = reversal_pairs(32, 1)
-    trained = training.train(cfg, reversal_pairs(200, 0), dev, 12, 12, tmp_path, device="cpu",
+    trained = trainer.train(cfg, reversal_pairs(200, 0), dev, 12, 12, tmp_path, device="cpu",
                              amp=True, progress=False)
     updates = {dtype for grad, dtype in seen if grad}
     validations = {dtype for grad, dtype in seen if not grad}
@@ -270,7 +270,7 @@ def test_the_dev_loss_runs_in_float32_whatever_autocast_the_updates_use(monkeypa
     assert validations == {torch.float32}  # but never on the dev loss
     assert [h["step"] for h in trained.state.history] == [10, 20]
     seen.clear()
-    assert training.dev_loss(trained.model, dev, torch.device("cpu")) == trained.state.best_loss
+    assert trainer.dev_loss(trained.model, dev, torch.device("cpu")) == trained.state.best_loss
     assert {dtype for _, dtype in seen} == {torch.float32}
 
 
@@ -282,7 +282,7 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reve
     from compsem.cogs.seq2seq import grouped
 
     monkeypatch.setattr(
-        training, "autocast",
+        trainer, "autocast",
         lambda device, amp: torch.autocast("cpu", dtype=torch.bfloat16) if amp else nullcontext())
     configs = [toy_config("transformer-tiny", steps=20) for _ in range(2)]
     for seed, cfg in zip((1, 2), configs, strict=True):
@@ -292,19 +292,19 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reve
                                  device="cpu", amp=True, progress=False)
     for cfg, folder, state in zip(configs, folders, states, strict=True):
         model = config.build_model(cfg, 12, 12)
-        model.load_state_dict(training.load_checkpoint(folder / "best.pt"))
-        assert training.dev_loss(model, dev, torch.device("cpu")) == state.best_loss
+        model.load_state_dict(trainer.load_checkpoint(folder / "best.pt"))
+        assert trainer.dev_loss(model, dev, torch.device("cpu")) == state.best_loss
 
 
 def test_the_dev_loss_ignores_an_enclosing_autocast(reversal_pairs, toy_config):
     torch.manual_seed(0)
     model = config.build_model(toy_config("transformer-tiny"), 12, 12)
     dev, cpu = reversal_pairs(40, 1), torch.device("cpu")
-    plain = training.dev_loss(model, dev, cpu)
+    plain = trainer.dev_loss(model, dev, cpu)
     seen = []
     _record_linear_dtypes(model, seen)
     with torch.autocast("cpu", dtype=torch.bfloat16):
-        inside = training.dev_loss(model, dev, cpu)
+        inside = trainer.dev_loss(model, dev, cpu)
         assert model.generator(torch.zeros(1, model.generator.in_features)).dtype == torch.bfloat16
     assert inside == plain
     assert {dtype for _, dtype in seen[:-1]} == {torch.float32} and seen[-1][1] == torch.bfloat16
@@ -419,10 +419,10 @@ def test_training_sets():
 
 @pytest.mark.needs_data
 @pytest.mark.slow  # end to end on the real COGS data: train_100, dev loss on all 3,000 dev pairs
-def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
+def test_train_and_decode_writes_results_and_rereads_them(tmp_path, monkeypatch):
     cfg = config.reduced_config("transformer-tiny", max_steps=4, per_case=2, per_split=10)
     cfg["training"]["valid_every"] = 2
-    first = experiment.run(
+    first = experiment.train_and_decode(
         cfg,
         device="cpu",
         progress=False,
@@ -437,8 +437,8 @@ def test_run_writes_results_and_rereads_them(tmp_path, monkeypatch):
     def no_training(*args, **kwargs):
         raise AssertionError("a configuration with results must not be trained again")
 
-    monkeypatch.setattr(training, "train", no_training)
-    again = experiment.run(cfg, device="cpu", progress=False, results_root=tmp_path / "r")
+    monkeypatch.setattr(trainer, "train", no_training)
+    again = experiment.train_and_decode(cfg, device="cpu", progress=False, results_root=tmp_path / "r")
     assert again.metrics == first.metrics
 
 
@@ -450,7 +450,7 @@ def test_a_deadline_reached_at_a_validation_stops_training_after_it(tmp_path, re
 
     cfg = toy_config("transformer-tiny", steps=200)
     cfg["training"]["valid_every"] = 1
-    trained = training.train(
+    trained = trainer.train(
         cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path, device="cpu",
         progress=False, deadline=time.time() - 1,
     )
@@ -463,7 +463,7 @@ def test_fused_batches_give_the_accumulated_update(tmp_path, reversal_pairs, toy
     cfg = toy_config("transformer-tiny", steps=3)
     cfg["architecture"]["dropout"] = 0.0
     runs = [
-        training.train(
+        trainer.train(
             cfg, reversal_pairs(100, 0), reversal_pairs(20, 1), 12, 12, tmp_path / str(fuse),
             device="cpu", progress=False, fuse=fuse,
         )
@@ -504,12 +504,12 @@ def test_a_run_cut_by_a_deadline_goes_on_in_a_later_call(tmp_path, reversal_pair
 
     cfg = toy_config("transformer-tiny", steps=30)
     train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(20, 1)
-    whole = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
+    whole = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "a", device="cpu",
                            progress=False)
-    cut = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
+    cut = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
                          progress=False, deadline=time.time() - 1)
     assert cut.state.stop_reason == "time limit" and cut.state.step == 1  # the first update
-    again = training.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
+    again = trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path / "b", device="cpu",
                            progress=False)
     assert again.state.done and again.state.stop_reason == "max_steps"
     assert [h["dev_loss"] for h in again.state.history] == [
@@ -540,7 +540,7 @@ def test_another_decoding_of_the_same_training_is_found(tmp_path):
 def test_a_checkpoint_that_would_run_code_is_refused(tmp_path):
     import pickle
 
-    from compsem.cogs.seq2seq.training import load_checkpoint
+    from compsem.cogs.seq2seq.trainer import load_checkpoint
 
     marker = tmp_path / "ran"
 
@@ -567,7 +567,7 @@ def test_a_checkpoint_that_would_run_code_is_refused(tmp_path):
 def test_a_bit_flipped_checkpoint_is_refused(tmp_path, reversal_pairs, toy_config):
     cfg = toy_config("transformer-tiny", steps=30)
     train_pairs, dev = reversal_pairs(100, 0), reversal_pairs(16, 1)
-    training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
+    trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False,
                    stop_after=15)
     checkpoints = [p for p in tmp_path.rglob("*.pt")]
     assert checkpoints and all(p.with_name(p.name + ".sha256").exists() for p in checkpoints)
@@ -576,7 +576,7 @@ def test_a_bit_flipped_checkpoint_is_refused(tmp_path, reversal_pairs, toy_confi
         data[len(data) // 2] ^= 0x01  # one bit, inside the tensor data
         checkpoint.write_bytes(bytes(data))
     with pytest.raises(RuntimeError, match=r"is corrupted: sha256 .* delete .*\.pt"):
-        training.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False)
+        trainer.train(cfg, train_pairs, dev, 12, 12, tmp_path, device="cpu", progress=False)
 
 
 def test_a_truncated_result_counts_as_not_done(tmp_path):

@@ -27,7 +27,7 @@ from compsem.cogs import summary as s45
 from compsem.cogs.interpret import interpret_all
 from compsem.cogs.seq2seq import config as cfg
 from compsem.cogs.seq2seq import curve as curves
-from compsem.cogs.seq2seq import experiment, training
+from compsem.cogs.seq2seq import experiment, trainer
 from compsem.cogs.seq2seq import results as res
 from compsem.devices import resolve_device
 
@@ -204,7 +204,7 @@ def train_grid(grid: list[dict], device: str, amp: bool, keep_every: int) -> Non
             "set device to cuda on a GPU machine, or grid_train to False"
         )
     for config in grid:
-        experiment.run(config, device=device, amp=amp, progress=False, keep_every=keep_every)
+        experiment.train_and_decode(config, device=device, amp=amp, progress=False, keep_every=keep_every)
 
 
 def reference_scores(gold: Mapping[str, pd.DataFrame]) -> tuple[pd.Series, dict[str, float]]:
@@ -473,7 +473,7 @@ def reduced_run(
     exist, else trained when ``train_missing``, else None (pending)."""
     if not (res.has_result(config, results_dir) or train_missing):
         return None
-    return experiment.run(
+    return experiment.train_and_decode(
         config, device=device, progress=False, results_root=results_dir, keep_every=keep_every
     )
 
@@ -517,7 +517,7 @@ def reduced_curve(
     folder = res.result_dir(config, results_dir)
     curve = curves.load_curve(folder)
     kept_dir = experiment.checkpoint_dir(config)
-    if curve is None and training.kept_updates(kept_dir):
+    if curve is None and trainer.kept_updates(kept_dir):
         curve = curves.trace(config, kept_dir, per_case, per_split, device=resolve_device(device))
         curves.save_curve(curve, folder, per_case, per_split)
     return curve

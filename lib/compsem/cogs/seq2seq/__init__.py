@@ -9,7 +9,7 @@ One idea per module:
   input feeding, uni- or bidirectional (Section 4.5.1);
 - :mod:`~compsem.cogs.seq2seq.config` -- the paper's configurations (Section 4.5.1, Figure 4-3,
   the released training scripts) and reduced ones, with a configuration hash;
-- :mod:`~compsem.cogs.seq2seq.training` -- noam-scheduled Adam, label smoothing, early stopping on
+- :mod:`~compsem.cogs.seq2seq.trainer` -- noam-scheduled Adam, label smoothing, early stopping on
   dev loss, checkpoints with resume;
 - :mod:`~compsem.cogs.seq2seq.decoding` -- batched greedy and beam search with a length cap;
 - :mod:`~compsem.cogs.seq2seq.results` -- result files keyed by the configuration hash;

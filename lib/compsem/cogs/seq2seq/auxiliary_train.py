@@ -42,6 +42,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.auxiliary_config import GRID_MODELS, OBJECTIVES
+    from compsem.cogs.seq2seq.execution import add_execution_arguments
     from compsem.cogs.seq2seq.options import (
         CommandParser,
         non_negative_float,
@@ -49,7 +50,6 @@ def parse_args(argv=None) -> argparse.Namespace:
         parse,
         positive_int,
     )
-    from compsem.cogs.seq2seq.runs import add_execution_arguments
 
     p = CommandParser(
         prog="python -m compsem.cogs.seq2seq.auxiliary_train",
@@ -115,10 +115,10 @@ def configurations(args) -> list[dict]:
 
 def _trained(cfg: dict, options: dict) -> bool:
     """Whether ``cfg``'s two stages (in a group) have finished: its COGS stage's checkpoint says so."""
-    from compsem.cogs.seq2seq import training, two_stage
+    from compsem.cogs.seq2seq import trainer, two_stage
     from compsem.cogs.seq2seq.config import training_hash
 
-    return training.is_finished(two_stage.checkpoint_root(options["checkpoints"]) / "cogs" / training_hash(cfg))
+    return trainer.is_finished(two_stage.checkpoint_root(options["checkpoints"]) / "cogs" / training_hash(cfg))
 
 
 def _train_group(cfgs: list[dict], options: dict) -> bool:
@@ -156,7 +156,7 @@ def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:
     if options["deadline"] is not None and time.time() >= options["deadline"] and not started:
         return None
     tag = config_hash(cfg)
-    result = two_stage.run(
+    result = two_stage.train_and_decode(
         cfg, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
         results_dir=options["results"], checkpoints=options["checkpoints"],
         decode_batch_size=options["decode_batch_size"], force=options["force"],
@@ -182,7 +182,7 @@ def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import describe_aux
     from compsem.cogs.seq2seq.config import config_hash
-    from compsem.cogs.seq2seq.runs import list_state, print_minutes, run_command
+    from compsem.cogs.seq2seq.execution import list_state, print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)

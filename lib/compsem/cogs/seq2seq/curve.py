@@ -5,7 +5,7 @@ generalization accuracy on COGS keeps moving long after in-distribution accuracy
 loss used for early stopping) has settled, so a stopping rule on dev loss can report a
 generalization accuracy that depends on where training happened to stop. Kim (2021, Section 4.5.1)
 early-stops on dev loss; this module traces exact-match accuracy (Section 4.4) at every update
-whose weights :func:`compsem.cogs.seq2seq.training.train` kept, on dev, test and a fixed sample of
+whose weights :func:`compsem.cogs.seq2seq.trainer.train` kept, on dev, test and a fixed sample of
 each gen case, so the chapter can show how far the number it compares moves with training length.
 
 - :func:`score_updates` decodes given evaluation sets with each kept model (the run's own decoding
@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from compsem.cogs import evaluation
-from compsem.cogs.seq2seq import decoding, training
+from compsem.cogs.seq2seq import decoding, trainer
 from compsem.cogs.seq2seq.config import build_model
 
 CURVE_FILE = "curve.tsv"
@@ -45,11 +45,11 @@ def score_updates(
     accuracy, and for a split with cases, each case's."""
     d = config["decoding"]
     rows = []
-    for step, folder in training.kept_updates(checkpoint_dir):
+    for step, folder in trainer.kept_updates(checkpoint_dir):
         if steps is not None and step not in steps:
             continue
         model = build_model(config, src_vocab_size, tgt_vocab_size)
-        model.load_state_dict(training.load_sharded(folder, device))
+        model.load_state_dict(trainer.load_sharded(folder, device))
         model.to(device).eval()
         for split, (sources, golds, cases) in sets.items():
             caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 
 from compsem.cogs.seq2seq import batching
-from compsem.cogs.seq2seq.training import autocast
+from compsem.cogs.seq2seq.trainer import autocast
 from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID
 
 

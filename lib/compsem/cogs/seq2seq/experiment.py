@@ -1,7 +1,7 @@
 """One run of Kim (2021, Section 4.5): train a model on COGS, decode dev, test and gen, write the
 result files.
 
-:func:`run` is what both the chapter and the command line call. A configuration whose result
+:func:`train_and_decode` is what both the chapter and the command line call. A configuration whose result
 files exist is read back, not re-trained; an interrupted training resumes from its checkpoint in
 ``compsem.paths.cache_dir("cogs-models", "checkpoints", <training hash>)``.
 """
@@ -19,7 +19,7 @@ import torch
 
 from compsem import determinism, paths
 from compsem.cogs import evaluation
-from compsem.cogs.seq2seq import batching, decoding, results, training
+from compsem.cogs.seq2seq import batching, decoding, results, trainer
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 from compsem.devices import resolve_device
@@ -121,7 +121,7 @@ def checkpoint_dir(config: dict, checkpoint_root=None):
     return root / training_hash(config)
 
 
-def run(
+def train_and_decode(
     config: dict,
     device: str = "auto",
     amp: bool = True,
@@ -140,10 +140,10 @@ def run(
     ``results_root``: where result files go (see :func:`results.results_root`);
     ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
     overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
-    :func:`training.train` (a time-limited run says so in ``metrics["stop_reason"]``, and is
+    :func:`trainer.train` (a time-limited run says so in ``metrics["stop_reason"]``, and is
     decoded on a sample and saved as :func:`cut_config`: the returned result's configuration);
     ``keep_every``: keep the weights every that many updates beside the checkpoints
-    (:func:`training.train`), for :mod:`compsem.cogs.seq2seq.curve`; ``compile_step``: a
+    (:func:`trainer.train`), for :mod:`compsem.cogs.seq2seq.curve`; ``compile_step``: a
     ``torch.compile`` mode for the LSTM decoder step in training and decoding
     (:func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`), recorded in the metrics.
     """
@@ -163,7 +163,7 @@ def run(
             f"{config_hash(config)}: training {config['model']} seed {config['seed']} on {dev} "
             f"(checkpoints in {checkpoints})"
         )
-    trained = training.train(
+    trained = trainer.train(
         config,
         train_pairs,
         dev_pairs,

@@ -6,7 +6,7 @@ their weights stacked (``torch.func.stack_module_state``) and run as one model
 (:func:`group_model`): Transformers with ``torch.func.vmap`` over ``functional_call``, the LSTMs
 (whose packed sequences vmap cannot run) with grouped weights written out
 (:class:`~compsem.cogs.seq2seq.grouped_lstm.GroupedLSTM`); dropout is drawn per member. Each member keeps what
-makes it its seed's run (:func:`compsem.cogs.seq2seq.training.train`'s protocol):
+makes it its seed's run (:func:`compsem.cogs.seq2seq.trainer.train`'s protocol):
 
 - its own batches: its seed's length-bucketed epochs, an update's ``accum_count`` batches fused
   into one forward pass (as the trainer does on a GPU); the members' batches are padded to one
@@ -16,7 +16,7 @@ makes it its seed's run (:func:`compsem.cogs.seq2seq.training.train`'s protocol)
 - its own validations, best weights and early stopping: a member that stops is frozen (its weights
   are put back after every later step) while the others go on;
 - its own checkpoints, in the trainer's format (``last.pt``, ``best.pt`` in the run's checkpoint
-  folder): a finished member is decoded by :func:`compsem.cogs.seq2seq.experiment.run` like any
+  folder): a finished member is decoded by :func:`compsem.cogs.seq2seq.experiment.train_and_decode` like any
   run, and an unfinished one can be resumed alone by the trainer.
 
 What differs from training the seeds one by one: the dropout masks (one generator draws every
@@ -39,7 +39,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from compsem.cogs.seq2seq import batching, training
+from compsem.cogs.seq2seq import batching, trainer
 from compsem.cogs.seq2seq.config import build_model, training_hash
 from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
@@ -145,12 +145,12 @@ def group_update(group, optimizer: torch.optim.Optimizer, chunks: list[tuple], s
     tokens = [0] * group.k
     group.train()
     for src, lengths, tgt_in, tgt_out in chunks:
-        with training.autocast(device, amp):
+        with trainer.autocast(device, amp):
             logprobs = group(src, lengths, tgt_in)
         total = 0.0
         for k in range(group.k):
             if active[k]:
-                loss, n = training.sequence_loss(logprobs[k], tgt_out[k], t["label_smoothing"])
+                loss, n = trainer.sequence_loss(logprobs[k], tgt_out[k], t["label_smoothing"])
                 total = total + loss / sentences[k]
                 losses[k] += float(loss.detach()) / sentences[k]
                 tokens[k] += n
@@ -208,7 +208,7 @@ def train_group(
     init_optimizer: list[dict] | None = None,
     fuse: bool | None = None,
     compile_step: str | None = None,
-) -> list[training.TrainState]:
+) -> list[trainer.TrainState]:
     """Train the members ``configs`` (one seed each, :func:`check_group`) as one model and write
     each member's checkpoints into its ``checkpoint_dirs`` entry; returns their TrainStates.
 
@@ -216,7 +216,7 @@ def train_group(
     task's denoising corrupts with the seed). ``init_weights``: per member, a state dict that
     replaces its random initialisation when it has no ``last.pt`` yet (the COGS stage after an
     auxiliary task); ``init_optimizer``: per member, the Adam state and update count it
-    continues from (:data:`~compsem.cogs.seq2seq.training.BEST_OPTIMIZER`; all at the same
+    continues from (:data:`~compsem.cogs.seq2seq.trainer.BEST_OPTIMIZER`; all at the same
     update, as one learning rate serves the group). ``fuse``: an update's batches in one forward pass (default on a GPU) or
     one by one (less memory; the same gradient up to rounding), as the trainer's.
     ``compile_step``: a ``torch.compile`` mode for the grouped LSTM decoder step, as the
@@ -224,7 +224,7 @@ def train_group(
 
     Members whose run has finished are left alone. The others start fresh, or resume together
     from their ``last.pt`` when all have one at the same update (a group run interrupted by
-    ``stop_after`` or a ``deadline``, as in :func:`~compsem.cogs.seq2seq.training.train`: at the
+    ``stop_after`` or a ``deadline``, as in :func:`~compsem.cogs.seq2seq.trainer.train`: at the
     first update past the deadline);
     members at different updates are an error (resume them one by one with the trainer).
     """
@@ -250,16 +250,16 @@ def train_group(
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "config.json").write_text(json.dumps(cfg, indent=1, sort_keys=True))
         last = folder / "last.pt"
-        checkpoint = training.load_checkpoint(last, "cpu") if last.exists() else None
+        checkpoint = trainer.load_checkpoint(last, "cpu") if last.exists() else None
         if checkpoint is not None and checkpoint["training_hash"] != training_hash(cfg):
             raise RuntimeError(f"{last} belongs to another configuration; remove {folder}")
-        state = training.TrainState(**checkpoint["state"]) if checkpoint else None
+        state = trainer.TrainState(**checkpoint["state"]) if checkpoint else None
         if state is not None and state.done and not (state.stop_reason == "time limit" and not out_of_time):
             continue  # finished: decoded as it is
         members.append((cfg, folder, i))
         saved.append(checkpoint)
     if not members:
-        return [training.TrainState(**training.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
+        return [trainer.TrainState(**trainer.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
                 for f in checkpoint_dirs]
     resumed = [s is not None for s in saved]
     steps = {s["state"]["step"] for s in saved if s is not None}
@@ -281,10 +281,10 @@ def train_group(
             model.load_state_dict(per_member["init_weights"][i])
         if checkpoint is not None:
             model.load_state_dict(checkpoint["model"])
-            state = training.TrainState(**checkpoint["state"])
+            state = trainer.TrainState(**checkpoint["state"])
             state.done, state.stop_reason = False, ""
         else:
-            state = training.TrainState(group_seeds=seeds)
+            state = trainer.TrainState(group_seeds=seeds)
             if continued:
                 state.step = state.start_step = int(starts[0]["step"])
         models.append(model.to(device))
@@ -296,16 +296,16 @@ def train_group(
                                  eps=t["eps"], fused=device.type == "cuda")
     if all(resumed):
         optimizer.load_state_dict(_stacked_optimizer_state([s["optimizer"] for s in saved]))
-        training._set_rng_state(saved[0]["rng"], device)
+        trainer._set_rng_state(saved[0]["rng"], device)
     else:
         if continued:
             optimizer.load_state_dict(_stacked_optimizer_state([s["optimizer"] for s in starts]))
         torch.manual_seed(members[0][0]["seed"])
     member_pairs = [per_member["train_pairs"][i] for _, _, i in members]
-    streams = [training._batch_stream(pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)
+    streams = [trainer._batch_stream(pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)
                for pairs, (cfg, _, _), s in zip(member_pairs, members, states, strict=True)]
-    dim, updates_here = training.model_dim(members[0][0]), 0
-    bar = training._progress_bar(progress, t["max_steps"], states[0].step)
+    dim, updates_here = trainer.model_dim(members[0][0]), 0
+    bar = trainer._progress_bar(progress, t["max_steps"], states[0].step)
     while not all(s.done for s in states):
         start = time.perf_counter()
         active = [not s.done for s in states]
@@ -325,7 +325,7 @@ def train_group(
         chunks = [stacked_batch_of(pairs_now, [p[c] for p in parts], device) for c in range(len(parts[first]))]
         step = next(s.step for s in states if not s.done) + 1
         for group_ in optimizer.param_groups:
-            group_["lr"] = training.noam_lr(step, t["lr"], dim, t["warmup"])
+            group_["lr"] = trainer.noam_lr(step, t["lr"], dim, t["warmup"])
         losses = group_update(group, optimizer, chunks, sentences, active, t, amp, device)
         if device.type == "cuda":
             torch.cuda.synchronize(device)
@@ -341,7 +341,7 @@ def train_group(
                 if state.done:
                     continue
                 scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
-                loss, improved = training.validate(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k),
+                loss, improved = trainer.validate(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k),
                                                    per_member["dev_pairs"][i], device, deadline, losses[k][0])
                 if log is not None:
                     log(f"seed {cfg['seed']} step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
@@ -349,7 +349,7 @@ def train_group(
             for k, ((cfg, folder, _), state) in enumerate(zip(members, states, strict=True)):
                 if not state.done:
                     scratch.load_state_dict({n: v for n, v in group.member_state(k).items() if n in keys})
-                    training.cut(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k), device)
+                    trainer.cut(scratch, cfg, folder, state, _member_optimizer_state(optimizer, k), device)
             if log is not None:
                 log(f"step {step}: time limit; checkpoints saved")
         if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
@@ -357,5 +357,5 @@ def train_group(
     bar.close()
     by_folder = {str(folder): state for (_, folder, _), state in zip(members, states, strict=True)}
     return [by_folder.get(str(Path(f))) or
-            training.TrainState(**training.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
+            trainer.TrainState(**trainer.load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
             for f in checkpoint_dirs]

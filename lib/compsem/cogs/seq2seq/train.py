@@ -41,6 +41,7 @@ import sys
 
 def parse_args(argv=None) -> argparse.Namespace:
     from compsem.cogs.seq2seq.config import ARCHITECTURES
+    from compsem.cogs.seq2seq.execution import add_execution_arguments
     from compsem.cogs.seq2seq.options import (
         CommandParser,
         embedding_dropout,
@@ -49,7 +50,6 @@ def parse_args(argv=None) -> argparse.Namespace:
         parse,
         positive_int,
     )
-    from compsem.cogs.seq2seq.runs import add_execution_arguments
 
     p = CommandParser(
         prog="python -m compsem.cogs.seq2seq.train",
@@ -164,10 +164,10 @@ def _trained(cfg: dict, args_dict: dict) -> bool:
     """Whether ``cfg``'s training (in a group) has finished: its checkpoint says so."""
     from pathlib import Path
 
-    from compsem.cogs.seq2seq import experiment, training
+    from compsem.cogs.seq2seq import experiment, trainer
 
     root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
-    return training.is_finished(experiment.checkpoint_dir(cfg, root))
+    return trainer.is_finished(experiment.checkpoint_dir(cfg, root))
 
 
 def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
@@ -217,7 +217,7 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
     deadline = args_dict["deadline"]
     if deadline is not None and time.time() >= deadline and not started:
         return None
-    result = experiment.run(
+    result = experiment.train_and_decode(
         cfg,
         device=args_dict["device"],
         amp=not args_dict["no_amp"],
@@ -255,7 +255,7 @@ def _run_one(cfg: dict, args_dict: dict, started: bool = False) -> dict | None:
 def main(argv=None) -> int:
     from compsem.cogs.seq2seq import results
     from compsem.cogs.seq2seq.config import config_hash, describe
-    from compsem.cogs.seq2seq.runs import list_state, print_minutes, run_command
+    from compsem.cogs.seq2seq.execution import list_state, print_minutes, run_command
 
     args = parse_args(argv)
     configs = configurations(args)

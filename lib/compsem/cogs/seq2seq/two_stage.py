@@ -3,7 +3,7 @@ stopping, then COGS with Chapter 4's protocol, starting from the auxiliary model
 
 "Each model is first trained on an auxiliary seq2seq task and then trained on COGS" (Section
 5.2.1): not multi-task, not a fixed number of auxiliary updates. Both stages are
-:func:`compsem.cogs.seq2seq.training.train` (noam, early stopping, checkpoints with resume); the
+:func:`compsem.cogs.seq2seq.trainer.train` (noam, early stopping, checkpoints with resume); the
 COGS stage gets the auxiliary stage's best weights through ``init_weights`` and, by default,
 its Adam state and update count through ``init_optimizer`` (as OpenNMT-py's ``-train_from`` does;
 ``cogs_optimizer`` in :mod:`.auxiliary_config`). Both use one vocabulary (:func:`vocabularies`):
@@ -35,7 +35,7 @@ import torch
 
 from compsem import determinism, paths
 from compsem.cogs import auxiliary_data, evaluation, masking
-from compsem.cogs.seq2seq import batching, decoding, experiment, results, training
+from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
@@ -186,9 +186,9 @@ def train_two_stage(
     """Train (or resume, or reload) both stages of ``config``. Returns ``{"auxiliary":
     TrainResult or None, "cogs": TrainResult or None, "done": bool}``; ``done`` is false when a
     stage was interrupted (``stop_after`` updates in one stage call, as in
-    :func:`~compsem.cogs.seq2seq.training.train`) or its auxiliary stage was cut by
+    :func:`~compsem.cogs.seq2seq.trainer.train`) or its auxiliary stage was cut by
     ``deadline`` -- the COGS stage then does not start, and the next call resumes. ``fuse``:
-    as in :func:`~compsem.cogs.seq2seq.training.train` (False keeps GPU memory to one batch of
+    as in :func:`~compsem.cogs.seq2seq.trainer.train` (False keeps GPU memory to one batch of
     the large output layer at a time); ``compile_step``: a ``torch.compile`` mode for the LSTM
     decoder step in both stages (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`)."""
     validate_aux(config)
@@ -204,7 +204,7 @@ def train_two_stage(
         if log:
             log(f"auxiliary stage ({config['auxiliary']['objective']}, {len(pairs)} pairs) in "
                 f"{folder}")
-        aux = training.train(
+        aux = trainer.train(
             stage1,
             _encode(pairs[pairs.split == "train"], src_vocab, tgt_vocab),
             _encode(pairs[pairs.split == "dev"], src_vocab, tgt_vocab),
@@ -218,7 +218,7 @@ def train_two_stage(
         if config["auxiliary"]["cogs_optimizer"] == "continue":
             init_optimizer = auxiliary_optimizer(folder, dev)
     folder = root / "cogs" / training_hash(config)
-    cogs = training.train(
+    cogs = trainer.train(
         config,
         _encode(cogs_training_frame(config["data"]["exposures"]), src_vocab, tgt_vocab),
         _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
@@ -248,7 +248,7 @@ def train_two_stage_group(
     own batches, loss, clip, Adam, validations and early stopping; each member's COGS stage
     starts from its own auxiliary model; where it continues that model's update count, the
     members that start at the same update train together, :func:`_same_start`). The checkpoints are where :func:`train_two_stage`
-    keeps them, so :func:`run` then reads the trained stages back and decodes each run. Returns
+    keeps them, so :func:`train_and_decode` then reads the trained stages back and decodes each run. Returns
     whether every member finished both stages (False: interrupted or cut by ``deadline``; the
     next call resumes)."""
     from compsem.cogs.seq2seq import grouped
@@ -275,7 +275,7 @@ def train_two_stage_group(
             [_encode(p[p.split == "dev"], src_vocab, tgt_vocab) for p in pairs], *sizes, folders, **options)
         if not all(s.done and s.stop_reason != "time limit" for s in states):
             return False
-        init = [training.load_checkpoint(f / "best.pt", dev) for f in folders]
+        init = [trainer.load_checkpoint(f / "best.pt", dev) for f in folders]
         if configs[0]["auxiliary"]["cogs_optimizer"] == "continue":
             init_optimizer = [auxiliary_optimizer(f, dev) for f in folders]
     cogs_pairs = (_encode(cogs_training_frame(configs[0]["data"]["exposures"]), src_vocab, tgt_vocab),
@@ -295,12 +295,12 @@ def train_two_stage_group(
 def auxiliary_optimizer(folder: Path, device) -> dict:
     """The Adam state and update count of an auxiliary stage's best validation, which the COGS
     stage continues from (``cogs_optimizer="continue"``)."""
-    path = Path(folder) / training.BEST_OPTIMIZER
+    path = Path(folder) / trainer.BEST_OPTIMIZER
     if not path.exists():
         raise RuntimeError(f"{path} is missing: the auxiliary stage in {folder} was trained without "
                            f"keeping its optimiser; remove {folder} to train it again, or set the "
                            f"auxiliary cogs_optimizer to 'restart'")
-    return training.load_checkpoint(path, device)
+    return trainer.load_checkpoint(path, device)
 
 
 def _same_start(n: int, init_optimizer: list[dict] | None) -> list[list[int]]:
@@ -385,7 +385,7 @@ def single_lexical_error_rate(predictions: pd.DataFrame) -> float:
     return float(np.mean(errors))
 
 
-def run(
+def train_and_decode(
     config: dict,
     device: str = "auto",
     amp: bool = True,
@@ -564,14 +564,14 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
             "n": (len(a), len(b))}
 
 
-def run_all(configs: list[dict], train_missing: bool = True, **options) -> list[dict]:
-    """Make sure every configuration has results (:func:`run`, ``options`` passed on; trained
+def ensure_results(configs: list[dict], train_missing: bool = True, **options) -> list[dict]:
+    """Make sure every configuration has results (:func:`train_and_decode`, ``options`` passed on; trained
     only when ``train_missing``) and return those that have them, in order."""
     root = results_root(options.get("results_dir"))
     done = []
     for config in configs:
         if not results.has_result(config, root) and train_missing:
-            run(config, **options)
+            train_and_decode(config, **options)
         if results.has_result(config, root):
             done.append(config)
     return done

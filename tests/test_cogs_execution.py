@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from compsem.cogs.seq2seq.runs import run_configurations
+from compsem.cogs.seq2seq.execution import run_configurations
 
 
 def fake_run(cfg: dict, options: dict) -> dict:
@@ -51,7 +51,7 @@ def test_gpu_runs_are_dask_tasks_that_declare_the_gpu(capsys):
 
 
 def test_which_devices_are_a_gpu():
-    from compsem.cogs.seq2seq.runs import uses_gpu
+    from compsem.cogs.seq2seq.execution import uses_gpu
 
     assert uses_gpu("cuda") and uses_gpu("cuda:1")
     assert not uses_gpu("cpu")
@@ -61,7 +61,7 @@ def test_which_devices_are_a_gpu():
 
 
 def test_a_group_trains_as_one_task_and_its_runs_decode_as_tasks_after_it():
-    from compsem.cogs.seq2seq.runs import phased
+    from compsem.cogs.seq2seq.execution import phased
 
     a1, a2, b1, c1, c2 = ({"name": n} for n in ("a1", "a2", "b1", "c1", "c2"))
     items, after = phased([[a1, a2], [b1], [c1, c2]])
