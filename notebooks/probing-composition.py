@@ -633,7 +633,15 @@ report.show_comparison(
 # - **MLP.** The architecture and optimiser of the 2018 code (scikit-learn's `MLPClassifier`
 #   defaults), implemented in torch with whole sentences per minibatch; at most
 #   {glue:text}`probe_mlp_max_epochs` epochs in this run instead of 700 (the full profile uses
-#   700).
+#   700). Whole sentences per minibatch are not neutral everywhere: against `MLPClassifier`
+#   with the same settings and the same epoch cap (single items in random minibatches, as the
+#   authors' code trained), the two agree within the seed spread on Content1Probe with the bag
+#   of words and on Negation with MiniLM, but on Content2Probe with the one-hot bag of words
+#   ours learns the probe-sentence interaction in fewer epochs and scores several points higher;
+#   our code with single-item minibatches agrees with `MLPClassifier` there, and at the paper's
+#   700 epochs the gap is within the seed spread (`tests/test_probing_mlp_vs_sklearn.py`
+#   measures and bounds all of this). The claim *bow-content* rests on that cell at this run's
+#   epoch cap.
 # - **Control tasks.** Hewitt & Liang define them for word-level probes; ours label a
 #   (sentence, probe) item by a random function of two of its word types (Method). The
 #   previous version of this chapter labelled by the sentence's first noun and verb, which
