@@ -54,7 +54,7 @@ def test_a_corrupted_or_code_carrying_shard_is_refused(tmp_path):
     with open(shard, "wb") as handle:
         pickle.dump({"w": Payload()}, handle)
     index = json.loads((folder / "index.json").read_text())
-    index["shards"][0]["sha256"] = trainer._sha256(shard)
+    index["shards"][0]["sha256"] = trainer.sha256_of(shard)
     (folder / "index.json").write_text(json.dumps(index))
     with pytest.raises(RuntimeError):
         trainer.load_sharded(folder)

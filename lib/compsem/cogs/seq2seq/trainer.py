@@ -46,6 +46,7 @@ from compsem.cogs.seq2seq import batching
 from compsem.cogs.seq2seq.config import build_model, training_hash
 from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
+from compsem.data.registry import sha256_of
 from compsem.devices import resolve_device
 
 BEST_OPTIMIZER = "best_optimizer.pt"
@@ -219,7 +220,7 @@ def _save(path: Path, payload: dict) -> None:
     """Save ``payload`` atomically, with its sha256 in ``<path>.sha256`` (checked on load)."""
     tmp = path.with_suffix(".tmp")
     torch.save(payload, tmp)
-    digest = _sha256(tmp)
+    digest = sha256_of(tmp)
     sidecar = _digest_path(path)
     sidecar_tmp = sidecar.with_name(sidecar.name + ".tmp")
     sidecar_tmp.write_text(digest + "\n")
@@ -232,16 +233,6 @@ def _digest_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def verify_checkpoint(path: Path) -> None:
     """Raise RuntimeError when ``path`` does not match the sha256 stored beside it.
 
@@ -251,7 +242,7 @@ def verify_checkpoint(path: Path) -> None:
     if not sidecar.exists():
         return
     expected = sidecar.read_text().strip()
-    found = _sha256(path)
+    found = sha256_of(path)
     if found != expected:
         raise RuntimeError(
             f"checkpoint {path} is corrupted: sha256 {found}, but {sidecar} records {expected}; "
@@ -332,7 +323,7 @@ def save_sharded(state_dict: dict, folder: Path, max_bytes: int = SHARD_BYTES) -
         path = tmp / f"shard_{i:03d}.pt"
         torch.save(shard, path)
         index["shards"].append(
-            {"file": path.name, "sha256": _sha256(path), "tensors": list(shard)}
+            {"file": path.name, "sha256": sha256_of(path), "tensors": list(shard)}
         )
     (tmp / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     if folder.exists():
@@ -351,7 +342,7 @@ def load_sharded(folder: Path, device="cpu") -> dict:
     pieces: dict[str, torch.Tensor] = {}
     for shard in index["shards"]:
         path = folder / shard["file"]
-        found = _sha256(path)
+        found = sha256_of(path)
         if found != shard["sha256"]:
             raise RuntimeError(
                 f"{path} is corrupted: sha256 {found}, index.json records {shard['sha256']}"
