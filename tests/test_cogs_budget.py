@@ -131,7 +131,8 @@ bundle = runpy.run_path(str(ROOT / "scripts" / "device_bundle.py"), run_name="de
 
 
 def _runner(tmp_path):
-    """run.sh in a bundle, a python3 whose "pip install" succeeds, a checkout and $OUT."""
+    """run.sh in a bundle, a python3 whose "pip install" succeeds, a checkout and the folder the
+    script packs its results into (named by OUT)."""
     dest, fake_bin, repo, out = (tmp_path / n for n in ("bundle", "bin", "repo", "out"))
     for folder in (dest, fake_bin, repo / "data" / "results", out):
         folder.mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""Weights kept over training (``keep_every``): sharded files of at most 16 MB, loaded with
+"""Weights kept over training (``keep_every``): sharded files of bounded size, loaded with
 ``weights_only=True`` and checked by sha256, identical after a resume; and the accuracy curve
 scored from them (training-length sensitivity, Csordas et al. 2021)."""
 

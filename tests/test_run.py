@@ -8,6 +8,7 @@ import nbformat
 import pytest
 
 from compsem import kernel, parameters, paths, provenance, report, run
+from compsem.data.registry import sha256_of
 from compsem.errors import CompsemError
 from compsem.report import read_glued
 
@@ -92,7 +93,7 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
     notebook = nbformat.read(out, as_version=4)
     meta = notebook.metadata["compsem"]
     assert meta["profile"] == "default" and meta["parameters"] == {"n": 4}
-    assert meta["source_sha256"] == provenance.sha256_file(project / "notebooks" / "tiny.py")
+    assert meta["source_sha256"] == sha256_of(project / "notebooks" / "tiny.py")
     assert "compsem.report" in meta["modules"] and "compsem.run" not in meta["modules"]
     assert meta["packages"]["python"] and meta["wall_time_s"] >= 0
     assert read_glued(notebook) == {"total": 6.0}
@@ -240,7 +241,7 @@ def test_staleness_reports_profile_and_unreadable_notebooks(project, tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["compsem"] = {
         "chapter": "tiny", "profile": "smoke", "parameters": {"n": 2},
-        "source_sha256": provenance.sha256_file(project / "notebooks" / "tiny.py"), "modules": {}}
+        "source_sha256": sha256_of(project / "notebooks" / "tiny.py"), "modules": {}}
     path = tmp_path / "tiny.ipynb"
     nbformat.write(notebook, path)
     assert any("profile 'smoke'" in p for p in provenance.staleness(path))
@@ -280,7 +281,7 @@ def test_a_library_edit_during_the_run_is_refused(project, monkeypatch):
     run (here: a snapshot that disagrees with compsem.report) makes the run fail, untouched."""
     out_dir = project / "book"
     snapshot = provenance.library_snapshot()
-    assert snapshot["compsem.report"] == provenance.sha256_file(paths.PACKAGE_DIR / "report.py")
+    assert snapshot["compsem.report"] == sha256_of(paths.PACKAGE_DIR / "report.py")
     monkeypatch.setattr(provenance, "library_snapshot", lambda: {**snapshot, "compsem.report": "0" * 64})
     with pytest.raises(run.ChapterFailed, match="compsem.report changed while it ran"):
         run.execute("tiny", "default", output_dir=out_dir, progress=False)

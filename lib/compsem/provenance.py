@@ -15,7 +15,6 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -25,6 +24,7 @@ import subprocess
 from pathlib import Path
 
 from compsem import paths, report
+from compsem.data.registry import sha256_of
 from compsem.parameters import ParameterError, chapters, resolve_parameters, source_path
 
 PACKAGES = (
@@ -39,10 +39,6 @@ print(_json.dumps(sorted(_m for _m in _sys.modules if _m == "compsem" or _m.star
 """
 """The last cell of every run (:func:`probe_cell`): prints the ``compsem`` modules the kernel
 imported; removed from the notebook before it is written (:func:`take_probe`)."""
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def package_versions() -> dict[str, str]:
@@ -73,7 +69,7 @@ def module_hashes(modules: list[str]) -> dict[str, str]:
     for name in modules:
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.origin and spec.origin.endswith(".py"):
-            hashes[name] = sha256_file(Path(spec.origin))
+            hashes[name] = sha256_of(Path(spec.origin))
     return hashes
 
 
@@ -85,7 +81,7 @@ def library_snapshot() -> dict[str, str]:
     for file in sorted(paths.PACKAGE_DIR.rglob("*.py")):
         parts = file.relative_to(paths.PACKAGE_DIR.parent).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        snapshot[name] = sha256_file(file)
+        snapshot[name] = sha256_of(file)
     return snapshot
 
 
@@ -114,7 +110,7 @@ def changed_while_running(chapter: str, before: dict[str, str], source_digest: s
     (:func:`library_snapshot`), and the chapter source when it differs from ``source_digest``:
     the code changed during the run, so the notebook cannot say which code made it."""
     changed = [m for m, digest in module_hashes(modules).items() if before.get(m) != digest]
-    if sha256_file(source_path(chapter)) != source_digest:
+    if sha256_of(source_path(chapter)) != source_digest:
         changed.append(str(source_path(chapter)))
     return changed
 
@@ -182,7 +178,7 @@ def staleness(executed: Path) -> list[str]:
     if chapter not in chapters():
         return [f"{executed.name}: its chapter {chapter!r} has no source in {paths.NOTEBOOKS_DIR}"]
     src = paths.NOTEBOOKS_DIR / f"{chapter}.py"
-    if sha256_file(src) != meta.get("source_sha256"):
+    if sha256_of(src) != meta.get("source_sha256"):
         problems.append(f"{executed.name}: notebooks/{chapter}.py changed since it was executed")
     if meta.get("profile") != "default":
         problems.append(f"{executed.name}: executed with profile {meta.get('profile')!r}, "

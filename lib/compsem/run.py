@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from compsem import determinism, paths, provenance
+from compsem.data.registry import sha256_of
 from compsem.envvars import temporary as temporary_env
 from compsem.errors import CompsemError
 from compsem.kernel import kernel_transport
@@ -171,7 +172,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
     output_dir = Path(output_dir or paths.BOOK_DIR)
     output_dir.mkdir(parents=True, exist_ok=True)
     final = output_dir / f"{chapter}.ipynb"
-    source_digest = provenance.sha256_file(source_path(chapter))
+    source_digest = sha256_of(source_path(chapter))
     library_before = provenance.library_snapshot()  # the code the kernel will import
     notebook = read_notebook(chapter)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.cogs import corpus, exposure, generate, grammar, lf
+from compsem.cogs import evaluation as ev
 from compsem.cogs.interpret import Interpreter, interpret_all
 from compsem.cogs.lexicon import VERB_CLASSES, Lexicon
 
@@ -346,10 +347,8 @@ def reference_case_values(by_case: pd.DataFrame) -> dict:
     (``cogsdata_ref_gen_<case>``) and its mean over the lexical and the structural cases
     (the two aggregates of Figure 4-1)."""
     values = {f"cogsdata_ref_gen_{case}": float(row["exact"]) for case, row in by_case.iterrows()}
-    for kind in ("lexical", "structural"):
-        cases = [c for c in by_case.index if generate.CASES[c].kind == kind]
-        values[f"cogsdata_ref_gen_{kind}"] = float(by_case.loc[cases, "exact"].mean())
-    return values
+    means = ev.aggregate(by_case["exact"])
+    return values | {f"cogsdata_ref_gen_{kind}": means[kind] for kind in ("lexical", "structural")}
 
 
 def outside_closed_grammar(splits: dict[str, pd.DataFrame], lexicon: Lexicon) -> pd.Series:

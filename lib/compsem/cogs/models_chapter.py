@@ -150,9 +150,7 @@ def train_100_blobs(
     table["upstream"] = table["git blob id"] == exposure.UPSTREAM_TRAIN_100_BLOB
     values = {
         "cogs_train100_candidates": len(blobs),
-        "cogs_train100_candidates_matching": sum(
-            blob == exposure.UPSTREAM_TRAIN_100_BLOB for blob in blobs.values()
-        ),
+        "cogs_train100_candidates_matching": int(table["upstream"].sum()),
     }
     return table, values
 
@@ -542,8 +540,10 @@ def grid_curves(grid: list[dict]) -> pd.DataFrame | None:
     None when there are none."""
     found_curves = {}
     for config in grid:
+        if config["model"] != "transformer":
+            continue
         found = res.find_config(config, any_decoding=True)
-        if config["model"] != "transformer" or found is None:
+        if found is None:
             continue
         curve = curves.load_curve(res.result_dir(found))
         if curve is not None:
@@ -676,8 +676,9 @@ def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]
 
 
 def grid_model_of(name: str, models) -> str | None:
-    """The grid model whose runs ``name`` (a key of :func:`analysed_runs`) groups, or None."""
-    return next((m for m in models if name.startswith(cfg.LABELS[m])), None)
+    """The grid model whose runs ``name`` (a key of :func:`analysed_runs`, ``<label> (n=<runs>)``)
+    groups, or None."""
+    return next((m for m in models if name.startswith(cfg.LABELS[m] + " (")), None)
 
 
 def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:

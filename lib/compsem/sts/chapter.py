@@ -18,7 +18,7 @@ from compsem import stats
 from compsem.data import sts3k
 from compsem.report import slug
 from compsem.sts import amr, generator, hybrid, roles, table9, weights
-from compsem.sts.similarity import bootstrap_spearman, spearman
+from compsem.sts.similarity import bootstrap_spearman, table9_correlations
 from compsem.sts.structure import FIGURE8_CATEGORIES
 
 PORTIONS = tuple(table9.DATASETS[column][2] for column in table9.STS3K_COLUMNS)
@@ -34,8 +34,8 @@ PERTURBED_PERCENTILE = 2.5
 def sts3k_rhos(sims, pairs: pd.DataFrame) -> dict[str, float]:
     """Spearman rho of ``sims`` with people on STS3k-all, -non and -adv (Table 9's three STS3k
     columns, §5.2), keyed by portion."""
-    human = pairs["human"].to_numpy()
-    return {portion: spearman(sims, human, sts3k.portion_mask(pairs, portion)) for portion in PORTIONS}
+    masks = {portion: sts3k.portion_mask(pairs, portion) for portion in PORTIONS}
+    return table9_correlations(sims, pairs["human"].to_numpy(), masks)
 
 
 def sts3k_table(series: Mapping[str, np.ndarray], pairs: pd.DataFrame) -> pd.DataFrame:
@@ -308,17 +308,13 @@ def pair_embeddings(spec: str, pairs: pd.DataFrame, device: str = "auto") -> tup
     regressor features of §4.7: ``mean:<vectors>`` the Mean composition of word vectors after
     stop-word removal (Table 1), otherwise a sentence encoder
     (:func:`compsem.sts.scoring.embed_unique`, cached on disk)."""
-    from compsem.sts import composition, scoring
+    from compsem.sts import scoring
 
+    sentences = list(pairs["sentence_a"]) + list(pairs["sentence_b"])
     if spec.startswith("mean:"):
-        from compsem.models import get_encoder
-
-        vectors = get_encoder(spec.split(":", 1)[1]).word_vectors
-        stop = sts3k.load_stopwords()
-        return (composition.compose(pairs["sentence_a"], vectors, "mean", stopwords=stop),
-                composition.compose(pairs["sentence_b"], vectors, "mean", stopwords=stop))
-    both = scoring.embed_unique(spec, list(pairs["sentence_a"]) + list(pairs["sentence_b"]), device=device,
-                                show_progress=False)
+        both = scoring.composed_vectors("mean", spec.split(":", 1)[1], sentences, sts3k.load_stopwords())
+        return both[: len(pairs)], both[len(pairs):]
+    both = scoring.embed_unique(spec, sentences, device=device, show_progress=False)
     return both[: len(pairs)], both[len(pairs):]
 
 

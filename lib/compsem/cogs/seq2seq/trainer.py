@@ -280,8 +280,7 @@ def _set_rng_state(state: dict, device) -> None:
 
 
 SHARD_BYTES = 16 * 2**20
-"""Largest shard of a kept state dict (16 MB), so that a run's weights travel as files of a
-modest, fixed size from whatever machine trained them."""
+"""Largest shard of a kept state dict, in bytes: kept weights are files of bounded size."""
 
 UPDATES_DIR = "updates"
 

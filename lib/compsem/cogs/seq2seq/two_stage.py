@@ -147,8 +147,7 @@ def parameter_counts(config: dict) -> dict[str, dict[str, int]]:
 
     out = {}
     for tokens in auxiliary_data.GLOSS_TOKENS:
-        variant = json.loads(json.dumps(config))
-        variant["auxiliary"]["gloss_tokens"] = tokens
+        variant = {**config, "auxiliary": {**config["auxiliary"], "gloss_tokens": tokens}}
         src, tgt = vocabularies(variant)
         out[tokens] = {"source": len(src), "target": len(tgt)}
         for model in ("transformer", "lstm", "bilstm"):
