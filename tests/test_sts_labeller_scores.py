@@ -120,6 +120,91 @@ def test_object_conventions_of_the_labeller(nlp):
         roles.label_roles(sentences, nlp=nlp, objects="theme")
 
 
+def test_copula_conventions_and_the_verb_lists(nlp):
+    sentences = ["A gem is a jewel that is used in jewellery.", "The boy kicked the ball.",
+                 "The man believed the witness."]
+    theme = roles.label_roles(sentences, nlp=nlp)
+    attribute = roles.label_roles(sentences, nlp=nlp, copulas="attribute")
+    assert list(theme.columns) == list(roles.LABELS)
+    assert theme.loc[0, "Theme"] == "a jewel that is used in jewellery" and theme.loc[0, "Attribute"] is None
+    assert attribute.loc[0, "Attribute"] == "a jewel that is used in jewellery"
+    assert attribute.loc[0, "Theme"] is None and attribute.loc[0, "Verb"] == "is"
+    # a sentence without a copula is labelled alike under both conventions
+    pd.testing.assert_frame_equal(theme.iloc[1:], attribute.iloc[1:])
+    with pytest.raises(ValueError, match="copulas must be one of 'theme', 'attribute'"):
+        roles.label_roles(sentences, nlp=nlp, copulas="Theme")
+    # "believe" is listed as a Theme verb; its WordNet class (verb.cognition) gives Theme as well,
+    # "kick" is not listed and its class (verb.contact) gives Theme: the lists only override
+    listed = roles.load_lexicon().theme_verbs | roles.load_lexicon().patient_verbs
+    assert "believe" in listed and "kick" not in listed
+    alone = roles.label_roles(sentences, nlp=nlp, object_verb_lists=False)
+    assert alone.loc[1].equals(theme.loc[1])
+
+
+def test_object_verb_lists_override_the_verb_class(nlp):
+    lexicon = roles.load_lexicon()
+    assert "destroy" in lexicon.patient_verbs and roles._lexname("destroy", "v") not in lexicon.patient_lexnames
+    sentence = ["The storm destroyed the harvest."]
+    assert roles.label_roles(sentence, nlp=nlp).loc[0, "Patient"] == "the harvest"
+    alone = roles.label_roles(sentence, nlp=nlp, object_verb_lists=False)
+    assert alone.loc[0, "Theme"] == "the harvest" and alone.loc[0, "Patient"] is None
+
+
+def test_own_conventions_follow_each_sets_parses(nlp):
+    docs = list(nlp.pipe(["The boy kicked the ball.", "A gem is a precious stone."]))
+    gold = _frame([{}, {}], texts=["The boy kicked the ball.", "A gem is a precious stone."])
+    parsed = {name: (gold, docs) for name in labeller_scores.SETS}
+    labelled = labeller_scores._labelled(parsed, "own")
+    assert labelled["gs2011"][0].loc[0, "Patient"] == "the ball"  # objects always Patient
+    assert labelled["sts3k"][0].loc[0, "Theme"] == "the ball"  # by verb class
+    assert labelled["stss-131"][0].loc[1, "Attribute"] == "a precious stone"
+    assert labelled["sts3k"][0].loc[1, "Theme"] == "a precious stone"
+    plain = labeller_scores._labelled(parsed, "patient")
+    assert plain["stss-131"][0].loc[1, "Theme"] == "a precious stone"  # copulas as written
+    with pytest.raises(ValueError, match="'verb class', 'patient', 'own'"):
+        labeller_scores._labelled(parsed, "mine")
+
+
+def test_paired_difference_of_two_labellers():
+    index = pd.Index(["a", "b", "c", "d"])
+    before = pd.DataFrame({"tp_lenient": [1, 2, 3, 0], "n_pred": [3, 3, 3, 3], "n_gold": [3, 3, 3, 3]},
+                          index=index)
+    same = labeller_scores._paired_difference(before, before.copy(), 200, 0, 0.95)
+    assert same == (0.0, 0.0, 0.0)
+    after = before.assign(tp_lenient=[2, 3, 3, 1])  # three sentences better, none worse
+    difference, low, high = labeller_scores._paired_difference(before, after, 500, 0, 0.95)
+    assert math.isclose(difference, 3 / 12) and 0 < low <= difference <= high
+    assert labeller_scores._paired_difference(before, after, 500, 0, 0.95) == (difference, low, high)
+    with pytest.raises(ValueError, match="different sentences"):
+        labeller_scores._paired_difference(before, after.iloc[:3], 500, 0, 0.95)
+
+
+def _log(dev, sts3k):
+    """A change log of one change whose development and STS3k differences have these intervals."""
+    rows = []
+    for change, intervals in (("as written", {}), ("a change", {"GS2011": dev, "STS3k": sts3k})):
+        for key in labeller_scores.SETS:
+            name = labeller_scores.SET_NAMES[key]
+            low, high = intervals.get(name, (0.0, 0.0))
+            rows.append({"change": change, "set": name, "use": labeller_scores.SET_ROLES[key], "F1": 0.8,
+                         "difference": (low + high) / 2, "difference_low": low, "difference_high": high,
+                         "better": 0, "worse": 0, "kept": None if change == "as written" else True})
+    return pd.DataFrame(rows)
+
+
+def test_change_values_table_and_figure():
+    log = _log((0.01, 0.02), (-0.01, 0.01))
+    values = labeller_scores.change_values(log)
+    assert values["labeller_change_a_change_gs2011_difference_low"] == 0.01
+    assert values["labeller_change_a_change_kept"] == 1 and "labeller_change_as_written_kept" not in values
+    assert {"labeller_change_a_change_stss_131", "labeller_change_as_written_sts3k"} <= set(values)
+    table = labeller_scores.change_table(log)
+    assert table.loc[("a change", "GS2011"), "decision"] == "kept"
+    assert table.loc[("a change", "GS2011"), "difference to as written"] == "+0.015 [+0.010, +0.020]"
+    figure = labeller_scores.plot_changes(log)
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["a change"]
+
+
 # ------------------------------------------------------------------------ the authors' files
 
 
@@ -172,9 +257,24 @@ def test_out_of_sample_scores_regression_guard(nlp):
     floors = {"verb class": {"gs2011": 0.66, "stss-131": 0.55, "fodor-pilot-2022": 0.65},
               "patient": {"gs2011": 0.98, "stss-131": 0.55, "fodor-pilot-2022": 0.96}}
     for convention, floor in floors.items():
-        labelled = labeller_scores.labelled_sets(names, objects=convention, nlp=nlp)
+        labelled = labeller_scores.labelled_sets(names, convention=convention, nlp=nlp)
         for name, (predicted, gold) in labelled.items():
             f1 = roles.evaluate(predicted, gold).loc["ALL", "F1_lenient"]
             assert f1 > floor[name], (convention, name, f1)
             pooled = labeller_scores.f1_bootstrap(predicted, gold, "pooled", n_resamples=10)[0]
             assert pooled >= f1 - 1e-12
+
+
+@pytest.mark.needs_data
+@pytest.mark.slow
+def test_the_labeller_as_written_is_the_one_the_keep_rule_leaves():
+    """Every change of CHANGES is decided by KEEP_RULE from the development set and STS3k; the
+    chapter's labeller is the one as written, so no change may be kept (a kept change must become
+    the labeller's default, and this test be changed with it). Measured when written: en_core_web_md
+    GS2011 +.005 [+.001, +.011] but STS3k -.004 [-.007, -.002]; no verb lists GS2011 +.000, STS3k
+    -.026."""
+    log = labeller_scores.change_log(n_resamples=1000)
+    decisions = log.drop_duplicates("change").set_index("change")["kept"]
+    assert decisions.drop(labeller_scores.AS_WRITTEN.name).tolist() == [False] * len(labeller_scores.CHANGES)
+    md = log[(log["change"] == "en_core_web_md parses")].set_index("set")
+    assert md.loc["GS2011", "difference_low"] > 0 and md.loc["STS3k", "difference_high"] < 0

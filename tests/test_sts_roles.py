@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from compsem.sts import roles
-from compsem.sts.roles import ROLES, evaluate, label_roles, lenient_match, normalise
+from compsem.sts.roles import evaluate, label_roles, lenient_match, normalise
 
 # sentence -> roles that must hold (role: phrase, or None = role absent); conventions follow the
 # authors' corrected parses (prepositions kept, by-phrase = Agent, dative NP = Location, ...)
@@ -105,7 +105,7 @@ def labelled(nlp):
 
 
 def test_frame_shape(labelled):
-    assert list(labelled.columns) == list(ROLES)
+    assert list(labelled.columns) == list(roles.LABELS)
     assert len(labelled) == len(CASES)
     # missing roles are None, not NaN
     assert all(v is None or isinstance(v, str) for v in labelled.to_numpy().ravel())
@@ -129,7 +129,7 @@ def test_swap_changes_agent_and_patient(labelled):
 
 def test_label_doc_every_role_key(nlp):
     out = roles.label_doc(nlp("Dogs bark."))
-    assert set(out) == set(ROLES)
+    assert set(out) == set(roles.LABELS)
     assert out["Agent"] == "Dogs" and out["Verb"] == "bark"
 
 

@@ -13,12 +13,20 @@ to the rules may be judged on it and on STS3k. The other two are **test sets**
   a percentile bootstrap interval over sentences (a sentence that occurs in several pairs is one
   unit: its rows are resampled together), and the gap to STS3k with its interval;
 - :func:`downstream` compares VerbNet-CN (Eq. 2) on our parses with VerbNet-CN on the corrected
-  parses: each one's Spearman rho with the set's human ratings, and the paired difference.
+  parses: each one's Spearman rho with the set's human ratings, and the paired difference;
+- :func:`change_log` scores each change tried on the labeller (:data:`CHANGES`) on every set, and
+  decides it by :data:`KEEP_RULE` from the development set and STS3k alone.
+
+Each set is scored under each object convention of the labeller and under its own conventions
+(:data:`SET_CONVENTIONS`), so that a set's way of naming the object or a copula's complement is
+not counted as the labeller's error.
 
 The bootstrap is not in the paper; it puts an uncertainty on "the labeller generalises".
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -47,6 +55,18 @@ SET_NAMES = {"sts3k": "STS3k", "gs2011": "GS2011", "stss-131": "STSS-131",
 SET_ROLES = {"sts3k": "in sample", "gs2011": "development", "stss-131": "test",
              "fodor-pilot-2022": "test"}
 
+SET_CONVENTIONS = {"sts3k": ("verb class", "theme"), "gs2011": ("patient", "theme"),
+                   "stss-131": ("verb class", "attribute"), "fodor-pilot-2022": ("patient", "theme")}
+"""Each set's own conventions, ``(objects, copulas)`` of :func:`compsem.sts.roles.label_doc`, read
+from the structure of its corrected parses (:func:`object_conventions`): GS2011's and the pilot's
+call every lone object Patient; STSS-131's keep a copula's complement in a column of its own,
+Attribute; STS3k's name the object by verb class (the labeller was written from them)."""
+
+CONVENTIONS = (*roles.OBJECT_CONVENTIONS, "own")
+"""The conventions every set is scored under: each object convention of
+:data:`compsem.sts.roles.OBJECT_CONVENTIONS` for all sets (copula complements as Theme), and
+``"own"``, each set under its own (:data:`SET_CONVENTIONS`)."""
+
 
 def gold_parses(name: str) -> pd.DataFrame:
     """The corrected parses of set ``name`` (one of :data:`SETS`): index (``pair_id``,
@@ -62,12 +82,12 @@ def gold_parses(name: str) -> pd.DataFrame:
     return corrected_parses.load_corrected_parses(name)[["text", *roles.ROLES, "Attribute"]]
 
 
-def labelled_sets(names=SETS, objects: str = "verb class", nlp=None
+def labelled_sets(names=SETS, convention: str = "verb class", nlp=None
                   ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
-    """``{name: (predicted, gold)}``: our labeller's roles (``objects``: its convention for the
-    verb's object, :data:`compsem.sts.roles.OBJECT_CONVENTIONS`) and the corrected parses of each
-    set, on the same index (``pair_id``, ``sentence``); ``gold`` also carries the ``text``."""
-    return _labelled(_parsed_sets(names, nlp), objects)
+    """``{name: (predicted, gold)}``: our labeller's roles under ``convention`` (one of
+    :data:`CONVENTIONS`) and the corrected parses of each set, on the same index (``pair_id``,
+    ``sentence``); ``gold`` also carries the ``text``."""
+    return _labelled(_parsed_sets(names, nlp), convention)
 
 
 def _parsed_sets(names, nlp=None) -> dict[str, tuple[pd.DataFrame, list]]:
@@ -84,11 +104,14 @@ def _parsed_sets(names, nlp=None) -> dict[str, tuple[pd.DataFrame, list]]:
     return parsed
 
 
-def _labelled(parsed: dict[str, tuple[pd.DataFrame, list]], objects: str
-              ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+def _labelled(parsed: dict[str, tuple[pd.DataFrame, list]], convention: str,
+              object_verb_lists: bool = True) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}, not {convention!r}")
     out = {}
     for name, (gold, docs) in parsed.items():
-        predicted = roles.label_docs(docs, objects)
+        objects, copulas = SET_CONVENTIONS[name] if convention == "own" else (convention, "theme")
+        predicted = roles.label_docs(docs, objects, copulas, object_verb_lists)
         predicted.index = gold.index
         out[name] = (predicted, gold)
     return out
@@ -216,11 +239,11 @@ def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vect
             "ci_high": compared["ci_high"], "pairs": compared["n"]}
 
 
-def generalisation(conventions=roles.OBJECT_CONVENTIONS, word_vectors=None, stopwords=None,
+def generalisation(conventions=CONVENTIONS, word_vectors=None, stopwords=None,
                    denominator: str = "fixed", n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                    seed: int = 0, level: float = 0.95, nlp=None) -> dict[str, pd.DataFrame]:
-    """Everything the chapter shows of the labeller in and out of sample, for each object
-    convention of ``conventions`` (:data:`compsem.sts.roles.OBJECT_CONVENTIONS`):
+    """Everything the chapter shows of the labeller in and out of sample, for each convention of
+    ``conventions`` (:data:`CONVENTIONS`):
 
     - ``scores``: :func:`score_table` of every set of :data:`SETS`, with a ``convention`` column;
     - ``conventions``: :func:`object_conventions` of the corrected parses;
@@ -244,6 +267,155 @@ def generalisation(conventions=roles.OBJECT_CONVENTIONS, word_vectors=None, stop
     if costs:
         out["downstream"] = pd.DataFrame(costs)
     return out
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to the labeller (:data:`CHANGES`): its name, why a linguist would expect it to
+    carry to new sentences, and the settings that make it: the spaCy pipeline
+    (:func:`compsem.resources.spacy_pipeline`) and whether the object's Patient or Theme may come
+    from the verb lists written from STS3k (``object_verb_lists`` of
+    :func:`compsem.sts.roles.label_doc`)."""
+
+    name: str
+    why: str
+    pipeline: str = "sm"
+    object_verb_lists: bool = True
+
+
+AS_WRITTEN = Change("as written", "the rules of compsem.sts.roles on en_core_web_sm parses")
+"""The labeller the chapter uses, against which each change is measured."""
+
+CHANGES = (
+    Change("en_core_web_md parses", "the same rules on a larger spaCy pipeline (the same pipes "
+           "trained with word vectors), which should parse unseen sentences better", pipeline="md"),
+    Change("no STS3k verb lists", "the object's Patient or Theme from the verb's WordNet class "
+           "alone, without the 151 verbs listed from STS3k's parses", object_verb_lists=False),
+)
+"""The changes tried, each alone against :data:`AS_WRITTEN`; each is scored once on every set and
+kept by :data:`KEEP_RULE` alone."""
+
+KEEP_RULE = ("kept when, each set under its own conventions, the development set's lenient F1 "
+             "rises (the 95% paired bootstrap interval of the difference lies above 0) and STS3k's "
+             "does not fall (its interval is not wholly below 0)")
+"""How a change is decided: on the development set and on STS3k, the two sets the chapter said a
+change may be judged on before any set was scored; the test sets never decide."""
+
+
+def change_log(changes=CHANGES, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+               level: float = 0.95) -> pd.DataFrame:
+    """What each change of ``changes`` (:data:`CHANGES`) does on every set of :data:`SETS`, each set
+    under its own conventions (:data:`SET_CONVENTIONS`), lenient F1 over the eight roles.
+
+    One row per (change, set), the labeller as written first: ``change``, ``set``, ``use``,
+    ``F1``, and against the labeller as written ``difference`` with ``_low``/``_high`` (percentile
+    interval of a paired bootstrap over distinct sentences: both labellers' counts of a sentence
+    resampled together, seed ``seed + k`` for set number k), ``better`` and ``worse`` (sentences
+    whose matched roles rose or fell), and ``kept`` (:data:`KEEP_RULE`, read on the development
+    set and STS3k; the same value on each of the change's rows, None for the labeller as
+    written)."""
+    from compsem.resources import spacy_pipeline
+
+    parsed, units = {}, {}
+    for change in (AS_WRITTEN, *changes):
+        if change.pipeline not in parsed:
+            parsed[change.pipeline] = _parsed_sets(SETS, spacy_pipeline(change.pipeline))
+        labelled = _labelled(parsed[change.pipeline], "own", change.object_verb_lists)
+        units[change.name] = {name: _unit_counts(predicted, gold, False)
+                              for name, (predicted, gold) in labelled.items()}
+    rows = []
+    for change in (AS_WRITTEN, *changes):
+        interval = {}
+        for position, name in enumerate(SETS):
+            before, after = units[AS_WRITTEN.name][name], units[change.name][name]
+            difference, low, high = _paired_difference(before, after, n_resamples, seed + position, level)
+            interval[name] = (low, high)
+            moved = after["tp_lenient"] - before["tp_lenient"]
+            f1 = float(_f1(*(after[c].to_numpy(float) for c in ("tp_lenient", "n_pred", "n_gold"))))
+            rows.append({"change": change.name, "set": SET_NAMES[name], "use": SET_ROLES[name],
+                         "F1": f1, "difference": difference, "difference_low": low,
+                         "difference_high": high, "better": int((moved > 0).sum()),
+                         "worse": int((moved < 0).sum())})
+        kept = None if change is AS_WRITTEN else bool(
+            interval[DEVELOPMENT_SET][0] > 0 and interval[IN_SAMPLE_SET][1] >= 0)
+        for row in rows[-len(SETS):]:
+            row["kept"] = kept
+    return pd.DataFrame(rows)
+
+
+def _paired_difference(before: pd.DataFrame, after: pd.DataFrame, n_resamples: int, seed: int,
+                       level: float) -> tuple[float, float, float]:
+    """``after``'s lenient F1 minus ``before``'s on the same sentences (counts per sentence of
+    :func:`_unit_counts`), with the percentile interval of a paired bootstrap over sentences."""
+    if not before.index.equals(after.index):
+        raise ValueError("the two labellers were scored on different sentences")
+    data = tuple(frame[column].to_numpy(float) for frame, column in (
+        (after, "tp_lenient"), (after, "n_pred"), (before, "tp_lenient"), (before, "n_pred"),
+        (before, "n_gold")))
+
+    def statistic(tp_after, pred_after, tp_before, pred_before, n_gold, axis=-1):
+        return _f1(tp_after, pred_after, n_gold, axis) - _f1(tp_before, pred_before, n_gold, axis)
+
+    difference = float(statistic(*data))
+    if not np.any(data[0] - data[2]) and not np.any(data[1] - data[3]):
+        return difference, difference, difference  # the same counts on every sentence
+    result = scipy_stats.bootstrap(data, statistic, paired=True, vectorized=True,
+                                   n_resamples=n_resamples, confidence_level=level,
+                                   method="percentile", rng=np.random.default_rng(seed))
+    return difference, float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def change_table(log: pd.DataFrame) -> pd.DataFrame:
+    """:func:`change_log` for reading: per change and set, the F1 and the difference to the
+    labeller as written with its interval, the sentences better and worse, and the decision."""
+    text = log.apply(lambda row: f"{row['difference']:+.3f} [{row['difference_low']:+.3f}, "
+                                 f"{row['difference_high']:+.3f}]", axis=1)
+    decision = log["kept"].map({True: "kept", False: "not kept", None: ""})
+    table = log.assign(**{"difference to as written": text, "decision": decision})
+    return table.set_index(["change", "set"])[["use", "F1", "difference to as written", "better",
+                                               "worse", "decision"]]
+
+
+def change_values(log: pd.DataFrame) -> dict[str, float]:
+    """The numbers of :func:`change_log` under plain keys: ``labeller_change_<change>_<set>`` (F1),
+    ``labeller_change_<change>_<set>_difference`` with ``_low``/``_high``, and
+    ``labeller_change_<change>_kept`` (1 or 0) for each change but the labeller as written
+    (slugs: ``en_core_web_md_parses``, ``stss_131``)."""
+    slug = report.slug
+    keys = {name: slug(key) for key, name in SET_NAMES.items()}
+    values = {}
+    for _, row in log.iterrows():
+        where = f"labeller_change_{slug(row['change'])}_{keys[row['set']]}"
+        values[where] = float(row["F1"])
+        for column, suffix in (("difference", ""), ("difference_low", "_low"), ("difference_high", "_high")):
+            values[f"{where}_difference{suffix}"] = float(row[column])
+        if row["kept"] is not None:
+            values[f"labeller_change_{slug(row['change'])}_kept"] = int(row["kept"])
+    return values
+
+
+def plot_changes(log: pd.DataFrame):
+    """Each change of :func:`change_log` against the labeller as written: the difference in lenient
+    F1 on each set with its 95% paired bootstrap interval, one row per change, one marker per set
+    (filled for the sets that decide, :data:`KEEP_RULE`; open for the test sets)."""
+    changes = [name for name in dict.fromkeys(log["change"]) if name != AS_WRITTEN.name]
+    sets = list(dict.fromkeys(log["set"]))
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.8 * len(changes)))
+    for k, name in enumerate(sets):
+        rows = log[(log["set"] == name)].set_index("change").loc[changes]
+        y = np.arange(len(changes)) + (k - (len(sets) - 1) / 2) * 0.15
+        x = rows["difference"].to_numpy()
+        err = [x - rows["difference_low"].to_numpy(), rows["difference_high"].to_numpy() - x]
+        test = rows["use"].iloc[0] == "test"
+        ax.errorbar(x, y, xerr=err, fmt="o", capsize=3, color=f"C{k}", mfc="white" if test else f"C{k}",
+                    label=f"{name} ({rows['use'].iloc[0]})")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(np.arange(len(changes)), changes)
+    ax.invert_yaxis()
+    ax.set_xlabel("lenient F1 minus the labeller as written (each set under its own conventions)")
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    return fig
 
 
 def glue_values(results: dict[str, pd.DataFrame]) -> dict[str, float]:
@@ -284,18 +456,18 @@ def summary_table(scores: pd.DataFrame) -> pd.DataFrame:
         return f"{row[name]:.3f} [{row[name + '_low']:.3f}, {row[name + '_high']:.3f}]"
 
     table = pd.DataFrame({
-        "set": scores["set"], "use": scores["use"], "objects": scores["convention"],
+        "set": scores["set"], "use": scores["use"], "conventions": scores["convention"],
         "distinct sentences": scores["distinct"],
         **{f"F1 {score}": scores.apply(interval, axis=1, args=(f"F1_{score}",)) for score in SCORES},
         "gap to STS3k (lenient)": scores.apply(interval, axis=1, args=("gap_lenient",)),
     })
-    return table.set_index(["objects", "set"])
+    return table.set_index(["conventions", "set"])
 
 
 def plot_generalisation(scores: pd.DataFrame, margin: float):
     """The labeller's F1 per set with its bootstrap interval (rows of ``scores``, from
     :func:`generalisation`): one panel per score (eight roles lenient; Patient and Theme pooled),
-    one marker per object convention, the in-sample STS3k value as a line and ``margin`` below it
+    one marker per convention, the in-sample STS3k value as a line and ``margin`` below it
     shaded."""
     panels = (("lenient", "eight roles (lenient)"), ("pooled", "Patient and Theme pooled (as Eq. 2 reads them)"))
     conventions = list(dict.fromkeys(scores["convention"]))
@@ -307,7 +479,7 @@ def plot_generalisation(scores: pd.DataFrame, margin: float):
             x = np.arange(len(sets)) + (k - (len(conventions) - 1) / 2) * 0.2
             f1 = rows[f"F1_{score}"].to_numpy()
             err = [f1 - rows[f"F1_{score}_low"].to_numpy(), rows[f"F1_{score}_high"].to_numpy() - f1]
-            ax.errorbar(x, f1, yerr=err, fmt="o", capsize=3, label=f"objects: {convention}")
+            ax.errorbar(x, f1, yerr=err, fmt="o", capsize=3, label=f"conventions: {convention}")
             in_sample = rows.loc[sets[0], f"F1_{score}"]
             ax.axhline(in_sample, color=f"C{k}", lw=0.8, ls="--")
             ax.axhspan(in_sample - margin, in_sample, color=f"C{k}", alpha=0.08)

@@ -26,7 +26,8 @@ a dependency subtree, preposition included.
    conveyed by"; auxiliaries/modals/negation are dropped: gold "matter" for "did not matter").
    A few phrasal verbs keep their particle ("asked for", "rely on", "specialize in", "gave
    away": 88 two-word gold verbs, ``phrasal``), their object then follows the ordinary
-   object rules. A copula root ("is") is the Verb and its complement the Theme.
+   object rules. A copula root ("is") is the Verb and its complement the Theme (or, under
+   ``copulas="attribute"``, an Attribute outside the eight roles: :data:`COPULA_CONVENTIONS`).
 2. **Agent** = the active subject (gold: 95 % of sentences have an Agent, mostly the subject).
    Intransitive subjects of change-of-state/existence verbs (grow, fall, die, sleep, happen,
    change; WordNet lexnames ``verb.change``/``verb.weather``…, ``unaccusative``) are
@@ -103,6 +104,10 @@ import yaml
 from compsem import paths
 
 ROLES = ("Agent", "Verb", "Patient", "Theme", "Time", "Manner", "Location", "Trajectory")
+
+LABELS = (*ROLES, "Attribute")
+"""The columns of the labeller's frames: the eight roles, and a copula's complement when it is not
+a role (``copulas="attribute"``, :data:`COPULA_CONVENTIONS`)."""
 
 # ---------------------------------------------------------------------------------- lexicons
 
@@ -233,7 +238,7 @@ class _Frame:
                 return
 
     def texts(self) -> dict[str, str | None]:  # noqa: D102
-        return {r: (_span_text(self.roles[r]) if r in self.roles else None) for r in ROLES}
+        return {r: (_span_text(self.roles[r]) if r in self.roles else None) for r in LABELS}
 
 
 def _main_verb(doc):
@@ -276,16 +281,35 @@ OBJECT_CONVENTIONS = ("verb class", "patient")
   construction) and the Theme-type prepositional phrases are labelled as under ``"verb class"``."""
 
 
-def _object_role(verb, objects: str = "verb class") -> str:
+COPULA_CONVENTIONS = ("theme", "attribute")
+"""How :func:`label_doc` names the complement of a copula root ("A gem **is** a jewel"):
+
+- ``"theme"``: Theme, as rule 8 of the module docstring treats every complement;
+- ``"attribute"``: Attribute, a ninth column outside the eight roles (Eq. 2 does not read it), as
+  the authors' corrected parses of STSS-131 keep it (their workbook's ``Attribute`` column,
+  :func:`compsem.data.corrected_parses.load_corrected_parses`)."""
+
+
+def _object_role(verb, objects: str = "verb class", object_verb_lists: bool = True) -> str:
+    """Patient or Theme for the verb's object (rule 3): by ``objects``
+    (:data:`OBJECT_CONVENTIONS`); under ``"verb class"`` from the verb lists ``patient_verbs`` and
+    ``theme_verbs`` of the lexicon (written from STS3k's parses; skipped when
+    ``object_verb_lists`` is False), else from the WordNet lexname of the verb's first sense."""
     if objects == "patient":
         return "Patient"
     lemma = verb.lemma_.lower()
     lex = load_lexicon()
-    if lemma in lex.patient_verbs:
+    if object_verb_lists and lemma in lex.patient_verbs:
         return "Patient"
-    if lemma in lex.theme_verbs:
+    if object_verb_lists and lemma in lex.theme_verbs:
         return "Theme"
     return "Patient" if _lexname(lemma, "v") in lex.patient_lexnames else "Theme"
+
+
+def _is_copula(verb) -> bool:
+    """Whether ``verb`` is a copula with a complement: the lemma "be" with an ``attr`` or
+    ``acomp`` child."""
+    return verb.lemma_.lower() == "be" and any(c.dep_ in ("attr", "acomp") for c in verb.children)
 
 
 def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
@@ -341,21 +365,26 @@ def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
     return "Manner", ("Theme",)
 
 
-def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
-    """The 8 roles of one parsed spaCy ``Doc``: dict role -> phrase string or None. ``objects``
-    is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
-    _check_convention(objects)
+def label_doc(doc, objects: str = "verb class", copulas: str = "theme",
+              object_verb_lists: bool = True) -> dict[str, str | None]:
+    """The 8 roles of one parsed spaCy ``Doc`` and ``Attribute``: dict role -> phrase string or
+    None. ``objects`` is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`),
+    ``copulas`` the one for a copula's complement (:data:`COPULA_CONVENTIONS`); with
+    ``object_verb_lists=False`` the object's Patient or Theme comes from the verb's WordNet class
+    alone (:func:`_object_role`)."""
+    _check_convention(objects, copulas)
     lex = load_lexicon()
     frame = _Frame()
     verb, subj_override = _main_verb(doc)
     if verb is None:
         return frame.texts()
+    object_role = functools.partial(_object_role, objects=objects, object_verb_lists=object_verb_lists)
     if subj_override:
         frame.put("Agent", subj_override)
         if verb.dep_ == "compound":  # "Lions hunt herbivores for food": object = rest of the NP
             head = verb.head
             obj = [t for t in doc[verb.i + 1 : head.i + 1] if not t.is_punct]
-            frame.put(_object_role(verb, objects), obj, ("Theme", "Patient"))
+            frame.put(object_role(verb), obj, ("Theme", "Patient"))
             frame.roles["Verb"] = [verb]
             for c in head.children:
                 if c.dep_ == "prep":
@@ -382,7 +411,7 @@ def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
 
     dobj = [c for c in children if c.dep_ in ("dobj", "obj")]
     dative = [c for c in children if c.dep_ in ("dative", "iobj") and c.pos_ != "ADP"]
-    obj_role = _object_role(verb, objects)
+    obj_role = object_role(verb)
 
     # -- subject
     for c in children:
@@ -429,8 +458,11 @@ def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
             frame.put("Theme", _subtree(pobj), ("Patient",))
 
     # -- complements
+    attribute = copulas == "attribute" and _is_copula(verb)
     for c in children:
-        if c.dep_ in ("acomp", "oprd", "attr", "xcomp", "ccomp"):
+        if attribute and c.dep_ in ("attr", "acomp"):
+            frame.put("Attribute", _subtree(c))
+        elif c.dep_ in ("acomp", "oprd", "attr", "xcomp", "ccomp"):
             frame.put("Theme", _subtree(c), ("Patient", "Manner"))
 
     # -- adjuncts in sentence order
@@ -474,30 +506,35 @@ def label_doc(doc, objects: str = "verb class") -> dict[str, str | None]:
 
 
 def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256,
-                objects: str = "verb class") -> pd.DataFrame:
+                objects: str = "verb class", copulas: str = "theme",
+                object_verb_lists: bool = True) -> pd.DataFrame:
     """Label the 8 VerbNet-CN roles of each sentence: a frame with one row per sentence (same
-    order, RangeIndex) and one column per role in :data:`ROLES` (phrase string or None).
+    order, RangeIndex) and one column per label in :data:`LABELS` (phrase string or None).
     ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`);
-    ``objects`` is the convention for the verb's object (:data:`OBJECT_CONVENTIONS`)."""
-    _check_convention(objects)
+    ``objects``, ``copulas`` and ``object_verb_lists`` as in :func:`label_doc`."""
+    _check_convention(objects, copulas)
     if nlp is None:
         from compsem.resources import spacy_pipeline
 
         nlp = spacy_pipeline("sm")
-    return label_docs(nlp.pipe(list(sentences), batch_size=batch_size), objects)
+    return label_docs(nlp.pipe(list(sentences), batch_size=batch_size), objects, copulas,
+                      object_verb_lists)
 
 
-def label_docs(docs: Iterable, objects: str = "verb class") -> pd.DataFrame:
+def label_docs(docs: Iterable, objects: str = "verb class", copulas: str = "theme",
+               object_verb_lists: bool = True) -> pd.DataFrame:
     """:func:`label_roles` of sentences already parsed (spaCy ``Doc`` objects), so that one parse
-    can be labelled under each object convention."""
-    _check_convention(objects)
-    rows = [label_doc(doc, objects) for doc in docs]
-    return pd.DataFrame(rows, columns=list(ROLES), dtype=object)
+    can be labelled under each convention."""
+    _check_convention(objects, copulas)
+    rows = [label_doc(doc, objects, copulas, object_verb_lists) for doc in docs]
+    return pd.DataFrame(rows, columns=list(LABELS), dtype=object)
 
 
-def _check_convention(objects: str) -> None:
+def _check_convention(objects: str, copulas: str = "theme") -> None:
     if objects not in OBJECT_CONVENTIONS:
         raise ValueError(f"objects must be one of {', '.join(map(repr, OBJECT_CONVENTIONS))}, not {objects!r}")
+    if copulas not in COPULA_CONVENTIONS:
+        raise ValueError(f"copulas must be one of {', '.join(map(repr, COPULA_CONVENTIONS))}, not {copulas!r}")
 
 
 # ------------------------------------------------------------------------------- evaluation
