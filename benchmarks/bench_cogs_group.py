@@ -107,7 +107,8 @@ def same_training_gap(cfg, pairs, seeds, src_size, tgt_size, device, shared_orde
     (A per-weight ratio is no test: some gradients are zero but for rounding, e.g. the key
     biases of attention, whose scores they shift by a constant; nor are the weights after an Adam
     step, which moves every weight by about its learning rate whatever its gradient.)"""
-    from compsem.cogs.seq2seq.grouped import group_update, stacked_batch
+    from compsem.cogs.seq2seq.grouped import stacked_batch
+    from compsem.cogs.seq2seq.trainer import group_update
 
     t = cfg["training"]
     alone = build_members(cfg, seeds, src_size, tgt_size, device, dropout=0.0)
@@ -173,7 +174,8 @@ def main(argv=None) -> None:
         single = float(np.mean(times))
         del one, optimizer
         try:
-            from compsem.cogs.seq2seq.grouped import group_update, stacked_batch
+            from compsem.cogs.seq2seq.grouped import stacked_batch
+            from compsem.cogs.seq2seq.trainer import group_update
 
             group, group_optimizer = make_group(build_members(cfg, seeds, *sizes, device), t, device)
             group = compile_decoder_step(group, args.compile_step)

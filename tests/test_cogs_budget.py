@@ -69,7 +69,6 @@ def test_a_run_cut_between_validations_keeps_its_best_weights_so_far(tmp_path, r
 @pytest.mark.needs_data
 def test_a_group_stops_at_the_first_update_past_its_deadline_and_resumes(tmp_path):
     """Each member's checkpoint is saved there; a later call goes on to the uninterrupted result."""
-    from compsem.cogs.seq2seq import grouped
     from compsem.cogs.seq2seq.vocab import cogs_vocabularies
     from compsem.data import cogs
 
@@ -80,7 +79,7 @@ def test_a_group_stops_at_the_first_update_past_its_deadline_and_resumes(tmp_pat
     configs = [config.make_config("transformer-tiny", seed=s, training=settings) for s in (1, 2)]
 
     def group(folders, **kwargs):
-        return grouped.train_group(configs, train, dev, len(src_vocab), len(tgt_vocab), folders,
+        return trainer.train_group(configs, train, dev, len(src_vocab), len(tgt_vocab), folders,
                                    device="cpu", amp=False, progress=False, **kwargs)
 
     whole = group([tmp_path / "w1", tmp_path / "w2"])

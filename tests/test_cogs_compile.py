@@ -102,7 +102,6 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
     from compsem.cogs.seq2seq import (
         auxiliary_train,
         experiment,
-        grouped,
         train,
         trainer,
         two_stage,
@@ -118,7 +117,7 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
         return call
 
     monkeypatch.setattr(experiment, "train_and_decode", record("train_and_decode"))
-    monkeypatch.setattr(grouped, "train_group", record("train_group"))
+    monkeypatch.setattr(trainer, "train_group", record("train_group"))
     monkeypatch.setattr(experiment, "training_data", lambda exposures: (None, None, 1, 1))
     monkeypatch.setattr(two_stage, "train_and_decode", record("two_stage.train_and_decode"))
     monkeypatch.setattr(two_stage, "train_two_stage_group", record("two_stage.group"))

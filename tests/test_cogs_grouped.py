@@ -33,7 +33,7 @@ def data():
 
 def run_group(configs, data, folders, **kwargs):
     train, dev, n_src, n_tgt = data
-    return grouped.train_group(configs, train, dev, n_src, n_tgt, folders, device="cpu", amp=False,
+    return trainer.train_group(configs, train, dev, n_src, n_tgt, folders, device="cpu", amp=False,
                                progress=False, **kwargs)
 
 
@@ -97,7 +97,7 @@ def test_an_early_stopped_member_is_frozen_while_the_others_train(data):
     indices = batching.epoch_batches(train, 16, 1, 0)[:2]
     tensors = grouped.stacked_batch(train, indices, "cpu")
     for _ in range(2):  # the second step: Adam's momentum would move a member with no gradient
-        grouped.group_update(group, optimizer, [tensors], [16, 16], [True, False], t, False, torch.device("cpu"))
+        trainer.group_update(group, optimizer, [tensors], [16, 16], [True, False], t, False, torch.device("cpu"))
     assert all(torch.equal(group.params[n][1], before[n][1]) for n in before)
     assert not all(torch.equal(group.params[n][0], before[n][0]) for n in before)
 
@@ -235,3 +235,24 @@ def test_members_that_continue_from_different_updates_are_refused(data, tmp_path
     # the two-stage trainer groups members by the update they continue from
     assert two_stage._same_start(4, [{"step": 6}, {"step": 4}, {"step": 6}, {"step": 5}]) == [[1], [3], [0, 2]]
     assert two_stage._same_start(3, None) == [[0, 1, 2]]
+
+
+@pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny"])
+def test_a_group_of_one_is_a_run(data, tmp_path, model):
+    """One training loop: a group of one trains as trainer.train does, to the bit (weights,
+    Adam state, history), with dropout on, and is not marked as grouped."""
+    train, dev, n_src, n_tgt = data
+    cfg = tiny(3, model=model, clip=0.5, accum_count=2)
+    alone = trainer.train(cfg, train, dev, n_src, n_tgt, tmp_path / "alone", device="cpu", amp=False,
+                          progress=False)
+    (state,) = run_group([cfg], data, [tmp_path / "one"])
+    timeless = lambda history: [{k: v for k, v in h.items() if k != "train_seconds"} for h in history]  # noqa: E731
+    assert state.group_seeds == [] and timeless(state.history) == timeless(alone.state.history)
+    for name in ("best.pt", "last.pt"):
+        a, b = (trainer.load_checkpoint(tmp_path / folder / name) for folder in ("alone", "one"))
+        if name == "last.pt":
+            assert all(torch.equal(a["model"][n], b["model"][n]) for n in a["model"])
+            adam_a, adam_b = a["optimizer"]["state"], b["optimizer"]["state"]
+            assert all(torch.equal(adam_a[i][s], adam_b[i][s]) for i in adam_a for s in adam_a[i])
+        else:
+            assert all(torch.equal(a[n], b[n]) for n in a)

@@ -279,7 +279,6 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reve
     """The same for seeds trained as one batched model (:mod:`compsem.cogs.seq2seq.grouped`):
     with ``amp`` acting on the CPU, each member's best dev loss is the float32 dev loss of its
     kept weights, to the bit."""
-    from compsem.cogs.seq2seq import grouped
 
     monkeypatch.setattr(
         trainer, "autocast",
@@ -288,7 +287,7 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reve
     for seed, cfg in zip((1, 2), configs, strict=True):
         cfg["seed"] = seed
     dev, folders = reversal_pairs(32, 1), [tmp_path / "a", tmp_path / "b"]
-    states = grouped.train_group(configs, reversal_pairs(200, 0), dev, 12, 12, folders,
+    states = trainer.train_group(configs, reversal_pairs(200, 0), dev, 12, 12, folders,
                                  device="cpu", amp=True, progress=False)
     for cfg, folder, state in zip(configs, folders, states, strict=True):
         model = config.build_model(cfg, 12, 12)

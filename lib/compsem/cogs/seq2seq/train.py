@@ -177,7 +177,7 @@ def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
     from pathlib import Path
 
     from compsem import determinism
-    from compsem.cogs.seq2seq import experiment, grouped
+    from compsem.cogs.seq2seq import experiment, trainer
     from compsem.cogs.seq2seq.config import config_hash
 
     determinism.set_threads(args_dict["threads"])
@@ -186,7 +186,7 @@ def _train_group(cfgs: list[dict], args_dict: dict) -> bool:
         return False
     root = Path(args_dict["checkpoints"]) if args_dict["checkpoints"] else None
     tag = "+".join(config_hash(c) for c in cfgs)
-    grouped.train_group(
+    trainer.train_group(
         cfgs,
         *experiment.training_data(cfgs[0]["data"]["exposures"]),
         [experiment.checkpoint_dir(c, root) for c in cfgs],

@@ -24,6 +24,11 @@
   in shards of at most :data:`SHARD_BYTES` (:func:`save_sharded`), so that accuracy can be traced
   over training updates (training-length sensitivity, Csordas et al. 2021;
   :mod:`compsem.cogs.seq2seq.curve`). A resumed run re-creates any it had not finished.
+- **One loop for a run and for a seed group.** :func:`train_group` trains seeds of one
+  configuration as one batched model (:mod:`compsem.cogs.seq2seq.grouped`), each keeping its own
+  batches, loss, clip, Adam state, validations, early stopping and checkpoints; :func:`train` is
+  the group of one, which trains its model as itself (its batches as collated, torch's
+  gradient-norm clip), so that a run trained either way has the same weights to the bit.
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ import torch
 
 from compsem.cogs.seq2seq import batching
 from compsem.cogs.seq2seq.config import build_model, training_hash
+from compsem.cogs.seq2seq.grouped import (
+    check_group,
+    group_model,
+    member_optimizer_state,
+    stacked_batch_of,
+    stacked_optimizer_state,
+)
 from compsem.cogs.seq2seq.lstm import compile_decoder_step
 from compsem.cogs.seq2seq.vocab import PAD_ID
 from compsem.data.registry import sha256_of
@@ -407,7 +419,8 @@ def train(
     init_optimizer: dict | None = None,
     compile_step: str | None = None,
 ) -> TrainResult:
-    """Train (or resume, or reload) the model of ``config`` and return it with its best weights.
+    """Train (or resume, or reload) the model of ``config`` and return it with its best weights:
+    :func:`train_group` of this one run.
 
     ``checkpoint_dir`` holds ``last.pt``/``best.pt``; an existing ``last.pt`` of the same
     training configuration is resumed (a finished one is just reloaded). ``fuse`` runs an
@@ -432,98 +445,308 @@ def train(
     model for decoding.
     """
     device = torch.device(resolve_device(device)) if isinstance(device, str) else device
-    t = config["training"]
-    fuse = device.type == "cuda" if fuse is None else fuse
-    checkpoint_dir = Path(checkpoint_dir)
-    checkpoint_dir.mkdir(parents=True, exist_ok=True)
-    (checkpoint_dir / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True))
-    last = checkpoint_dir / "last.pt"
-
-    torch.manual_seed(config["seed"])
-    model = compile_decoder_step(build_model(config, src_vocab_size, tgt_vocab_size).to(device), compile_step)
-    if init_weights is not None and not last.exists():
-        model.load_state_dict(init_weights)
-    optimizer = torch.optim.Adam(
-        model.parameters(),
-        lr=t["lr"],
-        betas=(t["beta1"], t["beta2"]),
-        eps=t["eps"],
-        fused=device.type == "cuda",  # one kernel for all parameters; the same update
-    )
-    state = TrainState()
-    if init_optimizer is not None and not last.exists():
-        optimizer.load_state_dict(copy.deepcopy(init_optimizer["optimizer"]))  # Adam updates it in place
-        state.step = state.start_step = int(init_optimizer["step"])
-    if last.exists():
-        saved = load_checkpoint(last, device)
-        if saved["training_hash"] != training_hash(config):
-            raise RuntimeError(f"{last} belongs to another configuration; remove {checkpoint_dir}")
-        model.load_state_dict(saved["model"])
-        optimizer.load_state_dict(saved["optimizer"])
-        state = TrainState(**saved["state"])
-        _set_rng_state(saved["rng"], device)
-    out_of_time = deadline is not None and time.time() >= deadline
-    if state.done and state.stop_reason == "time limit" and not out_of_time:
-        state.done, state.stop_reason = False, ""  # a later call with more time goes on
-    if state.done:
+    states, members = _train_members(
+        [config], [train_pairs], [dev_pairs], src_vocab_size, tgt_vocab_size, [checkpoint_dir], device,
+        amp, fuse, progress, stop_after, deadline, log, keep_every, [init_weights], [init_optimizer],
+        compile_step)
+    if members is None:  # finished before this call: only reloaded
+        torch.manual_seed(config["seed"])
+        model = compile_decoder_step(build_model(config, src_vocab_size, tgt_vocab_size).to(device), compile_step)
+    else:
+        model = members.model
+    if states[0].done:
         model.load_state_dict(_best_weights(checkpoint_dir, device))
-        return TrainResult(model.eval(), state, checkpoint_dir)
+    return TrainResult(model.eval(), states[0], Path(checkpoint_dir))
 
-    stream = _batch_stream(
-        train_pairs, t["batch_size"], config["seed"], state.epoch, state.position
-    )
-    dim, updates_here = model_dim(config), 0
-    bar = _progress_bar(progress, t["max_steps"], state.step)
-    while not state.done:
-        model.train()
-        start = time.perf_counter()
-        groups = [next(stream) for _ in range(t["accum_count"])]
-        index_groups = [np.concatenate([g[2] for g in groups])] if fuse else [g[2] for g in groups]
-        sentences = sum(len(g[2]) for g in groups)
-        train_loss = 0.0
-        for indices in index_groups:
-            batch = batching.collate(train_pairs, indices).to(device)
+
+def train_group(
+    configs: list[dict],
+    train_pairs: batching.Pairs | list[batching.Pairs],
+    dev_pairs: batching.Pairs | list[batching.Pairs],
+    src_vocab_size: int,
+    tgt_vocab_size: int,
+    checkpoint_dirs: list[Path],
+    device="auto",
+    amp: bool = True,
+    fuse: bool | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    deadline: float | None = None,
+    log=None,
+    keep_every: int = 0,
+    init_weights: list[dict | None] | None = None,
+    init_optimizer: list[dict | None] | None = None,
+    compile_step: str | None = None,
+) -> list[TrainState]:
+    """Train the runs ``configs`` (seeds of one configuration,
+    :func:`~compsem.cogs.seq2seq.grouped.check_group`) as one batched model
+    (:mod:`compsem.cogs.seq2seq.grouped`), each run's checkpoints in its ``checkpoint_dirs``
+    entry; returns their TrainStates. A group of one is a run, trained as :func:`train` trains it.
+
+    ``train_pairs``/``dev_pairs``: one set for every run, or one per run (the auxiliary task's
+    denoising corrupts with the seed). ``init_weights``/``init_optimizer``: per run, as
+    :func:`train`'s (all continuing runs at the same update, as one learning rate serves the
+    group). The other arguments as :func:`train`'s.
+
+    Runs that have finished are left alone. The others start fresh, or resume together from
+    their ``last.pt`` when all have one at the same update (a group interrupted by
+    ``stop_after`` or a ``deadline``); runs at different updates are an error (resume them one
+    by one with :func:`train`).
+    """
+    check_group(configs)
+    per_run = {"train_pairs": train_pairs if isinstance(train_pairs, list) else [train_pairs] * len(configs),
+               "dev_pairs": dev_pairs if isinstance(dev_pairs, list) else [dev_pairs] * len(configs),
+               "init_weights": init_weights if init_weights is not None else [None] * len(configs),
+               "init_optimizer": init_optimizer if init_optimizer is not None else [None] * len(configs),
+               "checkpoint_dirs": checkpoint_dirs}
+    for name, values in per_run.items():
+        if len(values) != len(configs):
+            raise ValueError(f"{name}: one per configuration ({len(configs)}), got {len(values)}")
+    device = torch.device(resolve_device(device)) if isinstance(device, str) else device
+    states, _ = _train_members(
+        configs, per_run["train_pairs"], per_run["dev_pairs"], src_vocab_size, tgt_vocab_size,
+        checkpoint_dirs, device, amp, fuse, progress, stop_after, deadline, log, keep_every,
+        per_run["init_weights"], per_run["init_optimizer"], compile_step)
+    return states
+
+
+class _Run:
+    """The one model of a run, trained as itself: the members of :func:`_train_members` when one
+    run trains (batches as :func:`batching.collate` builds them, torch's gradient-norm clip)."""
+
+    def __init__(self, model: torch.nn.Module):
+        self.model, self.k = model, 1
+
+    def parameters(self) -> list[torch.Tensor]:
+        return list(self.model.parameters())
+
+    def update(self, optimizer, parts, pairs, sentences, active, t, amp, device) -> list[tuple[float, int]]:
+        """One update on the batches ``parts[0]``: the summed loss of each divided by the update's
+        sentences, back-propagated; the clip; one Adam step. Returns [(loss per sentence, target
+        tokens)]."""
+        self.model.train()
+        train_loss, tokens = 0.0, 0
+        for indices in parts[0]:
+            batch = batching.collate(pairs[0], indices).to(device)
             with autocast(device, amp):
-                logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
-            loss, tokens = sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
-            (loss / sentences).backward()
-            train_loss += float(loss.detach()) / sentences
-            state.target_tokens += tokens
+                logprobs = self.model(batch.src, batch.src_lengths, batch.tgt_in)
+            loss, n = sequence_loss(logprobs, batch.tgt_out, t["label_smoothing"])
+            (loss / sentences[0]).backward()
+            train_loss += float(loss.detach()) / sentences[0]
+            tokens += n
         if t["clip"] > 0:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), t["clip"])
-        state.step += 1
-        for group in optimizer.param_groups:
-            group["lr"] = noam_lr(state.step, t["lr"], dim, t["warmup"])
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), t["clip"])
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
-        state.epoch, state.position = groups[-1][0], groups[-1][1]
+        return [(train_loss, tokens)]
+
+    def member(self, k: int) -> torch.nn.Module:
+        return self.model
+
+    def optimizer_state(self, optimizer, k: int) -> dict:
+        return optimizer.state_dict()
+
+    def load_optimizer(self, optimizer, saved: list[dict]) -> None:
+        optimizer.load_state_dict(copy.deepcopy(saved[0]))  # Adam updates the state it is given in place
+
+
+class _Group:
+    """Several runs' models stacked into one (:func:`~compsem.cogs.seq2seq.grouped.group_model`):
+    the members of :func:`_train_members` when seeds train together."""
+
+    def __init__(self, models: list[torch.nn.Module], compile_step: str | None):
+        self.model, self.k = compile_decoder_step(group_model(models), compile_step), len(models)
+        self.scratch = models[0]  # a real model to validate and save one member at a time
+        self.keys = set(self.scratch.state_dict())
+
+    def parameters(self) -> list[torch.Tensor]:
+        return list(self.model.params.values())
+
+    def update(self, optimizer, parts, pairs, sentences, active, t, amp, device) -> list[tuple[float, int]]:
+        """:func:`group_update` on the members' batches padded to one shape; a frozen member
+        (``parts[k]`` None) computes on a copy of an active member's batch, its loss unused."""
+        first = next(k for k, p in enumerate(parts) if p is not None)
+        pairs = [pairs[k] if p is not None else pairs[first] for k, p in enumerate(parts)]
+        parts = [parts[first] if p is None else p for p in parts]
+        chunks = [stacked_batch_of(pairs, [p[c] for p in parts], device) for c in range(len(parts[first]))]
+        return group_update(self.model, optimizer, chunks, sentences, active, t, amp, device)
+
+    def member(self, k: int) -> torch.nn.Module:
+        self.scratch.load_state_dict({n: v for n, v in self.model.member_state(k).items() if n in self.keys})
+        return self.scratch
+
+    def optimizer_state(self, optimizer, k: int) -> dict:
+        return member_optimizer_state(optimizer, k)
+
+    def load_optimizer(self, optimizer, saved: list[dict]) -> None:
+        optimizer.load_state_dict(stacked_optimizer_state(saved))
+
+
+def group_update(group, optimizer: torch.optim.Optimizer, chunks: list[tuple], sentences: list[int],
+                 active: list[bool], t: dict, amp: bool, device, step: bool = True) -> list[tuple[float, int]]:
+    """One update of every active member of a stacked model (``group``,
+    :func:`~compsem.cogs.seq2seq.grouped.group_model`): forward and backward on each of
+    ``chunks`` (tensors from :func:`~compsem.cogs.seq2seq.grouped.stacked_batch`: one fused batch
+    per member, or an update's batches one by one), each member's loss divided by its
+    ``sentences``; then each member's gradient clipped by its own norm and one Adam step. Returns
+    each member's (training loss per sentence, target tokens), (0.0, 0) when inactive. Inactive
+    members' weights are put back after the step. ``step=False`` stops before the optimizer,
+    leaving the clipped gradients in ``.grad``."""
+    losses = [0.0] * group.k
+    tokens = [0] * group.k
+    group.train()
+    for src, lengths, tgt_in, tgt_out in chunks:
+        with autocast(device, amp):
+            logprobs = group(src, lengths, tgt_in)
+        total = 0.0
+        for k in range(group.k):
+            if active[k]:
+                loss, n = sequence_loss(logprobs[k], tgt_out[k], t["label_smoothing"])
+                total = total + loss / sentences[k]
+                losses[k] += float(loss.detach()) / sentences[k]
+                tokens[k] += n
+        total.backward()
+    grads = [p.grad for p in group.params.values()]
+    if t["clip"] > 0:  # each member's own norm, as clip_grad_norm_ on its model
+        norms = torch.stack([g.reshape(group.k, -1).float().pow(2).sum(1) for g in grads]).sum(0).sqrt()
+        scale = (t["clip"] / (norms + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(scale.view(-1, *([1] * (g.dim() - 1))).to(g.dtype))
+    out = list(zip(losses, tokens, strict=True))
+    if not step:
+        return out
+    frozen = [k for k in range(group.k) if not active[k]]
+    kept = {name: p.detach()[frozen].clone() for name, p in group.params.items()} if frozen else {}
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    with torch.no_grad():
+        for name, values in kept.items():
+            group.params[name][frozen] = values
+    return out
+
+
+def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_size, checkpoint_dirs,
+                   device, amp, fuse, progress, stop_after, deadline, log, keep_every, init_weights,
+                   init_optimizer, compile_step) -> tuple[list[TrainState], _Run | _Group | None]:
+    """The training loop of :func:`train` and :func:`train_group` (their arguments, one per run
+    where a list): the runs not yet finished train together as one set of members (:class:`_Run`
+    for one, :class:`_Group` for several). Returns every run's TrainState and the members (None
+    when every run had finished)."""
+    fuse = device.type == "cuda" if fuse is None else fuse
+    t = configs[0]["training"]
+    out_of_time = deadline is not None and time.time() >= deadline
+    members, saved = [], []
+    for i, (cfg, folder) in enumerate(zip(configs, checkpoint_dirs, strict=True)):
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.json").write_text(json.dumps(cfg, indent=1, sort_keys=True))
+        last = folder / "last.pt"
+        checkpoint = load_checkpoint(last, device) if last.exists() else None
+        if checkpoint is not None and checkpoint["training_hash"] != training_hash(cfg):
+            raise RuntimeError(f"{last} belongs to another configuration; remove {folder}")
+        state = TrainState(**checkpoint["state"]) if checkpoint else None
+        if state is not None and state.done and not (state.stop_reason == "time limit" and not out_of_time):
+            continue  # finished: decoded as it is
+        members.append((cfg, folder, i))
+        saved.append(checkpoint)
+    if not members:
+        return [TrainState(**load_checkpoint(Path(f) / "last.pt", "cpu")["state"]) for f in checkpoint_dirs], None
+    resumed = [s is not None for s in saved]
+    steps = {s["state"]["step"] for s in saved if s is not None}
+    if any(resumed) and (not all(resumed) or len(steps) > 1):
+        raise ValueError(f"the members of seeds {[m[0]['seed'] for m in members]} stand at different "
+                         f"updates; resume them one by one (train without a group)")
+    starts = [init_optimizer[i] for _, _, i in members]
+    continued = not any(resumed) and all(s is not None for s in starts)
+    if continued and len({int(s["step"]) for s in starts}) > 1:
+        raise ValueError(f"the members of seeds {[m[0]['seed'] for m in members]} continue from "
+                         f"different updates ({sorted(int(s['step']) for s in starts)}); group "
+                         f"only members that start at the same update")
+
+    together = [cfg["seed"] for cfg, _, _ in members] if len(members) > 1 else []
+    models, states = [], []
+    for (cfg, _, i), checkpoint in zip(members, saved, strict=True):
+        torch.manual_seed(cfg["seed"])
+        model = build_model(cfg, src_vocab_size, tgt_vocab_size)
+        if checkpoint is None and init_weights[i] is not None:
+            model.load_state_dict(init_weights[i])
+        if checkpoint is not None:
+            model.load_state_dict(checkpoint["model"])
+            state = TrainState(**checkpoint["state"])
+            state.done, state.stop_reason = False, ""
+        else:
+            state = TrainState(group_seeds=together)
+            if continued:
+                state.step = state.start_step = int(starts[0]["step"])
+        models.append(model.to(device))
+        states.append(state)
+    runs = _Run(compile_decoder_step(models[0], compile_step)) if len(models) == 1 else _Group(models, compile_step)
+    optimizer = torch.optim.Adam(runs.parameters(), lr=t["lr"], betas=(t["beta1"], t["beta2"]), eps=t["eps"],
+                                 fused=device.type == "cuda")  # fused: one kernel for all parameters
+    if all(resumed):
+        runs.load_optimizer(optimizer, [s["optimizer"] for s in saved])
+        _set_rng_state(saved[0]["rng"], device)
+    else:
+        if continued:
+            runs.load_optimizer(optimizer, [s["optimizer"] for s in starts])
+        if runs.k > 1:  # one generator draws every member's dropout, from the first seed
+            torch.manual_seed(members[0][0]["seed"])
+    member_pairs = [train_pairs[i] for _, _, i in members]
+    streams = [_batch_stream(pairs, t["batch_size"], cfg["seed"], s.epoch, s.position)
+               for pairs, (cfg, _, _), s in zip(member_pairs, members, states, strict=True)]
+    dim, updates_here = model_dim(configs[0]), 0
+    prefix = [f"seed {cfg['seed']} " if runs.k > 1 else "" for cfg, _, _ in members]
+    bar = _progress_bar(progress, t["max_steps"], states[0].step)
+    while not all(s.done for s in states):
+        start = time.perf_counter()
+        active = [not s.done for s in states]
+        parts, sentences = [], []  # per member: the update's batches (fused: one)
+        for k, stream in enumerate(streams):
+            if active[k]:
+                groups = [next(stream) for _ in range(t["accum_count"])]
+                states[k].epoch, states[k].position = groups[-1][0], groups[-1][1]
+                batches = [g[2] for g in groups]
+                parts.append([np.concatenate(batches)] if fuse else batches)
+            else:  # frozen after its early stop
+                parts.append(None)
+            sentences.append(0 if parts[-1] is None else sum(len(b) for b in parts[-1]))
+        step = next(s.step for s in states if not s.done) + 1
+        for group in optimizer.param_groups:
+            group["lr"] = noam_lr(step, t["lr"], dim, t["warmup"])
+        losses = runs.update(optimizer, parts, member_pairs, sentences, active, t, amp, device)
         if device.type == "cuda":
             torch.cuda.synchronize(device)
-        state.train_seconds += time.perf_counter() - start
-        if keep_every > 0 and state.step % keep_every == 0:
-            kept = kept_update_dir(checkpoint_dir, state.step)
-            if not (kept / "index.json").exists():
-                save_sharded(model.state_dict(), kept)
+        seconds = time.perf_counter() - start
+        for k, ((_, folder, _), state) in enumerate(zip(members, states, strict=True)):
+            if active[k]:
+                state.step, state.train_seconds = step, state.train_seconds + seconds
+                state.target_tokens += losses[k][1]
+                if keep_every > 0 and step % keep_every == 0 and not (kept_update_dir(folder, step) / "index.json").exists():
+                    save_sharded(runs.member(k).state_dict(), kept_update_dir(folder, step))
         updates_here += 1
+        shown = active.index(True)
         bar.update(1)
-        bar.set_postfix(loss=f"{train_loss:.3f}", best=f"{state.best_loss:.4f}", refresh=False)
-
-        if state.step % t["valid_every"] == 0 or state.step >= t["max_steps"]:
-            loss, improved = validate(model, config, checkpoint_dir, state, optimizer.state_dict(), dev_pairs,
-                                      device, deadline, train_loss)
+        bar.set_postfix(loss=f"{losses[shown][0]:.3f}", best=f"{states[shown].best_loss:.4f}", refresh=False)
+        if step % t["valid_every"] == 0 or step >= t["max_steps"]:
+            for k, ((cfg, folder, i), state) in enumerate(zip(members, states, strict=True)):
+                if state.done:
+                    continue
+                loss, improved = validate(runs.member(k), cfg, folder, state, runs.optimizer_state(optimizer, k),
+                                          dev_pairs[i], device, deadline, losses[k][0])
+                if log is not None:
+                    log(f"{prefix[k]}step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
+        elif deadline is not None and time.time() >= deadline:  # between validations
+            for k, ((cfg, folder, _), state) in enumerate(zip(members, states, strict=True)):
+                if not state.done:
+                    cut(runs.member(k), cfg, folder, state, runs.optimizer_state(optimizer, k), device)
             if log is not None:
-                log(f"step {state.step}: dev loss {loss:.4f}{' (best)' if improved else ''}")
-        elif deadline is not None and time.time() >= deadline:
-            cut(model, config, checkpoint_dir, state, optimizer.state_dict(), device)
-            if log is not None:
-                log(f"step {state.step}: time limit; checkpoint saved")
-        if stop_after is not None and updates_here >= stop_after and not state.done:
+                log(f"step {step}: time limit; checkpoint{'s' if runs.k > 1 else ''} saved")
+        if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
             break
     bar.close()
-    if not state.done:  # interrupted on purpose: return the current weights
-        return TrainResult(model.eval(), state, checkpoint_dir)
-    model.load_state_dict(_best_weights(checkpoint_dir, device))
-    return TrainResult(model.eval(), state, checkpoint_dir)
+    by_folder = {str(folder): state for (_, folder, _), state in zip(members, states, strict=True)}
+    return [by_folder.get(str(Path(f))) or TrainState(**load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
+            for f in checkpoint_dirs], runs
 
 
 def _best_weights(checkpoint_dir: Path, device) -> dict:

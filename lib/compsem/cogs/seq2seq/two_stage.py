@@ -243,18 +243,18 @@ def train_two_stage_group(
     compile_step: str | None = None,
 ) -> bool:
     """Both stages of ``configs`` (one configuration but for the seed), each stage trained as
-    one batched model (:func:`compsem.cogs.seq2seq.grouped.train_group`: each seed keeps its
+    one batched model (:func:`compsem.cogs.seq2seq.trainer.train_group`: each seed keeps its
     own batches, loss, clip, Adam, validations and early stopping; each member's COGS stage
     starts from its own auxiliary model; where it continues that model's update count, the
     members that start at the same update train together, :func:`_same_start`). The checkpoints are where :func:`train_two_stage`
     keeps them, so :func:`train_and_decode` then reads the trained stages back and decodes each run. Returns
     whether every member finished both stages (False: interrupted or cut by ``deadline``; the
     next call resumes)."""
-    from compsem.cogs.seq2seq import grouped
+    from compsem.cogs.seq2seq.grouped import check_group
 
     for config in configs:
         validate_aux(config)
-    grouped.check_group(configs)
+    check_group(configs)
     dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
     root = checkpoint_root(checkpoints)
     src_vocab, tgt_vocab = vocabularies(configs[0])  # the same for every seed
@@ -269,7 +269,7 @@ def train_two_stage_group(
         if log:
             log(f"auxiliary stage ({configs[0]['auxiliary']['objective']}, seeds "
                 f"{[c['seed'] for c in configs]}) in {folders[0].parent}")
-        states = grouped.train_group(
+        states = trainer.train_group(
             stage1, [_encode(p[p.split == "train"], src_vocab, tgt_vocab) for p in pairs],
             [_encode(p[p.split == "dev"], src_vocab, tgt_vocab) for p in pairs], *sizes, folders, **options)
         if not all(s.done and s.stop_reason != "time limit" for s in states):
@@ -281,7 +281,7 @@ def train_two_stage_group(
                   _encode(masked_cogs("dev"), src_vocab, tgt_vocab))
     done = True
     for members in _same_start(len(configs), init_optimizer):  # a group shares its update count
-        states = grouped.train_group(
+        states = trainer.train_group(
             [configs[k] for k in members], *cogs_pairs, *sizes,
             [root / "cogs" / training_hash(configs[k]) for k in members],
             init_weights=None if init is None else [init[k] for k in members],
