@@ -34,14 +34,6 @@ def test_run_level_means_are_figure_4_1s():
     assert per_run.loc[1, "dev"] == 0.95
 
 
-def test_t_interval():
-    mean, low, high = summary.t_interval([0.2, 0.4, 0.6])
-    half = stats.t.ppf(0.975, 2) * 0.2 / math.sqrt(3)
-    assert mean == pytest.approx(0.4) and low == pytest.approx(0.4 - half)
-    assert high == pytest.approx(0.4 + half)
-    assert math.isnan(summary.t_interval([0.3])[1])
-
-
 def test_welch_difference_agrees_with_scipy():
     ours = np.array([0.40, 0.45, 0.49])
     diff, low, high = summary.welch_difference(ours, 0.35, 0.06, 5)
@@ -55,21 +47,6 @@ def test_welch_difference_agrees_with_scipy():
     assert (high - low) / 2 == pytest.approx(
         stats.t.ppf(0.975, _welch_dof(ours, 0.06, 5)) * math.sqrt(ours.var(ddof=1) / 3 + 0.06**2 / 5)
     )
-
-
-def test_t_interval_level():
-    values = np.array([0.42, 0.47, 0.51, 0.39])
-    mean, low95, high95 = summary.t_interval(values)
-    assert (mean, low95, high95) == summary.t_interval(values, level=0.95)  # 95% by default
-    mean90, low90, high90 = summary.t_interval(values, level=0.90)
-    assert mean90 == mean == pytest.approx(values.mean())
-    se = values.std(ddof=1) / math.sqrt(4)
-    assert high90 - mean == pytest.approx(stats.t.ppf(0.95, 3) * se)
-    assert mean - low90 == pytest.approx(stats.t.ppf(0.95, 3) * se)
-    assert high95 - mean == pytest.approx(stats.t.ppf(0.975, 3) * se)
-    assert low95 < low90 < mean < high90 < high95  # narrower, both around the mean
-    assert (low90, high90) == pytest.approx(stats.t.interval(0.90, 3, loc=mean, scale=se))
-    assert math.isnan(summary.t_interval([0.3], level=0.9)[2])
 
 
 def test_welch_difference_level():

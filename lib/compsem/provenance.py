@@ -15,7 +15,6 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -23,7 +22,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from compsem import paths, report
+from compsem import fitcache, paths, report
 from compsem.data.registry import sha256_of
 from compsem.parameters import ParameterError, chapters, resolve_parameters, source_path
 
@@ -42,13 +41,10 @@ imported; removed from the notebook before it is written (:func:`take_probe`).""
 
 
 def package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            versions[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    return versions
+    """Python's version and those of the installed :data:`PACKAGES` (through
+    :func:`compsem.fitcache.versions`; a missing package is left out)."""
+    installed = {name: version for name, version in fitcache.versions(PACKAGES).items() if version != "absent"}
+    return {"python": platform.python_version(), **installed}
 
 
 def git_commit() -> str:
@@ -105,27 +101,29 @@ def take_probe(notebook) -> list[str] | None:
 
 
 def changed_while_running(chapter: str, before: dict[str, str], source_digest: str,
-                          modules: list[str]) -> list[str]:
-    """The imported ``modules`` whose source differs from the snapshot ``before``
-    (:func:`library_snapshot`), and the chapter source when it differs from ``source_digest``:
-    the code changed during the run, so the notebook cannot say which code made it."""
-    changed = [m for m, digest in module_hashes(modules).items() if before.get(m) != digest]
+                          module_digests: dict[str, str]) -> list[str]:
+    """The imported modules whose digest now (``module_digests``, :func:`module_hashes`) differs
+    from the snapshot ``before`` (:func:`library_snapshot`), and the chapter source when it
+    differs from ``source_digest``: the code changed during the run, so the notebook cannot say
+    which code made it."""
+    changed = [m for m, digest in module_digests.items() if before.get(m) != digest]
     if sha256_of(source_path(chapter)) != source_digest:
         changed.append(str(source_path(chapter)))
     return changed
 
 
 def metadata(chapter: str, profile: str, parameters: dict, source_digest: str,
-             modules: list[str], wall_time: float, previous: Path, notebook) -> dict:
+             module_digests: dict[str, str], wall_time: float, previous: Path, notebook) -> dict:
     """The ``metadata.compsem`` of an executed ``notebook`` (its probe already taken):
-    ``previous`` is the notebook it will replace, whose longest wall time it carries on
+    ``module_digests`` those of the modules it imported (:func:`module_hashes`), ``previous``
+    the notebook it will replace, whose longest wall time it carries on
     (:func:`longest_wall_time`)."""
     return {
         "chapter": chapter,
         "profile": profile,
         "parameters": parameters,
         "source_sha256": source_digest,
-        "modules": module_hashes(modules),
+        "modules": module_digests,
         "packages": package_versions(),
         "git_commit": git_commit(),
         "machine": f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores",

@@ -218,13 +218,14 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         modules = provenance.take_probe(result)
         if modules is None:
             raise ChapterFailed(f"chapter {chapter!r}: provenance cell missing after execution")
-        changed = provenance.changed_while_running(chapter, library_before, source_digest, modules)
+        module_digests = provenance.module_hashes(modules)  # hashed once: checked, then recorded
+        changed = provenance.changed_while_running(chapter, library_before, source_digest, module_digests)
         if changed:
             raise ChapterFailed(
                 f"chapter {chapter!r}: {', '.join(changed)} changed while it ran, so the notebook "
                 f"cannot say which code made it; the previous {final} is untouched; run it again")
         result.metadata["compsem"] = provenance.metadata(
-            chapter, profile, parameters, source_digest, modules, wall_time, final, result)
+            chapter, profile, parameters, source_digest, module_digests, wall_time, final, result)
         with tempfile.NamedTemporaryFile("w", dir=output_dir, prefix=f".{chapter}.",
                                          suffix=".ipynb.tmp", delete=False) as handle:
             final_tmp = Path(handle.name)  # unique: concurrent runs never share it

@@ -30,6 +30,7 @@ from compsem.cogs.seq2seq import curve as curves
 from compsem.cogs.seq2seq import experiment, trainer
 from compsem.cogs.seq2seq import results as res
 from compsem.devices import resolve_device
+from compsem.stats import seed_interval
 
 CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
@@ -300,8 +301,8 @@ def transformer_over_seeds(
     }
     values, rows = {}, {}
     for name, series in per_seed.items():
-        mean, low, high = s45.t_interval(series)
-        _, low90, high90 = s45.t_interval(series, level=0.90)
+        mean, low, high = seed_interval(series)
+        _, low90, high90 = seed_interval(series, level=0.90)
         values |= {
             f"cogs_tf1_{name}_ci_low": low,
             f"cogs_tf1_{name}_ci_high": high,
@@ -712,7 +713,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             ("not_paren", "error_not_ending_paren"),
             ("edit_distance", "error_edit_distance"),
         ):
-            mean, low, high = s45.t_interval([shares[row] for shares in by_seed])
+            mean, low, high = seed_interval([shares[row] for shares in by_seed])
             values[f"cogs_tf1_{key}_mean"] = mean
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high

@@ -6,7 +6,6 @@ the chapter re-implements no metric:
 
 - :func:`run_level` -- per run: gen, lexical and structural means over the cases (Figure 4-1),
   dev and test;
-- :func:`t_interval` -- a seed-level quantity's mean and its t-interval over the seeds;
 - :func:`welch_difference` -- our mean over seeds minus the paper's mean over its 5 seeds, with
   Welch's interval from both SDs (the paper's from Figure 4-3);
 - :func:`table_4_5` -- Table 4-5 (and the Figure 4-1 means) laid out as in the paper, ours as
@@ -28,6 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from compsem.cogs import evaluation as ev
+from compsem.stats import seed_interval
 
 PAPER_SEEDS = 5
 """Runs per configuration in the dissertation (Section 4.5.1: "5 random seeds")."""
@@ -61,19 +61,6 @@ def run_level(collected: pd.DataFrame) -> pd.DataFrame:
         )
     columns = ["model", "exposures", "seed", *MEANS, "dev", "test"]
     return pd.DataFrame(rows, columns=columns)
-
-
-def t_interval(values, level: float = 0.95) -> tuple[float, float, float]:
-    """Mean of a seed-level quantity and the bounds of its t-interval over the seeds,
-    ``mean +- t_{(1+level)/2, n-1} s / sqrt(n)`` (NaN bounds for a single seed)."""
-    values = np.asarray(values, dtype=float)
-    mean = float(values.mean())
-    if len(values) < 2:
-        return mean, float("nan"), float("nan")
-    half = stats.t.ppf(0.5 + level / 2, len(values) - 1) * values.std(ddof=1) / math.sqrt(
-        len(values)
-    )
-    return mean, float(mean - half), float(mean + half)
 
 
 def welch_difference(
@@ -152,7 +139,7 @@ def findings_table(
         key = target_key(model, exposures, quantity)
         if not len(values) or key not in paper:
             continue
-        mean, low, high = t_interval(values)
+        mean, low, high = seed_interval(values)
         rows[ev.CASE_LABELS.get(quantity, f"mean: {quantity}")] = {
             "paper (mean of 5)": paper[key],
             "ours (mean)": mean,
