@@ -108,7 +108,7 @@ chapter.released_sizes(splits, exposure_1, exposure_100)
 chapter.case_composition(train).to_frame("train rows")
 
 # %%
-chapter.case_table(gen_released, cogs.load_case_sections())
+corpus.case_table(cogs.load_case_sections(), gen_released)
 
 # %% [markdown]
 # ## Method

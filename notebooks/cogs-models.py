@@ -91,7 +91,7 @@ from IPython.display import HTML, display
 from myst_nb import glue as glue_display
 
 from compsem import report
-from compsem.cogs import figures
+from compsem.cogs import corpus, figures
 from compsem.cogs import models_chapter as chapter
 from compsem.cogs import summary as s45
 from compsem.cogs.seq2seq import config as cfg
@@ -120,7 +120,7 @@ paper = {key: target["paper"] for key, target in targets.items()}  # for plots b
 gold = {split: cogs.load(split) for split in ("dev", "test", "gen")}
 train_100 = experiment.training_frame(100)
 src_vocab, tgt_vocab = cogs_vocabularies()
-chapter.split_sizes(
+corpus.length_summary(
     {"train (1 exposure)": cogs.load("train"), "train_100 (100 exposures)": train_100, **gold}
 ).round(1)
 
@@ -145,7 +145,7 @@ blobs
 # known word in a new role or construction), 3 *structural* generalization (a new structure).
 
 # %%
-chapter.case_table(cogs.load_case_sections())
+corpus.case_table(cogs.load_case_sections(), gold["gen"])
 
 # %% [markdown]
 # ## Method
@@ -183,7 +183,7 @@ chapter.case_table(cogs.load_case_sections())
 
 # %%
 results |= chapter.model_sizes(len(src_vocab), len(tgt_vocab), reduced_model)
-report.style_comparison(chapter.compared(results, "cogs_params_"))
+report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_params_"))
 
 # %% [markdown]
 # The comparison gives each count beside the dissertation's (claim *parameter-counts* in the
@@ -264,7 +264,7 @@ table45, table45_means = s45.table_4_5(
 results |= table45_means
 display(
     HTML(
-        chapter.folded(
+        report.folded(
             table45,
             "Table 4-5 laid out as in the paper: ours as mean ± SD over the seeds (n), "
             "the paper's mean of 5 seeds",
@@ -518,7 +518,7 @@ if run is not None:
 # Beside the paper (status *substitute*: a smaller model, fewer updates, one seed, greedy):
 
 # %%
-report.style_comparison(chapter.compared(results, "cogs_reduced_")) if run is not None else None
+report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_reduced_")) if run is not None else None
 
 # %% [markdown]
 # #### By generalization case
@@ -571,7 +571,7 @@ chapter.error_table(analysed_runs, paper).round(3)
 
 # %%
 results |= chapter.error_values(analysed_runs, grid_models)
-analysis = chapter.compared(results, chapter.ANALYSIS_PREFIXES)
+analysis = report.compare(results, "cogs-models", prefixes=chapter.ANALYSIS_PREFIXES)
 report.style_comparison(analysis) if len(analysis) else None
 
 # %% [markdown]

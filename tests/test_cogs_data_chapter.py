@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from compsem.cogs import corpus, generate, grammar, lf
 from compsem.cogs import data_chapter as chapter
-from compsem.cogs import generate, grammar, lf
+from compsem.cogs import evaluation as ev
 from compsem.cogs.interpret import Interpreter
 from compsem.cogs.lexicon import VERB_CLASSES, Lexicon, Noun, Verb, load_lexicon
 
@@ -147,16 +148,18 @@ def test_released_counts_and_sizes_on_a_tiny_release():
     }  # fmt: skip
 
 
-def test_case_table_lists_the_21_cases_in_the_generators_order():
+def test_case_table_lists_the_21_cases_in_table_4_1_order():
     gen = pd.DataFrame({"case": [c for c in generate.CASES for _ in range(2)]})
-    sections = {c: f"4.3.{i}" for i, c in enumerate(generate.CASES)}
-    table = chapter.case_table(gen, sections)
-    assert list(table.index) == list(generate.CASES)
+    sections = {c: f"4.3.{i}" for i, c in enumerate(ev.CASE_ORDER)}
+    table = corpus.case_table(sections, gen)
+    assert list(table.index) == ev.CASE_ORDER and sorted(table.index) == sorted(generate.CASES)
     assert (table["gen rows"] == 2).all()
-    assert table.loc["cp_recursion", "kind"] == "structural"
+    assert table.loc["cp_recursion", "kind"] == "structural" == generate.CASES["cp_recursion"].kind
     assert table.loc["cp_recursion", "held-out item"] == ""
+    assert table.loc["subj_to_obj_common", "held-out item"] == "hedgehog"
     assert set(table["kind"]) == {"lexical", "structural"}
-    assert table.iloc[3, 0] == "4.3.3"
+    assert table.iloc[3]["section (released JSON)"] == "4.3.3"
+    assert "gen rows" not in corpus.case_table(sections)
 
 
 # --------------------------------------------------------------------------- logical forms
@@ -512,4 +515,4 @@ def test_released_counts_match_the_dissertations_sizes():
     assert values["cogsdata_gen_per_case_min"] == values["cogsdata_gen_per_case_max"] == 1_000
     assert values["cogsdata_n_exposure"] == 15
     assert values["cogsdata_exposure100_per_case"] == 100
-    assert chapter.case_table(splits["gen"], cogs.load_case_sections())["gen rows"].sum() == 21_000
+    assert corpus.case_table(cogs.load_case_sections(), splits["gen"])["gen rows"].sum() == 21_000

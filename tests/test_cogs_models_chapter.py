@@ -301,7 +301,7 @@ def test_error_values_per_model_per_seed_and_for_the_reduced_run():
         values["cogs_tf1_single_lexical_ci_low"] < 1 / 6 < values["cogs_tf1_single_lexical_ci_high"]
     )
     assert values["cogs_reduced_err_structure_correct"] == 0.5
-    analysis = chapter.compared(values, chapter.ANALYSIS_PREFIXES)
+    analysis = report.compare(values, chapter.CHAPTER, prefixes=chapter.ANALYSIS_PREFIXES)
     assert list(analysis.index) == [
         k for k in values if k.startswith(chapter.ANALYSIS_PREFIXES) and k in PAPER
     ]
@@ -352,10 +352,12 @@ def test_noun_table_adds_the_paper_once_per_exposure():
 
 def test_compared_keeps_the_keys_with_a_target_in_order():
     values = {"cogs_reduced_gen": 0.5, "cogs_reduced_steps": 10, "cogs_reduced_dev": 0.9}
-    assert list(chapter.compared(values, "cogs_reduced_").index) == [
+    assert list(report.compare(values, chapter.CHAPTER, prefixes="cogs_reduced_").index) == [
         "cogs_reduced_gen",
         "cogs_reduced_dev",
     ]
+    with pytest.raises(ValueError, match="keys or prefixes"):
+        report.compare(values, chapter.CHAPTER, keys=["cogs_reduced_gen"], prefixes="cogs_reduced_")
 
 
 def test_verdict_counts_flag_the_cases_away_from_the_paper():
@@ -370,12 +372,8 @@ def test_verdict_counts_flag_the_cases_away_from_the_paper():
 def test_small_helpers():
     assert chapter.paper_label(1) == "paper: Transformer 9.5M, 1 exposure"
     assert list(chapter.paper_by_case(PAPER, 1).index) == ev.CASE_ORDER
-    html = chapter.folded(pd.DataFrame({"a": [1]}), "the summary")
+    html = report.folded(pd.DataFrame({"a": [1]}), "the summary")
     assert html.startswith("<details><summary>the summary</summary><table")
-    sizes = chapter.split_sizes(
-        {"x": pd.DataFrame({"source": ["a b", "c"], "target": ["a", "a b c"]})}
-    )
-    assert sizes.loc["x"].tolist() == [2, 1.5, 2.0, 3]
 
 
 # --------------------------------------------------------------------------- on the data mirror

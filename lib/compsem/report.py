@@ -36,10 +36,17 @@ def verdict(ours: float, target: Mapping) -> str:
     return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
 
 
-def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None) -> pd.DataFrame:
+def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None,
+            prefixes: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Ours beside the paper's: one row per key with ours, paper, difference, tolerance, verdict
-    and the paper's source (table, figure or section)."""
+    and the paper's source (table, figure or section). The keys are ``keys``, or the keys of
+    ``ours`` that have a target and start with one of ``prefixes`` (in the order of ``ours``),
+    or every key of ``ours``."""
     targets = load_targets(study)
+    if keys is not None and prefixes is not None:
+        raise ValueError("compare: pass keys or prefixes, not both")
+    if prefixes is not None:
+        keys = [k for k in ours if k in targets and k.startswith(prefixes)]
     keys = list(ours) if keys is None else keys
     unknown = [k for k in keys if k not in targets]
     if unknown:
@@ -115,9 +122,13 @@ def show_comparison(table: pd.DataFrame, what: str = "paper numbers"):
     others = len(table) - len(compared)
     if others:
         line += f"; {others} shown but not compared (substitute or not run here)"
-    styled = style_comparison(table).to_html()
-    return HTML(f"<p>{line}.</p><details><summary>Show the {len(table)} rows</summary>"
-                f"{styled}</details>")
+    return HTML(f"<p>{line}.</p>" + folded(style_comparison(table), f"Show the {len(table)} rows"))
+
+
+def folded(table, summary: str) -> str:
+    """A table (a DataFrame or a Styler) as HTML folded under a one-line ``summary`` (a
+    ``<details>`` element)."""
+    return f"<details><summary>{summary}</summary>{table.to_html()}</details>"
 
 
 _GLUED: dict[str, float] = {}

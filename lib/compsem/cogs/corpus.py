@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from compsem.cogs import evaluation
+from compsem.cogs import evaluation, generate
 from compsem.cogs import lf as lfm
 
 
@@ -46,6 +46,25 @@ def length_summary(splits: dict[str, pd.DataFrame]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("split")
+
+
+def case_table(sections: dict[str, str], gen: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The 21 generalization cases of Table 4-1, in its order: label, lexical or structural
+    (:func:`compsem.cogs.evaluation.case_kind`), the section of the released
+    ``gen_cases_to_paper_sections.json`` (``sections``), the held-out item
+    (:data:`compsem.cogs.generate.CASES`) and, given the ``gen`` split, its rows per case."""
+    table = pd.DataFrame(
+        {
+            "label": [evaluation.CASE_LABELS[c] for c in evaluation.CASE_ORDER],
+            "kind": [evaluation.case_kind(c) for c in evaluation.CASE_ORDER],
+            "section (released JSON)": [sections[c] for c in evaluation.CASE_ORDER],
+            "held-out item": [generate.CASES[c].item or "" for c in evaluation.CASE_ORDER],
+        },
+        index=pd.Index(evaluation.CASE_ORDER, name="case"),
+    )
+    if gen is not None:
+        table["gen rows"] = gen["case"].value_counts().reindex(table.index).astype(int)
+    return table
 
 
 def nmod_chain_depth(form: lfm.LogicalForm) -> int:

@@ -86,25 +86,6 @@ def released_counts(
     }
 
 
-def case_table(gen: pd.DataFrame, sections: dict[str, str]) -> pd.DataFrame:
-    """The 21 generalization cases of Table 4-1 in the generator's order: the dissertation
-    section of each (``gen_cases_to_paper_sections.json``), lexical or structural, the held-out
-    item, and the rows of ``gen``."""
-    per_case = gen.case.value_counts()
-    return pd.DataFrame(
-        {
-            "section (gen_cases_to_paper_sections.json)": [sections[c] for c in generate.CASES],
-            "kind": [case.kind for case in generate.CASES.values()],
-            "held-out item": [case.item or "" for case in generate.CASES.values()],
-            "gen rows": [int(per_case[c]) for c in generate.CASES],
-        },
-        index=list(generate.CASES),
-    )
-
-
-# --------------------------------------------------------------------------- logical forms
-
-
 def all_released_rows(
     splits: dict[str, pd.DataFrame], exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
 ) -> pd.DataFrame:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from compsem.cogs import syntax as syn
+from compsem.cogs.evaluation import case_kind
 from compsem.cogs.grammar import PCFG, SUBJECT_SLOTS, load_pcfg, slot_of
 from compsem.cogs.interpret import Interpreter
 
@@ -43,28 +44,30 @@ class GenCase:
     """
 
     name: str
-    kind: str  # "lexical" or "structural"
     item: str | None = None
     train: str | None = None
     gen: str | None = None
     exposure: str | None = None
 
+    @property
+    def kind(self) -> str:
+        """``"lexical"`` or ``"structural"`` (:func:`compsem.cogs.evaluation.case_kind`)."""
+        return case_kind(self.name)
+
 
 GEN_CASES: tuple[GenCase, ...] = (
     GenCase(
         "subj_to_obj_common",
-        "lexical",
         "hedgehog",
         "subject",
         "object",
         "exposure_example_subj_common",
     ),
     GenCase(
-        "subj_to_obj_proper", "lexical", "Lina", "subject", "object", "exposure_example_subj_proper"
+        "subj_to_obj_proper", "Lina", "subject", "object", "exposure_example_subj_proper"
     ),
     GenCase(
         "obj_to_subj_common",
-        "lexical",
         "cockroach",
         "object",
         "subject",
@@ -72,23 +75,21 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "obj_to_subj_proper",
-        "lexical",
         "Charlie",
         "object",
         "subject",
         "exposure_example_obj_proper",
     ),
-    GenCase("prim_to_subj_common", "lexical", "shark", "primitive", "subject", "primitive"),
-    GenCase("prim_to_subj_proper", "lexical", "Paula", "primitive", "subject", "primitive"),
-    GenCase("prim_to_obj_common", "lexical", "shark", "primitive", "object", "primitive"),
-    GenCase("prim_to_obj_proper", "lexical", "Paula", "primitive", "object", "primitive"),
-    GenCase("prim_to_inf_arg", "lexical", "crawl", "primitive", "infinitive", "primitive"),
-    GenCase("obj_pp_to_subj_pp", "structural", None, None, "subject_pp"),
-    GenCase("cp_recursion", "structural", None, None, "cp_depth"),
-    GenCase("pp_recursion", "structural", None, None, "pp_depth"),
+    GenCase("prim_to_subj_common", "shark", "primitive", "subject", "primitive"),
+    GenCase("prim_to_subj_proper", "Paula", "primitive", "subject", "primitive"),
+    GenCase("prim_to_obj_common", "shark", "primitive", "object", "primitive"),
+    GenCase("prim_to_obj_proper", "Paula", "primitive", "object", "primitive"),
+    GenCase("prim_to_inf_arg", "crawl", "primitive", "infinitive", "primitive"),
+    GenCase("obj_pp_to_subj_pp", None, None, "subject_pp"),
+    GenCase("cp_recursion", None, None, "cp_depth"),
+    GenCase("pp_recursion", None, None, "pp_depth"),
     GenCase(
         "active_to_passive",
-        "lexical",
         "bless",
         "verb:transitive",
         "verb:passive,passive_by",
@@ -96,7 +97,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "passive_to_active",
-        "lexical",
         "squeeze",
         "verb:passive",
         "verb:transitive",
@@ -104,7 +104,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "obj_omitted_transitive_to_transitive",
-        "lexical",
         "bake",
         "verb:object_omitted",
         "verb:transitive",
@@ -112,7 +111,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "unacc_to_transitive",
-        "lexical",
         "shatter",
         "verb:unaccusative",
         "verb:transitive",
@@ -120,7 +118,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "do_dative_to_pp_dative",
-        "lexical",
         "teleport",
         "verb:do_dative",
         "verb:pp_dative",
@@ -128,7 +125,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "pp_dative_to_do_dative",
-        "lexical",
         "ship",
         "verb:pp_dative",
         "verb:do_dative",
@@ -136,7 +132,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "only_seen_as_transitive_subj_as_unacc_subj",
-        "lexical",
         "cobra",
         "transitive_subject",
         "unacc_subject",
@@ -144,7 +139,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "only_seen_as_unacc_subj_as_obj_omitted_transitive_subj",
-        "lexical",
         "hippo",
         "unacc_subject",
         "omitted_subject",
@@ -152,7 +146,6 @@ GEN_CASES: tuple[GenCase, ...] = (
     ),
     GenCase(
         "only_seen_as_unacc_subj_as_unerg_subj",
-        "lexical",
         "hippo",
         "unacc_subject",
         "unerg_subject",

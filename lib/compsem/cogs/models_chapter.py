@@ -66,14 +66,27 @@ REFERENCE_PARSER = "symbolic reference parser"
 SUMMARY_COLUMNS = ["dev", "test", "gen", "lexical", "structural"]
 """In distribution (dev, test) and generalization (gen and its means, Figure 4-1)."""
 
-PAPER_ERROR_ROWS = {
-    "error_not_ending_paren": "cogs_err_not_paren",
-    "error_edit_distance": "cogs_err_edit_distance",
-    "single_lexical": "cogs_err_single_lexical",
-    "active → passive: wrong_structure": "cogs_ap_wrong_structure",
+MODEL_ANALYSIS_KEYS = {
+    "error_not_ending_paren": "cogs_err_not_paren_{model}",
+    "error_edit_distance": "cogs_err_edit_distance_{model}",
+    "single_lexical": "cogs_err_single_lexical_{model}",
+    "active → passive: wrong_structure": "cogs_ap_wrong_structure_{model}",
+    "depth 3-5 accuracy": "cogs_t46_{model}_depth3to5",
+    "active → passive: errors": "cogs_ap_errors_{model}",
 }
-"""Rows of :func:`compsem.cogs.summary.analyses` with a per-model paper number (Sections 4.5.3,
-4.5.5.1 and 4.5.5.2), and the prefix of its target key."""
+"""Rows of :func:`compsem.cogs.summary.analyses` with a paper number per model (Sections 4.5.3,
+4.5.4, 4.5.5.1 and 4.5.5.2, Table 4-6), and the target key of each (``{model}``: a grid model;
+the Active -> Passive errors per run)."""
+
+POOLED_ANALYSIS_KEYS = {
+    "depth: premature_end": "cogs_depth_premature_end",
+    "depth: only_index": "cogs_depth_only_index",
+    "depth: capped": "cogs_depth_capped",
+    "test: mean length of correct outputs": "cogs_test_len_correct",
+    "test: mean length of incorrect outputs": "cogs_test_len_incorrect",
+}
+"""Rows of :func:`compsem.cogs.summary.analyses` whose paper number pools the models (Sections
+4.5.4 and 4.5.5), and the target key of each."""
 
 REDUCED_ERROR_ROWS = (
     "error_edit_distance",
@@ -87,19 +100,6 @@ REDUCED_ERROR_ROWS = (
 
 ANALYSIS_PREFIXES = ("cogs_err_", "cogs_ap_", "cogs_t46_", "cogs_depth_")
 """Target keys of the error analyses (Sections 4.5.3-4.5.5, Table 4-6)."""
-
-
-def compared(values: Mapping[str, float], prefixes: str | tuple[str, ...]) -> pd.DataFrame:
-    """Ours beside the paper (:func:`compsem.report.compare`) for the ``values`` whose key has a
-    target and starts with one of ``prefixes``, in the order of ``values``."""
-    targets = report.load_targets(CHAPTER)
-    keys = [k for k in values if k in targets and k.startswith(prefixes)]
-    return report.compare(values, CHAPTER, keys=keys)
-
-
-def folded(table: pd.DataFrame, summary: str) -> str:
-    """A table as HTML folded under a one-line ``summary`` (a ``<details>`` element)."""
-    return f"<details><summary>{summary}</summary>{table.to_html()}</details>"
 
 
 def paper_label(exposures: int) -> str:
@@ -122,21 +122,6 @@ def transformer_runs(analysed_runs: Mapping[str, pd.DataFrame]) -> str | None:
 # --------------------------------------------------------------------------- data and models
 
 
-def split_sizes(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Examples and mean and longest lengths (whitespace tokens) of each split (Section 4.4.3)."""
-    return pd.DataFrame(
-        {
-            name: {
-                "examples": len(f),
-                "source tokens (mean)": f.source.str.split().str.len().mean(),
-                "target tokens (mean)": f.target.str.split().str.len().mean(),
-                "target tokens (max)": f.target.str.split().str.len().max(),
-            }
-            for name, f in frames.items()
-        }
-    ).T
-
-
 def train_100_blobs(
     train: pd.DataFrame, exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
 ) -> tuple[pd.DataFrame, dict]:
@@ -154,19 +139,6 @@ def train_100_blobs(
         "cogs_train100_candidates_matching": int(table["upstream"].sum()),
     }
     return table, values
-
-
-def case_table(sections: Mapping[str, str]) -> pd.DataFrame:
-    """The 21 generalization cases of Table 4-1: label, lexical or structural, and the section of
-    the released ``gen_cases_to_paper_sections.json``."""
-    return pd.DataFrame(
-        {
-            "case": ev.CASE_ORDER,
-            "label": [ev.CASE_LABELS[c] for c in ev.CASE_ORDER],
-            "kind": [ev.case_kind(c) for c in ev.CASE_ORDER],
-            "section (released JSON)": [sections[c].split(" ")[0] for c in ev.CASE_ORDER],
-        }
-    ).set_index("case")
 
 
 def parameter_count(model: str, src_vocab_size: int, tgt_vocab_size: int) -> int:
@@ -359,17 +331,17 @@ def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list
     shared = beam_run.predictions[keys].merge(greedy_run.predictions, on=keys)
     rows = []
     for label, frame in (("beam 5", beam_run.predictions), ("greedy", shared)):
-        scored = experiment.exact_match_accuracy(frame, gold)
-        by = pd.Series(scored["gen_by_case"])
-        sample = ev.analyse(ev.join_gold(frame, gold), with_semantics=False)
-        sample = sample[sample.split == "gen"]
+        analysed = ev.analyse(ev.join_gold(frame, gold), with_semantics=False)  # scored once
+        accuracy = analysed.groupby("split")["exact"].mean()
+        sample = analysed[analysed.split == "gen"]
+        by = sample.groupby("case")["exact"].mean()
         rows.append(
             {
                 "run": cfg.describe(config),
                 "decoding": label,
                 "sentences": len(frame),
-                "dev": scored["accuracy"]["dev"],
-                "test": scored["accuracy"]["test"],
+                "dev": float(accuracy["dev"]),
+                "test": float(accuracy["test"]),
                 **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
                 "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
                 "depth errors at the cap": ev.depth_errors(sample)["capped"],
@@ -652,19 +624,14 @@ def paper_analyses(paper: Mapping[str, float], model: str) -> pd.Series:
     (Sections 4.5.3-4.5.5, Table 4-6; the depth and test-length shares pool the models, the
     Active -> Passive errors are the paper's total over its 5 runs, per run)."""
     long_key = "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
-    return pd.Series(
-        {row: paper[f"{prefix}_{model}"] for row, prefix in PAPER_ERROR_ROWS.items()}
-        | {
-            "depth 3-5 accuracy": paper[f"cogs_t46_{model}_depth3to5"],
-            "depth: premature_end": paper["cogs_depth_premature_end"],
-            "depth: only_index": paper["cogs_depth_only_index"],
-            "depth: capped": paper["cogs_depth_capped"],
-            "active → passive: errors": paper[f"cogs_ap_errors_{model}"],
-            "test accuracy, outputs > 95 tokens": paper[long_key],
-            "test: mean length of correct outputs": paper["cogs_test_len_correct"],
-            "test: mean length of incorrect outputs": paper["cogs_test_len_incorrect"],
-        }
-    )
+    keys = {row: key.format(model=model) for row, key in MODEL_ANALYSIS_KEYS.items()}
+    keys |= POOLED_ANALYSIS_KEYS | {"test accuracy, outputs > 95 tokens": long_key}
+    order = [*MODEL_ANALYSIS_KEYS][:4] + ["depth 3-5 accuracy", "depth: premature_end", "depth: only_index",
+                                          "depth: capped", "active → passive: errors",
+                                          "test accuracy, outputs > 95 tokens",
+                                          "test: mean length of correct outputs",
+                                          "test: mean length of incorrect outputs"]
+    return pd.Series({row: paper[keys[row]] for row in order})
 
 
 def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]) -> pd.DataFrame:
@@ -684,7 +651,7 @@ def grid_model_of(name: str, models) -> str | None:
 
 def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     """The numbers of the error analyses (Sections 4.5.3-4.5.5, Table 4-6): per grid model, by
-    target key (:data:`PAPER_ERROR_ROWS`, depths 3-5, Active -> Passive errors per run); the
+    target key (:data:`MODEL_ANALYSIS_KEYS`: depths 3-5, Active -> Passive errors per run); the
     depth-error shares pooled over the grid's runs (the paper pools its models); the
     Transformer's error shares over its seeds with t-intervals; a few of the reduced run's."""
     values = {}
@@ -693,18 +660,15 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
         if model is None:
             continue
         shares = s45.analyses(frame)
-        for row, prefix in PAPER_ERROR_ROWS.items():
-            if math.isfinite(shares[row]):
-                values[f"{prefix}_{model}"] = shares[row]
-        if math.isfinite(shares["depth 3-5 accuracy"]):
-            values[f"cogs_t46_{model}_depth3to5"] = shares["depth 3-5 accuracy"]
-        values[f"cogs_ap_errors_{model}"] = shares["active → passive: errors"]
+        for row, key in MODEL_ANALYSIS_KEYS.items():
+            if math.isfinite(shares[row]) or row == "active → passive: errors":
+                values[key.format(model=model)] = shares[row]
     grid_runs = [frame for name, frame in analysed.items() if grid_model_of(name, models)]
     if grid_runs:
         pooled = pd.concat(grid_runs)
         depth = ev.depth_errors(pooled[pooled.split == "gen"])
         for name in ("premature_end", "only_index", "capped"):
-            values[f"cogs_depth_{name}"] = depth[name]
+            values[POOLED_ANALYSIS_KEYS[f"depth: {name}"]] = depth[name]
     transformer = transformer_runs(analysed)
     if transformer is not None:
         by_seed = [s45.analyses(part) for _, part in analysed[transformer].groupby("seed")]

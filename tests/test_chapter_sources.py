@@ -1,0 +1,42 @@
+"""A chapter source is narrative plus calls into the library: no function or class is defined
+in a chapter, and its code cells stay short (loops, metrics, figures and tables live in
+``compsem``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from compsem import paths
+
+MAX_CODE_LINES = 250
+"""Non-blank, non-comment lines of a chapter's code cells (jupytext percent format)."""
+
+SOURCES = sorted((paths.PROJECT_DIR / "notebooks").glob("*.py"))
+
+
+def code_lines(text: str) -> list[str]:
+    """The non-blank, non-comment lines of the code cells of a percent-format source."""
+    lines = []
+    for cell in re.split(r"^# %%", text, flags=re.M)[1:]:
+        head, _, body = cell.partition("\n")
+        if "[markdown]" not in head:
+            lines += [line for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
+    return lines
+
+
+def test_code_lines_count_code_cells_only():
+    text = "# %% [markdown]\n# prose\nx = 1\n# %%\n# a comment\n\nx = 1\ny = 2\n"
+    assert code_lines(text) == ["x = 1", "y = 2"]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_a_chapter_is_narrative_over_the_library(source):
+    lines = code_lines(source.read_text(encoding="utf-8"))
+    defined = [line for line in lines if re.match(r"\s*(async\s+def|def|class)\s", line)]
+    assert not defined, f"{source.name} defines {defined}: move it into compsem"
+    assert len(lines) <= MAX_CODE_LINES, (
+        f"{source.name} has {len(lines)} code lines (at most {MAX_CODE_LINES}): move loops, tables and "
+        f"figures into compsem.<study>.chapter")
+    assert len(SOURCES) >= 10
