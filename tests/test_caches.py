@@ -48,3 +48,11 @@ def test_the_command_lists_and_clears(root, capsys):
     assert cli.main(["cache", "clear", "embeddings-v2"]) == 0
     assert "removed embeddings-v2: 1 files" in capsys.readouterr().out
     assert not (root / "embeddings-v2").exists()
+
+
+def test_clearing_sizes_only_the_part_it_removes(root, monkeypatch):
+    sized = []
+    size = caches._size
+    monkeypatch.setattr(caches, "_size", lambda folder: sized.append(folder) or size(folder))
+    caches.clear("fits/sdae")
+    assert sized == [root / "fits" / "avx2-cnr" / "sdae"]

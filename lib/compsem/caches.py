@@ -41,8 +41,8 @@ def _size(folder: Path) -> tuple[int, int]:
     return len(files), sum(p.stat().st_size for p in files)
 
 
-def parts(root: Path | None = None) -> list[Part]:
-    """The parts of the cache under ``root`` (default: the cache root), by name."""
+def _folders(root: Path | None = None) -> dict[str, list[Path]]:
+    """The folders of each part of the cache under ``root`` (default: the cache root), by name."""
     root = paths.cache_root() if root is None else Path(root)
     folders: dict[str, list[Path]] = {}
     for top in sorted(p for p in root.iterdir() if p.is_dir()) if root.exists() else []:
@@ -51,23 +51,31 @@ def parts(root: Path | None = None) -> list[Part]:
                 folders.setdefault(f"fits/{kind.name}", []).append(kind)
         else:
             folders.setdefault(top.name, []).append(top)
-    out = []
-    for name in sorted(folders):
-        sizes = [_size(f) for f in folders[name]]
-        out.append(Part(name, tuple(folders[name]), sum(n for n, _ in sizes),
-                        sum(b for _, b in sizes)))
-    return out
+    return dict(sorted(folders.items()))
+
+
+def _part(name: str, folders: list[Path]) -> Part:
+    sizes = [_size(f) for f in folders]
+    return Part(name, tuple(folders), sum(n for n, _ in sizes), sum(b for _, b in sizes))
+
+
+def parts(root: Path | None = None) -> list[Part]:
+    """The parts of the cache under ``root`` (default: the cache root), by name, with their
+    sizes."""
+    return [_part(name, folders) for name, folders in _folders(root).items()]
 
 
 def clear(name: str, root: Path | None = None) -> Part:
-    """Remove the part ``name`` (a name of :func:`parts`); returns what was removed."""
-    found = {part.name: part for part in parts(root)}
+    """Remove the part ``name`` (a name of :func:`parts`); returns what was removed (only that
+    part is sized)."""
+    found = _folders(root)
     if name not in found:
         raise CompsemError(f"the cache has no part {name!r}; parts: {', '.join(found) or 'none'} "
                            f"(see `compsem cache`)")
-    for folder in found[name].folders:
+    removed = _part(name, found[name])
+    for folder in removed.folders:
         shutil.rmtree(folder)
-    return found[name]
+    return removed
 
 
 def table(root: Path | None = None) -> str:
