@@ -626,12 +626,7 @@ def paper_analyses(paper: Mapping[str, float], model: str) -> pd.Series:
     long_key = "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
     keys = {row: key.format(model=model) for row, key in MODEL_ANALYSIS_KEYS.items()}
     keys |= POOLED_ANALYSIS_KEYS | {"test accuracy, outputs > 95 tokens": long_key}
-    order = [*MODEL_ANALYSIS_KEYS][:4] + ["depth 3-5 accuracy", "depth: premature_end", "depth: only_index",
-                                          "depth: capped", "active → passive: errors",
-                                          "test accuracy, outputs > 95 tokens",
-                                          "test: mean length of correct outputs",
-                                          "test: mean length of incorrect outputs"]
-    return pd.Series({row: paper[keys[row]] for row in order})
+    return pd.Series({row: paper[key] for row, key in keys.items()})
 
 
 def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]) -> pd.DataFrame:
@@ -661,7 +656,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             continue
         shares = s45.analyses(frame)
         for row, key in MODEL_ANALYSIS_KEYS.items():
-            if math.isfinite(shares[row]) or row == "active → passive: errors":
+            if math.isfinite(shares[row]):
                 values[key.format(model=model)] = shares[row]
     grid_runs = [frame for name, frame in analysed.items() if grid_model_of(name, models)]
     if grid_runs:

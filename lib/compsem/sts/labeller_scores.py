@@ -26,6 +26,7 @@ The bootstrap is not in the paper; it puts an uncertainty on "the labeller gener
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -88,6 +89,16 @@ def labelled_sets(names=SETS, convention: str = "verb class", nlp=None
     :data:`CONVENTIONS`) and the corrected parses of each set, on the same index (``pair_id``,
     ``sentence``); ``gold`` also carries the ``text``."""
     return _labelled(_parsed_sets(names, nlp), convention)
+
+
+@functools.cache
+def _parsed_by(pipeline: str) -> dict[str, tuple[pd.DataFrame, list]]:
+    """:func:`_parsed_sets` of every set of :data:`SETS` by the spaCy pipeline ``pipeline``
+    (:func:`compsem.resources.spacy_pipeline`), parsed once per process for every score and
+    change that reads them (nothing modifies the parses or the gold frames)."""
+    from compsem.resources import spacy_pipeline
+
+    return _parsed_sets(SETS, spacy_pipeline(pipeline))
 
 
 def _parsed_sets(names, nlp=None) -> dict[str, tuple[pd.DataFrame, list]]:
@@ -251,7 +262,7 @@ def generalisation(conventions=CONVENTIONS, word_vectors=None, stopwords=None,
       STS3k, one row per (set, convention).
     """
     scores, costs, labelled = [], [], {}
-    parsed = _parsed_sets(SETS, nlp)
+    parsed = _parsed_by(AS_WRITTEN.pipeline) if nlp is None else _parsed_sets(SETS, nlp)
     for convention in conventions:
         labelled = _labelled(parsed, convention)
         table = score_table(labelled, n_resamples, seed, level)
@@ -314,13 +325,9 @@ def change_log(changes=CHANGES, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, se
     whose matched roles rose or fell), and ``kept`` (:data:`KEEP_RULE`, read on the development
     set and STS3k; the same value on each of the change's rows, None for the labeller as
     written)."""
-    from compsem.resources import spacy_pipeline
-
-    parsed, units = {}, {}
+    units = {}
     for change in (AS_WRITTEN, *changes):
-        if change.pipeline not in parsed:
-            parsed[change.pipeline] = _parsed_sets(SETS, spacy_pipeline(change.pipeline))
-        labelled = _labelled(parsed[change.pipeline], "own", change.object_verb_lists)
+        labelled = _labelled(_parsed_by(change.pipeline), "own", change.object_verb_lists)
         units[change.name] = {name: _unit_counts(predicted, gold, False)
                               for name, (predicted, gold) in labelled.items()}
     rows = []

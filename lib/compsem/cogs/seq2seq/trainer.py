@@ -636,6 +636,7 @@ def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_si
     t = configs[0]["training"]
     out_of_time = deadline is not None and time.time() >= deadline
     members, saved = [], []
+    final: list[TrainState | None] = [None] * len(configs)  # every run's state when this call ends
     for i, (cfg, folder) in enumerate(zip(configs, checkpoint_dirs, strict=True)):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -646,11 +647,12 @@ def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_si
             raise RuntimeError(f"{last} belongs to another configuration; remove {folder}")
         state = TrainState(**checkpoint["state"]) if checkpoint else None
         if state is not None and state.done and not (state.stop_reason == "time limit" and not out_of_time):
-            continue  # finished: decoded as it is
+            final[i] = state  # finished: decoded as it is
+            continue
         members.append((cfg, folder, i))
         saved.append(checkpoint)
     if not members:
-        return [TrainState(**load_checkpoint(Path(f) / "last.pt", "cpu")["state"]) for f in checkpoint_dirs], None
+        return final, None
     resumed = [s is not None for s in saved]
     steps = {s["state"]["step"] for s in saved if s is not None}
     if any(resumed) and (not all(resumed) or len(steps) > 1):
@@ -744,9 +746,9 @@ def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_si
         if stop_after is not None and updates_here >= stop_after and not all(s.done for s in states):
             break
     bar.close()
-    by_folder = {str(folder): state for (_, folder, _), state in zip(members, states, strict=True)}
-    return [by_folder.get(str(Path(f))) or TrainState(**load_checkpoint(Path(f) / "last.pt", "cpu")["state"])
-            for f in checkpoint_dirs], runs
+    for (_, _, i), state in zip(members, states, strict=True):
+        final[i] = state
+    return final, runs
 
 
 def _best_weights(checkpoint_dir: Path, device) -> dict:
