@@ -79,8 +79,8 @@ def test_a_group_stops_at_the_first_update_past_its_deadline_and_resumes(tmp_pat
     configs = [config.make_config("transformer-tiny", seed=s, training=settings) for s in (1, 2)]
 
     def group(folders, **kwargs):
-        return trainer.train_group(configs, train, dev, len(src_vocab), len(tgt_vocab), folders,
-                                   device="cpu", amp=False, progress=False, **kwargs)
+        return [r.state for r in trainer.train_group(configs, train, dev, len(src_vocab), len(tgt_vocab),
+                                                     folders, device="cpu", amp=False, progress=False, **kwargs)]
 
     whole = group([tmp_path / "w1", tmp_path / "w2"])
     cut_dirs = [tmp_path / "c1", tmp_path / "c2"]

@@ -110,17 +110,18 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
     seen = []
     from types import SimpleNamespace
 
-    def record(name):
+    def record(name, returns=None):
         def call(*args, **kwargs):
             seen.append((name, kwargs.get("compile_step")))
-            return SimpleNamespace(metrics={})
+            return SimpleNamespace(metrics={}) if returns is None else returns
         return call
 
     monkeypatch.setattr(experiment, "train_and_decode", record("train_and_decode"))
     monkeypatch.setattr(trainer, "train_group", record("train_group"))
     monkeypatch.setattr(experiment, "training_data", lambda exposures: (None, None, 1, 1))
     monkeypatch.setattr(two_stage, "train_and_decode", record("two_stage.train_and_decode"))
-    monkeypatch.setattr(two_stage, "train_two_stage_group", record("two_stage.group"))
+    both_stages = two_stage.train_two_stage_group
+    monkeypatch.setattr(two_stage, "train_two_stage_group", record("two_stage.group", returns=[]))
     from compsem.cogs.seq2seq.config import make_config
 
     args = vars(train.parse_args(["--compile-step", "reduce-overhead", "--model", "lstm"]))
@@ -138,16 +139,18 @@ def test_both_commands_pass_the_mode_to_the_trainers(monkeypatch):
                     ("two_stage.train_and_decode", "reduce-overhead"), ("two_stage.group", "reduce-overhead")]
 
     seen.clear()
-    monkeypatch.setattr(trainer, "train", record("train"))
+    unfinished = SimpleNamespace(state=SimpleNamespace(done=False, stop_reason=""))
+    monkeypatch.setattr(trainer, "train_group", record("train_group", returns=[unfinished]))
     monkeypatch.setattr(two_stage, "validate_aux", lambda config: None)
     monkeypatch.setattr(two_stage, "vocabularies", lambda config: ([], []))
     monkeypatch.setattr(two_stage, "auxiliary_pairs", lambda config: _pairs())
     monkeypatch.setattr(two_stage, "stage_one_config", lambda config: {"stage": 1})
     monkeypatch.setattr(two_stage, "_encode", lambda frame, src, tgt: None)
     monkeypatch.setattr(two_stage, "training_hash", lambda config: "h")
-    with pytest.raises(AttributeError):  # the recorder returns no TrainResult: stops after stage 1
-        two_stage.train_two_stage({"auxiliary": {"objective": "gloss"}}, "cpu", compile_step="default")
-    assert seen == [("train", "default")]
+    (stages,) = both_stages([{"auxiliary": {"objective": "gloss"}, "seed": 1}], "cpu",
+                              compile_step="default")
+    assert stages["auxiliary"] is unfinished and stages["cogs"] is None  # stage 1 unfinished: stops there
+    assert seen == [("train_group", "default")]
 
 
 def _pairs():

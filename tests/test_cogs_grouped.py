@@ -32,9 +32,10 @@ def data():
 
 
 def run_group(configs, data, folders, **kwargs):
+    """The members' TrainStates after :func:`trainer.train_group`."""
     train, dev, n_src, n_tgt = data
-    return trainer.train_group(configs, train, dev, n_src, n_tgt, folders, device="cpu", amp=False,
-                               progress=False, **kwargs)
+    return [result.state for result in trainer.train_group(configs, train, dev, n_src, n_tgt, folders,
+                                                           device="cpu", amp=False, progress=False, **kwargs)]
 
 
 @pytest.mark.parametrize("model, fuse", [("transformer-tiny", True), ("transformer-tiny", False),
@@ -59,10 +60,15 @@ def test_members_train_as_their_runs_would(data, tmp_path, model, fuse):
 def test_a_finished_member_is_read_back_by_the_trainer(data, tmp_path):
     train, dev, n_src, n_tgt = data
     configs = [tiny(1), tiny(2)]
-    states = run_group(configs, data, [tmp_path / "a", tmp_path / "b"])
+    trained = trainer.train_group(configs, train, dev, n_src, n_tgt, [tmp_path / "a", tmp_path / "b"],
+                                  device="cpu", amp=False, progress=False)
     reread = trainer.train(configs[1], train, dev, n_src, n_tgt, tmp_path / "b", device="cpu", progress=False)
-    assert reread.state.done and reread.state.step == states[1].step == 6
-    assert reread.state.history == states[1].history
+    assert reread.state.done and reread.state.step == trained[1].state.step == 6
+    assert reread.state.history == trained[1].state.history
+    for folder, member in zip(("a", "b"), trained, strict=True):  # each member's own model, best weights
+        best = trainer.load_checkpoint(tmp_path / folder / "best.pt")
+        assert all(torch.equal(best[n], p) for n, p in member.model.state_dict().items() if n in best)
+        assert not member.model.training
     best = trainer.load_checkpoint(tmp_path / "b" / "best.pt")
     assert all(torch.equal(best[n], p) for n, p in reread.model.state_dict().items() if n in best)
 

@@ -287,8 +287,8 @@ def test_grouped_members_record_the_float32_dev_loss(monkeypatch, tmp_path, reve
     for seed, cfg in zip((1, 2), configs, strict=True):
         cfg["seed"] = seed
     dev, folders = reversal_pairs(32, 1), [tmp_path / "a", tmp_path / "b"]
-    states = trainer.train_group(configs, reversal_pairs(200, 0), dev, 12, 12, folders,
-                                 device="cpu", amp=True, progress=False)
+    states = [r.state for r in trainer.train_group(configs, reversal_pairs(200, 0), dev, 12, 12, folders,
+                                                   device="cpu", amp=True, progress=False)]
     for cfg, folder, state in zip(configs, folders, states, strict=True):
         model = config.build_model(cfg, 12, 12)
         model.load_state_dict(trainer.load_checkpoint(folder / "best.pt"))

@@ -135,11 +135,12 @@ def _train_group(cfgs: list[dict], options: dict) -> bool:
     if options["deadline"] is not None and time.time() >= options["deadline"]:
         return False
     tag = "+".join(config_hash(c) for c in cfgs)
-    return two_stage.train_two_stage_group(
+    trained = two_stage.train_two_stage_group(
         cfgs, device=options["device"], amp=not options["no_amp"], progress=options["progress"],
         checkpoints=options["checkpoints"], deadline=options["deadline"],
         log=lambda line: print(f"[{tag}] {line}", flush=True), fuse=False if options["no_fuse"] else None,
         compile_step=options["compile_step"])
+    return all(run["done"] for run in trained)
 
 
 def _run_one(cfg: dict, options: dict, started: bool = False) -> dict | None:

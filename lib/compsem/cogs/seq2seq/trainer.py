@@ -400,63 +400,13 @@ class TrainResult:
     checkpoint_dir: Path
 
 
-def train(
-    config: dict,
-    train_pairs: batching.Pairs,
-    dev_pairs: batching.Pairs,
-    src_vocab_size: int,
-    tgt_vocab_size: int,
-    checkpoint_dir: Path,
-    device="auto",
-    amp: bool = True,
-    fuse: bool | None = None,
-    progress: bool = True,
-    stop_after: int | None = None,
-    deadline: float | None = None,
-    log=None,
-    keep_every: int = 0,
-    init_weights: dict | None = None,
-    init_optimizer: dict | None = None,
-    compile_step: str | None = None,
-) -> TrainResult:
-    """Train (or resume, or reload) the model of ``config`` and return it with its best weights:
-    :func:`train_group` of this one run.
-
-    ``checkpoint_dir`` holds ``last.pt``/``best.pt``; an existing ``last.pt`` of the same
-    training configuration is resumed (a finished one is just reloaded). ``fuse`` runs an
-    update's ``accum_count`` batches as one forward pass (default: on CUDA), the same gradient
-    up to rounding. ``stop_after`` stops after that many updates in this call without marking
-    the run done (to simulate an interruption). ``deadline`` (a ``time.time()`` value) ends
-    training at the first update after it (a validation when one is due there, else
-    :func:`cut`), keeping the best weights so far (those of the last update when no validation
-    came yet), with stop reason ``"time limit"``: a run cut short by a GPU budget, not the
-    paper's stopping rule (the chapter labels such runs); a later call without that limit
-    resumes such a run from its checkpoint.
-    ``log`` receives one line per validation. ``keep_every`` > 0 keeps the weights after every
-    ``keep_every``-th update (module docstring; :func:`kept_updates` lists them); it changes
-    nothing of the training itself. ``init_weights`` (a state dict of the same architecture
-    and vocabularies) replaces the random initialisation of a run that has no ``last.pt`` yet:
-    sequential training after an auxiliary task (Kim 2021, Section 5.2; :mod:`.two_stage`).
-    ``init_optimizer`` (a :data:`BEST_OPTIMIZER` payload) starts such a run from that Adam state
-    and update count instead of a fresh optimiser at step 0: the noam rate goes on from there
-    and ``max_steps`` bounds the update count, as OpenNMT-py's ``-train_from``.
-    ``compile_step``: a ``torch.compile`` mode for the LSTM decoder step
-    (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`; None: eager), kept by the returned
-    model for decoding.
-    """
-    device = torch.device(resolve_device(device)) if isinstance(device, str) else device
-    states, members = _train_members(
-        [config], [train_pairs], [dev_pairs], src_vocab_size, tgt_vocab_size, [checkpoint_dir], device,
-        amp, fuse, progress, stop_after, deadline, log, keep_every, [init_weights], [init_optimizer],
-        compile_step)
-    if members is None:  # finished before this call: only reloaded
-        torch.manual_seed(config["seed"])
-        model = compile_decoder_step(build_model(config, src_vocab_size, tgt_vocab_size).to(device), compile_step)
-    else:
-        model = members.model
-    if states[0].done:
-        model.load_state_dict(_best_weights(checkpoint_dir, device))
-    return TrainResult(model.eval(), states[0], Path(checkpoint_dir))
+def train(config: dict, train_pairs: batching.Pairs, dev_pairs: batching.Pairs, src_vocab_size: int,
+          tgt_vocab_size: int, checkpoint_dir: Path, *, init_weights: dict | None = None,
+          init_optimizer: dict | None = None, **options) -> TrainResult:
+    """Train (or resume, or reload) the model of ``config``: :func:`train_group` of this one run
+    (``init_weights``/``init_optimizer`` its one entry; ``options`` as :func:`train_group`'s)."""
+    return train_group([config], train_pairs, dev_pairs, src_vocab_size, tgt_vocab_size, [checkpoint_dir],
+                       init_weights=[init_weights], init_optimizer=[init_optimizer], **options)[0]
 
 
 def train_group(
@@ -477,21 +427,41 @@ def train_group(
     init_weights: list[dict | None] | None = None,
     init_optimizer: list[dict | None] | None = None,
     compile_step: str | None = None,
-) -> list[TrainState]:
-    """Train the runs ``configs`` (seeds of one configuration,
+) -> list[TrainResult]:
+    """Train (or resume, or reload) the runs ``configs`` and return each with its model: one
+    run as itself, several (seeds of one configuration,
     :func:`~compsem.cogs.seq2seq.grouped.check_group`) as one batched model
-    (:mod:`compsem.cogs.seq2seq.grouped`), each run's checkpoints in its ``checkpoint_dirs``
-    entry; returns their TrainStates. A group of one is a run, trained as :func:`train` trains it.
+    (:mod:`compsem.cogs.seq2seq.grouped`); each run's checkpoints in its ``checkpoint_dirs``
+    entry. A group of one is a run (:func:`train`).
 
+    Each folder holds ``last.pt``/``best.pt``; an existing ``last.pt`` of the same training
+    configuration is resumed (a finished one is just reloaded). Several runs resume together
+    when all have a ``last.pt`` at the same update (a group interrupted by ``stop_after`` or a
+    ``deadline``); runs at different updates are an error (resume them one by one).
     ``train_pairs``/``dev_pairs``: one set for every run, or one per run (the auxiliary task's
-    denoising corrupts with the seed). ``init_weights``/``init_optimizer``: per run, as
-    :func:`train`'s (all continuing runs at the same update, as one learning rate serves the
-    group). The other arguments as :func:`train`'s.
+    denoising corrupts with the seed). ``fuse`` runs an update's ``accum_count`` batches as one
+    forward pass (default: on CUDA), the same gradient up to rounding. ``stop_after`` stops
+    after that many updates in this call without marking the runs done (to simulate an
+    interruption). ``deadline`` (a ``time.time()`` value) ends training at the first update after
+    it (a validation when one is due there, else :func:`cut`), keeping the best weights so far
+    (those of the last update when no validation came yet), with stop reason ``"time limit"``: a
+    run cut short by a GPU budget, not the paper's stopping rule (the chapter labels such runs);
+    a later call without that limit resumes such a run from its checkpoint.
+    ``log`` receives one line per validation. ``keep_every`` > 0 keeps the weights after every
+    ``keep_every``-th update (module docstring; :func:`kept_updates` lists them); it changes
+    nothing of the training itself. ``init_weights`` (per run: a state dict of the same
+    architecture and vocabularies, or None) replaces the random initialisation of a run that has
+    no ``last.pt`` yet: sequential training after an auxiliary task (Kim 2021, Section 5.2;
+    :mod:`.two_stage`). ``init_optimizer`` (per run: a :data:`BEST_OPTIMIZER` payload) starts
+    such a run from that Adam state and update count instead of a fresh optimiser at step 0:
+    the noam rate goes on from there and ``max_steps`` bounds the update count, as OpenNMT-py's
+    ``-train_from`` (all continuing runs at the same update, as one learning rate serves the
+    group). ``compile_step``: a ``torch.compile`` mode for the LSTM decoder step
+    (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`; None: eager), kept by the returned
+    models for decoding.
 
-    Runs that have finished are left alone. The others start fresh, or resume together from
-    their ``last.pt`` when all have one at the same update (a group interrupted by
-    ``stop_after`` or a ``deadline``); runs at different updates are an error (resume them one
-    by one with :func:`train`).
+    Each returned model holds its run's best validation weights when the run is done (in eval
+    mode), else the weights it stopped with.
     """
     check_group(configs)
     per_run = {"train_pairs": train_pairs if isinstance(train_pairs, list) else [train_pairs] * len(configs),
@@ -503,11 +473,25 @@ def train_group(
         if len(values) != len(configs):
             raise ValueError(f"{name}: one per configuration ({len(configs)}), got {len(values)}")
     device = torch.device(resolve_device(device)) if isinstance(device, str) else device
-    states, _ = _train_members(
+    states, members = _train_members(
         configs, per_run["train_pairs"], per_run["dev_pairs"], src_vocab_size, tgt_vocab_size,
         checkpoint_dirs, device, amp, fuse, progress, stop_after, deadline, log, keep_every,
         per_run["init_weights"], per_run["init_optimizer"], compile_step)
-    return states
+    trained = {} if members is None else {i: k for k, i in enumerate(members.indices)}  # run -> member
+    results = []
+    for i, (config, folder, state) in enumerate(zip(configs, checkpoint_dirs, states, strict=True)):
+        if isinstance(members, _Run) and i in trained:
+            model = members.model  # the run's own model, trained in this call
+        else:  # finished before this call, or a member of a stacked group
+            torch.manual_seed(config["seed"])
+            model = build_model(config, src_vocab_size, tgt_vocab_size).to(device)
+            if i in trained:
+                model.load_state_dict(members.member(trained[i]).state_dict())
+            model = compile_decoder_step(model, compile_step)
+        if state.done:
+            model.load_state_dict(_best_weights(folder, device))
+        results.append(TrainResult(model.eval(), state, Path(folder)))
+    return results
 
 
 class _Run:
@@ -628,10 +612,10 @@ def group_update(group, optimizer: torch.optim.Optimizer, chunks: list[tuple], s
 def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_size, checkpoint_dirs,
                    device, amp, fuse, progress, stop_after, deadline, log, keep_every, init_weights,
                    init_optimizer, compile_step) -> tuple[list[TrainState], _Run | _Group | None]:
-    """The training loop of :func:`train` and :func:`train_group` (their arguments, one per run
-    where a list): the runs not yet finished train together as one set of members (:class:`_Run`
-    for one, :class:`_Group` for several). Returns every run's TrainState and the members (None
-    when every run had finished)."""
+    """The training loop of :func:`train_group` (its arguments, one per run where a list): the
+    runs not yet finished train together as one set of members (:class:`_Run` for one,
+    :class:`_Group` for several; ``indices``: which runs they are). Returns every run's
+    TrainState and the members (None when every run had finished)."""
     fuse = device.type == "cuda" if fuse is None else fuse
     t = configs[0]["training"]
     out_of_time = deadline is not None and time.time() >= deadline
@@ -683,6 +667,7 @@ def _train_members(configs, train_pairs, dev_pairs, src_vocab_size, tgt_vocab_si
         models.append(model.to(device))
         states.append(state)
     runs = _Run(compile_decoder_step(models[0], compile_step)) if len(models) == 1 else _Group(models, compile_step)
+    runs.indices = [i for _, _, i in members]  # the runs (indices of ``configs``) these members are
     optimizer = torch.optim.Adam(runs.parameters(), lr=t["lr"], betas=(t["beta1"], t["beta2"]), eps=t["eps"],
                                  fused=device.type == "cuda")  # fused: one kernel for all parameters
     if all(resumed):

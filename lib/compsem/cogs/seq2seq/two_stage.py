@@ -170,64 +170,10 @@ def _encode(frame, src_vocab, tgt_vocab) -> batching.Pairs:
 # ---------------------------------------------------------------- training
 
 
-def train_two_stage(
-    config: dict,
-    device="auto",
-    amp: bool = True,
-    checkpoints=None,
-    progress: bool = False,
-    stop_after: int | None = None,
-    deadline: float | None = None,
-    log=None,
-    fuse: bool | None = None,
-    compile_step: str | None = None,
-) -> dict:
-    """Train (or resume, or reload) both stages of ``config``. Returns ``{"auxiliary":
-    TrainResult or None, "cogs": TrainResult or None, "done": bool}``; ``done`` is false when a
-    stage was interrupted (``stop_after`` updates in one stage call, as in
-    :func:`~compsem.cogs.seq2seq.trainer.train`) or its auxiliary stage was cut by
-    ``deadline`` -- the COGS stage then does not start, and the next call resumes. ``fuse``:
-    as in :func:`~compsem.cogs.seq2seq.trainer.train` (False keeps GPU memory to one batch of
-    the large output layer at a time); ``compile_step``: a ``torch.compile`` mode for the LSTM
-    decoder step in both stages (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`)."""
-    validate_aux(config)
-    dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
-    root = checkpoint_root(checkpoints)
-    src_vocab, tgt_vocab = vocabularies(config)
-    out = {"auxiliary": None, "cogs": None, "done": False}
-    init = init_optimizer = None
-    if config["auxiliary"]["objective"] != "none":
-        stage1 = stage_one_config(config)
-        pairs = auxiliary_pairs(config)
-        folder = root / "auxiliary" / training_hash(stage1)
-        if log:
-            log(f"auxiliary stage ({config['auxiliary']['objective']}, {len(pairs)} pairs) in "
-                f"{folder}")
-        aux = trainer.train(
-            stage1,
-            _encode(pairs[pairs.split == "train"], src_vocab, tgt_vocab),
-            _encode(pairs[pairs.split == "dev"], src_vocab, tgt_vocab),
-            len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-            stop_after=stop_after, deadline=deadline, log=log, fuse=fuse, compile_step=compile_step,
-        )
-        out["auxiliary"] = aux
-        if not aux.state.done or aux.state.stop_reason == "time limit":
-            return out
-        init = {k: v.detach().clone() for k, v in aux.model.state_dict().items()}
-        if config["auxiliary"]["cogs_optimizer"] == "continue":
-            init_optimizer = auxiliary_optimizer(folder, dev)
-    folder = root / "cogs" / training_hash(config)
-    cogs = trainer.train(
-        config,
-        _encode(cogs_training_frame(config["data"]["exposures"]), src_vocab, tgt_vocab),
-        _encode(masked_cogs("dev"), src_vocab, tgt_vocab),
-        len(src_vocab), len(tgt_vocab), folder, device=dev, amp=amp, progress=progress,
-        stop_after=stop_after, deadline=deadline, log=log, init_weights=init,
-        init_optimizer=init_optimizer, fuse=fuse, compile_step=compile_step,
-    )
-    out["cogs"] = cogs
-    out["done"] = cogs.state.done
-    return out
+def train_two_stage(config: dict, device="auto", **options) -> dict:
+    """Train (or resume, or reload) both stages of ``config``: :func:`train_two_stage_group` of
+    this one configuration (``device`` and ``options`` as its)."""
+    return train_two_stage_group([config], device, **options)[0]
 
 
 def train_two_stage_group(
@@ -241,26 +187,31 @@ def train_two_stage_group(
     log=None,
     fuse: bool | None = None,
     compile_step: str | None = None,
-) -> bool:
-    """Both stages of ``configs`` (one configuration but for the seed), each stage trained as
-    one batched model (:func:`compsem.cogs.seq2seq.trainer.train_group`: each seed keeps its
-    own batches, loss, clip, Adam, validations and early stopping; each member's COGS stage
-    starts from its own auxiliary model; where it continues that model's update count, the
-    members that start at the same update train together, :func:`_same_start`). The checkpoints are where :func:`train_two_stage`
-    keeps them, so :func:`train_and_decode` then reads the trained stages back and decodes each run. Returns
-    whether every member finished both stages (False: interrupted or cut by ``deadline``; the
-    next call resumes)."""
-    from compsem.cogs.seq2seq.grouped import check_group
+) -> list[dict]:
+    """Both stages of ``configs`` (one configuration, or seeds of one configuration), each stage
+    trained as :func:`compsem.cogs.seq2seq.trainer.train_group` trains (several seeds as one
+    batched model, each keeping its own batches, loss, clip, Adam, validations and early
+    stopping; one configuration as itself). Each COGS stage starts from its own auxiliary
+    model; where it continues that model's update count, the members that start at the same
+    update train together (:func:`_same_start`).
 
+    Returns, per configuration, ``{"auxiliary": TrainResult or None, "cogs": TrainResult or
+    None, "done": bool}``; ``done`` is false when a stage was interrupted (``stop_after``
+    updates in one stage call, as in :func:`~compsem.cogs.seq2seq.trainer.train_group`) or an
+    auxiliary stage was cut by ``deadline``: the COGS stages then do not start, and the next
+    call resumes. ``fuse``: as in :func:`~compsem.cogs.seq2seq.trainer.train_group` (False keeps
+    GPU memory to one batch of the large output layer at a time); ``compile_step``: a
+    ``torch.compile`` mode for the LSTM decoder step in both stages
+    (:func:`~compsem.cogs.seq2seq.lstm.compile_decoder_step`)."""
     for config in configs:
         validate_aux(config)
-    check_group(configs)
     dev = torch.device(resolve_device(device)) if isinstance(device, str) else device
     root = checkpoint_root(checkpoints)
     src_vocab, tgt_vocab = vocabularies(configs[0])  # the same for every seed
     sizes = (len(src_vocab), len(tgt_vocab))
     options = {"device": dev, "amp": amp, "progress": progress, "stop_after": stop_after,
                "deadline": deadline, "log": log, "fuse": fuse, "compile_step": compile_step}
+    out = [{"auxiliary": None, "cogs": None, "done": False} for _ in configs]
     init = init_optimizer = None
     if configs[0]["auxiliary"]["objective"] != "none":
         stage1 = [stage_one_config(c) for c in configs]
@@ -268,27 +219,29 @@ def train_two_stage_group(
         folders = [root / "auxiliary" / training_hash(c) for c in stage1]
         if log:
             log(f"auxiliary stage ({configs[0]['auxiliary']['objective']}, seeds "
-                f"{[c['seed'] for c in configs]}) in {folders[0].parent}")
-        states = trainer.train_group(
+                f"{[c['seed'] for c in configs]}, {len(pairs[0])} pairs) in {folders[0].parent}")
+        trained = trainer.train_group(
             stage1, [_encode(p[p.split == "train"], src_vocab, tgt_vocab) for p in pairs],
             [_encode(p[p.split == "dev"], src_vocab, tgt_vocab) for p in pairs], *sizes, folders, **options)
-        if not all(s.done and s.stop_reason != "time limit" for s in states):
-            return False
-        init = [trainer.load_checkpoint(f / "best.pt", dev) for f in folders]
+        for run, result in zip(out, trained, strict=True):
+            run["auxiliary"] = result
+        if not all(r.state.done and r.state.stop_reason != "time limit" for r in trained):
+            return out
+        init = [r.model.state_dict() for r in trained]  # the best validation's weights
         if configs[0]["auxiliary"]["cogs_optimizer"] == "continue":
             init_optimizer = [auxiliary_optimizer(f, dev) for f in folders]
     cogs_pairs = (_encode(cogs_training_frame(configs[0]["data"]["exposures"]), src_vocab, tgt_vocab),
                   _encode(masked_cogs("dev"), src_vocab, tgt_vocab))
-    done = True
     for members in _same_start(len(configs), init_optimizer):  # a group shares its update count
-        states = trainer.train_group(
+        trained = trainer.train_group(
             [configs[k] for k in members], *cogs_pairs, *sizes,
             [root / "cogs" / training_hash(configs[k]) for k in members],
             init_weights=None if init is None else [init[k] for k in members],
             init_optimizer=None if init_optimizer is None else [init_optimizer[k] for k in members],
             **options)
-        done = done and all(s.done for s in states)
-    return done
+        for k, result in zip(members, trained, strict=True):
+            out[k].update(cogs=result, done=result.state.done)
+    return out
 
 
 def auxiliary_optimizer(folder: Path, device) -> dict:
@@ -408,8 +361,8 @@ def train_and_decode(
         return results.load_result(config, root)
     start = time.perf_counter()
     dev = torch.device(resolve_device(device))
-    trained = train_two_stage(config, dev, amp, checkpoints, progress, deadline=deadline, log=log,
-                              fuse=fuse, compile_step=compile_step)
+    trained = train_two_stage(config, device=dev, amp=amp, checkpoints=checkpoints, progress=progress,
+                              deadline=deadline, log=log, fuse=fuse, compile_step=compile_step)
     if not trained["done"]:
         return None
     src_vocab, tgt_vocab = vocabularies(config)
