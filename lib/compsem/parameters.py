@@ -246,32 +246,19 @@ def validate_parameter(chapter: str, name: str, value, spec: dict, origin: str =
                              + "; ".join(_problem(error, spec) for error in errors))
 
 
-def _coerce(chapter: str, name: str, value, default, origin: str):
-    """``value`` as the type of ``default`` (a string from ``-p`` is read as YAML: ``'200'`` is
-    200), or ParameterError."""
-    if isinstance(value, str) and not isinstance(default, str):
+def _coerce(chapter: str, name: str, value, spec: dict, origin: str):
+    """``value`` read as the schema ``spec`` declares it: a string from ``-p`` is read as YAML
+    unless the parameter is a ``str`` (``'200'`` is 200), an int where a ``float`` is declared
+    becomes a float. Whether the value then fits is :func:`validate_parameter`'s one check."""
+    if isinstance(value, str) and spec["type"] != "str":
         try:
             value = yaml.safe_load(value)  # '-p n_splits 200' arrives as the string '200'
         except yaml.YAMLError as error:
             raise ParameterError(
                 f"chapter {chapter!r}: parameter {name!r} ({origin}): {value!r} is not valid YAML "
                 f"({str(error).splitlines()[0]})") from None
-    if default is None or value is None:
-        return value
-    if isinstance(default, bool):
-        ok = isinstance(value, bool)
-    elif isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(default, float):
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        value = float(value) if ok else value
-    else:
-        ok = isinstance(value, type(default))
-    if not ok:
-        raise ParameterError(
-            f"chapter {chapter!r}: parameter {name!r} ({origin}) must be {type(default).__name__} "
-            f"like its default {default!r}, got {value!r}"
-        )
+    if spec["type"] == "float" and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
     return value
 
 
@@ -279,12 +266,25 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
                        origin: str = "-p override") -> dict:
     """Profile values, then ``overrides``, checked against the chapter's defaults and schema.
 
-    Unknown names raise ParameterError listing the known ones; values are coerced to the type
-    of the default (``'200'`` -> 200) or rejected; then every parameter (the defaults included)
+    Unknown names raise ParameterError listing the known ones; values are read as the schema's
+    type (``'200'`` -> 200, :func:`_coerce`); then every parameter (the defaults included)
     is checked against ``notebooks/params/<chapter>.schema.yaml`` (:func:`validate_parameter`),
     which must declare exactly the parameters of the chapter. ``origin`` says where the
     overrides came from in error messages (``-p override``, ``grid sweep.yaml``, ...).
     """
+    return _resolved(chapter, profile, {name: [value] for name, value in (overrides or {}).items()}, origin)
+
+
+def check_values(chapter: str, profile: str, values: dict[str, list], origin: str) -> None:
+    """Raise ParameterError unless every value of ``values[name]`` is valid for parameter
+    ``name`` of the chapter with ``profile``, as :func:`resolve_parameters` checks an override
+    (the chapter's files read once, not once per value)."""
+    _resolved(chapter, profile, values, origin)
+
+
+def _resolved(chapter: str, profile: str, candidates: dict[str, list], origin: str) -> dict:
+    """:func:`resolve_parameters` with a list of candidate values per override (each checked;
+    the last one kept)."""
     defaults = default_parameters(chapter)
     schema = load_schema(chapter)
     declared = set(schema) - {"may_be_nan"}
@@ -293,9 +293,9 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
             f"{schema_path(chapter)} must declare exactly the parameters of {source_path(chapter)}; "
             f"missing: {sorted(set(defaults) - declared)}, unknown: {sorted(declared - set(defaults))}")
     resolved = {}
-    for source, values in ((f"profile {profile}", profile_parameters(chapter, profile)),
-                           (origin, overrides or {})):
-        for name, value in values.items():
+    profile_values = {name: [value] for name, value in profile_parameters(chapter, profile).items()}
+    for source, values in ((f"profile {profile}", profile_values), (origin, candidates)):
+        for name, options in values.items():
             if name not in defaults:
                 close = difflib.get_close_matches(name, defaults, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -303,8 +303,9 @@ def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None
                     f"unknown parameter {name!r} for chapter {chapter!r} ({source}){hint}; "
                     f"parameters: {', '.join(defaults)}"
                 )
-            resolved[name] = _coerce(chapter, name, value, defaults[name], source)
-            validate_parameter(chapter, name, resolved[name], schema[name], source)
+            for value in options:
+                resolved[name] = _coerce(chapter, name, value, schema[name], source)
+                validate_parameter(chapter, name, resolved[name], schema[name], source)
     for name, value in defaults.items():
         if name not in resolved:
             validate_parameter(chapter, name, value, schema[name], "default in the parameters cell")

@@ -32,9 +32,9 @@ import pandas as pd
 from compsem import paths, report, run
 from compsem.parameters import (
     ParameterError,
+    check_values,
     default_parameters,
     load_yaml_file,
-    resolve_parameters,
 )
 
 MAX_POINTS = 500
@@ -67,7 +67,7 @@ def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
                max_points: int | None = None) -> None:
     """Raise ParameterError (naming ``where``, the parameter and the value) unless every entry of
     ``grid`` is a parameter name with a non-empty list of distinct values, each valid for the
-    chapter with ``profile`` (:func:`compsem.parameters.resolve_parameters`; the schema checks
+    chapter with ``profile`` (:func:`compsem.parameters.check_values`; the schema checks
     parameters one by one, so every point of the product is then valid), and the grid has at
     most ``max_points`` points (None: :data:`MAX_POINTS`)."""
     if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, int)
@@ -91,7 +91,7 @@ def check_grid(chapter: str, profile: str, grid: dict, where: str = "grid",
         for i, value in enumerate(values):
             if value in values[:i]:
                 raise ParameterError(f"{where}: parameter {name!r} lists {value!r} twice")
-            resolve_parameters(chapter, profile, {name: value}, origin=f"grid {where}")
+    check_values(chapter, profile, grid, origin=f"grid {where}")
 
 
 def points(grid: dict[str, list]) -> list[dict]:
