@@ -165,6 +165,10 @@ def test_case_table_lists_the_21_cases_in_table_4_1_order():
 # --------------------------------------------------------------------------- logical forms
 
 
+def parsed(targets):
+    return [lf.parse(t) for t in targets]
+
+
 def test_round_trip_counts_byte_identical_and_well_formed_rows():
     two_nouns = ("x", "girl ( x _ 1 ) AND boy ( x _ 1 )")  # parses, but x _ 1 has two nouns
     frame = rows(SMILED, ROLLED, two_nouns)
@@ -197,15 +201,15 @@ def test_order_changes_counts_reordered_rows_per_file_in_file_order():
 
 def test_shuffled_forms_are_restored_unless_both_dative_objects_are_names():
     plain = [SMILED[1], ROLLED[1], HELPED[1], NOUN_PRIMITIVE[1]]
-    assert chapter.shuffled_not_restored(plain * 20, random.Random(0)) == 0
+    assert chapter.shuffled_not_restored(plain * 20, parsed(plain * 20), random.Random(0)) == 0
     ambiguous = [FORWARDED_DO[1], FORWARDED_PP[1]] * 20
-    fails = chapter.shuffled_not_restored(ambiguous, random.Random(0))
+    fails = chapter.shuffled_not_restored(ambiguous, parsed(ambiguous), random.Random(0))
     assert 0 < fails <= len(ambiguous)
 
 
 def test_shuffled_not_restored_draws_from_the_shared_generator():
     rng_a, rng_b = random.Random(3), random.Random(3)
-    chapter.shuffled_not_restored([HELPED[1]], rng_a)
+    chapter.shuffled_not_restored([HELPED[1]], parsed([HELPED[1]]), rng_a)
     assert rng_a.random() != rng_b.random()
 
 
@@ -236,7 +240,8 @@ def test_perturb_is_none_where_it_does_not_apply_and_rejects_unknown_names():
 
 
 def test_equivalence_table_separates_exact_match_from_equivalence():
-    table = chapter.equivalence_table([ROLLED[1], HELPED[1], SMILED[1]] * 5, random.Random(0))
+    targets = [ROLLED[1], HELPED[1], SMILED[1]] * 5
+    table = chapter.equivalence_table(targets, parsed(targets), random.Random(0))
     assert list(table.index) == list(chapter.PERTURBATIONS)
     assert table.loc["shuffle + rename", "rows"] == 15
     assert table.loc["shuffle + rename", "equivalent"] == 1.0

@@ -139,13 +139,12 @@ def order_changes(rows: pd.DataFrame, forms: list[lf.LogicalForm]) -> pd.DataFra
     ).loc[files]
 
 
-def shuffled_not_restored(targets: Iterable[str], rng: random.Random) -> int:
-    """How many non-primitive forms, their conjuncts shuffled with ``rng``, the sentence-free
-    ordering rule (:func:`compsem.cogs.lf.canonical` without the sentence) does not restore to
-    the released order of Section 4.4.2."""
+def shuffled_not_restored(targets: Iterable[str], forms: Iterable[lf.LogicalForm], rng: random.Random) -> int:
+    """How many non-primitive forms (``targets``, parsed as ``forms``), their conjuncts shuffled
+    with ``rng``, the sentence-free ordering rule (:func:`compsem.cogs.lf.canonical` without the
+    sentence) does not restore to the released order of Section 4.4.2."""
     fails = 0
-    for target in targets:
-        form = lf.parse(target)
+    for target, form in zip(targets, forms, strict=True):
         if form.is_primitive:
             continue
         conjuncts = list(form.conjuncts)
@@ -194,16 +193,17 @@ def perturb(form: lf.LogicalForm, how: str, rng: random.Random) -> str | None:
     return lf.LogicalForm((), tuple(defs), tuple(conj)).to_string()
 
 
-def equivalence_table(targets: Iterable[str], rng: random.Random) -> pd.DataFrame:
-    """Per perturbation (:func:`perturb`): the forms it applies to, and the share of variants
-    that still match the original exactly (the metric of Kim 2021, Section 4.5) and that are
-    equivalent to it (:func:`compsem.cogs.lf.equivalent`)."""
-    targets = list(targets)
+def equivalence_table(targets: Iterable[str], forms: Iterable[lf.LogicalForm], rng: random.Random
+                      ) -> pd.DataFrame:
+    """Per perturbation (:func:`perturb`) of ``forms`` (the parsed ``targets``): the forms it
+    applies to, and the share of variants that still match the original exactly (the metric of
+    Kim 2021, Section 4.5) and that are equivalent to it (:func:`compsem.cogs.lf.equivalent`)."""
+    pairs = list(zip(targets, forms, strict=True))
     rows = []
     for how in PERTURBATIONS:
         exact, equivalent, n = 0, 0, 0
-        for target in targets:
-            variant = perturb(lf.parse(target), how, rng)
+        for target, form in pairs:
+            variant = perturb(form, how, rng)
             if variant is None:
                 continue
             n += 1
