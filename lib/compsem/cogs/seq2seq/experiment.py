@@ -121,6 +121,29 @@ def checkpoint_dir(config: dict, checkpoint_root=None):
     return root / training_hash(config)
 
 
+def decode_splits(model, config: dict, gold: dict[str, pd.DataFrame], src_vocab, tgt_vocab, device,
+                  amp: bool = False, batch_size: int = 128, progress: bool = False) -> tuple[pd.DataFrame, dict]:
+    """Decode the rows of each split of ``config["decoding"]`` (:func:`evaluation_rows` of
+    ``gold[split]``) by its method; returns the predictions (columns of
+    :data:`~compsem.cogs.seq2seq.results.PREDICTION_COLUMNS`) and, per split, the examples,
+    seconds and output tokens."""
+    d = config["decoding"]
+    frames, counts = [], {}
+    for split in d["splits"]:
+        rows = evaluation_rows(split, gold[split], d)
+        sources = [src_vocab.encode(s) for s in gold[split].source.iloc[rows]]
+        caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
+        t0 = time.perf_counter()
+        hyps = decoding.translate(model, sources, caps, d["method"], d["beam"], batch_size=batch_size,
+                                  device=device, amp=amp, progress=progress)
+        counts[split] = {"examples": len(rows), "seconds": round(time.perf_counter() - t0, 2),
+                         "output_tokens": int(sum(len(h.tokens) + 1 for h in hyps))}
+        frames.append(pd.DataFrame({"split": split, "row": rows,
+                                    "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
+                                    "capped": [int(h.capped) for h in hyps]}))
+    return pd.concat(frames, ignore_index=True), counts
+
+
 def train_and_decode(
     config: dict,
     device: str = "auto",
@@ -184,41 +207,9 @@ def train_and_decode(
         if log:
             log(f"cut by the time limit: decoded on a sample, as {config_hash(config)}")
 
-    d = config["decoding"]
-    decode_start, frames = time.perf_counter(), []
-    decode_counts = {}
-    for split in d["splits"]:
-        rows = evaluation_rows(split, gold[split], d)
-        sources = [src_vocab.encode(s) for s in gold[split].source.iloc[rows]]
-        caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
-        t0 = time.perf_counter()
-        hyps = decoding.translate(
-            trained.model,
-            sources,
-            caps,
-            d["method"],
-            d["beam"],
-            batch_size=decode_batch_size,
-            device=dev,
-            amp=amp,
-            progress=progress,
-        )
-        decode_counts[split] = {
-            "examples": len(rows),
-            "seconds": round(time.perf_counter() - t0, 2),
-            "output_tokens": int(sum(len(h.tokens) + 1 for h in hyps)),
-        }
-        frames.append(
-            pd.DataFrame(
-                {
-                    "split": split,
-                    "row": rows,
-                    "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
-                    "capped": [int(h.capped) for h in hyps],
-                }
-            )
-        )
-    predictions = pd.concat(frames, ignore_index=True)
+    decode_start = time.perf_counter()
+    predictions, decode_counts = decode_splits(trained.model, config, gold, src_vocab, tgt_vocab, dev, amp,
+                                               decode_batch_size, progress)
     metrics = exact_match_accuracy(predictions, gold)
     end = time.perf_counter()
     metrics.update(

@@ -35,7 +35,7 @@ import torch
 
 from compsem import determinism, paths
 from compsem.cogs import auxiliary_data, evaluation, masking
-from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
+from compsem.cogs.seq2seq import batching, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
@@ -270,30 +270,6 @@ def _same_start(n: int, init_optimizer: list[dict] | None) -> list[list[int]]:
 # ---------------------------------------------------------------- decoding and scoring
 
 
-def decode_splits(model, config: dict, src_vocab: Vocab, tgt_vocab: Vocab, device, amp=False,
-                  batch_size: int = 128, progress: bool = False) -> tuple[pd.DataFrame, dict]:
-    """Predictions on the ``[w_n]`` splits of ``config["decoding"]`` (columns of
-    :data:`~compsem.cogs.seq2seq.results.PREDICTION_COLUMNS`) and per-split counts."""
-    d = config["decoding"]
-    frames, counts = [], {}
-    for split in d["splits"]:
-        gold = masked_cogs(split)
-        rows = experiment.evaluation_rows(split, gold, d)
-        sources = [src_vocab.encode(s) for s in gold.source.iloc[rows]]
-        caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
-        t0 = time.perf_counter()
-        hyps = decoding.translate(model, sources, caps, d["method"], d["beam"],
-                                  batch_size=batch_size, device=device, amp=amp,
-                                  progress=progress)
-        counts[split] = {"examples": len(rows), "seconds": round(time.perf_counter() - t0, 2)}
-        frames.append(pd.DataFrame({
-            "split": split, "row": rows,
-            "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
-            "capped": [int(h.capped) for h in hyps],
-        }))
-    return pd.concat(frames, ignore_index=True), counts
-
-
 @torch.no_grad()
 def teacher_forced(model, frame: pd.DataFrame, src_vocab: Vocab, tgt_vocab: Vocab, device,
                    batch_size: int = 128) -> dict:
@@ -370,9 +346,9 @@ def train_and_decode(
     if state.stop_reason == "time limit":  # decoded on a sample, saved as that configuration
         config = experiment.cut_config(config)
     t0 = time.perf_counter()
-    predictions, counts = decode_splits(model, config, src_vocab, tgt_vocab, dev, amp,
-                                        decode_batch_size, progress)
     gold = {s: masked_cogs(s) for s in config["decoding"]["splits"]}
+    predictions, counts = experiment.decode_splits(model, config, gold, src_vocab, tgt_vocab, dev, amp,
+                                                   decode_batch_size, progress)
     metrics = experiment.exact_match_accuracy(predictions, gold)
     if "gen" in gold:
         rows = predictions.loc[predictions.split == "gen", "row"].to_numpy()
