@@ -400,3 +400,36 @@ def test_probe_fits_are_kept_in_the_fit_cache(cache_dir, monkeypatch):
     monkeypatch.setenv("COMPSEM_FIT_CACHE", "0")  # one switch for every fit
     evaluate.run_probe(items, S, rows, classifier="mlp", n_boot=20, max_epochs=2)
     assert len(list(evaluate.fit_cache_dir().glob("*.npz"))) == 1
+
+
+def test_every_fit_kind_names_its_code_by_one_policy(monkeypatch):
+    """The probe fits, the SDAE, the regressors and the fine-tuning key their entries by
+    fitcache.code_identity: an edit to a training function, or another version of a library that
+    computes, gives another key."""
+    from compsem.models import sdae
+    from compsem.probing import evaluate
+    from compsem.sts import finetune, regressors
+
+    def trained(x):
+        return x + 1
+
+    def edited(x):
+        return x + 2
+
+    base = fitcache.code_identity([trained], ["numpy"])
+    assert set(base) == {"source", "versions"}
+    assert fitcache.code_identity([edited], ["numpy"])["source"] != base["source"]
+    assert fitcache.code_identity([trained], ["numpy"]) == base
+    monkeypatch.setattr(fitcache, "versions", lambda packages: {name: "0.0-other" for name in packages})
+    assert fitcache.code_identity([trained], ["numpy"])["versions"] != base["versions"]
+    monkeypatch.undo()
+    for code in (evaluate._classifier_code(), regressors._code_digest(), finetune._code_digest()):
+        assert set(code) == {"source", "versions"}
+    calls = []
+    real = fitcache.code_identity
+    monkeypatch.setattr(fitcache, "code_identity", lambda f, p: calls.append(list(p)) or real(f, p))
+    from types import SimpleNamespace
+
+    toy_vectors = SimpleNamespace(matrix=np.eye(2, dtype=np.float32), vocab=["a", "cat"])
+    sdae.SDAEEncoder(sdae.SDAEConfig(seed=3), sentences=["a cat"], word_vectors=toy_vectors).key()
+    assert calls == [["numpy", "torch"]]

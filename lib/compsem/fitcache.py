@@ -2,10 +2,11 @@
 
 A trained result (a regressor's predictions, a fine-tuned model's scores) is a pure function of
 its configuration, its input data and the code that trains it, on one set of CPU code paths
-(:func:`compsem.determinism.numerics`). :func:`key` hashes all of these (sha256 of a canonical
-JSON document: the configuration, :func:`array_digest` of each input, :func:`source_digest` of the
-training functions, the versions of the libraries that compute), so a warm re-run reads back the
-very numbers a cold run computed, and any change to data, code, library or numerics computes anew.
+(:func:`compsem.determinism.numerics`). One key policy serves every kind: :func:`key` hashes a
+canonical JSON document of the configuration, :func:`array_digest` of each input and
+:func:`code_identity` (the source of the training functions, the versions of the libraries that
+compute), and the numerics name the entry's folder; so a warm re-run reads back the very numbers
+a cold run computed, and any change to data, code, library or numerics computes anew.
 
 Layout: ``cache_dir("fits", <numerics>, <kind>)/<key>.npz``, one file per result, holding plain
 arrays (``np.savez``, read with ``allow_pickle=False``) and a JSON string ``meta`` for scalars (its
@@ -79,6 +80,13 @@ def versions(packages: Iterable[str]) -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             out[name] = "absent"
     return out
+
+
+def code_identity(functions: Iterable[Callable], packages: Iterable[str]) -> dict[str, Any]:
+    """The part of every key that names the code: ``{"source": source_digest(functions),
+    "versions": versions(packages)}`` (the functions that compute the result, the libraries
+    that do its arithmetic)."""
+    return {"source": source_digest(functions), "versions": versions(packages)}
 
 
 def key(document: Mapping[str, Any]) -> str:

@@ -491,8 +491,7 @@ class SDAEEncoder:
                 "format": FORMAT_VERSION,
                 "corpus": _sha256_lines(self.sentences),
                 "word_vectors": word_vectors_fingerprint(self.word_vectors),
-                "source": fitcache.source_digest(_training_code()),
-                "versions": fitcache.versions(("numpy", "torch")),
+                **fitcache.code_identity(_training_code(), ("numpy", "torch")),
             }
             device = self.resolved_device
             if device != "cpu":

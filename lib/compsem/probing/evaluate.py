@@ -135,8 +135,8 @@ def _classifier_functions() -> list:
 
 
 @functools.cache
-def _classifier_source() -> str:
-    return fitcache.source_digest(_classifier_functions())
+def _classifier_code() -> dict:
+    return fitcache.code_identity(_classifier_functions(), ("numpy", "scikit-learn", "torch"))
 
 
 def _fit_key(S, rows, P, y, train, test, classifier, seed, options) -> str:
@@ -148,8 +148,7 @@ def _fit_key(S, rows, P, y, train, test, classifier, seed, options) -> str:
         "seed": seed,
         "options": json.loads(json.dumps(options, sort_keys=True, default=str)),
         "inputs": [fitcache.array_digest(a) for a in (S, rows, P, y, train, test)],
-        "source": _classifier_source(),
-        "versions": fitcache.versions(("numpy", "scikit-learn", "torch")),
+        **_classifier_code(),
     })
 
 

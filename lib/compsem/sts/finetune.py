@@ -503,9 +503,8 @@ def _code_digest() -> dict:
     functions = [fine_tune, _evaluate_split, _predict_both, encode_pairs, _hold_out_dev, seed_everything,
                  load_model, resolve_model_path, _to_dataset, training_steps, _masks, _rhos,
                  similarity.pair_cosines, similarity.spearman]
-    return {"source": fitcache.source_digest(functions),
-            "versions": fitcache.versions(["numpy", "scipy", "pandas", "torch", "transformers", "tokenizers",
-                                           "sentence-transformers", "datasets", "accelerate"])}
+    return fitcache.code_identity(functions, ["numpy", "scipy", "pandas", "torch", "transformers", "tokenizers",
+                                              "sentence-transformers", "datasets", "accelerate"])
 
 
 @functools.cache

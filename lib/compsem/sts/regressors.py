@@ -275,8 +275,8 @@ def fit_predict(features, human, split: Mapping[str, np.ndarray], regressor="reg
 def _code_digest() -> dict:
     from compsem import fitcache
 
-    return {"source": fitcache.source_digest([_fit, _timed_fit, make_regressor, _pca]),
-            "versions": fitcache.versions(["numpy", "scipy", "scikit-learn", "threadpoolctl"])}
+    return fitcache.code_identity([_fit, _timed_fit, make_regressor, _pca],
+                                  ["numpy", "scipy", "scikit-learn", "threadpoolctl"])
 
 
 def _fit_key(x: np.ndarray, y: np.ndarray, train: np.ndarray, regressor, seed: int, max_iter: int,
