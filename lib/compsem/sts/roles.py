@@ -510,15 +510,17 @@ def label_roles(sentences: Iterable[str], nlp=None, batch_size: int = 256,
                 object_verb_lists: bool = True) -> pd.DataFrame:
     """Label the 8 VerbNet-CN roles of each sentence: a frame with one row per sentence (same
     order, RangeIndex) and one column per label in :data:`LABELS` (phrase string or None).
-    ``nlp`` defaults to spaCy ``en_core_web_sm`` (:func:`compsem.resources.spacy_pipeline`);
-    ``objects``, ``copulas`` and ``object_verb_lists`` as in :func:`label_doc`."""
+    ``nlp``: a loaded spaCy pipeline, or None for ``en_core_web_sm``, whose parses are made once
+    and then read back from the cache (:func:`compsem.resources.parse`); ``objects``,
+    ``copulas`` and ``object_verb_lists`` as in :func:`label_doc`."""
     _check_convention(objects, copulas)
     if nlp is None:
-        from compsem.resources import spacy_pipeline
+        from compsem.resources import parse
 
-        nlp = spacy_pipeline("sm")
-    return label_docs(nlp.pipe(list(sentences), batch_size=batch_size), objects, copulas,
-                      object_verb_lists)
+        docs = parse(list(sentences), "sm", batch_size)
+    else:
+        docs = nlp.pipe(list(sentences), batch_size=batch_size)
+    return label_docs(docs, objects, copulas, object_verb_lists)
 
 
 def label_docs(docs: Iterable, objects: str = "verb class", copulas: str = "theme",
