@@ -118,6 +118,24 @@ def test_edit_distance_is_levenshtein(a, b):
     assert abs(len(a) - len(b)) <= d <= max(len(a), len(b))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=60, max_size=200), st.data())
+def test_edit_distance_of_long_outputs_is_levenshtein(a, data):
+    """Outputs longer than a machine word (COGS forms run to hundreds of tokens), compared with
+    a copy edited a few times, as a model's near-miss is."""
+    b = list(a)
+    for _ in range(data.draw(st.integers(0, 12))):
+        where = data.draw(st.integers(0, len(b)))
+        edit = data.draw(st.sampled_from(["insert", "delete", "replace"]))
+        if edit == "insert":
+            b.insert(where, data.draw(st.sampled_from("abcdefghz")))
+        elif edit == "delete" and b:
+            del b[min(where, len(b) - 1)]
+        elif b:
+            b[min(where, len(b) - 1)] = "z"
+    assert ev.edit_distance(a, b) == _levenshtein(a, b) == ev.edit_distance(b, a)
+
+
 def test_aggregates_are_means_over_cases():
     by_case = pd.Series({c: (0.0 if c in ev.STRUCTURAL_CASES else 0.5) for c in ev.CASE_ORDER})
     by_case["subj_to_obj_common"] = 1.4  # any numbers: the mean is over the 18 lexical cases

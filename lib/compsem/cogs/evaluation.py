@@ -206,20 +206,34 @@ def well_formed(prediction: str) -> bool:
 
 
 def edit_distance(a: Sequence, b: Sequence) -> int:
-    """Levenshtein distance between two token sequences (unit costs), one numpy row per token
-    of ``a``: ``D[i, j] = min(D[i-1, j] + 1, D[i-1, j-1] + [a_i != b_j], D[i, j-1] + 1)``; the
-    last term is a running minimum, ``min_k (T[k] + j - k)``."""
-    b_ids = {t: i for i, t in enumerate(dict.fromkeys(list(a) + list(b)))}
-    a_arr = np.array([b_ids[t] for t in a], dtype=np.int64)
-    b_arr = np.array([b_ids[t] for t in b], dtype=np.int64)
-    row = np.arange(len(b_arr) + 1, dtype=np.int64)
-    offsets = np.arange(len(b_arr) + 1, dtype=np.int64)
-    for i, token in enumerate(a_arr, start=1):
-        new = np.empty_like(row)
-        new[0] = i
-        new[1:] = np.minimum(row[1:] + 1, row[:-1] + (b_arr != token))
-        row = np.minimum.accumulate(new - offsets) + offsets
-    return int(row[-1])
+    """Levenshtein distance between two token sequences (unit costs), by the bit-parallel
+    algorithm of Myers (1999) in Hyyrö's (2001) form for the edit distance: one integer holds a
+    column of the vertical differences ``D[i, j] - D[i-1, j]`` of the dynamic programme
+    ``D[i, j] = min(D[i-1, j] + 1, D[i-1, j-1] + [a_i != b_j], D[i, j-1] + 1)`` (as +1/-1 bit
+    masks over the tokens of ``a``), updated once per token of ``b``; the score follows the last
+    row. Exact, in integers."""
+    if not a or not b:
+        return len(a) + len(b)
+    positions: dict = {}
+    for i, token in enumerate(a):
+        positions[token] = positions.get(token, 0) | (1 << i)
+    full, top = (1 << len(a)) - 1, 1 << (len(a) - 1)
+    plus, minus, score = full, 0, len(a)  # the first column: D[i, 0] = i
+    for token in b:
+        equal = positions.get(token, 0)
+        vertical = equal | minus
+        horizontal = (((equal & plus) + plus) ^ plus) | equal
+        h_plus = minus | (~(horizontal | plus) & full)
+        h_minus = plus & horizontal
+        if h_plus & top:
+            score += 1
+        elif h_minus & top:
+            score -= 1
+        h_plus = ((h_plus << 1) | 1) & full  # the first row: D[0, j] = j
+        h_minus = (h_minus << 1) & full
+        plus = h_minus | (~(vertical | h_plus) & full)
+        minus = h_plus & vertical
+    return score
 
 
 def recursion_depth(source: str, case: str) -> float:
@@ -259,15 +273,17 @@ def analyse(frame: pd.DataFrame, with_semantics: bool = True) -> pd.DataFrame:
     out = frame.copy()
     pred, gold = out["prediction"].tolist(), out["target"].tolist()
     out["exact"] = exact_match(pred, gold)
-    if with_semantics:
+    pred_forms = [lf.try_parse(p) for p in pred]  # parsed once: for equivalence and well-formedness
+    if with_semantics:  # lf.equivalent on the parsed forms; a gold form parsed only where needed
         out["semantic"] = [
-            e or lf.equivalent(p, g) for e, p, g in zip(out["exact"], pred, gold, strict=True)
+            e or (f is not None and (g_form := lf.try_parse(g)) is not None and lf.equivalent_forms(f, g_form))
+            for e, f, g in zip(out["exact"], pred_forms, gold, strict=True)
         ]
     out["structure"] = [structure_correct(p, g) for p, g in zip(pred, gold, strict=True)]
     out["single_lexical"] = [single_lexical_error(p, g) for p, g in zip(pred, gold, strict=True)]
     out["only_index"] = [only_index_errors(p, g) for p, g in zip(pred, gold, strict=True)]
     out["ends_paren"] = [ends_with_parenthesis(p) for p in pred]
-    out["well_formed"] = [well_formed(p) for p in pred]
+    out["well_formed"] = [f is not None and not lf.problems(f) for f in pred_forms]  # as well_formed
     out["pred_len"] = [len(p.split()) for p in pred]
     out["gold_len"] = [len(g.split()) for g in gold]
     out["depth"] = [recursion_depth(s, c) for s, c in zip(out["source"], out["case"], strict=True)]
