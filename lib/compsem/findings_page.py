@@ -2,8 +2,10 @@
 
 ``compsem findings`` (run by ``make html`` before the book is rendered) reads the glued values of
 every ``book/<chapter>.ipynb``, evaluates every claim of ``data/claims/`` on them and writes
-``book/findings.md``: no number on that page is typed. ``tests/test_claims.py`` checks that the
-committed page is what the committed notebooks give.
+``book/findings.md``: no number on that page is typed. It also writes README's block of what the
+book finds (:func:`readme_findings`: the same counts and the contradicted claims).
+``tests/test_claims.py`` checks that the committed page and block are what the committed
+notebooks give.
 """
 
 from __future__ import annotations
@@ -56,14 +58,14 @@ def _glued(notebook: Path) -> dict[str, float]:
     return values
 
 
-def counts_table(rows_by_study: dict[str, list[dict]]) -> str:
+def counts_table(by_study: dict[str, list[dict]]) -> str:
     """Per study, how many claims fall in each class of :data:`compsem.claims.OUTCOMES` (a
     Markdown table; classes no claim falls in are left out, the total is the last row)."""
-    every = [row for rows in rows_by_study.values() for row in rows]
+    every = [row for rows in by_study.values() for row in rows]
     classes = [name for name, n in claims.outcome_counts(every).items() if n]
     lines = ["| study | claims | " + " | ".join(classes) + " |",
              "|---|" + "---:|" * (len(classes) + 1)]
-    for study, rows in [*rows_by_study.items(), ("all studies", every)]:
+    for study, rows in [*by_study.items(), ("all studies", every)]:
         counts = claims.outcome_counts(rows)
         name = STUDY_TITLES.get(study, study)
         if study == "all studies":
@@ -73,19 +75,29 @@ def counts_table(rows_by_study: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
-    """The page's MyST Markdown: the counts by class per study and the contradictions of the
-    papers first (one screen), then one section per study with its claims table."""
-    rows_by_study: dict[str, list[dict]] = {}
+def rows_by_study(values_by_chapter: dict[str, dict[str, float]]) -> dict[str, list[dict]]:
+    """Every claim's row (:func:`compsem.claims.table`) by study, in :data:`STUDY_ORDER`; each
+    row's ``link`` goes to its section of the chapter's page (``<chapter>.html#<anchor>``)."""
+    out: dict[str, list[dict]] = {}
     studies = [s for s in STUDY_ORDER if (claims.CLAIMS_DIR / f"{s}.yaml").exists()]
     studies += [f.stem for f in claims.ledger_files() if f.stem not in studies]
     for study in studies:
         rows = claims.table(list(claims.load(study)), values_by_chapter)
-        for row in rows:  # links from this page go to the chapter's page
+        for row in rows:
             row["link"] = f"{row['chapter']}.html{row['link']}"
-        rows_by_study[study] = rows
-    contradicted = [row for rows in rows_by_study.values() for row in rows
-                    if row["outcome"] == "contradicted"]
+        out[study] = rows
+    return out
+
+
+def _contradicted(by_study: dict[str, list[dict]]) -> list[dict]:
+    return [row for rows in by_study.values() for row in rows if row["outcome"] == "contradicted"]
+
+
+def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
+    """The page's MyST Markdown: the counts by class per study and the contradictions of the
+    papers first (one screen), then one section per study with its claims table."""
+    by_study = rows_by_study(values_by_chapter)
+    contradicted = _contradicted(by_study)
     head = (
         "# Findings at a glance\n\n"
         "Every claim of the four studies that this book checks, with the paper's number or "
@@ -96,7 +108,7 @@ def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
         "run) counts as *substitute only*, and our own questions as *extension*, whatever their "
         "verdict. The page is generated from the committed executed chapters (`compsem findings`, "
         "run by `make html`); each claim links to the section that shows it.\n\n"
-        f"{counts_table(rows_by_study)}\n\n"
+        f"{counts_table(by_study)}\n\n"
         "## Contradictions of the papers\n\n"
     )
     if contradicted:
@@ -108,14 +120,50 @@ def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
     sections = [
         f"## {STUDY_TITLES.get(study, study)}\n\n{claims.summary(rows)}.\n\n"
         f"```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n"
-        for study, rows in rows_by_study.items()]
+        for study, rows in by_study.items()]
     return head + "\n".join(sections)
 
 
-def write(page: Path = PAGE) -> Path:
-    """Write the page from the committed notebooks (atomically) and return its path."""
-    text = render(glued_by_chapter())
-    tmp = page.with_name(f".{page.name}.tmp")
+README = paths.PROJECT_DIR / "README.md"
+README_START = "<!-- findings: written by `compsem findings` from the executed chapters; do not edit -->"
+README_END = "<!-- end of the findings -->"
+BOOK_URL = "https://compsem.github.io/compsem/book/"
+"""Where the rendered chapters are published (README's links go there)."""
+
+
+def readme_findings(values_by_chapter: dict[str, dict[str, float]]) -> str:
+    """README's block of what the book finds, between :data:`README_START` and
+    :data:`README_END`: the counts by class per study (as on the findings page) and the list of
+    the claims our numbers contradict, each linked to its section of the rendered chapter."""
+    by_study = rows_by_study(values_by_chapter)
+    lines = [README_START, "", counts_table(by_study), "",
+             "The claims of the papers that our numbers contradict, each discussed in its chapter:", ""]
+    lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
+              for row in _contradicted(by_study)] or ["- none"]
+    return "\n".join([*lines, "", README_END])
+
+
+def with_readme_findings(readme: str, block: str) -> str:
+    """``readme`` with its findings block replaced by ``block``; a CompsemError when the markers
+    are missing or out of order."""
+    start, end = readme.find(README_START), readme.find(README_END)
+    if start < 0 or end < start:
+        raise CompsemError(f"{README}: the findings block needs the lines {README_START!r} and "
+                           f"{README_END!r}, in that order; put them back where the findings go")
+    return readme[:start] + block + readme[end + len(README_END):]
+
+
+def _replace(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
-    tmp.replace(page)
+    tmp.replace(path)
+
+
+def write(page: Path = PAGE, readme: Path | None = None) -> Path:
+    """Write the page and README's findings block from the committed notebooks (each
+    atomically) and return the page's path."""
+    values = glued_by_chapter()
+    readme = README if readme is None else readme
+    _replace(page, render(values))
+    _replace(readme, with_readme_findings(readme.read_text(encoding="utf-8"), readme_findings(values)))
     return page
