@@ -90,21 +90,15 @@ def _findings(args) -> int:
     from compsem import findings_page
 
     if args.check:
-        values = findings_page.glued_by_chapter()
-        page = findings_page.PAGE.read_text() if findings_page.PAGE.exists() else ""
-        readme = findings_page.README.read_text()
-        stale = [path for path, current, fresh in (
-            (findings_page.PAGE, page, findings_page.render(values)),
-            (findings_page.README, readme,
-             findings_page.with_readme_findings(readme, findings_page.readme_findings(values))))
-            if current != fresh]
+        stale = [path for path, text in findings_page.fresh_texts().items()
+                 if not path.exists() or path.read_text(encoding="utf-8") != text]
         for path in stale:
             print(f"{path} is out of date: run `compsem findings`", file=sys.stderr)
         if stale:
             return 1
         print(f"{findings_page.PAGE} and README's findings are up to date")
         return 0
-    print(f"wrote {findings_page.write()} and README's findings")
+    print("wrote " + " and ".join(str(path) for path in findings_page.write()))
     return 0
 
 

@@ -96,7 +96,10 @@ def _contradicted(by_study: dict[str, list[dict]]) -> list[dict]:
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
     """The page's MyST Markdown: the counts by class per study and the contradictions of the
     papers first (one screen), then one section per study with its claims table."""
-    by_study = rows_by_study(values_by_chapter)
+    return _page(rows_by_study(values_by_chapter))
+
+
+def _page(by_study: dict[str, list[dict]]) -> str:
     contradicted = _contradicted(by_study)
     head = (
         "# Findings at a glance\n\n"
@@ -135,7 +138,10 @@ def readme_findings(values_by_chapter: dict[str, dict[str, float]]) -> str:
     """README's block of what the book finds, between :data:`README_START` and
     :data:`README_END`: the counts by class per study (as on the findings page) and the list of
     the claims our numbers contradict, each linked to its section of the rendered chapter."""
-    by_study = rows_by_study(values_by_chapter)
+    return _readme_block(rows_by_study(values_by_chapter))
+
+
+def _readme_block(by_study: dict[str, list[dict]]) -> str:
     lines = [README_START, "", counts_table(by_study), "",
              "The claims of the papers that our numbers contradict, each discussed in its chapter:", ""]
     lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
@@ -153,17 +159,19 @@ def with_readme_findings(readme: str, block: str) -> str:
     return readme[:start] + block + readme[end + len(README_END):]
 
 
-def _replace(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+def fresh_texts() -> dict[Path, str]:
+    """What ``compsem findings`` writes, from the committed notebooks (every claim judged once):
+    the page, and README with its findings block."""
+    by_study = rows_by_study(glued_by_chapter())
+    readme = README.read_text(encoding="utf-8")
+    return {PAGE: _page(by_study), README: with_readme_findings(readme, _readme_block(by_study))}
 
 
-def write(page: Path = PAGE, readme: Path | None = None) -> Path:
-    """Write the page and README's findings block from the committed notebooks (each
-    atomically) and return the page's path."""
-    values = glued_by_chapter()
-    readme = README if readme is None else readme
-    _replace(page, render(values))
-    _replace(readme, with_readme_findings(readme.read_text(encoding="utf-8"), readme_findings(values)))
-    return page
+def write() -> list[Path]:
+    """Write :func:`fresh_texts` (each file atomically) and return their paths."""
+    texts = fresh_texts()
+    for path, text in texts.items():
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return list(texts)

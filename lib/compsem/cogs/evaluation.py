@@ -274,16 +274,14 @@ def analyse(frame: pd.DataFrame, with_semantics: bool = True) -> pd.DataFrame:
     pred, gold = out["prediction"].tolist(), out["target"].tolist()
     out["exact"] = exact_match(pred, gold)
     pred_forms = [lf.try_parse(p) for p in pred]  # parsed once: for equivalence and well-formedness
-    if with_semantics:  # lf.equivalent on the parsed forms; a gold form parsed only where needed
-        out["semantic"] = [
-            e or (f is not None and (g_form := lf.try_parse(g)) is not None and lf.equivalent_forms(f, g_form))
-            for e, f, g in zip(out["exact"], pred_forms, gold, strict=True)
-        ]
+    if with_semantics:  # a gold form is parsed only where the prediction is not exact
+        out["semantic"] = [e or (f is not None and lf.equivalent(f, g))
+                           for e, f, g in zip(out["exact"], pred_forms, gold, strict=True)]
     out["structure"] = [structure_correct(p, g) for p, g in zip(pred, gold, strict=True)]
     out["single_lexical"] = [single_lexical_error(p, g) for p, g in zip(pred, gold, strict=True)]
     out["only_index"] = [only_index_errors(p, g) for p, g in zip(pred, gold, strict=True)]
     out["ends_paren"] = [ends_with_parenthesis(p) for p in pred]
-    out["well_formed"] = [f is not None and not lf.problems(f) for f in pred_forms]  # as well_formed
+    out["well_formed"] = [f is not None and lf.is_well_formed(f) for f in pred_forms]
     out["pred_len"] = [len(p.split()) for p in pred]
     out["gold_len"] = [len(g.split()) for g in gold]
     out["depth"] = [recursion_depth(s, c) for s, c in zip(out["source"], out["case"], strict=True)]

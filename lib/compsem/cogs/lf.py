@@ -293,10 +293,16 @@ def problems(lf: LogicalForm | str) -> list[str]:
     return out
 
 
-def is_well_formed(text: str) -> bool:
-    """True when ``text`` parses (:func:`parse`) and has no :func:`problems`. Kim (2021,
-    Section 4.5.3) counts outputs not ending in ``)`` as ill-formed; this check is stricter."""
-    lf = try_parse(text)
+def _parsed(form: str | LogicalForm) -> LogicalForm | None:
+    """``form`` when it is already parsed, else :func:`try_parse` of it."""
+    return form if isinstance(form, LogicalForm) else try_parse(form)
+
+
+def is_well_formed(text: str | LogicalForm) -> bool:
+    """True when ``text`` parses (:func:`parse`; or is a parsed form) and has no
+    :func:`problems`. Kim (2021, Section 4.5.3) counts outputs not ending in ``)`` as ill-formed;
+    this check is stricter."""
+    lf = _parsed(text)
     return lf is not None and not problems(lf)
 
 
@@ -506,14 +512,15 @@ def _colours(atoms: list[tuple], lambdas: tuple[str, ...]) -> dict:
     return colour
 
 
-def equivalent(a: str, b: str) -> bool:
+def equivalent(a: str | LogicalForm, b: str | LogicalForm) -> bool:
     """True when ``a`` and ``b`` mean the same up to the order of conjuncts (and of definites)
     and a consistent one-to-one renaming of variables (``x _ i`` indices and lambda-bound
     names, the latter position by position in the lambda prefix); constants, predicates,
     roles and definiteness must agree. Conjuncts form a multiset (a repeated conjunct is not
     dropped). False if either does not parse. This is the order- and index-insensitive reading
-    that ReCOGS (Wu et al. 2023) proposes beside the exact match of Kim (2021)."""
-    la, lb = try_parse(a), try_parse(b)
+    that ReCOGS (Wu et al. 2023) proposes beside the exact match of Kim (2021). Either may be
+    given already parsed."""
+    la, lb = _parsed(a), _parsed(b)
     if la is None or lb is None:
         return False
     return equivalent_forms(la, lb)
