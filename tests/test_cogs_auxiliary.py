@@ -268,6 +268,27 @@ def test_configurations_validate_and_name_bad_settings():
         ("transformer", "gloss"), ("transformer", "gloss")]
 
 
+def test_the_chapters_reduced_run_is_the_librarys_and_its_results_are_committed():
+    """The chapter's default reduced run is reduced_aux_config's defaults (the command line's
+    --reduced builds the same), and each of its runs has a committed, checksummed result."""
+    from compsem import parameters
+    from compsem.cogs.seq2seq import results, two_stage
+
+    p = parameters.default_parameters("cogs-auxiliary")
+    chapter = [ac.reduced_aux_config(o, s, p["reduced_max_steps"], p["reduced_aux_max_steps"],
+                                     p["reduced_exposures"], p["reduced_per_case"],
+                                     p["reduced_per_split"],
+                                     architecture={"d_model": p["reduced_d_model"],
+                                                   "ff": 2 * p["reduced_d_model"]},
+                                     gloss_tokens=p["gloss_tokens"],
+                                     cogs_optimizer=p["cogs_optimizer"])
+               for o in p["reduced_objectives"] for s in p["reduced_seeds"]]
+    assert chapter == [ac.reduced_aux_config(o, s) for o in p["reduced_objectives"]
+                       for s in p["reduced_seeds"]]
+    root = two_stage.results_root("")
+    assert [results.has_result(c, root) for c in chapter] == [True] * len(chapter)
+
+
 def test_stage_one_is_shared_across_cogs_settings():
     a = ac.paper_aux_config("transformer", "gloss", exposures=1)
     b = ac.paper_aux_config("transformer", "gloss", exposures=100,

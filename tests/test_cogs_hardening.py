@@ -277,9 +277,14 @@ def test_valid_options_give_the_same_configurations_as_before():
     default = train.parse_args(["--reduced", "--model", "lstm-tiny"])
     assert train.configurations(default) == [config.reduced_config("lstm-tiny", 1, 2500, 0, 0, 1)]
     aux = auxiliary_train.parse_args(["--reduced", "--objective", "none", "--seed", "2",
-                                      "--per-case", "0", "--train-minutes", "1.5"])
-    assert auxiliary_train.configurations(aux) == [ac.reduced_aux_config("none", 2, 250, 150, 1,
-                                                                         per_case=0)]
+                                      "--max-steps", "7", "--per-case", "3",
+                                      "--train-minutes", "1.5"])
+    assert auxiliary_train.configurations(aux) == [ac.reduced_aux_config("none", 2, max_steps=7,
+                                                                         per_case=3)]
     assert aux.train_minutes == 1.5
+    reduced = auxiliary_train.parse_args(["--reduced", "--objective", "gloss", "--seed", "1"])
+    assert auxiliary_train.configurations(reduced) == [ac.reduced_aux_config("gloss", 1)]
+    grid = auxiliary_train.parse_args(["--model", "lstm", "--objective", "none", "--seed", "1"])
+    assert auxiliary_train.configurations(grid)[0]["data"]["exposures"] == 1
     dropout = train.parse_args(["--model", "lstm", "--lstm-embedding-dropout", "0"])
     assert train.configurations(dropout)[0]["architecture"]["embedding_dropout"] == 0.0

@@ -33,7 +33,7 @@ changes Xavier initialisation of the embeddings and label smoothing" (Section 5.
 baseline here has the vocabulary of its glossing and denoising runs.
 
 :func:`paper_aux_config` is that protocol; :func:`reduced_aux_config` a CPU-sized one (a small
-Transformer, a few hundred updates, a capped auxiliary vocabulary, greedy decoding of samples),
+Transformer, two thousand updates, a capped auxiliary vocabulary, greedy decoding),
 labelled reduced wherever it is shown. :func:`aux_grid` is the grid of Figures 5-1 to 5-3
 (without CCG supertagging, which needs CCGBank).
 """
@@ -146,8 +146,8 @@ def paper_aux_config(
                           objective, gloss_tokens=gloss_tokens, cogs_optimizer=cogs_optimizer)
 
 
-REDUCED_AUX_ARCHITECTURE = {"d_model": 32, "ff": 64, "heads": 4, "layers": 2}
-"""A small Transformer for CPU runs (based on ``transformer-reduced``), not in the paper."""
+REDUCED_AUX_ARCHITECTURE = {"d_model": 128, "ff": 256, "heads": 4, "layers": 2}
+"""A small Transformer for CPU runs (``transformer-reduced`` of the COGS chapter), not in the paper."""
 
 REDUCED_AUX_CORPUS = {"n_sentences": 6000, "max_words": 1000}
 """6,000 sentences and the 1,000 most frequent words (the rest ``<unk>``): the output layer of
@@ -157,27 +157,29 @@ the full vocabulary (over 50,000 target types) is what a CPU cannot afford."""
 def reduced_aux_config(
     objective: str = "gloss",
     seed: int = 1,
-    max_steps: int = 250,
-    aux_max_steps: int = 150,
+    max_steps: int = 1500,
+    aux_max_steps: int = 500,
     exposures: int = 100,
-    per_case: int = 10,
-    per_split: int = 100,
+    per_case: int = 0,
+    per_split: int = 0,
     architecture: dict | None = None,
     corpus: dict | None = None,
     gloss_tokens: str = "word",
     cogs_optimizer: str = "continue",
 ) -> dict:
-    """A CPU-sized configuration (module docstring): a 2-layer Transformer with d = 32, one
-    batch of 128 per update, noam with factor 1 and warm-up ``max_steps // 4`` in both stages,
-    validation every 50 updates, greedy decoding of ``per_case`` gen examples per case and
-    ``per_split`` dev and test examples. By default on ``train_100`` (100 exposure examples per
-    held-out item): in the one or two epochs a CPU affords, an item seen in a single training
-    sentence is never produced, by any model, so nothing could differ between objectives.
+    """A CPU-sized configuration (module docstring): a 2-layer Transformer of
+    :data:`REDUCED_AUX_ARCHITECTURE` (d = 128, the COGS chapter's reduced model), one batch of
+    128 per update, noam with factor 1 and a warm-up of a quarter of each stage's bound
+    (``aux_max_steps // 4``, ``max_steps // 4``), validation every 50 updates with the paper's
+    patience of 5, greedy decoding of ``per_case`` gen examples per case and ``per_split`` dev
+    and test examples (0: all). By default on ``train_100`` (100 exposure examples per held-out
+    item): in the few epochs a CPU affords, an item seen in a single training sentence is never
+    produced, by any model, so nothing could differ between objectives.
 
-    Every objective's COGS stage gets ``max_steps`` updates: where it continues the auxiliary
-    stage's update count (``cogs_optimizer="continue"``), its bound on the global step is
-    ``aux_max_steps + max_steps`` (the auxiliary stage runs to its bound: ``aux_max_steps`` is
-    below the patience of 5 validations of 50 updates)."""
+    Every objective's COGS stage is bounded by ``max_steps`` updates: where it continues the
+    auxiliary stage's update count (``cogs_optimizer="continue"``), its bound on the global
+    step is ``aux_max_steps + max_steps``, counted on from the auxiliary stage's best
+    validation (its last one when the auxiliary loss is still falling at its bound)."""
     def training(steps, warmup_of=None):
         return {"batch_size": 128, "accum_count": 1, "lr": 1.0,
                 "warmup": max(1, (warmup_of or steps) // 4), "max_steps": int(steps),

@@ -24,8 +24,7 @@ Examples::
         --seed 1 2 3 4 5
 
     # the reduced CPU configuration of the chapter's default profile
-    python -m compsem.cogs.seq2seq.auxiliary_train --reduced --objective none gloss --seed 1 2 3 \
-        --exposures 100
+    python -m compsem.cogs.seq2seq.auxiliary_train --reduced --objective none gloss --seed 1 2 3
 
     # which runs have results (done) or are pending
     python -m compsem.cogs.seq2seq.auxiliary_train --grid --list
@@ -59,7 +58,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--model", nargs="+", default=list(GRID_MODELS), choices=list(GRID_MODELS))
     p.add_argument("--objective", nargs="+", default=list(OBJECTIVES), choices=list(OBJECTIVES))
     p.add_argument("--seed", nargs="+", type=non_negative_int, default=[1, 2, 3, 4, 5])
-    p.add_argument("--exposures", type=int, default=1, choices=[1, 100])
+    p.add_argument("--exposures", type=int, default=None, choices=[1, 100],
+                   help="exposure examples per held-out item (default: 1, the paper's; "
+                        "100 for --reduced, as the chapter)")
     p.add_argument("--grid", action="store_true",
                    help="every model and objective (the default --model and --objective), the "
                         "Transformer's baseline and glossing first")
@@ -68,9 +69,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "stage (compsem.cogs.seq2seq.grouped), then decode each as its own run")
     p.add_argument("--reduced", action="store_true",
                    help="the reduced CPU configuration (small Transformer; --model is ignored)")
-    p.add_argument("--max-steps", type=positive_int, default=250, help="COGS updates (reduced only)")
-    p.add_argument("--aux-max-steps", type=positive_int, default=150,
-                   help="auxiliary updates (reduced only)")
+    p.add_argument("--max-steps", type=positive_int, default=None,
+                   help="COGS updates (reduced only; default as the chapter, 1500)")
+    p.add_argument("--aux-max-steps", type=positive_int, default=None,
+                   help="auxiliary updates (reduced only; default as the chapter, 500)")
     p.add_argument("--greedy", action="store_true", help="greedy decoding instead of beam 5")
     p.add_argument("--gloss-tokens", default="word", choices=["word", "primed"],
                    help="a gloss is the word's own output token (default) or the word primed (w')")
@@ -78,9 +80,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="the COGS stage continues the auxiliary stage's Adam state and update count "
                    "(default, as OpenNMT-py's -train_from) or restarts them")
     p.add_argument("--per-case", type=non_negative_int, default=None,
-                   help="gen examples per case (0: all; reduced default 10)")
+                   help="gen examples per case (0: all, the default)")
     p.add_argument("--per-split", type=non_negative_int, default=None,
-                   help="dev/test examples (0: all; reduced default 100)")
+                   help="dev/test examples (0: all, the default)")
     p.add_argument("--no-fuse", action="store_true",
                    help="run an update's accumulated batches one by one on the GPU (a quarter of "
                         "the memory for the large output layer; the same gradient)")
@@ -97,19 +99,19 @@ def parse_args(argv=None) -> argparse.Namespace:
 def configurations(args) -> list[dict]:
     from compsem.cogs.seq2seq import auxiliary_config as ac
 
-    if args.reduced:
-        extra = {k: v for k, v in (("per_case", args.per_case), ("per_split", args.per_split))
-                 if v is not None}
-        return [ac.reduced_aux_config(o, s, args.max_steps, args.aux_max_steps, args.exposures,
-                                      gloss_tokens=args.gloss_tokens,
-                                      cogs_optimizer=args.cogs_optimizer, **extra)
+    if args.reduced:  # what is not given keeps reduced_aux_config's default (the chapter's)
+        given = {k: getattr(args, k) for k in ("max_steps", "aux_max_steps", "exposures",
+                                               "per_case", "per_split")
+                 if getattr(args, k) is not None}
+        return [ac.reduced_aux_config(o, s, gloss_tokens=args.gloss_tokens,
+                                      cogs_optimizer=args.cogs_optimizer, **given)
                 for o in args.objective for s in args.seed]
     decoding = {"per_case": args.per_case or 0, "per_split": args.per_split or 0}
     if args.greedy:
         decoding["method"] = "greedy"
     models = ac.GRID_MODELS if args.grid else args.model
     objectives = ac.OBJECTIVES if args.grid else args.objective
-    return ac.aux_grid(models, objectives, args.seed, args.exposures, decoding,
+    return ac.aux_grid(models, objectives, args.seed, args.exposures or 1, decoding,
                        gloss_tokens=args.gloss_tokens, cogs_optimizer=args.cogs_optimizer)
 
 

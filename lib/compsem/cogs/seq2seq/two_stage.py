@@ -408,14 +408,16 @@ def train_and_decode(
 
 RUN_COLUMNS = ["model", "objective", "seed", "exposures", "dev", "test", "gen", "lexical",
                "structural", "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
-               "gen_token_accuracy", "gen_wn_accuracy", "steps",
+               "gen_token_accuracy", "gen_wn_accuracy", "steps", "best_is_last",
                "aux_steps", "stop_reason", "aux_stop_reason", "decoding", "device",
                "wall_seconds", "hash"]
 
 
 def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The finished runs among ``configs``: one row per run (:data:`RUN_COLUMNS`; gen, lexical
-    and structural are means over the decoded cases, Figure 4-1) and, long, one row per run and
+    and structural are means over the decoded cases, Figure 4-1; ``best_is_last``: the COGS
+    stage's best validation was its last one, so it was still improving when it stopped) and,
+    long, one row per run and
     gen case (``model``, ``objective``, ``seed``, ``case``, ``accuracy``). Runs without results,
     or cut by a time budget, are left out."""
     root = results_root(results_dir)
@@ -438,6 +440,7 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
                                            "aux_stop_reason", "device", "wall_seconds")},
             "gen_token_accuracy": metrics.get("gen_teacher_forced", {}).get("token_accuracy"),
             "gen_wn_accuracy": metrics.get("gen_teacher_forced", {}).get("wn_accuracy"),
+            "best_is_last": metrics["best_step"] == metrics["start_step"] + metrics["steps"],
             "decoding": config["decoding"]["method"], "hash": config_hash(config),
         })
         cases += [{"model": config["model"], "objective": objective, "seed": config["seed"],
