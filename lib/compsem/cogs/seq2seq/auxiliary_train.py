@@ -111,7 +111,8 @@ def configurations(args) -> list[dict]:
         decoding["method"] = "greedy"
     models = ac.GRID_MODELS if args.grid else args.model
     objectives = ac.OBJECTIVES if args.grid else args.objective
-    return ac.aux_grid(models, objectives, args.seed, args.exposures or 1, decoding,
+    exposures = {} if args.exposures is None else {"exposures": args.exposures}  # else aux_grid's
+    return ac.aux_grid(models, objectives, args.seed, decoding=decoding, **exposures,
                        gloss_tokens=args.gloss_tokens, cogs_optimizer=args.cogs_optimizer)
 
 

@@ -417,8 +417,8 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
     """The finished runs among ``configs``: one row per run (:data:`RUN_COLUMNS`; gen, lexical
     and structural are means over the decoded cases, Figure 4-1; ``best_is_last``: the COGS
     stage's best validation was its last one, so it was still improving when it stopped) and,
-    long, one row per run and
-    gen case (``model``, ``objective``, ``seed``, ``case``, ``accuracy``). Runs without results,
+    long, one row per run and gen case (``model``, ``objective``, ``seed``, ``case``,
+    ``accuracy``). Runs without results,
     or cut by a time budget, are left out."""
     root = results_root(results_dir)
     runs, cases = [], []
