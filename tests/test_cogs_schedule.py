@@ -41,7 +41,8 @@ def test_figures_are_measured_on_gpu_runs_only():
     assert figures.updates == {("transformer", 1): 4000}  # a time-limited run is no stop
     assert figures.decode_seconds == {("transformer", "beam"): 100.0}
     grouped = S.measured([(tf, _metrics(4000, 1000.0, seeds=[1, 2, 3, 4, 5]))])
-    assert grouped.seconds_per_update["transformer"] == pytest.approx(0.05)  # per seed
+    assert grouped.group_seconds_per_update["transformer"] == pytest.approx(0.05)  # per seed
+    assert grouped.seconds_per_update == {}  # a group's speed is not a single run's
 
 
 def _unit(model="transformer", seeds=(1,), exposures=1):
@@ -64,8 +65,22 @@ def test_an_estimate_is_updates_times_speed_plus_decoding():
     given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
     assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
     assert S.estimate(_unit("transformer-large"), FIGURES) is None  # no speed: not guessed
-    group = S.estimate(_unit(seeds=(1, 2, 3)), FIGURES)
-    assert group.train_minutes == pytest.approx(3 * 4000 * 0.05 / 60)  # no speed-up assumed
+    several = S.estimate(_unit(seeds=(1, 2, 3)), FIGURES)
+    assert several.train_minutes == pytest.approx(3 * 4000 * 0.05 / 60)  # one after the other
+
+
+def test_a_seed_group_is_estimated_with_its_speed_up():
+    """A ``--group`` unit: its seeds' updates divided by the benchmarked speed-up, or at the
+    speed measured on committed group runs where there are some."""
+    lstms = tuple(make_config("lstm", seed=s) for s in (1, 2, 3, 4, 5))
+    unit = S.Unit("lstm group", "train", ("--model", "lstm", "--group"), lstms)
+    figures = S.Measured({"lstm": 0.2}, {("lstm", 1): 1000}, {("lstm", "beam"): 60.0})
+    guess = S.estimate(unit, figures)
+    gain = S.BENCH_GROUP_SPEEDUP["lstm"]
+    assert gain > 1 and guess.train_minutes == pytest.approx(5 * 1000 * 0.2 / gain / 60)
+    assert "group speed-up" in guess.note
+    figures = S.Measured({"lstm": 0.2}, {("lstm", 1): 1000}, {("lstm", "beam"): 60.0}, {"lstm": 0.05})
+    assert S.estimate(unit, figures).train_minutes == pytest.approx(5 * 1000 * 0.05 / 60)
 
 
 def test_the_plan_is_greedy_in_priority_order_and_never_starts_what_cannot_finish():

@@ -42,6 +42,7 @@ import torch
 import torch.nn.functional as F
 
 from compsem.cogs.seq2seq import batching
+from compsem.cogs.seq2seq.transformer import GROUP_ATTENTION_BACKENDS, Attention
 from compsem.cogs.seq2seq.vocab import PAD_ID
 
 
@@ -114,6 +115,9 @@ class GroupModel:
         self.k = len(models)
         self.params, self.buffers = stack_module_state(models)
         self.base = copy.deepcopy(models[0]).to("meta")
+        for module in self.base.modules():
+            if isinstance(module, Attention):
+                module.backends = GROUP_ATTENTION_BACKENDS
 
     def __call__(self, src, src_lengths, tgt_in) -> torch.Tensor:
         """Log-probabilities [K, B, T, V]: member k on row k of each input."""

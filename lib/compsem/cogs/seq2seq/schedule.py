@@ -18,8 +18,9 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   (``train_seconds / steps``, :func:`measured`), which includes their validations and the
   sharing of the GPU with the runs beside them; else :data:`BENCH_SECONDS_PER_UPDATE`
   (``benchmarks/results/bench_cogs_h100.txt``, one model alone); ``--speed`` overrides
-  both. A seed group is counted as its seeds one after the other (no speed-up is assumed
-  until one is measured);
+  both. A seed group trained as one model (``--group``) is counted as its seeds one after the
+  other, divided by the group's speed-up: measured from committed group runs of that model
+  where there are some, else :data:`BENCH_GROUP_SPEEDUP`;
 - expected updates: the most updates of a committed GPU run of the same model and exposures
   that stopped by the paper's rule; without one, the configuration's ``max_steps`` (an upper
   bound, marked as such); a Chapter 5 run adds its auxiliary stage's;
@@ -48,6 +49,11 @@ BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "lstm": 124.0, "bilstm":
 """Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
 FULL_SENTENCES = 27_000
 """dev (3,000) + test (3,000) + gen (21 cases x 1,000)."""
+BENCH_GROUP_SPEEDUP = {"transformer": 0.92, "lstm": 2.10, "bilstm": 1.77}
+"""Five seeds trained as one model against five single runs one after the other, same machine
+and settings (``benchmarks/results/bench_cogs_group_h100.txt``). The Transformer's group gains
+nothing (under ``vmap`` it must use the plain attention kernel), so the runbook runs its seeds
+as single runs."""
 STARTUP_SECONDS = 60.0
 """A command's start: Python, the data, the vocabulary, CUDA."""
 
@@ -78,7 +84,7 @@ RUNBOOK: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("Chapter 5: Transformer baseline and glossing", "auxiliary",
      ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), False),
     ("Table 4-5: Transformer, 100 exposures", "train",
-     ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), True),
+     ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), False),
     ("Figure 4-3: 1- and 6-layer Transformers", "train",
      ("--model", "transformer-small", "transformer-large", "--exposures", "1", "--seed", *SEEDS), False),
     ("Table 4-5: LSTM and BiLSTM", "train",
@@ -150,25 +156,28 @@ def _one(argv: Sequence[str], config: dict, seeds: list[str]) -> tuple[str, ...]
 
 @dataclass(frozen=True)
 class Measured:
-    """Figures of the committed GPU runs (:func:`measured`): seconds per update by model; updates
-    to the paper's stopping rule by (model, exposures); seconds of a whole decoding by (model,
-    method)."""
+    """Figures of the committed GPU runs (:func:`measured`): seconds per update by model, of
+    single runs (``seconds_per_update``) and, per seed, of seed groups trained as one model
+    (``group_seconds_per_update``); updates to the paper's stopping rule by (model, exposures);
+    seconds of a whole decoding by (model, method)."""
 
     seconds_per_update: dict
     updates: dict
     decode_seconds: dict
+    group_seconds_per_update: dict = field(default_factory=dict)
 
 
 def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
     """:class:`Measured` from ``(config, metrics)`` of finished runs; only runs on a GPU count
     (``metrics["device"]`` starts with ``cuda``)."""
-    speed, updates, decode = {}, {}, {}
+    speed, group_speed, updates, decode = {}, {}, {}, {}
     for config, metrics in pairs:
         if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
             continue
         model = config["model"]
         seeds = len(metrics.get("trained_with_seeds") or ()) or 1
-        speed.setdefault(model, []).append(metrics["train_seconds"] / seeds / metrics["steps"])
+        (group_speed if seeds > 1 else speed).setdefault(model, []).append(
+            metrics["train_seconds"] / seeds / metrics["steps"])
         if metrics.get("stop_reason") == "early stopping" and "auxiliary" not in config:
             key = (model, config["data"]["exposures"])
             updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
@@ -176,7 +185,8 @@ def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
         if not decoding.get("per_case") and not decoding.get("per_split"):
             key = (model, decoding["method"])
             decode[key] = max(decode.get(key, 0.0), float(metrics["decode_seconds"]))
-    return Measured({m: statistics.median(v) for m, v in speed.items()}, updates, decode)
+    return Measured({m: statistics.median(v) for m, v in speed.items()}, updates, decode,
+                    {m: statistics.median(v) for m, v in group_speed.items()})
 
 
 def committed_runs() -> list[tuple[dict, dict]]:
@@ -221,6 +231,12 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None) -> Estim
         speed, source = BENCH_SECONDS_PER_UPDATE.get(model), "benchmark"
     if speed is None:
         return None
+    if "--group" in unit.argv and len(unit.configs) > 1:
+        if model in figures.group_seconds_per_update:
+            speed, source = figures.group_seconds_per_update[model], "measured, group"
+        else:
+            gain = BENCH_GROUP_SPEEDUP.get(model, 1.0)
+            speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
     stop = figures.updates.get((model, config["data"]["exposures"]))
     updates = stop if stop is not None else int(config["training"]["max_steps"])
     shown = f"{updates:,} updates{' (cap)' if stop is None else ''}"

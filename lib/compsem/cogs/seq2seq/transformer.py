@@ -39,6 +39,11 @@ ATTENTION_BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION
 plan for every new shape (each batch's length, each decoding step), which made a training update
 take 0.8 s and beam search 55 tokens/s on an H100
 (``benchmarks/results/bench_cogs_h100.txt``)."""
+GROUP_ATTENTION_BACKENDS = [SDPBackend.MATH]
+"""Kernels for models trained as one group under ``torch.func.vmap``
+(:class:`compsem.cogs.seq2seq.grouped.GroupModel`): the memory-efficient kernel's backward
+fails there on a GPU ("LSE is not correctly aligned (strideH)", torch 2.11, H100:
+``benchmarks/results/bench_cogs_group_h100.txt``), and flash attention takes no padding mask."""
 
 
 def sinusoidal_positions(length: int, dim: int) -> torch.Tensor:
@@ -80,6 +85,7 @@ class Attention(nn.Module):
         if dim % heads:
             raise ValueError(f"d_model {dim} is not divisible by heads {heads}")
         self.heads, self.dropout = heads, dropout
+        self.backends = ATTENTION_BACKENDS
         self.query, self.key, self.value, self.out = (nn.Linear(dim, dim) for _ in range(4))
 
     def split(self, x: torch.Tensor) -> torch.Tensor:
@@ -95,7 +101,7 @@ class Attention(nn.Module):
         ``mask`` [B, 1, 1, S] is True where attention is allowed."""
         q = self.split(self.query(x))
         p = self.dropout if self.training else 0.0
-        with sdpa_kernel(ATTENTION_BACKENDS):
+        with sdpa_kernel(self.backends):
             o = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=mask, dropout_p=p, is_causal=causal
             )
