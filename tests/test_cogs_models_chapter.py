@@ -272,7 +272,8 @@ def _runs() -> dict[str, pd.DataFrame]:
     return {
         chapter.REDUCED_RUN: _analysed([PASSIVE[1], TOO_SHORT]),
         "Transformer (n=2)": pd.concat(
-            [_analysed([WRONG_WORD, TOO_SHORT, PASSIVE[1]], 1), _analysed([REORDERED], 2)],
+            [_analysed([WRONG_WORD, TOO_SHORT, PASSIVE[1]], 1).assign(decoding="greedy"),
+             _analysed([REORDERED], 2).assign(decoding="beam")],
             ignore_index=True,
         ),
     }
@@ -301,6 +302,9 @@ def test_error_values_per_model_per_seed_and_for_the_reduced_run():
         values["cogs_tf1_single_lexical_ci_low"] < 1 / 6 < values["cogs_tf1_single_lexical_ci_high"]
     )
     assert values["cogs_reduced_err_structure_correct"] == 0.5
+    # the share of errors not ending in ')' per way of decoding, averaged over its seeds
+    assert values["cogs_tf1_greedy_n_seeds"] == values["cogs_tf1_beam_n_seeds"] == 1
+    assert values["cogs_tf1_not_paren_greedy_mean"] == values["cogs_tf1_not_paren_beam_mean"] == 0.0
     analysis = report.compare(values, chapter.CHAPTER, prefixes=chapter.ANALYSIS_PREFIXES)
     assert list(analysis.index) == [
         k for k in values if k.startswith(chapter.ANALYSIS_PREFIXES) and k in PAPER

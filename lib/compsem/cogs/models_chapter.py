@@ -247,8 +247,9 @@ def transformer_over_seeds(
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
     """The Transformer with one exposure over its seeds (Table 4-5, Figures 4-1 and 4-3): per
     seed the quantities the Findings check, with their mean and 95% (and 90%, for equivalence
-    tests) t-intervals; our gen mean minus the paper's with Welch's interval; and the Findings'
-    Table 4-5 (:func:`compsem.cogs.summary.findings_table`, its numbers rounded to 3 places).
+    tests) t-intervals; the weakest run's gen and Active -> Passive accuracy and how many runs are close to 100% on Active -> Passive (at least .95, the margin of
+    the claim active-to-passive-solved); our gen mean minus the paper's with Welch's interval;
+    and the Findings' Table 4-5 (:func:`compsem.cogs.summary.findings_table`, its numbers rounded to 3 places).
     Empty table, None and no values with fewer than two seeds."""
     tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
     if len(tf1) < 2:
@@ -288,6 +289,10 @@ def transformer_over_seeds(
             "95% high": high,
         }
     values["cogs_tf1_n_seeds"] = len(tf1)
+    for name in ("gen", "active_to_passive"):  # the weakest run, which the t-interval averages
+        values[f"cogs_tf1_{name}_min"] = float(per_seed[name].min())
+        values[f"cogs_tf1_{name}_min_seed"] = int(per_seed[name].idxmin())
+    values["cogs_tf1_active_to_passive_runs_close"] = int((per_seed["active_to_passive"] >= 0.95).sum())
     for name in ("gap", "primitive", "common_minus_proper", "lexical_minus_structural"):
         key = "cogs_tf1_primitive_mean" if name == "primitive" else f"cogs_tf1_{name}"
         values[key] = float(per_seed[name].mean())
@@ -595,7 +600,7 @@ def analysed_runs(
     """The per-example frames the error analyses of Sections 4.5.3-4.5.5 pool: the reduced run's
     (``reduced``, under :data:`REDUCED_RUN`), then per grid model the runs with one exposure that
     were trained by the stopping rule (their hash in ``finished_hashes``), one frame with a
-    ``seed`` column, named ``<label> (n=<runs>)``."""
+    ``seed`` and a ``decoding`` column (greedy or beam), named ``<label> (n=<runs>)``."""
     runs = {} if reduced is None else {REDUCED_RUN: reduced}
     finished = set(finished_hashes)
     for model in models:
@@ -610,7 +615,7 @@ def analysed_runs(
             runs[f"{cfg.LABELS[model]} (n={len(configs)})"] = pd.concat(
                 [
                     ev.analyse(ev.join_gold(res.load_result(c).predictions, gold)).assign(
-                        seed=c["seed"]
+                        seed=c["seed"], decoding=c["decoding"]["method"]
                     )
                     for c in configs
                 ],
@@ -648,7 +653,8 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     """The numbers of the error analyses (Sections 4.5.3-4.5.5, Table 4-6): per grid model, by
     target key (:data:`MODEL_ANALYSIS_KEYS`: depths 3-5, Active -> Passive errors per run); the
     depth-error shares pooled over the grid's runs (the paper pools its models); the
-    Transformer's error shares over its seeds with t-intervals; a few of the reduced run's."""
+    Transformer's error shares over its seeds with t-intervals, and its share of errors not
+    ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
     values = {}
     for name, frame in analysed.items():
         model = grid_model_of(name, models)
@@ -676,6 +682,11 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             values[f"cogs_tf1_{key}_mean"] = mean
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high
+        # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
+        for method, runs in analysed[transformer].groupby("decoding"):
+            shares = [s45.analyses(part)["error_not_ending_paren"] for _, part in runs.groupby("seed")]
+            values[f"cogs_tf1_not_paren_{method}_mean"] = float(sum(shares) / len(shares))
+            values[f"cogs_tf1_{method}_n_seeds"] = len(shares)
     if REDUCED_RUN in analysed:
         shares = s45.analyses(analysed[REDUCED_RUN])
         for row in REDUCED_ERROR_ROWS:
