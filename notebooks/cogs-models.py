@@ -325,8 +325,8 @@ seed_table.round(3) if len(seed_table) else print("no Transformer runs with one 
 # *transformer-gen-near-35*, inconclusive). The interval is wide because our seeds spread more
 # than the paper's (SD {glue:text}`cogs_fig43_transformer_gen_sd:.3f` over our seeds): the
 # weakest, seed {glue:text}`cogs_tf1_gen_min_seed`, generalizes to
-# {glue:text}`cogs_tf1_gen_min:.3f` (the runs table gives the update at which the rule stopped
-# each run). On the seeds where it was measured, greedy decoding does not move the gen mean: on
+# {glue:text}`cogs_tf1_gen_min:.3f` (the runs table gives, for each run, the update whose weights the
+# rule kept, `best_step`, and where training stopped). On the seeds where it was measured, greedy decoding does not move the gen mean: on
 # beam samples of {glue:text}`cogs_beam_n_seeds` seeds (*Greedy or beam?* below), beam 5 moves
 # their gen mean by {glue:text}`cogs_beam_minus_greedy_gen:+.3f` against greedy on the same
 # sentences. No other model or exposure of the grid enters that comparison.

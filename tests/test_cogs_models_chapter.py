@@ -34,6 +34,7 @@ def _collected(seeds=(1, 2, 3), cut_seeds=(4,)) -> pd.DataFrame:
             "device": "cpu",
             "wall_seconds": 10.0,
             "steps": 100 * seed,
+            "best_step": 50 * seed,
             "stop_reason": "time limit" if seed in cut_seeds else "early stopping",
             "decoding": "greedy",
         }
@@ -56,6 +57,7 @@ def test_finished_runs_leave_out_the_runs_cut_by_the_time_limit():
 def test_runs_table_has_one_row_per_run_or_says_pending():
     table = chapter.runs_table(_collected(), 30)
     assert list(table.seed) == [1, 2, 3, 4] and list(table.columns[-2:]) == ["wall_seconds", "hash"]
+    assert list(table.best_step) == [50, 100, 150, 200]  # the update whose weights were kept
     pending = chapter.runs_table(_collected().iloc[:0], 30)
     assert pending.loc[0, "status"] == "0 of 30 runs done: pending (needs a GPU)"
 

@@ -36,8 +36,11 @@ CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
 """The stop reason of a run cut by the time budget (not trained by the paper's stopping rule)."""
 
-RUN_COLUMNS = ["model", "exposures", "seed", "steps", "stop_reason", "decoding", "device"]
-"""What the runs table shows of each run (beside its wall time and hash)."""
+RUN_COLUMNS = [
+    "model", "exposures", "seed", "steps", "best_step", "stop_reason", "decoding", "device"
+]
+"""What the runs table shows of each run (beside its wall time and hash): ``steps`` where training
+stopped, ``best_step`` the update whose weights were kept (the lowest dev loss)."""
 
 PRIMITIVE_CASES = [c for c in ev.CASE_ORDER if c.startswith("prim_to_")]
 """The cases of a primitive in a new role (Table 4-1, Section 4.3.1)."""
@@ -210,7 +213,7 @@ def grid_counts(collected: pd.DataFrame, n_configs: int) -> dict:
 
 def runs_table(collected: pd.DataFrame, n_configs: int) -> pd.DataFrame:
     """One row per run of the grid (Table 4-5 and Figure 4-3) with results (model, exposures,
-    seed, updates, stop reason, decoding, device, wall time, hash), or one line saying that all
+    seed, updates, best update, stop reason, decoding, device, wall time, hash), or one line saying that all
     are pending."""
     if not len(collected):
         return pd.DataFrame({"status": [f"0 of {n_configs} runs done: pending (needs a GPU)"]})

@@ -334,6 +334,7 @@ def collect(
             "device": metrics.get("device"),
             "wall_seconds": metrics.get("wall_seconds"),
             "steps": metrics.get("steps"),
+            "best_step": metrics.get("best_step"),
             "stop_reason": metrics.get("stop_reason"),
             "decoding": cfg["decoding"]["method"],
         }
@@ -347,6 +348,7 @@ def collect(
         "device",
         "wall_seconds",
         "steps",
+        "best_step",
         "stop_reason",
         "decoding",
         "quantity",
