@@ -26,6 +26,11 @@ def test_the_runbook_expands_in_priority_order():
     single = next(u for u in units if u.command == "auxiliary")
     assert single.argv.count("--seed") == 1 and single.argv[single.argv.index("--seed") + 1] == "1"
     assert "--no-fuse" in single.argv and single.module == "compsem.cogs.seq2seq.auxiliary_train"
+    # Chapter 5 as pairs: a seed's baseline and glossing run are one unit, planned together
+    assert [c["auxiliary"]["objective"] for c in single.configs] == ["none", "gloss"]
+    assert {c["seed"] for c in single.configs} == {1}
+    with pytest.raises(ValueError, match="mode 'pairs' is not single, group or pair"):
+        S.units((("x", "train", ("--model", "transformer"), "pairs"),))
     # every unit's arguments give back exactly its configurations
     for unit in units[:3] + groups[:1]:
         assert S._configurations(unit.command, unit.argv) == list(unit.configs)
@@ -59,8 +64,11 @@ def test_an_estimate_is_updates_times_speed_plus_decoding():
     assert guess.minutes == pytest.approx((S.STARTUP_SECONDS + 4000 * 0.05 + 120) / 60)
     assert guess.train_minutes == pytest.approx(4000 * 0.05 / 60)
     assert not guess.bound and "measured" in guess.note
-    capped = S.estimate(_unit(exposures=100), FIGURES)  # no run stopped there: the cap
-    assert capped.bound and "(cap)" in capped.note
+    guessed = S.estimate(_unit(exposures=100), FIGURES)  # no run stopped there: 1 exposure's stop
+    assert guessed.bound and "(as with 1 exposure(s))" in guessed.note
+    assert guessed.train_minutes == pytest.approx(4000 * 0.05 / 60)
+    capped = S.estimate(_unit(exposures=100), S.Measured({"transformer": 0.05}, {}, {}))
+    assert capped.bound and "(cap)" in capped.note  # no stop of the model at all: the cap
     assert capped.train_minutes == pytest.approx(30000 * 0.05 / 60)
     given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
     assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
@@ -84,11 +92,11 @@ def test_a_seed_group_is_estimated_with_its_speed_up():
 
 
 def test_the_plan_is_greedy_in_priority_order_and_never_starts_what_cannot_finish():
-    first, big, small, done = _unit(seeds=(1,)), _unit(exposures=100), _unit(seeds=(2,)), \
+    first, big, small, done = _unit(seeds=(1,)), _unit("lstm"), _unit(seeds=(2,)), \
         _unit(seeds=(3,))
     each = S.estimate(first, FIGURES).minutes
-    steps = S.plan([first, big, small, done], 2 * each + 0.01, FIGURES,
-                   done=lambda u: u is done, window=20)
+    steps = S.plan([first, big, small, done], 2 * each + 0.01, FIGURES,  # big: no stop, the cap
+                   done=lambda u: u is done, speeds={"lstm": 0.05}, window=20)
     assert [s.decision for s in steps] == ["run", "longer than a window", "run", "done"]
     steps = S.plan([first, small], 1.5 * each, FIGURES, done=lambda u: False)
     assert [s.decision for s in steps] == ["run", "does not fit"]
@@ -97,25 +105,62 @@ def test_the_plan_is_greedy_in_priority_order_and_never_starts_what_cannot_finis
     assert "1 unit(s) to run" in S.show(steps, 1.5 * each)
 
 
-def test_running_the_plan_budgets_each_command_and_skips_what_no_longer_fits(monkeypatch):
+class FakeProcess:
+    """A command that ends ``minutes`` after it starts, by the fake clock ``now``."""
+
+    def __init__(self, now, minutes, code=0):
+        self.now, self.ends, self.code = now, now[0] + 60 * minutes, code
+
+    def poll(self):
+        return self.code if self.now[0] >= self.ends else None
+
+
+def test_running_the_plan_budgets_each_command_and_skips_what_no_longer_fits():
     first, second = _unit(seeds=(1,)), _unit(seeds=(2,))
     each = S.estimate(first, FIGURES)
     steps = [S.Step(first, each, "run"), S.Step(second, each, "run")]
-    now = [0.0]
-    calls = []
+    now, calls = [0.0], []
 
-    def fake_run(argv, check):
+    def launch(argv):
         calls.append(argv)
-        now[0] += 60 * each.minutes * 1.5  # the first took longer than estimated
-        return type("Done", (), {"returncode": 0})()
+        return FakeProcess(now, each.minutes * 1.5)  # the first takes longer than estimated
 
-    monkeypatch.setattr(S.subprocess, "run", fake_run)
-    problems = S.run_plan(steps, 2 * each.minutes + 0.5, ["--device", "cuda"], clock=lambda: now[0])
+    def pause(seconds):
+        now[0] += seconds
+
+    problems = S.run_plan(steps, 2 * each.minutes + 0.5, ["--device", "cuda"], clock=lambda: now[0],
+                          launch=launch, pause=pause)
     assert problems == 1 and len(calls) == 1  # the second is not started
     budget = float(calls[0][calls[0].index("--train-minutes") + 1])
     decode_and_start = each.minutes - each.train_minutes
     assert budget == pytest.approx(2 * each.minutes + 0.5 - decode_and_start, abs=0.01)
     assert calls[0][1:3] == ["-m", "compsem.cogs.seq2seq.train"] and "--device" in calls[0]
+
+
+def test_with_jobs_units_share_the_window_and_start_as_slots_come_free():
+    """``jobs=2``: two units fit side by side where one after the other would not; a third starts
+    when a slot comes free, with the minutes then left; a failed command counts."""
+    a, b, c = (_unit(seeds=(k,)) for k in (1, 2, 3))
+    each = S.estimate(a, FIGURES).minutes
+    steps = S.plan([a, b, c], 1.5 * each, FIGURES, done=lambda u: False, jobs=2)
+    assert [s.decision for s in steps] == ["run", "run", "does not fit"]
+    steps = S.plan([a, b, c], 2 * each + 0.01, FIGURES, done=lambda u: False, jobs=2)
+    assert [s.decision for s in steps] == ["run", "run", "run"]
+    now, started = [0.0], []
+
+    def launch(argv):
+        started.append((now[0], float(argv[argv.index("--train-minutes") + 1])))
+        return FakeProcess(now, each, code=1 if len(started) == 3 else 0)
+
+    def pause(seconds):
+        now[0] += seconds
+
+    problems = S.run_plan(steps, 2 * each + 0.01, clock=lambda: now[0], jobs=2, launch=launch,
+                          pause=pause)
+    assert problems == 1  # the third failed
+    assert [t for t, _ in started[:2]] == [0.0, 0.0]  # side by side
+    assert started[2][0] == pytest.approx(60 * each, abs=S.POLL_SECONDS)  # when a slot came free
+    assert started[2][1] < started[0][1]  # with the minutes then left
 
 
 @pytest.mark.parametrize("text", ["transformer", "=0.1", "lstm=fast", "lstm=-1"])

@@ -22,14 +22,17 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   other, divided by the group's speed-up: measured from committed group runs of that model
   where there are some, else :data:`BENCH_GROUP_SPEEDUP`;
 - expected updates: the most updates of a committed GPU run of the same model and exposures
-  that stopped by the paper's rule; without one, the configuration's ``max_steps`` (an upper
-  bound, marked as such); a Chapter 5 run adds its auxiliary stage's;
+  that stopped by the paper's rule; else of the same model with other exposures (a guess,
+  marked as such: a run that trains longer is cut by its ``--train-minutes`` and decoded on a
+  sample); without either, the configuration's ``max_steps`` (an upper bound, marked as such);
+  a Chapter 5 run adds its auxiliary stage's;
 - decoding: the longest decoding of a committed GPU run of the same model and decoding method
   over the whole sets; else the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`.
 
 ``python -m compsem.cogs.seq2seq.schedule --minutes 25`` prints the plan and the commands;
-``--run`` runs them one after the other, each under a ``--train-minutes`` budget that leaves time
-for its decoding, the minutes left re-read from the clock before each.
+``--run`` runs them one after the other, or ``--jobs K`` at a time sharing the GPU, each under a
+``--train-minutes`` budget that leaves time for its decoding, the minutes left re-read from the
+clock before each starts.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ BENCH_GROUP_SPEEDUP = {"transformer": 0.92, "lstm": 2.10, "bilstm": 1.77}
 and settings (``benchmarks/results/bench_cogs_group_h100.txt``). The Transformer's group gains
 nothing (under ``vmap`` it must use the plain attention kernel), so the runbook runs its seeds
 as single runs."""
+POLL_SECONDS = 2.0
+"""How often :func:`run_plan` looks whether a running unit has ended."""
 STARTUP_SECONDS = 60.0
 """A command's start: Python, the data, the vocabulary, CUDA."""
 
@@ -78,19 +83,22 @@ class Unit:
 
 
 SEEDS = ("1", "2", "3", "4", "5")
-RUNBOOK: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
+RUNBOOK: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     ("Table 4-5: Transformer, 1 exposure, seeds 4-5", "train",
-     ("--model", "transformer", "--exposures", "1", "--seed", "4", "5"), False),
+     ("--model", "transformer", "--exposures", "1", "--seed", "4", "5"), "single"),
     ("Chapter 5: Transformer baseline and glossing", "auxiliary",
-     ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), False),
+     ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), "pair"),
     ("Table 4-5: Transformer, 100 exposures", "train",
-     ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), False),
+     ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), "single"),
     ("Figure 4-3: 1- and 6-layer Transformers", "train",
-     ("--model", "transformer-small", "transformer-large", "--exposures", "1", "--seed", *SEEDS), False),
+     ("--model", "transformer-small", "transformer-large", "--exposures", "1", "--seed", *SEEDS), "single"),
     ("Table 4-5: LSTM and BiLSTM", "train",
-     ("--model", "lstm", "bilstm", "--exposures", "1", "100", "--seed", *SEEDS), True),
+     ("--model", "lstm", "bilstm", "--exposures", "1", "100", "--seed", *SEEDS), "group"),
 )
-"""The runbook's priority order: (label, command, arguments, trained as seed groups)."""
+"""The runbook's priority order: (label, command, arguments, how its runs form units: ``single``,
+one run each; ``group``, the seeds of a configuration trained as one model; ``pair``, one
+unit per seed holding every objective of Chapter 5, since a baseline without its glossing run
+compares nothing)."""
 
 
 def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
@@ -102,12 +110,22 @@ def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
 
 
 def units(runbook=RUNBOOK) -> list[Unit]:
-    """The runbook as units: one per configuration, or one per seed group (same model, same
-    exposures and, for Chapter 5, objective) where the entry trains groups."""
+    """The runbook as units: one per configuration, one per seed group (same model, same
+    exposures and, for Chapter 5, objective) where the entry trains groups, or one per seed with
+    all its objectives where the entry pairs them."""
     out = []
-    for label, command, argv, grouped in runbook:
+    for label, command, argv, mode in runbook:
+        if mode not in ("single", "group", "pair"):
+            raise ValueError(f"runbook entry {label!r}: mode {mode!r} is not single, group or pair")
         configs = _configurations(command, argv)
-        if grouped:
+        if mode == "pair":
+            for seed in dict.fromkeys(c["seed"] for c in configs):
+                members = [c for c in configs if c["seed"] == seed]
+                objectives = [c["auxiliary"]["objective"] for c in members]
+                out.append(Unit(f"{label}: {_describe_group(members[0]).rsplit(', ', 1)[0]}, "
+                                f"{' and '.join(objectives)}, seed {seed}", command,
+                                _one(argv, members[0], [str(seed)], objectives), tuple(members)))
+        elif mode == "group":
             keys = list(dict.fromkeys(_group_key(c) for c in configs))
             for key in keys:
                 members = [c for c in configs if _group_key(c) == key]
@@ -134,13 +152,15 @@ def _describe_group(config: dict) -> str:
     return text + (f", {aux}" if aux else "")
 
 
-def _one(argv: Sequence[str], config: dict, seeds: list[str]) -> tuple[str, ...]:
-    """``argv`` narrowed to ``config``'s model, exposures (and objective) and ``seeds``."""
+def _one(argv: Sequence[str], config: dict, seeds: list[str],
+         objectives: list[str] | None = None) -> tuple[str, ...]:
+    """``argv`` narrowed to ``config``'s model, exposures (and objective, or ``objectives``) and
+    ``seeds``."""
     values = {"--model": [config["model"]], "--exposures": [str(config["data"]["exposures"])],
               "--seed": seeds}
     aux = config.get("auxiliary", {}).get("objective")
     if aux:
-        values["--objective"] = [aux]
+        values["--objective"] = list(objectives or [aux])
     out, skip = [], False
     for token in argv:
         if token.startswith("--"):
@@ -237,25 +257,41 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None) -> Estim
         else:
             gain = BENCH_GROUP_SPEEDUP.get(model, 1.0)
             speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
-    stop = figures.updates.get((model, config["data"]["exposures"]))
+    pieces: dict[tuple, int] = {}  # (updates, how shown, decoding seconds, a bound) -> runs
+    for c in unit.configs:
+        piece = _expected_run(c, model, figures)
+        pieces[piece] = pieces.get(piece, 0) + 1
+    train = sum(n * updates * speed for (updates, _, _, _), n in pieces.items())
+    seconds = STARTUP_SECONDS + train + sum(n * decode for (_, _, decode, _), n in pieces.items())
+    note = " + ".join(f"{n} x ({shown} x {speed:.3f} s ({source}) + decoding {decode:.0f} s)"
+                      for (_, shown, decode, _), n in pieces.items())
+    note += f" + start {STARTUP_SECONDS:.0f} s"
+    return Estimate(seconds / 60, train / 60, note, bound=any(b for *_, b in pieces))
+
+
+def _expected_run(config: dict, model: str, figures: Measured) -> tuple[int, str, float, bool]:
+    """One configuration's expected updates, how they are shown, its decoding seconds, and
+    whether the updates are a bound or a guess rather than a measured stop (module docstring)."""
+    exposures = config["data"]["exposures"]
+    stop, source_of_stop = figures.updates.get((model, exposures)), ""
+    if stop is None:  # the same model's stop with other exposures: a guess, marked as one
+        others = sorted((e, n) for (m, e), n in figures.updates.items() if m == model)
+        if others:
+            stop = max(n for _, n in others)
+            source_of_stop = f" (as with {', '.join(str(e) for e, _ in others)} exposure(s))"
     updates = stop if stop is not None else int(config["training"]["max_steps"])
-    shown = f"{updates:,} updates{' (cap)' if stop is None else ''}"
+    shown = f"{updates:,} updates{' (cap)' if stop is None else source_of_stop}"
     aux = config.get("auxiliary")
-    if aux is not None and aux.get("objective", "none") != "none":
+    auxiliary = aux is not None and aux.get("objective", "none") != "none"
+    if auxiliary:
         updates += int(aux["training"]["max_steps"])  # no auxiliary stage has run to its stop yet
         shown += f" + {int(aux['training']['max_steps']):,} auxiliary (cap)"
-    runs = len(unit.configs)
     method = config["decoding"]["method"]
     decode = figures.decode_seconds.get((model, method))
     if decode is None:
         rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0)
         decode = FULL_SENTENCES / rate
-    train = runs * updates * speed
-    seconds = STARTUP_SECONDS + train + runs * decode
-    note = (f"{runs} x ({shown} x {speed:.3f} s ({source}) + decoding {decode:.0f} s) + start "
-            f"{STARTUP_SECONDS:.0f} s")
-    return Estimate(seconds / 60, train / 60, note, bound=stop is None or aux is not None
-                    and aux.get("objective", "none") != "none")
+    return updates, shown, float(decode), stop is None or bool(source_of_stop) or auxiliary
 
 
 @dataclass(frozen=True)
@@ -270,26 +306,32 @@ DECISIONS = ("run", "done", "does not fit", "longer than a window", "no speed kn
 
 def plan(candidates: Sequence[Unit], minutes: float, figures: Measured,
          done: Callable[[Unit], bool], speeds: dict | None = None,
-         window: float | None = None) -> list[Step]:
+         window: float | None = None, jobs: int = 1) -> list[Step]:
     """Every unit in priority order with its estimate and decision (:data:`DECISIONS`): ``run``
     when it is not done and fits in the minutes left after the units chosen before it; ``does
     not fit`` the minutes left, or ``longer than a window`` of ``window`` minutes (it can never
     finish in one: group its seeds, measure a faster speed, or shorten it); ``no speed known``
     for its model (give one with ``--speed``). Greedy in the runbook's order: a unit that does
-    not fit is skipped, never started."""
-    left = float(minutes)
+    not fit is skipped, never started.
+
+    ``jobs`` units run at once, sharing the GPU: each chosen unit takes the first of ``jobs``
+    slots to come free, and fits when it ends before ``minutes`` (``jobs=1``: one after the
+    other). The estimates do not slow down with the sharing: give the speeds of a shared GPU
+    (the committed runs' were measured with 2 to 8 runs on one GPU; ``--speed``)."""
+    slots = [0.0] * max(1, int(jobs))  # minutes at which each slot comes free
     steps = []
     for unit in candidates:
         guess = estimate(unit, figures, speeds)
+        free = min(slots)
         if done(unit):
             steps.append(Step(unit, guess, "done"))
         elif guess is None:
             steps.append(Step(unit, None, "no speed known"))
         elif window is not None and guess.minutes > window:
             steps.append(Step(unit, guess, "longer than a window"))
-        elif guess.minutes <= left:
+        elif free + guess.minutes <= float(minutes):
             steps.append(Step(unit, guess, "run"))
-            left -= guess.minutes
+            slots[slots.index(free)] = free + guess.minutes
         else:
             steps.append(Step(unit, guess, "does not fit"))
     return steps
@@ -323,25 +365,35 @@ def command_line(unit: Unit, extra: Sequence[str] = ()) -> list[str]:
 
 
 def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
-             clock: Callable[[], float] = time.monotonic) -> int:
-    """Run the ``run`` units in order, each under ``--train-minutes`` = the minutes left less its
-    decoding and start-up, so that it is decoded before the window closes; a unit whose
-    estimate no longer fits the minutes left (an earlier one took longer) is not started.
-    Returns the number of units that failed or were not started."""
+             clock: Callable[[], float] = time.monotonic, jobs: int = 1,
+             launch: Callable = subprocess.Popen, pause: Callable[[float], None] = time.sleep) -> int:
+    """Run the ``run`` units in order, up to ``jobs`` at a time (each its own process), each under
+    ``--train-minutes`` = the minutes left less its decoding and start-up, so that it is decoded
+    before the window closes; a unit whose estimate no longer fits the minutes left when a slot
+    comes free (an earlier one took longer) is not started. Returns the number of units that
+    failed or were not started."""
     end = clock() + 60 * minutes
-    problems = 0
-    for step in steps:
-        if step.decision != "run":
-            continue
-        left = (end - clock()) / 60
-        if step.estimate.minutes > left:
-            print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
-            problems += 1
-            continue
-        train = max(0.5, left - (step.estimate.minutes - step.estimate.train_minutes))
-        argv = command_line(step.unit, [*extra, "--train-minutes", f"{train:.2f}"])
-        print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
-        problems += subprocess.run(argv, check=False).returncode != 0
+    queue = [step for step in steps if step.decision == "run"]
+    running, problems = [], 0
+    while queue or running:
+        for step, process in list(running):
+            code = process.poll()
+            if code is not None:
+                running.remove((step, process))
+                problems += code != 0
+        while queue and len(running) < max(1, int(jobs)):
+            step = queue.pop(0)
+            left = (end - clock()) / 60
+            if step.estimate.minutes > left:
+                print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
+                problems += 1
+                continue
+            train = max(0.5, left - (step.estimate.minutes - step.estimate.train_minutes))
+            argv = command_line(step.unit, [*extra, "--train-minutes", f"{train:.2f}"])
+            print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
+            running.append((step, launch(argv)))
+        if running:
+            pause(POLL_SECONDS)
     return problems
 
 
@@ -358,7 +410,7 @@ def _speed(text: str) -> tuple[str, float]:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    from compsem.cogs.seq2seq.options import CommandParser, non_negative_float, parse
+    from compsem.cogs.seq2seq.options import CommandParser, non_negative_float, parse, positive_int
 
     p = CommandParser(prog="python -m compsem.cogs.seq2seq.schedule",
                       description=__doc__.split("\n\n")[0],
@@ -371,6 +423,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--speed", type=_speed, action="append", default=[], metavar="MODEL=SECONDS",
                    help="seconds per update of a model on this GPU (e.g. from the speed check), "
                         "instead of the committed runs' figure")
+    p.add_argument("--jobs", type=positive_int, default=1,
+                   help="units run at once, sharing the GPU, each its own process (default 1: one "
+                        "after the other); give speeds measured on a GPU so shared (--speed)")
     p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
     p.add_argument("--device", default="auto", help="passed to the training commands")
     return parse(p, argv)
@@ -379,11 +434,11 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = parse_args(argv)
     steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
-                 window=args.window or None)
+                 window=args.window or None, jobs=args.jobs)
     print(show(steps, args.minutes), flush=True)
     if not args.run:
         return 0
-    return 1 if run_plan(steps, args.minutes, ["--device", args.device]) else 0
+    return 1 if run_plan(steps, args.minutes, ["--device", args.device], jobs=args.jobs) else 0
 
 
 if __name__ == "__main__":
