@@ -59,6 +59,12 @@ FIGURES = S.Measured({"transformer": 0.05}, {("transformer", 1): 4000},
                      {("transformer", "beam"): 120.0})
 
 
+@pytest.fixture(autouse=True)
+def _benchmarks_restored(monkeypatch):
+    """Tests may remove a benchmarked speed; each test sees the module's own figures."""
+    monkeypatch.setattr(S, "BENCH_SECONDS_PER_UPDATE", dict(S.BENCH_SECONDS_PER_UPDATE))
+
+
 def test_an_estimate_is_updates_times_speed_plus_decoding():
     guess = S.estimate(_unit(), FIGURES)
     assert guess.minutes == pytest.approx((S.STARTUP_SECONDS + 4000 * 0.05 + 120) / 60)
@@ -72,6 +78,8 @@ def test_an_estimate_is_updates_times_speed_plus_decoding():
     assert capped.train_minutes == pytest.approx(30000 * 0.05 / 60)
     given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
     assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
+    assert S.estimate(_unit("transformer-large"), FIGURES).note.count("(benchmark)") == 1
+    del S.BENCH_SECONDS_PER_UPDATE["transformer-large"]  # restored by the fixture below
     assert S.estimate(_unit("transformer-large"), FIGURES) is None  # no speed: not guessed
     several = S.estimate(_unit(seeds=(1, 2, 3)), FIGURES)
     assert several.train_minutes == pytest.approx(3 * 4000 * 0.05 / 60)  # one after the other
@@ -100,6 +108,7 @@ def test_the_plan_is_greedy_in_priority_order_and_never_starts_what_cannot_finis
     assert [s.decision for s in steps] == ["run", "longer than a window", "run", "done"]
     steps = S.plan([first, small], 1.5 * each, FIGURES, done=lambda u: False)
     assert [s.decision for s in steps] == ["run", "does not fit"]
+    del S.BENCH_SECONDS_PER_UPDATE["transformer-large"]
     assert [s.decision for s in S.plan([_unit("transformer-large")], 60, FIGURES,
                                        done=lambda u: False)] == ["no speed known"]
     assert "1 unit(s) to run" in S.show(steps, 1.5 * each)

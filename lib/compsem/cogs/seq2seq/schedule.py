@@ -45,10 +45,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-BENCH_SECONDS_PER_UPDATE = {"transformer": 0.025, "lstm": 0.141, "bilstm": 0.157}
+BENCH_SECONDS_PER_UPDATE = {"transformer": 0.025, "transformer-small": 0.021,
+                            "transformer-large": 0.074, "lstm": 0.141, "bilstm": 0.157}
 """One model alone on an H100, bfloat16 autocast, 512 sentences per update
 (``benchmarks/results/bench_cogs_h100.txt``)."""
-BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "lstm": 124.0, "bilstm": 188.6}
+BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "transformer-small": 97.1,
+                                   "transformer-large": 50.9, "lstm": 124.0, "bilstm": 188.6}
 """Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
 FULL_SENTENCES = 27_000
 """dev (3,000) + test (3,000) + gen (21 cases x 1,000)."""
@@ -289,7 +291,8 @@ def _expected_run(config: dict, model: str, figures: Measured) -> tuple[int, str
     method = config["decoding"]["method"]
     decode = figures.decode_seconds.get((model, method))
     if decode is None:
-        rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0)
+        rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(
+            model, BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0))
         decode = FULL_SENTENCES / rate
     return updates, shown, float(decode), stop is None or bool(source_of_stop) or auxiliary
 
