@@ -155,6 +155,8 @@ def test_with_jobs_units_share_the_window_and_start_as_slots_come_free():
     assert [s.decision for s in steps] == ["run", "run", "does not fit"]
     steps = S.plan([a, b, c], 2 * each + 0.01, FIGURES, done=lambda u: False, jobs=2)
     assert [s.decision for s in steps] == ["run", "run", "run"]
+    assert "3 unit(s) to run" in S.show(steps, 2 * each + 0.01, jobs=2)
+    assert "2 at a time" in S.show(steps, 2 * each + 0.01, jobs=2)
     now, started = [0.0], []
 
     def launch(argv):

@@ -349,7 +349,7 @@ def is_done(unit: Unit) -> bool:
     return all(results.has_result(c, root) for c in unit.configs)
 
 
-def show(steps: Sequence[Step], minutes: float) -> str:
+def show(steps: Sequence[Step], minutes: float, jobs: int = 1) -> str:
     lines = [f"plan for {minutes:.1f} minutes of GPU time (estimates: "
              "python -m compsem.cogs.seq2seq.schedule --help)"]
     total = sum(s.estimate.minutes for s in steps if s.decision == "run")
@@ -358,8 +358,12 @@ def show(steps: Sequence[Step], minutes: float) -> str:
         lines.append(f"  {s.decision:<20} {guess}  {s.unit.label}")
         if s.estimate and s.decision != "done":
             lines.append(f"{'':32}{s.estimate.note}")
-    lines.append(f"{sum(s.decision == 'run' for s in steps)} unit(s) to run, {total:.1f} of "
-                 f"{minutes:.1f} minutes estimated")
+    chosen = sum(s.decision == "run" for s in steps)
+    if jobs > 1:
+        lines.append(f"{chosen} unit(s) to run: {total:.1f} minutes of runs, {jobs} at a time, in a "
+                     f"window of {minutes:.1f} minutes")
+    else:
+        lines.append(f"{chosen} unit(s) to run: {total:.1f} of {minutes:.1f} minutes estimated")
     return "\n".join(lines)
 
 
@@ -438,7 +442,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
                  window=args.window or None, jobs=args.jobs)
-    print(show(steps, args.minutes), flush=True)
+    print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
         return 0
     return 1 if run_plan(steps, args.minutes, ["--device", args.device], jobs=args.jobs) else 0
