@@ -37,7 +37,7 @@ TIME_LIMIT = "time limit"
 """The stop reason of a run cut by the time budget (not trained by the paper's stopping rule)."""
 
 RUN_COLUMNS = [
-    "model", "exposures", "seed", "steps", "best_step", "stop_reason", "decoding", "device"
+    "model", "exposures", "seed", "steps", "best_step", "stop_reason", "decoding", "device",
 ]
 """What the runs table shows of each run (beside its wall time and hash): ``steps`` where training
 stopped, ``best_step`` the update whose weights were kept (the lowest dev loss)."""
@@ -213,8 +213,8 @@ def grid_counts(collected: pd.DataFrame, n_configs: int) -> dict:
 
 def runs_table(collected: pd.DataFrame, n_configs: int) -> pd.DataFrame:
     """One row per run of the grid (Table 4-5 and Figure 4-3) with results (model, exposures,
-    seed, updates, best update, stop reason, decoding, device, wall time, hash), or one line saying that all
-    are pending."""
+    seed, updates, best update, stop reason, decoding, device, wall time, hash), or one line
+    saying that all are pending."""
     if not len(collected):
         return pd.DataFrame({"status": [f"0 of {n_configs} runs done: pending (needs a GPU)"]})
     runs = collected.drop_duplicates("hash")[[*RUN_COLUMNS, "wall_seconds", "hash"]]
@@ -250,9 +250,10 @@ def transformer_over_seeds(
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
     """The Transformer with one exposure over its seeds (Table 4-5, Figures 4-1 and 4-3): per
     seed the quantities the Findings check, with their mean and 95% (and 90%, for equivalence
-    tests) t-intervals; the weakest run's gen and Active -> Passive accuracy and how many runs are close to 100% on Active -> Passive (at least .95, the margin of
-    the claim active-to-passive-solved); our gen mean minus the paper's with Welch's interval;
-    and the Findings' Table 4-5 (:func:`compsem.cogs.summary.findings_table`, its numbers rounded to 3 places).
+    tests) t-intervals; the weakest run's gen and Active -> Passive accuracy (and its seed), and
+    how many runs are close to 100% on Active -> Passive (at least .95, the margin of the claim
+    active-to-passive-solved); our gen mean minus the paper's with Welch's interval; and the
+    Findings' Table 4-5 (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places).
     Empty table, None and no values with fewer than two seeds."""
     tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
     if len(tf1) < 2:
@@ -675,7 +676,9 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             values[POOLED_ANALYSIS_KEYS[f"depth: {name}"]] = depth[name]
     transformer = transformer_runs(analysed)
     if transformer is not None:
-        by_seed = [s45.analyses(part) for _, part in analysed[transformer].groupby("seed")]
+        seeds = analysed[transformer].groupby("seed")
+        by_seed = [s45.analyses(part) for _, part in seeds]  # each seed's analyses, once
+        decodings = [part.decoding.iloc[0] for _, part in seeds]
         for key, row in (
             ("single_lexical", "single_lexical"),
             ("not_paren", "error_not_ending_paren"),
@@ -686,8 +689,8 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
-        for method, runs in analysed[transformer].groupby("decoding"):
-            shares = [s45.analyses(part)["error_not_ending_paren"] for _, part in runs.groupby("seed")]
+        for method in sorted(set(decodings)):
+            shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
             values[f"cogs_tf1_not_paren_{method}_mean"] = float(sum(shares) / len(shares))
             values[f"cogs_tf1_{method}_n_seeds"] = len(shares)
     if REDUCED_RUN in analysed:

@@ -233,8 +233,8 @@ def committed_runs() -> list[tuple[dict, dict]]:
 @dataclass(frozen=True)
 class Estimate:
     """A unit's minutes from start to saved results, of which ``train_minutes`` training; how
-    they were estimated (``note``); ``bound``: the updates are the configuration's cap, not a
-    measured stop."""
+    they were estimated (``note``); ``bound``: the updates are the configuration's cap or a guess
+    from another configuration, not a measured stop."""
 
     minutes: float
     train_minutes: float
