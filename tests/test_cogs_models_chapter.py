@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -213,6 +214,26 @@ def test_reduced_summary_scores_the_run_the_parser_and_the_paper():
     assert list(values)[:5] == [f"cogs_reduced_{k}" for k in chapter.SUMMARY_COLUMNS]
 
 
+def test_analyse_with_reference_pools_the_seeds_and_parses_each_source_once(monkeypatch):
+    gold = {"gen": pd.DataFrame({"source": [PASSIVE[0]], "target": [PASSIVE[1]],
+                                 "case": ["active_to_passive"]})}  # fmt: skip
+    runs = [SimpleNamespace(metrics={"seed": seed},
+                            predictions=pd.DataFrame({"split": ["gen"], "row": [0],
+                                                      "prediction": [prediction]}))
+            for seed, prediction in ((1, PASSIVE[1]), (2, WRONG_WORD))]  # fmt: skip
+    parsed = []
+
+    def interpret(sentences):
+        parsed.extend(sentences)
+        return [PASSIVE[1] for _ in sentences]
+
+    monkeypatch.setattr(chapter, "interpret_all", interpret)
+    analysed = chapter.analyse_with_reference(runs, gold)
+    assert analysed.seed.tolist() == [1, 2] and analysed.exact.tolist() == [True, False]
+    assert analysed.reference_exact.tolist() == [True, True]
+    assert parsed == [PASSIVE[0]]  # one distinct source: parsed once
+
+
 def test_semantic_by_case_labels_the_cases():
     analysed = _analysed([PASSIVE[1], REORDERED])
     analysed["reference_exact"] = True
@@ -221,24 +242,54 @@ def test_semantic_by_case_labels_the_cases():
     assert table.iloc[0].tolist() == [0.5, 1.0, 1.0, 0.5]
 
 
-def test_reduced_run_info_reads_the_metrics():
+def _reduced_run(seed: int, train_seconds: float, steps: int = 2500):
     metrics = {
         "device": "cpu",
-        "seed": 1,
-        "steps": 2500,
-        "best_step": 2500,
-        "epochs": 12.5,
+        "seed": seed,
+        "steps": steps,
+        "best_step": steps,
+        "epochs": steps / 200,
         "stop_reason": "max steps",
-        "train_seconds": 600.0,
+        "train_seconds": train_seconds,
         "decode_seconds": 90.0,
         "train_target_tokens_per_second": 1234.0,
+        "history": [{"step": 250, "dev_loss": 1.0 / seed}, {"step": 500, "dev_loss": 0.5 / seed}],
     }
-    run = SimpleNamespace(metrics=metrics, config={"data": {"exposures": 100}}, hash="abc")
-    info, values = chapter.reduced_run_info(run)
+    return SimpleNamespace(metrics=metrics, config={"data": {"exposures": 100}}, hash=f"h{seed}")
+
+
+def test_reduced_run_info_reads_the_metrics_of_every_seed():
+    info, values = chapter.reduced_run_info([_reduced_run(1, 600.0), _reduced_run(2, 1200.0, 2000)])
     assert values["cogs_reduced_exposures"] == 100
-    assert values["cogs_reduced_train_minutes"] == 10.0
+    assert values["cogs_reduced_train_minutes"] == 15.0  # the mean over seeds
     assert values["cogs_reduced_decode_minutes"] == 1.5
-    assert info["configuration hash"] == "abc" and info["decoding (min)"] == 1.5
+    assert values["cogs_reduced_steps"] == 2500 and values["cogs_reduced_epochs"] == 12.5  # the most
+    assert list(info.index) == [1, 2] and info.loc[2, "configuration hash"] == "h2"
+    assert info.loc[2, "updates"] == 2000 and info.loc[1, "decoding (min)"] == 1.5
+    histories = chapter.reduced_histories([_reduced_run(1, 600.0), _reduced_run(2, 600.0)])
+    assert histories.seed.tolist() == [1, 1, 2, 2] and histories.dev_loss.tolist() == [1.0, 0.5, 0.5, 0.25]
+
+
+def test_reduced_seeds_gives_each_seed_and_a_t_interval():
+    # seed 1: 1 of 4 Active -> Passive outputs right, seed 2: 3 of 4, seed 3: 2 of 4
+    right = {1: 1, 2: 3, 3: 2}
+    analysed = pd.concat(
+        [_analysed([PASSIVE[1]] * n + [WRONG_WORD] * (4 - n), seed) for seed, n in right.items()],
+        ignore_index=True,
+    )
+    table, values = chapter.reduced_seeds(analysed)
+    assert list(table.index) == ["seed 1", "seed 2", "seed 3", "mean", "95% interval: low",
+                                 "95% interval: high"]  # fmt: skip
+    assert table.loc[["seed 1", "seed 2", "seed 3"], "gen"].tolist() == [0.25, 0.75, 0.5]
+    assert values["cogs_reduced_n_seeds"] == 3
+    half_width = scipy.stats.t.ppf(0.975, 2) * 0.25 / math.sqrt(3)  # SD .25 over 3 seeds
+    assert values["cogs_reduced_gen_ci_low"] == pytest.approx(0.5 - half_width)
+    assert values["cogs_reduced_gen_ci_high"] == pytest.approx(0.5 + half_width)
+    assert values["cogs_reduced_dev_ci_low"] == values["cogs_reduced_dev_ci_high"] == 1.0  # no spread
+    # no structural case in the frame: its mean and lexical minus structural are undefined
+    assert math.isnan(values["cogs_reduced_lexical_minus_structural"])
+    _, one = chapter.reduced_seeds(analysed[analysed.seed == 1])
+    assert one["cogs_reduced_n_seeds"] == 1 and math.isnan(one["cogs_reduced_gen_ci_low"])
 
 
 def test_curve_summary_records_the_sample_the_curve_was_scored_on():
@@ -407,3 +458,22 @@ def test_model_sizes_are_those_of_the_dissertation():
     for model, stated in cfg.PAPER_PARAMETERS.items():
         assert values[f"cogs_params_{report.slug(model)}"] == pytest.approx(stated, rel=0.1)
     assert values["cogs_reduced_parameters"] < values["cogs_params_transformer_small"]
+
+
+def test_the_chapters_reduced_seeds_have_committed_results():
+    """Each seed of the chapter's default reduced run is the command line's --reduced
+    configuration, and has a committed, checksummed result (re-executing the chapter trains
+    nothing); the first is the run traced over updates (its curve is committed)."""
+    from compsem import parameters
+    from compsem.cogs.seq2seq import config as cfg
+    from compsem.cogs.seq2seq import curve as curves
+    from compsem.cogs.seq2seq import results
+
+    p = parameters.default_parameters("cogs-models")
+    configs = chapter.reduced_configs(p["reduced_model"], p["reduced_seeds"], p["reduced_max_steps"],
+                                      p["reduced_per_case"], p["reduced_per_split"],
+                                      p["reduced_exposures"])  # fmt: skip
+    assert configs == [cfg.reduced_config(seed=s) for s in p["reduced_seeds"]]
+    assert len({cfg.config_hash(c) for c in configs}) == len(configs) >= 2
+    assert [results.has_result(c) for c in configs] == [True] * len(configs)
+    assert curves.load_curve(results.result_dir(configs[0])) is not None

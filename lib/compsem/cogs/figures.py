@@ -151,9 +151,12 @@ def seed_spread(runs: pd.DataFrame, cases, models, paper: dict, reference: dict,
 
 
 def dev_loss(history: pd.DataFrame):
-    """Dev cross-entropy per token at each validation (``history``: step, dev_loss), log y."""
+    """Dev cross-entropy per token at each validation (``history``: step, dev_loss and, for
+    several runs, seed: one line each), log y."""
     fig, ax = plt.subplots(figsize=(6, 3))
-    sns.lineplot(data=history, x="step", y="dev_loss", marker="o", markeredgecolor=None, ax=ax)
+    hue = "seed" if "seed" in history and history["seed"].nunique() > 1 else None
+    sns.lineplot(data=history, x="step", y="dev_loss", hue=hue, marker="o", markeredgecolor=None,
+                 palette="crest" if hue else None, ax=ax)  # fmt: skip
     ax.set(xlabel="update", ylabel="dev cross-entropy per token", yscale="log",
            title="Reduced Transformer: dev loss (the best checkpoint is kept)")  # fmt: skip
     return fig

@@ -446,46 +446,71 @@ def seed_spread_runs(collected: pd.DataFrame, models) -> pd.DataFrame:
 # --------------------------------------------------------------------------- the reduced run
 
 
-def reduced_run(
-    config: dict, train_missing: bool, device: str, results_dir: str, keep_every: int
-) -> res.Result | None:
-    """The reduced CPU run, a substitute for Section 4.5.1's protocol: read back when its results
-    exist, else trained when ``train_missing``, else None (pending)."""
-    if not (res.has_result(config, results_dir) or train_missing):
-        return None
-    return experiment.train_and_decode(
-        config, device=device, progress=False, results_root=results_dir, keep_every=keep_every
-    )
+def reduced_configs(model: str, seeds, max_steps: int, per_case: int, per_split: int,
+                    exposures: int) -> list[dict]:
+    """The reduced CPU configuration (:func:`compsem.cogs.seq2seq.config.reduced_config`) for
+    each of ``seeds``, in their order."""
+    return [cfg.reduced_config(model, seed, max_steps, per_case, per_split, exposures)
+            for seed in seeds]  # fmt: skip
 
 
-def reduced_run_info(run: res.Result) -> tuple[pd.Series, dict]:
-    """What the reduced run (the substitute for the runs of Section 4.5.1) was and took: device,
-    seed, updates, stopping, minutes and throughput; and its exposures, seeds, updates, epochs
-    and minutes as values."""
-    m = run.metrics
+def reduced_runs(
+    configs: list[dict], train_missing: bool, device: str, results_dir: str, keep_every: int
+) -> list[res.Result]:
+    """The reduced CPU runs, a substitute for Section 4.5.1's protocol, one per configuration
+    (seed) of ``configs``: each read back when its results exist, else trained when
+    ``train_missing`` (the first keeping its weights every ``keep_every`` updates, for the
+    accuracy curve), else left out (pending)."""
+    runs = []
+    for position, config in enumerate(configs):
+        if not (res.has_result(config, results_dir) or train_missing):
+            continue
+        runs.append(experiment.train_and_decode(
+            config, device=device, progress=False, results_root=results_dir,
+            keep_every=keep_every if position == 0 else 0,
+        ))  # fmt: skip
+    return runs
+
+
+def reduced_run_info(runs: list[res.Result]) -> tuple[pd.DataFrame, dict]:
+    """What the reduced runs (the substitute for the runs of Section 4.5.1) were and took, one
+    row per seed: device, updates, stopping, minutes and throughput; and as values their
+    exposures, the most updates and epochs any of them trained, and their mean minutes of
+    training and decoding."""
+    metrics = [run.metrics for run in runs]
     values = {
-        "cogs_reduced_exposures": run.config["data"]["exposures"],
-        "cogs_reduced_n_seeds": 1,  # one seed (the chapter's `seed` parameter): no interval
-        "cogs_reduced_steps": m["steps"],
-        "cogs_reduced_epochs": m["epochs"],
-        "cogs_reduced_train_minutes": m["train_seconds"] / 60,
-        "cogs_reduced_decode_minutes": m["decode_seconds"] / 60,
+        "cogs_reduced_exposures": runs[0].config["data"]["exposures"],
+        "cogs_reduced_steps": max(m["steps"] for m in metrics),
+        "cogs_reduced_epochs": max(m["epochs"] for m in metrics),
+        "cogs_reduced_train_minutes": float(np.mean([m["train_seconds"] for m in metrics])) / 60,
+        "cogs_reduced_decode_minutes": float(np.mean([m["decode_seconds"] for m in metrics])) / 60,
     }
-    info = pd.Series(
-        {
-            "configuration hash": run.hash,
-            "device": m["device"],
-            "seed": m["seed"],
-            "updates": m["steps"],
-            "best update": m["best_step"],
-            "epochs": m["epochs"],
-            "stopped by": m["stop_reason"],
-            "training (min)": round(m["train_seconds"] / 60, 1),
-            "decoding (min)": round(m["decode_seconds"] / 60, 1),
-            "target tokens per second": m["train_target_tokens_per_second"],
-        }
-    )
+    info = pd.DataFrame(
+        [
+            {
+                "seed": m["seed"],
+                "configuration hash": run.hash,
+                "device": m["device"],
+                "updates": m["steps"],
+                "best update": m["best_step"],
+                "epochs": m["epochs"],
+                "stopped by": m["stop_reason"],
+                "training (min)": round(m["train_seconds"] / 60, 1),
+                "decoding (min)": round(m["decode_seconds"] / 60, 1),
+                "target tokens per second": m["train_target_tokens_per_second"],
+            }
+            for run, m in zip(runs, metrics, strict=True)
+        ]
+    ).set_index("seed")
     return info, values
+
+
+def reduced_histories(runs: list[res.Result]) -> pd.DataFrame:
+    """The dev loss at each validation of every reduced run (``step``, ``dev_loss``, ``seed``)."""
+    return pd.concat(
+        [pd.DataFrame(run.metrics["history"]).assign(seed=run.metrics["seed"]) for run in runs],
+        ignore_index=True,
+    )
 
 
 def reduced_curve(
@@ -534,13 +559,20 @@ def grid_curves(grid: list[dict]) -> pd.DataFrame | None:
 
 
 def analyse_with_reference(
-    predictions: pd.DataFrame, gold: Mapping[str, pd.DataFrame]
+    runs: list[res.Result], gold: Mapping[str, pd.DataFrame]
 ) -> pd.DataFrame:
-    """A run's predictions analysed per example (:func:`compsem.cogs.evaluation.analyse`: exact
-    and semantic match, the structure of errors of Sections 4.5.3-4.5.5) beside the reference parser's output and its
-    exact match."""
-    analysed = ev.analyse(ev.join_gold(predictions, gold))
-    analysed["reference"] = interpret_all(analysed["source"])
+    """The predictions of ``runs`` analysed per example (:func:`compsem.cogs.evaluation.analyse`:
+    exact and semantic match, the structure of errors of Sections 4.5.3-4.5.5), one frame with
+    a ``seed`` column, beside the reference parser's output and its exact match (each distinct
+    source sentence parsed once)."""
+    analysed = pd.concat(
+        [ev.analyse(ev.join_gold(run.predictions, gold)).assign(seed=run.metrics["seed"])
+         for run in runs],
+        ignore_index=True,
+    )  # fmt: skip
+    sources = analysed["source"].drop_duplicates().tolist()
+    reference = dict(zip(sources, interpret_all(sources), strict=True))
+    analysed["reference"] = analysed["source"].map(reference)
     analysed["reference_exact"] = ev.exact_match(
         analysed["reference"].fillna(""), analysed["target"]
     )
@@ -589,6 +621,42 @@ def reduced_summary(
     values["cogs_reduced_semantic_gen"] = float(summary.loc[REDUCED_SEMANTIC, "gen"])
     values["cogs_reference_gen"] = float(summary.loc[REFERENCE_PARSER, "gen"])
     return summary, values
+
+
+REDUCED_SEED_COLUMNS = [*SUMMARY_COLUMNS, "lexical − structural"]
+"""What :func:`reduced_seeds` gives per seed: :data:`SUMMARY_COLUMNS` and the lexical mean's lead
+over the structural one (the quantity of the claim *reduced-run-gap*)."""
+
+
+def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """The reduced runs seed by seed (``analysed``: :func:`analyse_with_reference`): exact match on
+    dev, test, gen and its lexical and structural means (Figure 4-1), and lexical minus
+    structural; then their mean and the Student-t 95% interval over seeds
+    (:func:`compsem.stats.seed_interval`). Values: the number of seeds, the mean of lexical minus
+    structural (the other means are :func:`reduced_summary`'s), and each column's interval,
+    ``cogs_reduced_<column>_ci_low`` and ``_ci_high`` (NaN with one seed)."""
+    rows = {}
+    for seed, part in analysed.groupby("seed", sort=True):
+        row = {s: float(part.loc[part.split == s, "exact"].mean()) for s in ("dev", "test")}
+        gen = part[part.split == "gen"]
+        row.update(ev.aggregate(ev.accuracy_by_case(gen["exact"], gen["case"])))
+        rows[seed] = row
+    per_seed = pd.DataFrame.from_dict(rows, orient="index")[SUMMARY_COLUMNS]
+    per_seed["lexical − structural"] = per_seed["lexical"] - per_seed["structural"]
+    values: dict = {"cogs_reduced_n_seeds": len(per_seed)}
+    bounds = {}
+    for column in REDUCED_SEED_COLUMNS:
+        key = report.slug(column.replace("−", "minus"))
+        mean, low, high = seed_interval(per_seed[column])
+        bounds[column] = (mean, low, high)
+        if column not in SUMMARY_COLUMNS:
+            values[f"cogs_reduced_{key}"] = mean
+        values[f"cogs_reduced_{key}_ci_low"] = low
+        values[f"cogs_reduced_{key}_ci_high"] = high
+    per_seed.index = [f"seed {seed}" for seed in per_seed.index]
+    over_seeds = pd.DataFrame.from_dict(bounds, orient="index",
+                                        columns=["mean", "95% interval: low", "95% interval: high"]).T  # fmt: skip
+    return pd.concat([per_seed, over_seeds]), values
 
 
 # --------------------------------------------------------------------------- error analyses
