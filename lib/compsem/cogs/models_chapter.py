@@ -597,16 +597,14 @@ def reduced_summary(
     parser, and of the paper's 9.5M Transformer with ``exposures`` exposures (dev and test from
     Figure 4-3, one exposure); our exact-match values by target key (``cogs_reduced_*``), the
     test-gen gap, and the semantic and reference gen means."""
-    by_case = gen_by_case(analysed)
-    summary = {}
-    for col, label in (
-        ("exact", REDUCED_EXACT),
-        ("semantic", REDUCED_SEMANTIC),
-        ("reference_exact", REFERENCE_PARSER),
-    ):
-        row = {s: float(analysed.loc[analysed.split == s, col].mean()) for s in ("dev", "test")}
-        row.update(ev.aggregate(by_case[col]))
-        summary[label] = row
+    summary = {
+        label: _accuracies(analysed, column)
+        for column, label in (
+            ("exact", REDUCED_EXACT),
+            ("semantic", REDUCED_SEMANTIC),
+            ("reference_exact", REFERENCE_PARSER),
+        )
+    }
     summary[paper_label(exposures)] = {
         "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
         "test": paper["cogs_fig43_transformer_test"],
@@ -623,9 +621,22 @@ def reduced_summary(
     return summary, values
 
 
-REDUCED_SEED_COLUMNS = [*SUMMARY_COLUMNS, "lexical − structural"]
-"""What :func:`reduced_seeds` gives per seed: :data:`SUMMARY_COLUMNS` and the lexical mean's lead
-over the structural one (the quantity of the claim *reduced-run-gap*)."""
+def _accuracies(analysed: pd.DataFrame, column: str) -> dict[str, float]:
+    """:data:`SUMMARY_COLUMNS` of the match ``column`` of an analysed frame: dev and test
+    accuracy, gen and its lexical and structural means over the cases (Figure 4-1)."""
+    row = {s: float(analysed.loc[analysed.split == s, column].mean()) for s in ("dev", "test")}
+    gen = analysed[analysed.split == "gen"]
+    return row | ev.aggregate(ev.accuracy_by_case(gen[column], gen["case"]))
+
+
+LEXICAL_LEAD = "lexical − structural"
+"""The lexical mean's lead over the structural one, per seed (the quantity of the claim
+*reduced-run-gap*)."""
+
+REDUCED_SEED_KEYS = {**{column: column for column in SUMMARY_COLUMNS},
+                     LEXICAL_LEAD: "lexical_minus_structural"}  # fmt: skip
+"""What :func:`reduced_seeds` gives per seed (:data:`SUMMARY_COLUMNS` and :data:`LEXICAL_LEAD`),
+and the key of each in the glued values."""
 
 
 def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
@@ -635,18 +646,12 @@ def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     (:func:`compsem.stats.seed_interval`). Values: the number of seeds, the mean of lexical minus
     structural (the other means are :func:`reduced_summary`'s), and each column's interval,
     ``cogs_reduced_<column>_ci_low`` and ``_ci_high`` (NaN with one seed)."""
-    rows = {}
-    for seed, part in analysed.groupby("seed", sort=True):
-        row = {s: float(part.loc[part.split == s, "exact"].mean()) for s in ("dev", "test")}
-        gen = part[part.split == "gen"]
-        row.update(ev.aggregate(ev.accuracy_by_case(gen["exact"], gen["case"])))
-        rows[seed] = row
+    rows = {seed: _accuracies(part, "exact") for seed, part in analysed.groupby("seed", sort=True)}
     per_seed = pd.DataFrame.from_dict(rows, orient="index")[SUMMARY_COLUMNS]
-    per_seed["lexical − structural"] = per_seed["lexical"] - per_seed["structural"]
+    per_seed[LEXICAL_LEAD] = per_seed["lexical"] - per_seed["structural"]
     values: dict = {"cogs_reduced_n_seeds": len(per_seed)}
     bounds = {}
-    for column in REDUCED_SEED_COLUMNS:
-        key = report.slug(column.replace("−", "minus"))
+    for column, key in REDUCED_SEED_KEYS.items():
         mean, low, high = seed_interval(per_seed[column])
         bounds[column] = (mean, low, high)
         if column not in SUMMARY_COLUMNS:
