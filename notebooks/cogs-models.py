@@ -410,8 +410,9 @@ else:
 # feed-forward 256, 2+2 layers and 4 heads, one batch of 128 sentences per update, the noam
 # schedule with learning-rate factor 1 and warm-up 800, a fixed budget of updates (dev loss is
 # still checked, and the best checkpoint kept), greedy decoding, and the seeds of `reduced_seeds`
-# ({glue:text}`cogs_reduced_n_seeds` here), so that every quantity below is a mean over seeds with
-# an interval. It trains on the
+# ({glue:text}`cogs_reduced_n_seeds` here): the accuracies below are means over the seeds, with
+# their intervals in the table over seeds, the error analyses pool the seeds, and the accuracy
+# curve follows the first seed. It trains on the
 # **100-exposure** set (`reduced_exposures`): in the dozen epochs a CPU affords here, a word
 # that occurs in one training sentence is not learnt: in a development run with one exposure
 # (not committed) the outputs put a frequent noun or verb in place of every held-out one; with
