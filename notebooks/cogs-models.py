@@ -47,14 +47,23 @@
 #
 # **Table 4-5 beside ours.** The paper's mean of 5 seeds for every case and for the gen, lexical
 # and structural means (Figure 4-1), against our mean and its 95% t-interval over our seeds, for
-# the one configuration trained by the paper's rule so far (the Transformer with one exposure,
-# {glue:text}`cogs_tf1_n_seeds` seeds); the other columns of Table 4-5 are pending GPU runs
-# (*The paper's grid* below). The paper's mean lies inside our interval for
+# the Transformer with one exposure ({glue:text}`cogs_tf1_n_seeds` seeds, trained by the paper's
+# rule); the 100-exposure Transformer follows, and the LSTM columns of Table 4-5 are pending GPU
+# runs (*The paper's grid* below). The paper's mean lies inside our interval for
 # {glue:text}`cogs_tf1_cells_paper_inside` of the {glue:text}`cogs_tf1_cells` cells; an interval over so few seeds
 # is wide, and the per-case comparisons with the paper's seed spread are in
 # *The paper's grid*.
 #
 # ```{glue} cogs_findings_table45
+# ```
+#
+# **Table 4-5's 100-exposure Transformer column beside ours**, in the same layout
+# ({glue:text}`cogs_tf100_n_seeds` seeds trained by the paper's rule on the rebuilt `train_100`;
+# *The Transformer with 100 exposures* below). The paper's mean lies inside our interval for
+# {glue:text}`cogs_tf100_cells_paper_inside` of the {glue:text}`cogs_tf100_cells` cells; the
+# five primitive cases fall below it, for a reason the section gives.
+#
+# ```{glue} cogs_findings_table45_100
 # ```
 
 # %% [markdown]
@@ -206,10 +215,19 @@ report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_pa
 #   dev loss; the updates are in the runs table below), under bfloat16 autocast. The best
 #   weights of seeds 1-3 were kept as a bfloat16 copy and were
 #   decoded **greedily on the CPU** in float32 (beam 5 over 27,000 sentences takes over an hour
-#   per run on 2 cores), and with beam 5 on a sample; seeds 4-5, trained later two at a time on
+#   per run on a CPU), and with beam 5 on a sample; seeds 4-5, trained later two at a time on
 #   one GPU, were decoded there with beam 5 on the whole sets, the paper's decoding. These runs
 #   fill Table 4-5's Transformer column with the paper's 5 seeds (targets marked *partial*: the
 #   precision, and the decoding of seeds 1-3, are not the paper's).
+# - **Transformer, seeds 1-5, 100 exposures, trained by the paper's rule** on the rebuilt
+#   `train_100`, five at a time on one GPU under bfloat16 autocast, and decoded there with beam
+#   5 on the whole sets, the paper's decoding (*The Transformer with 100 exposures* below). Their
+#   training ran in two commands: the first reached its time limit before the stopping rule, and
+#   the second resumed each run from its checkpoint (weights, optimizer, learning-rate schedule,
+#   random-number state and position in the batch order are restored, so a resumed run sees the
+#   batches an uninterrupted one would) and trained it to the rule. Their targets carry no
+#   status: the protocol is the paper's, apart from the precision and the rebuilt training set
+#   (Deviations and errata).
 # - **Runs cut by the time budget** (stop reason *time limit*; listed below, not compared with
 #   the paper): the LSTM and BiLSTM seeds 1-3, which used the text's embedding dropout, which
 #   the grid no longer does (Deviations and errata). A later call of the training command trains
@@ -341,6 +359,85 @@ seed_table.round(3) if len(seed_table) else print("no Transformer runs with one 
 # (`tests/test_cogs_oracles.py`). Because of the bfloat16 training and weights and the greedy
 # decoding of seeds 1-3, the Findings count every claim on these runs as a *substitute* for the
 # paper's runs, not a reproduction.
+
+# %% [markdown]
+# #### The Transformer with 100 exposures
+#
+# The same Transformer trained on the rebuilt `train_100` (Data; Section 4.5.7), by the paper's
+# stopping rule under bfloat16 autocast, and decoded with beam 5 on the whole sets on the GPU
+# that trained it. Per seed, the quantities the Findings check, with their mean and 95%
+# t-interval; the last row is our gen mean minus the paper's, with Welch's interval (the paper
+# prints no seed SD for 100 exposures, so that of one exposure, Figure 4-3, stands in, as in the
+# targets):
+
+# %%
+seed_table_100, findings45_100, values = chapter.transformer_over_seeds(
+    collected, per_run, paper, exposures=100
+)
+results |= values
+if findings45_100 is not None:
+    glue_display("cogs_findings_table45_100", HTML(findings45_100.to_html()), display=False)
+seed_table_100.round(3) if len(seed_table_100) else print("no Transformer runs with 100 exposures")
+
+# %% [markdown]
+# What 100 exposure examples instead of one change, seed by seed (each seed trained in both
+# settings; claim *more-exposures-help-transformer*): the gen mean, its lexical and structural
+# parts, and the mean of the five cases of a primitive in a new role:
+
+# %%
+gain_table, values = chapter.exposure_gain(collected, per_run)
+results |= values
+gain_table.round(3) if len(gain_table) else print("exposure gain: pending (runs of both settings)")
+
+# %% mystnb={"figure": {"caption": "Table 4-5's Transformer columns case by case: each run's accuracy (one dot per seed) with one exposure example (blue) and with 100 (orange), the paper's mean of 5 seeds as a cross of the same colour, the reference parser as dashed steps. Look at the lexical cases moving right with 100 exposures, the structural ones staying at 0, and the five primitive cases (the rows starting with 'Primitive') against the paper's crosses.", "name": "fig-cogs-models-exposures"}}
+if len(gain_table):
+    figures.exposure_by_case(collected[collected.model == "transformer"], paper, reference_by_case)
+    plt.show()
+else:
+    print("exposures by case: pending (runs of both settings)")
+
+# %% [markdown]
+# With 100 exposures our Transformer generalizes to {glue:text}`cogs_t45_transformer_100_gen:.3f`
+# (interval {glue:text}`cogs_tf100_gen_ci_low:.3f` to {glue:text}`cogs_tf100_gen_ci_high:.3f`
+# over {glue:text}`cogs_tf100_n_seeds` seeds), {glue:text}`cogs_tf_exposure_gain_gen:+.3f` over
+# one exposure; the gain is in the lexical cases ({glue:text}`cogs_tf_exposure_gain_lexical:+.3f`,
+# interval {glue:text}`cogs_tf_exposure_gain_lexical_ci_low:+.3f` to
+# {glue:text}`cogs_tf_exposure_gain_lexical_ci_high:+.3f`), while the structural ones stay at
+# {glue:text}`cogs_fig41_transformer_100_structural:.3f`, as Section 4.5.7 expects. Our gen mean
+# is {glue:text}`cogs_tf100_gen_minus_paper:+.3f` from the paper's (Welch's interval at the
+# equivalence test's level {glue:text}`cogs_tf100_gen_minus_paper_ci90_low:+.3f` to
+# {glue:text}`cogs_tf100_gen_minus_paper_ci90_high:+.3f`; claim *transformer-100-gen-near-63*).
+#
+# The level hides a split, which the figure shows: the five cases of a primitive in a new role
+# (*shark*, *Paula* and *crawl*, seen alone in training, then as subject, object or infinitival
+# argument) average {glue:text}`cogs_tf100_primitive_mean:.3f` (interval
+# {glue:text}`cogs_tf100_primitive_ci_low:.3f` to {glue:text}`cogs_tf100_primitive_ci_high:.3f`)
+# against the paper's {glue:text}`cogs_tf100_primitive_paper:.3f`, and they vary most over seeds;
+# the other lexical cases, {glue:text}`cogs_tf100_lexical_other:.3f` on average, lie near the
+# paper's crosses. How those errors end: per seed, the share of errors *cut short* (an output that
+# is a proper prefix of the gold form, the empty output included: everything right up to where
+# the model stopped), on the primitive cases and on the other lexical cases:
+
+# %%
+analysed_100 = chapter.analysed_runs(grid, collected.hash, gold, ["transformer"], exposures=100)
+if analysed_100:
+    cut_table, values = chapter.cut_short(next(iter(analysed_100.values())))
+    results |= values
+    display(cut_table.round(3))
+else:
+    print("errors cut short: pending (no Transformer runs with 100 exposures)")
+
+# %% [markdown]
+# On the primitive cases {glue:text}`cogs_tf100_cut_short_primitive:.3f` of the errors are cut
+# short, against {glue:text}`cogs_tf100_cut_short_other:.3f` on the other lexical cases: the
+# model often ends its output at or just after the primitive, as if the word still ended the
+# sentence. The rebuilt `train_100` adds each primitive as a one-word sentence repeated 100 times
+# (the released exposure file has them so), so a one-word source mapped to a one-word form is
+# seen 100 times where other exposure items are seen in 100 different sentences. Whether
+# upstream's `train_100.tsv` has those repetitions we cannot check (it is not in the data
+# mirror, and none of our orderings has its git blob id: Deviations and errata). The paper's
+# cells for these five cases are therefore flagged as differing, with this as the likely cause,
+# not a contradiction of the paper.
 
 # %% [markdown]
 # #### Greedy or beam?
@@ -652,10 +749,11 @@ chapter.semantic_by_case(by_case).round(3) if runs else None
 # ### Results beside the paper
 #
 # Every comparison of this chapter, counted by group and verdict: the reduced run is a
-# *substitute*; the Transformer's column of Table 4-5, its size point of Figure 4-3 and its error
-# analyses are *partial* (the paper's 5 seeds, bfloat16 training, seeds 1-3 decoded greedily)
-# and held to tolerances from the paper's seed spread; the LSTMs, the 100-exposure runs and the size variants are *not-run* until their
-# GPU runs are committed.
+# *substitute*; the Transformer's one-exposure column of Table 4-5, its size point of Figure 4-3
+# and its error analyses are *partial* (the paper's 5 seeds, bfloat16 training, seeds 1-3 decoded
+# greedily) and held to tolerances from the paper's seed spread, as is its 100-exposure column
+# (no status: the paper's protocol on the rebuilt `train_100`); the LSTMs and the size variants
+# are *not-run* until their GPU runs are committed.
 
 # %%
 report.glue_all(results)
@@ -730,7 +828,11 @@ verdict_table
 #   rows of `train.tsv` are spread over the file), so upstream's row order is most likely a
 #   shuffle a hash cannot recover; whether the rows themselves also differ stays **unverified**.
 #   Row order changes only the order of the batches; a difference in the rows would change what
-#   the 100-exposure models learn.
+#   the 100-exposure models learn. One such difference is suspected: with 100 exposures our
+#   Transformer's five primitive cases fall far below the paper's while its other lexical cases
+#   do not, and many of those errors stop where the one-word primitive would end its sentence
+#   (*The Transformer with 100 exposures*); the rebuilt rows repeat each one-word primitive 100
+#   times, as the released exposure file does. Seeing upstream's `train_100.tsv` would settle it.
 # - **Implementation.** Plain PyTorch re-implementations of what OpenNMT-py 1.1.1 builds
 #   (pre-norm Transformer layers, input-feeding LSTM decoder); OpenNMT-py 1.1.1 needs torch 1.5.
 #   Oracle tests (`tests/test_cogs_oracles.py`) hold our Transformer to
@@ -781,6 +883,11 @@ verdict_table
 #   - index-only depth errors (`cogs_depth_only_index`) are rarer than the paper's share: both
 #     are a small fraction of the depth errors, which is the paper's point; the paper's share pools all three models,
 #     ours is the Transformer's alone;
+#   - the 100-exposure Transformer's five primitive cases: their mean is below the paper's on
+#     {glue:text}`cogs_tf100_primitive_seeds_below_paper` of {glue:text}`cogs_tf100_n_seeds`
+#     seeds (the likely cause is in the Data item above); and, as with one exposure, a few of its
+#     other cells flagged above the paper's; the targets file expects each to differ, and each
+#     `reason` says why;
 #   - the flagged cases of Table 4-5 (previous item; each target's `reason`), and Active →
 #     Passive: our runs make {glue:text}`cogs_ap_errors_transformer:.1f` errors each on average
 #     against the paper's (its total over its runs, per run), more than a Poisson count's

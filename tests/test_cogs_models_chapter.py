@@ -115,6 +115,84 @@ def test_transformer_over_seeds_needs_two_seeds():
     assert table.empty and findings is None and values == {}
 
 
+def _two_exposures(seeds=(1, 2, 3)) -> pd.DataFrame:
+    """The runs of :func:`_collected` with one exposure, and the same seeds with 100, whose
+    lexical cases score 0.4 more and whose structural cases score as with one."""
+    one = chapter.finished_runs(_collected(seeds=seeds))
+    many = one.assign(exposures=100)
+    lexical = many.quantity.isin(ev.CASE_ORDER) & ~many.quantity.isin(ev.STRUCTURAL_CASES)
+    many.loc[lexical, "accuracy"] += 0.4
+    return pd.concat([one, many], ignore_index=True)
+
+
+def test_transformer_over_seeds_with_100_exposures_has_its_own_keys_and_paper():
+    collected = _two_exposures()
+    per_run = s45.run_level(collected)
+    _, findings, values = chapter.transformer_over_seeds(collected, per_run, PAPER, exposures=100)
+    assert values["cogs_tf100_n_seeds"] == 3 and not any(k.startswith("cogs_tf1_") for k in values)
+    assert values["cogs_tf100_gen_minus_paper"] == pytest.approx(
+        per_run[per_run.exposures == 100].gen.mean() - PAPER["cogs_t45_transformer_100_gen"]
+    )
+    primitive_paper = [PAPER[f"cogs_t45_transformer_100_{c}"] for c in chapter.PRIMITIVE_CASES]
+    assert values["cogs_tf100_primitive_paper"] == pytest.approx(np.mean(primitive_paper))
+    assert findings.loc["mean: gen", "paper (mean of 5)"] == round(PAPER["cogs_t45_transformer_100_gen"], 3)
+
+
+def test_exposure_gain_pairs_the_seeds_of_both_settings():
+    collected = _two_exposures()
+    table, values = chapter.exposure_gain(collected, s45.run_level(collected))
+    assert values["cogs_tf_exposure_gain_n_seeds"] == 3
+    assert values["cogs_tf_exposure_gain_lexical"] == pytest.approx(0.4)
+    assert values["cogs_tf_exposure_gain_primitive"] == pytest.approx(0.4)
+    assert values["cogs_tf_exposure_gain_gen"] == pytest.approx(0.4 * 18 / 21)
+    assert values["cogs_tf_exposure_gain_structural"] == pytest.approx(0.0)
+    # the same gain on every seed: no spread, so the interval is the mean
+    assert values["cogs_tf_exposure_gain_lexical_ci_low"] == pytest.approx(0.4)
+    assert list(table.index) == list(chapter.EXPOSURE_GAIN_QUANTITIES)
+    # a seed trained in one setting only is left out; fewer than two pairs give nothing
+    only_one = collected[~((collected.exposures == 100) & (collected.seed > 1))]
+    table, values = chapter.exposure_gain(only_one, s45.run_level(only_one))
+    assert table.empty and values == {}
+
+
+def test_exposure_gain_interval_is_the_t_interval_of_the_paired_differences():
+    collected = _two_exposures()
+    bump = (
+        (collected.exposures == 100)
+        & (collected.seed == 3)
+        & (collected.quantity == "prim_to_inf_arg")
+    )
+    collected.loc[bump, "accuracy"] += 0.5
+    _, values = chapter.exposure_gain(collected, s45.run_level(collected))
+    gains = np.array([0.4, 0.4, 0.4 + 0.5 / 5])  # seed 3's primitive mean (5 cases) moves by 0.1
+    low, high = scipy.stats.t.interval(0.95, 2, loc=gains.mean(), scale=scipy.stats.sem(gains))
+    assert values["cogs_tf_exposure_gain_primitive_ci_low"] == pytest.approx(low)
+    assert values["cogs_tf_exposure_gain_primitive_ci_high"] == pytest.approx(high)
+
+
+def test_cut_short_counts_errors_that_are_a_prefix_of_the_gold_form():
+    gold = "* shark ( x _ 1 ) ; investigate . agent ( x _ 2 , x _ 1 )"
+    other = "roll . agent ( x _ 1 , Emma ) AND roll . theme ( x _ 1 , James )"
+    rows = [
+        ("prim_to_subj_common", gold, ""),  # empty: cut short
+        ("prim_to_subj_common", gold, "* shark ( x _ 1 )"),  # a prefix: cut short
+        ("prim_to_subj_common", gold, "* lollipop ( x _ 1 )"),  # wrong word: not cut short
+        ("prim_to_subj_common", gold, gold),  # right
+        ("subj_to_obj_proper", other, "roll . agent ( x _ 1 , Emma )"),  # cut short
+        ("subj_to_obj_proper", other, other),
+        ("obj_pp_to_subj_pp", other, ""),  # structural: not counted
+    ]
+    frame = pd.DataFrame(
+        [{"split": "gen", "source": "s", "target": t, "case": c, "prediction": p,
+          "exact": p == t} for c, t, p in rows]  # fmt: skip
+    ).assign(seed=1)
+    table, values = chapter.cut_short(frame)
+    assert values["cogs_tf100_cut_short_primitive"] == pytest.approx(2 / 3)
+    assert values["cogs_tf100_cut_short_other"] == pytest.approx(1.0)
+    assert values["cogs_tf100_lexical_other"] == pytest.approx(0.5)
+    assert table.loc[1, ("errors", "primitive cases")] == 3
+
+
 def test_model_size_table_fills_the_sizes_that_have_runs():
     per_run = s45.run_level(chapter.finished_runs(_collected()))
     sizes, values = chapter.model_size_table(per_run, PAPER)

@@ -204,6 +204,18 @@ def test_cogs_seed_spread_one_panel_per_case():
         assert sum(len(c.get_offsets()) for c in dots) == 8
 
 
+def test_cogs_exposure_by_case_one_dot_per_run_and_a_paper_mark_per_cell():
+    runs = pd.DataFrame([dict(exposures=e, seed=s, quantity=c, accuracy=RNG.uniform())
+                         for e in (1, 100) for s in (1, 2) for c in ev.CASE_ORDER])  # fmt: skip
+    paper = {f"cogs_t45_transformer_{e}_{c}": 0.5 for e in (1, 100) for c in ev.CASE_ORDER}
+    reference = pd.Series(1.0, index=ev.CASE_ORDER)
+    (ax,) = one_figure(cogs_figures.exposure_by_case(runs, paper, reference), 1)
+    assert paper_points(ax) == 2 * len(ev.CASE_ORDER)
+    dots = [c for c in ax.collections if c.get_zorder() != plotting.PAPER["zorder"]]
+    assert sum(len(c.get_offsets()) for c in dots) == len(runs)
+    plt.close("all")
+
+
 def test_cogs_bar_and_line_figures():
     summary = pd.DataFrame({c: [0.9, 0.8, 1.0] for c in ["dev", "test", "gen", "lexical", "structural"]},
                            index=["ours", "paper", "symbolic reference parser"])  # fmt: skip

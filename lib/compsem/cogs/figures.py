@@ -150,6 +150,35 @@ def seed_spread(runs: pd.DataFrame, cases, models, paper: dict, reference: dict,
     return fig
 
 
+def exposure_by_case(runs: pd.DataFrame, paper: dict, reference: pd.Series, exposures=(1, 100)):
+    """Table 4-5's Transformer columns per generalization case (Section 4.5.7, Figure 4-4): each
+    run's accuracy (``runs``: exposures, seed, quantity, accuracy; one dot per seed, a small
+    vertical jitter drawn from a fixed seed) for each number of exposures (one colour each), the
+    paper's mean of 5 seeds (``paper["cogs_t45_transformer_<exposures>_<case>"]``) as a cross of
+    the same colour, the reference parser (``reference``: case -> accuracy) as dashed steps."""
+    fig, ax = plt.subplots(figsize=(9, 7))
+    y = np.arange(len(ev.CASE_ORDER))[::-1]
+    row = dict(zip(ev.CASE_ORDER, y, strict=True))
+    jitter = np.random.default_rng(0)
+    offsets = np.linspace(-0.18, 0.18, len(exposures))
+    for color, offset, n in zip(PALETTE, offsets, exposures, strict=False):
+        part = runs[(runs.exposures == n) & runs.quantity.isin(ev.CASE_ORDER)]
+        label = f"{n} exposure{'s' if n > 1 else ''}"
+        ax.scatter(part.accuracy, part.quantity.map(row) + offset
+                   + jitter.uniform(-0.05, 0.05, len(part)), s=12, alpha=0.6, color=color,
+                   label=f"ours, {label} (one dot per seed)")  # fmt: skip
+        paper_marks(ax, [paper.get(f"cogs_t45_transformer_{n}_{c}") for c in ev.CASE_ORDER],
+                    y + offset, label=f"paper, {label} (mean of 5)", marker="X",
+                    color=color, edgecolor="black", s=60)  # fmt: skip
+    ax.step(reference.reindex(ev.CASE_ORDER), y, where="mid", **REFERENCE)
+    ax.set_yticks(y, [ev.CASE_LABELS[c] + (" (structural)" if c in ev.STRUCTURAL_CASES else "")
+                      for c in ev.CASE_ORDER], fontsize=8)  # fmt: skip
+    ax.set(xlim=(-0.03, 1.03), xlabel="exact-match accuracy",
+           title="Transformer by generalization case: one exposure against 100")  # fmt: skip
+    ax.legend(loc="upper center", bbox_to_anchor=(0.4, -0.07), ncols=2, fontsize=8)
+    return fig
+
+
 def dev_loss(history: pd.DataFrame):
     """Dev cross-entropy per token at each validation (``history``: step, dev_loss and, for
     several runs, seed: one line each), log y."""

@@ -245,22 +245,37 @@ def grid_mean_keys(models, exposures) -> list[str]:
 # --------------------------------------------------------------------------- the Transformer's seeds
 
 
+def paper_gen_key(exposures: int) -> str:
+    """The target key of the paper's gen mean of the 9.5M Transformer trained with
+    ``exposures`` exposure examples: Figure 4-3's for one (the table that also prints its SD),
+    Table 4-5's otherwise."""
+    if exposures == 1:
+        return "cogs_fig43_transformer_gen"
+    return s45.target_key("transformer", exposures, "gen")
+
+
 def transformer_over_seeds(
-    collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float]
+    collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float], exposures: int = 1
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
-    """The Transformer with one exposure over its seeds (Table 4-5, Figures 4-1 and 4-3): per
-    seed the quantities the Findings check, with their mean and 95% (and 90%, for equivalence
-    tests) t-intervals; the weakest run's gen and Active -> Passive accuracy (and its seed), and
-    how many runs are close to 100% on Active -> Passive (at least .95, the margin of the claim
-    active-to-passive-solved); our gen mean minus the paper's with Welch's interval; and the
-    Findings' Table 4-5 (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places).
-    Empty table, None and no values with fewer than two seeds."""
-    tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == 1)].set_index("seed")
+    """The Transformer with ``exposures`` exposure examples over its seeds (Table 4-5, Figures
+    4-1 and 4-3), keys ``cogs_tf<exposures>_*``: per seed the quantities the Findings check,
+    with their mean and 95% (and 90%, for equivalence tests) t-intervals; the weakest run's gen
+    and Active -> Passive accuracy (and its seed), and how many runs are close to 100% on Active
+    -> Passive (at least .95, the margin of the claim active-to-passive-solved); our gen mean
+    minus the paper's (:func:`paper_gen_key`) with Welch's interval, from the paper's seed SD of
+    gen (Figure 4-3; the paper prints none for 100 exposures, so the one-exposure SD serves for
+    both, as in the targets); the paper's mean of the five primitive cases; and the Findings'
+    Table 4-5
+    (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places). Empty table, None and
+    no values with fewer than two seeds."""
+    prefix = f"cogs_tf{exposures}_"
+    tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == exposures)]
+    tf1 = tf1.set_index("seed")
     if len(tf1) < 2:
         return pd.DataFrame(), None, {}
-    cases = collected[(collected.model == "transformer") & (collected.exposures == 1)].pivot_table(
-        index="seed", columns="quantity", values="accuracy"
-    )
+    cases = collected[
+        (collected.model == "transformer") & (collected.exposures == exposures)
+    ].pivot_table(index="seed", columns="quantity", values="accuracy")
     per_seed = {
         "dev": tf1["dev"],
         "test": tf1["test"],
@@ -281,10 +296,10 @@ def transformer_over_seeds(
         mean, low, high = seed_interval(series)
         _, low90, high90 = seed_interval(series, level=0.90)
         values |= {
-            f"cogs_tf1_{name}_ci_low": low,
-            f"cogs_tf1_{name}_ci_high": high,
-            f"cogs_tf1_{name}_ci90_low": low90,
-            f"cogs_tf1_{name}_ci90_high": high90,
+            f"{prefix}{name}_ci_low": low,
+            f"{prefix}{name}_ci_high": high,
+            f"{prefix}{name}_ci90_low": low90,
+            f"{prefix}{name}_ci90_high": high90,
         }
         rows[name] = {
             **{f"seed {s}": v for s, v in series.items()},
@@ -292,32 +307,118 @@ def transformer_over_seeds(
             "95% low": low,
             "95% high": high,
         }
-    values["cogs_tf1_n_seeds"] = len(tf1)
+    values[f"{prefix}n_seeds"] = len(tf1)
     for name in ("gen", "active_to_passive"):  # the weakest run, which the t-interval averages
-        values[f"cogs_tf1_{name}_min"] = float(per_seed[name].min())
-        values[f"cogs_tf1_{name}_min_seed"] = int(per_seed[name].idxmin())
-    values["cogs_tf1_active_to_passive_runs_close"] = int((per_seed["active_to_passive"] >= 0.95).sum())
+        values[f"{prefix}{name}_min"] = float(per_seed[name].min())
+        values[f"{prefix}{name}_min_seed"] = int(per_seed[name].idxmin())
+    close = per_seed["active_to_passive"] >= 0.95
+    values[f"{prefix}active_to_passive_runs_close"] = int(close.sum())
     for name in ("gap", "primitive", "common_minus_proper", "lexical_minus_structural"):
-        key = "cogs_tf1_primitive_mean" if name == "primitive" else f"cogs_tf1_{name}"
+        key = f"{prefix}primitive_mean" if name == "primitive" else f"{prefix}{name}"
         values[key] = float(per_seed[name].mean())
-    paper_gen = (paper["cogs_fig43_transformer_gen"], paper["cogs_fig43_transformer_gen_sd"])
+    primitive_cells = [s45.target_key("transformer", exposures, c) for c in PRIMITIVE_CASES]
+    values[f"{prefix}primitive_paper"] = float(np.mean([paper[k] for k in primitive_cells]))
+    below = per_seed["primitive"] < values[f"{prefix}primitive_paper"]
+    values[f"{prefix}primitive_seeds_below_paper"] = int(below.sum())
+    paper_gen = (paper[paper_gen_key(exposures)], paper["cogs_fig43_transformer_gen_sd"])
     difference, low, high = s45.welch_difference(tf1["gen"], *paper_gen)
     _, low90, high90 = s45.welch_difference(tf1["gen"], *paper_gen, level=0.90)
     values |= {
-        "cogs_tf1_gen_minus_paper": difference,
-        "cogs_tf1_gen_minus_paper_ci_low": low,
-        "cogs_tf1_gen_minus_paper_ci_high": high,
-        "cogs_tf1_gen_minus_paper_ci90_low": low90,
-        "cogs_tf1_gen_minus_paper_ci90_high": high90,
+        f"{prefix}gen_minus_paper": difference,
+        f"{prefix}gen_minus_paper_ci_low": low,
+        f"{prefix}gen_minus_paper_ci_high": high,
+        f"{prefix}gen_minus_paper_ci90_low": low90,
+        f"{prefix}gen_minus_paper_ci90_high": high90,
     }
     rows["gen: ours − paper (Welch)"] = {"mean": difference, "95% low": low, "95% high": high}
-    findings = s45.findings_table(collected, per_run, "transformer", 1, paper)
-    values["cogs_tf1_cells"] = len(findings)
-    values["cogs_tf1_cells_paper_inside"] = int(findings["paper inside"].sum())
+    findings = s45.findings_table(collected, per_run, "transformer", exposures, paper)
+    values[f"{prefix}cells"] = len(findings)
+    values[f"{prefix}cells_paper_inside"] = int(findings["paper inside"].sum())
     findings = findings.assign(
         **{c: findings[c].astype(float).round(3) for c in findings.columns[:4]}
     )
     return pd.DataFrame(rows).T, findings, values
+
+
+EXPOSURE_GAIN_QUANTITIES = ("gen", "lexical", "structural", "primitive")
+"""What :func:`exposure_gain` compares: the gen mean, its lexical and structural parts (Figure
+4-1) and the mean of the five primitive cases (:data:`PRIMITIVE_CASES`)."""
+
+
+def exposure_gain(
+    collected: pd.DataFrame, per_run: pd.DataFrame, many: int = 100
+) -> tuple[pd.DataFrame, dict]:
+    """What ``many`` exposure examples instead of one change in the Transformer (Section 4.5.7,
+    Figure 4-4): per seed the accuracy with ``many`` minus the accuracy with one, for each of
+    :data:`EXPOSURE_GAIN_QUANTITIES`, paired by seed (the seeds both settings trained by the
+    stopping rule), with the mean and the 95% and 90% t-intervals of the difference (keys
+    ``cogs_tf_exposure_gain_<quantity>[_ci_low|_ci_high|_ci90_low|_ci90_high]`` and
+    ``cogs_tf_exposure_gain_n_seeds``). Empty table and no values with fewer than two seeds."""
+    runs = per_run[per_run.model == "transformer"].copy()
+    cases = collected[(collected.model == "transformer") & collected.quantity.isin(PRIMITIVE_CASES)]
+    primitive = cases.groupby(["exposures", "seed"])["accuracy"].mean().rename("primitive")
+    runs = runs.join(primitive, on=["exposures", "seed"])
+    one = runs[runs.exposures == 1].set_index("seed")
+    more = runs[runs.exposures == many].set_index("seed")
+    seeds = sorted(set(one.index) & set(more.index))
+    if len(seeds) < 2:
+        return pd.DataFrame(), {}
+    values, rows = {"cogs_tf_exposure_gain_n_seeds": len(seeds)}, {}
+    for quantity in EXPOSURE_GAIN_QUANTITIES:
+        gain = more.loc[seeds, quantity] - one.loc[seeds, quantity]
+        mean, low, high = seed_interval(gain)
+        _, low90, high90 = seed_interval(gain, level=0.90)
+        key = f"cogs_tf_exposure_gain_{quantity}"
+        values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high,
+                   f"{key}_ci90_low": low90, f"{key}_ci90_high": high90}  # fmt: skip
+        rows[quantity] = {
+            "1 exposure (mean)": float(one.loc[seeds, quantity].mean()),
+            f"{many} exposures (mean)": float(more.loc[seeds, quantity].mean()),
+            **{f"gain, seed {s}": v for s, v in gain.items()},
+            "gain (mean)": mean,
+            "95% low": low,
+            "95% high": high,
+        }
+    return pd.DataFrame(rows).T, values
+
+
+def cut_short(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """How the errors on the lexical gen cases end (``analysed``: per-example frames of
+    :func:`compsem.cogs.evaluation.analyse` with a ``seed`` column, one model and exposures):
+    per seed, for the five primitive cases (:data:`PRIMITIVE_CASES`) and for the other lexical
+    cases, the accuracy and the share of errors *cut short*, an output that is a proper prefix of
+    the gold form (nothing wrong but where it stops; the empty output included), with the mean over
+    seeds (keys ``cogs_tf100_cut_short_primitive`` and ``cogs_tf100_cut_short_other``, and the
+    accuracies ``cogs_tf100_lexical_other``)."""
+    gen = analysed[analysed.split == "gen"]
+    gen = gen[gen.case.map(ev.case_kind) == "lexical"]
+    prefix = [
+        len(p) < len(g) and g[: len(p)] == p
+        for p, g in zip(gen.prediction.str.split(), gen.target.str.split(), strict=True)
+    ]
+    gen = gen.assign(
+        group=np.where(gen.case.isin(PRIMITIVE_CASES), "primitive cases", "other lexical cases"),
+        cut_short=np.asarray(prefix) & ~gen.exact.to_numpy(),
+    )
+    rows = []
+    for (group, seed), part in gen.groupby(["group", "seed"]):
+        errors = int((~part.exact).sum())
+        rows.append({"cases": group, "seed": seed, "accuracy": float(part.exact.mean()),
+                     "errors": errors,
+                     "cut short (share of errors)": part.cut_short.sum() / errors if errors
+                     else float("nan")})  # fmt: skip
+    table = pd.DataFrame(rows)
+    means = table.groupby("cases")[["accuracy", "cut short (share of errors)"]].mean()
+    values = {
+        "cogs_tf100_cut_short_primitive": float(
+            means.loc["primitive cases", "cut short (share of errors)"]
+        ),
+        "cogs_tf100_cut_short_other": float(
+            means.loc["other lexical cases", "cut short (share of errors)"]
+        ),
+        "cogs_tf100_lexical_other": float(means.loc["other lexical cases", "accuracy"]),
+    }
+    return table.pivot(index="seed", columns="cases"), values
 
 
 # --------------------------------------------------------------------------- greedy or beam
@@ -673,18 +774,20 @@ def analysed_runs(
     gold: Mapping[str, pd.DataFrame],
     models,
     reduced: pd.DataFrame | None = None,
+    exposures: int = 1,
 ) -> dict[str, pd.DataFrame]:
     """The per-example frames the error analyses of Sections 4.5.3-4.5.5 pool: the reduced run's
-    (``reduced``, under :data:`REDUCED_RUN`), then per grid model the runs with one exposure that
-    were trained by the stopping rule (their hash in ``finished_hashes``), one frame with a
-    ``seed`` and a ``decoding`` column (greedy or beam), named ``<label> (n=<runs>)``."""
+    (``reduced``, under :data:`REDUCED_RUN`), then per grid model the runs with ``exposures``
+    exposure examples (one, the paper's analyses) that were trained by the stopping rule (their
+    hash in ``finished_hashes``), one frame with a ``seed`` and a ``decoding`` column (greedy or
+    beam), named ``<label> (n=<runs>)``."""
     runs = {} if reduced is None else {REDUCED_RUN: reduced}
     finished = set(finished_hashes)
     for model in models:
         configs = [
             found
             for c in grid
-            if c["model"] == model and c["data"]["exposures"] == 1
+            if c["model"] == model and c["data"]["exposures"] == exposures
             for found in [res.find_config(c, any_decoding=True)]
             if found is not None and cfg.config_hash(found) in finished
         ]
