@@ -191,6 +191,9 @@ def test_cut_short_counts_errors_that_are_a_prefix_of_the_gold_form():
     assert values["cogs_tf100_cut_short_other"] == pytest.approx(1.0)
     assert values["cogs_tf100_lexical_other"] == pytest.approx(0.5)
     assert table.loc[1, ("errors", "primitive cases")] == 3
+    assert set(chapter.cut_short(frame, prefix="x_")[1]) == {
+        "x_cut_short_primitive", "x_cut_short_other", "x_lexical_other"
+    }
 
 
 def test_model_size_table_fills_the_sizes_that_have_runs():

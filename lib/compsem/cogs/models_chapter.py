@@ -382,23 +382,23 @@ def exposure_gain(
     return pd.DataFrame(rows).T, values
 
 
-def cut_short(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+def cut_short(analysed: pd.DataFrame, prefix: str = "cogs_tf100_") -> tuple[pd.DataFrame, dict]:
     """How the errors on the lexical gen cases end (``analysed``: per-example frames of
     :func:`compsem.cogs.evaluation.analyse` with a ``seed`` column, one model and exposures):
     per seed, for the five primitive cases (:data:`PRIMITIVE_CASES`) and for the other lexical
     cases, the accuracy and the share of errors *cut short*, an output that is a proper prefix of
     the gold form (nothing wrong but where it stops; the empty output included), with the mean over
-    seeds (keys ``cogs_tf100_cut_short_primitive`` and ``cogs_tf100_cut_short_other``, and the
-    accuracies ``cogs_tf100_lexical_other``)."""
+    seeds (keys ``<prefix>cut_short_primitive`` and ``<prefix>cut_short_other``, and the
+    accuracy on the other lexical cases, ``<prefix>lexical_other``)."""
     gen = analysed[analysed.split == "gen"]
     gen = gen[gen.case.map(ev.case_kind) == "lexical"]
-    prefix = [
+    is_prefix = [
         len(p) < len(g) and g[: len(p)] == p
         for p, g in zip(gen.prediction.str.split(), gen.target.str.split(), strict=True)
     ]
     gen = gen.assign(
         group=np.where(gen.case.isin(PRIMITIVE_CASES), "primitive cases", "other lexical cases"),
-        cut_short=np.asarray(prefix) & ~gen.exact.to_numpy(),
+        cut_short=np.asarray(is_prefix) & ~gen.exact.to_numpy(),
     )
     rows = []
     for (group, seed), part in gen.groupby(["group", "seed"]):
@@ -410,13 +410,13 @@ def cut_short(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     table = pd.DataFrame(rows)
     means = table.groupby("cases")[["accuracy", "cut short (share of errors)"]].mean()
     values = {
-        "cogs_tf100_cut_short_primitive": float(
+        f"{prefix}cut_short_primitive": float(
             means.loc["primitive cases", "cut short (share of errors)"]
         ),
-        "cogs_tf100_cut_short_other": float(
+        f"{prefix}cut_short_other": float(
             means.loc["other lexical cases", "cut short (share of errors)"]
         ),
-        "cogs_tf100_lexical_other": float(means.loc["other lexical cases", "accuracy"]),
+        f"{prefix}lexical_other": float(means.loc["other lexical cases", "accuracy"]),
     }
     return table.pivot(index="seed", columns="cases"), values
 
