@@ -78,7 +78,11 @@ def test_an_estimate_is_updates_times_speed_plus_decoding():
     assert capped.train_minutes == pytest.approx(30000 * 0.05 / 60)
     given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
     assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
-    assert S.estimate(_unit("transformer-large"), FIGURES).note.count("(benchmark)") == 1
+    large = S.estimate(_unit("transformer-large"), FIGURES)
+    assert large.note.count("(benchmark)") == 1
+    # a size variant without a stop of its own: the 2-layer model's, marked as a guess
+    assert large.bound and "4,000 updates (as the transformer, 1 exposure(s))" in large.note
+    assert large.train_minutes == pytest.approx(4000 * S.BENCH_SECONDS_PER_UPDATE["transformer-large"] / 60)
     del S.BENCH_SECONDS_PER_UPDATE["transformer-large"]  # restored by the fixture below
     assert S.estimate(_unit("transformer-large"), FIGURES) is None  # no speed: not guessed
     several = S.estimate(_unit(seeds=(1, 2, 3)), FIGURES)

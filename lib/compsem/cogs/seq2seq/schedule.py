@@ -22,9 +22,12 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   other, divided by the group's speed-up: measured from committed group runs of that model
   where there are some, else :data:`BENCH_GROUP_SPEEDUP`;
 - expected updates: the most updates of a committed GPU run of the same model and exposures
-  that stopped by the paper's rule; else of the same model with other exposures (a guess,
-  marked as such: a run that trains longer is cut by its ``--train-minutes`` and decoded on a
-  sample); without either, the configuration's ``max_steps`` (an upper bound, marked as such);
+  that stopped by the paper's rule; else of the same model with other exposures, or, for a
+  size variant of Figure 4-3 (``transformer-small``, ``transformer-large``), of the 2-layer
+  model with the same exposures (guesses, marked as such: a run that trains longer is cut by its
+  ``--train-minutes`` and decoded on a sample, and resumes from its checkpoint when the command
+  runs again on the same machine); without any, the configuration's ``max_steps`` (an upper
+  bound, marked as such);
   a Chapter 5 run adds its auxiliary stage's;
 - decoding: the longest decoding of a committed GPU run of the same model and decoding method
   over the whole sets; else the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`.
@@ -281,6 +284,11 @@ def _expected_run(config: dict, model: str, figures: Measured) -> tuple[int, str
         if others:
             stop = max(n for _, n in others)
             source_of_stop = f" (as with {', '.join(str(e) for e, _ in others)} exposure(s))"
+    family = model.split("-")[0]
+    if stop is None and family != model:  # a size variant: the main model's stop, a guess
+        stop = figures.updates.get((family, exposures))
+        if stop is not None:
+            source_of_stop = f" (as the {family}, {exposures} exposure(s))"
     updates = stop if stop is not None else int(config["training"]["max_steps"])
     shown = f"{updates:,} updates{' (cap)' if stop is None else source_of_stop}"
     aux = config.get("auxiliary")
