@@ -419,7 +419,9 @@ else:
 # the model stopped), on the primitive cases and on the other lexical cases:
 
 # %%
-analysed_100 = chapter.analysed_runs(grid, collected.hash, gold, ["transformer"], exposures=100)
+analysed_100 = chapter.analysed_runs(
+    grid, collected.hash, gold, ["transformer"], exposures=100, with_semantics=False
+)
 if analysed_100:
     cut_table, values = chapter.cut_short(next(iter(analysed_100.values())))
     results |= values

@@ -775,12 +775,14 @@ def analysed_runs(
     models,
     reduced: pd.DataFrame | None = None,
     exposures: int = 1,
+    with_semantics: bool = True,
 ) -> dict[str, pd.DataFrame]:
     """The per-example frames the error analyses of Sections 4.5.3-4.5.5 pool: the reduced run's
     (``reduced``, under :data:`REDUCED_RUN`), then per grid model the runs with ``exposures``
     exposure examples (one, the paper's analyses) that were trained by the stopping rule (their
     hash in ``finished_hashes``), one frame with a ``seed`` and a ``decoding`` column (greedy or
-    beam), named ``<label> (n=<runs>)``."""
+    beam), named ``<label> (n=<runs>)``. ``with_semantics=False`` leaves out the semantic match
+    (:func:`compsem.cogs.evaluation.analyse`), the slowest part, where only exact match is used."""
     runs = {} if reduced is None else {REDUCED_RUN: reduced}
     finished = set(finished_hashes)
     for model in models:
@@ -794,7 +796,9 @@ def analysed_runs(
         if configs:
             runs[f"{cfg.LABELS[model]} (n={len(configs)})"] = pd.concat(
                 [
-                    ev.analyse(ev.join_gold(res.load_result(c).predictions, gold)).assign(
+                    ev.analyse(
+                        ev.join_gold(res.load_result(c).predictions, gold), with_semantics
+                    ).assign(
                         seed=c["seed"], decoding=c["decoding"]["method"]
                     )
                     for c in configs
