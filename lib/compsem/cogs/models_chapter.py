@@ -265,25 +265,24 @@ def transformer_over_seeds(
     minus the paper's (:func:`paper_gen_key`) with Welch's interval, from the paper's seed SD of
     gen (Figure 4-3; the paper prints none for 100 exposures, so the one-exposure SD serves for
     both, as in the targets); the paper's mean of the five primitive cases; and the Findings'
-    Table 4-5
-    (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places). Empty table, None and
-    no values with fewer than two seeds."""
+    Table 4-5 (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places). Empty table,
+    None and no values with fewer than two seeds."""
     prefix = f"cogs_tf{exposures}_"
-    tf1 = per_run[(per_run.model == "transformer") & (per_run.exposures == exposures)]
-    tf1 = tf1.set_index("seed")
-    if len(tf1) < 2:
+    runs = per_run[(per_run.model == "transformer") & (per_run.exposures == exposures)]
+    runs = runs.set_index("seed")
+    if len(runs) < 2:
         return pd.DataFrame(), None, {}
     cases = collected[
         (collected.model == "transformer") & (collected.exposures == exposures)
     ].pivot_table(index="seed", columns="quantity", values="accuracy")
     per_seed = {
-        "dev": tf1["dev"],
-        "test": tf1["test"],
-        "gen": tf1["gen"],
-        "lexical": tf1["lexical"],
-        "structural": tf1["structural"],
-        "gap": tf1["test"] - tf1["gen"],
-        "lexical_minus_structural": tf1["lexical"] - tf1["structural"],
+        "dev": runs["dev"],
+        "test": runs["test"],
+        "gen": runs["gen"],
+        "lexical": runs["lexical"],
+        "structural": runs["structural"],
+        "gap": runs["test"] - runs["gen"],
+        "lexical_minus_structural": runs["lexical"] - runs["structural"],
         "active_to_passive": cases["active_to_passive"],
         "primitive": cases[PRIMITIVE_CASES].mean(axis=1),
         # Section 4.5.5.3: common minus proper noun, averaged over the four paired cases
@@ -307,7 +306,7 @@ def transformer_over_seeds(
             "95% low": low,
             "95% high": high,
         }
-    values[f"{prefix}n_seeds"] = len(tf1)
+    values[f"{prefix}n_seeds"] = len(runs)
     for name in ("gen", "active_to_passive"):  # the weakest run, which the t-interval averages
         values[f"{prefix}{name}_min"] = float(per_seed[name].min())
         values[f"{prefix}{name}_min_seed"] = int(per_seed[name].idxmin())
@@ -321,8 +320,8 @@ def transformer_over_seeds(
     below = per_seed["primitive"] < values[f"{prefix}primitive_paper"]
     values[f"{prefix}primitive_seeds_below_paper"] = int(below.sum())
     paper_gen = (paper[paper_gen_key(exposures)], paper["cogs_fig43_transformer_gen_sd"])
-    difference, low, high = s45.welch_difference(tf1["gen"], *paper_gen)
-    _, low90, high90 = s45.welch_difference(tf1["gen"], *paper_gen, level=0.90)
+    difference, low, high = s45.welch_difference(runs["gen"], *paper_gen)
+    _, low90, high90 = s45.welch_difference(runs["gen"], *paper_gen, level=0.90)
     values |= {
         f"{prefix}gen_minus_paper": difference,
         f"{prefix}gen_minus_paper_ci_low": low,
