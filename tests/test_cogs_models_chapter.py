@@ -171,12 +171,12 @@ def test_exposure_gain_interval_is_the_t_interval_of_the_paired_differences():
 
 
 def test_cut_short_counts_errors_that_are_a_prefix_of_the_gold_form():
-    gold = "* shark ( x _ 1 ) ; investigate . agent ( x _ 2 , x _ 1 )"
+    gold = "shark ( x _ 1 ) AND investigate . agent ( x _ 2 , x _ 1 )"
     other = "roll . agent ( x _ 1 , Emma ) AND roll . theme ( x _ 1 , James )"
     rows = [
         ("prim_to_subj_common", gold, ""),  # empty: cut short
-        ("prim_to_subj_common", gold, "* shark ( x _ 1 )"),  # a prefix: cut short
-        ("prim_to_subj_common", gold, "* lollipop ( x _ 1 )"),  # wrong word: not cut short
+        ("prim_to_subj_common", gold, "shark ( x _ 1 )"),  # a prefix: cut short
+        ("prim_to_subj_common", gold, "lollipop ( x _ 1 )"),  # wrong word: not cut short
         ("prim_to_subj_common", gold, gold),  # right
         ("subj_to_obj_proper", other, "roll . agent ( x _ 1 , Emma )"),  # cut short
         ("subj_to_obj_proper", other, other),
@@ -190,9 +190,13 @@ def test_cut_short_counts_errors_that_are_a_prefix_of_the_gold_form():
     assert values["cogs_tf100_cut_short_primitive"] == pytest.approx(2 / 3)
     assert values["cogs_tf100_cut_short_other"] == pytest.approx(1.0)
     assert values["cogs_tf100_lexical_other"] == pytest.approx(0.5)
-    assert table.loc[1, ("errors", "primitive cases")] == 3
+    # of the two primitive outputs cut short, the empty one stops where "shark" is due
+    assert values["cogs_tf100_cut_short_at_item_primitive"] == pytest.approx(1 / 2)
+    assert values["cogs_tf100_cut_short_at_item_other"] == pytest.approx(0.0)  # "AND" was due
+    assert table.loc[1, ("accuracy", "primitive cases")] == pytest.approx(1 / 4)
     assert set(chapter.cut_short(frame, prefix="x_")[1]) == {
-        "x_cut_short_primitive", "x_cut_short_other", "x_lexical_other"
+        "x_cut_short_primitive", "x_cut_short_other", "x_cut_short_at_item_primitive",
+        "x_cut_short_at_item_other", "x_lexical_other",
     }
 
 
@@ -231,6 +235,7 @@ def _decodings() -> pd.DataFrame:
                     "gen": gen,
                     "errors not ending in ')'": 0.1 if decoding == "beam 5" else 0.3,
                     "depth errors at the cap": capped,
+                    chapter.PRIMITIVE_STOPS: 0.2 if decoding == "beam 5" else 0.0,
                 }
             )
     return pd.DataFrame(rows)
@@ -244,6 +249,8 @@ def test_beam_against_greedy_averages_over_the_given_runs_only():
     assert values["cogs_greedy_not_paren"] == pytest.approx(0.3)
     assert values["cogs_greedy_depth_capped"] == pytest.approx(0.5)
     assert "cogs_beam_depth_capped" not in values  # undefined: no depth errors
+    assert values["cogs_beam_primitive_stops"] == pytest.approx(0.2)
+    assert values["cogs_greedy_primitive_stops"] == 0.0
     assert chapter.beam_against_greedy(_decodings(), []) == {}
 
 

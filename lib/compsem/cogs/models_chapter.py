@@ -22,7 +22,7 @@ import pandas as pd
 
 from compsem import report
 from compsem.cogs import evaluation as ev
-from compsem.cogs import exposure
+from compsem.cogs import exposure, generate
 from compsem.cogs import summary as s45
 from compsem.cogs.interpret import interpret_all
 from compsem.cogs.seq2seq import config as cfg
@@ -385,39 +385,45 @@ def cut_short(analysed: pd.DataFrame, prefix: str = "cogs_tf100_") -> tuple[pd.D
     """How the errors on the lexical gen cases end (``analysed``: per-example frames of
     :func:`compsem.cogs.evaluation.analyse` with a ``seed`` column, one model and exposures):
     per seed, for the five primitive cases (:data:`PRIMITIVE_CASES`) and for the other lexical
-    cases, the accuracy and the share of errors *cut short*, an output that is a proper prefix of
-    the gold form (nothing wrong but where it stops; the empty output included), with the mean over
-    seeds (keys ``<prefix>cut_short_primitive`` and ``<prefix>cut_short_other``, and the
+    cases, the accuracy, the share of errors *cut short* (an output that is a proper prefix of
+    the gold form: nothing wrong but where it stops; the empty output included), and the share
+    of those that stop just where the case's held-out word is due (the next gold token is the
+    case's item of Table 4-1, :data:`compsem.cogs.generate.CASES`); with the means over seeds
+    (keys ``<prefix>cut_short_primitive``, ``<prefix>cut_short_other``,
+    ``<prefix>cut_short_at_item_primitive``, ``<prefix>cut_short_at_item_other``, and the
     accuracy on the other lexical cases, ``<prefix>lexical_other``)."""
     gen = analysed[analysed.split == "gen"]
     gen = gen[gen.case.map(ev.case_kind) == "lexical"]
-    is_prefix = [
-        len(p) < len(g) and g[: len(p)] == p
-        for p, g in zip(gen.prediction.str.split(), gen.target.str.split(), strict=True)
-    ]
+    cut, at_item = [], []
+    for p, g, case in zip(gen.prediction.str.split(), gen.target.str.split(), gen.case,
+                          strict=True):  # fmt: skip
+        is_cut = len(p) < len(g) and g[: len(p)] == p
+        cut.append(is_cut)
+        at_item.append(is_cut and g[len(p)] == generate.CASES[case].item)
     gen = gen.assign(
         group=np.where(gen.case.isin(PRIMITIVE_CASES), "primitive cases", "other lexical cases"),
-        cut_short=np.asarray(is_prefix) & ~gen.exact.to_numpy(),
+        cut_short=np.asarray(cut) & ~gen.exact.to_numpy(),
+        at_item=np.asarray(at_item) & ~gen.exact.to_numpy(),
     )
     rows = []
     for (group, seed), part in gen.groupby(["group", "seed"]):
-        errors = int((~part.exact).sum())
-        rows.append({"cases": group, "seed": seed, "accuracy": float(part.exact.mean()),
-                     "errors": errors,
-                     "cut short (share of errors)": part.cut_short.sum() / errors if errors
-                     else float("nan")})  # fmt: skip
+        errors, cut_errors = int((~part.exact).sum()), int(part.cut_short.sum())
+        rows.append({
+            "cases": group, "seed": seed, "accuracy": float(part.exact.mean()), "errors": errors,
+            "cut short (share of errors)": cut_errors / errors if errors else float("nan"),
+            "at the held-out word (share of cut short)":
+                part.at_item.sum() / cut_errors if cut_errors else float("nan"),
+        })  # fmt: skip
     table = pd.DataFrame(rows)
-    means = table.groupby("cases")[["accuracy", "cut short (share of errors)"]].mean()
-    values = {
-        f"{prefix}cut_short_primitive": float(
-            means.loc["primitive cases", "cut short (share of errors)"]
-        ),
-        f"{prefix}cut_short_other": float(
-            means.loc["other lexical cases", "cut short (share of errors)"]
-        ),
-        f"{prefix}lexical_other": float(means.loc["other lexical cases", "accuracy"]),
-    }
-    return table.pivot(index="seed", columns="cases"), values
+    means = table.groupby("cases").mean(numeric_only=True)
+    values = {}
+    for group, name in (("primitive cases", "primitive"), ("other lexical cases", "other")):
+        values[f"{prefix}cut_short_{name}"] = float(means.loc[group, "cut short (share of errors)"])
+        values[f"{prefix}cut_short_at_item_{name}"] = float(
+            means.loc[group, "at the held-out word (share of cut short)"]
+        )
+    values[f"{prefix}lexical_other"] = float(means.loc["other lexical cases", "accuracy"])
+    return table.drop(columns="errors").pivot(index="seed", columns="cases"), values
 
 
 # --------------------------------------------------------------------------- greedy or beam
@@ -426,8 +432,9 @@ def cut_short(analysed: pd.DataFrame, prefix: str = "cogs_tf100_") -> tuple[pd.D
 def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list[dict]:
     """Two rows for one trained model with a beam-5 decoding of a sample and a greedy decoding
     of everything: both scored on the sample's sentences (dev, test, gen and its means, Section
-    4.4 and Figure 4-1), with their shares of gen errors not ending in ``)`` (Section 4.5.3) and
-    of depth errors at the length cap (Section 4.5.4). No rows without both decodings."""
+    4.4 and Figure 4-1), with their shares of gen errors not ending in ``)`` (Section 4.5.3), of
+    depth errors at the length cap (Section 4.5.4), and of errors on the primitive cases that
+    stop just where the primitive is due (:func:`cut_short`). No rows without both decodings."""
     found = res.decodings(config)
     samples = [c for c in found if c["decoding"]["method"] == "beam" and c["decoding"]["per_case"]]
     whole = [
@@ -444,6 +451,7 @@ def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list
         accuracy = analysed.groupby("split")["exact"].mean()
         sample = analysed[analysed.split == "gen"]
         by = sample.groupby("case")["exact"].mean()
+        _, cut = cut_short(analysed.assign(seed=0), prefix="")
         rows.append(
             {
                 "run": cfg.describe(config),
@@ -454,20 +462,28 @@ def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list
                 **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
                 "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
                 "depth errors at the cap": ev.depth_errors(sample)["capped"],
+                PRIMITIVE_STOPS: cut["cut_short_primitive"] * cut["cut_short_at_item_primitive"],
             }
         )
     return rows
 
 
+PRIMITIVE_STOPS = "primitive errors stopping where the word is due"
+"""The share of errors on the primitive cases cut short just where the primitive is due
+(:func:`cut_short`), a column of :func:`beam_and_greedy_rows`."""
+
+
 def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
     """Averaged over ``runs`` (rows ``run`` of ``decodings``): how many, beam 5 minus greedy on
-    the gen mean (Figure 4-1), and each decoding's shares of errors not ending in ``)`` and of depth errors
-    at the cap (where defined)."""
+    the gen mean (Figure 4-1), and each decoding's shares of errors not ending in ``)``, of depth
+    errors at the cap and of primitive errors stopping where the word is due (where defined)."""
     if not runs:
         return {}
     means = (
         decodings[decodings["run"].isin(runs)]
-        .groupby("decoding")[["gen", "errors not ending in ')'", "depth errors at the cap"]]
+        .groupby("decoding")[
+            ["gen", "errors not ending in ')'", "depth errors at the cap", PRIMITIVE_STOPS]
+        ]
         .mean()
     )
     values = {
@@ -480,6 +496,7 @@ def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
         for column, key in (
             ("errors not ending in ')'", "not_paren"),
             ("depth errors at the cap", "depth_capped"),
+            (PRIMITIVE_STOPS, "primitive_stops"),
         ):
             value = float(means.loc[label, column])
             if math.isfinite(value):
