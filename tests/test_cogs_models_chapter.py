@@ -16,6 +16,7 @@ from compsem import report
 from compsem.cogs import evaluation as ev
 from compsem.cogs import models_chapter as chapter
 from compsem.cogs import summary as s45
+from compsem.cogs.seq2seq import config as cfg
 
 PAPER = {key: target["paper"] for key, target in report.load_targets("cogs-models").items()}
 
@@ -235,6 +236,7 @@ def _decodings() -> pd.DataFrame:
                     "gen": gen,
                     "errors not ending in ')'": 0.1 if decoding == "beam 5" else 0.3,
                     "depth errors at the cap": capped,
+                    "primitive": 0.3 if decoding == "beam 5" else 0.4,
                     chapter.PRIMITIVE_STOPS: 0.2 if decoding == "beam 5" else 0.0,
                 }
             )
@@ -252,6 +254,43 @@ def test_beam_against_greedy_averages_over_the_given_runs_only():
     assert values["cogs_beam_primitive_stops"] == pytest.approx(0.2)
     assert values["cogs_greedy_primitive_stops"] == 0.0
     assert chapter.beam_against_greedy(_decodings(), []) == {}
+
+
+def test_beam_against_greedy_names_its_keys_with_the_prefix():
+    values = chapter.beam_against_greedy(_decodings(), ["A", "B"], prefix="cogs_reduced_")
+    assert values["cogs_reduced_beam_n_seeds"] == 2
+    assert not any(k.startswith("cogs_beam") for k in values)
+
+
+def test_beam_effect_is_beam_minus_greedy_run_by_run_with_a_t_interval():
+    table, values = chapter.beam_effect(_decodings(), "x_")
+    assert values["x_beam_effect_n_runs"] == 3
+    effects = np.array([0.5 - 0.4, 0.7 - 0.4, 0.0 - 1.0])  # runs A, B, C
+    low, high = scipy.stats.t.interval(0.95, 2, loc=effects.mean(), scale=scipy.stats.sem(effects))
+    assert values["x_beam_effect_gen"] == pytest.approx(effects.mean())
+    assert (values["x_beam_effect_gen_ci_low"], values["x_beam_effect_gen_ci_high"]) == (
+        pytest.approx(low), pytest.approx(high)
+    )
+    assert values["x_beam_effect_stops"] == pytest.approx(0.2)
+    assert values["x_beam_effect_primitive"] == pytest.approx(-0.1)
+    assert list(table.index) == list(chapter.BEAM_EFFECT_QUANTITIES)
+    one_run = _decodings()[lambda d: d.run == "A"]
+    assert chapter.beam_effect(one_run, "x_")[1] == {}
+
+
+def test_beam_configs_change_the_decoding_only():
+    configs = chapter.reduced_configs("transformer-tiny", [1, 2], 60, 0, 0, 100)
+    beams = chapter.beam_configs(configs, 100, 500)
+    for config, beam in zip(configs, beams, strict=True):
+        assert beam["decoding"]["method"] == "beam" and beam["decoding"]["beam"] == 5
+        assert (beam["decoding"]["per_case"], beam["decoding"]["per_split"]) == (100, 500)
+        assert beam["decoding"]["len_ratio"] == config["decoding"]["len_ratio"]  # same cap
+        assert cfg.training_hash(beam) == cfg.training_hash(config)  # decoded, not retrained
+        assert cfg.config_hash(beam) != cfg.config_hash(config)
+    assert configs[0]["decoding"]["method"] == "greedy"  # the inputs are not changed
+    # runs without both decodings give no rows and no values
+    table, values = chapter.reduced_greedy_and_beam(configs, {})
+    assert table.empty and values == {}
 
 
 # --------------------------------------------------------------------------- the reduced run

@@ -460,9 +460,11 @@ def beam_and_greedy_rows(config: dict, gold: Mapping[str, pd.DataFrame]) -> list
                 "dev": float(accuracy["dev"]),
                 "test": float(accuracy["test"]),
                 **ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index])),
+                "primitive": float(by.reindex(PRIMITIVE_CASES).mean()),
                 "errors not ending in ')'": ev.error_summary(sample)["error_not_ending_paren"],
                 "depth errors at the cap": ev.depth_errors(sample)["capped"],
-                PRIMITIVE_STOPS: cut["cut_short_primitive"] * cut["cut_short_at_item_primitive"],
+                PRIMITIVE_STOPS: cut["cut_short_primitive"] * cut["cut_short_at_item_primitive"]
+                if cut["cut_short_primitive"] != 0 else 0.0,  # none cut short: none stops there
             }
         )
     return rows
@@ -473,10 +475,11 @@ PRIMITIVE_STOPS = "primitive errors stopping where the word is due"
 (:func:`cut_short`), a column of :func:`beam_and_greedy_rows`."""
 
 
-def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
+def beam_against_greedy(decodings: pd.DataFrame, runs: list[str], prefix: str = "cogs_") -> dict:
     """Averaged over ``runs`` (rows ``run`` of ``decodings``): how many, beam 5 minus greedy on
     the gen mean (Figure 4-1), and each decoding's shares of errors not ending in ``)``, of depth
-    errors at the cap and of primitive errors stopping where the word is due (where defined)."""
+    errors at the cap and of primitive errors stopping where the word is due (where defined);
+    keys ``<prefix>beam_*`` and ``<prefix>greedy_*``."""
     if not runs:
         return {}
     means = (
@@ -487,8 +490,8 @@ def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
         .mean()
     )
     values = {
-        "cogs_beam_n_seeds": len(runs),
-        "cogs_beam_minus_greedy_gen": float(
+        f"{prefix}beam_n_seeds": len(runs),
+        f"{prefix}beam_minus_greedy_gen": float(
             means.loc["beam 5", "gen"] - means.loc["greedy", "gen"]
         ),
     }
@@ -500,8 +503,46 @@ def beam_against_greedy(decodings: pd.DataFrame, runs: list[str]) -> dict:
         ):
             value = float(means.loc[label, column])
             if math.isfinite(value):
-                values[f"cogs_{name}_{key}"] = value
+                values[f"{prefix}{name}_{key}"] = value
     return values
+
+
+BEAM_EFFECT_QUANTITIES = ("gen", "primitive", PRIMITIVE_STOPS)
+"""What :func:`beam_effect` compares between the decodings of each run."""
+
+
+def beam_effect(decodings: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict]:
+    """Beam 5 minus greedy on the same sentences, run by run (``decodings``: rows of
+    :func:`beam_and_greedy_rows`), for each of :data:`BEAM_EFFECT_QUANTITIES`, with the mean and
+    its 95% t-interval over the runs (keys ``<prefix>beam_effect_<gen|primitive|stops>`` and
+    ``..._ci_low``, ``..._ci_high``, ``<prefix>beam_effect_n_runs``). Empty table and no values
+    with fewer than two runs."""
+    wide = decodings.pivot(index="run", columns="decoding")
+    if len(wide) < 2:
+        return pd.DataFrame(), {}
+    values, rows = {f"{prefix}beam_effect_n_runs": len(wide)}, {}
+    for quantity in BEAM_EFFECT_QUANTITIES:
+        effect = wide[(quantity, "beam 5")] - wide[(quantity, "greedy")]
+        mean, low, high = seed_interval(effect)
+        key = f"{prefix}beam_effect_{'stops' if quantity == PRIMITIVE_STOPS else quantity}"
+        values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high}
+        rows[quantity] = {**effect.to_dict(), "mean": mean, "95% low": low, "95% high": high}
+    return pd.DataFrame(rows).T, values
+
+
+def reduced_greedy_and_beam(
+    configs: list[dict], gold: Mapping[str, pd.DataFrame]
+) -> tuple[pd.DataFrame, dict]:
+    """Beam 5 against greedy on the same sentences for the reduced runs of ``configs`` that
+    have both decodings (:func:`beam_and_greedy_rows`), and the effect of beam search over them
+    (:func:`beam_effect`, keys ``cogs_reduced_beam_effect_*``) with the averages of
+    :func:`beam_against_greedy` (keys ``cogs_reduced_beam_*``, ``cogs_reduced_greedy_*``)."""
+    table = pd.DataFrame([row for c in configs for row in beam_and_greedy_rows(c, gold)])
+    if table.empty:
+        return table, {}
+    effect, values = beam_effect(table, "cogs_reduced_")
+    values |= beam_against_greedy(table, list(table["run"].unique()), prefix="cogs_reduced_")
+    return effect, values
 
 
 def greedy_and_beam(
@@ -587,6 +628,16 @@ def reduced_runs(
             keep_every=keep_every if position == 0 else 0,
         ))  # fmt: skip
     return runs
+
+
+def beam_configs(configs: list[dict], per_case: int, per_split: int) -> list[dict]:
+    """``configs`` decoded with beam 5, the paper's decoding (Section 4.5.1), on a sample:
+    ``per_case`` gen examples per case and ``per_split`` dev and test examples (the same fixed
+    sample as every sampled decoding), with each configuration's other decoding settings (its
+    length cap) kept; training is unchanged, so a trained run is decoded, never trained again."""
+    beam = {"method": "beam", "beam": cfg.PAPER_DECODING["beam"], "per_case": per_case,
+            "per_split": per_split}  # fmt: skip
+    return [{**c, "decoding": {**c["decoding"], **beam}} for c in configs]
 
 
 def reduced_run_info(runs: list[res.Result]) -> tuple[pd.DataFrame, dict]:
