@@ -472,8 +472,8 @@ report.show_comparison(
 
 # %% [markdown]
 # Our SDAE is one training: its weights, and so what a probe reads from them, change with the
-# seed of its training, and with the CPU it trains on (the book executed on another CPU vendor
-# gave its SemRole probe a few points more; *Determinism* in *Using this book*). So the
+# seed of its training, and with the CPU it trains on (its SemRole probe differs by a few points
+# between an Intel and an AMD CPU; *Determinism* in *Using this book*). So the
 # contrast between SemRole and Order is also measured over
 # {glue:text}`probe_t2_sdae_trainings_sr_n:.0f` trainings of the SDAE (`order_aware_trainings`;
 # mean and 95% t-interval over the trainings, the MLP of 2018 on the released sets):
@@ -492,8 +492,8 @@ table_trainings
 # {glue:text}`probe_t2_sdae_trainings_order_high:.1f`] and semantic roles at
 # {glue:text}`probe_t2_sdae_trainings_sr:.1f`%
 # [{glue:text}`probe_t2_sdae_trainings_sr_low:.1f`,
-# {glue:text}`probe_t2_sdae_trainings_sr_high:.1f`]; the claim on the SemRole-Order contrast is
-# decided on these intervals.
+# {glue:text}`probe_t2_sdae_trainings_sr_high:.1f`]; the claims on the SemRole-Order contrast
+# and on the SDAE against MiniLM are decided on these intervals.
 
 # %% [markdown]
 # The bag of words and averaged word vectors solve Content1Probe and (less well with 50-d

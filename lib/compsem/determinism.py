@@ -7,15 +7,23 @@ matter: a probe trained for hundreds of epochs on embeddings that differ by 1e-7
 another optimum, and a fresh clone on another machine once reproduced only 864 of 982 glued
 values (the best MPNet layer for semantic roles moved from 12 to 8).
 
-Measured on the development machine (AMD EPYC, AVX2; MPNet on 256 STS3k sentences): the bits
-are identical with 1 and 2 threads, and change with ``MKL_CBWR``; the AVX2 branch costs no time,
-the ``COMPATIBLE`` one (SSE2) about twice as much. So the kernel that executes a chapter gets
-:data:`KERNEL_ENV`: every library held to its AVX2 kernels, MKL in strict conditional numerical
-reproducibility mode (identical MKL results for any thread count on any AVX2 CPU). torch's own
+So the kernel that executes a chapter gets :data:`KERNEL_ENV`: every library held to its AVX2
+kernels, MKL in strict conditional numerical reproducibility mode. Measured: the bits are
+identical with 1 and 2 threads, the AVX2 branch costs no time on an AVX2 CPU, the
+``COMPATIBLE`` one (SSE2) about twice as much (``benchmarks/bench_kernel_isa.py``). torch's own
 kernels are not covered: their last bits change with the thread count (MiniLM similarities by
 ~1e-9 between 1 and 2 threads, measured 2026-11-24), so every kernel also runs on a fixed number
 of threads (:data:`compsem.run.KERNEL_THREADS`). The variables act when a library loads, so they
 are set for the kernel process, never changed inside it.
+
+What MKL's strict AVX2 branch promises is the same results on every *Intel* CPU with AVX2; on
+another vendor's CPU MKL runs its AUTO branch instead (oneMKL Developer Guide, *Getting Started
+with Conditional Numerical Reproducibility*). Measured: two Intel Xeon generations gave the
+same book digit for digit, and an AMD EPYC gave other last bits for matrix products with a
+dimension below about 12 (the attention of sentences of fewer than 12 tokens, the SDAE's
+shrinking batches, the probes' one-unit output layers), which training amplifies
+(``scripts/cross_cpu_fingerprint.py``, ``tests/test_cross_cpu.py``; *Determinism* in
+book/using.md lists the values that depend on the CPU's vendor).
 
 The embedding cache is keyed by :func:`numerics` as well, so vectors computed under other code
 paths are never mixed with these. Glued values that measure time (:func:`is_timing`) are facts
@@ -27,6 +35,7 @@ from __future__ import annotations
 import os
 import platform
 from contextlib import contextmanager
+from pathlib import Path
 
 X86 = platform.machine().lower() in ("x86_64", "amd64")
 KERNEL_ENV: dict[str, str] = (
@@ -50,6 +59,35 @@ def numerics() -> str:
     if KERNEL_ENV and all(os.environ.get(k) == v for k, v in KERNEL_ENV.items()):
         return "avx2-cnr"
     return f"native-{platform.machine().lower()}"
+
+
+def cpu_kind() -> dict[str, str]:
+    """``vendor_id``, ``cpu family``, ``model`` and ``model name`` of this machine's first CPU,
+    from /proc/cpuinfo (empty where there is none): what decides MKL's code paths, and so the
+    last bits of a chapter's values."""
+    info = {}
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return info
+    for line in lines:
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("vendor_id", "cpu family", "model", "model name") and key not in info:
+            info[key] = value.strip()
+        if not line.strip() and info:
+            break
+    return info
+
+
+def describe_cpu() -> str:
+    """This machine's CPU in words, e.g. ``"GenuineIntel family 6 model 207 (Intel(R) Xeon(R)
+    Processor)"`` (its architecture where /proc/cpuinfo is not there)."""
+    kind = cpu_kind()
+    if "vendor_id" not in kind:
+        return platform.processor() or platform.machine()
+    return (f"{kind['vendor_id']} family {kind.get('cpu family', '?')} model "
+            f"{kind.get('model', '?')} ({kind.get('model name', '?')})")
 
 
 def is_timing(key: str) -> bool:

@@ -22,7 +22,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from compsem import fitcache, paths, report
+from compsem import determinism, fitcache, paths, report
 from compsem.data.registry import sha256_of
 from compsem.parameters import ParameterError, chapters, resolve_parameters, source_path
 
@@ -126,7 +126,8 @@ def metadata(chapter: str, profile: str, parameters: dict, source_digest: str,
         "modules": module_digests,
         "packages": package_versions(),
         "git_commit": git_commit(),
-        "machine": f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores",
+        "machine": (f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores, "
+                    f"{determinism.describe_cpu()}"),
         "wall_time_s": round(wall_time, 1),
         "longest_wall_time_s": round(max(wall_time, longest_wall_time(previous, profile)), 1),
         "executed_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
