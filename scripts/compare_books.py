@@ -25,7 +25,8 @@ CLOSE = 1e-6
 """Relative difference below which two glued values count as the same (the values are printed
 to at most six significant digits in the book)."""
 VISIBLE = 0.005
-"""Relative difference from which a value's printed digits change (0.5%)."""
+"""Relative difference counted apart (0.5%): large enough to change the printed digits of most
+values."""
 
 
 def relative(a: float, b: float) -> float:

@@ -66,12 +66,13 @@ INPUTS = Path(__file__).parent.parent / "tests" / "fixtures" / "cross_cpu" / "ve
 def training_fingerprints() -> dict[str, str]:
     """Two fits on fixed inputs (:data:`INPUTS`), hashed: the 2018 probing MLP
     (``compsem.probing.classifiers.mlp_probe``, 30 epochs; its test predictions and epoch count)
-    and a PCA-8 + ``nn2`` MLP regressor of sts3k-finetune (``compsem.sts.regressors``; its
-    predictions' float64 bits)."""
+    and a PCA-8 (exact SVD, as sts3k-finetune's) + ``nn2`` MLP regressor
+    (``compsem.sts.regressors.make_regressor``; its predictions' float64 bits)."""
     import numpy as np
+    from sklearn.decomposition import PCA
 
     from compsem.probing.classifiers import mlp_probe
-    from compsem.sts.regressors import _pca, make_regressor
+    from compsem.sts.regressors import make_regressor
 
     with np.load(INPUTS) as data:
         x = data["minilm"]
@@ -80,7 +81,7 @@ def training_fingerprints() -> dict[str, str]:
     none = np.zeros((len(x), 0), np.float32)
     probe = mlp_probe(x[:150], rows[:150], none[:150], labels[:150],
                       x[150:], rows[150:] - 150, none[150:], labels[150:], max_epochs=30)
-    features = _pca(x.astype(np.float64), 8, 1)[0]
+    features = PCA(n_components=8, svd_solver="full").fit_transform(x.astype(np.float64))
     target = x[:, :4].astype(np.float64).sum(axis=1)
     regressor = make_regressor("nn2").set_params(max_iter=50).fit(features[:150], target[:150])
     return {

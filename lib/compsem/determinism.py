@@ -10,7 +10,7 @@ values (the best MPNet layer for semantic roles moved from 12 to 8).
 So the kernel that executes a chapter gets :data:`KERNEL_ENV`: every library held to its AVX2
 kernels, MKL in strict conditional numerical reproducibility mode. Measured: the bits are
 identical with 1 and 2 threads, the AVX2 branch costs no time on an AVX2 CPU, the
-``COMPATIBLE`` one (SSE2) about twice as much (``benchmarks/bench_kernel_isa.py``). torch's own
+``COMPATIBLE`` one (SSE2) two to three times as much (``benchmarks/bench_kernel_isa.py``). torch's own
 kernels are not covered: their last bits change with the thread count (MiniLM similarities by
 ~1e-9 between 1 and 2 threads, measured 2026-11-24), so every kernel also runs on a fixed number
 of threads (:data:`compsem.run.KERNEL_THREADS`). The variables act when a library loads, so they
@@ -19,11 +19,12 @@ are set for the kernel process, never changed inside it.
 What MKL's strict AVX2 branch promises is the same results on every *Intel* CPU with AVX2; on
 another vendor's CPU MKL runs its AUTO branch instead (oneMKL Developer Guide, *Getting Started
 with Conditional Numerical Reproducibility*). Measured: two Intel Xeon generations gave the
-same book digit for digit, and an AMD EPYC gave other last bits for matrix products with a
-dimension below about 12 (the attention of sentences of fewer than 12 tokens, the SDAE's
-shrinking batches, the probes' one-unit output layers), which training amplifies
-(``scripts/cross_cpu_fingerprint.py``, ``tests/test_cross_cpu.py``; *Determinism* in
-book/using.md lists the values that depend on the CPU's vendor).
+same book digit for digit; an AMD EPYC gave the same vectors for sentences of 12 tokens or more
+and other last bits for shorter ones (whose attention multiplies matrices of fewer than 12 rows),
+and an SDAE that starts from the same loss and parts within its first epoch; training amplifies
+such bits (``scripts/cross_cpu_fingerprint.py`` names the products that part on a given CPU,
+``tests/test_cross_cpu.py``; *Determinism* in book/using.md lists the values that depend on the
+CPU's vendor).
 
 The embedding cache is keyed by :func:`numerics` as well, so vectors computed under other code
 paths are never mixed with these. Glued values that measure time (:func:`is_timing`) are facts
