@@ -1,12 +1,12 @@
 """Which verdicts of the book depend on the CPU it was executed on.
 
-The book of main at 2389ca6 was executed on an AMD EPYC (Zen 4; the committed book) and, from
-empty caches, on an Intel Xeon (Emerald Rapids); ``tests/fixtures/cross_cpu/glued-differences-2389ca6.json``
-holds every glued value that differed beyond 1e-6 relative, with both numbers
-(``scripts/compare_books.py --fixture``). For every claim
-of those chapters, the verdict from the committed book is compared with the verdict from the
-same values where each CPU-dependent one is replaced by the other machine's number. A claim
-whose verdict differs is machine-dependent: it must be listed in :data:`MACHINE_DEPENDENT`
+The book of main at 2389ca6 was executed on an AMD EPYC (Zen 4; the book committed then) and,
+from empty caches, on an Intel Xeon (Emerald Rapids; the book committed since);
+``tests/fixtures/cross_cpu/glued-differences-2389ca6.json`` holds every glued value that
+differed beyond 1e-6 relative, with both numbers (``scripts/compare_books.py --fixture``). For
+every claim of those chapters, the verdict from the committed book is compared with the verdict
+from the same values where each CPU-dependent one is replaced by the other machine's number. A
+claim whose verdict differs is machine-dependent: it must be listed in :data:`MACHINE_DEPENDENT`
 with the reason, and README says so; any other claim that starts to depend on the CPU fails
 this test.
 """
