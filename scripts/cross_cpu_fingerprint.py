@@ -47,12 +47,10 @@ def fingerprints() -> dict[str, dict[str, str]]:
                     rng = np.random.default_rng([m, n, k, CASES.index(case)])
                     a = rng.standard_normal((k, m) if case[0] == "T" else (m, k), dtype=np.float32)
                     b = rng.standard_normal((n, k) if case[1] == "T" else (k, n), dtype=np.float32)
-                    a_op = a.T if case[0] == "T" else a
+                    a_op = a.T if case[0] == "T" else a  # a transposed view, as torch gets it
                     b_op = b.T if case[1] == "T" else b
                     shape = f"{case} {m}x{n}x{k}"
-                    t = torch.from_numpy(a)
-                    u = torch.from_numpy(b)
-                    product = torch.mm(t.T if case[0] == "T" else t, u.T if case[1] == "T" else u)
+                    product = torch.mm(torch.from_numpy(a_op), torch.from_numpy(b_op))
                     out["torch"][shape] = hashlib.sha1(product.numpy().tobytes()).hexdigest()[:12]
                     out["numpy"][shape] = hashlib.sha1(
                         np.ascontiguousarray(a_op @ b_op).tobytes()).hexdigest()[:12]
@@ -108,12 +106,13 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     from compsem import determinism
+    from compsem.run import thread_env
 
     wanted = {**determinism.KERNEL_ENV}
     if args.mkl_cbwr and wanted:
         wanted["MKL_CBWR"] = args.mkl_cbwr
     if any(os.environ.get(k) != v for k, v in wanted.items()):
-        env = {**os.environ, **wanted, "OMP_NUM_THREADS": "1"}
+        env = {**os.environ, **wanted, **thread_env(1)}
         sys.exit(subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:])], env=env).returncode)
 
     import warnings

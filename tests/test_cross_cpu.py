@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compsem import determinism
+from compsem import determinism, run
 
 pytestmark = pytest.mark.slow
 FIXTURES = Path(__file__).parent / "fixtures" / "cross_cpu"
@@ -51,8 +51,7 @@ def cpu_kind() -> dict[str, str]:
 
 
 def _kernel_env() -> dict[str, str]:
-    return {**os.environ, **determinism.KERNEL_ENV, "OMP_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    return {**os.environ, **determinism.KERNEL_ENV, **run.thread_env(1)}
 
 
 def _encode_under_kernel_numerics(texts: list[str]) -> dict[str, np.ndarray]:
