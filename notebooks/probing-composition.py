@@ -493,7 +493,10 @@ table_trainings
 # {glue:text}`probe_t2_sdae_trainings_sr:.1f`%
 # [{glue:text}`probe_t2_sdae_trainings_sr_low:.1f`,
 # {glue:text}`probe_t2_sdae_trainings_sr_high:.1f`]; the claims on the SemRole-Order contrast
-# and on the SDAE against MiniLM are decided on these intervals.
+# and on the SDAE against MiniLM are decided on these intervals. The upper end of the SemRole
+# interval lies close to the bound of the SemRole-Order claim, so that claim's verdict depends on
+# the CPU the SDAE trains on: the trainings an AMD CPU makes spread wider than an Intel CPU's and
+# give it another verdict (*Determinism* in *Using this book*).
 
 # %% [markdown]
 # The bag of words and averaged word vectors solve Content1Probe and (less well with 50-d
