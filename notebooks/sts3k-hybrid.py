@@ -520,7 +520,8 @@ relative_labeller.loc[["Human", *compared_rows]].assign(MAD=mads_labeller).round
 # %% [markdown]
 # ### The labeller on sentences it was not built on
 #
-# The authors also corrected by hand the VerbNet parses of three other sets: GS2011 (transitive
+# The authors also corrected by hand the VerbNet parses of three other sets (how much each one was
+# corrected is measured in the next section): GS2011 (transitive
 # sentences of Grefenstette & Sadrzadeh, 2011), STSS-131 (dictionary definitions, O'Shea et al.,
 # 2014) and the 120 pilot pairs from which §4.6 fixed the betas. No rule was written from them.
 # Before scoring any of them we made GS2011 the **development set** (a change to the rules may be
@@ -566,8 +567,8 @@ plt.show()
 # {glue:text}`labeller_f1_pooled_gs2011_verb_class:.3f`, against
 # {glue:text}`labeller_f1_pooled_sts3k_verb_class:.3f` in sample.
 #
-# **A real failure on definitions.** STSS-131's sentences are definitions: a copula, then a noun
-# phrase with relative clauses and coordinated predicates. There the labeller stays at
+# **A gap on definitions.** STSS-131's sentences are definitions and short stories: a copula, then a
+# noun phrase with relative clauses, or two clauses joined. There the labeller stays at
 # {glue:text}`labeller_f1_pooled_stss_131_verb_class:.3f` with the objects pooled, under either
 # convention. Part of it is again a convention: the STSS-131 workbook keeps
 # {glue:text}`labeller_attribute_stss_131` copula complements in a ninth column, Attribute, which
@@ -576,9 +577,11 @@ plt.show()
 # {glue:text}`labeller_f1_lenient_stss_131_own:.3f`
 # [{glue:text}`labeller_f1_lenient_stss_131_own_low:.3f`,
 # {glue:text}`labeller_f1_lenient_stss_131_own_high:.3f`], still
-# {glue:text}`labeller_gap_lenient_stss_131_own:.3f` below STS3k. The rest is roles inside long
-# noun phrases that the rules were never written for. A reader who applies VerbNet-CN to sentences
-# unlike STS3k's should expect a worse labeller than the STS3k score says.
+# {glue:text}`labeller_gap_lenient_stss_131_own:.3f` below STS3k. What the rest of the gap is, the
+# next section shows: the STSS-131 workbook is the parser's output, which describes a sentence with
+# several verbs through one of them, and not always the one our labeller describes. A reader who
+# applies VerbNet-CN to sentences unlike STS3k's should expect a worse labeller than the STS3k
+# score says.
 #
 # What the errors cost VerbNet-CN on each set besides STS3k: Spearman rho with the set's human
 # ratings on the corrected parses and on ours (same word vectors), and the difference with a paired
@@ -597,6 +600,68 @@ generalisation["downstream"].set_index(["convention", "set"]).drop(columns="key"
 # {glue:text}`labeller_vn_difference_stss_131_verb_class_high:.3f`]. An interval that excludes 0
 # below it is a measurable cost of the labeller to VerbNet-CN; one that includes 0 is none that
 # these pairs can show (an equivalence would need a declared margin and more pairs).
+
+# %% [markdown]
+# ### What each workbook corrected: SemParse's output beside the corrected parses
+#
+# §4.6 says the parses were made by SemParse and then corrected by hand. The authors released
+# SemParse's raw output of every set beside the workbooks (`labeller_scores.SEMPARSE_OUTPUT`), so
+# the correction can be measured: how many distinct sentences' corrected parse differs from the
+# raw one in any of the eight roles, and the raw output scored against the corrected parses as our
+# labeller is. Where a workbook turns out to be the parser's output, scoring our labeller against
+# it measures agreement with SemParse, not with a hand-corrected parse; the like-for-like
+# counterpart of the in-sample score is then our labeller against SemParse on both sets, each
+# labelled under SemParse's conventions (`labeller_scores.SEMPARSE_CONVENTIONS`: objects by verb
+# class, a copula's complement as Attribute). That comparison is a claim declared, with the same
+# margin of .03 and the same bar, before it was computed (Findings).
+
+# %%
+corrections = labeller_scores.hand_corrections(n_resamples=n_resamples, seed=stats_seed)
+agreement = labeller_scores.semparse_agreement(n_resamples=n_resamples, seed=stats_seed)
+predicates = labeller_scores.predicate_split(n_resamples=n_resamples, seed=stats_seed)
+report.glue_all(labeller_scores.semparse_values(corrections, agreement, predicates))
+labeller_scores.semparse_table(corrections, agreement)
+
+# %% mystnb={"figure": {"caption": "Lenient F1 over the eight roles, per set, with 95% bootstrap intervals over sentences: our labeller against the corrected parses (each set under its own conventions), SemParse's raw output against the corrected parses, and our labeller against SemParse's raw output. Dashed line: our labeller's agreement with SemParse on STS3k; shaded: the declared margin of .03 below it. No paper values exist (an extension). Look at STSS-131, where SemParse and the corrected parses agree almost perfectly: its workbook is the parser's output.", "name": "fig-sts3k-hybrid-labeller-semparse"}}
+labeller_scores.plot_semparse(generalisation["scores"], corrections, agreement, labeller_scores.GENERALISATION_MARGIN)
+plt.show()
+
+# %% [markdown]
+# The authors' hand correction changed {glue:text}`labeller_semparse_changed_sts3k` of STS3k's
+# {glue:text}`labeller_distinct_sts3k` distinct sentences
+# ({glue:text}`labeller_semparse_share_changed_sts3k:.0%`), and every sentence of GS2011 and of
+# the pilot (objects renamed Patient, subjects mended), but only
+# {glue:text}`labeller_semparse_changed_stss_131` of STSS-131's
+# {glue:text}`labeller_distinct_stss_131`: against its workbook SemParse scores
+# {glue:text}`labeller_semparse_f1_lenient_stss_131:.3f`, against STS3k's corrected parses
+# {glue:text}`labeller_semparse_f1_lenient_sts3k:.3f`. The STSS-131 test set is therefore a test of
+# agreement with SemParse. Like for like, our labeller agrees with SemParse on
+# {glue:text}`labeller_vs_semparse_f1_lenient_sts3k:.3f` of STS3k's roles and
+# {glue:text}`labeller_vs_semparse_f1_lenient_stss_131:.3f` of STSS-131's, a gap of
+# {glue:text}`labeller_vs_semparse_gap_lenient_stss_131:.3f`
+# [{glue:text}`labeller_vs_semparse_gap_lenient_stss_131_low:.3f`,
+# {glue:text}`labeller_vs_semparse_gap_lenient_stss_131_high:.3f`]: narrower than against the
+# workbook, still beyond the margin (Findings).
+#
+# Where that gap comes from we looked at only after the claim was decided, so it carries no
+# verdict. SemParse's output is one VerbNet frame per sentence, so a sentence with several verbs is
+# described through one of them ("A magician is a person who entertains people ...": *entertains*;
+# "If you describe a place as a madhouse you mean ...": *describe*), while our labeller describes
+# the root (*is*, *mean*). Split by whether the two describe the same verb
+# (`labeller_scores.predicate_split`): on the sentences where they do
+# ({glue:text}`labeller_vs_semparse_the_same_verb_share_sts3k:.0%` of STS3k's,
+# {glue:text}`labeller_vs_semparse_the_same_verb_share_stss_131:.0%` of STSS-131's) the labeller
+# agrees with SemParse on {glue:text}`labeller_vs_semparse_the_same_verb_f1_lenient_sts3k:.3f` and
+# {glue:text}`labeller_vs_semparse_the_same_verb_f1_lenient_stss_131:.3f` of the roles, a gap of
+# {glue:text}`labeller_vs_semparse_the_same_verb_gap_lenient_stss_131:.3f`
+# [{glue:text}`labeller_vs_semparse_the_same_verb_gap_lenient_stss_131_low:.3f`,
+# {glue:text}`labeller_vs_semparse_the_same_verb_gap_lenient_stss_131_high:.3f`]; on the others,
+# {glue:text}`labeller_vs_semparse_another_verb_f1_lenient_sts3k:.3f` and
+# {glue:text}`labeller_vs_semparse_another_verb_f1_lenient_stss_131:.3f`. So, on these sets, the
+# roles of a verb carry over to the definitions; what does not is the choice of the verb a
+# one-frame parse describes, a choice STSS-131's multi-clause sentences force more often. Which
+# choice is right is a convention of the representation: Eq. 2 compares one frame per sentence and
+# §4.6 does not say which verb it should be.
 
 # %% [markdown]
 # ### Changes to the labeller, judged on the development set

@@ -278,3 +278,80 @@ def test_the_labeller_as_written_is_the_one_the_keep_rule_leaves():
     assert decisions.drop(labeller_scores.AS_WRITTEN.name).tolist() == [False] * len(labeller_scores.CHANGES)
     md = log[(log["change"] == "en_core_web_md parses")].set_index("set")
     assert md.loc["GS2011", "difference_low"] > 0 and md.loc["STS3k", "difference_high"] < 0
+
+
+# ------------------------------------------------------------------ SemParse's raw output
+
+
+def _with_parses(monkeypatch, gold, raw):
+    monkeypatch.setattr(labeller_scores, "gold_parses", lambda name: gold[name].assign(Attribute=None))
+    monkeypatch.setattr(labeller_scores, "semparse_parses", lambda name: raw[name].assign(Attribute=None))
+
+
+def test_hand_corrections_count_distinct_sentences_changed(monkeypatch):
+    raw = GOLD.copy()
+    raw.loc[0, "Patient"], raw.loc[0, "Theme"] = None, "the ball"  # corrected: Theme -> Patient
+    raw.loc[2, "Agent"] = "A  dog"  # whitespace only: not a correction
+    twice = {"sts3k": pd.concat([GOLD, GOLD.iloc[[0]]], ignore_index=True), "stss-131": GOLD}
+    raws = {"sts3k": pd.concat([raw, GOLD.iloc[[0]]], ignore_index=True), "stss-131": GOLD}
+    _with_parses(monkeypatch, twice, raws)
+    table = labeller_scores.hand_corrections(("sts3k", "stss-131"), n_resamples=50)
+    # sentence 0 occurs twice and is corrected in one copy: one distinct sentence changed of three
+    assert table.loc["sts3k", ["distinct", "changed"]].tolist() == [3, 1]
+    assert math.isclose(table.loc["sts3k", "share_changed"], 1 / 3)
+    assert table.loc["stss-131", "changed"] == 0 and table.loc["stss-131", "F1_lenient"] == 1.0
+    assert table.loc["sts3k", "F1_lenient"] < 1.0
+
+
+def test_semparse_output_must_align_with_the_corrected_parses(monkeypatch):
+    from compsem.data import sts3k
+    from compsem.data.registry import DataError
+
+    monkeypatch.setattr(labeller_scores, "gold_parses", lambda name: GOLD.assign(Attribute=None))
+    monkeypatch.setattr(sts3k, "load_verbnet_parses", lambda variant, dataset: GOLD.iloc[:2].drop(columns="text"))
+    with pytest.raises(DataError, match="STS131_processed.*2 sentences, not the 3"):
+        labeller_scores.semparse_parses("stss-131")
+
+
+def test_predicate_split_groups_by_the_verb_each_parse_describes(monkeypatch):
+    extra = GOLD.iloc[[1]].assign(text="The girl sent the letter to her aunt at once.")
+    raw = pd.concat([GOLD, extra], ignore_index=True)
+    raw.loc[[1, 3], ["Agent", "Verb", "Patient", "Theme"]] = ["her aunt", "received", "the letter", None]
+    predicted = pd.concat([PREDICTED, PREDICTED.iloc[[1]]], ignore_index=True)
+    monkeypatch.setattr(labeller_scores, "_against_semparse",
+                        lambda names: {name: (predicted, raw) for name in names})
+    split = labeller_scores.predicate_split(n_resamples=50).set_index(["predicate", "key"])
+    same, other = labeller_scores.PREDICATES
+    assert split.loc[(same, "stss-131"), "share"] == 0.5
+    assert split.loc[(same, "stss-131"), "distinct"] == 2 and split.loc[(other, "stss-131"), "distinct"] == 2
+    assert split.loc[(other, "stss-131"), "F1_lenient"] < split.loc[(same, "stss-131"), "F1_lenient"]
+    assert split.loc[(other, "sts3k"), "gap_lenient"] == 0.0
+    gold = pd.concat([GOLD, extra], ignore_index=True)
+    corrections = labeller_scores.score_table({"sts3k": (raw, gold), "stss-131": (raw, gold)}, n_resamples=50)
+    corrections = corrections.assign(changed=2, share_changed=0.5)
+    agreement = labeller_scores.score_table({"sts3k": (predicted, raw), "stss-131": (predicted, raw)},
+                                            n_resamples=50)
+    values = labeller_scores.semparse_values(corrections, agreement, split.reset_index())
+    assert {"labeller_semparse_changed_stss_131", "labeller_semparse_share_changed_sts3k",
+            "labeller_semparse_f1_lenient_stss_131_low", "labeller_vs_semparse_f1_lenient_sts3k",
+            "labeller_vs_semparse_gap_lenient_stss_131_high",
+            "labeller_vs_semparse_the_same_verb_share_stss_131",
+            "labeller_vs_semparse_another_verb_gap_lenient_stss_131_low"} <= set(values)
+    assert set(labeller_scores.semparse_table(corrections, agreement).columns) >= {
+        "sentences changed by hand", "our labeller vs SemParse (lenient F1)"}
+    import matplotlib
+
+    matplotlib.use("Agg")
+    own = agreement.assign(convention="own").rename_axis("key").reset_index()
+    figure = labeller_scores.plot_semparse(own, corrections, agreement, 0.03)
+    assert len(figure.axes[0].get_legend().get_texts()) == 3
+
+
+@pytest.mark.needs_data
+def test_semparse_output_and_the_stss131_workbook():
+    """The STSS-131 workbook is SemParse's raw output but for 2 sentences (a lad; a crane), while
+    STS3k's corrections changed 1,777 of its 4,428 distinct sentences and GS2011's and the pilot's
+    every sentence (measured when written)."""
+    table = labeller_scores.hand_corrections(n_resamples=100)
+    assert table["changed"].tolist() == [1777, 302, 2, 236]
+    assert table.loc["stss-131", "F1_lenient"] > 0.99 and table.loc["sts3k", "F1_lenient"] < 0.85

@@ -15,7 +15,11 @@ to the rules may be judged on it and on STS3k. The other two are **test sets**
 - :func:`downstream` compares VerbNet-CN (Eq. 2) on our parses with VerbNet-CN on the corrected
   parses: each one's Spearman rho with the set's human ratings, and the paired difference;
 - :func:`change_log` scores each change tried on the labeller (:data:`CHANGES`) on every set, and
-  decides it by :data:`KEEP_RULE` from the development set and STS3k alone.
+  decides it by :data:`KEEP_RULE` from the development set and STS3k alone;
+- :func:`hand_corrections` measures how far each set's corrected parses are from SemParse's raw
+  output, the parser output the authors corrected (§4.6), and :func:`semparse_agreement` scores our
+  labeller against that raw output, so that a set whose workbook is the parser's output is compared
+  like for like.
 
 Each set is scored under each object convention of the labeller and under its own conventions
 (:data:`SET_CONVENTIONS`), so that a set's way of naming the object or a copula's complement is
@@ -36,6 +40,7 @@ from scipy import stats as scipy_stats
 
 from compsem import report, stats
 from compsem.data import corrected_parses, sts3k, sts_benchmarks
+from compsem.data.registry import DataError
 from compsem.sts import hybrid, roles
 
 IN_SAMPLE_SET = "sts3k"
@@ -279,6 +284,188 @@ def generalisation(conventions=CONVENTIONS, word_vectors=None, stopwords=None,
     if costs:
         out["downstream"] = pd.DataFrame(costs)
     return out
+
+
+SEMPARSE_OUTPUT = {"sts3k": "STS3k_all", "gs2011": "GS2011_processed", "stss-131": "STS131_processed",
+                   "fodor-pilot-2022": "Fodor_pilot_2022"}
+"""The name of each set's SemParse output among the authors' files
+(``full_VerbNet_pass_<name>_raw.json``): the parser's raw VerbNet parses, which the authors then
+corrected by hand (§4.6)."""
+
+SEMPARSE_CONVENTIONS = ("verb class", "attribute")
+"""SemParse's own conventions, as ``(objects, copulas)`` of :func:`compsem.sts.roles.label_doc`:
+VerbNet names the object by the verb's class, and a copula's complement is an Attribute, outside the
+eight roles (its raw output of STS3k and STSS-131 carries the Attribute key)."""
+
+
+def semparse_parses(name: str) -> pd.DataFrame:
+    """SemParse's raw parses of set ``name`` (:data:`SEMPARSE_OUTPUT`) on the index of
+    :func:`gold_parses`: ``text``, the eight roles (None where the parser gave none, and on every
+    role of a sentence it gave no frame for) and ``Attribute`` (None: not compared)."""
+    gold = gold_parses(name)
+    raw = sts3k.load_verbnet_parses("raw", SEMPARSE_OUTPUT[name])
+    if not raw.index.equals(gold.index):
+        raise DataError(f"SemParse's output of {name!r} ({SEMPARSE_OUTPUT[name]}) has {len(raw)} "
+                        f"sentences, not the {len(gold)} of its corrected parses in the same order")
+    return raw[list(roles.ROLES)].assign(text=gold["text"], Attribute=None)[["text", *roles.ROLES, "Attribute"]]
+
+
+def _phrases(frame: pd.DataFrame) -> pd.DataFrame:
+    """The eight roles of a parse frame as comparable text: whitespace collapsed, '' when absent."""
+    return frame[list(roles.ROLES)].map(lambda x: " ".join(x.split()) if roles.is_present(x) else "")
+
+
+def hand_corrections(names=SETS, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                     level: float = 0.95) -> pd.DataFrame:
+    """How far the authors' corrected parses of each set of ``names`` are from SemParse's raw output
+    (:func:`semparse_parses`), one row per set: ``set``, ``use``, ``distinct`` (distinct sentences),
+    ``changed`` (distinct sentences whose corrected phrase differs from the raw one in at least one
+    of the eight roles, whitespace aside, in any copy of the sentence), ``share_changed``, and the
+    raw output scored against the corrected parses as :func:`score_table` scores our labeller
+    (``F1_lenient`` with ``_low``/``_high``)."""
+    labelled, changed = {}, {}
+    for name in names:
+        raw, gold = semparse_parses(name), gold_parses(name)
+        differs = (_phrases(raw) != _phrases(gold)).any(axis=1)
+        changed[name] = int(differs.groupby(gold["text"].to_numpy()).any().sum())
+        labelled[name] = (raw, gold)
+    table = score_table(labelled, n_resamples, seed, level)
+    table = table.assign(changed=pd.Series(changed), share_changed=pd.Series(changed) / table["distinct"])
+    return table[["set", "use", "distinct", "changed", "share_changed", "F1_lenient", "F1_lenient_low",
+                  "F1_lenient_high"]]
+
+
+def semparse_agreement(names=SETS, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                       level: float = 0.95) -> pd.DataFrame:
+    """Our labeller under SemParse's conventions (:data:`SEMPARSE_CONVENTIONS`) scored against
+    SemParse's raw output (:func:`semparse_parses`) instead of the corrected parses: the
+    :func:`score_table` of the sets of ``names``, with the gap of each set to STS3k. Where a
+    workbook is the parser's output (STSS-131, :func:`hand_corrections`), this is the like-for-like
+    counterpart of the in-sample score."""
+    return score_table(_against_semparse(names), n_resamples, seed, level)
+
+
+def _against_semparse(names) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+    """``{name: (predicted, raw)}``: our labeller under :data:`SEMPARSE_CONVENTIONS` and SemParse's
+    output of each set of ``names``, on the same index."""
+    parsed = _parsed_by(AS_WRITTEN.pipeline)
+    labelled = {}
+    for name in names:
+        gold, docs = parsed[name]
+        predicted = roles.label_docs(docs, *SEMPARSE_CONVENTIONS)
+        predicted.index = gold.index
+        labelled[name] = (predicted, semparse_parses(name))
+    return labelled
+
+
+PREDICATES = ("the same verb", "another verb")
+"""The two groups of :func:`predicate_split`."""
+
+
+def predicate_split(names=(IN_SAMPLE_SET, "stss-131"), n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
+                    seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """:func:`semparse_agreement` split by the predicate each parse describes. SemParse's output is
+    one VerbNet frame per sentence, so a sentence with several verbs is described through one of
+    them; our labeller describes the root. A sentence is in ``"the same verb"`` when our Verb
+    matches SemParse's (:func:`compsem.sts.roles.lenient_match`), else in ``"another verb"`` (also
+    when SemParse gave no frame). One row per (``predicate``, set): the :func:`score_table` columns
+    of that group of sentences, its gap to STS3k's same group, and ``share`` (the group's share of
+    the set's sentences). An analysis made after :func:`semparse_agreement`'s claim was decided:
+    it has no verdict."""
+    tables = []
+    labelled = _against_semparse(names)
+    for predicate in PREDICATES:
+        groups = {}
+        for name, (predicted, raw) in labelled.items():
+            same = np.array([roles.is_present(ours) and roles.is_present(theirs)
+                             and roles.lenient_match(ours, theirs)
+                             for ours, theirs in zip(predicted["Verb"], raw["Verb"], strict=True)])
+            keep = same if predicate == PREDICATES[0] else ~same
+            groups[name] = (predicted[keep], raw[keep])
+        table = score_table(groups, n_resamples, seed, level)
+        share = {name: len(groups[name][1]) / len(labelled[name][1]) for name in groups}
+        tables.append(table.assign(predicate=predicate, share=pd.Series(share)).rename_axis("key").reset_index())
+    return pd.concat(tables, ignore_index=True)
+
+
+def semparse_values(corrections: pd.DataFrame, agreement: pd.DataFrame,
+                    split: pd.DataFrame | None = None) -> dict[str, float]:
+    """The numbers of :func:`hand_corrections` and :func:`semparse_agreement` under plain keys:
+    ``labeller_semparse_changed_<set>``, ``labeller_semparse_share_changed_<set>``,
+    ``labeller_semparse_f1_lenient_<set>`` with ``_low``/``_high`` (SemParse against the corrected
+    parses), and ``labeller_vs_semparse_f1_lenient_<set>`` and ``labeller_vs_semparse_gap_lenient_<set>``
+    with ``_low``/``_high`` (our labeller against SemParse; set slugs such as ``stss_131``), and
+    from ``split`` (:func:`predicate_split`) ``labeller_vs_semparse_<predicate>_share_<set>``,
+    ``labeller_vs_semparse_<predicate>_f1_lenient_<set>`` and
+    ``labeller_vs_semparse_<predicate>_gap_lenient_<set>`` with ``_low``/``_high`` (predicate slugs
+    ``the_same_verb``, ``another_verb``)."""
+    slug = report.slug
+    values = {}
+    for name, row in corrections.iterrows():
+        values[f"labeller_semparse_changed_{slug(name)}"] = int(row["changed"])
+        values[f"labeller_semparse_share_changed_{slug(name)}"] = float(row["share_changed"])
+        for suffix in ("", "_low", "_high"):
+            values[f"labeller_semparse_f1_lenient_{slug(name)}{suffix}"] = float(row[f"F1_lenient{suffix}"])
+    for name, row in agreement.iterrows():
+        for suffix in ("", "_low", "_high"):
+            values[f"labeller_vs_semparse_f1_lenient_{slug(name)}{suffix}"] = float(row[f"F1_lenient{suffix}"])
+            values[f"labeller_vs_semparse_gap_lenient_{slug(name)}{suffix}"] = float(row[f"gap_lenient{suffix}"])
+    for _, row in (pd.DataFrame() if split is None else split).iterrows():
+        where = f"labeller_vs_semparse_{slug(row['predicate'])}"
+        values[f"{where}_share_{slug(row['key'])}"] = float(row["share"])
+        for suffix in ("", "_low", "_high"):
+            values[f"{where}_f1_lenient_{slug(row['key'])}{suffix}"] = float(row[f"F1_lenient{suffix}"])
+            values[f"{where}_gap_lenient_{slug(row['key'])}{suffix}"] = float(row[f"gap_lenient{suffix}"])
+    return values
+
+
+def semparse_table(corrections: pd.DataFrame, agreement: pd.DataFrame) -> pd.DataFrame:
+    """:func:`hand_corrections` and :func:`semparse_agreement` for reading, one row per set: the
+    sentences the authors changed, SemParse's F1 against the corrected parses, and our labeller's
+    agreement with SemParse with its gap to STS3k (each with its interval as text)."""
+    def interval(frame, name):
+        return frame.apply(lambda row: f"{row[name]:.3f} [{row[name + '_low']:.3f}, {row[name + '_high']:.3f}]",
+                           axis=1)
+
+    table = pd.DataFrame({
+        "set": corrections["set"], "use": corrections["use"],
+        "sentences changed by hand": corrections.apply(
+            lambda row: f"{row['changed']} of {row['distinct']} ({row['share_changed']:.1%})", axis=1),
+        "SemParse vs corrected (lenient F1)": interval(corrections, "F1_lenient"),
+        "our labeller vs SemParse (lenient F1)": interval(agreement, "F1_lenient"),
+        "gap to STS3k": interval(agreement, "gap_lenient"),
+    })
+    return table.set_index("set")
+
+
+def plot_semparse(scores: pd.DataFrame, corrections: pd.DataFrame, agreement: pd.DataFrame,
+                  margin: float):
+    """Per set, three lenient F1 values with their bootstrap intervals: our labeller against the
+    corrected parses (each set under its own conventions, the ``"own"`` rows of
+    :func:`generalisation`'s ``scores``), SemParse's raw output against the corrected parses
+    (:func:`hand_corrections`) and our labeller against SemParse's output
+    (:func:`semparse_agreement`), with the in-sample value of the last as a line and ``margin``
+    below it shaded."""
+    own = scores[scores["convention"] == "own"].set_index("key")
+    series = (("our labeller vs corrected (own conventions)", own),
+              ("SemParse's raw output vs corrected", corrections),
+              ("our labeller vs SemParse's raw output", agreement))
+    names = list(agreement.index)
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    for k, (label, frame) in enumerate(series):
+        rows = frame.loc[names]
+        x = np.arange(len(names)) + (k - 1) * 0.22
+        f1 = rows["F1_lenient"].to_numpy()
+        err = [f1 - rows["F1_lenient_low"].to_numpy(), rows["F1_lenient_high"].to_numpy() - f1]
+        ax.errorbar(x, f1, yerr=err, fmt="os^"[k], capsize=3, color=f"C{k}", label=label)
+    in_sample = agreement.loc[IN_SAMPLE_SET, "F1_lenient"]
+    ax.axhline(in_sample, color="C2", lw=0.8, ls="--")
+    ax.axhspan(in_sample - margin, in_sample, color="C2", alpha=0.1)
+    ax.set_xticks(np.arange(len(names)), [f"{SET_NAMES[n]}\n({SET_ROLES[n]})" for n in names])
+    ax.set(ylabel="lenient F1 over the eight roles", ylim=(0.4, 1.02))
+    ax.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()
+    return fig
 
 
 @dataclass(frozen=True)
