@@ -320,11 +320,15 @@ def test_predicate_split_groups_by_the_verb_each_parse_describes(monkeypatch):
     predicted = pd.concat([PREDICTED, PREDICTED.iloc[[1]]], ignore_index=True)
     monkeypatch.setattr(labeller_scores, "_against_semparse",
                         lambda names: {name: (predicted, raw) for name in names})
+    monkeypatch.setattr(labeller_scores, "gold_parses", lambda name: pd.concat([GOLD, extra], ignore_index=True))
     split = labeller_scores.predicate_split(n_resamples=50).set_index(["predicate", "key"])
     same, other = labeller_scores.PREDICATES
     assert split.loc[(same, "stss-131"), "share"] == 0.5
     assert split.loc[(same, "stss-131"), "distinct"] == 2 and split.loc[(other, "stss-131"), "distinct"] == 2
     assert split.loc[(other, "stss-131"), "F1_lenient"] < split.loc[(same, "stss-131"), "F1_lenient"]
+    # the corrected parses describe "sent" (ours), not SemParse's "received"
+    assert split.loc[(other, "sts3k"), ["corrected_as_ours", "corrected_as_semparse"]].tolist() == [1.0, 0.0]
+    assert split.loc[(same, "sts3k"), ["corrected_as_ours", "corrected_as_semparse"]].tolist() == [1.0, 1.0]
     assert split.loc[(other, "sts3k"), "gap_lenient"] == 0.0
     gold = pd.concat([GOLD, extra], ignore_index=True)
     corrections = labeller_scores.score_table({"sts3k": (raw, gold), "stss-131": (raw, gold)}, n_resamples=50)
@@ -336,7 +340,8 @@ def test_predicate_split_groups_by_the_verb_each_parse_describes(monkeypatch):
             "labeller_semparse_f1_lenient_stss_131_low", "labeller_vs_semparse_f1_lenient_sts3k",
             "labeller_vs_semparse_gap_lenient_stss_131_high",
             "labeller_vs_semparse_the_same_verb_share_stss_131",
-            "labeller_vs_semparse_another_verb_gap_lenient_stss_131_low"} <= set(values)
+            "labeller_vs_semparse_another_verb_gap_lenient_stss_131_low",
+            "labeller_vs_semparse_another_verb_corrected_as_ours_sts3k"} <= set(values)
     assert set(labeller_scores.semparse_table(corrections, agreement).columns) >= {
         "sentences changed by hand", "our labeller vs SemParse (lenient F1)"}
     import matplotlib

@@ -369,23 +369,33 @@ def predicate_split(names=(IN_SAMPLE_SET, "stss-131"), n_resamples: int = stats.
     them; our labeller describes the root. A sentence is in ``"the same verb"`` when our Verb
     matches SemParse's (:func:`compsem.sts.roles.lenient_match`), else in ``"another verb"`` (also
     when SemParse gave no frame). One row per (``predicate``, set): the :func:`score_table` columns
-    of that group of sentences, its gap to STS3k's same group, and ``share`` (the group's share of
-    the set's sentences). An analysis made after :func:`semparse_agreement`'s claim was decided:
-    it has no verdict."""
+    of that group of sentences, its gap to STS3k's same group, ``share`` (the group's share of the
+    set's sentences), and which verb the authors' corrected parse describes in the group:
+    ``corrected_as_ours`` and ``corrected_as_semparse`` (shares of the group's sentences whose
+    corrected Verb matches ours, SemParse's). An analysis made after :func:`semparse_agreement`'s
+    claim was decided: it has no verdict."""
     tables = []
     labelled = _against_semparse(names)
     for predicate in PREDICATES:
-        groups = {}
+        groups, shares = {}, {}
         for name, (predicted, raw) in labelled.items():
-            same = np.array([roles.is_present(ours) and roles.is_present(theirs)
-                             and roles.lenient_match(ours, theirs)
-                             for ours, theirs in zip(predicted["Verb"], raw["Verb"], strict=True)])
+            corrected = gold_parses(name)["Verb"]
+            same = _same_verb(predicted["Verb"], raw["Verb"])
             keep = same if predicate == PREDICATES[0] else ~same
             groups[name] = (predicted[keep], raw[keep])
-        table = score_table(groups, n_resamples, seed, level)
-        share = {name: len(groups[name][1]) / len(labelled[name][1]) for name in groups}
-        tables.append(table.assign(predicate=predicate, share=pd.Series(share)).rename_axis("key").reset_index())
+            shares[name] = {"share": keep.mean(),
+                            "corrected_as_ours": _same_verb(predicted["Verb"], corrected)[keep].mean(),
+                            "corrected_as_semparse": _same_verb(raw["Verb"], corrected)[keep].mean()}
+        table = score_table(groups, n_resamples, seed, level).join(pd.DataFrame(shares).T)
+        tables.append(table.assign(predicate=predicate).rename_axis("key").reset_index())
     return pd.concat(tables, ignore_index=True)
+
+
+def _same_verb(ours: pd.Series, theirs: pd.Series) -> np.ndarray:
+    """Per sentence, whether two parses give the same Verb (both present and
+    :func:`compsem.sts.roles.lenient_match`)."""
+    return np.array([roles.is_present(a) and roles.is_present(b) and roles.lenient_match(a, b)
+                     for a, b in zip(ours, theirs, strict=True)])
 
 
 def semparse_values(corrections: pd.DataFrame, agreement: pd.DataFrame,
@@ -395,7 +405,8 @@ def semparse_values(corrections: pd.DataFrame, agreement: pd.DataFrame,
     ``labeller_semparse_f1_lenient_<set>`` with ``_low``/``_high`` (SemParse against the corrected
     parses), and ``labeller_vs_semparse_f1_lenient_<set>`` and ``labeller_vs_semparse_gap_lenient_<set>``
     with ``_low``/``_high`` (our labeller against SemParse; set slugs such as ``stss_131``), and
-    from ``split`` (:func:`predicate_split`) ``labeller_vs_semparse_<predicate>_share_<set>``,
+    from ``split`` (:func:`predicate_split`) ``labeller_vs_semparse_<predicate>_share_<set>`` (and
+    ``_corrected_as_ours_<set>``, ``_corrected_as_semparse_<set>``),
     ``labeller_vs_semparse_<predicate>_f1_lenient_<set>`` and
     ``labeller_vs_semparse_<predicate>_gap_lenient_<set>`` with ``_low``/``_high`` (predicate slugs
     ``the_same_verb``, ``another_verb``)."""
@@ -412,7 +423,8 @@ def semparse_values(corrections: pd.DataFrame, agreement: pd.DataFrame,
             values[f"labeller_vs_semparse_gap_lenient_{slug(name)}{suffix}"] = float(row[f"gap_lenient{suffix}"])
     for _, row in (pd.DataFrame() if split is None else split).iterrows():
         where = f"labeller_vs_semparse_{slug(row['predicate'])}"
-        values[f"{where}_share_{slug(row['key'])}"] = float(row["share"])
+        for column in ("share", "corrected_as_ours", "corrected_as_semparse"):
+            values[f"{where}_{column}_{slug(row['key'])}"] = float(row[column])
         for suffix in ("", "_low", "_high"):
             values[f"{where}_f1_lenient_{slug(row['key'])}{suffix}"] = float(row[f"F1_lenient{suffix}"])
             values[f"{where}_gap_lenient_{slug(row['key'])}{suffix}"] = float(row[f"gap_lenient{suffix}"])
