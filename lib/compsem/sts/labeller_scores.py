@@ -234,6 +234,48 @@ def object_conventions(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]]) -
     return pd.DataFrame(rows).T
 
 
+def object_naming(name: str = IN_SAMPLE_SET, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                  level: float = 0.95) -> dict[str, float]:
+    """How far the verb's WordNet class predicts whether set ``name``'s corrected parses call a lone
+    object Patient or Theme. Units: the distinct sentences whose corrected parse has a Verb and
+    exactly one of Patient and Theme; the verb is the lemma of spaCy's root. Accuracy of three
+    predictions of the label: ``constant`` (the set's majority label), ``lexname`` (the majority
+    label among the *other* verbs of the same WordNet lexname, first sense: each verb held out, as a
+    new verb would be) and ``verb`` (each verb's own majority label, in sample: the ceiling of any
+    rule that reads only the verb). Also ``sentences``, ``verbs``, ``mixed_verbs`` (verbs whose
+    objects get both labels) and ``lexname_gain`` = lexname minus constant with ``_low``/``_high``
+    (percentile interval of a paired bootstrap over sentences)."""
+    gold, docs = _parsed_by(AS_WRITTEN.pipeline)[name]
+    rows = []
+    for (_, row), doc in zip(gold.iterrows(), docs, strict=True):
+        patient, theme = roles.is_present(row["Patient"]), roles.is_present(row["Theme"])
+        if patient != theme and roles.is_present(row["Verb"]):
+            verb = next(token for token in doc if token.dep_ == "ROOT").lemma_.lower()
+            rows.append({"text": row["text"], "verb": verb, "lexname": str(roles.lexname(verb, "v")),
+                         "patient": patient})
+    frame = pd.DataFrame(rows).drop_duplicates("text").reset_index(drop=True)
+    majority = frame["patient"].mean() > 0.5
+    counts = frame.groupby(["lexname", "verb"])["patient"].agg(["sum", "count"])
+    by_lexname = counts.groupby(level="lexname").sum()
+    held_out = [(by_lexname.loc[lex, "sum"] - counts.loc[(lex, verb), "sum"])
+                / max(by_lexname.loc[lex, "count"] - counts.loc[(lex, verb), "count"], 1)
+                for lex, verb in zip(frame["lexname"], frame["verb"], strict=True)]
+    verb_share = frame.groupby("verb")["patient"].transform("mean")
+    correct = {"constant": (frame["patient"] == majority).to_numpy(float),
+               "lexname": (frame["patient"] == (np.asarray(held_out) > 0.5)).to_numpy(float),
+               "verb": (frame["patient"] == (verb_share > 0.5)).to_numpy(float)}
+    gain = scipy_stats.bootstrap((correct["lexname"], correct["constant"]),
+                                 lambda a, b, axis=-1: np.mean(a, axis=axis) - np.mean(b, axis=axis),
+                                 paired=True, vectorized=True, n_resamples=n_resamples,
+                                 confidence_level=level, method="percentile",
+                                 rng=np.random.default_rng(seed)).confidence_interval
+    mixed = frame.groupby("verb")["patient"].agg(lambda s: 0 < s.mean() < 1)
+    return {"sentences": len(frame), "verbs": int(frame["verb"].nunique()), "mixed_verbs": int(mixed.sum()),
+            **{key: float(value.mean()) for key, value in correct.items()},
+            "lexname_gain": float(correct["lexname"].mean() - correct["constant"].mean()),
+            "lexname_gain_low": float(gain.low), "lexname_gain_high": float(gain.high)}
+
+
 def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vectors, stopwords,
                denominator: str = "fixed", n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                seed: int = 0) -> dict[str, float]:

@@ -177,7 +177,7 @@ def _wn():
 _LEX_CACHE: dict[tuple[str, str], str | None] = {}
 
 
-def _lexname(lemma: str, pos: str) -> str | None:
+def lexname(lemma: str, pos: str) -> str | None:
     """Lexname of the first WordNet sense of ``lemma`` (pos 'n' or 'v'), cached."""
     key = (lemma.lower(), pos)
     if key not in _LEX_CACHE:
@@ -219,7 +219,7 @@ def _is_time_noun(tok) -> bool:
         return False
     if tok.ent_type_ in ("DATE", "TIME"):
         return True
-    return _lexname(tok.lemma_, "n") == "noun.time"
+    return lexname(tok.lemma_, "n") == "noun.time"
 
 
 # ------------------------------------------------------------------------------- labelling
@@ -262,10 +262,10 @@ def _main_verb(doc):
         return verb, subj
     if root.pos_ in ("NOUN", "PROPN") and not any(t.pos_ in ("VERB", "AUX") for t in doc):
         for t in doc[1 : root.i]:
-            if t.dep_ == "compound" and t.head.i > t.i and _lexname(t.lemma_, "v") is not None:
+            if t.dep_ == "compound" and t.head.i > t.i and lexname(t.lemma_, "v") is not None:
                 return t, [x for x in doc[: t.i] if not x.is_punct]
         left = [c for c in root.lefts if c.dep_ == "compound"]
-        if left and _lexname(root.lemma_, "v") is not None:  # "Dogs bark." -> compound + ROOT
+        if left and lexname(root.lemma_, "v") is not None:  # "Dogs bark." -> compound + ROOT
             return root, [x for x in doc[: root.i] if not x.is_punct]
     verbs = [t for t in doc if t.pos_ == "VERB"]
     return (verbs[0] if verbs else root), None
@@ -303,7 +303,7 @@ def _object_role(verb, objects: str = "verb class", object_verb_lists: bool = Tr
         return "Patient"
     if object_verb_lists and lemma in lex.theme_verbs:
         return "Theme"
-    return "Patient" if _lexname(lemma, "v") in lex.patient_lexnames else "Theme"
+    return "Patient" if lexname(lemma, "v") in lex.patient_lexnames else "Theme"
 
 
 def _is_copula(verb) -> bool:
@@ -317,9 +317,9 @@ def _classify_pp(verb, prep) -> tuple[str, tuple[str, ...]]:
     lex = load_lexicon()
     obj = _pobj(prep)
     head_lex = (
-        _lexname(obj.lemma_, "n") if obj is not None and obj.pos_ in ("NOUN", "PROPN") else None
+        lexname(obj.lemma_, "n") if obj is not None and obj.pos_ in ("NOUN", "PROPN") else None
     )
-    vlex = _lexname(verb.lemma_.lower(), "v")
+    vlex = lexname(verb.lemma_.lower(), "v")
     if p in lex.time_preps and (p != "throughout" and p != "within" or _is_time_noun(obj)):
         return "Time", ("Manner",)
     if p in ("for", "over", "in", "at", "on", "by", "around", "from", "until") and _is_time_noun(
@@ -443,7 +443,7 @@ def label_doc(doc, objects: str = "verb class", copulas: str = "theme",
             if pp.dep_ == "prep" and pp.i > dobj[0].i and pp.lower_ not in ("of", "about", "with"):
                 role, fb = _classify_pp(verb, pp)
                 obj = _pobj(pp)
-                place = obj is not None and _lexname(obj.lemma_, "n") == "noun.location"
+                place = obj is not None and lexname(obj.lemma_, "n") == "noun.location"
                 if role in ("Time", "Trajectory") or (role == "Location" and place):
                     detached.append((pp, role, fb))
         frame.put(
