@@ -11,6 +11,7 @@ skipped, with one summary line saying how many and why; under CI (``CI`` set) it
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import tempfile
@@ -178,6 +179,20 @@ def cache_dir(tmp_path, monkeypatch):
     cache._read_shards.cache_clear()
     yield tmp_path / "cache"
     cache._read_shards.cache_clear()
+
+
+@pytest.fixture
+def finalised_executions():
+    """Collect garbage after a test that executes chapters. A chapter run that is interrupted or
+    whose kernel dies leaves nbclient tasks whose exceptions nobody retrieved; they sit in
+    reference cycles until the garbage collector frees them, and their finalisers then log the
+    exception with a traceback. Python 3.11's traceback module parses source with ``ast`` (for its
+    carets), and an AST built while another one is being built (the collector can run there, in
+    ``inspect.getsource`` of a later test, say) breaks the outer one with "SystemError: AST
+    constructor recursion depth mismatch". Collected here, the tasks are finalised in the test
+    that made them."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture

@@ -35,6 +35,8 @@ if fail:
 print(label, total)
 """
 
+pytestmark = pytest.mark.usefixtures("finalised_executions")  # see conftest
+
 
 SCHEMA = """\
 n: {type: int, min: 1, max: 1000}

@@ -11,6 +11,8 @@ import pytest
 from compsem import cli, kernel, parameters, provenance, run, run_all
 from compsem.report import read_glued
 
+pytestmark = pytest.mark.usefixtures("finalised_executions")  # see conftest
+
 
 def test_longest_chain_first_and_synthesis_last():
     seconds = {"a": 10.0, "b": 300.0, "c": float("inf"), "synthesis": 1000.0, "d": 10.0}

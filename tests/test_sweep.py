@@ -16,6 +16,8 @@ from compsem.parameters import ParameterError
 
 CHAPTER = "sts3k-data"  # the cheapest chapter (its smoke profile runs in seconds)
 
+pytestmark = pytest.mark.usefixtures("finalised_executions")  # see conftest
+
 
 def _grid_file(tmp_path, text: str):
     file = tmp_path / "grid.yaml"
