@@ -629,8 +629,10 @@ plt.show()
 # %% [markdown]
 # The authors' hand correction changed {glue:text}`labeller_semparse_changed_sts3k` of STS3k's
 # {glue:text}`labeller_distinct_sts3k` distinct sentences
-# ({glue:text}`labeller_semparse_share_changed_sts3k:.0%`), and every sentence of GS2011 and of
-# the pilot (objects renamed Patient, subjects mended), but only
+# ({glue:text}`labeller_semparse_share_changed_sts3k:.0%`),
+# {glue:text}`labeller_semparse_changed_gs2011` of GS2011's {glue:text}`labeller_distinct_gs2011`
+# and {glue:text}`labeller_semparse_changed_fodor_pilot_2022` of the pilot's
+# {glue:text}`labeller_distinct_fodor_pilot_2022` (objects renamed Patient, subjects mended), but only
 # {glue:text}`labeller_semparse_changed_stss_131` of STSS-131's
 # {glue:text}`labeller_distinct_stss_131`: against its workbook SemParse scores
 # {glue:text}`labeller_semparse_f1_lenient_stss_131:.3f`, against STS3k's corrected parses
@@ -664,8 +666,8 @@ plt.show()
 # SemParse verb differs from ours, the corrected parse describes our verb in
 # {glue:text}`labeller_vs_semparse_another_verb_corrected_as_ours_sts3k:.0%` and SemParse's in
 # {glue:text}`labeller_vs_semparse_another_verb_corrected_as_semparse_sts3k:.0%` (SemParse often
-# takes a participle used as an adjective, "The *tired* pilot ...", or a noun, "took a deep
-# *breath*"); in STSS-131's, the workbook keeps SemParse's in
+# takes a participle used as an adjective, "The *tired* pilot sometimes escorts ...", or a noun,
+# "The spinal *injury* showed signs of recovery"); in STSS-131's, the workbook keeps SemParse's in
 # {glue:text}`labeller_vs_semparse_another_verb_corrected_as_semparse_stss_131:.0%`. Eq. 2 compares
 # one frame per sentence, and §4.6 does not say which verb of a multi-clause sentence it should be.
 
