@@ -210,7 +210,10 @@ def test_model_size_table_fills_the_sizes_that_have_runs():
         "Transformer 6-layer (45M)",
     ]
     assert list(sizes.runs) == [0, 3, 0]
-    assert set(values) == {f"cogs_fig43_transformer_{q}" for q in ("dev", "test", "gen", "gen_sd")}
+    assert set(values) == {
+        f"cogs_fig43_transformer_{q}" for q in ("dev", "test", "gen", "gen_sd", "n_runs")
+    }
+    assert values["cogs_fig43_transformer_n_runs"] == 3
     assert values["cogs_fig43_transformer_gen_sd"] == pytest.approx(1 / 40)
     assert math.isnan(sizes.iloc[0]["ours gen"])
     assert sizes.iloc[2]["paper gen"] == PAPER["cogs_fig43_transformer_large_gen"]

@@ -569,7 +569,8 @@ def model_size_table(
 ) -> tuple[pd.DataFrame, dict]:
     """Figure 4-3 (Section 4.5.6): dev, test and gen of the three Transformer sizes with one
     exposure, ours (mean and gen SD over seeds) beside the paper's; and our values by target key
-    (``cogs_fig43_*``) for the sizes that have runs (the SD with two runs or more)."""
+    (``cogs_fig43_*``, and the number of runs) for the sizes that have runs (the SD with two runs
+    or more)."""
     rows, values = [], {}
     for model in SIZE_MODELS:
         slug = report.slug(model)
@@ -584,6 +585,7 @@ def model_size_table(
             row[f"ours {split}"] = float(runs[split].mean()) if len(runs) else np.nan
             if len(runs):
                 values[key] = float(runs[split].mean())
+                values[f"cogs_fig43_{slug}_n_runs"] = len(runs)
         row["paper gen SD"] = paper[f"cogs_fig43_{slug}_gen_sd"]
         row["ours gen SD"] = float(runs["gen"].std(ddof=1)) if len(runs) > 1 else np.nan
         if len(runs) > 1:
