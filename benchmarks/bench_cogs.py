@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_cogs.py                       # every model, auto device
     .venv/bin/python benchmarks/bench_cogs.py --models transformer --updates 50 --device cuda
-    .venv/bin/python benchmarks/bench_cogs.py --models lstm bilstm --compile-step default reduce-overhead
+    .venv/bin/python benchmarks/bench_cogs.py --models lstm bilstm --compile-step default max-autotune-no-cudagraphs
 
 For each model, with the paper's protocol (4 length-bucketed batches of 128 sentences per
 update; one fused forward pass on a GPU, bfloat16 autocast there):

@@ -33,8 +33,9 @@ def add_execution_arguments(parser) -> None:
                         help="auto, cpu, cuda, cuda:<k> or mps")
     parser.add_argument("--no-amp", action="store_true", help="no bfloat16 autocast on the GPU")
     parser.add_argument("--compile-step", default=None, choices=COMPILE_MODES, metavar="MODE",
-                        help="torch.compile the LSTM decoder step with this mode (e.g. default, "
-                             "reduce-overhead: CUDA graphs); the same arithmetic up to rounding, not "
+                        help="torch.compile the LSTM decoder step with this mode (default fuses its "
+                             "kernels; modes that replay CUDA graphs are refused: see "
+                             "compsem.cogs.seq2seq.lstm); the same arithmetic up to rounding, not "
                              "part of the run's hash")
     parser.add_argument("--threads", type=non_negative_int, default=0, help="CPU threads (0: default)")
     parser.add_argument("--jobs", type=positive_int, default=1,

@@ -30,8 +30,12 @@ Gradients are clipped at norm 5 by the trainer (configuration ``clip``). With th
 **A compiled decoder step** (:func:`compile_decoder_step`, ``--compile-step`` of the training
 commands): input feeding makes the decoder a Python loop of small steps, so on a GPU its time goes
 to launching some twenty kernels per step. ``torch.compile`` fuses the step's elementwise work
-(gates, attention mask and softmax, ``tanh``) into a few kernels, and its ``reduce-overhead``
-mode replays the step as a CUDA graph. The same arithmetic up to rounding; dropout draws come
+(gates, attention mask and softmax, ``tanh``) into a few kernels. The modes that replay the
+step as a CUDA graph (:data:`CUDA_GRAPH_MODES`) are refused: a replay writes its outputs into the
+graph's static memory, so the next of the step's calls (one per target position) overwrites the
+outputs of the last while the backward pass still needs them (on an H100 the first update
+stopped with "accessing tensor output of CUDAGraphs that has been overwritten by a subsequent
+run"); cloning them would also re-record a graph for every new batch shape. The same arithmetic up to rounding; dropout draws come
 from the compiled kernels' own generator, so a compiled run is not the eager run's twin. An
 execution option like mixed precision: not part of the configuration hash, recorded in a run's
 metrics.
@@ -46,8 +50,10 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from compsem.cogs.seq2seq.vocab import PAD_ID
 
-COMPILE_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+COMPILE_MODES = ("default", "max-autotune-no-cudagraphs")
 """``torch.compile`` modes accepted by :func:`compile_decoder_step`."""
+CUDA_GRAPH_MODES = ("reduce-overhead", "max-autotune")
+"""``torch.compile`` modes that replay CUDA graphs: refused (module docstring)."""
 
 
 def compile_decoder_step(model, mode: str | None):
@@ -59,6 +65,10 @@ def compile_decoder_step(model, mode: str | None):
     the model unchanged."""
     if mode is None:
         return model
+    if mode in CUDA_GRAPH_MODES:
+        raise ValueError(f"compile_step: mode {mode!r} replays CUDA graphs, whose outputs the "
+                         "decoder step's next call overwrites before the backward pass reads them; "
+                         f"use one of {', '.join(COMPILE_MODES)}")
     if mode not in COMPILE_MODES:
         raise ValueError(f"compile_step: unknown torch.compile mode {mode!r}; use one of {', '.join(COMPILE_MODES)}")
     if not hasattr(model, "_step"):
