@@ -79,7 +79,7 @@ def test_an_estimate_is_updates_times_speed_plus_decoding():
     given = S.estimate(_unit(), FIGURES, speeds={"transformer": 0.02})
     assert given.train_minutes == pytest.approx(4000 * 0.02 / 60) and "given" in given.note
     large = S.estimate(_unit("transformer-large"), FIGURES)
-    assert large.note.count("(benchmark)") == 1
+    assert large.note.count("(benchmark)") == 2  # its speed and its decoding: no sibling decoded
     # a size variant without a stop of its own: the 2-layer model's, marked as a guess
     assert large.bound and "4,000 updates (as the transformer, 1 exposure(s))" in large.note
     assert large.train_minutes == pytest.approx(4000 * S.BENCH_SECONDS_PER_UPDATE["transformer-large"] / 60)
@@ -182,3 +182,126 @@ def test_with_jobs_units_share_the_window_and_start_as_slots_come_free():
 def test_a_bad_speed_names_the_value(text):
     with pytest.raises(S.argparse.ArgumentTypeError, match="MODEL=SECONDS"):
         S._speed(text)
+
+
+def test_a_size_variant_decodes_as_its_trained_siblings_scaled_by_the_benchmark():
+    """No decoding of its own: the median of the other sizes' decodings, each scaled by the
+    benchmarked beam speeds' ratio, marked; a decoding of its own wins."""
+    figures = S.Measured({"transformer": 0.05}, {("transformer", 1): 4000},
+                         {("transformer", "beam"): 300.0}, {},
+                         {("transformer", "beam"): [100.0, 300.0], ("transformer-small", "beam"): [50.0]})
+    rates = S.BENCH_BEAM_SENTENCES_PER_SECOND
+    scaled = sorted([100.0 * rates["transformer"], 300.0 * rates["transformer"],
+                     50.0 * rates["transformer-small"]])
+    guess = S.estimate(_unit("transformer-large"), figures)
+    decode = guess.minutes * 60 - S.STARTUP_SECONDS - guess.train_minutes * 60
+    assert decode == pytest.approx(scaled[1] / rates["transformer-large"])
+    assert "(scaled from the other sizes)" in guess.note and guess.bound
+    own = S.estimate(_unit("transformer"), figures)
+    assert "(scaled" not in own.note and own.minutes * 60 == pytest.approx(
+        S.STARTUP_SECONDS + 4000 * 0.05 + 300.0)
+    assert S._sibling_decoding("transformer-large", "greedy", figures) is None
+    assert S._sibling_decoding("lstm", "beam", figures) is None  # no trained sibling
+
+
+def test_what_the_cache_holds_shortens_the_estimate():
+    """A run trained to its rule in this machine's cache is estimated by its decoding; one cut
+    by a time budget by the updates it lacks, at least one validation interval."""
+    unit = _unit()
+    full = S.estimate(unit, FIGURES)
+    decode_only = S.estimate(unit, FIGURES, progress=lambda c: (4000, True))
+    assert decode_only.train_minutes == 0 and "finished in the cache" in decode_only.note
+    assert decode_only.minutes == pytest.approx(full.minutes - full.train_minutes)
+    half = S.estimate(unit, FIGURES, progress=lambda c: (3000, False))
+    assert half.train_minutes == pytest.approx(1000 * 0.05 / 60)
+    assert "3,000 of 4,000 updates in the cache" in half.note
+    beyond = S.estimate(unit, FIGURES, progress=lambda c: (4500, False))  # past the guessed stop
+    assert beyond.train_minutes == pytest.approx(500 * 0.05 / 60)  # one validation interval
+    assert S.estimate(unit, FIGURES, progress=lambda c: None) == full
+    steps = S.plan([unit], decode_only.minutes + 0.01, FIGURES, done=lambda u: False,
+                   progress=lambda c: (4000, True))
+    assert [s.decision for s in steps] == ["run"]  # the decoding alone fits
+
+
+def test_cached_progress_reads_the_checkpoint_of_this_machine(tmp_path, monkeypatch):
+    from compsem.cogs.seq2seq import experiment, trainer
+
+    monkeypatch.setattr(experiment, "checkpoint_dir", lambda config: tmp_path)
+    config = make_config("transformer", seed=1)
+    assert S.cached_progress(config) is None
+    trainer._save(tmp_path / "last.pt", {"state": {"step": 700, "done": True,
+                                                   "stop_reason": "time limit"}})
+    assert S.cached_progress(config) == (700, False)  # cut by a budget: resumes
+    trainer._save(tmp_path / "last.pt", {"state": {"step": 4000, "done": True,
+                                                   "stop_reason": "early stopping"}})
+    assert S.cached_progress(config) == (4000, True)
+
+
+class StoppableProcess(FakeProcess):
+    def __init__(self, now, minutes, code=0):
+        super().__init__(now, minutes, code)
+        self.stopped = False
+
+    def poll(self):
+        return -15 if self.stopped else super().poll()
+
+    def terminate(self):
+        self.stopped = True
+
+    def wait(self, timeout=None):
+        return -15
+
+
+def test_a_command_shorter_than_the_window_cuts_training_and_stops_what_runs_at_its_end():
+    """``command_minutes``: the training budget ends in time for a sample decoding before the
+    command ends; what still runs at its end is stopped; a trained unit whose decoding does not
+    fit the command is not started."""
+    unit = _unit()
+    each = S.estimate(unit, FIGURES)
+    decode = each.minutes - each.train_minutes - S.STARTUP_SECONDS / 60
+    now, started = [0.0], []
+
+    def launch(argv):
+        started.append(StoppableProcess(now, 60))  # runs past the command's end
+        started[-1].argv = argv
+        return started[-1]
+
+    def pause(seconds):
+        now[0] += seconds
+
+    command = each.minutes - 1.0  # the whole run does not fit in one command
+    problems = S.run_plan([S.Step(unit, each, "run")], 30, clock=lambda: now[0], launch=launch,
+                          pause=pause, command_minutes=command)
+    budget = float(started[0].argv[started[0].argv.index("--train-minutes") + 1])
+    sample = decode * S.SAMPLE_SENTENCES / S.FULL_SENTENCES
+    assert budget == pytest.approx(command - S.STARTUP_SECONDS / 60 - sample, abs=0.01)
+    assert problems == 1 and started[0].stopped  # stopped at the command's end
+    assert now[0] == pytest.approx(60 * command, abs=S.POLL_SECONDS)
+    trained = S.estimate(unit, FIGURES, progress=lambda c: (4000, True))
+    started.clear()
+    problems = S.run_plan([S.Step(unit, trained, "run")], 30, clock=lambda: [0.0][0],
+                          launch=launch, pause=pause, command_minutes=trained.minutes - 0.1)
+    assert problems == 1 and not started  # its decoding alone does not fit this command
+
+
+def test_a_watched_unit_is_stopped_once_trained_when_its_decoding_no_longer_fits():
+    unit = _unit()
+    each = S.estimate(unit, FIGURES)
+    decode = each.minutes - each.train_minutes - S.STARTUP_SECONDS / 60
+    now, started, finished_at = [0.0], [], 60 * (S.STARTUP_SECONDS / 60 + each.train_minutes)
+
+    def launch(argv):
+        started.append(StoppableProcess(now, 60))
+        return started[-1]
+
+    def pause(seconds):
+        now[0] += seconds
+
+    def progress(config):
+        return (4000, True) if now[0] >= finished_at else (1000, False)
+
+    command = each.minutes - decode / 2  # trained in time, decoded only halfway
+    problems = S.run_plan([S.Step(unit, each, "run")], 30, clock=lambda: now[0], launch=launch,
+                          pause=pause, command_minutes=command, progress=progress)
+    assert problems == 1 and started[0].stopped
+    assert finished_at <= now[0] <= finished_at + S.WATCH_SECONDS + S.POLL_SECONDS  # at once

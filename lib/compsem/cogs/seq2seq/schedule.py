@@ -30,7 +30,21 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   bound, marked as such);
   a Chapter 5 run adds its auxiliary stage's;
 - decoding: the longest decoding of a committed GPU run of the same model and decoding method
-  over the whole sets; else the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`.
+  over the whole sets; else, for a size variant, the median decoding of its trained siblings
+  (the 1-, 2- and 6-layer Transformers), each scaled by the ratio of the two models' benchmarked
+  beam speeds (a guess, marked: the benchmark decodes an untrained model whose outputs run to
+  the length cap, so its own figure overstates a trained model's decoding by 2-5 times); else
+  the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`;
+- what this machine's cache already holds (a ``train`` unit run before in the same window): a
+  run whose training finished by its rule is estimated by its decoding alone, a run cut by a time
+  budget by the updates it still lacks (at least one validation interval).
+
+**Commands shorter than the window.** Where one command may run for less than the window
+(``--command-minutes``), units are planned against the window's minutes and each command runs
+them as far as it can: a run's training is cut before the command ends (it saves its checkpoint
+and is decoded on a sample, :data:`SAMPLE_SENTENCES`), the runs still going when the command ends
+are stopped (a finished training keeps its checkpoint), and the same command run again with the
+minutes then left, on the same machine, resumes them from the cache.
 
 ``python -m compsem.cogs.seq2seq.schedule --minutes 25`` prints the plan and the commands;
 ``--run`` runs them one after the other, or ``--jobs K`` at a time sharing the GPU, each under a
@@ -57,6 +71,9 @@ BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "transformer-small": 97.
 """Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
 FULL_SENTENCES = 27_000
 """dev (3,000) + test (3,000) + gen (21 cases x 1,000)."""
+SAMPLE_SENTENCES = 3_100
+"""What a run cut by a time budget is decoded on (:data:`compsem.cogs.seq2seq.experiment.CUT_SAMPLE`:
+500 dev, 500 test and 100 of each of the 21 gen cases)."""
 BENCH_GROUP_SPEEDUP = {"transformer": 0.92, "lstm": 2.10, "bilstm": 1.77}
 """Five seeds trained as one model against five single runs one after the other, same machine
 and settings (``benchmarks/results/bench_cogs_group_h100.txt``). The Transformer's group gains
@@ -64,6 +81,9 @@ nothing (under ``vmap`` it must use the plain attention kernel), so the runbook 
 as single runs."""
 POLL_SECONDS = 2.0
 """How often :func:`run_plan` looks whether a running unit has ended."""
+WATCH_SECONDS = 30.0
+"""How often :func:`run_plan` reads the checkpoint of a unit that cannot finish inside the
+command (a validation, which writes it, comes every 500 updates: 10 s to a minute)."""
 STARTUP_SECONDS = 60.0
 """A command's start: Python, the data, the vocabulary, CUDA."""
 
@@ -184,12 +204,14 @@ class Measured:
     """Figures of the committed GPU runs (:func:`measured`): seconds per update by model, of
     single runs (``seconds_per_update``) and, per seed, of seed groups trained as one model
     (``group_seconds_per_update``); updates to the paper's stopping rule by (model, exposures);
-    seconds of a whole decoding by (model, method)."""
+    seconds of a whole decoding by (model, method): the longest (``decode_seconds``) and every
+    run's (``decode_runs``)."""
 
     seconds_per_update: dict
     updates: dict
     decode_seconds: dict
     group_seconds_per_update: dict = field(default_factory=dict)
+    decode_runs: dict = field(default_factory=dict)
 
 
 def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
@@ -208,10 +230,22 @@ def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
             updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
         decoding = config["decoding"]
         if not decoding.get("per_case") and not decoding.get("per_split"):
-            key = (model, decoding["method"])
-            decode[key] = max(decode.get(key, 0.0), float(metrics["decode_seconds"]))
-    return Measured({m: statistics.median(v) for m, v in speed.items()}, updates, decode,
-                    {m: statistics.median(v) for m, v in group_speed.items()})
+            decode.setdefault((model, decoding["method"]), []).append(float(metrics["decode_seconds"]))
+    return Measured({m: statistics.median(v) for m, v in speed.items()}, updates,
+                    {key: max(v) for key, v in decode.items()},
+                    {m: statistics.median(v) for m, v in group_speed.items()}, decode)
+
+
+def cached_progress(config: dict) -> tuple[int, bool] | None:
+    """(updates trained, finished by its stopping rule) of ``config``'s training in this
+    machine's checkpoint cache (``last.pt``, its digest checked), or None where it has none."""
+    from compsem.cogs.seq2seq import experiment, trainer
+
+    last = experiment.checkpoint_dir(config) / "last.pt"
+    if not last.exists():
+        return None
+    state = trainer.load_checkpoint(last)["state"]
+    return int(state["step"]), bool(state["done"]) and state["stop_reason"] != "time limit"
 
 
 def committed_runs() -> list[tuple[dict, dict]]:
@@ -245,9 +279,12 @@ class Estimate:
     bound: bool = False
 
 
-def estimate(unit: Unit, figures: Measured, speeds: dict | None = None) -> Estimate | None:
+def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
+             progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> Estimate | None:
     """Minutes ``unit`` needs from start to saved results (module docstring); None when no speed
-    is known for its model (measured, benchmarked or given)."""
+    is known for its model (measured, benchmarked or given). ``progress``: a configuration's
+    (updates trained, training finished by its rule) in this machine's cache, None without a
+    checkpoint (:func:`cached_progress`); not given, every run starts from nothing."""
     config = unit.configs[0]
     model = config["model"]
     speed = (speeds or {}).get(model, figures.seconds_per_update.get(model))
@@ -262,21 +299,24 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None) -> Estim
         else:
             gain = BENCH_GROUP_SPEEDUP.get(model, 1.0)
             speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
-    pieces: dict[tuple, int] = {}  # (updates, how shown, decoding seconds, a bound) -> runs
+    pieces: dict[tuple, int] = {}  # (updates, how shown, decoding s, its source, a guess) -> runs
     for c in unit.configs:
-        piece = _expected_run(c, model, figures)
+        trained = progress(c) if progress is not None and unit.command == "train" else None
+        piece = _expected_run(c, model, figures, trained)
         pieces[piece] = pieces.get(piece, 0) + 1
-    train = sum(n * updates * speed for (updates, _, _, _), n in pieces.items())
-    seconds = STARTUP_SECONDS + train + sum(n * decode for (_, _, decode, _), n in pieces.items())
-    note = " + ".join(f"{n} x ({shown} x {speed:.3f} s ({source}) + decoding {decode:.0f} s)"
-                      for (_, shown, decode, _), n in pieces.items())
+    train = sum(n * updates * speed for (updates, *_), n in pieces.items())
+    seconds = STARTUP_SECONDS + train + sum(n * decode for (_, _, decode, *_), n in pieces.items())
+    note = " + ".join(f"{n} x ({shown} x {speed:.3f} s ({source}) + decoding {decode:.0f} s{how})"
+                      for (_, shown, decode, how, _), n in pieces.items())
     note += f" + start {STARTUP_SECONDS:.0f} s"
     return Estimate(seconds / 60, train / 60, note, bound=any(b for *_, b in pieces))
 
 
-def _expected_run(config: dict, model: str, figures: Measured) -> tuple[int, str, float, bool]:
-    """One configuration's expected updates, how they are shown, its decoding seconds, and
-    whether the updates are a bound or a guess rather than a measured stop (module docstring)."""
+def _expected_run(config: dict, model: str, figures: Measured,
+                  trained: tuple[int, bool] | None = None) -> tuple[int, str, float, str, bool]:
+    """One configuration's expected updates, how they are shown, its decoding seconds and where
+    they come from, and whether the updates or the decoding are a bound or a guess rather than
+    measured (module docstring); ``trained``: its (updates, finished) in the cache."""
     exposures = config["data"]["exposures"]
     stop, source_of_stop = figures.updates.get((model, exposures)), ""
     if stop is None:  # the same model's stop with other exposures: a guess, marked as one
@@ -291,18 +331,43 @@ def _expected_run(config: dict, model: str, figures: Measured) -> tuple[int, str
             source_of_stop = f" (as the {family}, {exposures} exposure(s))"
     updates = stop if stop is not None else int(config["training"]["max_steps"])
     shown = f"{updates:,} updates{' (cap)' if stop is None else source_of_stop}"
+    if trained is not None:
+        done, finished = trained
+        left = 0 if finished else max(updates - done, int(config["training"]["valid_every"]))
+        shown = (f"{left:,} updates (finished in the cache)" if finished else
+                 f"{left:,} updates ({done:,} of {shown} in the cache)")
+        updates = left
     aux = config.get("auxiliary")
     auxiliary = aux is not None and aux.get("objective", "none") != "none"
     if auxiliary:
         updates += int(aux["training"]["max_steps"])  # no auxiliary stage has run to its stop yet
         shown += f" + {int(aux['training']['max_steps']):,} auxiliary (cap)"
     method = config["decoding"]["method"]
-    decode = figures.decode_seconds.get((model, method))
+    decode, how = figures.decode_seconds.get((model, method)), ""
+    if decode is None:
+        decode, how = _sibling_decoding(model, method, figures), " (scaled from the other sizes)"
     if decode is None:
         rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(
             model, BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0))
-        decode = FULL_SENTENCES / rate
-    return updates, shown, float(decode), stop is None or bool(source_of_stop) or auxiliary
+        decode, how = FULL_SENTENCES / rate, " (benchmark)"
+    guessed = stop is None or bool(source_of_stop) or auxiliary or bool(how)
+    return updates, shown, float(decode), how, guessed
+
+
+def _sibling_decoding(model: str, method: str, figures: Measured) -> float | None:
+    """Seconds of a whole decoding of ``model`` guessed from its trained siblings of the same
+    family (``transformer``, ``transformer-small``, ``transformer-large``): the median of their
+    decodings, each scaled by the ratio of the two models' benchmarked beam speeds; None without
+    a benchmarked speed or a sibling's decoding (module docstring)."""
+    family = model.split("-")[0]
+    if model not in BENCH_BEAM_SENTENCES_PER_SECOND:
+        return None
+    rates = BENCH_BEAM_SENTENCES_PER_SECOND
+    scaled = [seconds * rates[other] / rates[model]
+              for (other, how), runs in sorted(figures.decode_runs.items())
+              if other != model and other.split("-")[0] == family and how == method
+              and other in rates for seconds in runs]
+    return statistics.median(scaled) if scaled else None
 
 
 @dataclass(frozen=True)
@@ -317,7 +382,8 @@ DECISIONS = ("run", "done", "does not fit", "longer than a window", "no speed kn
 
 def plan(candidates: Sequence[Unit], minutes: float, figures: Measured,
          done: Callable[[Unit], bool], speeds: dict | None = None,
-         window: float | None = None, jobs: int = 1) -> list[Step]:
+         window: float | None = None, jobs: int = 1,
+         progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> list[Step]:
     """Every unit in priority order with its estimate and decision (:data:`DECISIONS`): ``run``
     when it is not done and fits in the minutes left after the units chosen before it; ``does
     not fit`` the minutes left, or ``longer than a window`` of ``window`` minutes (it can never
@@ -328,11 +394,12 @@ def plan(candidates: Sequence[Unit], minutes: float, figures: Measured,
     ``jobs`` units run at once, sharing the GPU: each chosen unit takes the first of ``jobs``
     slots to come free, and fits when it ends before ``minutes`` (``jobs=1``: one after the
     other). The estimates do not slow down with the sharing: give the speeds of a shared GPU
-    (the committed runs' were measured with 2 to 8 runs on one GPU; ``--speed``)."""
+    (the committed runs' were measured with 2 to 8 runs on one GPU; ``--speed``). ``progress``:
+    as in :func:`estimate`."""
     slots = [0.0] * max(1, int(jobs))  # minutes at which each slot comes free
     steps = []
     for unit in candidates:
-        guess = estimate(unit, figures, speeds)
+        guess = estimate(unit, figures, speeds, progress)
         free = min(slots)
         if done(unit):
             steps.append(Step(unit, guess, "done"))
@@ -379,37 +446,105 @@ def command_line(unit: Unit, extra: Sequence[str] = ()) -> list[str]:
     return [sys.executable, "-m", unit.module, *unit.argv, *extra]
 
 
+@dataclass
+class _Running:
+    """A started unit: its process, its decoding's minutes, and whether it is watched (it could
+    not finish inside this command) and when it was last looked at."""
+
+    step: Step
+    process: object
+    decode_minutes: float
+    watched: bool
+    looked: float = float("-inf")
+
+
 def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
              clock: Callable[[], float] = time.monotonic, jobs: int = 1,
-             launch: Callable = subprocess.Popen, pause: Callable[[float], None] = time.sleep) -> int:
+             launch: Callable = subprocess.Popen, pause: Callable[[float], None] = time.sleep,
+             command_minutes: float | None = None,
+             progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> int:
     """Run the ``run`` units in order, up to ``jobs`` at a time (each its own process), each under
     ``--train-minutes`` = the minutes left less its decoding and start-up, so that it is decoded
     before the window closes; a unit whose estimate no longer fits the minutes left when a slot
-    comes free (an earlier one took longer) is not started. Returns the number of units that
-    failed or were not started."""
-    end = clock() + 60 * minutes
+    comes free (an earlier one took longer) is not started.
+
+    ``command_minutes`` (module docstring, *Commands shorter than the window*): this command's
+    own minutes, fewer than the window's. A unit's training is then also cut in time for its
+    sample decoding before the command ends; a unit is started only while at least half a minute
+    of its training (or, trained already, its whole decoding) fits in the command; a ``train``
+    unit that cannot finish inside the command is looked at every :data:`WATCH_SECONDS` in the
+    cache (``progress``, as in :func:`estimate`) and stopped as soon as its training has finished
+    when its decoding no longer fits (the command run again decodes it whole); the units still
+    running when the command ends are stopped. Returns the number of units that failed, were
+    stopped or were not started."""
+    now = clock()
+    end = now + 60 * minutes
+    stop = now + 60 * min(minutes, command_minutes or minutes)
     queue = [step for step in steps if step.decision == "run"]
-    running, problems = [], 0
+    running: list[_Running] = []
+    problems = 0
     while queue or running:
-        for step, process in list(running):
-            code = process.poll()
+        if clock() >= stop:
+            for r in running:
+                print(f"[schedule] stopped at the command's end (run the command again to resume "
+                      f"it): {r.step.unit.label}", flush=True)
+                _stop(r.process)
+            for step in queue:
+                print(f"[schedule] not started, the command ended: {step.unit.label}", flush=True)
+            return problems + len(running) + len(queue)
+        for r in list(running):
+            code = r.process.poll()
             if code is not None:
-                running.remove((step, process))
+                running.remove(r)
                 problems += code != 0
+            elif r.watched and progress is not None and clock() - r.looked >= WATCH_SECONDS:
+                r.looked = clock()
+                trained = [progress(c) for c in r.step.unit.configs]
+                in_command = (stop - clock()) / 60
+                if all(t is not None and t[1] for t in trained) and r.decode_minutes > in_command:
+                    print(f"[schedule] trained; its decoding ({r.decode_minutes:.1f} min) does not "
+                          f"fit the {in_command:.1f} min left in this command, stopped (run the "
+                          f"command again to decode it): {r.step.unit.label}", flush=True)
+                    _stop(r.process)
+                    running.remove(r)
+                    problems += 1
         while queue and len(running) < max(1, int(jobs)):
             step = queue.pop(0)
-            left = (end - clock()) / 60
+            left, in_command = (end - clock()) / 60, (stop - clock()) / 60
             if step.estimate.minutes > left:
                 print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
                 problems += 1
                 continue
-            train = max(0.5, left - (step.estimate.minutes - step.estimate.train_minutes))
-            argv = command_line(step.unit, [*extra, "--train-minutes", f"{train:.2f}"])
+            decode_and_start = step.estimate.minutes - step.estimate.train_minutes
+            decode = decode_and_start - STARTUP_SECONDS / 60
+            train = left - decode_and_start
+            if in_command < left:  # cut in time for a sample decoding before the command ends
+                sample = decode * SAMPLE_SENTENCES / FULL_SENTENCES
+                train = min(train, in_command - STARTUP_SECONDS / 60 - sample)
+            fits = (train >= 0.5 if step.estimate.train_minutes > 0
+                    else decode_and_start <= in_command)
+            if not fits:
+                print(f"[schedule] not started, {in_command:.1f} min left in this command (run "
+                      f"the command again): {step.unit.label}", flush=True)
+                problems += 1
+                continue
+            argv = command_line(step.unit, [*extra, "--train-minutes", f"{max(0.5, train):.2f}"])
             print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
-            running.append((step, launch(argv)))
+            watched = step.unit.command == "train" and step.estimate.minutes > in_command
+            running.append(_Running(step, launch(argv), decode, watched))
         if running:
             pause(POLL_SECONDS)
     return problems
+
+
+def _stop(process, grace: float = 30.0) -> None:
+    """Terminate ``process``, and kill it if it has not ended after ``grace`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _speed(text: str) -> tuple[str, float]:
@@ -441,6 +576,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--jobs", type=positive_int, default=1,
                    help="units run at once, sharing the GPU, each its own process (default 1: one "
                         "after the other); give speeds measured on a GPU so shared (--speed)")
+    p.add_argument("--command-minutes", type=non_negative_float, default=None,
+                   help="minutes this command may run, where fewer than --minutes (a limit on "
+                        "each command): runs are cut and stopped in time, and the same command "
+                        "run again resumes them from this machine's cache")
     p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
     p.add_argument("--device", default="auto", help="passed to the training commands")
     return parse(p, argv)
@@ -449,11 +588,12 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = parse_args(argv)
     steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
-                 window=args.window or None, jobs=args.jobs)
+                 window=args.window or None, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
         return 0
-    return 1 if run_plan(steps, args.minutes, ["--device", args.device], jobs=args.jobs) else 0
+    return 1 if run_plan(steps, args.minutes, ["--device", args.device], jobs=args.jobs,
+                         command_minutes=args.command_minutes, progress=cached_progress) else 0
 
 
 if __name__ == "__main__":
