@@ -305,3 +305,35 @@ def test_a_watched_unit_is_stopped_once_trained_when_its_decoding_no_longer_fits
                           pause=pause, command_minutes=command, progress=progress)
     assert problems == 1 and started[0].stopped
     assert finished_at <= now[0] <= finished_at + S.WATCH_SECONDS + S.POLL_SECONDS  # at once
+
+
+def test_an_interrupted_plan_stops_its_runs():
+    """SIGTERM or Ctrl-C while runs go on (a command's time limit): they are stopped, not left to
+    train on behind the next command."""
+    unit = _unit()
+    each = S.estimate(unit, FIGURES)
+    now, started = [0.0], []
+
+    def launch(argv):
+        started.append(StoppableProcess(now, 60))
+        return started[-1]
+
+    def pause(seconds):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        S.run_plan([S.Step(unit, each, "run")], 30, clock=lambda: now[0], launch=launch,
+                   pause=pause)
+    assert started[0].stopped
+    with pytest.raises(SystemExit) as exit_:
+        S._exit_on_sigterm(S.signal.SIGTERM, None)
+    assert exit_.value.code == 143
+
+
+def test_stop_ends_a_real_process():
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    S._stop(process, grace=5)
+    assert process.poll() is not None

@@ -55,6 +55,7 @@ clock before each starts.
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import subprocess
 import sys
@@ -482,16 +483,28 @@ def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
     stop = now + 60 * min(minutes, command_minutes or minutes)
     queue = [step for step in steps if step.decision == "run"]
     running: list[_Running] = []
+    try:
+        return _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, progress)
+    finally:  # interrupted (SIGTERM, Ctrl-C): no run is left behind, training unwatched
+        for r in running:
+            if r.process.poll() is None:
+                _stop(r.process)
+
+
+def _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, progress) -> int:
+    """:func:`run_plan`'s loop; ``running`` is the caller's, so that it can stop what runs."""
     problems = 0
     while queue or running:
         if clock() >= stop:
+            stopped = len(running)
             for r in running:
                 print(f"[schedule] stopped at the command's end (run the command again to resume "
                       f"it): {r.step.unit.label}", flush=True)
                 _stop(r.process)
+            running.clear()
             for step in queue:
                 print(f"[schedule] not started, the command ended: {step.unit.label}", flush=True)
-            return problems + len(running) + len(queue)
+            return problems + stopped + len(queue)
         for r in list(running):
             code = r.process.poll()
             if code is not None:
@@ -585,8 +598,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parse(p, argv)
 
 
+def _exit_on_sigterm(signum, frame):
+    """SIGTERM (a command's time limit) as an exit, so that :func:`run_plan` stops its runs."""
+    sys.exit(128 + signum)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
                  window=args.window or None, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
