@@ -243,7 +243,8 @@ def test_staleness_reports_profile_and_unreadable_notebooks(project, tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["compsem"] = {
         "chapter": "tiny", "profile": "smoke", "parameters": {"n": 2},
-        "source_sha256": sha256_of(project / "notebooks" / "tiny.py"), "modules": {}}
+        "source_sha256": sha256_of(project / "notebooks" / "tiny.py"), "modules": {},
+        "data": provenance.data_digests("tiny")}
     path = tmp_path / "tiny.ipynb"
     nbformat.write(notebook, path)
     assert any("profile 'smoke'" in p for p in provenance.staleness(path))
@@ -453,3 +454,61 @@ def test_an_interrupted_run_is_one_line_and_keeps_the_book(project, monkeypatch,
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert "compsem: interrupted" in err and "as it was" in err
     assert good.read_bytes() == before
+
+
+def test_a_changed_claim_target_or_result_makes_a_notebook_stale(project, tmp_path, monkeypatch):
+    """The chapter's claims, its targets file (by study prefix) and its result files are
+    recorded by digest; editing any of them, or a notebook recorded without them, is stale."""
+    from compsem import claims
+
+    data = tmp_path / "data"
+    (data / "targets").mkdir(parents=True)
+    (data / "results" / "tiny-chapter" / "run1").mkdir(parents=True)
+    monkeypatch.setattr(paths, "PROJECT_DATA_DIR", data)
+    monkeypatch.setattr(paths, "TARGETS_DIR", data / "targets")
+    (data / "targets" / "tiny.json").write_text("{}")
+    (data / "targets" / "tin.json").write_text("{}")  # a prefix, but not of a study name
+    (data / "results" / "tiny-chapter" / "run1" / "metrics.json").write_text("{}")
+    ledger = ["first"]
+    monkeypatch.setattr(claims, "chapter_entries", lambda chapter: [
+        {"id": "c1", "chapter": chapter, "claim": ledger[0]}])
+    before = provenance.data_digests("tiny-chapter")
+    assert sorted(before) == ["claims", "results", "targets/tiny.json"]
+    ledger[0] = "edited"
+    assert provenance.data_digests("tiny-chapter")["claims"] != before["claims"]
+    ledger[0] = "first"
+    (data / "targets" / "tiny.json").write_text('{"x": {"paper": 1}}')
+    assert provenance.data_digests("tiny-chapter")["targets/tiny.json"] != before["targets/tiny.json"]
+    (data / "results" / "tiny-chapter" / "run2").mkdir()
+    (data / "results" / "tiny-chapter" / "run2" / "metrics.json").write_text("{}")
+    assert provenance.data_digests("tiny-chapter")["results"] != before["results"]
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["compsem"] = {
+        "chapter": "tiny", "profile": "default", "parameters": {},
+        "source_sha256": sha256_of(project / "notebooks" / "tiny.py"), "modules": {},
+        "data": provenance.data_digests("tiny")}
+    notebook.metadata["compsem"]["outputs_sha256"] = report.outputs_digest(notebook)
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(notebook, path)
+    assert provenance.staleness(path) == []
+    (data / "targets" / "tiny.json").write_text('{"x": {"paper": 2}}')
+    assert any("data/targets/tiny.json changed since it was executed" in p
+               for p in provenance.staleness(path))
+    del notebook.metadata["compsem"]["data"]
+    nbformat.write(notebook, path)
+    assert any("records no digests of its data" in p for p in provenance.staleness(path))
+
+    def broken(chapter):
+        raise claims.ClaimError("tiny.yaml: not valid YAML")
+
+    monkeypatch.setattr(claims, "chapter_entries", broken)  # a digest, not a crash of `check`
+    assert provenance.data_digests("tiny-chapter")["claims"] != before["claims"]
+
+
+def test_chapter_entries_are_the_ledgers_entries_as_written():
+    from compsem import claims
+
+    entries = claims.chapter_entries("cogs-models")
+    assert entries and all(e["chapter"] == "cogs-models" for e in entries)
+    assert [e["id"] for e in entries] == [c.id for c in claims.for_chapter("cogs-models")]

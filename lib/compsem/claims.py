@@ -455,6 +455,13 @@ def for_chapter(chapter: str) -> list[Claim]:
     return [claim for claim in all_claims() if claim.chapter == chapter]
 
 
+def chapter_entries(chapter: str) -> list[dict]:
+    """The ledgers' entries for ``chapter`` as written, file by file, not validated (:func:`load`
+    validates): what an executed chapter's provenance records by digest."""
+    return [entry for file in ledger_files() for entry in _read_entries(file)
+            if isinstance(entry, dict) and entry.get("chapter") == chapter]
+
+
 # ---------------------------------------------------------------- verdicts and display
 
 

@@ -8,6 +8,9 @@ Guarantees:
   :func:`library_snapshot`; a run during which one of them changed is refused,
   :func:`changed_while_running`), package versions, git commit, machine, wall time and the
   digest of its outputs (:func:`compsem.report.outputs_digest`): :func:`metadata`;
+- it records too the digests of the data a chapter reads by convention (:func:`data_digests`:
+  its claims, its targets file, its committed result files), so that an edited claim, paper
+  number or new GPU result makes the notebook stale like an edited module;
 - :func:`staleness` compares them with the tree and the outputs with their digest (a number
   edited by hand after the run is reported); an unreadable notebook is reported, not raised.
 """
@@ -15,6 +18,7 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import importlib.util
 import json
 import os
@@ -22,7 +26,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from compsem import determinism, fitcache, paths, report
+from compsem import claims, determinism, fitcache, paths, report
 from compsem.data.registry import sha256_of
 from compsem.parameters import ParameterError, chapters, resolve_parameters, source_path
 
@@ -81,6 +85,32 @@ def library_snapshot() -> dict[str, str]:
     return snapshot
 
 
+def data_digests(chapter: str) -> dict[str, str]:
+    """sha256 of the data ``chapter`` reads by the book's conventions, by kind: ``claims``, its
+    entries in ``data/claims/`` (as loaded, so a comment or a reordered ledger does not count);
+    ``targets``, each ``data/targets/<study>.json`` whose study is the chapter or the start of its
+    name (``sts3k`` for ``sts3k-hybrid``); ``results``, the files under ``data/results/<chapter>/``
+    (their paths and contents). A kind the chapter does not have is left out."""
+    try:
+        entries = json.dumps(claims.chapter_entries(chapter), sort_keys=True, default=str)
+    except claims.ClaimError as error:  # reported by the chapter's run; here only a digest
+        entries = f"unreadable: {error}"
+    digests = {"claims": _sha256_text(entries)}
+    for file in sorted(paths.TARGETS_DIR.glob("*.json")):
+        if chapter == file.stem or chapter.startswith(file.stem + "-"):
+            digests[f"targets/{file.name}"] = sha256_of(file)
+    results = paths.PROJECT_DATA_DIR / "results" / chapter
+    files = sorted(f for f in results.rglob("*") if f.is_file()) if results.is_dir() else []
+    if files:
+        digests["results"] = _sha256_text("\n".join(
+            f"{f.relative_to(results).as_posix()} {sha256_of(f)}" for f in files))
+    return digests
+
+
+def _sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def probe_cell():
     """The code cell (:data:`PROBE_CODE`, tagged :data:`PROBE_TAG`) appended to a chapter before
     it runs."""
@@ -113,17 +143,20 @@ def changed_while_running(chapter: str, before: dict[str, str], source_digest: s
 
 
 def metadata(chapter: str, profile: str, parameters: dict, source_digest: str,
-             module_digests: dict[str, str], wall_time: float, previous: Path, notebook) -> dict:
+             module_digests: dict[str, str], wall_time: float, previous: Path, notebook,
+             data: dict[str, str] | None = None) -> dict:
     """The ``metadata.compsem`` of an executed ``notebook`` (its probe already taken):
     ``module_digests`` those of the modules it imported (:func:`module_hashes`), ``previous``
     the notebook it will replace, whose longest wall time it carries on
-    (:func:`longest_wall_time`)."""
+    (:func:`longest_wall_time`); ``data``: :func:`data_digests` as the run started (taken now
+    when not given)."""
     return {
         "chapter": chapter,
         "profile": profile,
         "parameters": parameters,
         "source_sha256": source_digest,
         "modules": module_digests,
+        "data": data if data is not None else data_digests(chapter),
         "packages": package_versions(),
         "git_commit": git_commit(),
         "machine": (f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores, "
@@ -198,6 +231,17 @@ def staleness(executed: Path) -> list[str]:
         problems.append(f"{executed.name}: its outputs were changed after it was executed (they "
                         f"no longer match the digest its run recorded); re-run it with "
                         f"`compsem run {chapter}`")
+    if not isinstance(meta.get("data"), dict):
+        problems.append(f"{executed.name}: its provenance records no digests of its data (claims, "
+                        f"targets, results); re-run it with `compsem run {chapter}`")
+    else:
+        now = data_digests(chapter)
+        for kind in sorted(set(now) | set(meta["data"])):
+            if now.get(kind) != meta["data"].get(kind):
+                where = {"claims": "its entries in data/claims/",
+                         "results": f"data/results/{chapter}/"}.get(kind, f"data/{kind}")
+                problems.append(f"{executed.name}: {where} changed since it was executed; re-run "
+                                f"it with `compsem run {chapter}`")
     if not isinstance(meta.get("modules"), dict):
         return problems + [f"{executed.name}: provenance lacks its module hashes"]
     current = module_hashes(list(meta["modules"]))

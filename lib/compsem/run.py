@@ -174,6 +174,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
     final = output_dir / f"{chapter}.ipynb"
     source_digest = sha256_of(source_path(chapter))
     library_before = provenance.library_snapshot()  # the code the kernel will import
+    data_before = provenance.data_digests(chapter)  # the claims, targets and results it reads
     notebook = read_notebook(chapter)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.cells.append(provenance.probe_cell())
@@ -225,7 +226,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
                 f"chapter {chapter!r}: {', '.join(changed)} changed while it ran, so the notebook "
                 f"cannot say which code made it; the previous {final} is untouched; run it again")
         result.metadata["compsem"] = provenance.metadata(
-            chapter, profile, parameters, source_digest, module_digests, wall_time, final, result)
+            chapter, profile, parameters, source_digest, module_digests, wall_time, final, result,
+            data_before)
         with tempfile.NamedTemporaryFile("w", dir=output_dir, prefix=f".{chapter}.",
                                          suffix=".ipynb.tmp", delete=False) as handle:
             final_tmp = Path(handle.name)  # unique: concurrent runs never share it
