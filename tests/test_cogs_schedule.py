@@ -26,10 +26,13 @@ def test_the_runbook_expands_in_priority_order():
     single = next(u for u in units if u.command == "auxiliary")
     assert single.argv.count("--seed") == 1 and single.argv[single.argv.index("--seed") + 1] == "1"
     assert "--no-fuse" in single.argv and single.module == "compsem.cogs.seq2seq.auxiliary_train"
-    # Chapter 5 as pairs: a seed's baseline and glossing run are one unit, planned together
-    assert [c["auxiliary"]["objective"] for c in single.configs] == ["none", "gloss"]
-    assert {c["seed"] for c in single.configs} == {1}
-    with pytest.raises(ValueError, match="mode 'pairs' is not single, group or pair"):
+    # Chapter 5 seed by seed: a seed's baseline, then its glossing run, then the next seed's
+    chapter5 = [u for u in units if u.command == "auxiliary"]
+    assert [(u.configs[0]["seed"], u.configs[0]["auxiliary"]["objective"]) for u in chapter5[:4]] \
+        == [(1, "none"), (1, "gloss"), (2, "none"), (2, "gloss")]
+    assert all(len(u.configs) == 1 for u in chapter5) and len(chapter5) == 10
+    assert chapter5[1].argv[chapter5[1].argv.index("--objective") + 1:][:1] == ("gloss",)
+    with pytest.raises(ValueError, match="mode 'pairs' is not single, group or seed"):
         S.units((("x", "train", ("--model", "transformer"), "pairs"),))
     # every unit's arguments give back exactly its configurations
     for unit in units[:3] + groups[:1]:
@@ -209,17 +212,17 @@ def test_what_the_cache_holds_shortens_the_estimate():
     by a time budget by the updates it lacks, at least one validation interval."""
     unit = _unit()
     full = S.estimate(unit, FIGURES)
-    decode_only = S.estimate(unit, FIGURES, progress=lambda c: (4000, True))
+    decode_only = S.estimate(unit, FIGURES, progress=lambda c: {"cogs": (4000, True)})
     assert decode_only.train_minutes == 0 and "finished in the cache" in decode_only.note
     assert decode_only.minutes == pytest.approx(full.minutes - full.train_minutes)
-    half = S.estimate(unit, FIGURES, progress=lambda c: (3000, False))
+    half = S.estimate(unit, FIGURES, progress=lambda c: {"cogs": (3000, False)})
     assert half.train_minutes == pytest.approx(1000 * 0.05 / 60)
     assert "3,000 of 4,000 updates in the cache" in half.note
-    beyond = S.estimate(unit, FIGURES, progress=lambda c: (4500, False))  # past the guessed stop
+    beyond = S.estimate(unit, FIGURES, progress=lambda c: {"cogs": (4500, False)})  # past the stop
     assert beyond.train_minutes == pytest.approx(500 * 0.05 / 60)  # one validation interval
-    assert S.estimate(unit, FIGURES, progress=lambda c: None) == full
+    assert S.estimate(unit, FIGURES, progress=lambda c: {}) == full
     steps = S.plan([unit], decode_only.minutes + 0.01, FIGURES, done=lambda u: False,
-                   progress=lambda c: (4000, True))
+                   progress=lambda c: {"cogs": (4000, True)})
     assert [s.decision for s in steps] == ["run"]  # the decoding alone fits
 
 
@@ -228,13 +231,13 @@ def test_cached_progress_reads_the_checkpoint_of_this_machine(tmp_path, monkeypa
 
     monkeypatch.setattr(experiment, "checkpoint_dir", lambda config: tmp_path)
     config = make_config("transformer", seed=1)
-    assert S.cached_progress(config) is None
+    assert S.cached_progress(config) == {}
     trainer._save(tmp_path / "last.pt", {"state": {"step": 700, "done": True,
                                                    "stop_reason": "time limit"}})
-    assert S.cached_progress(config) == (700, False)  # cut by a budget: resumes
+    assert S.cached_progress(config) == {"cogs": (700, False)}  # cut by a budget: resumes
     trainer._save(tmp_path / "last.pt", {"state": {"step": 4000, "done": True,
                                                    "stop_reason": "early stopping"}})
-    assert S.cached_progress(config) == (4000, True)
+    assert S.cached_progress(config) == {"cogs": (4000, True)}
 
 
 class StoppableProcess(FakeProcess):
@@ -277,7 +280,7 @@ def test_a_command_shorter_than_the_window_cuts_training_and_stops_what_runs_at_
     assert budget == pytest.approx(command - S.STARTUP_SECONDS / 60 - sample, abs=0.01)
     assert problems == 1 and started[0].stopped  # stopped at the command's end
     assert now[0] == pytest.approx(60 * command, abs=S.POLL_SECONDS)
-    trained = S.estimate(unit, FIGURES, progress=lambda c: (4000, True))
+    trained = S.estimate(unit, FIGURES, progress=lambda c: {"cogs": (4000, True)})
     started.clear()
     problems = S.run_plan([S.Step(unit, trained, "run")], 30, clock=lambda: [0.0][0],
                           launch=launch, pause=pause, command_minutes=trained.minutes - 0.1)
@@ -298,7 +301,7 @@ def test_a_watched_unit_is_stopped_once_trained_when_its_decoding_no_longer_fits
         now[0] += seconds
 
     def progress(config):
-        return (4000, True) if now[0] >= finished_at else (1000, False)
+        return {"cogs": (4000, True) if now[0] >= finished_at else (1000, False)}
 
     command = each.minutes - decode / 2  # trained in time, decoded only halfway
     problems = S.run_plan([S.Step(unit, each, "run")], 30, clock=lambda: now[0], launch=launch,
@@ -337,3 +340,51 @@ def test_stop_ends_a_real_process():
     process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     S._stop(process, grace=5)
     assert process.poll() is not None
+
+
+def _chapter5(objective="gloss", seed=1):
+    from compsem.cogs.seq2seq import auxiliary_train
+
+    argv = ["--model", "transformer", "--objective", objective, "--seed", str(seed), "--no-fuse"]
+    (config,) = auxiliary_train.configurations(auxiliary_train.parse_args(argv))
+    return S.Unit(f"chapter 5 {objective}", "auxiliary", tuple(argv), (config,))
+
+
+def test_a_chapter5_run_adds_its_auxiliary_stage_measured_guessed_or_held():
+    gloss, baseline = _chapter5(), _chapter5("none")
+    base = S.estimate(baseline, FIGURES)
+    assert "gloss" not in base.note and base.train_minutes == pytest.approx(4000 * 0.05 / 60)
+    guessed = S.estimate(gloss, FIGURES)  # no stage measured: the COGS stage's 4,000, a guess
+    assert guessed.train_minutes == pytest.approx(8000 * 0.05 / 60) and guessed.bound
+    assert "4,000 gloss (as the COGS stage, a guess)" in guessed.note
+    measured = S.Measured({"transformer": 0.05}, {("transformer", 1): 4000},
+                          {("transformer", "beam"): 120.0}, {}, {},
+                          {("transformer", "gloss"): 6500})
+    assert S.estimate(gloss, measured).train_minutes == pytest.approx(10500 * 0.05 / 60)
+    held = S.estimate(gloss, FIGURES, progress=lambda c: {"auxiliary": (5000, True),
+                                                           "cogs": (1000, False)})
+    assert held.train_minutes == pytest.approx(3000 * 0.05 / 60)  # the COGS stage's rest only
+    assert "finished in the cache" in held.note and "1,000 of 4,000 updates" in held.note
+    pairs = [(gloss.configs[0], {**_metrics(3000, 300.0), "aux_steps": 6500,
+                                 "aux_stop_reason": "early stopping"})]
+    assert S.measured(pairs).auxiliary_updates == {("transformer", "gloss"): 6500}
+
+
+def test_cached_progress_reads_both_stages_of_a_chapter5_run(tmp_path, monkeypatch):
+    from compsem.cogs.seq2seq import trainer, two_stage
+    from compsem.cogs.seq2seq.auxiliary_config import stage_one_config
+    from compsem.cogs.seq2seq.config import training_hash
+
+    monkeypatch.setattr(two_stage, "checkpoint_root", lambda where=None: tmp_path)
+    (config,) = _chapter5().configs
+    assert S.cached_progress(config) == {}
+    first = tmp_path / "auxiliary" / training_hash(stage_one_config(config))
+    first.mkdir(parents=True)
+    trainer._save(first / "last.pt", {"state": {"step": 5000, "done": True,
+                                                "stop_reason": "early stopping"}})
+    second = tmp_path / "cogs" / training_hash(config)
+    second.mkdir(parents=True)
+    trainer._save(second / "last.pt", {"state": {"step": 3500, "start_step": 2500, "done": False,
+                                                 "stop_reason": ""}})
+    assert S.cached_progress(config) == {"auxiliary": (5000, True), "cogs": (1000, False)}
+    assert not S._finished(S.cached_progress(config))

@@ -28,16 +28,20 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   ``--train-minutes`` and decoded on a sample, and resumes from its checkpoint when the command
   runs again on the same machine); without any, the configuration's ``max_steps`` (an upper
   bound, marked as such);
-  a Chapter 5 run adds its auxiliary stage's;
+  a Chapter 5 run adds its auxiliary stage's: the most updates of a committed GPU run's stage of
+  that model and objective to its rule; else the COGS stage's expected updates (a guess: the
+  glossing stage's dev loss was still falling fast after 1,000 updates in the one probe, and
+  with a patience of 5 validations it runs 3,500 updates at least), else its cap;
 - decoding: the longest decoding of a committed GPU run of the same model and decoding method
   over the whole sets; else, for a size variant, the median decoding of its trained siblings
   (the 1-, 2- and 6-layer Transformers), each scaled by the ratio of the two models' benchmarked
   beam speeds (a guess, marked: the benchmark decodes an untrained model whose outputs run to
   the length cap, so its own figure overstates a trained model's decoding by 2-5 times); else
   the sentences over :data:`BENCH_BEAM_SENTENCES_PER_SECOND`;
-- what this machine's cache already holds (a ``train`` unit run before in the same window): a
-  run whose training finished by its rule is estimated by its decoding alone, a run cut by a time
-  budget by the updates it still lacks (at least one validation interval).
+- what this machine's cache already holds (a unit run before in the same window), stage by
+  stage: a stage whose training finished by its rule costs nothing more (a run trained to its
+  end, its decoding alone), a stage cut by a time budget the updates it still lacks (at least one
+  validation interval).
 
 **Commands shorter than the window.** Where one command may run for less than the window
 (``--command-minutes``), units are planned against the window's minutes and each command runs
@@ -113,7 +117,7 @@ RUNBOOK: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     ("Table 4-5: Transformer, 1 exposure, seeds 4-5", "train",
      ("--model", "transformer", "--exposures", "1", "--seed", "4", "5"), "single"),
     ("Chapter 5: Transformer baseline and glossing", "auxiliary",
-     ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), "pair"),
+     ("--model", "transformer", "--objective", "none", "gloss", "--seed", *SEEDS, "--no-fuse"), "seed"),
     ("Table 4-5: Transformer, 100 exposures", "train",
      ("--model", "transformer", "--exposures", "100", "--seed", *SEEDS), "single"),
     ("Figure 4-3: 1- and 6-layer Transformers", "train",
@@ -122,9 +126,10 @@ RUNBOOK: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
      ("--model", "lstm", "bilstm", "--exposures", "1", "100", "--seed", *SEEDS), "group"),
 )
 """The runbook's priority order: (label, command, arguments, how its runs form units: ``single``,
-one run each; ``group``, the seeds of a configuration trained as one model; ``pair``, one
-unit per seed holding every objective of Chapter 5, since a baseline without its glossing run
-compares nothing)."""
+one run each; ``group``, the seeds of a configuration trained as one model; ``seed``, one run
+each, seed by seed, so that a seed's baseline and glossing run of Chapter 5 come one after the
+other and the pairs the chapter compares complete first; a pair is not one unit, since its two
+runs together take longer than a GPU window of 15 minutes)."""
 
 
 def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
@@ -136,22 +141,17 @@ def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
 
 
 def units(runbook=RUNBOOK) -> list[Unit]:
-    """The runbook as units: one per configuration, one per seed group (same model, same
-    exposures and, for Chapter 5, objective) where the entry trains groups, or one per seed with
-    all its objectives where the entry pairs them."""
+    """The runbook as units: one per configuration (seed by seed where the entry says ``seed``),
+    or one per seed group (same model, same exposures and, for Chapter 5, objective) where the
+    entry trains groups."""
     out = []
     for label, command, argv, mode in runbook:
-        if mode not in ("single", "group", "pair"):
-            raise ValueError(f"runbook entry {label!r}: mode {mode!r} is not single, group or pair")
+        if mode not in ("single", "group", "seed"):
+            raise ValueError(f"runbook entry {label!r}: mode {mode!r} is not single, group or seed")
         configs = _configurations(command, argv)
-        if mode == "pair":
-            for seed in dict.fromkeys(c["seed"] for c in configs):
-                members = [c for c in configs if c["seed"] == seed]
-                objectives = [c["auxiliary"]["objective"] for c in members]
-                out.append(Unit(f"{label}: {_describe_group(members[0]).rsplit(', ', 1)[0]}, "
-                                f"{' and '.join(objectives)}, seed {seed}", command,
-                                _one(argv, members[0], [str(seed)], objectives), tuple(members)))
-        elif mode == "group":
+        if mode == "seed":
+            configs = sorted(configs, key=lambda c: c["seed"])  # stable: objectives in order
+        if mode == "group":
             keys = list(dict.fromkeys(_group_key(c) for c in configs))
             for key in keys:
                 members = [c for c in configs if _group_key(c) == key]
@@ -178,15 +178,13 @@ def _describe_group(config: dict) -> str:
     return text + (f", {aux}" if aux else "")
 
 
-def _one(argv: Sequence[str], config: dict, seeds: list[str],
-         objectives: list[str] | None = None) -> tuple[str, ...]:
-    """``argv`` narrowed to ``config``'s model, exposures (and objective, or ``objectives``) and
-    ``seeds``."""
+def _one(argv: Sequence[str], config: dict, seeds: list[str]) -> tuple[str, ...]:
+    """``argv`` narrowed to ``config``'s model, exposures (and objective) and ``seeds``."""
     values = {"--model": [config["model"]], "--exposures": [str(config["data"]["exposures"])],
               "--seed": seeds}
     aux = config.get("auxiliary", {}).get("objective")
     if aux:
-        values["--objective"] = list(objectives or [aux])
+        values["--objective"] = [aux]
     out, skip = [], False
     for token in argv:
         if token.startswith("--"):
@@ -206,19 +204,21 @@ class Measured:
     single runs (``seconds_per_update``) and, per seed, of seed groups trained as one model
     (``group_seconds_per_update``); updates to the paper's stopping rule by (model, exposures);
     seconds of a whole decoding by (model, method): the longest (``decode_seconds``) and every
-    run's (``decode_runs``)."""
+    run's (``decode_runs``); updates of Chapter 5's auxiliary stage to its stopping rule by
+    (model, objective) (``auxiliary_updates``)."""
 
     seconds_per_update: dict
     updates: dict
     decode_seconds: dict
     group_seconds_per_update: dict = field(default_factory=dict)
     decode_runs: dict = field(default_factory=dict)
+    auxiliary_updates: dict = field(default_factory=dict)
 
 
 def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
     """:class:`Measured` from ``(config, metrics)`` of finished runs; only runs on a GPU count
     (``metrics["device"]`` starts with ``cuda``)."""
-    speed, group_speed, updates, decode = {}, {}, {}, {}
+    speed, group_speed, updates, decode, auxiliary = {}, {}, {}, {}, {}
     for config, metrics in pairs:
         if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
             continue
@@ -229,24 +229,44 @@ def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
         if metrics.get("stop_reason") == "early stopping" and "auxiliary" not in config:
             key = (model, config["data"]["exposures"])
             updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
+        if metrics.get("aux_stop_reason") == "early stopping":
+            key = (model, config["auxiliary"]["objective"])
+            auxiliary[key] = max(auxiliary.get(key, 0), int(metrics["aux_steps"]))
         decoding = config["decoding"]
         if not decoding.get("per_case") and not decoding.get("per_split"):
             decode.setdefault((model, decoding["method"]), []).append(float(metrics["decode_seconds"]))
     return Measured({m: statistics.median(v) for m, v in speed.items()}, updates,
                     {key: max(v) for key, v in decode.items()},
-                    {m: statistics.median(v) for m, v in group_speed.items()}, decode)
+                    {m: statistics.median(v) for m, v in group_speed.items()}, decode, auxiliary)
 
 
-def cached_progress(config: dict) -> tuple[int, bool] | None:
-    """(updates trained, finished by its stopping rule) of ``config``'s training in this
-    machine's checkpoint cache (``last.pt``, its digest checked), or None where it has none."""
-    from compsem.cogs.seq2seq import experiment, trainer
+def cached_progress(config: dict) -> dict[str, tuple[int, bool]]:
+    """What this machine's checkpoint cache holds of ``config``'s training, by stage (``cogs``;
+    for Chapter 5 also ``auxiliary``): (updates of that stage, finished by its stopping rule),
+    read from each stage's ``last.pt`` (its digest checked); a stage without one is left out."""
+    from compsem.cogs.seq2seq import experiment, trainer, two_stage
+    from compsem.cogs.seq2seq.auxiliary_config import stage_one_config
+    from compsem.cogs.seq2seq.config import training_hash
 
-    last = experiment.checkpoint_dir(config) / "last.pt"
-    if not last.exists():
-        return None
-    state = trainer.load_checkpoint(last)["state"]
-    return int(state["step"]), bool(state["done"]) and state["stop_reason"] != "time limit"
+    if "auxiliary" not in config:
+        folders = {"cogs": experiment.checkpoint_dir(config)}
+    else:
+        root = two_stage.checkpoint_root()
+        folders = {"cogs": root / "cogs" / training_hash(config)}
+        if config["auxiliary"]["objective"] != "none":
+            folders["auxiliary"] = root / "auxiliary" / training_hash(stage_one_config(config))
+    held = {}
+    for stage, folder in folders.items():
+        if (folder / "last.pt").exists():
+            state = trainer.load_checkpoint(folder / "last.pt")["state"]
+            held[stage] = (int(state["step"]) - int(state.get("start_step", 0)),
+                           bool(state["done"]) and state["stop_reason"] != "time limit")
+    return held
+
+
+def _finished(held: dict[str, tuple[int, bool]]) -> bool:
+    """Whether a :func:`cached_progress` says the whole training has finished."""
+    return held.get("cogs", (0, False))[1]
 
 
 def committed_runs() -> list[tuple[dict, dict]]:
@@ -281,11 +301,11 @@ class Estimate:
 
 
 def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
-             progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> Estimate | None:
+             progress: Callable[[dict], dict] | None = None) -> Estimate | None:
     """Minutes ``unit`` needs from start to saved results (module docstring); None when no speed
-    is known for its model (measured, benchmarked or given). ``progress``: a configuration's
-    (updates trained, training finished by its rule) in this machine's cache, None without a
-    checkpoint (:func:`cached_progress`); not given, every run starts from nothing."""
+    is known for its model (measured, benchmarked or given). ``progress``: what this machine's
+    cache holds of a configuration's training (:func:`cached_progress`); not given, every run
+    starts from nothing."""
     config = unit.configs[0]
     model = config["model"]
     speed = (speeds or {}).get(model, figures.seconds_per_update.get(model))
@@ -302,8 +322,7 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
             speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
     pieces: dict[tuple, int] = {}  # (updates, how shown, decoding s, its source, a guess) -> runs
     for c in unit.configs:
-        trained = progress(c) if progress is not None and unit.command == "train" else None
-        piece = _expected_run(c, model, figures, trained)
+        piece = _expected_run(c, model, figures, progress(c) if progress is not None else {})
         pieces[piece] = pieces.get(piece, 0) + 1
     train = sum(n * updates * speed for (updates, *_), n in pieces.items())
     seconds = STARTUP_SECONDS + train + sum(n * decode for (_, _, decode, *_), n in pieces.items())
@@ -314,10 +333,10 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
 
 
 def _expected_run(config: dict, model: str, figures: Measured,
-                  trained: tuple[int, bool] | None = None) -> tuple[int, str, float, str, bool]:
+                  held: dict | None = None) -> tuple[int, str, float, str, bool]:
     """One configuration's expected updates, how they are shown, its decoding seconds and where
     they come from, and whether the updates or the decoding are a bound or a guess rather than
-    measured (module docstring); ``trained``: its (updates, finished) in the cache."""
+    measured (module docstring); ``held``: what the cache holds of it (:func:`cached_progress`)."""
     exposures = config["data"]["exposures"]
     stop, source_of_stop = figures.updates.get((model, exposures)), ""
     if stop is None:  # the same model's stop with other exposures: a guess, marked as one
@@ -332,17 +351,19 @@ def _expected_run(config: dict, model: str, figures: Measured,
             source_of_stop = f" (as the {family}, {exposures} exposure(s))"
     updates = stop if stop is not None else int(config["training"]["max_steps"])
     shown = f"{updates:,} updates{' (cap)' if stop is None else source_of_stop}"
-    if trained is not None:
-        done, finished = trained
-        left = 0 if finished else max(updates - done, int(config["training"]["valid_every"]))
-        shown = (f"{left:,} updates (finished in the cache)" if finished else
-                 f"{left:,} updates ({done:,} of {shown} in the cache)")
-        updates = left
+    updates, shown = _left(updates, shown, (held or {}).get("cogs"), config["training"])
     aux = config.get("auxiliary")
     auxiliary = aux is not None and aux.get("objective", "none") != "none"
-    if auxiliary:
-        updates += int(aux["training"]["max_steps"])  # no auxiliary stage has run to its stop yet
-        shown += f" + {int(aux['training']['max_steps']):,} auxiliary (cap)"
+    if auxiliary:  # the stage's measured stop; else the COGS stage's, a guess; else its cap
+        objective = aux["objective"]
+        first = figures.auxiliary_updates.get((model, objective))
+        how_first = "" if first is not None else " (as the COGS stage, a guess)"
+        if first is None:
+            first = stop if stop is not None else int(aux["training"]["max_steps"])
+            how_first = how_first if stop is not None else " (cap)"
+        more, more_shown = _left(first, f"{first:,} {objective}{how_first}",
+                                 (held or {}).get("auxiliary"), aux["training"])
+        updates, shown = updates + more, f"{shown} + {more_shown}"
     method = config["decoding"]["method"]
     decode, how = figures.decode_seconds.get((model, method)), ""
     if decode is None:
@@ -351,8 +372,22 @@ def _expected_run(config: dict, model: str, figures: Measured,
         rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(
             model, BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0))
         decode, how = FULL_SENTENCES / rate, " (benchmark)"
-    guessed = stop is None or bool(source_of_stop) or auxiliary or bool(how)
+    guessed = (stop is None or bool(source_of_stop) or bool(how)
+               or (auxiliary and (model, aux["objective"]) not in figures.auxiliary_updates))
     return updates, shown, float(decode), how, guessed
+
+
+def _left(updates: int, shown: str, held: tuple[int, bool] | None,
+          training: dict) -> tuple[int, str]:
+    """A stage's updates still to train, and how they are shown, given what the cache ``held``
+    of it: none when it finished, else what it lacks, at least one validation interval."""
+    if held is None:
+        return updates, shown
+    done, finished = held
+    if finished:
+        return 0, f"0 updates ({shown}: finished in the cache)"
+    left = max(updates - done, int(training["valid_every"]))
+    return left, f"{left:,} updates ({done:,} of {shown} in the cache)"
 
 
 def _sibling_decoding(model: str, method: str, figures: Measured) -> float | None:
@@ -384,7 +419,7 @@ DECISIONS = ("run", "done", "does not fit", "longer than a window", "no speed kn
 def plan(candidates: Sequence[Unit], minutes: float, figures: Measured,
          done: Callable[[Unit], bool], speeds: dict | None = None,
          window: float | None = None, jobs: int = 1,
-         progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> list[Step]:
+         progress: Callable[[dict], dict] | None = None) -> list[Step]:
     """Every unit in priority order with its estimate and decision (:data:`DECISIONS`): ``run``
     when it is not done and fits in the minutes left after the units chosen before it; ``does
     not fit`` the minutes left, or ``longer than a window`` of ``window`` minutes (it can never
@@ -463,7 +498,7 @@ def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
              clock: Callable[[], float] = time.monotonic, jobs: int = 1,
              launch: Callable = subprocess.Popen, pause: Callable[[float], None] = time.sleep,
              command_minutes: float | None = None,
-             progress: Callable[[dict], tuple[int, bool] | None] | None = None) -> int:
+             progress: Callable[[dict], dict] | None = None) -> int:
     """Run the ``run`` units in order, up to ``jobs`` at a time (each its own process), each under
     ``--train-minutes`` = the minutes left less its decoding and start-up, so that it is decoded
     before the window closes; a unit whose estimate no longer fits the minutes left when a slot
@@ -472,8 +507,8 @@ def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
     ``command_minutes`` (module docstring, *Commands shorter than the window*): this command's
     own minutes, fewer than the window's. A unit's training is then also cut in time for its
     sample decoding before the command ends; a unit is started only while at least half a minute
-    of its training (or, trained already, its whole decoding) fits in the command; a ``train``
-    unit that cannot finish inside the command is looked at every :data:`WATCH_SECONDS` in the
+    of its training (or, trained already, its whole decoding) fits in the command; a unit that
+    cannot finish inside the command is looked at every :data:`WATCH_SECONDS` in the
     cache (``progress``, as in :func:`estimate`) and stopped as soon as its training has finished
     when its decoding no longer fits (the command run again decodes it whole); the units still
     running when the command ends are stopped. Returns the number of units that failed, were
@@ -512,9 +547,9 @@ def _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, pro
                 problems += code != 0
             elif r.watched and progress is not None and clock() - r.looked >= WATCH_SECONDS:
                 r.looked = clock()
-                trained = [progress(c) for c in r.step.unit.configs]
                 in_command = (stop - clock()) / 60
-                if all(t is not None and t[1] for t in trained) and r.decode_minutes > in_command:
+                if (all(_finished(progress(c)) for c in r.step.unit.configs)
+                        and r.decode_minutes > in_command):
                     print(f"[schedule] trained; its decoding ({r.decode_minutes:.1f} min) does not "
                           f"fit the {in_command:.1f} min left in this command, stopped (run the "
                           f"command again to decode it): {r.step.unit.label}", flush=True)
@@ -543,7 +578,7 @@ def _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, pro
                 continue
             argv = command_line(step.unit, [*extra, "--train-minutes", f"{max(0.5, train):.2f}"])
             print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
-            watched = step.unit.command == "train" and step.estimate.minutes > in_command
+            watched = step.estimate.minutes > in_command
             running.append(_Running(step, launch(argv), decode, watched))
         if running:
             pause(POLL_SECONDS)
