@@ -238,6 +238,8 @@ def test_cached_progress_reads_the_checkpoint_of_this_machine(tmp_path, monkeypa
     trainer._save(tmp_path / "last.pt", {"state": {"step": 4000, "done": True,
                                                    "stop_reason": "early stopping"}})
     assert S.cached_progress(config) == {"cogs": (4000, True)}
+    (tmp_path / "last.pt.sha256").write_text("0" * 64 + "\n")  # mid-write, or damaged
+    assert S.cached_progress(config) == {}
 
 
 class StoppableProcess(FakeProcess):

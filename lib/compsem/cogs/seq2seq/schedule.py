@@ -243,7 +243,8 @@ def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
 def cached_progress(config: dict) -> dict[str, tuple[int, bool]]:
     """What this machine's checkpoint cache holds of ``config``'s training, by stage (``cogs``;
     for Chapter 5 also ``auxiliary``): (updates of that stage, finished by its stopping rule),
-    read from each stage's ``last.pt`` (its digest checked); a stage without one is left out."""
+    read from each stage's ``last.pt`` (its digest checked); a stage without one, or whose file
+    does not match its digest, is left out."""
     from compsem.cogs.seq2seq import experiment, trainer, two_stage
     from compsem.cogs.seq2seq.auxiliary_config import stage_one_config
     from compsem.cogs.seq2seq.config import training_hash
@@ -258,7 +259,10 @@ def cached_progress(config: dict) -> dict[str, tuple[int, bool]]:
     held = {}
     for stage, folder in folders.items():
         if (folder / "last.pt").exists():
-            state = trainer.load_checkpoint(folder / "last.pt")["state"]
+            try:
+                state = trainer.load_checkpoint(folder / "last.pt")["state"]
+            except RuntimeError:  # caught between the file and its digest being written, or
+                continue  # damaged (the trainer names it when it resumes): not counted
             held[stage] = (int(state["step"]) - int(state.get("start_step", 0)),
                            bool(state["done"]) and state["stop_reason"] != "time limit")
     return held
