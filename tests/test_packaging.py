@@ -311,6 +311,10 @@ def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeyp
             words = words[1:]
         if not words:
             continue
+        if words[:2] == ["bash", ".device/run.sh"]:  # the bundle's runner: the command it runs
+            words = words[2:]
+            if words[:2] == ["python3", "-m"]:
+                words = [".venv/bin/python", *words[1:]]
         head = words[0]
         if head == "make":
             _make_dry_run(*words[1:])
