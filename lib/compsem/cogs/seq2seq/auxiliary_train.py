@@ -5,16 +5,15 @@ Examples::
     # the Transformer's baseline and glossing, 5 seeds, on one GPU: four runs at a time, one
     # batch of the large output layer at a time (--no-fuse: the vocabulary of the auxiliary
     # text has over 56,000 target types), training cut after 6 minutes so that a 10-minute
-    # command also decodes (greedily: beam 5, the paper's, costs minutes per run on gen); run
-    # it again until --list shows every run done: finished runs are skipped, interrupted ones
-    # resume in either stage from their checkpoints
+    # command also decodes (beam 5, the paper's decoding and the chapter's default; --greedy is
+    # faster); run it again until --list shows every run done: finished runs are skipped,
+    # interrupted ones resume in either stage from their checkpoints
     python -m compsem.cogs.seq2seq.auxiliary_train --model transformer --objective none gloss \
-        --seed 1 2 3 4 5 --jobs 4 --no-fuse --train-minutes 6 --greedy
+        --seed 1 2 3 4 5 --jobs 4 --no-fuse --train-minutes 6
 
     # the whole grid (Transformer, LSTM, BiLSTM x baseline, glossing, denoising x seeds 1-5),
     # the Transformer's baseline and glossing first
-    python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse --train-minutes 6 \
-        --greedy
+    python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse --train-minutes 6
 
     # ten seeds, as the dissertation
     python -m compsem.cogs.seq2seq.auxiliary_train --grid --seed 1 2 3 4 5 6 7 8 9 10
