@@ -18,7 +18,6 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import importlib.util
 import json
 import os
@@ -92,23 +91,19 @@ def data_digests(chapter: str) -> dict[str, str]:
     name (``sts3k`` for ``sts3k-hybrid``); ``results``, the files under ``data/results/<chapter>/``
     (their paths and contents). A kind the chapter does not have is left out."""
     try:
-        entries = json.dumps(claims.chapter_entries(chapter), sort_keys=True, default=str)
+        entries = {"entries": claims.chapter_entries(chapter)}
     except claims.ClaimError as error:  # reported by the chapter's run; here only a digest
-        entries = f"unreadable: {error}"
-    digests = {"claims": _sha256_text(entries)}
+        entries = {"unreadable": str(error)}
+    digests = {"claims": fitcache.key(entries)}
     for file in sorted(paths.TARGETS_DIR.glob("*.json")):
         if chapter == file.stem or chapter.startswith(file.stem + "-"):
             digests[f"targets/{file.name}"] = sha256_of(file)
     results = paths.PROJECT_DATA_DIR / "results" / chapter
     files = sorted(f for f in results.rglob("*") if f.is_file()) if results.is_dir() else []
     if files:
-        digests["results"] = _sha256_text("\n".join(
-            f"{f.relative_to(results).as_posix()} {sha256_of(f)}" for f in files))
+        digests["results"] = fitcache.key({f.relative_to(results).as_posix(): sha256_of(f)
+                                           for f in files})
     return digests
-
-
-def _sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def probe_cell():
@@ -144,19 +139,18 @@ def changed_while_running(chapter: str, before: dict[str, str], source_digest: s
 
 def metadata(chapter: str, profile: str, parameters: dict, source_digest: str,
              module_digests: dict[str, str], wall_time: float, previous: Path, notebook,
-             data: dict[str, str] | None = None) -> dict:
+             data: dict[str, str]) -> dict:
     """The ``metadata.compsem`` of an executed ``notebook`` (its probe already taken):
     ``module_digests`` those of the modules it imported (:func:`module_hashes`), ``previous``
     the notebook it will replace, whose longest wall time it carries on
-    (:func:`longest_wall_time`); ``data``: :func:`data_digests` as the run started (taken now
-    when not given)."""
+    (:func:`longest_wall_time`); ``data``: :func:`data_digests` as the run started."""
     return {
         "chapter": chapter,
         "profile": profile,
         "parameters": parameters,
         "source_sha256": source_digest,
         "modules": module_digests,
-        "data": data if data is not None else data_digests(chapter),
+        "data": data,
         "packages": package_versions(),
         "git_commit": git_commit(),
         "machine": (f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores, "

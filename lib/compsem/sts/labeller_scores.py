@@ -264,16 +264,13 @@ def object_naming(name: str = IN_SAMPLE_SET, n_resamples: int = stats.BOOTSTRAP_
     correct = {"constant": (frame["patient"] == majority).to_numpy(float),
                "lexname": (frame["patient"] == held_out).to_numpy(float),
                "verb": (frame["patient"] == (verb_share > 0.5)).to_numpy(float)}
-    gain = scipy_stats.bootstrap((correct["lexname"], correct["constant"]),
-                                 lambda a, b, axis=-1: np.mean(a, axis=axis) - np.mean(b, axis=axis),
-                                 paired=True, vectorized=True, n_resamples=n_resamples,
-                                 confidence_level=level, method="percentile",
-                                 rng=np.random.default_rng(seed)).confidence_interval
+    gain_low, gain_high = stats.paired_mean_interval(correct["lexname"], correct["constant"],
+                                                     n_resamples, seed, level)
     mixed = frame.groupby("verb")["patient"].agg(lambda s: 0 < s.mean() < 1)
     return {"sentences": len(frame), "verbs": int(frame["verb"].nunique()), "mixed_verbs": int(mixed.sum()),
             **{key: float(value.mean()) for key, value in correct.items()},
             "lexname_gain": float(correct["lexname"].mean() - correct["constant"].mean()),
-            "lexname_gain_low": float(gain.low), "lexname_gain_high": float(gain.high)}
+            "lexname_gain_low": gain_low, "lexname_gain_high": gain_high}
 
 
 def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vectors, stopwords,

@@ -356,16 +356,15 @@ def _expected_run(config: dict, model: str, figures: Measured,
     updates = stop if stop is not None else int(config["training"]["max_steps"])
     shown = f"{updates:,} updates{' (cap)' if stop is None else source_of_stop}"
     updates, shown = _left(updates, shown, (held or {}).get("cogs"), config["training"])
-    aux = config.get("auxiliary")
-    auxiliary = aux is not None and aux.get("objective", "none") != "none"
-    if auxiliary:  # the stage's measured stop; else the COGS stage's, a guess; else its cap
-        objective = aux["objective"]
-        first = figures.auxiliary_updates.get((model, objective))
-        how_first = "" if first is not None else " (as the COGS stage, a guess)"
-        if first is None:
-            first = stop if stop is not None else int(aux["training"]["max_steps"])
-            how_first = how_first if stop is not None else " (cap)"
-        more, more_shown = _left(first, f"{first:,} {objective}{how_first}",
+    aux, how_first = config.get("auxiliary"), ""
+    if aux is not None and aux.get("objective", "none") != "none":
+        # the stage's measured stop; else the COGS stage's, a guess; else its cap
+        first = figures.auxiliary_updates.get((model, aux["objective"]))
+        if first is None and stop is not None:
+            first, how_first = stop, " (as the COGS stage, a guess)"
+        elif first is None:
+            first, how_first = int(aux["training"]["max_steps"]), " (cap)"
+        more, more_shown = _left(first, f"{first:,} {aux['objective']}{how_first}",
                                  (held or {}).get("auxiliary"), aux["training"])
         updates, shown = updates + more, f"{shown} + {more_shown}"
     method = config["decoding"]["method"]
@@ -376,8 +375,7 @@ def _expected_run(config: dict, model: str, figures: Measured,
         rate = BENCH_BEAM_SENTENCES_PER_SECOND.get(
             model, BENCH_BEAM_SENTENCES_PER_SECOND.get(model.split("-")[0], 50.0))
         decode, how = FULL_SENTENCES / rate, " (benchmark)"
-    guessed = (stop is None or bool(source_of_stop) or bool(how)
-               or (auxiliary and (model, aux["objective"]) not in figures.auxiliary_updates))
+    guessed = stop is None or bool(source_of_stop or how or how_first)
     return updates, shown, float(decode), how, guessed
 
 
@@ -522,71 +520,66 @@ def run_plan(steps: Sequence[Step], minutes: float, extra: Sequence[str] = (),
     stop = now + 60 * min(minutes, command_minutes or minutes)
     queue = [step for step in steps if step.decision == "run"]
     running: list[_Running] = []
+    problems = 0
     try:
-        return _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, progress)
+        while queue or running:
+            if clock() >= stop:
+                stopped = len(running)
+                for r in running:
+                    print(f"[schedule] stopped at the command's end (run the command again to resume "
+                          f"it): {r.step.unit.label}", flush=True)
+                    _stop(r.process)
+                running.clear()
+                for step in queue:
+                    print(f"[schedule] not started, the command ended: {step.unit.label}", flush=True)
+                return problems + stopped + len(queue)
+            for r in list(running):
+                code = r.process.poll()
+                if code is not None:
+                    running.remove(r)
+                    problems += code != 0
+                elif r.watched and progress is not None and clock() - r.looked >= WATCH_SECONDS:
+                    r.looked = clock()
+                    in_command = (stop - clock()) / 60
+                    if (all(_finished(progress(c)) for c in r.step.unit.configs)
+                            and r.decode_minutes > in_command):
+                        print(f"[schedule] trained; its decoding ({r.decode_minutes:.1f} min) does not "
+                              f"fit the {in_command:.1f} min left in this command, stopped (run the "
+                              f"command again to decode it): {r.step.unit.label}", flush=True)
+                        _stop(r.process)
+                        running.remove(r)
+                        problems += 1
+            while queue and len(running) < max(1, int(jobs)):
+                step = queue.pop(0)
+                left, in_command = (end - clock()) / 60, (stop - clock()) / 60
+                if step.estimate.minutes > left:
+                    print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
+                    problems += 1
+                    continue
+                decode_and_start = step.estimate.minutes - step.estimate.train_minutes
+                decode = decode_and_start - STARTUP_SECONDS / 60
+                train = left - decode_and_start
+                if in_command < left:  # cut in time for a sample decoding before the command ends
+                    sample = decode * SAMPLE_SENTENCES / FULL_SENTENCES
+                    train = min(train, in_command - STARTUP_SECONDS / 60 - sample)
+                fits = (train >= 0.5 if step.estimate.train_minutes > 0
+                        else decode_and_start <= in_command)
+                if not fits:
+                    print(f"[schedule] not started, {in_command:.1f} min left in this command (run "
+                          f"the command again): {step.unit.label}", flush=True)
+                    problems += 1
+                    continue
+                argv = command_line(step.unit, [*extra, "--train-minutes", f"{max(0.5, train):.2f}"])
+                print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
+                watched = step.estimate.minutes > in_command
+                running.append(_Running(step, launch(argv), decode, watched))
+            if running:
+                pause(POLL_SECONDS)
+        return problems
     finally:  # interrupted (SIGTERM, Ctrl-C): no run is left behind, training unwatched
         for r in running:
             if r.process.poll() is None:
                 _stop(r.process)
-
-
-def _run_queue(queue, running, end, stop, extra, clock, jobs, launch, pause, progress) -> int:
-    """:func:`run_plan`'s loop; ``running`` is the caller's, so that it can stop what runs."""
-    problems = 0
-    while queue or running:
-        if clock() >= stop:
-            stopped = len(running)
-            for r in running:
-                print(f"[schedule] stopped at the command's end (run the command again to resume "
-                      f"it): {r.step.unit.label}", flush=True)
-                _stop(r.process)
-            running.clear()
-            for step in queue:
-                print(f"[schedule] not started, the command ended: {step.unit.label}", flush=True)
-            return problems + stopped + len(queue)
-        for r in list(running):
-            code = r.process.poll()
-            if code is not None:
-                running.remove(r)
-                problems += code != 0
-            elif r.watched and progress is not None and clock() - r.looked >= WATCH_SECONDS:
-                r.looked = clock()
-                in_command = (stop - clock()) / 60
-                if (all(_finished(progress(c)) for c in r.step.unit.configs)
-                        and r.decode_minutes > in_command):
-                    print(f"[schedule] trained; its decoding ({r.decode_minutes:.1f} min) does not "
-                          f"fit the {in_command:.1f} min left in this command, stopped (run the "
-                          f"command again to decode it): {r.step.unit.label}", flush=True)
-                    _stop(r.process)
-                    running.remove(r)
-                    problems += 1
-        while queue and len(running) < max(1, int(jobs)):
-            step = queue.pop(0)
-            left, in_command = (end - clock()) / 60, (stop - clock()) / 60
-            if step.estimate.minutes > left:
-                print(f"[schedule] not started, {left:.1f} min left: {step.unit.label}", flush=True)
-                problems += 1
-                continue
-            decode_and_start = step.estimate.minutes - step.estimate.train_minutes
-            decode = decode_and_start - STARTUP_SECONDS / 60
-            train = left - decode_and_start
-            if in_command < left:  # cut in time for a sample decoding before the command ends
-                sample = decode * SAMPLE_SENTENCES / FULL_SENTENCES
-                train = min(train, in_command - STARTUP_SECONDS / 60 - sample)
-            fits = (train >= 0.5 if step.estimate.train_minutes > 0
-                    else decode_and_start <= in_command)
-            if not fits:
-                print(f"[schedule] not started, {in_command:.1f} min left in this command (run "
-                      f"the command again): {step.unit.label}", flush=True)
-                problems += 1
-                continue
-            argv = command_line(step.unit, [*extra, "--train-minutes", f"{max(0.5, train):.2f}"])
-            print(f"[schedule] {step.unit.label}: {' '.join(argv[1:])}", flush=True)
-            watched = step.estimate.minutes > in_command
-            running.append(_Running(step, launch(argv), decode, watched))
-        if running:
-            pause(POLL_SECONDS)
-    return problems
 
 
 def _stop(process, grace: float = 30.0) -> None:
