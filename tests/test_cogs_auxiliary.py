@@ -393,6 +393,7 @@ def test_train_and_decode_writes_results_with_auxiliary_metrics(small_cogs, tmp_
     m = result.metrics
     assert m["objective"] == "gloss" and m["aux_steps"] == 4 and m["steps"] == 6
     assert m["aux_best_dev_loss"] > 0 and 0 <= m["single_lexical_error_rate"] <= 1
+    assert m["decode_batch_size"] == 128  # the CPU's default (decoding.BATCH_SIZE)
     assert set(m["accuracy"]) == {"dev", "test", "gen"}
     assert (result.predictions.split == "gen").sum() == 2 * 21
     forced = m["gen_teacher_forced"]

@@ -53,6 +53,36 @@ def test_figures_are_measured_on_gpu_runs_only():
     assert grouped.seconds_per_update == {}  # a group's speed is not a single run's
 
 
+def test_decodings_in_batches_of_the_planned_size_are_the_figures_else_an_upper_bound_noted():
+    tf = make_config("transformer", seed=1)
+    sized = lambda decode, batch: {**_metrics(4000, 200.0, decode=decode), "decode_batch_size": batch}  # noqa: E731
+    old = [(tf, _metrics(4000, 200.0, decode=300.0)), (tf, _metrics(4000, 200.0, decode=250.0))]  # 128
+    assert S.measured(old).decode_seconds == {("transformer", "beam"): 300.0}  # nothing planned
+    assert S.measured(old).decode_notes == {}
+    bound = S.measured(old, decode_batch_size=512)
+    assert bound.decode_seconds == {("transformer", "beam"): 300.0}
+    note = bound.decode_notes[("transformer", "beam")]
+    assert note == " (in batches of 128, not 512: an upper bound)"
+    guess = S.estimate(_unit(), bound)
+    assert guess.bound and "decoding 300 s (in batches of 128, not 512: an upper bound)" in guess.note
+    mixed = S.measured(old + [(tf, sized(90.0, 512)), (tf, sized(110.0, 512))], decode_batch_size=512)
+    assert mixed.decode_seconds == {("transformer", "beam"): 110.0} and mixed.decode_notes == {}
+    assert mixed.decode_runs == {("transformer", "beam"): [90.0, 110.0]}
+    assert S.measured(old + [(tf, sized(90.0, 512))], 128).decode_runs[("transformer", "beam")] == [300.0, 250.0]
+
+
+def test_the_schedule_passes_its_decoding_batch_size_to_the_commands(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(S, "committed_runs", lambda: [])
+    monkeypatch.setattr(S, "run_plan", lambda steps, minutes, extra, **kw: seen.setdefault("extra", extra) and 0)
+    monkeypatch.setattr(S, "measured", lambda pairs, batch=None: seen.setdefault("batch", batch) and FIGURES)
+    assert S.main(["--minutes", "5", "--run", "--device", "cpu"]) == 0
+    assert seen == {"batch": 128, "extra": ["--device", "cpu", "--decode-batch-size", "128"]}
+    seen.clear()
+    S.main(["--minutes", "5", "--run", "--device", "cpu", "--decode-batch-size", "512"])
+    assert seen["batch"] == 512 and seen["extra"][-2:] == ["--decode-batch-size", "512"]
+
+
 def _unit(model="transformer", seeds=(1,), exposures=1):
     configs = tuple(make_config(model, seed=s, exposures=exposures) for s in seeds)
     return S.Unit(f"{model} {seeds}", "train", ("--model", model), configs)

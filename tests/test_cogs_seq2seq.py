@@ -331,6 +331,11 @@ def test_greedy_equals_beam_one_and_batching_changes_nothing(model, reversal_pai
     assert [h.tokens for h in single] == [h.tokens for h in batched]
 
 
+def test_the_default_batch_size_follows_the_device():
+    assert decoding.batch_size_for("cuda") == decoding.batch_size_for("cuda:1") == 512
+    assert decoding.batch_size_for("cpu") == decoding.batch_size_for("mps") == 128
+
+
 @pytest.mark.parametrize("model", ["transformer-tiny", "lstm-tiny"])
 def test_cached_steps_equal_teacher_forcing(model, reversal_pairs):
     net = _untrained(model)
@@ -432,6 +437,7 @@ def test_train_and_decode_writes_results_and_rereads_them(tmp_path, monkeypatch)
     assert set(first.metrics["accuracy"]) == {"dev", "test", "gen"}
     assert len(first.metrics["gen_by_case"]) == 21 and first.metrics["steps"] == 4
     assert first.metrics["device"].startswith("cpu") and first.metrics["wall_seconds"] > 0
+    assert first.metrics["decode_batch_size"] == decoding.BATCH_SIZE["cpu"]  # the device's default
 
     def no_training(*args, **kwargs):
         raise AssertionError("a configuration with results must not be trained again")

@@ -25,6 +25,20 @@ from compsem.cogs.seq2seq import batching
 from compsem.cogs.seq2seq.trainer import autocast
 from compsem.cogs.seq2seq.vocab import BOS_ID, EOS_ID
 
+BATCH_SIZE = {"cpu": 128, "cuda": 512}
+"""Sentences decoded at a time by default, by device type (:func:`batch_size_for`). A batch runs
+one step per output position until its last example is done, so a whole decoding takes the sum
+over batches of the longest output. On a GPU a step costs kernel launches rather than arithmetic,
+so the steps set the time: the committed GPU decodings of dev, test and gen needed 13,000-45,000
+steps in batches of 128 and would need 0.29 of that (median) in batches of 512
+(``benchmarks/bench_decode_steps.py``, read from their predictions). On a CPU a step's arithmetic
+grows with the batch, and 128 is what the committed CPU decodings used."""
+
+
+def batch_size_for(device) -> int:
+    """:data:`BATCH_SIZE` of ``device``'s type (128 for a type not listed, e.g. ``mps``)."""
+    return BATCH_SIZE.get(torch.device(device).type, BATCH_SIZE["cpu"])
+
 
 @dataclasses.dataclass
 class Hypothesis:
@@ -140,17 +154,19 @@ def translate(
     caps,
     method: str = "greedy",
     beam: int = 5,
-    batch_size: int = 128,
+    batch_size: int | None = None,
     device="cpu",
     amp: bool = False,
     progress: bool = False,
 ) -> list[Hypothesis]:
-    """Decode encoded ``sources`` in batches of similar length; outputs in input order."""
+    """Decode encoded ``sources`` in batches of similar length (``batch_size`` sentences; default
+    :func:`batch_size_for` the device); outputs in input order."""
     if method not in ("greedy", "beam"):
         raise ValueError(f"method must be 'greedy' or 'beam', got {method!r}")
     from tqdm import tqdm
 
     device = torch.device(device)
+    batch_size = batch_size or batch_size_for(device)
     model.eval()
     caps = np.asarray(caps)
     pairs = batching.Pairs(sources, [[] for _ in sources])

@@ -43,7 +43,9 @@ def add_execution_arguments(parser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler (tcp://host:8786) to run on instead "
                              "of a LocalCluster; GPU runs need workers started with '--resources GPU=1'")
-    parser.add_argument("--decode-batch-size", type=positive_int, default=128)
+    parser.add_argument("--decode-batch-size", type=positive_int, default=None,
+                        help="sentences decoded at a time (default 512 on a GPU, 128 on a CPU: "
+                             "compsem.cogs.seq2seq.decoding.BATCH_SIZE); recorded in the metrics")
     parser.add_argument("--force", action="store_true", help="re-decode runs that have results")
     parser.add_argument("--list", action="store_true", help="show which runs have results and exit")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -122,9 +122,10 @@ def checkpoint_dir(config: dict, checkpoint_root=None):
 
 
 def decode_splits(model, config: dict, gold: dict[str, pd.DataFrame], src_vocab, tgt_vocab, device,
-                  amp: bool = False, batch_size: int = 128, progress: bool = False) -> tuple[pd.DataFrame, dict]:
+                  amp: bool = False, batch_size: int | None = None, progress: bool = False) -> tuple[pd.DataFrame, dict]:
     """Decode the rows of each split of ``config["decoding"]`` (:func:`evaluation_rows` of
-    ``gold[split]``) by its method; returns the predictions (columns of
+    ``gold[split]``) by its method, ``batch_size`` sentences at a time (default
+    :func:`compsem.cogs.seq2seq.decoding.batch_size_for` the device); returns the predictions (columns of
     :data:`~compsem.cogs.seq2seq.results.PREDICTION_COLUMNS`) and, per split, the examples,
     seconds and output tokens."""
     d = config["decoding"]
@@ -151,7 +152,7 @@ def train_and_decode(
     progress: bool = True,
     results_root=None,
     checkpoint_root=None,
-    decode_batch_size: int = 128,
+    decode_batch_size: int | None = None,
     force: bool = False,
     deadline: float | None = None,
     log=None,
@@ -162,7 +163,9 @@ def train_and_decode(
 
     ``results_root``: where result files go (see :func:`results.results_root`);
     ``checkpoint_root``: where checkpoints go (default the cache); ``force``: re-decode and
-    overwrite existing results (training still resumes from its checkpoint); ``deadline``: see
+    overwrite existing results (training still resumes from its checkpoint); ``decode_batch_size``:
+    sentences decoded at a time (default :func:`compsem.cogs.seq2seq.decoding.batch_size_for` the
+    device; recorded in the metrics, not part of the hash); ``deadline``: see
     :func:`trainer.train` (a time-limited run says so in ``metrics["stop_reason"]``, and is
     decoded on a sample and saved as :func:`cut_config`: the returned result's configuration);
     ``keep_every``: keep the weights every that many updates beside the checkpoints
@@ -208,6 +211,7 @@ def train_and_decode(
             log(f"cut by the time limit: decoded on a sample, as {config_hash(config)}")
 
     decode_start = time.perf_counter()
+    decode_batch_size = decode_batch_size or decoding.batch_size_for(dev)
     predictions, decode_counts = decode_splits(trained.model, config, gold, src_vocab, tgt_vocab, dev, amp,
                                                decode_batch_size, progress)
     metrics = exact_match_accuracy(predictions, gold)
@@ -240,6 +244,7 @@ def train_and_decode(
                 state.target_tokens / max(state.train_seconds, 1e-9)
             ),
             "decode_seconds": round(end - decode_start, 1),
+            "decode_batch_size": decode_batch_size,
             "decoding": decode_counts,
             "wall_seconds": round(state.train_seconds + (end - decode_start), 1),
             "session_seconds": round(end - start, 1),

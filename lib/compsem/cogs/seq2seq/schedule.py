@@ -33,7 +33,9 @@ per update of its model on a GPU, plus its decoding, plus a fixed start-up:
   glossing stage's dev loss was still falling fast after 1,000 updates in the one probe, and
   with a patience of 5 validations it runs 3,500 updates at least), else its cap;
 - decoding: the longest decoding of a committed GPU run of the same model and decoding method
-  over the whole sets; else, for a size variant, the median decoding of its trained siblings
+  over the whole sets, in batches of the size the plan decodes in (``--decode-batch-size``) where
+  there are some, else in another size (smaller batches, more steps: an upper bound, noted as
+  one); else, for a size variant, the median decoding of its trained siblings
   (the 1-, 2- and 6-layer Transformers), each scaled by the ratio of the two models' benchmarked
   beam speeds (a guess, marked: the benchmark decodes an untrained model whose outputs run to
   the length cap, so its own figure overstates a trained model's decoding by 2-5 times); else
@@ -204,7 +206,8 @@ class Measured:
     single runs (``seconds_per_update``) and, per seed, of seed groups trained as one model
     (``group_seconds_per_update``); updates to the paper's stopping rule by (model, exposures);
     seconds of a whole decoding by (model, method): the longest (``decode_seconds``) and every
-    run's (``decode_runs``); updates of Chapter 5's auxiliary stage to its stopping rule by
+    run's (``decode_runs``), with a note where they were decoded in batches of another size than
+    planned (``decode_notes``); updates of Chapter 5's auxiliary stage to its stopping rule by
     (model, objective) (``auxiliary_updates``)."""
 
     seconds_per_update: dict
@@ -213,11 +216,16 @@ class Measured:
     group_seconds_per_update: dict = field(default_factory=dict)
     decode_runs: dict = field(default_factory=dict)
     auxiliary_updates: dict = field(default_factory=dict)
+    decode_notes: dict = field(default_factory=dict)
 
 
-def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
+def measured(pairs: Sequence[tuple[dict, dict]], decode_batch_size: int | None = None) -> Measured:
     """:class:`Measured` from ``(config, metrics)`` of finished runs; only runs on a GPU count
-    (``metrics["device"]`` starts with ``cuda``)."""
+    (``metrics["device"]`` starts with ``cuda``). ``decode_batch_size``: the sentences the
+    planned runs decode at a time; a model's decodings in batches of that size are its figures
+    where it has some, else those in other sizes, noted (``metrics["decode_batch_size"]``, 128
+    where it predates the record: smaller batches need more steps, so on a GPU the figure is an
+    upper bound, :data:`compsem.cogs.seq2seq.decoding.BATCH_SIZE`)."""
     speed, group_speed, updates, decode, auxiliary = {}, {}, {}, {}, {}
     for config, metrics in pairs:
         if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
@@ -234,10 +242,18 @@ def measured(pairs: Sequence[tuple[dict, dict]]) -> Measured:
             auxiliary[key] = max(auxiliary.get(key, 0), int(metrics["aux_steps"]))
         decoding = config["decoding"]
         if not decoding.get("per_case") and not decoding.get("per_split"):
-            decode.setdefault((model, decoding["method"]), []).append(float(metrics["decode_seconds"]))
+            decode.setdefault((model, decoding["method"]), []).append(
+                (int(metrics.get("decode_batch_size", 128)), float(metrics["decode_seconds"])))
+    runs, notes = {}, {}
+    for key, sized in decode.items():
+        same = [seconds for size, seconds in sized if size == decode_batch_size]
+        runs[key] = same or [seconds for _, seconds in sized]
+        if decode_batch_size is not None and not same:
+            sizes = ", ".join(str(size) for size in sorted({size for size, _ in sized}))
+            notes[key] = f" (in batches of {sizes}, not {decode_batch_size}: an upper bound)"
     return Measured({m: statistics.median(v) for m, v in speed.items()}, updates,
-                    {key: max(v) for key, v in decode.items()},
-                    {m: statistics.median(v) for m, v in group_speed.items()}, decode, auxiliary)
+                    {key: max(v) for key, v in runs.items()},
+                    {m: statistics.median(v) for m, v in group_speed.items()}, runs, auxiliary, notes)
 
 
 def cached_progress(config: dict) -> dict[str, tuple[int, bool]]:
@@ -368,7 +384,7 @@ def _expected_run(config: dict, model: str, figures: Measured,
                                  (held or {}).get("auxiliary"), aux["training"])
         updates, shown = updates + more, f"{shown} + {more_shown}"
     method = config["decoding"]["method"]
-    decode, how = figures.decode_seconds.get((model, method)), ""
+    decode, how = figures.decode_seconds.get((model, method)), figures.decode_notes.get((model, method), "")
     if decode is None:
         decode, how = _sibling_decoding(model, method, figures), " (scaled from the other sizes)"
     if decode is None:
@@ -627,6 +643,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "run again resumes them from this machine's cache")
     p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
     p.add_argument("--device", default="auto", help="passed to the training commands")
+    p.add_argument("--decode-batch-size", type=positive_int, default=None,
+                   help="sentences decoded at a time, passed to the training commands (default "
+                        "512 on a GPU, 128 on a CPU: compsem.cogs.seq2seq.decoding.BATCH_SIZE); "
+                        "decodings measured in batches of this size are the estimates' figures")
     return parse(p, argv)
 
 
@@ -636,14 +656,19 @@ def _exit_on_sigterm(signum, frame):
 
 
 def main(argv=None) -> int:
+    from compsem.cogs.seq2seq.decoding import BATCH_SIZE
+    from compsem.cogs.seq2seq.execution import uses_gpu
+
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    steps = plan(units(), args.minutes, measured(committed_runs()), is_done, dict(args.speed),
+    batch = args.decode_batch_size or BATCH_SIZE["cuda" if uses_gpu(args.device) else "cpu"]
+    steps = plan(units(), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
                  window=args.window or None, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
         return 0
-    return 1 if run_plan(steps, args.minutes, ["--device", args.device], jobs=args.jobs,
+    extra = ["--device", args.device, "--decode-batch-size", str(batch)]
+    return 1 if run_plan(steps, args.minutes, extra, jobs=args.jobs,
                          command_minutes=args.command_minutes, progress=cached_progress) else 0
 
 

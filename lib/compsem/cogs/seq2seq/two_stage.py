@@ -35,7 +35,7 @@ import torch
 
 from compsem import determinism, paths
 from compsem.cogs import auxiliary_data, evaluation, masking
-from compsem.cogs.seq2seq import batching, experiment, results, trainer
+from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
@@ -320,7 +320,7 @@ def train_and_decode(
     progress: bool = False,
     results_dir=None,
     checkpoints=None,
-    decode_batch_size: int = 128,
+    decode_batch_size: int | None = None,
     force: bool = False,
     deadline: float | None = None,
     log=None,
@@ -346,6 +346,7 @@ def train_and_decode(
     if state.stop_reason == "time limit":  # decoded on a sample, saved as that configuration
         config = experiment.cut_config(config)
     t0 = time.perf_counter()
+    decode_batch_size = decode_batch_size or decoding.batch_size_for(dev)
     gold = {s: masked_cogs(s) for s in config["decoding"]["splits"]}
     predictions, counts = experiment.decode_splits(model, config, gold, src_vocab, tgt_vocab, dev, amp,
                                                    decode_batch_size, progress)
@@ -385,6 +386,7 @@ def train_and_decode(
         "compile_step": getattr(model, "compiled_step", None),
         "train_seconds": round(state.train_seconds, 1),
         "decode_seconds": round(end - t0, 1),
+        "decode_batch_size": decode_batch_size,
         "decoding": counts,
         "wall_seconds": round(state.train_seconds + (aux_state.train_seconds if aux_state else 0)
                               + (end - t0), 1),
