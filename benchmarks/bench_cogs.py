@@ -10,7 +10,10 @@ update; one fused forward pass on a GPU, bfloat16 autocast there):
 - training: seconds per update, target tokens per second, and the time of one epoch of
   ``train.tsv`` (47 updates) and of 3,000 / 10,000 updates (the range to early stopping);
 - decoding: greedy and beam-5 output tokens per second and sentences per second on a sample of
-  gen sentences (an untrained model: outputs run to the cap, so this is a worst case per sentence).
+  gen sentences (an untrained model: outputs run to the cap, so this is a worst case per sentence),
+  in batches of the device's default size (``--decode-batch-size``; 128 for both methods on a
+  CPU, 512 on a GPU; the GPU figures recorded in ``benchmarks/results/bench_cogs_h100.txt`` so
+  far used 256 for greedy and 128 for beam).
 
 ``--compile-step MODE ...`` adds a row per ``torch.compile`` mode for each LSTM model (its decoder
 step compiled, :func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`) beside the eager row; the
@@ -55,6 +58,9 @@ def main() -> None:
     parser.add_argument(
         "--decode", type=int, default=0, help="gen sentences decoded (0: 64 CPU, 1024 GPU)"
     )
+    parser.add_argument("--decode-batch-size", type=int, default=None,
+                        help="sentences decoded at a time (default the device's: "
+                             "compsem.cogs.seq2seq.decoding.BATCH_SIZE)")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--compile-step", nargs="*", default=[], choices=COMPILE_MODES, metavar="MODE",
                         help="also time the LSTMs with their decoder step compiled in these modes")
@@ -126,7 +132,7 @@ def main() -> None:
                     caps,
                     method,
                     beam=5,
-                    batch_size=256 if method == "greedy" else 128,
+                    batch_size=args.decode_batch_size,
                     device=device,
                 )
             if gpu:

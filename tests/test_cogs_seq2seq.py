@@ -331,6 +331,55 @@ def test_greedy_equals_beam_one_and_batching_changes_nothing(model, reversal_pai
     assert [h.tokens for h in single] == [h.tokens for h in batched]
 
 
+class _PlainState:
+    """A model's encode and step alone: no source_state, no reorder_state of its own."""
+
+    def __init__(self, net):
+        self.encode, self.step, self.eval = net.encode, net.step, net.eval
+
+
+@pytest.mark.parametrize("model, seed", [("transformer-tiny", 2), ("lstm-tiny", 1)])
+def test_beam_search_with_the_models_own_reordering_gives_the_same_results(model, seed):
+    """Source entries left in place and the Transformer's filled-only copies of its key/value
+    buffers are the generic re-ordering, value for value: tokens and scores to the bit, with
+    examples ending at many different steps (caps from 1 to 40: buffers grow past 16 and 32
+    positions, and rows are dropped as examples end)."""
+    torch.manual_seed(seed)  # a model whose outputs end at many lengths
+    net = config.build_model(config.make_config(model), 12, 12).eval()
+    assert net.source_state and (hasattr(net, "reorder_state") == model.startswith("transformer"))
+    rng = np.random.default_rng(7)
+    sources = [list(rng.integers(4, 12, size=int(rng.integers(2, 8)))) for _ in range(30)]
+    caps = list(np.random.default_rng(0).integers(1, 41, size=len(sources)))
+    own = decoding.translate(net, sources, caps, "beam", beam=4, batch_size=8)
+    plain = decoding.translate(_PlainState(net), sources, caps, "beam", beam=4, batch_size=8)
+    assert [(h.tokens, h.capped, h.score) for h in own] == [(h.tokens, h.capped, h.score) for h in plain]
+    lengths = [len(h.tokens) for h in own]
+    assert len(set(lengths)) > 15 and max(lengths) > 32
+
+
+def test_the_transformers_reordering_copies_the_filled_positions():
+    net = _untrained("transformer-tiny")
+    src = torch.randint(4, 12, (5, 4))
+    with torch.no_grad():
+        state = net.encode(src, torch.full((5,), 4))
+        for t in range(20):  # 20 positions filled in buffers of 32
+            _, state = net.step(torch.full((5,), BOS_ID), state, t)
+    index = torch.tensor([4, 4, 0, 2, 1])
+    ours, generic = net.reorder_state(state, index), decoding.reorder(state, index)
+    assert ours["k0"].shape == generic["k0"].shape == state["k0"].shape
+    for name, value in generic.items():
+        if name in ("k0", "v0", "k1", "v1"):
+            assert torch.equal(ours[name][:, :, :20], value[:, :, :20])
+        elif torch.is_tensor(value):
+            assert torch.equal(ours[name], value)
+    assert ours["spare_k0"] is state["k0"]  # the old buffer, for the next re-ordering to fill
+    again = net.reorder_state(ours, torch.tensor([1, 0, 3, 2, 4]))
+    assert again["k0"] is state["k0"]  # the spare buffer filled, none allocated
+    assert torch.equal(again["k0"][:, :, :20], generic["k0"][[1, 0, 3, 2, 4], :, :20])
+    fewer = net.reorder_state(again, torch.tensor([0, 2]))  # examples dropped: a new buffer
+    assert fewer["k0"].shape[0] == 2 and torch.equal(fewer["k0"][:, :, :20], again["k0"][[0, 2], :, :20])
+
+
 def test_the_default_batch_size_follows_the_device():
     assert decoding.batch_size_for("cuda") == decoding.batch_size_for("cuda:1") == 512
     assert decoding.batch_size_for("cpu") == decoding.batch_size_for("mps") == 128

@@ -10,8 +10,13 @@ this is exactly :func:`greedy`.
 
 A model provides ``encode(src, src_lengths) -> state`` and ``step(tokens, state, position) ->
 (log-probabilities [N, V], state)``, with every tensor of ``state`` batch-first, so hypotheses are
-re-ordered and finished examples dropped with ``index_select`` (:func:`reorder`). Examples are
-decoded in batches of similar source length.
+re-ordered and finished examples dropped with ``index_select`` (:func:`reorder`, or the model's
+own ``reorder_state`` with the same signature and the same values, where it has one). A model may name
+the entries of its state that depend on the source alone (``source_state``: the encoder's memory,
+the source mask): the beams of an example hold the same rows of those, so beam search leaves them
+in place when it re-orders hypotheses within their examples and selects them only when examples
+are dropped (the same values, without copying them at every step). Examples are decoded in batches
+of similar source length.
 """
 
 from __future__ import annotations
@@ -50,10 +55,11 @@ class Hypothesis:
     score: float
 
 
-def reorder(state: dict, index: torch.Tensor) -> dict:
-    """Select rows ``index`` of every tensor in a decoding state (dimension 0); other entries
-    (such as a step counter) are kept."""
-    return {k: v.index_select(0, index) if torch.is_tensor(v) else v for k, v in state.items()}
+def reorder(state: dict, index: torch.Tensor, keep: tuple[str, ...] = ()) -> dict:
+    """Select rows ``index`` of every tensor in a decoding state (dimension 0) but those named in
+    ``keep``; other entries (such as a step counter) are kept."""
+    return {k: v.index_select(0, index) if torch.is_tensor(v) and k not in keep else v
+            for k, v in state.items()}
 
 
 def length_caps(src_lengths, max_len: int, len_ratio: float = 0) -> np.ndarray:
@@ -72,6 +78,7 @@ def greedy(model, src: torch.Tensor, src_lengths: torch.Tensor, caps) -> list[Hy
     device = src.device
     caps = torch.as_tensor(np.asarray(caps), device=device)
     state = model.encode(src, src_lengths)
+    select = getattr(model, "reorder_state", reorder)
     rows = torch.arange(src.shape[0], device=device)  # original example of each active row
     tokens = torch.full_like(rows, BOS_ID)
     history = torch.empty(len(rows), 0, dtype=torch.long, device=device)
@@ -92,7 +99,7 @@ def greedy(model, src: torch.Tensor, src_lengths: torch.Tensor, caps) -> list[Hy
             if keep.numel() == 0:
                 break
             rows, tokens, history, scores = rows[keep], tokens[keep], history[keep], scores[keep]
-            state = reorder(state, keep)
+            state = select(state, keep)
     return out
 
 
@@ -113,6 +120,8 @@ def beam_search(
     tokens = torch.full((n * k,), BOS_ID, dtype=torch.long, device=device)
     history = torch.empty(n * k, 0, dtype=torch.long, device=device)
     best: list[Hypothesis | None] = [None] * n
+    source = tuple(getattr(model, "source_state", ()))  # the same rows for an example's beams
+    select = getattr(model, "reorder_state", reorder)
     for t in range(int(caps.max())):
         logprobs, state = model.step(tokens, state, t)
         active, vocab = rows.numel(), logprobs.shape[1]
@@ -121,7 +130,7 @@ def beam_search(
         origin, tok = index // vocab, index % vocab
         flat = (torch.arange(active, device=device)[:, None] * k + origin).view(-1)
         history = torch.cat([history[flat], tok.view(-1, 1)], dim=1)
-        state = reorder(state, flat)
+        state = select(state, flat, keep=source)  # ``flat`` stays within each example
         live = torch.isfinite(top)
         ended = (tok == EOS_ID) & live
         at_cap = (t + 1 >= caps[rows])[:, None] & live
@@ -144,7 +153,7 @@ def beam_search(
             flat_keep = (keep[:, None] * k + torch.arange(k, device=device)).view(-1)
             rows, scores = rows[keep], scores[keep]
             tokens, history = tokens[flat_keep], history[flat_keep]
-            state = reorder(state, flat_keep)
+            state = select(state, flat_keep)
     return best
 
 

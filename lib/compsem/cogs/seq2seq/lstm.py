@@ -118,6 +118,10 @@ class LSTMSeq2Seq(nn.Module):
         """Target embeddings, with the embedding dropout (module docstring)."""
         return self.embedding_dropout(self.tgt_embedding(ids))
 
+    source_state = ("memory", "src_mask")
+    """The entries of :meth:`encode`'s state that depend on the source alone
+    (:mod:`compsem.cogs.seq2seq.decoding`)."""
+
     def encode(self, src, src_lengths) -> dict[str, torch.Tensor]:
         """Decoding state, batch first: memory [B, S, H], mask [B, S], decoder states h/c
         [B, layers, H], and the input-feeding vector [B, H] (zeros)."""

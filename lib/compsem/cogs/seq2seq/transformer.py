@@ -210,6 +210,10 @@ class TransformerSeq2Seq(nn.Module):
         self.encoder_norm = nn.LayerNorm(d_model, eps=1e-6)
         self.decoder_norm = nn.LayerNorm(d_model, eps=1e-6)
         self.generator = nn.Linear(d_model, tgt_vocab_size)
+        # the entries of encode's state that depend on the source alone (seq2seq.decoding), and
+        # the key/value buffers that step adds (_append)
+        self.source_state = ("src_mask", *(f"m{kv}{i}" for i in range(n_dec) for kv in "kv"))
+        self._cache_names = frozenset(f"{kv}{i}" for i in range(n_dec) for kv in "kv")
         for p in self.parameters():  # -param_init 0 -param_init_glorot
             if p.dim() > 1:
                 nn.init.xavier_uniform_(p)
@@ -244,6 +248,27 @@ class TransformerSeq2Seq(nn.Module):
         for i, (k, v) in enumerate(kv):
             state[f"mk{i}"], state[f"mv{i}"] = k, v
         return state
+
+    def reorder_state(self, state: dict, index: torch.Tensor, keep: tuple[str, ...] = ()) -> dict:
+        """:func:`compsem.cogs.seq2seq.decoding.reorder` for this model's state, with the same
+        values: the key/value buffers of the decoder's self-attention are copied only as far as
+        they are filled (``state["length"]`` positions), into the buffers the previous re-ordering
+        left free (kept in the state as ``spare_<name>``), so that a beam-search step neither
+        copies the buffers' empty capacity nor allocates them anew."""
+        filled = state.get("length", 0)
+        out = {}
+        for name, value in state.items():
+            if name.startswith("spare_") or not torch.is_tensor(value) or name in keep:
+                out.setdefault(name, value)
+            elif name in self._cache_names:
+                spare = state.get(f"spare_{name}")
+                if spare is None or spare.shape != (len(index), *value.shape[1:]):
+                    spare = value.new_empty(len(index), *value.shape[1:])
+                torch.index_select(value[:, :, :filled], 0, index, out=spare[:, :, :filled])
+                out[name], out[f"spare_{name}"] = spare, value
+            else:
+                out[name] = value.index_select(0, index)
+        return out
 
     def step(self, tokens: torch.Tensor, state: dict, position: int):
         """Log-probabilities [B, V] of the token after ``tokens`` [B] at ``position`` (0 for the
