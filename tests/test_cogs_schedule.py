@@ -384,22 +384,41 @@ def _chapter5(objective="gloss", seed=1):
 
 def test_a_chapter5_run_adds_its_auxiliary_stage_measured_guessed_or_held():
     gloss, baseline = _chapter5(), _chapter5("none")
+    probe = S.BENCH_SECONDS_PER_UPDATE["transformer:chapter5"]  # Chapter 5's own speed
     base = S.estimate(baseline, FIGURES)
-    assert "gloss" not in base.note and base.train_minutes == pytest.approx(4000 * 0.05 / 60)
+    assert "gloss" not in base.note and base.train_minutes == pytest.approx(4000 * probe / 60)
+    assert "4,000 updates (as Chapter 4's, a guess)" in base.note and "(benchmark)" in base.note
+    assert "decoding 120 s (as Chapter 4's, a guess)" in base.note and base.bound
     guessed = S.estimate(gloss, FIGURES)  # no stage measured: the COGS stage's 4,000, a guess
-    assert guessed.train_minutes == pytest.approx(8000 * 0.05 / 60) and guessed.bound
+    assert guessed.train_minutes == pytest.approx(8000 * probe / 60) and guessed.bound
     assert "4,000 gloss (as the COGS stage, a guess)" in guessed.note
-    measured = S.Measured({"transformer": 0.05}, {("transformer", 1): 4000},
+    measured = S.Measured({"transformer": 0.05, "transformer:chapter5": 0.08}, {("transformer", 1): 4000},
                           {("transformer", "beam"): 120.0}, {}, {},
                           {("transformer", "gloss"): 6500})
-    assert S.estimate(gloss, measured).train_minutes == pytest.approx(10500 * 0.05 / 60)
+    assert S.estimate(gloss, measured).train_minutes == pytest.approx(10500 * 0.08 / 60)
+    given = S.estimate(gloss, measured, speeds={"transformer": 0.01, "transformer:chapter5": 0.07})
+    assert given.train_minutes == pytest.approx(10500 * 0.07 / 60)  # Chapter 4's speed not used
     held = S.estimate(gloss, FIGURES, progress=lambda c: {"auxiliary": (5000, True),
                                                            "cogs": (1000, False)})
-    assert held.train_minutes == pytest.approx(3000 * 0.05 / 60)  # the COGS stage's rest only
+    assert held.train_minutes == pytest.approx(3000 * probe / 60)  # the COGS stage's rest only
     assert "finished in the cache" in held.note and "1,000 of 4,000 updates" in held.note
-    pairs = [(gloss.configs[0], {**_metrics(3000, 300.0), "aux_steps": 6500,
-                                 "aux_stop_reason": "early stopping"})]
-    assert S.measured(pairs).auxiliary_updates == {("transformer", "gloss"): 6500}
+    del S.BENCH_SECONDS_PER_UPDATE["transformer:chapter5"]  # restored by the fixture
+    fallback = S.estimate(baseline, FIGURES)
+    assert fallback.train_minutes == pytest.approx(4000 * 0.05 / 60)
+    assert "(measured, as Chapter 4's, a guess)" in fallback.note
+    # Chapter 5's runs are measured apart from Chapter 4's: speed (both stages), stop, decoding
+    pairs = [(gloss.configs[0], {**_metrics(3000, 300.0, decode=200.0), "aux_steps": 6500,
+                                 "aux_train_seconds": 780.0, "aux_stop_reason": "early stopping"}),
+             (make_config("transformer", seed=1), _metrics(4000, 100.0, decode=90.0))]
+    figures = S.measured(pairs)
+    assert figures.auxiliary_updates == {("transformer", "gloss"): 6500}
+    assert figures.seconds_per_update == {"transformer": pytest.approx(0.025),
+                                          "transformer:chapter5": pytest.approx((0.1 + 0.12) / 2)}
+    assert figures.updates == {("transformer:chapter5", 1): 3000, ("transformer", 1): 4000}
+    assert figures.decode_seconds == {("transformer:chapter5", "beam"): 200.0, ("transformer", "beam"): 90.0}
+    own = S.estimate(baseline, figures)
+    assert not own.bound and own.train_minutes == pytest.approx(3000 * 0.11 / 60)
+    assert "3,000 updates x 0.110 s (measured) + decoding 200 s" in own.note
 
 
 def test_cached_progress_reads_both_stages_of_a_chapter5_run(tmp_path, monkeypatch):

@@ -12,7 +12,10 @@ is left; a unit that does not fit is skipped, not started, and a cheaper one aft
 still fit.
 
 The estimate of a unit (:func:`estimate`) is its expected updates times the measured seconds
-per update of its model on a GPU, plus its decoding, plus a fixed start-up:
+per update of its model on a GPU, plus its decoding, plus a fixed start-up. Chapter 5's runs
+are measured apart from Chapter 4's (:func:`speed_class`: an output layer over the glossing
+text's vocabulary, batches one by one); where a figure of theirs is missing, Chapter 4's of the
+same model stands in, marked as a guess:
 
 - seconds per update: the median over the committed GPU runs of that model
   (``train_seconds / steps``, :func:`measured`), which includes their validations and the
@@ -70,9 +73,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 BENCH_SECONDS_PER_UPDATE = {"transformer": 0.025, "transformer-small": 0.021,
-                            "transformer-large": 0.074, "lstm": 0.141, "bilstm": 0.157}
+                            "transformer-large": 0.074, "lstm": 0.141, "bilstm": 0.157,
+                            "transformer:chapter5": 0.094}
 """One model alone on an H100, bfloat16 autocast, 512 sentences per update
-(``benchmarks/results/bench_cogs_h100.txt``)."""
+(``benchmarks/results/bench_cogs_h100.txt``); Chapter 5's Transformer (:func:`speed_class`)
+from a 2-minute probe of its glossing stage, batches one by one as the runbook runs them
+(1,283 updates in 120 s, the command's start included)."""
 BENCH_BEAM_SENTENCES_PER_SECOND = {"transformer": 88.8, "transformer-small": 97.1,
                                    "transformer-large": 50.9, "lstm": 124.0, "bilstm": 188.6}
 """Beam-5 decoding on the same machine (same file; an untrained model: outputs run to the cap)."""
@@ -202,10 +208,11 @@ def _one(argv: Sequence[str], config: dict, seeds: list[str]) -> tuple[str, ...]
 
 @dataclass(frozen=True)
 class Measured:
-    """Figures of the committed GPU runs (:func:`measured`): seconds per update by model, of
-    single runs (``seconds_per_update``) and, per seed, of seed groups trained as one model
-    (``group_seconds_per_update``); updates to the paper's stopping rule by (model, exposures);
-    seconds of a whole decoding by (model, method): the longest (``decode_seconds``) and every
+    """Figures of the committed GPU runs (:func:`measured`), by speed class (:func:`speed_class`:
+    the model, apart for Chapter 5): seconds per update, of single runs (``seconds_per_update``)
+    and, per seed, of seed groups trained as one model (``group_seconds_per_update``); updates
+    to the paper's stopping rule by (class, exposures); seconds of a whole decoding by
+    (class, method): the longest (``decode_seconds``) and every
     run's (``decode_runs``), with a note where they were decoded in batches of another size than
     planned (``decode_notes``); updates of Chapter 5's auxiliary stage to its stopping rule by
     (model, objective) (``auxiliary_updates``)."""
@@ -220,8 +227,8 @@ class Measured:
 
 
 def measured(pairs: Sequence[tuple[dict, dict]], decode_batch_size: int | None = None) -> Measured:
-    """:class:`Measured` from ``(config, metrics)`` of finished runs; only runs on a GPU count
-    (``metrics["device"]`` starts with ``cuda``). ``decode_batch_size``: the sentences the
+    """:class:`Measured` from ``(config, metrics)`` of finished runs, by :func:`speed_class`; only
+    runs on a GPU count (``metrics["device"]`` starts with ``cuda``). ``decode_batch_size``: the sentences the
     planned runs decode at a time; a model's decodings in batches of that size are its figures
     where it has some, else those in other sizes, noted (``metrics["decode_batch_size"]``, 128
     where it predates the record: smaller batches need more steps, so on a GPU the figure is an
@@ -230,15 +237,17 @@ def measured(pairs: Sequence[tuple[dict, dict]], decode_batch_size: int | None =
     for config, metrics in pairs:
         if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
             continue
-        model = config["model"]
+        model = speed_class(config)
         seeds = len(metrics.get("trained_with_seeds") or ()) or 1
         (group_speed if seeds > 1 else speed).setdefault(model, []).append(
             metrics["train_seconds"] / seeds / metrics["steps"])
-        if metrics.get("stop_reason") == "early stopping" and "auxiliary" not in config:
+        if metrics.get("aux_steps"):  # Chapter 5's auxiliary stage: the same model, a second figure
+            speed.setdefault(model, []).append(metrics["aux_train_seconds"] / metrics["aux_steps"])
+        if metrics.get("stop_reason") == "early stopping":  # of the COGS stage in Chapter 5
             key = (model, config["data"]["exposures"])
             updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
         if metrics.get("aux_stop_reason") == "early stopping":
-            key = (model, config["auxiliary"]["objective"])
+            key = (config["model"], config["auxiliary"]["objective"])
             auxiliary[key] = max(auxiliary.get(key, 0), int(metrics["aux_steps"]))
         decoding = config["decoding"]
         if not decoding.get("per_case") and not decoding.get("per_split"):
@@ -320,6 +329,23 @@ class Estimate:
     bound: bool = False
 
 
+def speed_class(config: dict) -> str:
+    """What the figures of ``config``'s runs are kept under: its model, or ``<model>:chapter5``
+    for Chapter 5's runs, whose output layer spans the glossing text's vocabulary (over 56,000
+    target types against COGS's 700 or so) and whose batches run one by one (``--no-fuse``), so
+    that their speed, stop and decoding are not Chapter 4's (``--speed transformer:chapter5=S``)."""
+    return f"{config['model']}:chapter5" if "auxiliary" in config else config["model"]
+
+
+def _class_speed(kind: str, figures: Measured, speeds: dict) -> tuple[float | None, str]:
+    """Seconds per update of a speed class and where it comes from: given, measured, benchmarked."""
+    if kind in speeds:
+        return speeds[kind], "given"
+    if kind in figures.seconds_per_update:
+        return figures.seconds_per_update[kind], "measured"
+    return BENCH_SECONDS_PER_UPDATE.get(kind), "benchmark"
+
+
 def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
              progress: Callable[[dict], dict] | None = None) -> Estimate | None:
     """Minutes ``unit`` needs from start to saved results (module docstring); None when no speed
@@ -327,11 +353,11 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
     cache holds of a configuration's training (:func:`cached_progress`); not given, every run
     starts from nothing."""
     config = unit.configs[0]
-    model = config["model"]
-    speed = (speeds or {}).get(model, figures.seconds_per_update.get(model))
-    source = "given" if model in (speeds or {}) else "measured"
-    if speed is None:
-        speed, source = BENCH_SECONDS_PER_UPDATE.get(model), "benchmark"
+    model = speed_class(config)
+    speed, source = _class_speed(model, figures, speeds or {})
+    if speed is None and model != config["model"]:  # Chapter 4's figure: a guess
+        speed, source = _class_speed(config["model"], figures, speeds or {})
+        source = f"{source}, as Chapter 4's, a guess"
     if speed is None:
         return None
     if "--group" in unit.argv and len(unit.configs) > 1:
@@ -342,7 +368,7 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
             speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
     pieces: dict[tuple, int] = {}  # (updates, how shown, decoding s, its source, a guess) -> runs
     for c in unit.configs:
-        piece = _expected_run(c, model, figures, progress(c) if progress is not None else {})
+        piece = _expected_run(c, figures, progress(c) if progress is not None else {})
         pieces[piece] = pieces.get(piece, 0) + 1
     train = sum(n * updates * speed for (updates, *_), n in pieces.items())
     seconds = STARTUP_SECONDS + train + sum(n * decode for (_, _, decode, *_), n in pieces.items())
@@ -352,13 +378,18 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
     return Estimate(seconds / 60, train / 60, note, bound=any(b for *_, b in pieces))
 
 
-def _expected_run(config: dict, model: str, figures: Measured,
+def _expected_run(config: dict, figures: Measured,
                   held: dict | None = None) -> tuple[int, str, float, str, bool]:
     """One configuration's expected updates, how they are shown, its decoding seconds and where
     they come from, and whether the updates or the decoding are a bound or a guess rather than
-    measured (module docstring); ``held``: what the cache holds of it (:func:`cached_progress`)."""
-    exposures = config["data"]["exposures"]
-    stop, source_of_stop = figures.updates.get((model, exposures)), ""
+    measured (module docstring); ``held``: what the cache holds of it (:func:`cached_progress`).
+    A Chapter 5 run without figures of its own (:func:`speed_class`) takes Chapter 4's of the
+    same model, marked as a guess."""
+    exposures, kind, model = config["data"]["exposures"], speed_class(config), config["model"]
+    stop, source_of_stop = figures.updates.get((kind, exposures)), ""
+    if stop is None and kind != model:
+        stop = figures.updates.get((model, exposures))
+        source_of_stop = " (as Chapter 4's, a guess)" if stop is not None else ""
     if stop is None:  # the same model's stop with other exposures: a guess, marked as one
         others = sorted((e, n) for (m, e), n in figures.updates.items() if m == model)
         if others:
@@ -384,7 +415,10 @@ def _expected_run(config: dict, model: str, figures: Measured,
                                  (held or {}).get("auxiliary"), aux["training"])
         updates, shown = updates + more, f"{shown} + {more_shown}"
     method = config["decoding"]["method"]
-    decode, how = figures.decode_seconds.get((model, method)), figures.decode_notes.get((model, method), "")
+    decode, how = figures.decode_seconds.get((kind, method)), figures.decode_notes.get((kind, method), "")
+    if decode is None and kind != model:
+        decode = figures.decode_seconds.get((model, method))
+        how = figures.decode_notes.get((model, method), "") + " (as Chapter 4's, a guess)"
     if decode is None:
         decode, how = _sibling_decoding(model, method, figures), " (scaled from the other sizes)"
     if decode is None:
@@ -633,7 +667,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "fitting one (default 30)")
     p.add_argument("--speed", type=_speed, action="append", default=[], metavar="MODEL=SECONDS",
                    help="seconds per update of a model on this GPU (e.g. from the speed check), "
-                        "instead of the committed runs' figure")
+                        "instead of the committed runs' figure; Chapter 5's runs as "
+                        "MODEL:chapter5 (e.g. transformer:chapter5=0.09)")
     p.add_argument("--jobs", type=positive_int, default=1,
                    help="units run at once, sharing the GPU, each its own process (default 1: one "
                         "after the other); give speeds measured on a GPU so shared (--speed)")
