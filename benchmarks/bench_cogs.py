@@ -18,6 +18,17 @@ update; one fused forward pass on a GPU, bfloat16 autocast there):
 ``--compile-step MODE ...`` adds a row per ``torch.compile`` mode for each LSTM model (its decoder
 step compiled, :func:`compsem.cogs.seq2seq.lstm.compile_decoder_step`) beside the eager row; the
 first two updates and a first decoding batch warm up (compilation is not timed; it is printed).
+
+``MODEL:chapter5`` (e.g. ``transformer:chapter5``) times Chapter 5's model instead: the output
+layer over the vocabulary of the glossing text (:func:`compsem.cogs.seq2seq.two_stage.vocabularies`),
+trained on the glossing stage's pairs and decoding masked gen sentences, the figures the
+schedule keeps under that name (:func:`compsem.cogs.seq2seq.schedule.speed_class`).
+``--unfused`` runs an update's 4 batches one by one on a GPU too (the runbook's ``--no-fuse``,
+a quarter of the memory of the output layer). On a GPU the last column is the peak GPU memory of
+the updates (``torch.cuda.max_memory_allocated``), what decides how many runs can share it.
+
+    python3 benchmarks/bench_cogs.py --models transformer:chapter5 --updates 20 --decode 256
+    python3 benchmarks/bench_cogs.py --models transformer:chapter5 --updates 20 --decode 256 --unfused
 """
 
 from __future__ import annotations
@@ -32,11 +43,39 @@ from compsem import determinism
 from compsem.devices import resolve_device
 
 
+def workload(name: str, n_decode: int):
+    """``name``'s configuration, training options, training pairs, ``n_decode`` gen sources to
+    decode and vocabulary sizes: a COGS model, or ``MODEL:chapter5``, Chapter 5's (the glossing
+    stage's pairs, masked gen sentences)."""
+    from compsem.cogs.seq2seq import batching, config
+
+    model, _, chapter = name.partition(":")
+    if chapter == "chapter5":
+        from compsem.cogs.seq2seq import auxiliary_train, two_stage
+        from compsem.cogs.seq2seq.auxiliary_config import stage_one_config
+
+        argv = ["--model", model, "--objective", "gloss", "--seed", "1"]
+        (cfg,) = auxiliary_train.configurations(auxiliary_train.parse_args(argv))
+        src_vocab, tgt_vocab = two_stage.vocabularies(cfg)
+        frame = two_stage.auxiliary_pairs(cfg)
+        train, gen, training = frame[frame.split == "train"], two_stage.masked_cogs("gen"), stage_one_config(cfg)["training"]
+    elif chapter:
+        raise SystemExit(f"--models {name!r}: give a model, or MODEL:chapter5")
+    else:
+        from compsem.cogs.seq2seq.vocab import cogs_vocabularies
+        from compsem.data import cogs
+
+        cfg = config.make_config(model)
+        src_vocab, tgt_vocab = cogs_vocabularies()
+        train, gen, training = cogs.load("train"), cogs.load("gen"), cfg["training"]
+    pairs = batching.encode_pairs(train.source, train.target, src_vocab, tgt_vocab)
+    sources = [src_vocab.encode(s) for s in gen.sample(n_decode, random_state=0).source]
+    return cfg, training, pairs, sources, len(src_vocab), len(tgt_vocab)
+
+
 def main() -> None:
     from compsem.cogs.seq2seq import batching, config, decoding, trainer
     from compsem.cogs.seq2seq.lstm import COMPILE_MODES, compile_decoder_step
-    from compsem.cogs.seq2seq.vocab import cogs_vocabularies
-    from compsem.data import cogs
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -61,6 +100,8 @@ def main() -> None:
     parser.add_argument("--decode-batch-size", type=int, default=None,
                         help="sentences decoded at a time (default the device's: "
                              "compsem.cogs.seq2seq.decoding.BATCH_SIZE)")
+    parser.add_argument("--unfused", action="store_true",
+                        help="on a GPU too, an update's batches one by one (as --no-fuse)")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--compile-step", nargs="*", default=[], choices=COMPILE_MODES, metavar="MODE",
                         help="also time the LSTMs with their decoder step compiled in these modes")
@@ -73,25 +114,23 @@ def main() -> None:
     name = torch.cuda.get_device_name(device) if gpu else f"CPU, {torch.get_num_threads()} threads"
     print(f"device: {name}; torch {torch.__version__}")
 
-    src_vocab, tgt_vocab = cogs_vocabularies()
-    train = cogs.load("train")
-    pairs = batching.encode_pairs(train.source, train.target, src_vocab, tgt_vocab)
-    gen = cogs.load("gen").sample(n_decode, random_state=0)
-    sources = [src_vocab.encode(s) for s in gen.source]
-    caps = decoding.length_caps([len(s) for s in sources], 1000, 16)
-    per_epoch = len(pairs) / 512
+    fused = gpu and not args.unfused
     header = (
         f"{'model':<20}{'params':>8}{'s/update':>10}{'tgt tok/s':>11}{'epoch':>9}"
         f"{'3k upd':>9}{'10k upd':>9}{'greedy tok/s':>14}{'beam5 tok/s':>13}{'beam5 sent/s':>14}"
+        + (f"{'peak GB':>9}" if gpu else "")
     )
-    print(header)
-    rows = [(m, mode) for m in args.models
-            for mode in [None, *(args.compile_step if config.ARCHITECTURES[m]["arch"] == "lstm" else [])]]
+    print(header + ("" if fused or not gpu else "   (unfused)"))
+    rows = [(m, mode) for m in args.models for mode in
+            [None, *(args.compile_step if config.ARCHITECTURES[m.partition(":")[0]]["arch"] == "lstm" else [])]]
     for model_name, mode in rows:
-        cfg = config.make_config(model_name)
-        t = cfg["training"]
+        cfg, t, pairs, sources, n_src, n_tgt = workload(model_name, n_decode)
+        caps = decoding.length_caps([len(s) for s in sources], 1000, 16)
+        per_epoch = len(pairs) / 512
         torch.manual_seed(0)
-        model = compile_decoder_step(config.build_model(cfg, len(src_vocab), len(tgt_vocab)).to(device), mode)
+        if gpu:
+            torch.cuda.reset_peak_memory_stats(device)
+        model = compile_decoder_step(config.build_model(cfg, n_src, n_tgt).to(device), mode)
         warm = 2 if mode else 1
         compile_start = time.perf_counter()
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.998), eps=1e-9)
@@ -100,7 +139,7 @@ def main() -> None:
         for u in range(updates + warm):  # the first update(s) warm up (allocations, kernels, compilation)
             group = batches[u * t["accum_count"] : (u + 1) * t["accum_count"]]
             start = time.perf_counter()
-            for indices in [np.concatenate(group)] if gpu else group:
+            for indices in [np.concatenate(group)] if fused else group:
                 batch = batching.collate(pairs, indices).to(device)
                 with trainer.autocast(device, True):
                     logprobs = model(batch.src, batch.src_lengths, batch.tgt_in)
@@ -118,6 +157,7 @@ def main() -> None:
             elif u == warm - 1:
                 warm_seconds = time.perf_counter() - compile_start
         per_update = float(np.mean(times))
+        peak = torch.cuda.max_memory_allocated(device) / 2**30 if gpu else None
         model.eval()
         rates = []
         if mode:  # compile the decoding shapes before timing
@@ -144,7 +184,8 @@ def main() -> None:
             f"{label:<20}{config.count_parameters(model) / 1e6:>7.2f}M{per_update:>10.3f}"
             f"{tokens / sum(times):>11,.0f}{per_epoch * per_update / 60:>8.1f}m"
             f"{3000 * per_update / 60:>8.1f}m{10000 * per_update / 60:>8.1f}m"
-            f"{rates[0][0]:>14,.0f}{rates[1][0]:>13,.0f}{rates[1][1]:>14.1f}",
+            f"{rates[0][0]:>14,.0f}{rates[1][0]:>13,.0f}{rates[1][1]:>14.1f}"
+            + (f"{peak:>9.1f}" if peak is not None else ""),
             flush=True,
         )
         if mode:

@@ -39,6 +39,14 @@ def test_the_runbook_expands_in_priority_order():
         assert S._configurations(unit.command, unit.argv) == list(unit.configs)
 
 
+def test_chapter5_fused_drops_no_fuse_from_its_units_only():
+    plain, fused = S.units(), S.units(S.fused())
+    assert [u.configs for u in plain] == [u.configs for u in fused]  # the same configurations
+    for a, b in zip(plain, fused, strict=True):
+        assert b.argv == tuple(x for x in a.argv if x != "--no-fuse")
+        assert ("--no-fuse" in a.argv) == (a.command == "auxiliary")
+
+
 def test_figures_are_measured_on_gpu_runs_only():
     tf = make_config("transformer", seed=1)
     pairs = [(tf, _metrics(4000, 200.0)), (tf, _metrics(4000, 240.0)),

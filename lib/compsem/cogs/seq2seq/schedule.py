@@ -148,6 +148,15 @@ def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
     return cli.configurations(cli.parse_args(list(argv)))
 
 
+def fused(runbook=RUNBOOK) -> tuple:
+    """``runbook`` with Chapter 5's batches fused on the GPU (its entries without ``--no-fuse``):
+    about four times the memory of the output layer per run, fewer kernel launches per update.
+    ``benchmarks/bench_cogs.py --models transformer:chapter5`` measures both ways (seconds per
+    update, peak memory) to decide by (``--chapter5-fused``)."""
+    return tuple((label, command, tuple(a for a in argv if a != "--no-fuse"), mode)
+                 for label, command, argv, mode in runbook)
+
+
 def units(runbook=RUNBOOK) -> list[Unit]:
     """The runbook as units: one per configuration (seed by seed where the entry says ``seed``),
     or one per seed group (same model, same exposures and, for Chapter 5, objective) where the
@@ -331,7 +340,7 @@ class Estimate:
 
 def speed_class(config: dict) -> str:
     """What the figures of ``config``'s runs are kept under: its model, or ``<model>:chapter5``
-    for Chapter 5's runs, whose output layer spans the glossing text's vocabulary (over 56,000
+    for Chapter 5's runs, whose output layer spans the glossing text's vocabulary (28,408
     target types against COGS's 700 or so) and whose batches run one by one (``--no-fuse``), so
     that their speed, stop and decoding are not Chapter 4's (``--speed transformer:chapter5=S``)."""
     return f"{config['model']}:chapter5" if "auxiliary" in config else config["model"]
@@ -678,6 +687,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "run again resumes them from this machine's cache")
     p.add_argument("--run", action="store_true", help="run the plan (otherwise print it)")
     p.add_argument("--device", default="auto", help="passed to the training commands")
+    p.add_argument("--chapter5-fused", action="store_true",
+                   help="Chapter 5's batches fused on the GPU, not one by one (four times the "
+                        "memory of its output layer; see benchmarks/bench_cogs.py)")
     p.add_argument("--decode-batch-size", type=positive_int, default=None,
                    help="sentences decoded at a time, passed to the training commands (default "
                         "512 on a GPU, 128 on a CPU: compsem.cogs.seq2seq.decoding.BATCH_SIZE); "
@@ -697,7 +709,8 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     batch = args.decode_batch_size or BATCH_SIZE["cuda" if uses_gpu(args.device) else "cpu"]
-    steps = plan(units(), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
+    runbook = fused() if args.chapter5_fused else RUNBOOK
+    steps = plan(units(runbook), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
                  window=args.window or None, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
