@@ -81,6 +81,10 @@ def compile_decoder_step(model, mode: str | None):
 class LSTMSeq2Seq(nn.Module):
     """Uni- or bidirectional LSTM encoder, input-feeding LSTM decoder with global dot attention."""
 
+    source_state = ("memory", "src_mask")
+    """The entries of :meth:`encode`'s state that depend on the source alone
+    (:mod:`compsem.cogs.seq2seq.decoding`)."""
+
     def __init__(
         self,
         src_vocab_size: int,
@@ -117,10 +121,6 @@ class LSTMSeq2Seq(nn.Module):
     def embed_target(self, ids: torch.Tensor) -> torch.Tensor:
         """Target embeddings, with the embedding dropout (module docstring)."""
         return self.embedding_dropout(self.tgt_embedding(ids))
-
-    source_state = ("memory", "src_mask")
-    """The entries of :meth:`encode`'s state that depend on the source alone
-    (:mod:`compsem.cogs.seq2seq.decoding`)."""
 
     def encode(self, src, src_lengths) -> dict[str, torch.Tensor]:
         """Decoding state, batch first: memory [B, S, H], mask [B, S], decoder states h/c

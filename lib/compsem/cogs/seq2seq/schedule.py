@@ -221,10 +221,10 @@ class Measured:
     the model, apart for Chapter 5): seconds per update, of single runs (``seconds_per_update``)
     and, per seed, of seed groups trained as one model (``group_seconds_per_update``); updates
     to the paper's stopping rule by (class, exposures); seconds of a whole decoding by
-    (class, method): the longest (``decode_seconds``) and every
-    run's (``decode_runs``), with a note where they were decoded in batches of another size than
-    planned (``decode_notes``); updates of Chapter 5's auxiliary stage to its stopping rule by
-    (model, objective) (``auxiliary_updates``)."""
+    (class, method): the longest (``decode_seconds``) and every run's (``decode_runs``), with a
+    note where they were decoded in batches of another size than planned (``decode_notes``);
+    updates of Chapter 5's auxiliary stage to its stopping rule by (model, objective)
+    (``auxiliary_updates``)."""
 
     seconds_per_update: dict
     updates: dict
@@ -236,31 +236,32 @@ class Measured:
 
 
 def measured(pairs: Sequence[tuple[dict, dict]], decode_batch_size: int | None = None) -> Measured:
-    """:class:`Measured` from ``(config, metrics)`` of finished runs, by :func:`speed_class`; only
-    runs on a GPU count (``metrics["device"]`` starts with ``cuda``). ``decode_batch_size``: the sentences the
-    planned runs decode at a time; a model's decodings in batches of that size are its figures
-    where it has some, else those in other sizes, noted (``metrics["decode_batch_size"]``, 128
-    where it predates the record: smaller batches need more steps, so on a GPU the figure is an
-    upper bound, :data:`compsem.cogs.seq2seq.decoding.BATCH_SIZE`)."""
+    """:class:`Measured` from ``(config, metrics)`` of finished runs, by :func:`speed_class`;
+    only runs on a GPU count (``metrics["device"]`` starts with ``cuda``). ``decode_batch_size``:
+    the sentences the planned runs decode at a time; a class's decodings in batches of that size
+    are its figures where it has some, else those in other sizes, noted
+    (``metrics["decode_batch_size"]``, 128 where it predates the record: smaller batches need
+    more steps, so on a GPU the figure is an upper bound,
+    :data:`compsem.cogs.seq2seq.decoding.BATCH_SIZE`)."""
     speed, group_speed, updates, decode, auxiliary = {}, {}, {}, {}, {}
     for config, metrics in pairs:
         if not str(metrics.get("device", "")).startswith("cuda") or not metrics.get("steps"):
             continue
-        model = speed_class(config)
+        kind = speed_class(config)
         seeds = len(metrics.get("trained_with_seeds") or ()) or 1
-        (group_speed if seeds > 1 else speed).setdefault(model, []).append(
+        (group_speed if seeds > 1 else speed).setdefault(kind, []).append(
             metrics["train_seconds"] / seeds / metrics["steps"])
         if metrics.get("aux_steps"):  # Chapter 5's auxiliary stage: the same model, a second figure
-            speed.setdefault(model, []).append(metrics["aux_train_seconds"] / metrics["aux_steps"])
+            speed.setdefault(kind, []).append(metrics["aux_train_seconds"] / metrics["aux_steps"])
         if metrics.get("stop_reason") == "early stopping":  # of the COGS stage in Chapter 5
-            key = (model, config["data"]["exposures"])
+            key = (kind, config["data"]["exposures"])
             updates[key] = max(updates.get(key, 0), int(metrics["steps"]))
         if metrics.get("aux_stop_reason") == "early stopping":
             key = (config["model"], config["auxiliary"]["objective"])
             auxiliary[key] = max(auxiliary.get(key, 0), int(metrics["aux_steps"]))
         decoding = config["decoding"]
         if not decoding.get("per_case") and not decoding.get("per_split"):
-            decode.setdefault((model, decoding["method"]), []).append(
+            decode.setdefault((kind, decoding["method"]), []).append(
                 (int(metrics.get("decode_batch_size", 128)), float(metrics["decode_seconds"])))
     runs, notes = {}, {}
     for key, sized in decode.items():
@@ -362,18 +363,18 @@ def estimate(unit: Unit, figures: Measured, speeds: dict | None = None,
     cache holds of a configuration's training (:func:`cached_progress`); not given, every run
     starts from nothing."""
     config = unit.configs[0]
-    model = speed_class(config)
-    speed, source = _class_speed(model, figures, speeds or {})
-    if speed is None and model != config["model"]:  # Chapter 4's figure: a guess
+    kind = speed_class(config)
+    speed, source = _class_speed(kind, figures, speeds or {})
+    if speed is None and kind != config["model"]:  # Chapter 4's figure: a guess
         speed, source = _class_speed(config["model"], figures, speeds or {})
         source = f"{source}, as Chapter 4's, a guess"
     if speed is None:
         return None
     if "--group" in unit.argv and len(unit.configs) > 1:
-        if model in figures.group_seconds_per_update:
-            speed, source = figures.group_seconds_per_update[model], "measured, group"
+        if kind in figures.group_seconds_per_update:
+            speed, source = figures.group_seconds_per_update[kind], "measured, group"
         else:
-            gain = BENCH_GROUP_SPEEDUP.get(model, 1.0)
+            gain = BENCH_GROUP_SPEEDUP.get(kind, 1.0)
             speed, source = speed / gain, f"{source}, group speed-up {gain:.2f}x"
     pieces: dict[tuple, int] = {}  # (updates, how shown, decoding s, its source, a guess) -> runs
     for c in unit.configs:

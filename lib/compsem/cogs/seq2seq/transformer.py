@@ -258,8 +258,10 @@ class TransformerSeq2Seq(nn.Module):
         filled = state.get("length", 0)
         out = {}
         for name, value in state.items():
-            if name.startswith("spare_") or not torch.is_tensor(value) or name in keep:
-                out.setdefault(name, value)
+            if name.startswith("spare_"):
+                continue  # replaced below by the buffers this re-ordering leaves free
+            if not torch.is_tensor(value) or name in keep:
+                out[name] = value
             elif name in self._cache_names:
                 spare = state.get(f"spare_{name}")
                 if spare is None or spare.shape != (len(index), *value.shape[1:]):
