@@ -357,6 +357,37 @@ def test_beam_search_with_the_models_own_reordering_gives_the_same_results(model
     assert len(set(lengths)) > 15 and max(lengths) > 32
 
 
+@pytest.mark.parametrize("method", ["beam", "greedy"])
+def test_a_decoding_step_reads_back_a_few_values_whatever_the_batch(method, monkeypatch):
+    """Each read of a tensor's values on the host (``item``, ``tolist``) waits for a GPU: a step
+    reads the hypotheses that end all at once, at most 5 reads, not 5 per hypothesis."""
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.manual_seed(2)  # outputs that end at many lengths
+    net = config.build_model(config.make_config("transformer-tiny"), 12, 12).eval()
+    rng = np.random.default_rng(7)
+    sources = [list(rng.integers(4, 12, size=int(rng.integers(2, 8)))) for _ in range(64)]
+    caps = list(np.random.default_rng(0).integers(1, 41, size=len(sources)))
+    steps, reads = [0], [0]
+    step, tolist = net.step, torch.Tensor.tolist
+
+    def counted_step(*args):
+        steps[0] += 1
+        return step(*args)
+
+    def counted_tolist(self):
+        reads[0] += 1
+        return tolist(self)
+
+    monkeypatch.setattr(net, "step", counted_step)
+    monkeypatch.setattr(torch.Tensor, "tolist", counted_tolist)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        hyps = decoding.translate(net, sources, caps, method, beam=4, batch_size=64)
+    items = sum(e.count for e in prof.key_averages() if e.key == "aten::item")
+    assert len({len(h.tokens) for h in hyps}) > 15  # examples end on many steps
+    assert (items + reads[0]) / steps[0] <= 5
+
+
 def test_the_transformers_reordering_copies_the_filled_positions():
     net = _untrained("transformer-tiny")
     src = torch.randint(4, 12, (5, 4))

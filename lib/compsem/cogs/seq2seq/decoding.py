@@ -15,8 +15,9 @@ own ``reorder_state`` with the same signature and the same values, where it has 
 the entries of its state that depend on the source alone (``source_state``: the encoder's memory,
 the source mask): the beams of an example hold the same rows of those, so beam search leaves them
 in place when it re-orders hypotheses within their examples and selects them only when examples
-are dropped (the same values, without copying them at every step). Examples are decoded in batches
-of similar source length.
+are dropped (the same values, without copying them at every step). The hypotheses that end at a
+step are read back to the host together, a few reads a step whatever their number (each read waits
+for a GPU to finish what it was given). Examples are decoded in batches of similar source length.
 """
 
 from __future__ import annotations
@@ -92,9 +93,10 @@ def greedy(model, src: torch.Tensor, src_lengths: torch.Tensor, caps) -> list[Hy
         ended = tokens == EOS_ID
         finish = ended | (t + 1 >= caps[rows])
         if bool(finish.any()):
-            for i in finish.nonzero().squeeze(1).tolist():
-                seq = history[i, :t] if bool(ended[i]) else history[i, : t + 1]
-                out[int(rows[i])] = Hypothesis(seq.tolist(), not bool(ended[i]), float(scores[i]))
+            done = finish.nonzero().squeeze(1)  # read back at once: one transfer each, not one per row
+            for row, eos, score, seq in zip(rows[done].tolist(), ended[done].tolist(),
+                                            scores[done].tolist(), history[done].tolist(), strict=True):
+                out[row] = Hypothesis(seq[:t] if eos else seq, not eos, score)
             keep = (~finish).nonzero().squeeze(1)
             if keep.numel() == 0:
                 break
@@ -137,12 +139,14 @@ def beam_search(
         closing = ended | at_cap
         closed = torch.where(closing, top, torch.full_like(top, float("-inf")))
         closed_score, closed_j = closed.max(dim=1)
-        for i in torch.isfinite(closed_score).nonzero().squeeze(1).tolist():
-            j, row, score = int(closed_j[i]), int(rows[i]), float(closed_score[i])
-            if best[row] is None or score > best[row].score:
-                eos = bool(ended[i, j])
-                seq = history[i * k + j, : t if eos else t + 1]
-                best[row] = Hypothesis(seq.tolist(), not eos, score)
+        closing_rows = torch.isfinite(closed_score).nonzero().squeeze(1)
+        if closing_rows.numel():  # read back at once: one transfer each, not one per hypothesis
+            j = closed_j[closing_rows]
+            for row, score, eos, seq in zip(rows[closing_rows].tolist(), closed_score[closing_rows].tolist(),
+                                            ended[closing_rows, j].tolist(),
+                                            history[closing_rows * k + j].tolist(), strict=True):
+                if best[row] is None or score > best[row].score:
+                    best[row] = Hypothesis(seq[:t] if eos else seq, not eos, score)
         done = ended[:, 0] | at_cap[:, 0]
         scores = torch.where(closing, torch.full_like(top, float("-inf")), top)
         tokens = tok.view(-1)
