@@ -165,16 +165,16 @@ def main() -> None:
                 decoding.translate(model, sources[:8], caps[:8], method, beam=5, batch_size=8, device=device)
         for method in ("greedy", "beam"):
             start = time.perf_counter()
-            with trainer.autocast(device, True):
-                hyps = decoding.translate(
-                    model,
-                    sources,
-                    caps,
-                    method,
-                    beam=5,
-                    batch_size=args.decode_batch_size,
-                    device=device,
-                )
+            try:
+                with trainer.autocast(device, True):
+                    hyps = decoding.translate(model, sources, caps, method, beam=5,
+                                              batch_size=args.decode_batch_size, device=device)
+            except torch.OutOfMemoryError:  # an untrained model's outputs all run to the cap
+                print(f"{model_name}: {method} decoding ran out of GPU memory; try a smaller "
+                      "--decode-batch-size", flush=True)
+                rates.append((float("nan"), float("nan")))
+                torch.cuda.empty_cache()
+                continue
             if gpu:
                 torch.cuda.synchronize(device)
             seconds = time.perf_counter() - start
