@@ -384,16 +384,24 @@ def test_cogs_stage_starts_from_the_auxiliary_weights(small_cogs, tmp_path):
 
 @pytest.mark.needs_data
 @pytest.mark.slow
-def test_train_and_decode_writes_results_with_auxiliary_metrics(small_cogs, tmp_path):
+def test_train_and_decode_writes_results_with_auxiliary_metrics(small_cogs, tmp_path, monkeypatch):
     ts = small_cogs
     torch.set_num_threads(1)
     cfg = _tiny("gloss", tmp_path)
+    forced_batches, forced = [], ts.teacher_forced
+
+    def spy(*args, **kwargs):  # teacher forcing keeps its own batches whatever the decoding's
+        forced_batches.append(args[5:] + tuple(kwargs.values()))
+        return forced(*args, **kwargs)
+
+    monkeypatch.setattr(ts, "teacher_forced", spy)
     result = ts.train_and_decode(cfg, device="cpu", results_dir=tmp_path / "res",
-                    checkpoints=tmp_path / "ck")
+                    checkpoints=tmp_path / "ck", decode_batch_size=512)
+    assert forced_batches == [()]
     m = result.metrics
     assert m["objective"] == "gloss" and m["aux_steps"] == 4 and m["steps"] == 6
     assert m["aux_best_dev_loss"] > 0 and 0 <= m["single_lexical_error_rate"] <= 1
-    assert m["decode_batch_size"] == 128  # the CPU's default (decoding.BATCH_SIZE)
+    assert m["decode_batch_size"] == 512  # as asked (the CPU's default is 128)
     assert set(m["accuracy"]) == {"dev", "test", "gen"}
     assert (result.predictions.split == "gen").sum() == 2 * 21
     forced = m["gen_teacher_forced"]
