@@ -411,6 +411,31 @@ def test_the_transformers_reordering_copies_the_filled_positions():
     assert fewer["k0"].shape[0] == 2 and torch.equal(fewer["k0"][:, :, :20], again["k0"][[0, 2], :, :20])
 
 
+def test_a_batch_out_of_gpu_memory_is_decoded_in_halves_with_the_same_outputs(monkeypatch, capsys):
+    net = _untrained("transformer-tiny")
+    sources = [[4 + (i * 7 + j) % 8 for j in range(2 + i % 5)] for i in range(20)]
+    caps = [9] * len(sources)
+    whole = decoding.translate(net, sources, caps, "beam", beam=3, batch_size=20)
+    search = decoding.beam_search
+
+    def small_gpu(model, src, *args):  # a batch of more than 6 sentences does not fit
+        if src.shape[0] > 6:
+            raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
+        return search(model, src, *args)
+
+    monkeypatch.setattr(decoding, "beam_search", small_gpu)
+    halved = []
+    parts = decoding.translate(net, sources, caps, "beam", beam=3, batch_size=20, halved=halved)
+    assert halved == [20, 10, 10]  # 20 -> 10 + 10 -> 5 + 5 + 5 + 5
+    assert [h.tokens for h in parts] == [h.tokens for h in whole]  # scores: as other batches give
+    assert [h.score for h in parts] == pytest.approx([h.score for h in whole], abs=1e-4)
+    assert "a batch of 20 sentences ran out of GPU memory" in capsys.readouterr().out
+    with pytest.raises(torch.OutOfMemoryError):  # one sentence that does not fit: nothing to halve
+        monkeypatch.setattr(decoding, "beam_search", lambda *a: (_ for _ in ()).throw(
+            torch.OutOfMemoryError("CUDA out of memory (simulated)")))
+        decoding.translate(net, sources[:1], caps[:1], "beam", beam=3)
+
+
 def test_the_default_batch_size_follows_the_device():
     assert decoding.batch_size_for("cuda") == decoding.batch_size_for("cuda:1") == 512
     assert decoding.batch_size_for("cpu") == decoding.batch_size_for("mps") == 128

@@ -171,9 +171,12 @@ def translate(
     device="cpu",
     amp: bool = False,
     progress: bool = False,
+    halved: list | None = None,
 ) -> list[Hypothesis]:
     """Decode encoded ``sources`` in batches of similar length (``batch_size`` sentences; default
-    :func:`batch_size_for` the device); outputs in input order."""
+    :func:`batch_size_for` the device); outputs in input order. A batch that runs out of GPU
+    memory (its outputs running to the length cap hold every beam's buffers) is decoded as two
+    halves, and so on; its size is appended to ``halved`` when given, and printed."""
     if method not in ("greedy", "beam"):
         raise ValueError(f"method must be 'greedy' or 'beam', got {method!r}")
     from tqdm import tqdm
@@ -186,12 +189,30 @@ def translate(
     out: list[Hypothesis | None] = [None] * len(sources)
     batches = batching.sorted_batches(pairs.src_lengths, batch_size)
     for idx in tqdm(batches, disable=not progress, desc=f"decoding ({method})", unit="batch"):
+        for i, h in zip(idx, _decode_batch(model, pairs, idx, caps, method, beam, device, amp, halved),
+                        strict=True):
+            out[int(i)] = h
+    return out
+
+
+def _decode_batch(model, pairs, idx, caps, method, beam, device, amp, halved) -> list[Hypothesis]:
+    """:func:`greedy` or :func:`beam_search` of the sentences ``idx``; in halves on running out
+    of GPU memory (:func:`translate`)."""
+    try:
         batch = batching.collate(pairs, idx, with_target=False).to(device)
         with autocast(device, amp):
             if method == "greedy":
-                hyps = greedy(model, batch.src, batch.src_lengths, caps[idx])
-            else:
-                hyps = beam_search(model, batch.src, batch.src_lengths, caps[idx], beam)
-        for i, h in zip(idx, hyps, strict=True):
-            out[int(i)] = h
-    return out
+                return greedy(model, batch.src, batch.src_lengths, caps[idx])
+            return beam_search(model, batch.src, batch.src_lengths, caps[idx], beam)
+    except torch.OutOfMemoryError:
+        if len(idx) == 1:
+            raise
+    batch = None  # the failed batch's tensors are freed before the halves run
+    torch.cuda.empty_cache()
+    print(f"[decoding] a batch of {len(idx)} sentences ran out of GPU memory; decoding it in halves",
+          flush=True)
+    if halved is not None:
+        halved.append(len(idx))
+    half = len(idx) // 2
+    return (_decode_batch(model, pairs, idx[:half], caps, method, beam, device, amp, halved)
+            + _decode_batch(model, pairs, idx[half:], caps, method, beam, device, amp, halved))

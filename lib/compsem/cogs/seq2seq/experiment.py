@@ -127,18 +127,20 @@ def decode_splits(model, config: dict, gold: dict[str, pd.DataFrame], src_vocab,
     ``gold[split]``) by its method, ``batch_size`` sentences at a time (default
     :func:`compsem.cogs.seq2seq.decoding.batch_size_for` the device); returns the predictions (columns of
     :data:`~compsem.cogs.seq2seq.results.PREDICTION_COLUMNS`) and, per split, the examples,
-    seconds and output tokens."""
+    seconds, output tokens and batches decoded in halves for want of GPU memory
+    (:func:`compsem.cogs.seq2seq.decoding.translate`)."""
     d = config["decoding"]
     frames, counts = [], {}
     for split in d["splits"]:
         rows = evaluation_rows(split, gold[split], d)
         sources = [src_vocab.encode(s) for s in gold[split].source.iloc[rows]]
         caps = decoding.length_caps([len(s) for s in sources], d["max_len"], d["len_ratio"])
-        t0 = time.perf_counter()
+        t0, halved = time.perf_counter(), []
         hyps = decoding.translate(model, sources, caps, d["method"], d["beam"], batch_size=batch_size,
-                                  device=device, amp=amp, progress=progress)
+                                  device=device, amp=amp, progress=progress, halved=halved)
         counts[split] = {"examples": len(rows), "seconds": round(time.perf_counter() - t0, 2),
-                         "output_tokens": int(sum(len(h.tokens) + 1 for h in hyps))}
+                         "output_tokens": int(sum(len(h.tokens) + 1 for h in hyps)),
+                         "batches_halved": len(halved)}
         frames.append(pd.DataFrame({"split": split, "row": rows,
                                     "prediction": [tgt_vocab.decode(h.tokens) for h in hyps],
                                     "capped": [int(h.capped) for h in hyps]}))
