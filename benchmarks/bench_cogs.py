@@ -34,6 +34,7 @@ the updates (``torch.cuda.max_memory_allocated``), what decides how many runs ca
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 
 import numpy as np
@@ -43,6 +44,7 @@ from compsem import determinism
 from compsem.devices import resolve_device
 
 
+@functools.cache  # a model timed in several compile modes is read once
 def workload(name: str, n_decode: int):
     """``name``'s configuration, training options, training pairs, ``n_decode`` gen sources to
     decode and vocabulary sizes: a COGS model, or ``MODEL:chapter5``, Chapter 5's (the glossing

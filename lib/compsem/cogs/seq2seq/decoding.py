@@ -188,31 +188,26 @@ def translate(
     pairs = batching.Pairs(sources, [[] for _ in sources])
     out: list[Hypothesis | None] = [None] * len(sources)
     batches = batching.sorted_batches(pairs.src_lengths, batch_size)
+
+    def decode(idx) -> list[Hypothesis]:  # in halves on running out of GPU memory
+        try:
+            batch = batching.collate(pairs, idx, with_target=False).to(device)
+            with autocast(device, amp):
+                if method == "greedy":
+                    return greedy(model, batch.src, batch.src_lengths, caps[idx])
+                return beam_search(model, batch.src, batch.src_lengths, caps[idx], beam)
+        except torch.OutOfMemoryError:
+            if len(idx) == 1:
+                raise
+        batch = None  # the failed batch's tensors are freed before the halves run
+        torch.cuda.empty_cache()
+        print(f"[decoding] a batch of {len(idx)} sentences ran out of GPU memory; decoding it in halves",
+              flush=True)
+        if halved is not None:
+            halved.append(len(idx))
+        return decode(idx[: len(idx) // 2]) + decode(idx[len(idx) // 2 :])
+
     for idx in tqdm(batches, disable=not progress, desc=f"decoding ({method})", unit="batch"):
-        for i, h in zip(idx, _decode_batch(model, pairs, idx, caps, method, beam, device, amp, halved),
-                        strict=True):
+        for i, h in zip(idx, decode(idx), strict=True):
             out[int(i)] = h
     return out
-
-
-def _decode_batch(model, pairs, idx, caps, method, beam, device, amp, halved) -> list[Hypothesis]:
-    """:func:`greedy` or :func:`beam_search` of the sentences ``idx``; in halves on running out
-    of GPU memory (:func:`translate`)."""
-    try:
-        batch = batching.collate(pairs, idx, with_target=False).to(device)
-        with autocast(device, amp):
-            if method == "greedy":
-                return greedy(model, batch.src, batch.src_lengths, caps[idx])
-            return beam_search(model, batch.src, batch.src_lengths, caps[idx], beam)
-    except torch.OutOfMemoryError:
-        if len(idx) == 1:
-            raise
-    batch = None  # the failed batch's tensors are freed before the halves run
-    torch.cuda.empty_cache()
-    print(f"[decoding] a batch of {len(idx)} sentences ran out of GPU memory; decoding it in halves",
-          flush=True)
-    if halved is not None:
-        halved.append(len(idx))
-    half = len(idx) // 2
-    return (_decode_batch(model, pairs, idx[:half], caps, method, beam, device, amp, halved)
-            + _decode_batch(model, pairs, idx[half:], caps, method, beam, device, amp, halved))

@@ -704,12 +704,12 @@ def _exit_on_sigterm(signum, frame):
 
 
 def main(argv=None) -> int:
-    from compsem.cogs.seq2seq.decoding import BATCH_SIZE
+    from compsem.cogs.seq2seq.decoding import batch_size_for
     from compsem.cogs.seq2seq.execution import uses_gpu
 
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    batch = args.decode_batch_size or BATCH_SIZE["cuda" if uses_gpu(args.device) else "cpu"]
+    batch = args.decode_batch_size or batch_size_for("cuda" if uses_gpu(args.device) else "cpu")
     runbook = fused() if args.chapter5_fused else RUNBOOK
     steps = plan(units(runbook), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
                  window=args.window or None, jobs=args.jobs, progress=cached_progress)
