@@ -144,7 +144,7 @@ def test_rules_that_overlap_are_reported_not_decided():
 @pytest.mark.parametrize("evidence, verdict, outcome", [
     ("reproduction", "holds", "reproduced"), ("reproduction", "fails", "contradicted"),
     ("reproduction", "inconclusive", "inconclusive"), ("substitute", "fails", "substitute only"),
-    ("substitute", "holds", "substitute only"), ("substitute", "inconclusive", "inconclusive"),
+    ("substitute", "holds", "substitute only"), ("substitute", "inconclusive", "substitute only"),
     ("extension", "fails", "extension"), ("extension", "inconclusive", "extension"),
     ("substitute", "not testable here", "not testable"),
     ("reproduction", "not evaluated", "not evaluated"),

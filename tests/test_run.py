@@ -512,3 +512,22 @@ def test_chapter_entries_are_the_ledgers_entries_as_written():
     entries = claims.chapter_entries("cogs-models")
     assert entries and all(e["chapter"] == "cogs-models" for e in entries)
     assert [e["id"] for e in entries] == [c.id for c in claims.for_chapter("cogs-models")]
+
+
+def test_glue_references_that_a_run_did_not_compute_are_listed():
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell(
+            "ours {glue:text}`total:.2f`, {glue}`ratio` and {glue:text}`other::key`;\n"
+            "```{glue} table_b\n```\n"
+            "again {glue:text}`ratio:.1%`"),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
+            "display_data", data={"text/plain": "4.5"},
+            metadata={"scrapbook": {"name": "total"}})]),
+    ])
+    assert run.unresolved_glue_references(notebook) == ["ratio", "table_b"]
+
+
+@pytest.mark.parametrize("chapter", sorted(p.stem for p in paths.BOOK_DIR.glob("*.ipynb")))
+def test_every_glue_reference_of_the_committed_book_resolves(chapter):
+    notebook = nbformat.read(paths.BOOK_DIR / f"{chapter}.ipynb", as_version=4)
+    assert run.unresolved_glue_references(notebook) == []

@@ -485,19 +485,19 @@ def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
 
 def outcome(claim: Claim, verdict_: str) -> str:
     """What a verdict means for the paper (one of :data:`OUTCOMES`): a reproduction that holds
-    is *reproduced*, one that fails *contradicted*; a substitute's verdict is *substitute only*
-    and an extension's *extension* whatever it is (neither bears on the paper's numbers);
-    *inconclusive*, *not testable* and *not evaluated* as they come."""
+    is *reproduced*, one that fails *contradicted*, one that is undecided *inconclusive*; a
+    substitute's verdict is *substitute only* and an extension's *extension*, whatever it is
+    (neither bears on the paper's numbers); *not testable* and *not evaluated* as they come."""
     if verdict_ == "not testable here":
         return "not testable"
     if verdict_ == "not evaluated":
         return "not evaluated"
     if claim.evidence == "extension":
         return "extension"
-    if verdict_ == "inconclusive":
-        return "inconclusive"
     if claim.evidence == "substitute":
         return "substitute only"
+    if verdict_ == "inconclusive":
+        return "inconclusive"
     return "reproduced" if verdict_ == "holds" else "contradicted"
 
 

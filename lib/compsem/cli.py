@@ -40,7 +40,24 @@ def _run(args) -> int:
     start = time.perf_counter()
     out = run.execute(args.chapter, args.profile, overrides, progress=not args.quiet)
     print(f"[compsem] {args.chapter}: wrote {out} in {time.perf_counter() - start:.0f} s", flush=True)
+    _say_unresolved_glue(args.chapter, out)
     return 0
+
+
+def _say_unresolved_glue(chapter: str, notebook_path) -> None:
+    """Warn when the chapter's text quotes numbers this run did not compute (a run with other
+    parameters than the defaults the text was written for): they render empty."""
+    import nbformat
+
+    from compsem import run
+
+    missing = run.unresolved_glue_references(nbformat.read(notebook_path, as_version=4))
+    if missing:
+        shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")
+        print(f"[compsem] {chapter}: its text quotes {len(missing)} number(s) this run did not "
+              f"compute ({shown}): the text was written for the default parameters, and these "
+              f"references render empty; the tables, figures and Findings show this run's "
+              f"numbers", file=sys.stderr, flush=True)
 
 
 def _run_all(args) -> int:

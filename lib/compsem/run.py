@@ -154,6 +154,33 @@ def non_finite_glued(notebook, allowed=()) -> list[str]:
     return bad
 
 
+GLUE_ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
+GLUE_DIRECTIVE = re.compile(r"^\s*(?:```|:::)\{glue(?::[a-z]+)?\}\s+(\S+)", re.MULTILINE)
+
+
+def unresolved_glue_references(notebook) -> list[str]:
+    """Keys that the markdown of ``notebook`` pastes (``{glue:text}`key:.3f```, ``{glue}`key```,
+    ``{glue:figure} key`` ...) but that none of its outputs glued, in order of first mention.
+
+    A chapter's text is written about its default parameters; a run with other ones (other
+    models, fewer encoders) may not compute every number the text quotes, and myst-nb renders
+    those references empty, with a warning. References to another document (``path::key``) are
+    not checked."""
+    glued = {output.get("metadata", {}).get("scrapbook", {}).get("name")
+             for cell in notebook.cells for output in cell.get("outputs", [])}
+    missing: dict[str, None] = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = cell.source
+        references = GLUE_ROLE.findall(text) + GLUE_DIRECTIVE.findall(text)
+        for reference in references:
+            key = reference.split(":", 1)[0]  # the format spec after the key
+            if "::" not in reference and key not in glued:
+                missing[key] = None
+    return list(missing)
+
+
 def _keep_failed(chapter: str, executed_nb: Path) -> Path:
     """Copy the failed run's notebook (when it exists) to ``_build/failed/<chapter>.ipynb``."""
     failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
