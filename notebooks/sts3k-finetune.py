@@ -430,12 +430,15 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 # %% [markdown]
 # ## Deviations and errata
 #
-# - **Table 8** prints 80 weights for one hidden layer of 10 units (8·10 + 10·1 = 90) and hidden
-#   units "60, 100" for the two-layer model, whose 1,090 weights need (60, 10). The paper says
-#   "default parameters", but the code set `max_iter=500` and `random_state=1`.
-# - **Table 10's** Mean-CN counts (.598, .599, .708, .709 thousand) fit 2 × 299 inputs, not
-#   2 × 300: the authors' ConceptNet vectors had 299 usable dimensions. Its 10⁵ column is 0.001
-#   above the weight count of nn3 for every embedding model (a rounding slip).
+# - **Table 8** prints 80 weights for one hidden layer of 10 units, which has
+#   {glue:text}`n_weights_verbnet_nn1` (8·10 + 10·1), and hidden units "60, 100" for the two-layer
+#   model, whose weights need (60, 10). The paper says "default parameters", but the code set
+#   `max_iter=500` and `random_state=1`.
+# - **Table 10's** Mean-CN row (each cell times its column's power of ten, 10³ to 10⁶) fits
+#   2 × 299 inputs, not 2 × 300: the authors' ConceptNet vectors had 299 usable dimensions. In the
+#   four transformer rows, its 10⁵ column is one unit of the last printed digit above the weight
+#   count of nn3 (SentBERT: 1.647 printed, {glue:text}`n_weights_nopca_mpnet_nn3` weights here),
+#   a rounding slip; Mean-CN's cell in that column matches its count.
 # - **The random split** of the paper comes from an unpublished label file; a seeded 70/15/15
 #   draw stands in, and the seeds show its spread. Its training rows can nevertheless be read off
 #   the authors' files ({glue:text}`pub_random_n_train` rows, see Figure 6). The adversarial split

@@ -114,22 +114,31 @@ pd.DataFrame(
 # pairs are compared with a *paired* bootstrap (`compsem.stats.paired_spearman_difference`:
 # both models' similarities of a pair are resampled together, so what they share cancels).
 #
-# **Noise ceiling.** People do not agree perfectly either. The split-half reliability of the
+# **Noise ceiling.** People do not agree perfectly either. The split-half reliability $R$ of the
 # ratings (the data chapter's analysis, §5.1: random halves of the raters, Pearson r between the
 # halves' mean ratings, Spearman–Brown corrected to the full number of raters) estimates how well
-# the mean ratings of a second group of raters as large as this one would correlate with these.
-# No model can be expected above it; the gap below it is what a model leaves unexplained.
+# the mean ratings of a second panel of raters as large as this one would correlate with these:
+# the agreement of two panels, each with its own rating noise. A model that predicted the true
+# mean ratings exactly carries no such noise, so it would correlate about $\sqrt{R}$ with the
+# observed means; $\sqrt{R}$, not $R$, is the upper bound for a model. The paper reports $R$ as
+# reliability (§5.1) and draws no ceiling; the row below shows $R$, a model as good as a second
+# panel of raters.
 #
 # ## Results
 #
 # ### Table 9 from the authors' published similarities
 #
 # Each cell is Spearman's $\rho$ between a model's cosine similarities (as published by the
-# authors, one file per model and dataset) and the human ratings. Transformer embeddings were
-# standardised per feature before the cosine, $\tilde e = (e - \bar e)/(s + 0.001)$, separately
-# over the first and the second sentences of a dataset (§4.3); Mean, Mult, Conv and InferSent were
-# not. The last row is the noise ceiling of the STS3k columns (see Method; the classic sets
-# come without individual ratings here, so they have none).
+# authors, one file per model and dataset) and the human ratings. §4.3 says the transformer
+# embeddings were normalised "by subtracting the mean and dividing by the standard deviation of
+# each feature"; the authors' code centres each feature, separately over the first and the
+# second sentences of a dataset, and then divides by each *sentence's* SD, which cancels in the
+# cosine, so Table 9's transformer rows are per-feature centring (Deviations and errata). The
+# default `standardisation = "centre"` computes that; `"zscore"` computes the text's per-feature
+# z-scores, $(e - \bar e)/(s + \epsilon)$, with a small $\epsilon$ of ours
+# (`compsem.sts.similarity.EPS`) against a zero SD. Mean, Mult, Conv and InferSent were not
+# standardised. The last row is the noise ceiling $R$ of the STS3k columns
+# (see Method; the classic sets come without individual ratings here, so they have none).
 
 # %% tags=["full-width"]
 published = table9.published_table9()
@@ -357,10 +366,10 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 # %% [markdown]
 # ## Deviations and errata
 #
-# - **Standardisation.** §4.3 describes per-feature z-scores, $(e - \bar e)/(s + 0.001)$. The
-#   authors' code divides the centred embeddings by the SD of each *sentence* instead, a factor
-#   that cancels in the cosine, so what Table 9 reports is per-feature **centring** (over the
-#   2,800 first and the 2,800 second sentences separately). The Findings check which of the two
+# - **Standardisation.** §4.3 describes per-feature z-scores (mean removed, divided by the
+#   feature's SD). The authors' code divides the centred embeddings by the SD of each *sentence*
+#   instead, a factor that cancels in the cosine, so what Table 9 reports is per-feature
+#   **centring** (over the 2,800 first and the 2,800 second sentences separately). The Findings check which of the two
 #   gives Table 9's SentBERT row; z-scores, as described, give the values in the table below.
 #   `standardisation` switches between the two.
 # - **Minus signs.** The text of the accepted manuscript lost the minus signs of Table 9; the

@@ -26,8 +26,9 @@ Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory; the published p
    original parses instead gets 99.0 %).
 4. **Combination** (:func:`combine`, Eq. 2): ``sum_i beta_i RoleSim_i`` over the non-NaN roles,
    divided by the constant 11 = sum of all betas (``denominator="fixed"``: the authors'
-   "fixedparms_basic", Table 9) or by the sum of the betas of the roles present
-   (``"present"``, a true weighted average). Both published files
+   "fixedparms_basic", Table 9; Eq. 2 up to a constant, which changes no rank) or by the sum of
+   the betas of the roles present (``"present"``, an average over the roles present, which Eq. 2
+   is not). Both published files
    ``verbnet_fixedparms_*`` and ``verbnet_conceptnet_fixedparms_*`` (identical) come from the
    ``"conceptnet"`` role-wise model. The authors' unreported "norm" file additionally
    counts beta_B of each aligned pair in which sentence *a* held B (an asymmetry of their code,

@@ -31,7 +31,8 @@ from compsem import stats as cstats
 from compsem.stats import BOOTSTRAP_RESAMPLES
 
 EPS = 0.001
-"""The constant the authors add to the per-feature SD (§4.3; the ``_norml`` files)."""
+"""Added to the per-feature SD by ``method="zscore"`` against a zero SD: a guard of ours (§4.3
+divides by the SD; the authors' code, behind the ``_norml`` files, divides by each sentence's SD)."""
 
 
 # --------------------------------------------------------------------------- vectors

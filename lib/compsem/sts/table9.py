@@ -203,10 +203,12 @@ def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd
     ratings (§5.1; paper .953 all, .950 non, .940 adv), computed by
     :func:`compsem.sts.ratings.split_half_reliability` exactly as the data chapter does.
 
-    The Spearman-Brown corrected split-half r estimates how well the mean ratings of a second,
-    equally large group of raters would correlate with these ones: a model that reproduced
-    another group's judgements perfectly would score about this high, so no model can be
-    expected above it. Not in the paper's Table 9 (the paper reports reliability in §5.1).
+    The Spearman-Brown corrected split-half r (R) estimates how well the mean ratings of a second,
+    equally large panel of raters would correlate with these ones: the agreement of two noisy
+    panels, i.e. a model as good as another panel. A model that predicted the true mean ratings
+    exactly would correlate about sqrt(R) with the observed means, so sqrt(R), not R, bounds a
+    model from above. Not in the paper's Table 9 (the paper reports reliability in §5.1 and
+    draws no ceiling).
 
     The subsets are those of the reliability analysis (:func:`~compsem.sts.ratings.
     reliability_subsets`), which differ slightly from the Table 9 columns: "all" omits the 10
