@@ -297,7 +297,7 @@ def test_class_spread_interval_is_the_basic_interval_at_one_minus_two_alpha(toy)
     # the percentile interval at 90% of the same draws, reflected about the observed spread
     _, p_low, p_high = st.bootstrap_statistic(
         lambda idx: st.spread(st.class_scores(grid[idx], labels)), labels, 200, 3, 0.90)
-    assert values["mod_x_spread_an_toy_low"] == pytest.approx(2 * observed - p_high)
+    assert values["mod_x_spread_an_toy_low"] == pytest.approx(max(0.0, 2 * observed - p_high))
     assert values["mod_x_spread_an_toy_high"] == pytest.approx(2 * observed - p_low)
     ns_grid = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
     assert values["mod_x_spread_ns_toy"] == pytest.approx(st.spread(st.class_scores(ns_grid, labels)))
@@ -480,3 +480,86 @@ def test_synonym_equivalence_bonferroni_counts_the_synonym_runs_only(toy):
     assert one["mod_x_syn_neq_near_m"] == pytest.approx(near_5)  # m = 5: the synonym-less run not counted
     assert two["mod_x_syn_neq_near_m"] == pytest.approx(near_10)  # m = 10
     assert near_10 <= near_5
+
+
+def test_class_spread_interval_never_below_zero_and_the_null_spread(toy):
+    """A spread cannot be negative: the basic interval's reflection is cut at 0. With n_perm,
+    the label-shuffle null of the spread: its alpha quantile, the same for any relabelling."""
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    noisy = with_outcomes(run)  # noisy AAN and pair outcomes of random vectors
+    holds = np.random.default_rng(1).random(len(run.an_phrases)) < 0.5
+    noisy.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    frame, values = C.class_spread({"toy": noisy}, ["toy"], lex, n_boot=200, seed=0, n_perm=100)
+    for test in ("an", "aan", "pair", "ns"):
+        key = f"mod_x_spread_{test}_toy"
+        assert 0.0 <= values[f"{key}_low"] <= values[f"{key}_high"], test
+        null = values[f"mod_x_spread_null_{test}_toy"]
+        assert 0.0 <= null <= 1.0 and frame.loc[(test, "toy"), "null"] == null
+    assert "null" not in C.class_spread({"toy": noisy}, ["toy"], lex, n_boot=20, seed=0)[0]
+    # the null of a constant outcome is 0, whatever the labels
+    same = with_outcomes(run, an=lambda c: True, ns=lambda c: True, aan=lambda a, b: 1.0,
+                         pair=lambda a, b: True)
+    _, values = C.class_spread({"toy": same}, ["toy"], lex, n_boot=20, seed=0, n_perm=20)
+    assert all(values[f"mod_x_spread_null_{t}_toy"] == 0.0 for t in ("an", "aan", "ns"))
+
+
+def test_minilm_comparison_without_minilm_is_an_empty_table():
+    """A run of other models only (the Stella command of the Reproduce section) has no
+    mod_minilm_* key: the comparison is an empty table with a note, and nothing is glued."""
+    from IPython.display import HTML, Markdown
+
+    from compsem.modifiers import chapter as C
+
+    table, values = C.minilm_comparison({"mod_x_an_min_mpnet": 1.0, "mod_stella_an_si_004t2": 1.0})
+    assert table.empty and list(table.columns) == C.COMPARISON_COLUMNS and values == {}
+    assert isinstance(C.show_minilm_comparison(table), Markdown)
+    key = "mod_minilm_ns_si_001t8"
+    table, values = C.minilm_comparison({key: TARGETS[key]["paper"], "mod_x_other": 0.3})
+    assert list(table.index) == [key] and values == {"mod_x_minilm_matched": 1,
+                                                     "mod_x_minilm_targets": 1}
+    assert isinstance(C.show_minilm_comparison(table), HTML)
+
+
+def test_one_sided_tests_without_a_model_run_on_the_test(toy):
+    """No model ran the AAN test (aan_models = []): the AAN drop is an empty table."""
+    import dataclasses
+
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    no_aan = dataclasses.replace(run, aan={})
+    frame, values = C.aan_drop({"toy": no_aan}, ["toy"], lex, n_perm=10, seed=0)
+    assert frame.empty and values == {}
+    frame, values = C.aan_drop({"toy": run}, ["toy"], lex, n_perm=10, seed=0)
+    assert list(frame.index) == ["toy"] and set(values) == {
+        f"mod_x_aandrop_{k}_toy" for k in ("diff", "p", "padj")}
+
+
+def test_plot_intervals_bootstrap_label():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    plt.close("all")
+    frame = pd.DataFrame([{"model": "A", "class": c, "score": 0.6, "bootstrap low": 0.4,
+                           "bootstrap high": 0.8} for c in CLASSES])  # fmt: skip
+    fig = C.plot_intervals(frame, bootstrap_label="bootstrap (adjectives)")
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["bootstrap (adjectives)"]
+    assert C.INTERVALS["bootstrap"][0] == "bootstrap (adjectives, nouns)"  # the default kept
+    plt.close("all")
+
+
+def test_with_dashes_shows_nan_as_a_dash():
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+
+    frame = pd.DataFrame({"cells": [5, 9], "rho": [np.nan, 0.51234]}, index=["an", "ns"])
+    html = C.with_dashes(frame).to_html()
+    assert "–" in html and "0.512" in html and "nan" not in html.lower()
+    assert C.with_dashes(None) is None

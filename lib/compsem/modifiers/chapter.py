@@ -54,6 +54,15 @@ def style_table(frame: pd.DataFrame, digits: int = 3):
     return styler
 
 
+def with_dashes(frame: pd.DataFrame | None, digits: int = 3):
+    """A table whose float columns show ``digits`` decimals and whose NaNs, values that do not
+    exist (a constant row has no rank correlation), show as "–"; None stays None."""
+    if frame is None:
+        return None
+    floats = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c])]
+    return frame.style.format({c: f"{{:.{digits}f}}" for c in floats}, na_rep="–")
+
+
 def ours_for(runs: dict, test: str, specs, variants=("code",)) -> tuple[dict, dict]:
     """Our scores of one test for several models, labelled for the tables, and the paper model
     each label sits beside (:func:`tables.paper_model_of`). ``variants`` (``code``, ``paper``)
@@ -90,6 +99,39 @@ def collect(runs: dict, targets: dict) -> dict[str, float]:
                 continue
             values.update(T.target_values(model, test, r.scores(test), targets))
     return values
+
+
+COMPARISON_COLUMNS = ["ours", "paper", "difference", "tolerance", "verdict", "source"]
+"""The columns of :func:`compsem.report.compare`."""
+
+
+def minilm_comparison(results: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Our MiniLM numbers beside 001's (:func:`compsem.report.compare` over the glued
+    ``mod_minilm_*`` keys) and the counts ``mod_x_minilm_matched`` / ``mod_x_minilm_targets``.
+    A run without MiniLM (e.g. ``models`` of other encoders only) has no such key: the table is
+    empty and nothing is glued, so the claim on the counts is not evaluated rather than failed."""
+    from compsem import report
+
+    keys = [k for k in results if k.startswith("mod_minilm_")]
+    if not keys:
+        return pd.DataFrame(columns=COMPARISON_COLUMNS).rename_axis("quantity"), {}
+    table = report.compare(results, "modifiers", keys)
+    return table, {
+        "mod_x_minilm_matched": int((table["verdict"] == "match").sum()),
+        "mod_x_minilm_targets": len(table),
+    }
+
+
+def show_minilm_comparison(table: pd.DataFrame):
+    """:func:`compsem.report.show_comparison` of :func:`minilm_comparison`, or a note when
+    MiniLM was not run."""
+    from IPython.display import Markdown
+
+    from compsem import report
+
+    if table.empty:
+        return Markdown("*MiniLM was not run (parameter `models`): no number of it to compare.*")
+    return report.show_comparison(table, "MiniLM numbers of 001 Tables 1-4 and 6-8")
 
 
 def lowest_an(runs: dict) -> dict[str, float]:
@@ -342,15 +384,21 @@ INTERVALS = {
 """The two intervals of :func:`ns_intervals`: legend label and marker."""
 
 
-def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None):
+def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None,
+                   bootstrap_label: str | None = None):
     """Scores with both intervals of :func:`ns_intervals` (circles: Wilson, squares: bootstrap),
-    one panel per model; a dotted horizontal line at ``reference`` (default 0.5)."""
+    one panel per model; a dotted horizontal line at ``reference`` (default 0.5).
+    ``bootstrap_label``: the legend of the bootstrap interval when it resamples other units
+    than :data:`INTERVALS` says (the synonym control resamples adjectives only)."""
+    intervals = dict(INTERVALS)
+    if bootstrap_label is not None:
+        intervals["bootstrap"] = (bootstrap_label, INTERVALS["bootstrap"][1])
     long = pd.concat(
         [
             frame[["model", "class", "score"]].assign(
                 interval=label, low=frame[f"{what} low"], high=frame[f"{what} high"]
             )
-            for what, (label, _) in INTERVALS.items()
+            for what, (label, _) in intervals.items()
             if f"{what} low" in frame and frame[f"{what} low"].notna().any()
         ],
         ignore_index=True,
@@ -363,8 +411,8 @@ def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", refer
         interval_dots(
             ax, long[long["model"] == model], "class", "score", "low", "high", hue="interval",
             orient="v", dodge=0.24, order=list(dict.fromkeys(frame["class"])),
-            hue_order=[label for label, _ in INTERVALS.values() if label in set(long["interval"])],
-            markers={label: marker for label, marker in INTERVALS.values()},
+            hue_order=[label for label, _ in intervals.values() if label in set(long["interval"])],
+            markers={label: marker for label, marker in intervals.values()},
         )  # fmt: skip
         ax.set_title(model, fontsize=9)
         ax.axhline(0.5 if reference is None else reference, color="black", lw=0.6, ls=":")
@@ -416,7 +464,7 @@ def _one_sided(
     for spec in specs:
         test = st.permutation_test(statistic_of(runs[spec]), labels, n_perm, seed, alternative)
         rows.append({"spec": spec, "difference": test["observed"], "p": test["p_value"]})
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows, columns=["spec", "difference", "p"])  # no rows: no model ran it
     frame["p_holm"] = st.holm(frame["p"].to_numpy())
     values = {}
     for row in frame.itertuples():
@@ -681,14 +729,24 @@ def _test_matrices(run, lex: Lexicon) -> dict:
     return out
 
 
-def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float = 0.05):
+def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float = 0.05,
+                 n_perm: int = 0):
     """Equivalence test of "no difference between adjective classes", test by test: the spread
     (largest minus smallest class or cell score, :func:`statistics.spread`) with its
     ``1 - 2 alpha`` bootstrap interval over adjectives, the basic (reverse percentile) interval
     because resampling inflates a spread (on MiniLM's 25 AAN cells the resampled spreads
-    average nearly twice the observed one). The claim holds on a test when the upper end lies
-    within the margin (:func:`no_difference_margin`) and fails when the lower end lies beyond
-    it. Keys ``mod_x_spread_<test>_<spec>`` and ``_low`` / ``_high``."""
+    average nearly twice the observed one), cut at 0, below which a spread cannot lie (the
+    basic interval's reflection can reach there; cutting it keeps its coverage). The percentile
+    interval is not used: it carries the whole upward bias of the resampled spreads, so its
+    lower end lies above the observed spread's noise floor, and above a small margin, even for
+    a model whose classes do not differ (class labels shuffled). The claim holds on a test when the upper
+    end lies within the margin (:func:`no_difference_margin`) and fails when the lower end lies
+    beyond it. Keys ``mod_x_spread_<test>_<spec>`` and ``_low`` / ``_high``.
+
+    With ``n_perm`` > 0, also the spread that a model whose classes do not differ shows: its
+    ``alpha`` quantile over ``n_perm`` shuffles of the class labels of the adjectives (the
+    noise floor of the statistic, which a margin below it cannot be told from), keys
+    ``mod_x_spread_null_<test>_<spec>``."""
     labels = lex.adjectives["cls"].to_numpy()
     rows, values = [], {}
     for spec in specs:
@@ -697,10 +755,18 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
                 lambda idx, f=scores_of: st.spread(f(idx)), labels, n_boot, seed, 1 - 2 * alpha,
                 method="basic",
             )
+            low = max(low, 0.0)
             key = f"mod_x_spread_{test}_{slug(spec)}"
             values.update({key: observed, f"{key}_low": low, f"{key}_high": high})
-            rows.append({"test": test, "model": T.display_name(spec), "spread": observed,
-                         "low": low, "high": high})
+            row = {"test": test, "model": T.display_name(spec), "spread": observed,
+                   "low": low, "high": high}
+            if n_perm > 0:
+                # shuffling the labels = reading the adjectives in a permuted order (no repeats)
+                rng = np.random.default_rng(seed)
+                null = [st.spread(scores_of(rng.permutation(len(labels)))) for _ in range(n_perm)]
+                row["null"] = values[f"mod_x_spread_null_{test}_{slug(spec)}"] = float(
+                    np.quantile(null, alpha))
+            rows.append(row)
     frame = pd.DataFrame(rows).set_index(["test", "model"]).sort_index(level=0, sort_remaining=False)
     return frame, values
 
