@@ -176,3 +176,94 @@ def test_paired_difference_refuses_several_seeds_of_one_encoder():
                          fit("sr", "B", correct)])
     with pytest.raises(ValueError, match="'A' has 2 fits on 'sr'"):
         C.paired_difference(runs, "sr", "A", "B", "p")
+
+
+# --------------------------------------------------------------------------- margin_counts
+
+
+def test_margin_counts_counts_the_intervals_not_shown_at_chance():
+    values = {
+        "probe_t2_order_minilm_random_probe_low90": 44.7,  # reaches below the margin
+        "probe_t2_order_minilm_random_probe_high90": 49.9,
+        "probe_t2_cont2_sdae_random_probe_low90": 46.2,  # inside 50 +- 5
+        "probe_t2_cont2_sdae_random_probe_high90": 51.6,
+        "probe_t2_neg_bow_random_probe_low90": 55.5,  # wholly above
+        "probe_t2_neg_bow_random_probe_high90": 60.0,
+        "probe_t2_neg_bow_none_low90": 10.0,  # another control: not counted
+        "probe_t2_neg_bow_none_high90": 20.0,
+    }
+    out = C.margin_counts(values, "random_probe", "probe_t2_random_probe", 50, 5)
+    assert out == {"probe_t2_random_probe_cells": 3, "probe_t2_random_probe_not_within": 2,
+                   "probe_t2_random_probe_outside": 1}
+
+
+# --------------------------------------------------------------------------- random_sentence_draws
+
+
+def test_random_sentence_draws_average_the_two_draws_item_by_item():
+    a = np.arange(200) < 110  # 55% right
+    b = np.arange(200) < 100  # 50% right
+    runs = pd.DataFrame([
+        fit("cont1", "random", a, control="none", classifier="mlp"),
+        fit("cont1", "(any)", b, control="random sentence", classifier="mlp"),
+        fit("cont1", "bow", np.ones(200), control="none", classifier="mlp"),  # not a draw
+        fit("order", "random", a, control="none", classifier="mlp"),  # one draw only: skipped
+    ])
+    out = C.random_sentence_draws(runs, "probe_t2", n_boot=500)
+    key = "probe_t2_cont1_random_sentence_draws"
+    assert set(out) == {key, f"{key}_low", f"{key}_high", f"{key}_low90", f"{key}_high90"}
+    assert out[key] == pytest.approx(52.5)
+    mean = (a.astype(float) + b) / 2
+    low, high = stats.mean_interval(mean, n_resamples=500, seed=0, level=0.90)
+    assert (out[f"{key}_low90"], out[f"{key}_high90"]) == pytest.approx((100 * low, 100 * high))
+    assert out[f"{key}_low"] <= out[f"{key}_low90"] < out[key] < out[f"{key}_high90"] <= out[f"{key}_high"]
+
+
+# --------------------------------------------------------------------------- tables and targets
+
+
+def test_selectivity_table_shows_a_dash_not_nan_for_an_encoder_not_run():
+    selectivity = pd.DataFrame([
+        {"task": "has-school", "encoder": "bow", "selectivity": 38.0, "low": 33.6, "high": 42.4,
+         "coverage": 0.98, "sound": True},
+        {"task": "school-as-agent", "encoder": "bow", "selectivity": -34.4, "low": -40.0,
+         "high": -29.0, "coverage": 1.0, "sound": True},
+        {"task": "school-as-agent", "encoder": "mpnet", "selectivity": 5.4, "low": 2.2,
+         "high": 8.4, "coverage": 1.0, "sound": True},
+    ])
+    table = C.selectivity_table(selectivity)
+    assert table.loc["mpnet", "has-school"] == "–"
+    assert not table.isna().any().any()
+
+
+def test_comparison_without_compared_rows_says_so():
+    table = pd.DataFrame({"ours": [50.0], "paper": [55.0], "difference": [-5.0],
+                          "tolerance": [5.0], "verdict": ["substitute"], "source": ["Table 2"]},
+                         index=pd.Index(["probe_2018_bow_order"], name="quantity"))
+    html = C.show_comparison(table, "numbers of 2018 Table 2").data
+    assert "0 of 0" not in html and "None of the 1 numbers of 2018 Table 2" in html
+
+
+def test_probing_targets_hold_only_the_papers_numbers():
+    """Every target of data/targets/probing.json is a number printed in one of the two papers
+    (a check of ours compared with itself would count as a reproduction)."""
+    from compsem import report
+
+    for key, target in report.load_targets("probing").items():
+        assert target["source"].startswith(("Ettinger et al. 2016,", "Ettinger et al. 2018,")), key
+        assert "not a number of the paper" not in target["source"], key
+
+
+def test_bow_reads_content_holds_only_at_the_2018_epoch_cap():
+    """At a lower epoch cap our probe scores Content2Probe with the bag of words above the
+    authors' classifier (tests/test_probing_mlp_vs_sklearn.py), so the claim cannot hold there;
+    it can still fail."""
+    from compsem import claims
+
+    claim = next(c for c in claims.load("probing") if c.id == "bow-reads-content")
+    high = {"probe_t2_cont1_bow_none_low": 100.0, "probe_t2_cont1_bow_none_high": 100.0,
+            "probe_t2_cont2_bow_none_low": 93.1, "probe_t2_cont2_bow_none_high": 95.9}
+    assert claims.verdict(claim, {**high, "probe_mlp_max_epochs": 100}) == "inconclusive"
+    assert claims.verdict(claim, {**high, "probe_mlp_max_epochs": 700}) == "holds"
+    low = {**high, "probe_t2_cont2_bow_none_low": 80.0, "probe_t2_cont2_bow_none_high": 85.0}
+    assert claims.verdict(claim, {**low, "probe_mlp_max_epochs": 100}) == "fails"

@@ -274,6 +274,64 @@ def paired_difference(runs: pd.DataFrame, task: str, a: str, b: str, prefix: str
             f"{key}_high{tag}": float(high)}
 
 
+def margin_counts(values: dict, control: str, prefix: str, centre: float, margin: float,
+                  tag: str = "90") -> dict:
+    """How the ``<tag>`` intervals of every cell of one control (the keys
+    ``..._<control>_low<tag>`` / ``_high<tag>`` of :func:`equivalence_values`) lie against
+    ``centre`` ± ``margin``: ``<prefix>_cells`` (how many cells), ``<prefix>_not_within`` (how
+    many intervals are not inside the margin, so that "at chance" is not shown for them) and
+    ``<prefix>_outside`` (how many lie wholly outside it)."""
+    lows = {k[: -len(f"_low{tag}")]: v for k, v in values.items()
+            if k.endswith(f"_{control}_low{tag}")}
+    highs = [values[f"{cell}_high{tag}"] for cell in lows]
+    low, high = np.array(list(lows.values()), dtype=float), np.array(highs, dtype=float)
+    inside = (low >= centre - margin) & (high <= centre + margin)
+    outside = (low > centre + margin) | (high < centre - margin)
+    return {f"{prefix}_cells": len(lows), f"{prefix}_not_within": int((~inside).sum()),
+            f"{prefix}_outside": int(outside.sum())}
+
+
+def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000) -> dict:
+    """The 2018 "random sentence vectors" control (the probe alone) is run twice per task: as
+    the encoder ``random`` (control ``none``) and as the control ``random sentence`` of the
+    row ``(any)``, two draws of random vectors for the same items. Per task, the mean accuracy
+    of the two draws with its percentile-bootstrap intervals over the shared test items (the
+    per-item mean correctness of the draws resampled), 95% and 90%:
+    ``<prefix>_<task>_random_sentence_draws`` with ``_low`` / ``_high`` and ``_low90`` /
+    ``_high90``. The spread between the draws themselves is not in the interval."""
+    from compsem import stats
+
+    out = {}
+    for task, group in runs.groupby("task", sort=False):
+        draws = group[((group.encoder == "random") & (group.control == "none"))
+                      | ((group.encoder == "(any)") & (group.control == "random sentence"))]
+        if len(draws) != 2:
+            continue
+        correct = np.mean([np.asarray(c, dtype=float) for c in draws["correct"]], axis=0)
+        key = f"{prefix}_{slug(task)}_random_sentence_draws"
+        out[key] = 100 * float(correct.mean())
+        seed = int(draws["seed"].iloc[0])
+        for level, suffix in ((0.95, ""), (0.90, "90")):
+            low, high = stats.mean_interval(correct, n_resamples=n_boot, seed=seed, level=level)
+            out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"] = 100 * low, 100 * high
+    return out
+
+
+def show_comparison(table: pd.DataFrame, what: str):
+    """:func:`compsem.report.show_comparison`, but a table in which no row is compared (every
+    row a substitute or not run) says so instead of counting "0 of 0" within tolerance."""
+    from IPython.display import HTML
+
+    from compsem import report
+
+    if table["verdict"].str.startswith(("match", "differs")).any():
+        return report.show_comparison(table, what)
+    line = (f"<b>None of the {len(table)} {what} is compared within a tolerance</b>: each is "
+            "run here with a substitute (the Findings test the pattern) or not run at all")
+    return HTML(f"<p>{line}.</p>"
+                + report.folded(report.style_comparison(table), f"Show the {len(table)} rows"))
+
+
 def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:
     """``{<prefix>_<task>_<encoder>_selectivity: points}`` (with bounds) for sound controls."""
     out = {}
@@ -298,7 +356,8 @@ def control_range(summary: pd.DataFrame, encoders, prefix: str) -> dict:
 
 
 def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
-    """Selectivity with its interval per task and encoder; '–' where the control is unsound."""
+    """Selectivity with its interval per task and encoder; '– (control not sound)' where the
+    control is unsound, '–' where the encoder was not run on the task."""
     cells = [
         f"{s:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(s) else "– (control not sound)"
         for s, lo, hi in zip(
@@ -307,6 +366,7 @@ def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
     ]
     table = selectivity.assign(cell=cells).pivot(index="encoder", columns="task", values="cell")
     coverage = selectivity.groupby("task", sort=False)["coverage"].min().map("{:.0%}".format)
+    table = table.fillna("–")  # an encoder not run on a task (e.g. mpnet on has-school)
     table.loc["control coverage"] = coverage
     return table[list(dict.fromkeys(selectivity.task))]
 
