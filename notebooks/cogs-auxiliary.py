@@ -202,9 +202,10 @@ denoised.assign(source=denoised.source.str.slice(0, 160) + " ...",
 #
 # ## Method
 #
-# **Sequential training** (Section 5.2.1): each model is trained on the auxiliary task until
-# its dev loss has not improved for 5 validations, and its best weights start the COGS training,
-# which follows Chapter 4's protocol exactly as in the chapter `cogs-models` (noam schedule,
+# **Sequential training** (Section 5.2.4 and its footnote 15): each model is trained on the
+# auxiliary task until its dev loss has not improved for 5 validations, and its best weights
+# start the COGS training, which follows Chapter 4's protocol exactly as in the chapter
+# `cogs-models` (noam schedule,
 # 512 sentences per update, validation every 500 updates, patience 5, at most 30,000 updates;
 # label smoothing for the Transformer, clipping for the LSTMs). The auxiliary stage uses the
 # same settings (the dissertation says only that it also stops early at patience 5). The

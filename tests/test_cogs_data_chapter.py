@@ -450,6 +450,17 @@ def test_case_profile():
     assert profile.loc["pp_recursion", "tokens"] == len(HELPED[1].split())
 
 
+def test_embedding_values_compare_the_released_and_generated_profiles():
+    cases = [*chapter.EMBEDDED_CASES, "cp_recursion", "subj_to_obj_common", "pp_recursion"]
+    released = pd.DataFrame({"embedded": [0.96, 0.95, 0.97, 1.0, 0.1, 0.09]}, index=cases)
+    generated = pd.DataFrame({"embedded": [0.9, 0.96, 0.96, 1.0, 0.15, 0.1]}, index=cases)
+    values = chapter.embedding_values(released, generated)
+    assert values["cogsdata_cobra_hippo_embedded_released"] == pytest.approx(0.95)
+    assert values["cogsdata_cobra_hippo_embedded_generated"] == pytest.approx(0.9)
+    assert values["cogsdata_other_cases_embedded_max"] == pytest.approx(0.15)
+    assert values["cogsdata_case_embedded_maxdiff"] == pytest.approx(0.06)
+
+
 def test_rank_frequencies_and_zipf_slopes():
     forms = {"released": rows(ROLLED, HELPED, ATE_BESIDE_GIRL), "generated": rows(ROLLED)}
     frequencies = chapter.rank_frequencies(forms)

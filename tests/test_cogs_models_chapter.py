@@ -72,6 +72,29 @@ def test_cut_runs_table_shows_only_the_cut_runs():
     assert chapter.cut_runs_table(_collected(cut_seeds=())).empty
 
 
+def test_superseded_grid_is_the_lstms_under_the_other_embedding_dropout():
+    grid = chapter.superseded_grid(["transformer", "bilstm", "lstm"], [1, 2], [1], 0.0)
+    assert [(c["model"], c["seed"]) for c in grid] == [
+        ("bilstm", 1), ("bilstm", 2), ("lstm", 1), ("lstm", 2)
+    ]
+    assert {cfg.config_hash(c) for c in grid}.isdisjoint(
+        cfg.config_hash(c) for c in cfg.paper_grid(["bilstm", "lstm"], [1, 2], [1], (), 0.0)
+    )
+    assert [cfg.config_hash(c) for c in chapter.superseded_grid(["lstm"], [1], [1], None)] == [
+        cfg.config_hash(cfg.paper_config("lstm", 1, 1, 0.0))
+    ]
+    assert chapter.superseded_grid(["transformer"], [1], [1], 0.0) == []
+
+
+def test_superseded_runs_table_lists_every_run_with_its_stop_reason():
+    table = chapter.superseded_runs_table(_collected())
+    assert list(table.columns) == ["dev", "test", "gen"]
+    assert table.index.get_level_values("stop_reason").tolist() == [
+        "early stopping", "early stopping", "early stopping", "time limit"
+    ]
+    assert chapter.superseded_runs_table(_collected().iloc[:0]).empty
+
+
 def test_grid_mean_keys_follow_table_4_5_and_figure_4_1():
     assert chapter.grid_mean_keys(["transformer", "lstm"], [1]) == [
         "cogs_t45_transformer_1_gen",
@@ -106,6 +129,42 @@ def test_transformer_over_seeds_summarises_each_seed():
     assert values["cogs_tf1_cells"] == len(findings) == 24  # 21 cases and 3 means
     assert values["cogs_tf1_cells_paper_inside"] == int(findings["paper inside"].sum())
     assert findings["ours (mean)"].equals(findings["ours (mean)"].round(3))
+    # every cell is inside, below or above, over all cells and over the primitive cases
+    for cells in ("cells", "primitive_cells"):
+        parts = ("paper_inside", "ours_below", "ours_above")
+        assert sum(values[f"cogs_tf1_{cells}_{p}"] for p in parts) == values[f"cogs_tf1_{cells}"]
+    assert values["cogs_tf1_primitive_cells"] == len(chapter.PRIMITIVE_CASES)
+    assert values["cogs_tf1_gen_replicate_half_width"] == pytest.approx(
+        chapter.replicate_half_width(PAPER["cogs_fig43_transformer_gen_sd"], 3)
+    )
+
+
+def test_cell_counts_tell_below_from_above():
+    labels = [ev.CASE_LABELS[c] for c in chapter.PRIMITIVE_CASES[:2]] + ["mean: gen"]
+    findings = pd.DataFrame(
+        {
+            "paper (mean of 5)": [0.5, 0.5, 0.5],
+            "ours 95% low": [0.1, 0.6, 0.4],
+            "ours 95% high": [0.3, 0.8, 0.6],
+            "paper inside": [False, False, True],
+        },
+        index=labels,
+    )
+    assert chapter.cell_counts(findings, "p_") == {
+        "p_cells": 3, "p_cells_paper_inside": 1, "p_cells_ours_below": 1, "p_cells_ours_above": 1,
+        "p_primitive_cells": 2, "p_primitive_cells_paper_inside": 0,
+        "p_primitive_cells_ours_below": 1, "p_primitive_cells_ours_above": 1,
+    }
+
+
+def test_replicate_half_width_is_welchs_for_two_samples_with_the_papers_sd():
+    # equal SDs and seeds: Welch's degrees of freedom are 2n - 2
+    expected = scipy.stats.t.ppf(0.95, 8) * 0.06 * math.sqrt(2 / 5)
+    assert chapter.replicate_half_width(0.06, 5) == pytest.approx(expected)
+    assert chapter.replicate_half_width(0.06, 5) > 0.06  # wider than a margin of one SD
+    ours = 0.35 + 0.06 * np.array([-1.2649, -0.6325, 0.0, 0.6325, 1.2649])  # SD .06
+    _, low, high = s45.welch_difference(ours, 0.35, 0.06, level=0.90)
+    assert (high - low) / 2 == pytest.approx(chapter.replicate_half_width(0.06, 5), rel=1e-4)
 
 
 def test_transformer_over_seeds_needs_two_seeds():

@@ -488,6 +488,34 @@ def case_profile(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+EMBEDDED_CASES = (
+    "only_seen_as_transitive_subj_as_unacc_subj",
+    "only_seen_as_unacc_subj_as_obj_omitted_transitive_subj",
+    "only_seen_as_unacc_subj_as_unerg_subj",
+)
+"""The gen cases about *cobra* and *hippo* (Table 4-1), mostly embedded in a CP in the released
+set."""
+
+
+def embedding_values(released: pd.DataFrame, generated: pd.DataFrame) -> dict:
+    """Shares of embedded gen examples per case (:func:`case_profile` of the released and of the
+    generated gen set): the smallest share among the *cobra* and *hippo* cases
+    (:data:`EMBEDDED_CASES`) in each set, the largest among the other cases but CP recursion
+    (embedded by definition) in either set, and the largest difference between the two sets
+    over all cases."""
+    cases = list(EMBEDDED_CASES)
+    other = [c for c in released.index if c not in EMBEDDED_CASES and c != "cp_recursion"]
+    both = pd.concat([released.embedded, generated.embedded], axis=1, keys=["r", "g"]).dropna()
+    return {
+        "cogsdata_cobra_hippo_embedded_released": float(released.embedded[cases].min()),
+        "cogsdata_cobra_hippo_embedded_generated": float(generated.embedded[cases].min()),
+        "cogsdata_other_cases_embedded_max": float(
+            max(released.embedded[other].max(), generated.embedded.reindex(other).max())
+        ),
+        "cogsdata_case_embedded_maxdiff": float((both.r - both.g).abs().max()),
+    }
+
+
 def rank_frequencies(forms: dict[str, pd.DataFrame]) -> dict[tuple[str, str], pd.Series]:
     """Rank-frequency (:func:`compsem.cogs.corpus.rank_frequency`) of nouns, names and verbs in
     each labelled set of forms, keyed (kind, label): the Zipfian sampling of Section 4.4.1."""

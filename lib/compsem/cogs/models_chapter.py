@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -236,6 +237,30 @@ def cut_runs_table(collected: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def superseded_grid(models, seeds, exposures, lstm_embedding_dropout: float | None) -> list[dict]:
+    """The LSTM and BiLSTM configurations of ``models`` x ``seeds`` x ``exposures`` under the
+    *other* choice of embedding dropout than ``lstm_embedding_dropout`` (0.0, the released code,
+    or None, the text's; :func:`compsem.cogs.seq2seq.config.paper_config`): a configuration with
+    its own hash, not part of the grid, whose committed runs the chapter lists but never
+    compares."""
+    lstms = [m for m in models if cfg.ARCHITECTURES[m]["arch"] == "lstm"]
+    other = None if lstm_embedding_dropout is not None else 0.0
+    return cfg.paper_grid(lstms, seeds, exposures, (), other) if lstms else []
+
+
+def superseded_runs_table(collected: pd.DataFrame) -> pd.DataFrame:
+    """Dev, test and gen accuracy of the runs of :func:`superseded_grid` that have results, one
+    row per run with its updates and stop reason (empty when none has)."""
+    runs = collected[collected.quantity.isin(["dev", "test", "gen"])]
+    if not len(runs):
+        return pd.DataFrame()
+    return runs.pivot_table(
+        index=["model", "exposures", "seed", "steps", "stop_reason", "decoding"],
+        columns="quantity",
+        values="accuracy",
+    )[["dev", "test", "gen"]]
+
+
 def grid_mean_keys(models, exposures) -> list[str]:
     """The target keys of the grid's means: gen (Table 4-5) and the lexical and structural
     means (Figure 4-1), per exposures and model."""
@@ -330,13 +355,50 @@ def transformer_over_seeds(
         f"{prefix}gen_minus_paper_ci90_high": high90,
     }
     rows["gen: ours − paper (Welch)"] = {"mean": difference, "95% low": low, "95% high": high}
+    values[f"{prefix}gen_replicate_half_width"] = replicate_half_width(
+        paper["cogs_fig43_transformer_gen_sd"], len(runs)
+    )
     findings = s45.findings_table(collected, per_run, "transformer", exposures, paper)
-    values[f"{prefix}cells"] = len(findings)
-    values[f"{prefix}cells_paper_inside"] = int(findings["paper inside"].sum())
+    values |= cell_counts(findings, prefix)
     findings = findings.assign(
         **{c: findings[c].astype(float).round(3) for c in findings.columns[:4]}
     )
     return pd.DataFrame(rows).T, findings, values
+
+
+def replicate_half_width(
+    paper_sd: float, n_ours: int, n_paper: int = s45.PAPER_SEEDS, level: float = 0.90
+) -> float:
+    """The half-width of Welch's ``level`` interval of our mean minus the paper's (as
+    :func:`compsem.cogs.summary.welch_difference`) for a replicate whose seeds spread exactly as
+    the paper's (SD ``paper_sd`` on both sides), ``n_ours`` and ``n_paper`` seeds: the narrowest
+    interval an equivalence test of two such means can expect, to set beside its margin."""
+    ours_var, paper_var = paper_sd**2 / n_ours, paper_sd**2 / n_paper
+    dof = (ours_var + paper_var) ** 2 / (
+        ours_var**2 / (n_ours - 1) + paper_var**2 / (n_paper - 1)
+    )
+    return float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
+
+
+def cell_counts(findings: pd.DataFrame, prefix: str) -> dict:
+    """How the paper's means of the Findings' Table 4-5 cells
+    (:func:`compsem.cogs.summary.findings_table`) fall against our 95% intervals, over all
+    cells and over the five primitive cases (:data:`PRIMITIVE_CASES`): inside our interval, our
+    interval below the paper's mean, above it (keys ``<prefix>cells``,
+    ``<prefix>cells_paper_inside``, ``<prefix>cells_ours_below``, ``<prefix>cells_ours_above``,
+    and the same with ``primitive_cells``)."""
+    primitive = findings.index.isin([ev.CASE_LABELS[c] for c in PRIMITIVE_CASES])
+    values = {}
+    for name, part in (("cells", findings), ("primitive_cells", findings[primitive])):
+        paper = part["paper (mean of 5)"].astype(float)
+        inside = sum(v is not None and bool(v) for v in part["paper inside"])
+        values |= {
+            f"{prefix}{name}": len(part),
+            f"{prefix}{name}_paper_inside": int(inside),
+            f"{prefix}{name}_ours_below": int((part["ours 95% high"].astype(float) < paper).sum()),
+            f"{prefix}{name}_ours_above": int((part["ours 95% low"].astype(float) > paper).sum()),
+        }
+    return values
 
 
 EXPOSURE_GAIN_QUANTITIES = ("gen", "lexical", "structural", "primitive")
@@ -906,7 +968,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     """The numbers of the error analyses (Sections 4.5.3-4.5.5, Table 4-6): per grid model, by
     target key (:data:`MODEL_ANALYSIS_KEYS`: depths 3-5, Active -> Passive errors per run); the
     depth-error shares pooled over the grid's runs (the paper pools its models); the
-    Transformer's error shares over its seeds with t-intervals, and its share of errors not
+    Transformer's error shares over its seeds with 95% and 90% t-intervals, and its share of errors not
     ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
     values = {}
     for name, frame in analysed.items():
@@ -934,9 +996,12 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             ("edit_distance", "error_edit_distance"),
         ):
             mean, low, high = seed_interval([shares[row] for shares in by_seed])
+            _, low90, high90 = seed_interval([shares[row] for shares in by_seed], level=0.90)
             values[f"cogs_tf1_{key}_mean"] = mean
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high
+            values[f"cogs_tf1_{key}_ci90_low"] = low90
+            values[f"cogs_tf1_{key}_ci90_high"] = high90
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
             shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
