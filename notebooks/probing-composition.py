@@ -469,7 +469,7 @@ C.plot_table2(summary_2018, targets, tasks_2018, encoders_2018, order_aware)
 plt.show()
 
 # %%
-C.show_comparison(
+report.show_comparison(
     report.compare(
         results,
         "probing",
@@ -626,7 +626,7 @@ pd.concat(
 
 # %%
 report.glue_all(results)
-C.show_comparison(
+report.show_comparison(
     report.compare(results, "probing", keys=list(targets)),
     "numbers of the papers (2016 Table 3, 2018 Table 2)",
 )

@@ -236,14 +236,6 @@ def test_selectivity_table_shows_a_dash_not_nan_for_an_encoder_not_run():
     assert not table.isna().any().any()
 
 
-def test_comparison_without_compared_rows_says_so():
-    table = pd.DataFrame({"ours": [50.0], "paper": [55.0], "difference": [-5.0],
-                          "tolerance": [5.0], "verdict": ["substitute"], "source": ["Table 2"]},
-                         index=pd.Index(["probe_2018_bow_order"], name="quantity"))
-    html = C.show_comparison(table, "numbers of 2018 Table 2").data
-    assert "0 of 0" not in html and "None of the 1 numbers of 2018 Table 2" in html
-
-
 def test_probing_targets_hold_only_the_papers_numbers():
     """Every target of data/targets/probing.json is a number printed in one of the two papers
     (a check of ours compared with itself would count as a reproduction)."""

@@ -41,6 +41,8 @@ def test_show_comparison_summarises_and_folds():
     html = report.show_comparison(table, "cells").data
     assert "1 of 2 cells within tolerance" in html and "largest difference 0.4 (b)" in html
     assert "1 shown but not compared" in html and "<details>" in html
+    substitutes = report.show_comparison(table.iloc[[2]], "cells").data
+    assert "0 of 0" not in substitutes and "None of the 1 cells is compared" in substitutes
 
 
 def test_read_glued_keeps_numbers_only(tmp_path):

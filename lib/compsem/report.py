@@ -109,19 +109,23 @@ def expected_verdict(target: Mapping) -> str:
 
 def show_comparison(table: pd.DataFrame, what: str = "paper numbers"):
     """A long :func:`compare` table as one summary line (how many within tolerance, the largest
-    difference) with the full, styled table folded below it (an HTML ``<details>``)."""
+    difference; or, when no row is compared, that none is) with the full, styled table folded
+    below it (an HTML ``<details>``)."""
     from IPython.display import HTML
 
     compared = table[table["verdict"].str.startswith(("match", "differs"))]
     met = int(compared["verdict"].str.startswith("match").sum())
-    line = f"<b>{met} of {len(compared)} {what} within tolerance</b>"
     if len(compared):
         gaps = compared["difference"].abs()
         worst = gaps.idxmax()
-        line += f"; largest difference {_number(gaps.max())} ({worst})"
-    others = len(table) - len(compared)
-    if others:
-        line += f"; {others} shown but not compared (substitute or not run here)"
+        line = (f"<b>{met} of {len(compared)} {what} within tolerance</b>; largest difference "
+                f"{_number(gaps.max())} ({worst})")
+        others = len(table) - len(compared)
+        if others:
+            line += f"; {others} shown but not compared (substitute or not run here)"
+    else:
+        line = (f"<b>None of the {len(table)} {what} is compared within a tolerance</b>: each "
+                f"is run here with a substitute (the Findings test the pattern) or not run here")
     return HTML(f"<p>{line}.</p>" + folded(style_comparison(table), f"Show the {len(table)} rows"))
 
 

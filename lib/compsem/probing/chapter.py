@@ -317,21 +317,6 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000) -
     return out
 
 
-def show_comparison(table: pd.DataFrame, what: str):
-    """:func:`compsem.report.show_comparison`, but a table in which no row is compared (every
-    row a substitute or not run) says so instead of counting "0 of 0" within tolerance."""
-    from IPython.display import HTML
-
-    from compsem import report
-
-    if table["verdict"].str.startswith(("match", "differs")).any():
-        return report.show_comparison(table, what)
-    line = (f"<b>None of the {len(table)} {what} is compared within a tolerance</b>: each is "
-            "run here with a substitute (the Findings test the pattern) or not run at all")
-    return HTML(f"<p>{line}.</p>"
-                + report.folded(report.style_comparison(table), f"Show the {len(table)} rows"))
-
-
 def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:
     """``{<prefix>_<task>_<encoder>_selectivity: points}`` (with bounds) for sound controls."""
     out = {}
