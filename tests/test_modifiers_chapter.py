@@ -513,7 +513,7 @@ def test_minilm_comparison_without_minilm_is_an_empty_table():
     from compsem.modifiers import chapter as C
 
     table, values = C.minilm_comparison({"mod_x_an_min_mpnet": 1.0, "mod_stella_an_si_004t2": 1.0})
-    assert table.empty and list(table.columns) == C.COMPARISON_COLUMNS and values == {}
+    assert table.empty and list(table.columns) == report.COMPARISON_COLUMNS and values == {}
     assert isinstance(C.show_minilm_comparison(table), Markdown)
     key = "mod_minilm_ns_si_001t8"
     table, values = C.minilm_comparison({key: TARGETS[key]["paper"], "mod_x_other": 0.3})

@@ -154,6 +154,18 @@ def test_parser_gaps_are_gpt4_minus_corrected_with_a_90_percent_interval():
     assert table.loc["v", "corrected parses"] == pytest.approx(spearman(series["VerbNet-v"][mask], human[mask]))
 
 
+def test_portion_gaps_are_paired_differences_on_each_sts3k_portion():
+    pairs = _pairs()
+    human = pairs["human"].to_numpy()
+    a, b = _noisy(human, 0.1, 6), _noisy(human, 0.6, 7)
+    values = C.portion_gaps(a, b, human, pairs, "g", n_resamples=200, seed=0)
+    assert list(values) == [f"g_sts3k_{p}{s}" for p in ("all", "non", "adv") for s in ("", "_ci_low", "_ci_high")]
+    adv = stats.paired_spearman_difference(a, b, human, mask=(pairs["portion"] == "adv").to_numpy(),
+                                           n_resamples=200, seed=0)
+    assert (values["g_sts3k_adv"], values["g_sts3k_adv_ci_low"]) == (adv["difference"], adv["ci_low"])
+    assert values["g_sts3k_all"] > 0  # the less noisy series correlates more
+
+
 # --------------------------------------------------------------------------- the betas (§4.6)
 
 

@@ -36,12 +36,16 @@ def verdict(ours: float, target: Mapping) -> str:
     return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
 
 
+COMPARISON_COLUMNS = ["ours", "paper", "difference", "tolerance", "verdict", "source"]
+"""The columns of :func:`compare`'s table (indexed by ``quantity``)."""
+
+
 def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None,
             prefixes: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Ours beside the paper's: one row per key with ours, paper, difference, tolerance, verdict
     and the paper's source (table, figure or section). The keys are ``keys``, or the keys of
     ``ours`` that have a target and start with one of ``prefixes`` (in the order of ``ours``),
-    or every key of ``ours``."""
+    or every key of ``ours``; no key gives an empty table with the same columns."""
     targets = load_targets(study)
     if keys is not None and prefixes is not None:
         raise ValueError("compare: pass keys or prefixes, not both")
@@ -66,7 +70,7 @@ def compare(ours: Mapping[str, float], study: str, keys: list[str] | None = None
                 "source": target["source"],
             }
         )
-    return pd.DataFrame(rows).set_index("quantity")
+    return pd.DataFrame(rows, columns=["quantity", *COMPARISON_COLUMNS]).set_index("quantity")
 
 
 def _number(value) -> str:

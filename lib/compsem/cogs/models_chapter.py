@@ -19,7 +19,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -369,15 +368,11 @@ def transformer_over_seeds(
 def replicate_half_width(
     paper_sd: float, n_ours: int, n_paper: int = s45.PAPER_SEEDS, level: float = 0.90
 ) -> float:
-    """The half-width of Welch's ``level`` interval of our mean minus the paper's (as
-    :func:`compsem.cogs.summary.welch_difference`) for a replicate whose seeds spread exactly as
-    the paper's (SD ``paper_sd`` on both sides), ``n_ours`` and ``n_paper`` seeds: the narrowest
-    interval an equivalence test of two such means can expect, to set beside its margin."""
-    ours_var, paper_var = paper_sd**2 / n_ours, paper_sd**2 / n_paper
-    dof = (ours_var + paper_var) ** 2 / (
-        ours_var**2 / (n_ours - 1) + paper_var**2 / (n_paper - 1)
-    )
-    return float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
+    """The half-width of Welch's ``level`` interval of our mean minus the paper's
+    (:func:`compsem.cogs.summary.welch_half_width`) for a replicate whose seeds spread exactly
+    as the paper's (SD ``paper_sd`` on both sides), ``n_ours`` and ``n_paper`` seeds: the
+    narrowest interval an equivalence test of two such means can expect, beside its margin."""
+    return s45.welch_half_width(paper_sd**2 / n_ours, n_ours, paper_sd, n_paper, level)
 
 
 def cell_counts(findings: pd.DataFrame, prefix: str) -> dict:

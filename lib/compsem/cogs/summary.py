@@ -66,17 +66,24 @@ def run_level(collected: pd.DataFrame) -> pd.DataFrame:
 def welch_difference(
     ours, paper_mean: float, paper_sd: float, paper_n: int = PAPER_SEEDS, level: float = 0.95
 ) -> tuple[float, float, float]:
-    """Our mean over seeds minus the paper's, and Welch's interval for the difference: the
-    squared standard errors of both means, degrees of freedom by Welch-Satterthwaite."""
+    """Our mean over seeds minus the paper's, and Welch's interval for the difference
+    (:func:`welch_half_width`)."""
     ours = np.asarray(ours, dtype=float)
-    ours_var = float(ours.var(ddof=1)) / len(ours)
+    difference = float(ours.mean()) - paper_mean
+    half = welch_half_width(float(ours.var(ddof=1)) / len(ours), len(ours), paper_sd, paper_n, level)
+    return difference, difference - half, difference + half
+
+
+def welch_half_width(ours_var: float, n_ours: int, paper_sd: float, paper_n: int = PAPER_SEEDS,
+                     level: float = 0.95) -> float:
+    """Half-width of Welch's ``level`` interval for the difference of two means: ``ours_var``
+    the squared standard error of ours (``n_ours`` seeds), ``paper_sd`` the SD over the paper's
+    ``paper_n`` seeds; degrees of freedom by Welch-Satterthwaite."""
     paper_var = paper_sd**2 / paper_n
     dof = (ours_var + paper_var) ** 2 / (
-        ours_var**2 / (len(ours) - 1) + paper_var**2 / (paper_n - 1)
+        ours_var**2 / (n_ours - 1) + paper_var**2 / (paper_n - 1)
     )
-    difference = float(ours.mean()) - paper_mean
-    half = float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
-    return difference, difference - half, difference + half
+    return float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
 
 
 def _values(collected, per_run, model, exposures, quantity) -> pd.Series:

@@ -110,6 +110,21 @@ def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], por
             for candidate, row in paired.iterrows() for column in columns}
 
 
+def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 2000,
+                 seed: int = 0) -> dict[str, float]:
+    """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its 95% paired
+    bootstrap interval (:func:`compsem.stats.paired_spearman_difference`): ``<key>_sts3k_<portion>``
+    and its ``_ci_low`` and ``_ci_high``."""
+    values = {}
+    for portion in ("all", "non", "adv"):
+        gap = stats.paired_spearman_difference(a, b, human, mask=sts3k.portion_mask(pairs, portion),
+                                               n_resamples=n_resamples, seed=seed)
+        name = f"{key}_sts3k_{portion}"
+        values |= {name: gap["difference"], f"{name}_ci_low": gap["ci_low"],
+                   f"{name}_ci_high": gap["ci_high"]}
+    return values
+
+
 def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], human, mask,
                 n_resamples: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, dict[str, float]]:
     """The parser's effect with the word vectors held fixed (Table 11, App. 8.3.2: the hybrid "is
