@@ -342,3 +342,153 @@ def published_row(published: pd.DataFrame, features: str, regressor: str, split:
     if chosen.empty:
         raise KeyError(f"no published prediction file for {features}/{regressor}/{split}/{n_components}")
     return chosen.iloc[0]
+
+
+# --------------------------------------------------------------------------- the authors' random split
+
+
+HELDOUT_RESAMPLES = 10_000
+"""Resamples of the held-out-row intervals of the authors' random-split files
+(:func:`published_random_values`). A percentile bound moves from one bootstrap seed to another;
+at 10,000 resamples its SD over seeds is about .0005 on these 846 rows (at 1,000 about .002)."""
+
+
+def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
+                            n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0) -> dict[str, float]:
+    """The authors' random-split prediction files scored three ways (Figure 6's random split,
+    §5.3): ``pub_random_[nopca_]<scope>_<features>_<regressor>`` for ``scope`` in ``all``,
+    ``train`` and ``heldout`` (the columns ``rho_all``, ``rho_train``, ``rho_heldout`` of
+    :func:`compsem.sts.regressors.published_grid`; ``nopca_`` for the no-PCA files), and for the
+    PCA-8 files the 95% percentile-bootstrap interval over the held-out rows (``heldout_mask``),
+    ``pub_random_heldout_<features>_<regressor>_ci_low`` and ``_ci_high``."""
+    from compsem.sts import regressors as rg
+
+    values = {}
+    for row in random_files.itertuples(index=False):
+        short = rg.PUBLISHED_LABELS[row.features][1]
+        prefix = "pub_random_" if row.n_components == 8 else "pub_random_nopca_"
+        for scope in ("all", "train", "heldout"):
+            values[f"{prefix}{scope}_{short}_{row.regressor}"] = float(getattr(row, f"rho_{scope}"))
+        if row.n_components == 8:
+            low, high = bootstrap_spearman(rg.published_predictions(row.features, row.regressor, "random", 8),
+                                           human, heldout_mask, n_boot=n_resamples, seed=seed)
+            values |= {f"pub_random_heldout_{short}_{row.regressor}_ci_low": low,
+                       f"pub_random_heldout_{short}_{row.regressor}_ci_high": high}
+    return values
+
+
+# --------------------------------------------------------------------------- our own fine-tuning (Figure 7)
+
+
+def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[int], pairs: pd.DataFrame,
+                  epochs: int = 4, cv_folds: int = 0, device: str = "auto"
+                  ) -> tuple[pd.DataFrame, dict[tuple[str, str, int], pd.DataFrame]]:
+    """Fine-tune each model end to end once per seed (§4.7's recipe,
+    :func:`compsem.sts.finetune.evaluate_split`) and score it on the adversarial pairs, as
+    Figure 7 does (§5.3).
+
+    Seed ``s`` trains with training seed ``s`` on the adversarial split (the non-adversarial pairs;
+    fixed) and on the seeded random split ``regressors.random_split(n, s)`` (the paper's split is
+    unpublished), so the seeds carry both sources of spread. ``cv_folds > 0`` adds the paper's
+    k-fold protocol for Figure 7's random-split bar (out-of-fold predictions, first seed). Returns
+    the table (one row per model, split and seed: ``rho_adv`` on the centred similarities, the
+    authors' ``_norml`` form, and the run's scalar facts) and the per-pair predictions of each
+    (model, split, seed) run, for :func:`transfer_gaps`.
+    """
+    from compsem.sts import finetune
+    from compsem.sts import regressors as rg
+
+    seeds = [int(s) for s in seeds]
+    if (models and splits or cv_folds) and not seeds:
+        raise ValueError("finetune_seeds is empty: give at least one seed, e.g. finetune_seeds=[0]")
+    rows, predictions = [], {}
+    for model in models:
+        for split_name in splits:
+            for seed in seeds:
+                if split_name == "adversarial":
+                    split = rg.adversarial_split(pairs)
+                elif split_name == "random":
+                    split = rg.random_split(len(pairs), seed)
+                else:
+                    raise ValueError(f"finetune_splits: unknown split {split_name!r}; use 'adversarial' or 'random'")
+                outcome = finetune.evaluate_split(model, pairs, split["train"], split["test"], epochs=epochs,
+                                                  seed=seed, device=device, show_progress=False)
+                predictions[(model, split_name, seed)] = outcome["predictions"]
+                rows.append({"model": model, "split": split_name, "seed": seed,
+                             "rho_adv": outcome["rho_by_portion_centred"]["adv"]}
+                            | {k: v for k, v in outcome.items() if np.isscalar(v)})
+        if cv_folds:
+            outcome = finetune.cross_validate(model, pairs, n_folds=cv_folds, seed=seeds[0], device=device,
+                                              epochs=epochs)
+            rows.append({"model": model, "split": f"{cv_folds}-fold", "seed": seeds[0],
+                         "rho_adv": outcome["rho_centred"]["adv"]}
+                        | {k: v for k, v in outcome.items() if np.isscalar(v)})
+    table = pd.DataFrame(rows, columns=None if rows else ["model", "split", "seed", "rho_adv"])
+    return table, predictions
+
+
+def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = 2000
+                  ) -> pd.DataFrame:
+    """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same
+    adversarial pairs (those among the random split's test rows), on the centred similarities, with
+    its 95% paired BCa bootstrap interval over those pairs
+    (:func:`compsem.stats.paired_spearman_difference`, bootstrap seed 0): the generalisation gap
+    that Figure 7's two fine-tuned bars show (§5.3). One row per model and seed that has both runs:
+    ``model``, ``seed``, ``difference``, ``ci_low``, ``ci_high``, ``n`` (pairs)."""
+    rows = []
+    for (model, split_name, seed), rand in predictions.items():
+        adv = predictions.get((model, "adversarial", seed))
+        if split_name != "random" or adv is None:
+            continue
+        common = rand.index[rand["portion"] == "adv"].intersection(adv.index)
+        gap = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
+                                               rand.loc[common, "human"], n_resamples=n_resamples, seed=0)
+        rows.append({"model": model, "seed": seed} | {k: gap[k] for k in ("difference", "ci_low", "ci_high", "n")})
+    return pd.DataFrame(rows, columns=["model", "seed", "difference", "ci_low", "ci_high", "n"])
+
+
+def finetune_values(runs: pd.DataFrame, gaps: pd.DataFrame) -> dict[str, float]:
+    """The glued numbers of our fine-tuning, over seeds (mean and 95% t-interval,
+    :func:`compsem.stats.seed_interval`; the interval only from two seeds on, so that a one-seed
+    run leaves the claims that need it not evaluated):
+
+    - ``finetune_<model>_<split>_adv`` (``_ci_low``, ``_ci_high``): rho on the adversarial pairs;
+    - ``finetune_<model>_transfer_gap_difference`` (``_ci_low``, ``_ci_high``): the gap of
+      :func:`transfer_gaps`, decided over seeds, with ``_n_seeds`` seeds and its smallest and
+      largest per-seed value (``_seed_min``, ``_seed_max``) and per-seed bootstrap bound
+      (``_pairs_ci_low_min``: the lowest of the per-seed intervals over pairs).
+    """
+    values: dict[str, float] = {}
+    for (model, split_name), group in runs.groupby(["model", "split"], sort=False):
+        key = f"finetune_{model}_{split_name.replace('-', '_')}_adv"
+        values |= _over_seeds(group["rho_adv"], key, key)
+    for model, group in gaps.groupby("model", sort=False):
+        key = f"finetune_{model}_transfer_gap"
+        values |= _over_seeds(group["difference"], f"{key}_difference", key)
+        values |= {f"{key}_n_seeds": len(group), f"{key}_seed_min": float(group["difference"].min()),
+                   f"{key}_seed_max": float(group["difference"].max()),
+                   f"{key}_pairs_ci_low_min": float(group["ci_low"].min())}
+    return values
+
+
+def _over_seeds(seed_values: pd.Series, mean_key: str, interval_key: str) -> dict[str, float]:
+    """``{mean_key: mean}`` over seeds, and from two seeds on ``<interval_key>_ci_low`` and
+    ``_ci_high``, its 95% t-interval (:func:`compsem.stats.seed_interval`)."""
+    mean, low, high = stats.seed_interval(seed_values)
+    if len(seed_values) < 2:
+        return {mean_key: mean}
+    return {mean_key: mean, f"{interval_key}_ci_low": low, f"{interval_key}_ci_high": high}
+
+
+FINETUNE_TARGETS = {"adversarial": "ft_sentbert_adversarial", "10-fold": "ft_sentbert_random_10fold"}
+"""Figure 7's fine-tuned SentBERT bars (§5.3) by split of :func:`finetune_runs` (MPNet, the
+paper's SentBERT checkpoint; the 10-fold row where ``cv_folds=10``)."""
+
+
+def finetune_paper_values(runs: pd.DataFrame) -> dict[str, float]:
+    """Our MPNet fine-tuning under the targets' keys of Figure 7 (:data:`FINETUNE_TARGETS`):
+    the mean over seeds of ``rho_adv`` (the authors' fine-tuned files are centred, as ours are).
+    Empty where MPNet was not fine-tuned."""
+    mpnet = runs[runs["model"] == "mpnet"]
+    return {key: float(mpnet.loc[mpnet["split"] == split_name, "rho_adv"].mean())
+            for split_name, key in FINETUNE_TARGETS.items() if (mpnet["split"] == split_name).any()}

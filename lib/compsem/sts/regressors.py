@@ -560,6 +560,35 @@ def published_grid(pairs: pd.DataFrame, aug: str | None = "none") -> pd.DataFram
     return out
 
 
+def published_copies() -> pd.DataFrame:
+    """The authors' regressor prediction files that repeat another file's predictions exactly.
+
+    Files are compared by their 2,800 values, within a feature set and split; the untrained
+    files (``regressor == "none"``, the same similarities whatever the PCA) are left out. One row
+    per file whose predictions equal those of a file earlier in :func:`published_files`' order:
+    its ``features``, ``split``, ``n_components``, ``aug`` and ``regressor``, and the earlier
+    file's ``same_as_n_components``, ``same_as_aug`` and ``same_as_regressor``. A copy under
+    another configuration's name is not a run of its own (App. 8.3.1, Fig. 11).
+    """
+    import hashlib
+
+    first: dict[tuple[str, str, bytes], tuple] = {}
+    rows = []
+    files = published_files()
+    for row in files[files.regressor != "none"].itertuples(index=False):
+        values = published_predictions(row.features, row.regressor, row.split, row.n_components, row.aug)
+        digest = (row.features, row.split, hashlib.sha256(values.tobytes()).digest())
+        if digest not in first:
+            first[digest] = (row.n_components, row.aug, row.regressor)
+            continue
+        rows.append({"features": row.features, "split": row.split, "n_components": row.n_components,
+                     "aug": row.aug, "regressor": row.regressor}
+                    | dict(zip(("same_as_n_components", "same_as_aug", "same_as_regressor"), first[digest],
+                               strict=True)))
+    return pd.DataFrame(rows, columns=["features", "split", "n_components", "aug", "regressor",
+                                       "same_as_n_components", "same_as_aug", "same_as_regressor"])
+
+
 #: The authors' feature-set names -> (display label, short key used in glued names).
 PUBLISHED_LABELS = {"verbnet": ("VerbNet-CN", "verbnet"), "mean": ("Mean-CN", "mean_cn"),
                     "sentbert_mpnet_norml": ("SentBERT", "sentbert"), "openai_norml": ("OpenAI", "openai"),
