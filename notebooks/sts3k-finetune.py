@@ -450,8 +450,8 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   hard-coded in the plotting code) matches no published VerbNet-CN file; Table 9's similarities give
 #   {glue:text}`fig7_verbnet_no_training:.3f`. Its random-split bar scores a model on adversarial
 #   pairs it mostly trained on (held-out: {glue:text}`pub_fig7_verbnet_random_heldout_adv:.3f`).
-# - **Our SentBERT fine-tuning** (MPNet, 10-fold) is in the full profile for a GPU machine; on two
-#   CPU cores the default profile fine-tunes MiniLM on the adversarial split and on a seeded random
+# - **Our SentBERT fine-tuning** (MPNet, 10-fold) is in the full profile for a GPU machine; on a
+#   CPU the default profile fine-tunes MiniLM on the adversarial split and on a seeded random
 #   split, once per seed ({glue:text}`finetune_minilm_transfer_gap_n_seeds` seeds).
 # - **Copies among the authors' files.** {glue:text}`pub_copied_files` of the authors' regressor
 #   prediction files repeat, value for value, the predictions of a file published under another
