@@ -360,9 +360,10 @@ figures.finetune_bars(bars, paper_bars)
 plt.show()
 
 # %% [markdown]
-# The SentBERT bars reproduce to the third decimal. The text's value for the untrained SentBERT
-# is not the figure's bar ({glue:text}`fig7_sentbert_no_training:.3f`, also Table 9's value)
-# but the SentBERT fine-tuned on STSb's training set, {glue:text}`fig7_sentbert_stsb_trained:.3f`.
+# The Findings hold these bars to the paper's at its three printed decimals. The text's value for
+# the untrained SentBERT is not the figure's bar ({glue:text}`fig7_sentbert_no_training:.3f`, also
+# Table 9's value) but the SentBERT fine-tuned on STSb's training set,
+# {glue:text}`fig7_sentbert_stsb_trained:.3f`.
 # VerbNet-CN's "random split" bar is the no-PCA nn5 file scored on all adversarial pairs, most of
 # which it trained on; on the held-out adversarial pairs it gives
 # {glue:text}`pub_fig7_verbnet_random_heldout_adv:.3f`.
@@ -443,7 +444,7 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   (SentBERT nn3 {glue:text}`pub_random_all_sentbert_nn3:.3f`): Figure 6's random-split transformer
 #   curves score the regressors partly on their training data. VerbNet-CN's values do not depend on
 #   this, as its 8 features barely overfit.
-# - **Figure 7** is reproduced from the authors' similarity files (bars hard-coded to three
+# - **Figure 7** is recomputed from the authors' similarity files (bars hard-coded to three
 #   decimals in their plotting code). The text's value for the untrained SentBERT is the file of
 #   SentBERT fine-tuned on STSb ({glue:text}`fig7_sentbert_stsb_trained:.3f`); the untrained bar
 #   and Table 9 give {glue:text}`fig7_sentbert_no_training:.3f`. VerbNet-CN's untrained bar (the value
