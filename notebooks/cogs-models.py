@@ -240,12 +240,10 @@ report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_pa
 #   grid no longer uses (Deviations and errata), and cut by the time budget (stop reason *time
 #   limit*) still in the learning-rate warm-up. The grid's own LSTM and BiLSTM runs are still
 #   to do.
-# - What made the budget short: the first runs used PyTorch's cuDNN attention kernel, which
-#   builds a plan for every new shape, so an update took 0.8 s instead of 0.025 s and beam
-#   search ran at 55 tokens/s
-#   (`benchmarks/results/bench_cogs_h100.txt`); the Transformer now leaves that kernel
-#   out. Resuming on a GPU also failed once (the saved random-number state was moved to the
-#   GPU); fixed and tested.
+# - **Attention kernel.** On a GPU, PyTorch's cuDNN attention kernel builds a plan for every new
+#   input shape; with COGS's length-bucketed batches an update took 0.8 s instead of 0.025 s and
+#   beam search ran at 55 tokens/s (`benchmarks/results/bench_cogs_h100.txt`), so the Transformer
+#   leaves that kernel out.
 #
 # `benchmarks/bench_cogs.py` prints each model's training and decoding throughput on the
 # machine at hand.
