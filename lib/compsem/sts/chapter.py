@@ -399,18 +399,17 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     from compsem.sts import regressors as rg
 
     seeds = [int(s) for s in seeds]
-    if (models and splits or cv_folds) and not seeds:
+    if models and not seeds:
         raise ValueError("finetune_seeds is empty: give at least one seed, e.g. finetune_seeds=[0]")
+    unknown = [name for name in splits if name not in ("adversarial", "random")]
+    if unknown:
+        raise ValueError(f"finetune_splits: unknown split {unknown[0]!r}; use 'adversarial' or 'random'")
+    adversarial = rg.adversarial_split(pairs)
     rows, predictions = [], {}
     for model in models:
         for split_name in splits:
             for seed in seeds:
-                if split_name == "adversarial":
-                    split = rg.adversarial_split(pairs)
-                elif split_name == "random":
-                    split = rg.random_split(len(pairs), seed)
-                else:
-                    raise ValueError(f"finetune_splits: unknown split {split_name!r}; use 'adversarial' or 'random'")
+                split = adversarial if split_name == "adversarial" else rg.random_split(len(pairs), seed)
                 outcome = finetune.evaluate_split(model, pairs, split["train"], split["test"], epochs=epochs,
                                                   seed=seed, device=device, show_progress=False)
                 predictions[(model, split_name, seed)] = outcome["predictions"]

@@ -47,6 +47,7 @@ Protocol (§4.7 and the authors' code)
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import time
 import warnings
@@ -570,8 +571,6 @@ def published_copies() -> pd.DataFrame:
     file's ``same_as_n_components``, ``same_as_aug`` and ``same_as_regressor``. A copy under
     another configuration's name is not a run of its own (App. 8.3.1, Fig. 11).
     """
-    import hashlib
-
     first: dict[tuple[str, str, bytes], tuple] = {}
     rows = []
     files = published_files()
