@@ -36,9 +36,15 @@ VECTORS = {
     "vectors-200-sts3k-intel-emr.npz": INTEL_EMR,
 }
 """Each vectors fixture and the kind of CPU it was made on (numerics ``avx2-cnr``, one thread)."""
-FINGERPRINTS = {"fingerprint-intel-emr.json": INTEL_EMR}
+FINGERPRINTS = {"fingerprint-amd-zen4.json": AMD_ZEN4, "fingerprint-intel-emr.json": INTEL_EMR}
 """Each fingerprint (scripts/cross_cpu_fingerprint.py: float32 products of a grid of shapes, a probe
-fit and a regressor fit) and the kind of CPU it was made on."""
+fit and a regressor fit) and the kind of CPU it was made on, under the chapters' numerics."""
+COMPATIBLE_FINGERPRINTS = {"fingerprint-amd-zen4-compatible.json": AMD_ZEN4,
+                           "fingerprint-intel-emr-compatible.json": INTEL_EMR}
+"""The same grid under MKL's COMPATIBLE branch (``--mkl-cbwr COMPATIBLE``), which Intel documents
+as giving the same results on Intel and compatible CPUs: measured, the two recorded CPUs give
+identical bits for every product and fit of the grid (under the chapters' strict AVX2 branch,
+1,818 of the 3,000 products part)."""
 FLOAT32_BOUND = 1e-5
 SAME_BITS_FROM_TOKENS = 12
 """Sentences of at least this many tokens had identical vectors on both recorded CPUs."""
@@ -111,11 +117,33 @@ def test_fingerprint_matches_a_fixture_of_the_same_kind_of_cpu(fixture):
     if cpu_kind() != FINGERPRINTS[fixture]:
         pytest.skip(f"{fixture} was made on another kind of CPU ({FINGERPRINTS[fixture]}); "
                     f"scripts/cross_cpu_fingerprint.py --against shows where the two differ")
-    result = subprocess.run([sys.executable, str(SCRIPTS / "cross_cpu_fingerprint.py"), "--json"],
-                            env=_kernel_env(), capture_output=True, text=True, timeout=600)
+    _assert_same_fingerprint(_fingerprint_here(), fixture)
+
+
+@pytest.mark.skipif(not determinism.KERNEL_ENV, reason="the fixtures' numerics are x86-64's")
+@pytest.mark.parametrize("fixture", sorted(COMPATIBLE_FINGERPRINTS))
+def test_compatible_branch_gives_the_bits_of_both_recorded_vendors(fixture):
+    """On either recorded CPU, MKL's COMPATIBLE branch gives the bits recorded on each of them,
+    the other vendor's included: the cross-vendor promise, held from one machine."""
+    if cpu_kind() not in COMPATIBLE_FINGERPRINTS.values():
+        pytest.skip(f"this CPU ({cpu_kind()}) is not one of the recorded kinds; "
+                    f"scripts/cross_cpu_fingerprint.py --mkl-cbwr COMPATIBLE --against {fixture}")
+    _assert_same_fingerprint(_fingerprint_here("--mkl-cbwr", "COMPATIBLE"), fixture)
+
+
+def _fingerprint_here(*options: str) -> dict:
+    """This machine's fingerprint (scripts/cross_cpu_fingerprint.py, which sets its numerics)."""
+    result = subprocess.run([sys.executable, str(SCRIPTS / "cross_cpu_fingerprint.py"), "--json",
+                             *options], env=_kernel_env(), capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    ours = json.loads(result.stdout)["fingerprints"]
-    theirs = json.loads((FIXTURES / fixture).read_text())["fingerprints"]
+    return json.loads(result.stdout)
+
+
+def _assert_same_fingerprint(ours: dict, fixture: str) -> None:
+    theirs = json.loads((FIXTURES / fixture).read_text())
+    assert ours["mkl_cbwr"] == theirs["mkl_cbwr"], (ours["mkl_cbwr"], theirs["mkl_cbwr"])
     for library in ("torch", "numpy", "training"):
-        differ = [s for s in ours[library] if ours[library][s] != theirs[library].get(s)]
-        assert not differ, f"{library}: {len(differ)} shapes give other bits, e.g. {differ[:5]}"
+        mine, recorded = ours["fingerprints"][library], theirs["fingerprints"][library]
+        differ = [s for s in mine if mine[s] != recorded.get(s)]
+        assert not differ, (f"{library}: {len(differ)} shapes give other bits than {fixture}, "
+                            f"e.g. {differ[:5]}")
