@@ -1,8 +1,8 @@
 """Which verdicts of the book depend on the CPU it was executed on.
 
-The book of main at 2389ca6 was executed on an AMD EPYC (Zen 4; the book committed then) and,
-from empty caches, on an Intel Xeon (Emerald Rapids; the book committed since);
-``tests/fixtures/cross_cpu/glued-differences-2389ca6.json`` holds every glued value that
+The code of main at ae75118 was executed from empty caches on an AMD EPYC (Zen 4), against the
+committed book, executed on an Intel Xeon (Emerald Rapids);
+``tests/fixtures/cross_cpu/glued-differences-ae75118.json`` holds every glued value that
 differed beyond 1e-6 relative, with both numbers (``scripts/compare_books.py --fixture``). For
 every claim of those chapters, the verdict from the committed book is compared with the verdict
 from the same values where each CPU-dependent one is replaced by the other machine's number. A
@@ -21,7 +21,7 @@ import pytest
 
 from compsem import claims, paths, report
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cross_cpu" / "glued-differences-2389ca6.json"
+FIXTURE = Path(__file__).parent / "fixtures" / "cross_cpu" / "glued-differences-ae75118.json"
 
 MACHINE_DEPENDENT: dict[str, str] = {
     "sdae-semrole-far-below-order": (
