@@ -157,6 +157,32 @@ def test_cell_counts_tell_below_from_above():
     }
 
 
+def test_cell_counts_read_the_paper_at_its_printed_precision():
+    # a printed .30 stands for [.295, .305]: an interval ending at .2986 is not below it, one
+    # ending at .2949 is; likewise above a printed .99
+    findings = pd.DataFrame(
+        {
+            "paper (mean of 5)": [0.30, 0.30, 0.99, 0.99],
+            "ours 95% low": [0.10, 0.10, 0.9909, 0.9951],
+            "ours 95% high": [0.2986, 0.2949, 1.0, 1.0],
+            "paper inside": [True, False, True, False],
+        },
+        index=["a", "b", "c", "d"],
+    )
+    counts = chapter.cell_counts(findings, "p_")
+    assert (counts["p_cells_paper_inside"], counts["p_cells_ours_below"],
+            counts["p_cells_ours_above"]) == (2, 1, 1)
+
+
+def test_wilson_high_bounds_one_run():
+    # 451 of 1,000 right: the run's own upper bound is far below a margin of .95
+    assert 0.45 < chapter.wilson_high(0.451, 1000) < 0.49
+    assert chapter.wilson_high(0.451, 1000) == pytest.approx(
+        scipy.stats.binomtest(451, 1000).proportion_ci(0.95, method="wilson").high
+    )
+    assert chapter.wilson_high(1.0, 1000) == pytest.approx(1.0)
+
+
 def test_replicate_half_width_is_welchs_for_two_samples_with_the_papers_sd():
     # equal SDs and seeds: Welch's degrees of freedom are 2n - 2
     expected = scipy.stats.t.ppf(0.95, 8) * 0.06 * math.sqrt(2 / 5)

@@ -88,7 +88,11 @@ def test_table_4_5_and_findings_table():
     assert table.loc["mean: lexical", ("1 exposure", "T", "ours")] == "0.40 ± 0.20 (n=3)"
     assert table.loc["mean: lexical", ("1 exposure", "L", "ours")].startswith("pending")
     found = summary.findings_table(collected, per_run, "transformer", 1, paper)
-    assert found.loc["mean: lexical", "paper inside"] is False  # .9 is outside [-.1, .9)
+    # ours [-.097, .897]: a printed .9 (any of [.895, .905]) meets it, a printed .91 does not
+    assert found.loc["mean: lexical", "paper inside"] is True
+    paper[summary.target_key("transformer", 1, "lexical")] = 0.91
+    found = summary.findings_table(collected, per_run, "transformer", 1, paper)
+    assert found.loc["mean: lexical", "paper inside"] is False
     assert found.loc[ev.CASE_LABELS["subj_to_obj_common"], "paper inside"] is True
     assert found.loc["mean: gen", "seeds"] == 3
 
