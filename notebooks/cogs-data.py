@@ -98,11 +98,11 @@ results.update(chapter.released_counts(splits, exposure_1, exposure_100))
 chapter.released_sizes(splits, exposure_1, exposure_100)
 
 # %% [markdown]
-# The training file: 24,000 sampled sentences, the *primitive* rows that give lexical meanings
+# The training file: {glue:text}`cogsdata_n_train_in_distribution` sampled sentences, the *primitive* rows that give lexical meanings
 # (a noun alone, `LAMBDA a . ball ( a )`; a verb alone, `LAMBDA a . LAMBDA b . LAMBDA e .
 # touch . agent ( e , b ) AND touch . theme ( e , a )`), and the exposure examples, the only
-# contexts in which the held-out words occur. Three exposure items (*shark*, *Paula*, *crawl*)
-# are primitive rows.
+# contexts in which the held-out words occur. The exposure items *shark*, *Paula* and *crawl* are
+# themselves primitive rows.
 
 # %%
 chapter.case_composition(train).to_frame("train rows")
@@ -150,20 +150,39 @@ order
 
 # %% [markdown]
 # Without the sentence the rule is not always decidable: *The buyer forwarded Emma Charlie* and
-# *The buyer forwarded Charlie to Emma* have the same conjuncts in different orders. We count
-# the rows where shuffling the conjuncts loses the released order for this reason (a dative
-# whose recipient and theme are both proper names), and check that re-sorting a shuffled form
-# restores the released order everywhere else.
+# *The buyer forwarded Charlie to Emma* have the same conjuncts in different orders. A form is
+# ambiguous in this way when one of its events has a recipient and a theme that are both proper
+# names (`chapter.ambiguous_order`): neither carries an index, and the form does not say which
+# dative alternant the sentence used. On those rows the sentence-free rule keeps the order the
+# form is written in, so the last column above takes the order from the form itself there and
+# cannot count a change. We count the ambiguous forms from the forms alone (the count depends on
+# no seed), per file and case, and check that re-sorting a shuffled form restores the released
+# order on every other non-primitive row of train and gen.
 
 # %%
+ambiguous = chapter.ambiguous_order_counts(all_rows, forms)
+for name in ("train", "gen", "exposure-100"):
+    report.glue(
+        f"cogsdata_ambiguous_order_{name.replace('-', '')}",
+        chapter.ambiguous_order_total(ambiguous, name),
+    )
 rng = random.Random(0)  # shared with the perturbations below
-shuffle_fail = {
-    name: chapter.shuffled_not_restored(splits[name].target, forms.loc[name], rng)
+unrestored = sum(
+    chapter.shuffled_not_restored(splits[name].target, forms.loc[name], rng)
     for name in ("train", "gen")
-}
-report.glue("cogsdata_ambiguous_order_gen", shuffle_fail["gen"])
-report.glue("cogsdata_ambiguous_order_train", shuffle_fail["train"])
-pd.Series(shuffle_fail).to_frame("shuffled rows not restored without the sentence")
+)
+report.glue("cogsdata_shuffled_unrestored", unrestored)
+ambiguous.to_frame()
+
+# %% [markdown]
+# In the released splits the ambiguous forms are all in gen
+# ({glue:text}`cogsdata_ambiguous_order_gen` forms; {glue:text}`cogsdata_ambiguous_order_train`
+# in train), in the cases that put a held-out proper name among the objects,
+# `prim_to_obj_proper` and `subj_to_obj_proper`; the 100-exposure file has
+# {glue:text}`cogsdata_ambiguous_order_exposure100` of them, in `exposure_example_obj_proper`.
+# Shuffled and re-sorted without the sentence, every other form gets its released order back
+# ({glue:text}`cogsdata_shuffled_unrestored` exceptions); an ambiguous form gets it back only
+# when the shuffle happens to leave its two names in the released order.
 
 # %% [markdown]
 # **Equivalence beside exact match.** Two forms are *equivalent* when a one-to-one renaming
@@ -218,8 +237,22 @@ interpreter = Interpreter(committed)
 indist = train[train.case == "in_distribution"]
 report.glue_all(chapter.lexicon_checks(derived, committed, train))
 report.glue("cogsdata_animate_pp_objects", chapter.animate_pp_objects(indist.source, interpreter))
-results.update(chapter.lexicon_sizes(derived))
 derived.summary()
+
+# %% [markdown]
+# **Sizes.** The table above counts the entries of the training file, the exposure items
+# included. Section 4.4.1 counts the lexicon apart from them: "403 common nouns", "100 proper
+# nouns", "113 unique verbs", and separately "5 common nouns, 3 proper nouns and 7 verbs used as
+# primitive exposure examples". We count the same way: the words of the sentences (the
+# non-primitive rows) of all four splits, since *gardner* and *monastery* occur only outside
+# train, less the exposure items, which are the words of the exposure rows of train that no
+# other training row contains.
+
+# %%
+items = chapter.exposure_items(forms.loc["train"], exposure.exposure_mask(train, exposure_1))
+split_forms = {name: forms.loc[name] for name in splits}
+results.update(chapter.lexicon_sizes(split_forms, items))
+chapter.lexicon_size_table(split_forms, items)
 
 # %% [markdown]
 # Verbs by class (most frequent first; a verb can be in several classes) and the irregular forms
@@ -314,9 +347,17 @@ report.glue(
 )
 pcfg.rules().round(3)
 
-# %% mystnb={"figure": {"caption": "Clause-frame probabilities of the grammar: estimated from the released training trees (blue) against the dissertation's stated ones (orange: uniform, about 5% per frame, CP embedding 8%). Look at how far from uniform the estimated probabilities are.", "name": "fig-cogs-data-frame-weights"}}
+# %% mystnb={"figure": {"caption": "Clause-frame probabilities of the grammar: estimated from the released training trees (blue) against the dissertation's scheme as applied to our frames (orange: CP embedding 8%, the rest spread uniformly over our other frames, more per frame than the text's about 5%, see the text below). Look at how far from uniform the estimated probabilities are.", "name": "fig-cogs-data-frame-weights"}}
+report.glue_all(chapter.stated_frame_values())
 figures.frame_weights(chapter.frame_weight_table(pcfg))
 plt.show()
+
+# %% [markdown]
+# The text does not list its frames, and its numbers do not fit ours: with CP embedding at 8%,
+# the remaining probability spread uniformly over our {glue:text}`cogsdata_stated_frames_non_cp`
+# other frames gives {glue:text}`cogsdata_stated_frame_weight:.1%` each, not "about 5%", which
+# suggests that the text's grammar told more frames apart than ours. These are the weights
+# `gen_frame_weights="dissertation"` uses.
 
 # %% [markdown]
 # ### A generated dataset beside the released one
@@ -378,18 +419,23 @@ report.glue(
     "cogsdata_generated_construction_maxdiff",
     chapter.construction_max_difference(constructions_released, constructions_generated),
 )
+report.glue_all(chapter.generated_gap_values(constructions_generated))
 pd.DataFrame({"released": constructions_released, "generated": constructions_generated})
 
 # %% [markdown]
 # The generated training data contain each construction at a rate within
 # {glue:text}`cogsdata_generated_construction_maxdiff:.0%` of the released one (the largest
 # gap is for doubly embedded CPs, rare in both: the frame probabilities are pooled over CP
-# depths 0 and 1), and the structural gaps are the released ones: no nmod on a subject, depths
-# at most 2.
+# depths 0 and 1), and the structural gaps are the released ones: nmods on a subject
+# {glue:text}`cogsdata_generated_subject_nmod`, depths at most
+# {glue:text}`cogsdata_generated_max_depth` (released: {glue:text}`cogsdata_train_subject_nmod`
+# nmods on a subject, depths at most {glue:text}`cogsdata_train_max_cp_depth` for CPs and
+# {glue:text}`cogsdata_train_max_pp_depth` for PPs).
 
 # %% [markdown]
-# **Recursion depths** in the two structural depth cases (the released gen has 100 rows per
-# depth 3 to 12 in each):
+# **Recursion depths** in the two structural depth cases (the released gen has
+# {glue:text}`cogsdata_gen_per_depth_min` rows per depth {glue:text}`cogsdata_gen_min_depth` to
+# {glue:text}`cogsdata_gen_max_depth` in each):
 
 # %%
 depth_released = corpus.depth_table(gen_released)
@@ -452,8 +498,13 @@ figures.frame_shares(frames)
 plt.show()
 
 # %% [markdown]
-# (In the released data *unergative* and *object omitted* are told apart by the verb's class; a
-# held-out verb like *bake*, seen only intransitively, parses as unergative.)
+# The released clauses are dominated by transitives and passives, far from the uniform frames
+# of Section 4.4.1; the text itself warns (footnote 6) that "The assigned probabilities did not
+# necessarily translate into the proportion in the generated dataset, since there were
+# post-generation filtering mechanisms such as removing duplicate entries", so the released mix
+# cannot show which probabilities the original grammar assigned. (In the released data
+# *unergative* and *object omitted* are told apart by the verb's class; a held-out verb like
+# *bake*, seen only intransitively, parses as unergative.)
 #
 # ### Examples of every generalization case
 #
@@ -479,13 +530,18 @@ print(chapter.structural_examples(generated["gen"], held), end="")
 #
 # Section 4.5.7 retrains every model on a version of train with 100 exposure examples per
 # held-out item. `train_100.tsv` is not in the data mirror and the project registry has no entry
-# for it. The 1,500 exposure rows it adds are in `cogs-with-pretraining`
-# (`train_100_exposure_examples.tsv`): 12 exposure cases with 100 distinct sentences each and the
-# three primitives repeated 100 times, and they include the 15 exposure rows of `train.tsv`.
-# `exposure.train_100()` rebuilds the set as train without its 15 exposure rows plus the 1,500:
-# a reconstruction, not a verified copy.
+# for it. The {glue:text}`cogsdata_exposure100_rows` exposure rows it adds are in
+# `cogs-with-pretraining` (`train_100_exposure_examples.tsv`):
+# {glue:text}`cogsdata_exposure100_cases` exposure cases with
+# {glue:text}`cogsdata_exposure100_distinct_min` distinct sentences each and the
+# {glue:text}`cogsdata_exposure100_primitives` primitives *shark*, *Paula* and *crawl* repeated
+# {glue:text}`cogsdata_exposure100_primitive_repeats` times each, and they include the
+# {glue:text}`cogsdata_n_exposure` exposure rows of `train.tsv`. `exposure.train_100()` rebuilds
+# the set as train without its exposure rows plus these
+# ({glue:text}`cogsdata_train100_rows` rows): a reconstruction, not a verified copy.
 
 # %%
+report.glue_all(chapter.exposure100_values(exposure_100))
 t100 = exposure.train_100()
 report.glue("cogsdata_train100_rows", len(t100))
 chapter.case_composition(t100).to_frame("train_100 rows")
@@ -495,9 +551,8 @@ chapter.case_composition(t100).to_frame("train_100 rows")
 #
 # Sizes and counts from the dissertation against ours, and, where the dissertation prints none,
 # counts computed independently from the released files (each target's source says which). The
-# lexicon counts are marked
-# substitute: the dissertation counts its grammar's unreleased lexicon, we count the one the
-# released data attest (see Deviations).
+# lexicon is counted as Section 4.4.1 counts it, the exposure items apart; the verb count is
+# expected to differ (see Deviations).
 
 # %% tags=["full-width"]
 report.glue_all(results)
@@ -508,17 +563,23 @@ report.show_comparison(
 # %% [markdown]
 # ## Deviations and errata
 #
-# - **Lexicon sizes.** The text's counts of common nouns, proper nouns and verbs (comparison
-#   table, *substitute* rows) describe its grammar, and it announces "6" verb types but lists
-#   seven. Train sentences contain {glue:text}`cogsdata_lex_common_nouns`
-#   nouns, {glue:text}`cogsdata_lex_proper_nouns` names and {glue:text}`cogsdata_lex_verbs`
-#   verb lemmas (plus the primitive-only *shark*, *Paula* and *crawl*, and *gardner* and
-#   *monastery*, which occur only outside train). The verb count is the largest gap and most likely
-#   a slip in the text: the released sentences, all generated by the grammar, attest more verbs
-#   than the text says it has; the claim *verb-count* in the Findings sets the two side by side.
-# - **Primitives.** "80 verbs and 60 nouns" is right once the three primitive exposure items are
-#   set apart: `train.tsv` labels {glue:text}`cogsdata_n_primitive_rows` rows `primitive`, and
-#   *shark*, *Paula* and *crawl* are the extra three.
+# - **Lexicon sizes.** Counted as Section 4.4.1 counts them (the words of the sentences of all
+#   splits, the exposure items apart), the released data have exactly the text's common nouns
+#   ({glue:text}`cogsdata_lex_common_nouns`) and proper names
+#   ({glue:text}`cogsdata_lex_proper_nouns`), and exactly its exposure items
+#   ({glue:text}`cogsdata_lex_exposure_common_nouns` nouns,
+#   {glue:text}`cogsdata_lex_exposure_proper_nouns` names,
+#   {glue:text}`cogsdata_lex_exposure_verbs` verbs), but {glue:text}`cogsdata_lex_verbs` verb
+#   lemmas, more than the text's "113 unique verbs" (and more still with the exposure verbs).
+#   Every released sentence comes from the grammar, so the grammar has at least that many verbs:
+#   most likely a slip in the text, which also announces "6" verb types but lists seven. The claim
+#   *verb-count* in the Findings sets the two side by side. (Counted in the training sentences
+#   alone, exposure items included, as in the first column of the size table, the nouns and names
+#   do not match either: the basis of the count matters.)
+# - **Primitives.** "80 verbs and 60 nouns" is right once the primitive exposure items are set
+#   apart: `train.tsv` labels {glue:text}`cogsdata_n_primitive_rows` rows `primitive`, the
+#   {glue:text}`cogsdata_n_verb_primitives` verbs and {glue:text}`cogsdata_n_noun_primitives`
+#   nouns and the exposure items *shark*, *Paula* and *crawl*.
 # - **The verb primitive.** The text writes the transitive primitive with the agent on the first
 #   bound variable; the data (and our interpreter) put it on the second:
 #   `LAMBDA a . LAMBDA b . LAMBDA e . touch . agent ( e , b ) AND touch . theme ( e , a )`.
@@ -527,15 +588,18 @@ report.show_comparison(
 #   the information a learner has; the parser needs the class only to choose agent or theme for
 #   an intransitive subject. *read* occurs only as an infinitive, so the generator never puts it
 #   in a finite frame (its past form is unattested).
-# - **Animacy** is derived from roles: {glue:text}`cogsdata_lex_common_nouns` nouns split into
+# - **Animacy** is derived from roles: the nouns of the training sentences split into
 #   {glue:text}`cogsdata_lex_animate` that are ever agents or recipients and
 #   {glue:text}`cogsdata_lex_inanimate` that never are; some of the latter are
 #   animals or people (*baron*, *beast*), so the original grammar's animacy lists were not
 #   purely semantic. PP objects are inanimate in the derived grammar; the released training data
 #   have {glue:text}`cogsdata_animate_pp_objects` PP objects that the derivation calls animate.
-# - **Rule probabilities** are estimated from the released training trees, not the text's
-#   "about 5% per frame": the released clauses are dominated by transitives and passives
-#   (figure above). `gen_frame_weights="dissertation"` uses the stated ones.
+# - **Rule probabilities** are estimated from the released training trees, not taken from the
+#   text's "about 5%" per frame and "about 8%" for CP embedding: the released clauses are dominated
+#   by transitives and passives (figures above), and Section 4.4.1 (footnote 6) says the assigned
+#   probabilities "did not necessarily translate into the proportion in the generated dataset".
+#   `gen_frame_weights="dissertation"` uses CP embedding at 8% and the rest spread uniformly over
+#   our other frames, {glue:text}`cogsdata_stated_frame_weight:.1%` each.
 # - **Generalization sets.** The released gen sets come from separate per-case PCFGs. Ours
 #   condition one base grammar on the case, which reproduces the structure of every case and
 #   its share of embedded examples to within
@@ -549,10 +613,11 @@ report.show_comparison(
 #   shuffled and renamed, equivalence {glue:text}`cogsdata_equiv_shuffle_rename:.2f`, and
 #   meaning-changing edits are caught by both; the models chapter reports both.
 # - **The order is not recoverable from the form alone** in
-#   {glue:text}`cogsdata_ambiguous_order_gen` shuffled gen forms (datives whose recipient and
-#   theme are both proper names, which occur only in gen; the count for train is
-#   {glue:text}`cogsdata_ambiguous_order_train`). For those, no sentence-blind model can know
-#   the order exact match expects except by reading it off the sentence's surface order.
+#   {glue:text}`cogsdata_ambiguous_order_gen` gen forms (events whose recipient and theme are
+#   both proper names, in `prim_to_obj_proper` and `subj_to_obj_proper`; train has
+#   {glue:text}`cogsdata_ambiguous_order_train`, the 100-exposure rows
+#   {glue:text}`cogsdata_ambiguous_order_exposure100`). For those, no sentence-blind model can
+#   know the order exact match expects except by reading it off the sentence's surface order.
 # - **The 2022 fix of `gen.tsv`.** Upstream corrected the role of animate subjects of
 #   unaccusative verbs in `obj_pp_to_subj_pp` from agent to theme. Our interpreter derives the
 #   role from the verb class, so it agrees with the fixed file; on the pre-fix file it would
@@ -566,7 +631,9 @@ pd.Series(
 ).to_frame("rows")
 
 # %% [markdown]
-# These are the rows the 2022 changelog fixed (the changelog speaks of 50 examples).
+# These are the rows the 2022 changelog fixed: we count {glue:text}`cogsdata_fix2022_rows`, the
+# changelog speaks of 50 examples (the pre-fix file, which would settle the difference, is not in
+# the data mirror).
 #
 # ## Reproduce
 #

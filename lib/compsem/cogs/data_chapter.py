@@ -86,6 +86,21 @@ def released_counts(
     }
 
 
+def exposure100_values(exposure_100: pd.DataFrame) -> dict:
+    """The make-up of the 100-exposure rows (Section 4.5.7; ``train_100_exposure_examples.tsv``):
+    its rows, its exposure cases (primitive rows aside), the fewest distinct sentences of a case,
+    the primitive items and the fewest times one is repeated."""
+    cases = exposure_100[exposure_100.case != "primitive"]
+    primitives = exposure_100[exposure_100.case == "primitive"]
+    return {
+        "cogsdata_exposure100_rows": len(exposure_100),
+        "cogsdata_exposure100_cases": cases.case.nunique(),
+        "cogsdata_exposure100_distinct_min": int(cases.groupby("case").source.nunique().min()),
+        "cogsdata_exposure100_primitives": primitives.source.nunique(),
+        "cogsdata_exposure100_primitive_repeats": int(primitives.source.value_counts().min()),
+    }
+
+
 def all_released_rows(
     splits: dict[str, pd.DataFrame], exposure_1: pd.DataFrame, exposure_100: pd.DataFrame
 ) -> pd.DataFrame:
@@ -139,16 +154,59 @@ def order_changes(rows: pd.DataFrame, forms: list[lf.LogicalForm]) -> pd.DataFra
     ).loc[files]
 
 
-def shuffled_not_restored(targets: Iterable[str], forms: Iterable[lf.LogicalForm], rng: random.Random) -> int:
-    """How many non-primitive forms (``targets``, parsed as ``forms``), their conjuncts shuffled
-    with ``rng``, the sentence-free ordering rule (:func:`compsem.cogs.lf.canonical` without the
-    sentence) does not restore to the released order of Section 4.4.2."""
+def ambiguous_order(form: lf.LogicalForm) -> bool:
+    """True when the released conjunct order of a (non-primitive) form cannot be read off the
+    form: an event whose recipient and theme are both proper names (constants, which carry no
+    index; Section 4.4.2). *The buyer forwarded Emma Charlie* and *The buyer forwarded Charlie to
+    Emma* then have the same conjuncts in different orders, and the sentence-free ordering rule
+    (:func:`compsem.cogs.lf.canonical` without the sentence) keeps the order the form is written
+    in. Decided from the form alone, so the count is the same under any seed."""
+    if form.is_primitive:
+        return False
+    objects: dict[int, dict[str, lf.Term]] = {}
+    for atom in form.conjuncts:
+        if atom.kind == "role" and atom.args[0].is_var:
+            objects.setdefault(atom.args[0].value, {})[atom.predicate[1]] = atom.args[1]
+    return any(
+        all(role in roles and roles[role].kind == "const" for role in ("recipient", "theme"))
+        for roles in objects.values()
+    )
+
+
+def ambiguous_order_counts(rows: pd.DataFrame, forms: Iterable[lf.LogicalForm]) -> pd.Series:
+    """The forms of ``rows`` (indexed by file, as :func:`all_released_rows`; ``forms`` parsed
+    from ``rows.target``) whose order the form cannot decide (:func:`ambiguous_order`), per file
+    and case; only the (file, case) pairs that have any, in file order."""
+    flags = pd.Series([ambiguous_order(f) for f in forms], index=rows.index)
+    keys = [rows.index.get_level_values(0), rows.case.to_numpy()]
+    counts = flags.groupby(keys, sort=False).sum()
+    counts = counts[counts > 0].astype(int).rename_axis(["file", "case"])
+    return counts.rename("forms whose order the form cannot decide")
+
+
+def ambiguous_order_total(counts: pd.Series, file: str) -> int:
+    """The forms of ``file`` whose order the form cannot decide (``counts``:
+    :func:`ambiguous_order_counts`); 0 when the file has none."""
+    return int(counts[counts.index.get_level_values(0) == file].sum())
+
+
+def shuffled_not_restored(
+    targets: Iterable[str], forms: Iterable[lf.LogicalForm], rng: random.Random
+) -> int:
+    """How many non-primitive forms (``targets``, parsed as ``forms``) whose order the form
+    decides (not :func:`ambiguous_order`), their conjuncts shuffled with ``rng``, the
+    sentence-free ordering rule (:func:`compsem.cogs.lf.canonical` without the sentence) does
+    not restore to the released order of Section 4.4.2 (0 when the rule is right). Every
+    non-primitive form is shuffled, the ambiguous ones too, so that ``rng`` is drawn from as
+    often whatever the forms."""
     fails = 0
     for target, form in zip(targets, forms, strict=True):
         if form.is_primitive:
             continue
         conjuncts = list(form.conjuncts)
         rng.shuffle(conjuncts)
+        if ambiguous_order(form):
+            continue
         shuffled = lf.LogicalForm((), form.definites, tuple(conjuncts)).to_string()
         fails += lf.canonical(shuffled) != target
     return fails
@@ -244,14 +302,81 @@ def lexicon_checks(derived: Lexicon, committed: Lexicon, train: pd.DataFrame) ->
     }
 
 
-def lexicon_sizes(derived: Lexicon) -> dict:
-    """The common nouns, proper names and verb lemmas that occur in training sentences (not only
-    in primitive rows), against the counts of Section 4.4.1."""
+LEXICON_KINDS = ("common_nouns", "proper_nouns", "verbs")
+"""The three word classes whose sizes Section 4.4.1 gives (403 common nouns, 100 proper nouns,
+113 verbs), in the order of :func:`form_lemmas`."""
+
+
+def form_lemmas(form: lf.LogicalForm) -> dict[str, set[str]]:
+    """The words of a form by kind (:data:`LEXICON_KINDS`): common nouns (noun predicates, by
+    lemma: ``tv``), proper names (constants) and verbs (the lemmas of event predicates); of a
+    primitive, its one word."""
+    words: dict[str, set[str]] = {kind: set() for kind in LEXICON_KINDS}
+    if form.constant is not None:
+        words["proper_nouns"].add(form.constant)
+    for atom in form.atoms:
+        if atom.kind == "noun":
+            words["common_nouns"].add(atom.lemma)
+        elif atom.kind == "role":
+            words["verbs"].add(atom.lemma)
+        words["proper_nouns"].update(t.value for t in atom.args if t.kind == "const")
+    return words
+
+
+def _union(forms: Iterable[lf.LogicalForm]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {kind: set() for kind in LEXICON_KINDS}
+    for form in forms:
+        for kind, words in form_lemmas(form).items():
+            out[kind] |= words
+    return out
+
+
+def exposure_items(train_forms: Iterable[lf.LogicalForm], in_exposure: Iterable[bool]
+                   ) -> dict[str, set[str]]:
+    """The held-out words of the exposure examples (Section 4.4.1: "5 common nouns, 3 proper
+    nouns and 7 verbs used as primitive exposure examples"; Section 4.4.3), by kind: the words
+    of the exposure rows of train (``in_exposure``, e.g. :func:`compsem.cogs.exposure.exposure_mask`)
+    that no other training row, primitive rows included, contains."""
+    pairs = list(zip(train_forms, in_exposure, strict=True))
+    exposed = _union(f for f, e in pairs if e)
+    elsewhere = _union(f for f, e in pairs if not e)
+    return {kind: exposed[kind] - elsewhere[kind] for kind in LEXICON_KINDS}
+
+
+def lexicon_sizes(split_forms: dict[str, Iterable[lf.LogicalForm]], items: dict[str, set[str]]
+                  ) -> dict:
+    """The lexicon counted as Section 4.4.1 counts it: the common nouns, proper names and verbs
+    of the sentences (non-primitive rows) of every released split (``split_forms``: the parsed
+    forms of train, dev, test and gen; *gardner* and *monastery* occur only outside train), less
+    the exposure
+    items (``items``: :func:`exposure_items`), which the text counts apart; and the exposure
+    items per kind (``cogsdata_lex_exposure_*``)."""
+    sentences = _union(f for forms in split_forms.values() for f in forms if not f.is_primitive)
     return {
-        "cogsdata_lex_common_nouns": sum(n.count > 0 for n in derived.nouns.values()),
-        "cogsdata_lex_proper_nouns": sum(c > 0 for c in derived.proper.values()),
-        "cogsdata_lex_verbs": sum(v.count > 0 for v in derived.verbs.values()),
+        **{f"cogsdata_lex_{kind}": len(sentences[kind] - items[kind]) for kind in LEXICON_KINDS},
+        **{f"cogsdata_lex_exposure_{kind}": len(items[kind]) for kind in LEXICON_KINDS},
     }
+
+
+def lexicon_size_table(split_forms: dict[str, Iterable[lf.LogicalForm]],
+                       items: dict[str, set[str]]) -> pd.DataFrame:
+    """Per kind (:data:`LEXICON_KINDS`): the words of the training sentences, of the sentences
+    of all splits, the exposure items among them (named), and the lexicon of
+    :func:`lexicon_sizes` (all splits less the exposure items)."""
+    split_forms = {name: list(forms) for name, forms in split_forms.items()}
+    train = _union(f for f in split_forms["train"] if not f.is_primitive)
+    every = _union(f for forms in split_forms.values() for f in forms if not f.is_primitive)
+    return pd.DataFrame(
+        {
+            "train sentences": {k: len(train[k]) for k in LEXICON_KINDS},
+            "sentences of all splits": {k: len(every[k]) for k in LEXICON_KINDS},
+            "exposure items": {k: len(items[k]) for k in LEXICON_KINDS},
+            "lexicon (all splits less exposure items)": {
+                k: len(every[k] - items[k]) for k in LEXICON_KINDS
+            },
+            "the exposure items": {k: ", ".join(sorted(items[k])) for k in LEXICON_KINDS},
+        }
+    )
 
 
 def verbs_by_class(derived: Lexicon, shown: int = 8) -> pd.DataFrame:
@@ -348,15 +473,33 @@ def outside_closed_grammar(splits: dict[str, pd.DataFrame], lexicon: Lexicon) ->
 # --------------------------------------------------------------------------- the grammar
 
 
+STATED_FRAME_COLUMN = "dissertation's scheme (CP 8%, the rest uniform)"
+"""The column of :func:`frame_weight_table` that holds :func:`compsem.cogs.grammar.dissertation_frame_weights`."""
+
+
 def frame_weight_table(pcfg: grammar.PCFG) -> pd.DataFrame:
     """Clause-frame probabilities (Section 4.4.1): estimated from the training trees beside the
-    dissertation's stated ones."""
+    dissertation's scheme as :func:`compsem.cogs.grammar.dissertation_frame_weights` applies it
+    to our frames (CP embedding 8%, the remaining 92% spread uniformly over the other frames)."""
     return pd.DataFrame(
         {
             "estimated from train": pd.Series(pcfg.frame_weights),
-            "dissertation (uniform, CP 8%)": pd.Series(grammar.dissertation_frame_weights()),
+            STATED_FRAME_COLUMN: pd.Series(grammar.dissertation_frame_weights()),
         }
     )
+
+
+def stated_frame_values() -> dict:
+    """What the dissertation's frame scheme (Section 4.4.1: "about 5%" per frame, "about 8%" for
+    CP embedding) comes to on our grammar's frames
+    (:func:`compsem.cogs.grammar.dissertation_frame_weights`): the number of frames other than CP
+    embedding and the probability each gets."""
+    weights = grammar.dissertation_frame_weights()
+    others = [w for frame, w in weights.items() if frame != "cp"]
+    return {
+        "cogsdata_stated_frames_non_cp": len(others),
+        "cogsdata_stated_frame_weight": float(others[0]),
+    }
 
 
 def held_out_cases(held_out: str) -> tuple[str, ...]:
@@ -463,6 +606,18 @@ def construction_max_difference(released: pd.Series, generated: pd.Series) -> fl
         {"released": released / released["rows"], "generated": generated / generated["rows"]}
     ).iloc[1:10]
     return float((rates["generated"] / rates["released"] - 1).abs().max())
+
+
+def generated_gap_values(generated: pd.Series) -> dict:
+    """The structural gaps of Table 4-1 in generated training rows (``generated``:
+    :func:`compsem.cogs.corpus.construction_counts`): nmods on a subject (none in the released
+    training data) and the deepest CP or PP nesting (Section 4.3.3: at most 2 in training)."""
+    return {
+        "cogsdata_generated_subject_nmod": int(generated["nmod on a subject"]),
+        "cogsdata_generated_max_depth": int(
+            max(generated["max CP depth"], generated["max PP depth"])
+        ),
+    }
 
 
 def depth_values(depths: pd.DataFrame) -> dict:
