@@ -153,3 +153,28 @@ def test_split_half_reliability(data, within_target):
         within_target("sts3k", f"split_half_{name}", summary.loc[name, "split_half"])
         within_target("sts3k", f"kappa_{name}", summary.loc[name, "kappa_sb"])
     assert len(per_split) == 300
+
+
+@pytest.mark.needs_data
+def test_published_values_against_participant_means(data):
+    """STS3k_all.txt is (mean - 1)/6 rounded to three decimals except for the five
+    identical-sentence checks (published about 0.002 lower) and the two copies of five duplicated
+    pairs, which carry each other's participant means; six means are exact ties at 0.0005."""
+    from compsem.data import sts3k
+
+    raw, _ = data
+    pairs = sts3k.load_pairs()
+    means, published = R.pair_means(raw), pairs["human"].to_numpy()
+    difference = np.abs(means - published)
+    off = set(np.flatnonzero(difference > 0.0005 + 1e-9).tolist())
+    exchanged = {(869, 1165), (905, 1202), (936, 1215), (1134, 1289), (2495, 2624)}
+    checks = {5, 6, 7, 8, 9}
+    assert off == checks | {row for pair in exchanged for row in pair}
+    assert all(pairs.sentence_a[r] == pairs.sentence_b[r] for r in checks) and R.check_mask(raw)[list(checks)].all()
+    assert np.all((means - published)[list(checks)] > 0.0015)
+    for a, b in exchanged:
+        assert (pairs.sentence_a[a], pairs.sentence_b[a]) == (pairs.sentence_a[b], pairs.sentence_b[b])
+        assert abs(published[a] - means[b]) <= 0.0005 and abs(published[b] - means[a]) <= 0.0005
+    ties = np.flatnonzero(np.abs(difference - 0.0005) <= 1e-9).tolist()
+    assert ties == [1068, 1801, 2024, 2216, 2504, 2764]
+    assert np.all(published[ties] > means[ties])  # printed rounded up
