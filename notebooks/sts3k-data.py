@@ -62,11 +62,10 @@ heldout_seed = 0  # seed of those halves
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from compsem import report
 from compsem.data import sts3k
-from compsem.sts import figures, structure
+from compsem.sts import data_chapter, figures, structure
 from compsem.sts import modifier_types as mt
 from compsem.sts import pair_types as pt
 from compsem.sts import ratings as rt
@@ -103,12 +102,7 @@ overview = pd.DataFrame(
 )
 overview.loc["ratings in the matrix"] = int(np.isfinite(ratings).sum())
 overview.loc["participants"] = raw.shape[1]
-report.glue("n_pairs", len(pairs))
-report.glue("n_participants", raw.shape[1])
-report.glue("n_negatives", int((pairs.portion == "neg").sum()))
-report.glue("n_adversarial_index", int(pairs.portion.isin(["adv", "neg"]).sum()))
-report.glue("n_checks", int(checks.sum()))
-report.glue("ratings_per_pair", float(np.isfinite(ratings[~checks]).sum() / (~checks).sum()))  # checks excluded
+report.glue_all(data_chapter.data_counts(pairs, raw.shape[1], ratings, checks))
 overview
 
 # %% [markdown]
@@ -122,46 +116,8 @@ overview
 # the other copy? The table counts the rows that fit neither.
 
 # %%
-published = pairs["human"].to_numpy()
-difference = np.abs(means - published)
-tolerance = 0.0005 + 1e-9  # half a unit of the third printed decimal, plus floating-point slack
-off = difference > tolerance
-ties = np.abs(difference - 0.0005) <= 1e-9  # means ending in 5 at the fourth decimal
-pair_key = pairs["sentence_a"] + " || " + pairs["sentence_b"]
-duplicated = pair_key.duplicated(keep=False).to_numpy()
-other_copy = np.full(len(pairs), -1)
-for rows in pd.Series(np.arange(len(pairs)))[duplicated].groupby(pair_key[duplicated].to_numpy()):
-    first, second = rows[1].to_numpy()
-    other_copy[first], other_copy[second] = second, first
-exchanged = duplicated & off & (np.abs(published - means[np.maximum(other_copy, 0)]) <= tolerance)
-identical = (pairs.sentence_a == pairs.sentence_b).to_numpy()
-identical_check = identical & checks & off
-normalisation = pd.Series(
-    {
-        "rows within 0.0005 of the participant mean": int((~off).sum()),
-        "... of which exact ties at 0.0005": int(ties.sum()),
-        "... of those, off without the 1e-9 slack": int((ties & (difference > 0.0005)).sum()),
-        "rows further off": int(off.sum()),
-        "... identical-sentence attention checks": int(identical_check.sum()),
-        "... one copy of a duplicated pair, with the other copy's mean": int(exchanged.sum()),
-        "... for another reason": int((off & ~identical_check & ~exchanged).sum()),
-        "rows that are duplicated pairs": int(duplicated.sum()),
-        "duplicated pairs": int(duplicated.sum() // 2),
-        "... whose two copies carry each other's values": int(exchanged.sum() // 2),
-    }
-)
-gap_checks = (means - published)[identical_check]
-for key, value in {"rows_within": (~off).sum(), "ties": ties.sum(),
-                   "ties_off_without_slack": (ties & (difference > 0.0005)).sum(), "rows_off": off.sum(),
-                   "off_checks": identical_check.sum(), "off_exchanged": exchanged.sum(),
-                   "off_other": (off & ~identical_check & ~exchanged).sum()}.items():
-    report.glue(f"normalisation_{key}", int(value))
-report.glue("duplicated_rows", int(duplicated.sum()))
-report.glue("duplicated_pairs", int(duplicated.sum() // 2))
-report.glue("duplicated_pairs_exchanged", int(exchanged.sum() // 2))
-report.glue("identical_checks", int((identical & checks).sum()))
-report.glue("identical_checks_gap_min", float(gap_checks.min()))
-report.glue("identical_checks_gap_max", float(gap_checks.max()))
+normalisation, off_rows, off, values = data_chapter.published_against_participants(pairs, means, checks)
+report.glue_all(values)
 normalisation.to_frame("rows")
 
 # %% [markdown]
@@ -178,12 +134,7 @@ normalisation.to_frame("rows")
 # as off without the floating-point slack. The rows that are off, and the ties:
 
 # %%
-cause = np.select([identical_check, exchanged, ties],
-                  ["identical-sentence check", "carries the other copy's mean", "tie at 0.0005 (agrees)"],
-                  default="")
-pd.DataFrame({"participant mean": means, "published": published, "published - mean": published - means,
-              "other copy": np.where(other_copy >= 0, other_copy.astype(str), ""), "cause": cause},
-             index=pairs.index)[off | ties].rename_axis("row").round(4)
+off_rows
 
 # %% [markdown]
 # ## Method
@@ -604,19 +555,8 @@ for w, group in ks_spread.groupby("within"):
 report.glue("sd_ddof1", float(np.nanmean(rt.per_pair_sd(ratings, ddof=1))))
 report.glue("sd_ddof0", float(np.nanmean(rt.per_pair_sd(ratings, ddof=0))))
 report.glue("modifier_reduction_unweighted", float(figure9["reduction"].mean()))
-shuffled = rt.shuffle_within_participants(ratings, shuffle_seed, shuffle_within)
-constant_first, constant_last, constant_codes = pt.BOUNDARY_BLOCKS["constant"]
-starts = [constant_first, *pt.block_boundaries(labels)["constant"], constant_last + 1]
-for code, first, stop in zip(constant_codes, starts[:-1], starts[1:], strict=True):
-    report.glue(f"{code.lower()}_first", first)
-    report.glue(f"{code.lower()}_last", stop - 1)
-category = labels["category"].astype(str).to_numpy()
-variants = np.flatnonzero(np.isin(category, constant_codes))
-variants = variants[variants > constant_last]  # synonym variants of the constant pairs
-report.glue("const_variants_first", int(variants.min()))
-report.glue("const_variants_last", int(variants.max()))
-report.glue("ks_individual_statistic", float(stats.ks_2samp(ratings[np.isfinite(ratings)],
-                                                           shuffled[np.isfinite(shuffled)]).statistic))
+report.glue_all(data_chapter.constant_block_ranges(labels))
+report.glue_all(data_chapter.individual_ks(ratings, shuffle_seed, shuffle_within))
 ks_spread.groupby("within")["D"].describe()[["mean", "std", "min", "max"]].round(4)
 
 # %% [markdown]

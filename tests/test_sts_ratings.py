@@ -178,3 +178,21 @@ def test_published_values_against_participant_means(data):
     ties = np.flatnonzero(np.abs(difference - 0.0005) <= 1e-9).tolist()
     assert ties == [1068, 1801, 2024, 2216, 2504, 2764]
     assert np.all(published[ties] > means[ties])  # printed rounded up
+
+
+@pytest.mark.needs_data
+def test_the_chapters_audit_finds_the_same_causes(data):
+    """compsem.sts.data_chapter sorts the off rows by the causes the test above lists by hand."""
+    from compsem.data import sts3k
+    from compsem.sts import data_chapter
+
+    raw, _ = data
+    pairs = sts3k.load_pairs()
+    counts, rows, off, values = data_chapter.published_against_participants(
+        pairs, R.pair_means(raw), R.check_mask(raw)
+    )
+    assert (values["normalisation_rows_off"], values["normalisation_off_checks"],
+            values["normalisation_off_exchanged"], values["normalisation_off_other"]) == (15, 5, 10, 0)
+    assert values["normalisation_ties"] == 6 and values["duplicated_pairs_exchanged"] == 5
+    assert off.sum() == 15 and len(rows) == 15 + 6  # the off rows and the ties, which agree
+    assert counts["rows further off"] == 15

@@ -1,0 +1,139 @@
+"""Tables and glued numbers of the chapter ``sts3k-data`` (Fodor, De Deyne & Suzuki, §3 and §5.1).
+
+One function per thing the chapter shows; each returns a table or a dict of values to glue, so that
+the notebook stays a narrative. The ratings statistics live in :mod:`compsem.sts.ratings`, the pair
+types in :mod:`compsem.sts.pair_types`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from compsem.sts import pair_types as pt
+from compsem.sts import ratings as rt
+
+PRINTED_HALF_DIGIT = 0.0005
+"""Half a unit of the third decimal, to which ``STS3k_all.txt`` prints the similarities."""
+
+FLOAT_SLACK = 1e-9
+"""Floating-point slack: a mean ending exactly in 5 at the fourth decimal differs from its printed
+value by 0.0005 up to rounding of the float difference, and agrees."""
+
+
+def data_counts(pairs: pd.DataFrame, participants: int, ratings: np.ndarray, checks: np.ndarray) -> dict:
+    """The sizes of the data (§3): pairs, participants, negatives, the adversarial portion of the
+    index file (negatives included), attention checks, and the mean number of ratings per pair
+    (checks excluded)."""
+    return {
+        "n_pairs": len(pairs),
+        "n_participants": participants,
+        "n_negatives": int((pairs.portion == "neg").sum()),
+        "n_adversarial_index": int(pairs.portion.isin(["adv", "neg"]).sum()),
+        "n_checks": int(checks.sum()),
+        "ratings_per_pair": float(np.isfinite(ratings[~checks]).sum() / (~checks).sum()),
+    }
+
+
+def published_against_participants(
+    pairs: pd.DataFrame, means: np.ndarray, checks: np.ndarray
+) -> tuple[pd.Series, pd.DataFrame, np.ndarray, dict]:
+    """The published similarity of each row (``pairs.human``, the mean raw rating mapped to 0-1,
+    printed to three decimals) against the participant mean ``means``: a row agrees within
+    :data:`PRINTED_HALF_DIGIT` plus :data:`FLOAT_SLACK`. Each row that is off is tested for two
+    causes: an identical-sentence attention check (``checks``), or one copy of a pair that occurs
+    twice carrying the other copy's participant mean. Returns the counts, the off rows and the
+    exact ties with their cause, the mask of off rows, and the values to glue
+    (``normalisation_*``, ``duplicated_*``, ``identical_checks*``)."""
+    published = pairs["human"].to_numpy()
+    difference = np.abs(means - published)
+    off = difference > PRINTED_HALF_DIGIT + FLOAT_SLACK
+    ties = np.abs(difference - PRINTED_HALF_DIGIT) <= FLOAT_SLACK
+    pair_key = pairs["sentence_a"] + " || " + pairs["sentence_b"]
+    duplicated = pair_key.duplicated(keep=False).to_numpy()
+    other_copy = np.full(len(pairs), -1)
+    for _, rows in pd.Series(np.arange(len(pairs)))[duplicated].groupby(pair_key[duplicated].to_numpy()):
+        first, second = rows.to_numpy()
+        other_copy[first], other_copy[second] = second, first
+    exchanged = duplicated & off & (
+        np.abs(published - means[np.maximum(other_copy, 0)]) <= PRINTED_HALF_DIGIT + FLOAT_SLACK
+    )
+    identical = (pairs.sentence_a == pairs.sentence_b).to_numpy()
+    identical_check = identical & checks & off
+    other = off & ~identical_check & ~exchanged
+    ties_off_without_slack = ties & (difference > PRINTED_HALF_DIGIT)
+    counts = pd.Series(
+        {
+            "rows within 0.0005 of the participant mean": int((~off).sum()),
+            "... of which exact ties at 0.0005": int(ties.sum()),
+            "... of those, off without the 1e-9 slack": int(ties_off_without_slack.sum()),
+            "rows further off": int(off.sum()),
+            "... identical-sentence attention checks": int(identical_check.sum()),
+            "... one copy of a duplicated pair, with the other copy's mean": int(exchanged.sum()),
+            "... for another reason": int(other.sum()),
+            "rows that are duplicated pairs": int(duplicated.sum()),
+            "duplicated pairs": int(duplicated.sum() // 2),
+            "... whose two copies carry each other's values": int(exchanged.sum() // 2),
+        }
+    )
+    gap_checks = (means - published)[identical_check]
+    values = {
+        "normalisation_rows_within": int((~off).sum()),
+        "normalisation_ties": int(ties.sum()),
+        "normalisation_ties_off_without_slack": int(ties_off_without_slack.sum()),
+        "normalisation_rows_off": int(off.sum()),
+        "normalisation_off_checks": int(identical_check.sum()),
+        "normalisation_off_exchanged": int(exchanged.sum()),
+        "normalisation_off_other": int(other.sum()),
+        "duplicated_rows": int(duplicated.sum()),
+        "duplicated_pairs": int(duplicated.sum() // 2),
+        "duplicated_pairs_exchanged": int(exchanged.sum() // 2),
+        "identical_checks": int((identical & checks).sum()),
+        "identical_checks_gap_min": float(gap_checks.min()),
+        "identical_checks_gap_max": float(gap_checks.max()),
+    }
+    cause = np.select(
+        [identical_check, exchanged, ties],
+        ["identical-sentence check", "carries the other copy's mean", "tie at 0.0005 (agrees)"],
+        default="",
+    )
+    rows = pd.DataFrame(
+        {
+            "participant mean": means,
+            "published": published,
+            "published - mean": published - means,
+            "other copy": np.where(other_copy >= 0, other_copy.astype(str), ""),
+            "cause": cause,
+        },
+        index=pairs.index,
+    )[off | ties].rename_axis("row").round(4)
+    return counts, rows, off, values
+
+
+def constant_block_ranges(labels: pd.DataFrame) -> dict:
+    """The first and last row of each constant-pair block of the reconstructed labels
+    (:data:`compsem.sts.pair_types.BOUNDARY_BLOCKS`, keys ``<code>_first``, ``<code>_last``) and
+    of the synonym variants of the constant pairs after them (``const_variants_first``,
+    ``const_variants_last``)."""
+    first, last, codes = pt.BOUNDARY_BLOCKS["constant"]
+    starts = [first, *pt.block_boundaries(labels)["constant"], last + 1]
+    values = {}
+    for code, start, stop in zip(codes, starts[:-1], starts[1:], strict=True):
+        values[f"{code.lower()}_first"] = start
+        values[f"{code.lower()}_last"] = stop - 1
+    category = labels["category"].astype(str).to_numpy()
+    variants = np.flatnonzero(np.isin(category, codes))
+    variants = variants[variants > last]  # synonym variants of the constant pairs
+    values["const_variants_first"] = int(variants.min())
+    values["const_variants_last"] = int(variants.max())
+    return values
+
+
+def individual_ks(ratings: np.ndarray, seed: int, within: str) -> dict:
+    """The two-sample KS statistic between the individual ratings and the same ratings shuffled
+    within participants (:func:`compsem.sts.ratings.shuffle_within_participants`), rather than
+    between pair means as §5.1 compares them (key ``ks_individual_statistic``)."""
+    shuffled = rt.shuffle_within_participants(ratings, seed, within)
+    statistic = stats.ks_2samp(ratings[np.isfinite(ratings)], shuffled[np.isfinite(shuffled)]).statistic
+    return {"ks_individual_statistic": float(statistic)}
