@@ -36,6 +36,21 @@ def data_counts(pairs: pd.DataFrame, participants: int, ratings: np.ndarray, che
     }
 
 
+AUDIT_ROWS = {
+    "rows within 0.0005 of the participant mean": "normalisation_rows_within",
+    "... of which exact ties at 0.0005": "normalisation_ties",
+    "... of those, off without the 1e-9 slack": "normalisation_ties_off_without_slack",
+    "rows further off": "normalisation_rows_off",
+    "... identical-sentence attention checks": "normalisation_off_checks",
+    "... one copy of a duplicated pair, with the other copy's mean": "normalisation_off_exchanged",
+    "... for another reason": "normalisation_off_other",
+    "rows that are duplicated pairs": "duplicated_rows",
+    "duplicated pairs": "duplicated_pairs",
+    "... whose two copies carry each other's values": "duplicated_pairs_exchanged",
+}
+"""The rows of the table of :func:`published_against_participants`, and the glued key of each."""
+
+
 def published_against_participants(
     pairs: pd.DataFrame, means: np.ndarray, checks: np.ndarray
 ) -> tuple[pd.Series, pd.DataFrame, np.ndarray, dict]:
@@ -63,20 +78,6 @@ def published_against_participants(
     identical_check = identical & checks & off
     other = off & ~identical_check & ~exchanged
     ties_off_without_slack = ties & (difference > PRINTED_HALF_DIGIT)
-    counts = pd.Series(
-        {
-            "rows within 0.0005 of the participant mean": int((~off).sum()),
-            "... of which exact ties at 0.0005": int(ties.sum()),
-            "... of those, off without the 1e-9 slack": int(ties_off_without_slack.sum()),
-            "rows further off": int(off.sum()),
-            "... identical-sentence attention checks": int(identical_check.sum()),
-            "... one copy of a duplicated pair, with the other copy's mean": int(exchanged.sum()),
-            "... for another reason": int(other.sum()),
-            "rows that are duplicated pairs": int(duplicated.sum()),
-            "duplicated pairs": int(duplicated.sum() // 2),
-            "... whose two copies carry each other's values": int(exchanged.sum() // 2),
-        }
-    )
     gap_checks = (means - published)[identical_check]
     values = {
         "normalisation_rows_within": int((~off).sum()),
@@ -93,6 +94,7 @@ def published_against_participants(
         "identical_checks_gap_min": float(gap_checks.min()),
         "identical_checks_gap_max": float(gap_checks.max()),
     }
+    counts = pd.Series({label: values[key] for label, key in AUDIT_ROWS.items()})
     cause = np.select(
         [identical_check, exchanged, ties],
         ["identical-sentence check", "carries the other copy's mean", "tie at 0.0005 (agrees)"],
