@@ -705,3 +705,67 @@ def test_released_exposure100_make_up(released):
         "cogsdata_exposure100_primitives": 3,
         "cogsdata_exposure100_primitive_repeats": 100,
     }
+
+
+# The counts of the released files that the dissertation does not print
+# (chapter.RELEASED_FILE_COUNTS), as counted from the checksum-verified files of the data registry
+# (najoungkim/COGS at 165a7b6); exact counts, and means of exact counts
+RELEASED_FILE_VALUES = {
+    "cogsdata_train_tgt_mean": 43.58886358931898,
+    "cogsdata_dev_tgt_mean": 44.266666666666666,
+    "cogsdata_test_tgt_mean": 44.20333333333333,
+    "cogsdata_gen_tgt_mean": 67.57647619047619,
+    "cogsdata_cp_recursion_tgt_mean": 248.64,
+    "cogsdata_pp_recursion_tgt_mean": 212.327,
+    "cogsdata_train_src_max": 22,
+    "cogsdata_gen_src_max": 61,
+    "cogsdata_src_vocab_train": 743,
+    "cogsdata_tgt_vocab_train": 683,
+    "cogsdata_gen_per_depth_min": 100,
+    "cogsdata_gen_per_depth_max": 100,
+    "cogsdata_train_passive": 11_649,
+    "cogsdata_train_recipient": 8_658,
+    "cogsdata_train_nmod": 5_042,
+    "cogsdata_train_nmod_two": 448,
+    "cogsdata_train_ccomp": 2_274,
+    "cogsdata_train_ccomp_two": 160,
+    "cogsdata_train_xcomp": 1_329,
+    "cogsdata_order_violations": 0,
+}
+
+
+def test_released_file_counts_are_apart_from_the_paper_numbers():
+    from compsem import report
+
+    assert set(RELEASED_FILE_VALUES) == set(chapter.RELEASED_FILE_COUNTS)
+    assert not set(chapter.RELEASED_FILE_COUNTS) & set(report.load_targets("cogs-data"))
+    results = {"cogsdata_n_train": 24_155, "cogsdata_train_nmod": 5_042}
+    assert chapter.paper_numbers(results) == {"cogsdata_n_train": 24_155}
+    table = chapter.released_file_table(RELEASED_FILE_VALUES)
+    assert table.loc["cogsdata_train_nmod", "ours"] == 5_042
+    assert list(table.index) == list(chapter.RELEASED_FILE_COUNTS)
+
+
+def test_released_file_counts_in_the_book():
+    """The committed chapter glues the released-file counts that the files give."""
+    from compsem import paths, report
+
+    glued = report.read_glued(paths.BOOK_DIR / "cogs-data.ipynb")
+    assert {key: glued[key] for key in RELEASED_FILE_VALUES} == pytest.approx(
+        RELEASED_FILE_VALUES, rel=1e-12
+    )
+
+
+@pytest.mark.needs_data
+def test_released_file_counts_from_the_files(released):
+    splits, exposure_1, exposure_100 = released
+    train, gen = splits["train"], splits["gen"]
+    values = chapter.released_counts(splits, exposure_1, exposure_100)
+    values |= chapter.length_values(corpus.length_summary(splits), gen)
+    values |= chapter.depth_values(corpus.depth_table(gen))
+    values |= chapter.construction_values(
+        corpus.construction_counts(train[train.case == "in_distribution"])
+    )
+    counted = {key: values[key] for key in RELEASED_FILE_VALUES if key in values}
+    assert len(counted) == len(RELEASED_FILE_VALUES) - 1  # the order rule: in the book test
+    assert counted == pytest.approx({k: RELEASED_FILE_VALUES[k] for k in counted}, rel=1e-12)

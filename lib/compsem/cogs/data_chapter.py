@@ -470,6 +470,12 @@ def outside_closed_grammar(splits: dict[str, pd.DataFrame], lexicon: Lexicon) ->
     )
 
 
+def closed_grammar_values(outside: pd.Series) -> dict:
+    """:func:`outside_closed_grammar` glued per split (``cogsdata_ref_closed_outside_<split>``):
+    the rows whose parse needs a noun that never occurs in train."""
+    return {f"cogsdata_ref_closed_outside_{name}": int(n) for name, n in outside.items()}
+
+
 # --------------------------------------------------------------------------- the grammar
 
 
@@ -727,3 +733,48 @@ def fixed_2022_rows(gen: pd.DataFrame, interpreter: Interpreter) -> int:
                 noun = nouns.get(subj.head)
                 fixed += bool(subj.proper or (noun is not None and noun.animate))
     return fixed
+
+
+# --------------------------------------------------------------------------- counts without a paper number
+
+
+RELEASED_FILE_COUNTS = {
+    "cogsdata_train_tgt_mean": "mean target tokens, train",
+    "cogsdata_dev_tgt_mean": "mean target tokens, dev",
+    "cogsdata_test_tgt_mean": "mean target tokens, test",
+    "cogsdata_gen_tgt_mean": "mean target tokens, gen",
+    "cogsdata_cp_recursion_tgt_mean": "mean target tokens, gen cp_recursion",
+    "cogsdata_pp_recursion_tgt_mean": "mean target tokens, gen pp_recursion",
+    "cogsdata_train_src_max": "longest source (tokens), train",
+    "cogsdata_gen_src_max": "longest source (tokens), gen",
+    "cogsdata_src_vocab_train": "source token types, train",
+    "cogsdata_tgt_vocab_train": "target token types, train",
+    "cogsdata_gen_per_depth_min": "fewest gen rows at one recursion depth (3 to 12, both cases)",
+    "cogsdata_gen_per_depth_max": "most gen rows at one recursion depth (3 to 12, both cases)",
+    "cogsdata_train_passive": "in-distribution training rows with a passive",
+    "cogsdata_train_recipient": "... with a recipient",
+    "cogsdata_train_nmod": "... with an nmod",
+    "cogsdata_train_nmod_two": "... with two or more nmods",
+    "cogsdata_train_ccomp": "... with a ccomp",
+    "cogsdata_train_ccomp_two": "... with two or more ccomps",
+    "cogsdata_train_xcomp": "... with an xcomp",
+    "cogsdata_order_violations": "non-primitive training rows off the conjunct-order rule",
+}
+"""The counts of the released files that the dissertation does not print (glued key -> what is
+counted). They are not paper numbers, so they are not in ``data/targets/cogs-data.json``: the
+chapter shows them apart (:func:`released_file_table`) and the test suite holds them to the
+values counted from the checksum-verified files."""
+
+
+def paper_numbers(results: dict) -> dict:
+    """The entries of ``results`` that have a paper number: all but :data:`RELEASED_FILE_COUNTS`."""
+    return {key: value for key, value in results.items() if key not in RELEASED_FILE_COUNTS}
+
+
+def released_file_table(results: dict) -> pd.DataFrame:
+    """:data:`RELEASED_FILE_COUNTS` with our value of each (``results``, by glued key)."""
+    return pd.DataFrame(
+        {"counted": RELEASED_FILE_COUNTS.values(),
+         "ours": [results[key] for key in RELEASED_FILE_COUNTS]},
+        index=pd.Index(RELEASED_FILE_COUNTS.keys(), name="quantity"),
+    )
