@@ -964,8 +964,11 @@ verdict_table
 #   lexical mean's $.06 \cdot 21/18 = .07$ (the structural cases, near 0 in every run, carrying
 #   none of the gen spread), with equality only if all 18 are perfectly correlated over seeds;
 #   a single case may vary less than that, and then others vary more. We give every case that
-#   bound on the average, or $\sqrt{q(1-q)}$ where smaller (the largest SD of an accuracy with
-#   mean $q$), so a per-case tolerance is $2 \cdot .07\sqrt{2/5} \approx .089$: an assumed SD for a typical case, not a floor
+#   bound on the average or, where smaller, the largest SD that 5 accuracies in $[0, 1]$ can
+#   have with mean $q$, the printed value moved .005 towards .5 (`summary.largest_seed_sd`:
+#   $\sqrt{q(1-q)}$ when $5q$ is whole, $2q$ below .2, so .01 for a cell printed 0.00). A
+#   lexical case's tolerance is then $2 \cdot .07\sqrt{2/5} \approx .089$, a cell printed 0.00
+#   gets $2 \cdot .01\sqrt{2/5} \approx .013$: an assumed SD for a typical case, not a floor
 #   under each case, chosen so that the tolerance is never wider than the case's effect
 #   (independent cases of equal spread would each need an SD of .30, a tolerance of .38, and the
 #   earlier fixed .25 is wider than most cells it guards). A case outside this tolerance is

@@ -127,3 +127,41 @@ def test_exact_and_semantic_per_run():
     assert table.loc[1, "gen exact"] == 1 and table.loc[2, "gen exact"] == pytest.approx(0.5)
     assert (table["gen semantic"] >= table["gen exact"]).all()
     assert table.loc[2, "gen semantic − exact"] == pytest.approx(0)  # eat for bake: a real error
+
+
+def test_largest_seed_sd_is_the_widest_spread_five_accuracies_allow():
+    # printed .00: the mean is at most .005; one run at .025 and four at 0 spread the most
+    assert summary.largest_seed_sd(0.0) == pytest.approx(np.std([0.025, 0, 0, 0, 0]))
+    assert summary.largest_seed_sd(0.0) == pytest.approx(0.01)
+    # 5q whole: runs at 0 and 1 only, sqrt(q(1-q))
+    assert summary.largest_seed_sd(0.195) == pytest.approx(np.std([1, 0, 0, 0, 0]))
+    assert summary.largest_seed_sd(0.50) == pytest.approx(np.std([1, 1, 0.5, 0, 0]))
+    # symmetric: printed .99 is as narrow as printed .01
+    assert summary.largest_seed_sd(0.99) == pytest.approx(summary.largest_seed_sd(0.01))
+    # no five values in [0, 1] with that mean spread more (a coarse search)
+    grid = np.linspace(0, 1, 21)
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        runs = rng.choice(grid, 5)
+        if runs.mean() <= 0.015:
+            assert runs.std() <= summary.largest_seed_sd(0.01) + 1e-12
+
+
+def test_per_case_tolerance_is_two_sd_of_a_difference_of_two_5_seed_means():
+    assert summary.per_case_tolerance(0.45, 0.07) == pytest.approx(2 * 0.07 * np.sqrt(2 / 5), abs=1e-5)
+    assert summary.per_case_tolerance(0.45, 0.07) <= 2 * 0.07 * np.sqrt(2 / 5)
+    assert summary.per_case_tolerance(0.0, 0.07) == pytest.approx(2 * 0.01 * np.sqrt(2 / 5), abs=1e-5)
+
+
+def test_table_4_5_tolerances_follow_the_per_case_rule():
+    """Every Table 4-5 cell whose source states the per-case rule carries its tolerance."""
+    import re
+
+    from compsem import report
+
+    ruled = {k: t for k, t in report.load_targets("cogs-models").items()
+             if "compsem.cogs.summary.largest_seed_sd" in t["source"]}
+    assert len(ruled) == 125
+    for key, target in ruled.items():
+        case_sd = float(re.search(r"= (0\.\d+) \(equal only", target["source"]).group(1))
+        assert target["tol"] == summary.per_case_tolerance(target["paper"], case_sd), key

@@ -998,26 +998,25 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     Transformer's error shares over its seeds with 95% and 90% t-intervals, and its share of errors not
     ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
     values = {}
-    for name, frame in analysed.items():
-        model = grid_model_of(name, models)
-        if model is None:
-            continue
-        shares = s45.analyses(frame)
+    grid_names = [name for name in analysed if grid_model_of(name, models)]
+    analyses = {name: s45.analyses(analysed[name]) for name in grid_names}  # each frame once
+    for name in grid_names:
         for row, key in MODEL_ANALYSIS_KEYS.items():
-            if math.isfinite(shares[row]):
-                values[key.format(model=model)] = shares[row]
-    grid_runs = [frame for name, frame in analysed.items() if grid_model_of(name, models)]
-    if grid_runs:
-        pooled = pd.concat(grid_runs)
+            if math.isfinite(analyses[name][row]):
+                values[key.format(model=grid_model_of(name, models))] = analyses[name][row]
+    if grid_names:
+        pooled = pd.concat([analysed[name] for name in grid_names])
         depth = ev.depth_errors(pooled[pooled.split == "gen"])
         for name in ("premature_end", "only_index", "capped"):
             values[POOLED_ANALYSIS_KEYS[f"depth: {name}"]] = depth[name]
-        pooled_shares = s45.analyses(pooled)
+        # one grid model: the pooled frame is its frame, already analysed
+        pooled_shares = analyses[grid_names[0]] if len(grid_names) == 1 else s45.analyses(pooled)
         for row in ("test: mean length of correct outputs", "test: mean length of incorrect outputs"):
             values[POOLED_ANALYSIS_KEYS[row]] = pooled_shares[row]
     transformer = transformer_runs(analysed)
     if transformer is not None:
-        long = s45.analyses(analysed[transformer])["test accuracy, outputs > 95 tokens"]
+        shares = analyses[transformer] if transformer in analyses else s45.analyses(analysed[transformer])
+        long = shares["test accuracy, outputs > 95 tokens"]
         values["cogs_test_long_transformer"] = long  # every seed decodes the whole test set
         seeds = analysed[transformer].groupby("seed")
         by_seed = [s45.analyses(part) for _, part in seeds]  # each seed's analyses, once

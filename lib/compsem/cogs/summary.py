@@ -38,6 +38,30 @@ PRINTED_HALF_DIGIT = 0.005
 any mean in [.295, .305]; the Figure 4-1 means, averages of such cells, are as precise."""
 
 
+def largest_seed_sd(printed: float, n: int = PAPER_SEEDS) -> float:
+    """The largest (population) SD that ``n`` accuracies in [0, 1] can have when their mean is
+    the printed value moved :data:`PRINTED_HALF_DIGIT` towards .5 (the least favourable mean the
+    print allows): with ``k`` runs at 1, one at ``r`` and the rest at 0 (``n q = k + r``), the
+    variance is ``(k + r**2) / n - q**2``. That is ``q (1 - q)`` when ``n q`` is whole, and
+    ``q**2 (n - 1)`` when ``q < 1/n``: five runs that average .005 cannot spread more than one run
+    at .025 and four at 0 (SD .01), far less than ``sqrt(q (1 - q))`` = .07 allows."""
+    q = printed + min(max(0.5 - printed, -PRINTED_HALF_DIGIT), PRINTED_HALF_DIGIT)
+    q = min(q, 1 - q)  # symmetric in q and 1 - q
+    k = math.floor(n * q)
+    r = n * q - k
+    return math.sqrt(max((k + r * r) / n - q * q, 0.0))
+
+
+def per_case_tolerance(printed: float, case_sd: float, n: int = PAPER_SEEDS) -> float:
+    """The tolerance of a Table 4-5 cell (our mean of ``n`` seeds against the paper's mean of
+    ``n``): 2 SD of the difference of two such means, ``2 s sqrt(1/n + 1/n)``, with ``s`` the
+    assumed seed SD of a case (``case_sd``, the bound on the average per-case SD that the gen SD
+    gives) or, where smaller, :func:`largest_seed_sd` of the printed value; floored at 5
+    decimals, so that it is never wider than the rule."""
+    s = min(case_sd, largest_seed_sd(printed, n))
+    return math.floor(2 * s * math.sqrt(2 / n) * 1e5) / 1e5
+
+
 def target_key(model: str, exposures: int, quantity: str) -> str:
     """The target key of a Table 4-5 cell (a case or ``gen``) or a Figure 4-1 mean."""
     if quantity in (*ev.CASE_ORDER, "gen"):
