@@ -196,3 +196,22 @@ def test_the_chapters_audit_finds_the_same_causes(data):
     assert values["normalisation_ties"] == 6 and values["duplicated_pairs_exchanged"] == 5
     assert off.sum() == 15 and len(rows) == 15 + 6  # the off rows and the ties, which agree
     assert counts["rows further off"] == 15
+
+
+def test_data_counts_and_the_overview_table():
+    """compsem.sts.data_chapter: the portions add up to the pairs, the table shows the counts."""
+    import pandas as pd
+
+    from compsem.sts import data_chapter
+
+    pairs = pd.DataFrame({"portion": ["non", "non", "adv", "neg", "non"]})
+    ratings = np.array([[1.0, np.nan], [2.0, 3.0], [4.0, 4.0], [np.nan, np.nan], [7.0, 7.0]])
+    checks = np.array([False, False, False, False, True])
+    sizes = data_chapter.data_counts(pairs, 2, ratings, checks)
+    assert (sizes["n_pairs"], sizes["n_non_adversarial_index"], sizes["n_adversarial_no_negatives"],
+            sizes["n_negatives"], sizes["n_adversarial_index"]) == (5, 3, 1, 1, 2)
+    assert (sizes["n_checks"], sizes["n_ratings"], sizes["n_participants"]) == (1, 7, 2)
+    assert sizes["ratings_per_pair"] == pytest.approx(5 / 4)  # checks excluded
+    table = data_chapter.overview_table(sizes)
+    assert table["count"].tolist() == [5, 3, 1, 1, 1, 7, 2]
+    assert list(table.index) == list(data_chapter.OVERVIEW_ROWS)

@@ -23,17 +23,37 @@ value by 0.0005 up to rounding of the float difference, and agrees."""
 
 
 def data_counts(pairs: pd.DataFrame, participants: int, ratings: np.ndarray, checks: np.ndarray) -> dict:
-    """The sizes of the data (§3): pairs, participants, negatives, the adversarial portion of the
-    index file (negatives included), attention checks, and the mean number of ratings per pair
-    (checks excluded)."""
+    """The sizes of the data (§3): pairs, the non-adversarial and adversarial portions of the
+    index files (negatives apart, and the adversarial file with them), negatives, attention
+    checks, ratings, participants, and the mean number of ratings per pair (checks excluded)."""
     return {
         "n_pairs": len(pairs),
-        "n_participants": participants,
+        "n_non_adversarial_index": int((pairs.portion == "non").sum()),
+        "n_adversarial_no_negatives": int((pairs.portion == "adv").sum()),
         "n_negatives": int((pairs.portion == "neg").sum()),
         "n_adversarial_index": int(pairs.portion.isin(["adv", "neg"]).sum()),
         "n_checks": int(checks.sum()),
+        "n_ratings": int(np.isfinite(ratings).sum()),
+        "n_participants": participants,
         "ratings_per_pair": float(np.isfinite(ratings[~checks]).sum() / (~checks).sum()),
     }
+
+
+OVERVIEW_ROWS = {
+    "pairs": "n_pairs",
+    "non-adversarial pairs (index file)": "n_non_adversarial_index",
+    "adversarial pairs, no negatives (index file)": "n_adversarial_no_negatives",
+    "negative pairs": "n_negatives",
+    "attention checks (rated by everyone)": "n_checks",
+    "ratings in the matrix": "n_ratings",
+    "participants": "n_participants",
+}
+"""The rows of :func:`overview_table`, and the key of :func:`data_counts` each shows."""
+
+
+def overview_table(counts: dict) -> pd.DataFrame:
+    """:func:`data_counts` as the chapter's first table (:data:`OVERVIEW_ROWS`)."""
+    return pd.Series({row: counts[key] for row, key in OVERVIEW_ROWS.items()}).to_frame("count")
 
 
 AUDIT_ROWS = {
