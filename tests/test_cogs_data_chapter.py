@@ -769,3 +769,19 @@ def test_released_file_counts_from_the_files(released):
     counted = {key: values[key] for key in RELEASED_FILE_VALUES if key in values}
     assert len(counted) == len(RELEASED_FILE_VALUES) - 1  # the order rule: in the book test
     assert counted == pytest.approx({k: RELEASED_FILE_VALUES[k] for k in counted}, rel=1e-12)
+
+
+def test_construction_rate_table_flags_rates_that_differ_beyond_sampling_error():
+    names = ["rows", "passive", "recipient", "nmod", "nmod (one)", "nmod (two or more)", "ccomp",
+             "ccomp (one)", "ccomp (two or more)", "xcomp", "max CP depth"]
+    released = pd.Series([24_000, 11_649, 8_658, 5_042, 4_594, 448, 2_274, 2_114, 160, 1_329, 2],
+                         index=names)
+    same = chapter.construction_rate_table(released, released)
+    assert list(same.index) == names[1:10]
+    assert (same["ratio"] == 1).all() and not same["differs"].any()
+    assert (same["ci low"] < 1).all() and (same["ci high"] > 1).all()
+    more = released.copy()
+    more["recipient"] = 9_203  # the generated count of the chapter's default run
+    table = chapter.construction_rate_table(released, more)
+    assert table.loc["recipient", "ratio"] == pytest.approx(9_203 / 8_658)
+    assert table["differs"].tolist() == [name == "recipient" for name in names[1:10]]

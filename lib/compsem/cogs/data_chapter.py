@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+from scipy.stats import contingency
 
 from compsem.cogs import corpus, exposure, generate, grammar, lf
 from compsem.cogs import evaluation as ev
@@ -612,6 +613,32 @@ def construction_max_difference(released: pd.Series, generated: pd.Series) -> fl
         {"released": released / released["rows"], "generated": generated / generated["rows"]}
     ).iloc[1:10]
     return float((rates["generated"] / rates["released"] - 1).abs().max())
+
+
+def construction_rate_table(released: pd.Series, generated: pd.Series,
+                            level: float = 0.95) -> pd.DataFrame:
+    """The nine constructions after ``rows`` in :func:`compsem.cogs.corpus.construction_counts`,
+    released against generated: each rate per row, the ratio generated / released, and its
+    ``level`` interval (the log-ratio interval of two binomial proportions,
+    :func:`scipy.stats.contingency.relative_risk`); ``differs`` when the interval excludes 1,
+    i.e. the generator's rate differs from the released one beyond sampling error."""
+    rows = []
+    for construction in released.index[1:10]:
+        ratio = contingency.relative_risk(
+            int(generated[construction]), int(generated["rows"]),
+            int(released[construction]), int(released["rows"]),
+        )
+        interval = ratio.confidence_interval(level)
+        rows.append({
+            "construction": construction,
+            "released rate": released[construction] / released["rows"],
+            "generated rate": generated[construction] / generated["rows"],
+            "ratio": ratio.relative_risk,
+            "ci low": interval.low,
+            "ci high": interval.high,
+            "differs": not interval.low <= 1 <= interval.high,
+        })
+    return pd.DataFrame(rows).set_index("construction")
 
 
 def generated_gap_values(generated: pd.Series) -> dict:
