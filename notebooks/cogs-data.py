@@ -432,8 +432,9 @@ rates.round(4)
 # The generated training data contain each construction at a rate within
 # {glue:text}`cogsdata_generated_construction_maxdiff:.0%` of the released one (the largest
 # gap is for doubly embedded CPs, rare in both: the frame probabilities are pooled over CP
-# depths 0 and 1). Rates of 24,000 rows are precise, though: the table below sets the ratio of
-# the generated to the released rate beside its 95% interval (two binomial samples), and for
+# depths 0 and 1). Rates over tens of thousands of rows are precise, though: the table below
+# sets the ratio of the generated to the released rate beside its 95% interval (two binomial
+# samples), and for
 # {glue:text}`cogsdata_generated_constructions_differing` of the
 # {glue:text}`cogsdata_generated_constructions_compared` constructions the interval excludes 1
 # (the rows marked *differs*): there the generator's rate differs from the released one beyond
