@@ -608,11 +608,8 @@ def construction_values(counts: pd.Series) -> dict:
 
 def construction_max_difference(released: pd.Series, generated: pd.Series) -> float:
     """The largest relative difference between the generated and the released rate (per row)
-    of the nine constructions after ``rows`` in :func:`compsem.cogs.corpus.construction_counts`."""
-    rates = pd.DataFrame(
-        {"released": released / released["rows"], "generated": generated / generated["rows"]}
-    ).iloc[1:10]
-    return float((rates["generated"] / rates["released"] - 1).abs().max())
+    of the nine constructions of :func:`construction_rate_table`: max |ratio - 1|."""
+    return float((construction_rate_table(released, generated)["ratio"] - 1).abs().max())
 
 
 def construction_rate_table(released: pd.Series, generated: pd.Series,
