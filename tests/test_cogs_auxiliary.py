@@ -17,7 +17,7 @@ from compsem.cogs.seq2seq import auxiliary_config as ac
 
 def test_the_map_has_21_tokens_numbered_as_the_released_code():
     assert len(masking.GAP_TOKENS) == 21 and len(masking.MASK_TOKENS) == 21
-    # erratum (Chapter 5): the footnote's "Lina -> [w_1]" is not the code's numbering
+    # erratum: footnote 12 (Section 5.2.3) maps Lina to [w_1], which is not the code's numbering
     assert masking.GAP_TOKENS["shark"] == "[w_1]"
     assert masking.GAP_TOKENS["Lina"] == "[w_3]"
     assert masking.GAP_TOKENS["hedgehog"] == "[w_0]"
@@ -158,7 +158,7 @@ def test_glossing_is_one_to_one_into_the_output_vocabulary():
 
 @pytest.mark.needs_data
 def test_word_glosses_add_no_output_rows_and_fit_the_papers_parameter_counts():
-    """Section 5.2.3's counts (54M, 56M, 55M) rise over Chapter 4's (9.5M, 11M, 10M) by nearly
+    """Section 5.2.4's counts (54M, 56M, 55M) rise over Chapter 4's (9.5M, 11M, 10M) by nearly
     one amount, which is what extra words in the source and target vocabularies cost. With
     word glosses the target vocabulary grows by the words once; primed glosses add every word a
     second output row (embedding and generator), about 1,537 more parameters per word."""
@@ -179,7 +179,7 @@ def test_word_glosses_add_no_output_rows_and_fit_the_papers_parameter_counts():
     assert counts["word"]["target"] == len(tgt_w) and counts["primed"]["target"] == len(tgt_p)
     for model in ("transformer", "lstm", "bilstm"):  # a target row: embedding, output row, bias
         assert counts["primed"][model] - counts["word"][model] == (2 * 512 + 1) * len(words)
-    # the auxiliary vocabulary adds one amount to every model's Chapter 4 count (Section 5.2.3's
+    # the auxiliary vocabulary adds one amount to every model's Chapter 4 count (Section 5.2.4's
     # 54M, 56M and 55M against 9.5M, 11M and 10M), whatever the architecture
     rises = {counts["word"][m] - cfg.count_parameters(cfg.build_model(cfg.make_config(m), 747, 727))
              for m in ("transformer", "lstm", "bilstm")}
@@ -233,8 +233,11 @@ def test_chunks_pack_consecutive_sentences():
 @pytest.mark.needs_data
 def test_substitute_corpus_from_the_registry():
     frame = ad.english_sentences()
-    # STS Benchmark, SICK and STR-2022: about 30,000 distinct sentences (CCGBank: 38,015)
-    assert 25_000 < len(frame) < ad.PAPER_SENTENCES
+    # STS Benchmark, SICK and STR-2022: about 30,000 distinct sentences, fewer than CCGBank's
+    # (Section 5.2.2; the target caux_aux_sentences)
+    from compsem import report
+
+    assert 25_000 < len(frame) < report.load_targets("cogs-auxiliary")["caux_aux_sentences"]["paper"]
     assert frame.text.is_unique
     assert not any(m in t for t in frame.text.head(2000) for m in masking.MASK_TOKENS)
 
@@ -429,6 +432,24 @@ def test_summaries_over_seeds():
     assert table.set_index("quantity").loc["gen", "difference"] == pytest.approx(0.4)
     with pytest.raises(ValueError, match="need 2\\+ seeds"):
         ts.difference(runs.iloc[:4], "t", "gloss")
+
+
+def test_cogs_stage_start_says_how_each_arm_starts_its_optimiser():
+    """Under ``cogs_optimizer="continue"`` the reduced glossing arm's COGS stage starts past its
+    warm-up, so it never reaches the baseline's peak noam rate; under "restart" both warm up
+    alike (the chapter's Deviations glue these)."""
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    configs = [ac.reduced_aux_config(o, 1) for o in ("none", "gloss")]
+    runs = pd.DataFrame({"objective": ["none", "gloss", "gloss"], "start_step": [0, 500, 450]})
+    out = ts.cogs_stage_start(configs, runs)
+    warmup = configs[0]["training"]["warmup"]
+    assert out["none_start_step"] == 0 and out["gloss_start_step"] == 450
+    assert out["none_warmup"] == out["gloss_warmup"] == warmup == 1500 // 4
+    assert out["none_peak_lr_ratio"] == 1.0
+    assert out["gloss_peak_lr_ratio"] == pytest.approx((warmup / 451) ** 0.5)
+    restart = [ac.reduced_aux_config(o, 1, cogs_optimizer="restart") for o in ("none", "gloss")]
+    assert ts.cogs_stage_start(restart, runs.assign(start_step=0))["gloss_peak_lr_ratio"] == 1.0
 
 
 def test_cli_lists_the_grid(capsys):

@@ -1,8 +1,9 @@
 """Auxiliary-task data of Kim (2021, Chapter 5, Experiment 1; Section 5.2.2): glossing and
 T5-style denoising on English text.
 
-The dissertation trains on the text of CCGBank (Hockenmaier & Steedman 2007; 38,015 sentences
-for glossing and supertagging, 2,321 chunks of 512 tokens for language modelling). CCGBank is
+The dissertation trains on the text of CCGBank (Hockenmaier & Steedman 2007): its sentences for
+glossing and supertagging, and its text in 512-token chunks for language modelling (Section
+5.2.2; the counts are the targets ``caux_aux_sentences`` and ``caux_aux_denoise_chunks``). CCGBank is
 licensed (LDC2005T13) and not available here; the substitute text is the English sentences of
 the sentence-similarity sets the data registry already has -- STS Benchmark (Cer et al. 2017),
 SICK (Marelli et al. 2014) and STR-2022 (Abdalla et al. 2023) -- de-duplicated, in a fixed order:
@@ -11,19 +12,22 @@ needs CCGBank's annotation and is not built.
 
 - :func:`english_sentences` -- the substitute corpus, tokenised COGS-style (words and punctuation
   separated by spaces), optionally subsampled (seeded) and with a capped vocabulary;
-- :func:`gloss_pairs` -- glossing, "word-by-word translation" into a *separate output
-  vocabulary*: every token ``w`` becomes its gloss token ``w'`` ("John buys shares" ->
-  ``John' buys' shares'``, Section 5.2.1). The models have separate source and target
-  vocabularies (OpenNMT-py's, :mod:`compsem.cogs.seq2seq.vocab`), so ``w'`` is by default the
+- :func:`gloss_pairs` -- glossing, a "word-by-word translation task" (Section 5.2.1.2): every
+  token ``w`` becomes its gloss token ``w'`` (``John buys shares`` -> ``John' buys' shares'``,
+  example (8) of Section 5.2.2). The primes mark the output side: the models have "separate
+  input and output vocabulary spaces" (footnote 4, Section 5.2.1.2; here OpenNMT-py's source
+  and target vocabularies, :mod:`compsem.cogs.seq2seq.vocab`), so ``w'`` is by default the
   *target* token with the same string as ``w`` (``tokens="word"``): the gloss of *John* is the
   output token ``John`` that COGS's logical forms also use. That is what the dissertation's
-  parameter counts fit (Section 5.2.3: 54M, 56M and 55M with the auxiliary vocabulary): a
-  distinct primed token per word (``tokens="primed"``, ``John'``) adds a second output row per
-  word, and with our substitute text's words gives about 80M (the chapter shows both counts);
-- :func:`span_corruption` / :func:`denoise_pairs` -- "language modeling" as T5's denoising
-  objective (Raffel et al. 2020): 15% of the tokens, in spans of mean length 3, are replaced in
-  the input by sentinels ``<x_0>``, ``<x_1>``, ... and the output lists each sentinel followed by
-  the tokens it replaced ("John <x_0> shares" -> ``<x_0> buys``); the text is first packed into
+  parameter counts with the auxiliary vocabulary fit (Section 5.2.4; the targets
+  ``caux_params_*``): a distinct primed token per word (``tokens="primed"``, ``John'``) adds a
+  second output row per word, far above those counts with our substitute text's words (the
+  chapter shows both counts);
+- :func:`span_corruption` / :func:`denoise_pairs` -- language modeling as T5's denoising
+  objective (Raffel et al. 2020; Section 5.2.1.3): 15% of the tokens, in spans of mean length
+  3, are replaced in the input by sentinels ``<x_0>``, ``<x_1>``, ... and the output lists each
+  sentinel followed by the tokens it replaced (``John <x_0> shares`` -> ``<x_0> buys``, example
+  (9) of Section 5.2.2 with our sentinel's name); the text is first packed into
   chunks of at most ``chunk_tokens`` tokens (512 in the dissertation's T5 pipeline).
 
 **The lexical gaps.** The dissertation protects COGS's lexical gaps by renaming the gap items
@@ -57,8 +61,6 @@ GLOSS_TOKENS = ("word", "primed")
 """How a gloss is written (:func:`gloss`): the word itself in the target vocabulary, or the
 word primed (module docstring)."""
 SOURCES = ("stsb", "sick", "str-2022")
-PAPER_SENTENCES = 38015
-"""CCGBank sentences the dissertation glosses (Section 5.2.2)."""
 
 
 def tokenize(text: str) -> list[str]:
@@ -169,7 +171,7 @@ def gloss(token: str, tokens: str = "word") -> str:
 
 
 def gloss_pairs(frame: pd.DataFrame, tokens: str = "word") -> pd.DataFrame:
-    """Glossing pairs (Section 5.2.1): ``source`` the sentence, ``target`` one gloss token per
+    """Glossing pairs (Section 5.2.1.2): ``source`` the sentence, ``target`` one gloss token per
     word (:func:`gloss`), in order (MAX, DEP, LINEARITY and INTEGRITY all hold); ``split``
     kept."""
     _check_gloss_tokens(tokens)

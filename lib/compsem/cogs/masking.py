@@ -1,16 +1,18 @@
-"""The ``[w_n]`` variant of COGS (Kim 2021, Section 5.2.3, "Modification to COGS").
+"""The ``[w_n]`` variant of COGS (Kim 2021, Section 5.2.3, "Modification to the Compositional
+Generalization Dataset").
 
 Auxiliary training on outside text could fill COGS's controlled lexical gaps (a corpus may use
 *hedgehog* as an object), so in Chapter 5 every lexical item that defines a lexical gap -- the
 bold items of Table 4-1, i.e. the 15 exposure items: 8 nouns and 7 verbs -- is replaced by a
 special token ``[w_n]`` in the input *and* in the logical form, inflected and root verb forms by
-different tokens: 21 tokens in all, e.g. "Emma appreciated the [w_0] ." ->
+different tokens (footnote 12): 21 tokens in all, e.g. (example (10), COGS-tokenised)
+``Emma appreciated the [w_0] .`` ->
 ``* [w_0] ( x _ 3 ) ; appreciate . agent ( x _ 1 , Emma ) AND appreciate . theme ( x _ 1 , x _ 3 )``.
 
 The numbering is the released code's (``najoungkim/cogs-with-pretraining``):
-*shark* is ``[w_1]`` and *Lina* ``[w_3]``. A footnote of Chapter 5 says
-*Lina* -> ``[w_1]``; the examples in the dissertation's body ("A [w_1] burned Sophia") agree with
-the code, so the code's numbering is used.
+*shark* is ``[w_1]`` and *Lina* ``[w_3]``. Footnote 12 of Section 5.2.3 maps *Lina* to
+``[w_1]``; the example in the dissertation's body (``A [w_1] burned Sophia.``, example (11) of
+Section 5.2.6) agrees with the code, so the code's numbering is used.
 
 Masking works on whitespace tokens: a token is replaced only when it *is* one of the 21 forms
 (``bakery`` stays, ``baked`` becomes ``[w_6]``), so it never touches the structure of a logical

@@ -10,10 +10,10 @@ data, seed, training and decoding of the COGS stage, Chapter 4's protocol) with
   ``cogs_optimizer`` (``"continue"`` or ``"restart"``, below), ``corpus`` (the substitute English
   text, :func:`compsem.cogs.auxiliary_data.english_sentences`, and its held-out share),
   ``denoise`` (chunk length, corruption rate, mean span) and ``training``, the protocol of the
-  auxiliary stage. The dissertation trains the auxiliary task "also" with early stopping at
-  patience 5 and says nothing else, so by default the auxiliary stage uses the COGS stage's
-  settings (Chapter 4's scripts: 512 sentences per update, noam, validation every 500 updates,
-  patience 5, at most 30,000 updates).
+  auxiliary stage. Of that protocol the dissertation says only "We used the same early
+  stopping patience of 5 for the auxiliary training objectives" (Section 5.2.4), so by default
+  the auxiliary stage uses the COGS stage's settings (Chapter 4's scripts: 512 sentences per
+  update, noam, validation every 500 updates, patience 5, at most 30,000 updates).
 
 **The optimiser between the stages.** The dissertation trained with OpenNMT-py (Section 4.5.1),
 where a model is trained further from a checkpoint with ``-train_from``; by default
@@ -24,13 +24,19 @@ auxiliary stage's best checkpoint: the COGS stage starts at its step with its Ad
 COGS ``max_steps`` bounds the global step; ``"restart"`` starts the COGS stage with a fresh Adam
 and schedule at step 0 (what this project did before; a deviation to compare, not the paper's).
 With the paper's settings both stages share the learning rate and warm-up, so which stage's
-settings the schedule reads makes no difference.
+settings the schedule reads makes no difference. Under ``"continue"`` an arm with an auxiliary
+stage and the baseline differ in more than the auxiliary task: the former's COGS stage starts
+with the auxiliary stage's Adam moments, and where it starts past its warm-up it has none and
+never reaches the baseline's peak rate
+(:func:`compsem.cogs.seq2seq.two_stage.cogs_stage_start`); the baseline starts with a fresh
+Adam and warms up.
 
 The vocabulary is one for every objective and depends only on ``corpus``, ``denoise`` and
-``gloss_tokens``:
-the dissertation's baselines were re-trained with the larger vocabulary because "vocabulary size
-changes Xavier initialisation of the embeddings and label smoothing" (Section 5.2.3), so a
-baseline here has the vocabulary of its glossing and denoising runs.
+``gloss_tokens``: the dissertation re-trained its baselines with the larger vocabulary
+"Because the vocabulary size of the model had a nontrivial effect on model performance"
+(Section 5.2.4; its footnote 14 names the causes, the Xavier initialisation of the embeddings
+and label smoothing over every label), so a baseline here has the vocabulary of its glossing
+and denoising runs.
 
 :func:`paper_aux_config` is that protocol; :func:`reduced_aux_config` a CPU-sized one (a small
 Transformer, two thousand updates, a capped auxiliary vocabulary, greedy decoding),
@@ -151,7 +157,9 @@ REDUCED_AUX_ARCHITECTURE = {"d_model": 128, "ff": 256, "heads": 4, "layers": 2}
 
 REDUCED_AUX_CORPUS = {"n_sentences": 6000, "max_words": 1000}
 """6,000 sentences and the 1,000 most frequent words (the rest ``<unk>``): the output layer of
-the full vocabulary (over 50,000 target types) is what a CPU cannot afford."""
+the full vocabulary (every word of the substitute text as a target type besides COGS's, and with
+``gloss_tokens="primed"`` every word a second time; the chapter glues the counts) is what a CPU
+cannot afford."""
 
 
 def reduced_aux_config(
@@ -173,13 +181,17 @@ def reduced_aux_config(
     (``aux_max_steps // 4``, ``max_steps // 4``), validation every 50 updates with the paper's
     patience of 5, greedy decoding of ``per_case`` gen examples per case and ``per_split`` dev
     and test examples (0: all). By default on ``train_100`` (100 exposure examples per held-out
-    item): in the few epochs a CPU affords, an item seen in a single training sentence is never
-    produced, by any model, so nothing could differ between objectives.
+    item, as the COGS chapter's reduced run): with the paper's one exposure each held-out item
+    is in a single training sentence, which the few epochs a CPU affords may not teach.
 
     Every objective's COGS stage is bounded by ``max_steps`` updates: where it continues the
     auxiliary stage's update count (``cogs_optimizer="continue"``), its bound on the global
     step is ``aux_max_steps + max_steps``, counted on from the auxiliary stage's best
-    validation (its last one when the auxiliary loss is still falling at its bound)."""
+    validation (its last one when the auxiliary loss is still falling at its bound). Where that
+    step is past the COGS stage's warm-up (a quarter of ``max_steps``; with the defaults it is),
+    the COGS stage has no warm-up, and it starts with the auxiliary stage's Adam moments, while
+    the baseline starts fresh and warms up (module docstring): a comparison of the two arms
+    mixes the auxiliary task with the optimiser's state and schedule."""
     def training(steps, warmup_of=None):
         return {"batch_size": 128, "accum_count": 1, "lr": 1.0,
                 "warmup": max(1, (warmup_of or steps) // 4), "max_steps": int(steps),

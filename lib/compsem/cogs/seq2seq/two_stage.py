@@ -1,8 +1,9 @@
 """Sequential training of Kim (2021), Chapter 5, Experiment 1: an auxiliary task to early
 stopping, then COGS with Chapter 4's protocol, starting from the auxiliary model's weights.
 
-"Each model is first trained on an auxiliary seq2seq task and then trained on COGS" (Section
-5.2.1): not multi-task, not a fixed number of auxiliary updates. Both stages are
+"we train the models on an auxiliary objective before training them on the compositional
+generalization task" (Section 5.2.4), each stage to early stopping: not multi-task, not a fixed
+number of auxiliary updates (footnote 15 names both as untested alternatives). Both stages are
 :func:`compsem.cogs.seq2seq.trainer.train` (noam, early stopping, checkpoints with resume); the
 COGS stage gets the auxiliary stage's best weights through ``init_weights`` and, by default,
 its Adam state and update count through ``init_optimizer`` (as OpenNMT-py's ``-train_from`` does;
@@ -142,7 +143,8 @@ def parameter_counts(config: dict) -> dict[str, dict[str, int]]:
     """Vocabulary sizes and parameter counts of the paper's three models with the vocabulary of
     ``config``, for each way of writing glosses (:data:`~compsem.cogs.auxiliary_data.GLOSS_TOKENS`):
     ``{"word": {"source": ..., "target": ..., "transformer": ..., "lstm": ..., "bilstm": ...},
-    "primed": {...}}``. Section 5.2.3 gives the paper's counts with its vocabulary."""
+    "primed": {...}}``. Section 5.2.4 gives the paper's counts with its vocabulary (and its
+    footnote 14 why the vocabulary matters: Xavier initialisation and label smoothing)."""
     from compsem.cogs.seq2seq.config import build_model, make_config
 
     out = {}
@@ -303,8 +305,9 @@ def teacher_forced(model, frame: pd.DataFrame, src_vocab: Vocab, tgt_vocab: Voca
 
 def single_lexical_error_rate(predictions: pd.DataFrame) -> float:
     """The share of the decoded gen examples whose output has a single lexical retrieval error
-    (:func:`compsem.cogs.evaluation.single_lexical_error`; Section 5.2.6 reports it "as a % of
-    all gen examples": 25.1% for the baseline Transformer, 5.7% with glossing)."""
+    (:func:`compsem.cogs.evaluation.single_lexical_error`), the measure of Section 5.2.6, which
+    gives it as a share of all generalization test examples (its targets:
+    ``caux_transformer_none_single_lexical``, ``caux_transformer_gloss_single_lexical``)."""
     gen = predictions[predictions.split == "gen"]
     if not len(gen):
         return float("nan")
@@ -412,14 +415,15 @@ def train_and_decode(
 
 RUN_COLUMNS = ["model", "objective", "seed", "exposures", "dev", "test", "gen", "lexical",
                "structural", "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
-               "gen_token_accuracy", "gen_wn_accuracy", "steps", "best_is_last",
+               "gen_token_accuracy", "gen_wn_accuracy", "steps", "start_step", "best_is_last",
                "aux_steps", "stop_reason", "aux_stop_reason", "decoding", "device",
                "wall_seconds", "hash"]
 
 
 def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The finished runs among ``configs``: one row per run (:data:`RUN_COLUMNS`; gen, lexical
-    and structural are means over the decoded cases, Figure 4-1; ``best_is_last``: the COGS
+    and structural are means over the decoded cases, Figure 4-1; ``start_step``: the update count
+    the COGS stage continued from, 0 where it started its own optimiser; ``best_is_last``: the COGS
     stage's best validation was its last one, so it was still improving when it stopped) and,
     long, one row per run and gen case (``model``, ``objective``, ``seed``, ``case``,
     ``accuracy``). Runs without results,
@@ -440,7 +444,8 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
             **{s: metrics["accuracy"].get(s, np.nan) for s in ("dev", "test")},
             **agg,
             **{k: metrics.get(k) for k in ("single_lexical_error_rate", "aux_best_dev_loss",
-                                           "best_dev_loss", "steps", "aux_steps", "stop_reason",
+                                           "best_dev_loss", "steps", "start_step", "aux_steps",
+                                           "stop_reason",
                                            "aux_stop_reason", "device", "wall_seconds")},
             "gen_token_accuracy": metrics.get("gen_teacher_forced", {}).get("token_accuracy"),
             "gen_wn_accuracy": metrics.get("gen_teacher_forced", {}).get("wn_accuracy"),
@@ -451,6 +456,38 @@ def collect(configs: list[dict], results_dir=None) -> tuple[pd.DataFrame, pd.Dat
                    "case": c, "accuracy": v} for c, v in by_case.items()]
     return (pd.DataFrame(runs, columns=RUN_COLUMNS),
             pd.DataFrame(cases, columns=["model", "objective", "seed", "case", "accuracy"]))
+
+
+def cogs_stage_start(configs: list[dict], runs: pd.DataFrame) -> dict[str, float]:
+    """How the COGS stage of each objective's runs among ``configs`` starts its optimiser, from
+    their configurations and results (``runs``, :func:`collect`), for the chapter to state:
+    per objective, ``<objective>_start_step`` (the fewest updates a run's COGS stage continued
+    from: 0 for the baseline and under ``cogs_optimizer="restart"``), ``<objective>_warmup``
+    (the warm-up of its COGS stage's noam schedule) and ``<objective>_peak_lr_ratio`` (the
+    highest noam rate that stage reaches, over the baseline's highest: below 1 when it starts
+    past its warm-up and so never warms up). A stage that continues also starts from the
+    auxiliary stage's Adam moments (:mod:`.auxiliary_config`), which the baseline's does not."""
+    from compsem.cogs.seq2seq.trainer import model_dim, noam_lr
+
+    def peak(config: dict, start: int) -> float:
+        t = config["training"]
+        step = min(max(start + 1, int(t["warmup"])), int(t["max_steps"]))
+        return noam_lr(step, float(t["lr"]), model_dim(config), int(t["warmup"]))
+
+    first = {}
+    for config in configs:
+        first.setdefault(config["auxiliary"]["objective"], config)
+    out, base = {}, None
+    for objective, config in first.items():
+        started = runs.loc[runs.objective == objective, "start_step"].dropna()
+        start = int(started.min()) if len(started) else 0
+        out[f"{objective}_start_step"] = start
+        out[f"{objective}_warmup"] = int(config["training"]["warmup"])
+        out[f"{objective}_peak_lr_ratio"] = peak(config, start)
+        base = out[f"{objective}_peak_lr_ratio"] if objective == "none" else base
+    for objective in first:
+        out[f"{objective}_peak_lr_ratio"] /= base if base else float("nan")
+    return out
 
 
 SUMMARY_QUANTITIES = ("dev", "test", "gen", "lexical", "structural",
