@@ -24,7 +24,7 @@
 # 2. recomputes them from the parses with the word vectors available here (GloVe, spaCy), since
 #    the paper's ConceptNet Numberbatch is not on the package index: labelled substitutes;
 # 3. makes VerbNet-CN usable on new sentences with a rule-based **role labeller** on spaCy's
-#    dependency parse, scored in sample against the authors' 5,600 hand-corrected STS3k parses it
+#    dependency parse, scored in sample against the authors' {glue:text}`hybrid_n_sentences:,.0f` hand-corrected STS3k parses it
 #    was written from, and out of sample on the three other sets whose parses they corrected;
 # 4. builds an **STS3k-style pair generator** with gold roles, to probe how each model reacts to
 #    each structural manipulation with no human ratings at all;
@@ -97,12 +97,14 @@ targets = report.load_targets("sts3k")
 pairs = sts3k.load_pairs()
 human = pairs["human"].to_numpy()
 stopwords = sts3k.load_stopwords()
+report.glue("hybrid_n_pairs", len(pairs))
+report.glue("hybrid_n_sentences", 2 * len(pairs))  # each pair's two sentences, each parsed
 
 # %% [markdown]
 # ## Data
 #
 # The authors' published files (`bmmlab/compositional-semantics-eval`, commit `c310abb`): the
-# hand-corrected VerbNet parses of all 5,600 sentences (SemParse output, corrected) and their GPT-4
+# hand-corrected VerbNet parses of all {glue:text}`hybrid_n_sentences:,.0f` sentences (SemParse output, corrected) and their GPT-4
 # parses, the role-wise similarities (RoleSims) of every pair with ConceptNet vectors, the SPRING
 # AMR parses, and the per-pair similarity files behind Table 9. Pairs and human ratings are those
 # of the data chapter.
@@ -135,7 +137,8 @@ stopwords = sts3k.load_stopwords()
 # The authors published every RoleSim of every pair. Combining them with Eq. 2 should give their
 # published sentence similarities and Table 9. Dividing instead by the weights of the roles
 # present, an average over those roles (one reading of step 7's words "weighted average", which
-# Eq. 2 does not take), gives the authors' unreported "norm" variant.
+# Eq. 2 does not take), is close to the authors' unreported "norm" variant, which also adds a
+# term to the denominator of some pairs (Deviations); the extension below uses the plain average.
 
 # %%
 rolewise = sts3k.load_rolewise_similarities()["conceptnet"]
@@ -146,38 +149,42 @@ published_fixed = sts3k.load_published_similarities("verbnet_fixedparms_basic")
 published_norm = sts3k.load_published_similarities("verbnet_fixedparms_norm")
 report.glue("verbnet_max_abs_diff_fixed", float(np.max(np.abs(fixed - published_fixed))))
 report.glue("verbnet_max_abs_diff_norm", float(np.max(np.abs(norm - published_norm))))
-verbnet_table = C.sts3k_table({"Eq. 2 (Table 9)": fixed, "present roles (unreported 'norm')": norm}, pairs)
+verbnet_table = C.sts3k_table({"Eq. 2 (Table 9)": fixed, "unreported 'norm' (roles present, authors' addend)": norm}, pairs)
 results |= C.sts3k_values(verbnet_table, ["verbnet_cn_rolewise", "verbnet_cn_norm"])
-# present roles minus Eq. 2, paired over the pairs (an extension)
-report.glue_all(C.portion_gaps(norm, fixed, human, pairs, "verbnet_norm_minus_fixed",
+verbnet_table.loc["paper, Table 9 VerbNet-CN"] = [targets[f"table9_verbnet_cn_sts3k_{p}"]["paper"] for p in C.PORTIONS]
+# the average over the roles present, without the authors' addend, minus Eq. 2 (an extension)
+report.glue_all(C.portion_gaps(hybrid.combine(rolewise, denominator="present"), fixed, human, pairs,
+                               "verbnet_present_minus_fixed",
                                n_resamples=n_resamples, seed=stats_seed))
 verbnet_table.round(3)
 
 # %% [markdown]
 # Largest difference from the published similarities: {glue:text}`verbnet_max_abs_diff_fixed:.1e`
-# (Eq. 2) and {glue:text}`verbnet_max_abs_diff_norm:.1e` ("norm"). The average over the roles
-# present minus Eq. 2 in the correlation with people, paired over the pairs
+# (Eq. 2) and {glue:text}`verbnet_max_abs_diff_norm:.1e` ("norm"). The plain average over the
+# roles present minus Eq. 2 in the correlation with people, paired over the pairs
 # ({glue:text}`n_resamples_used:.0f` resamples, 95% BCa interval): STS3k-all
-# {glue:text}`verbnet_norm_minus_fixed_sts3k_all:.3f`
-# [{glue:text}`verbnet_norm_minus_fixed_sts3k_all_ci_low:.3f`, {glue:text}`verbnet_norm_minus_fixed_sts3k_all_ci_high:.3f`],
-# STS3k-non {glue:text}`verbnet_norm_minus_fixed_sts3k_non:.3f`
-# [{glue:text}`verbnet_norm_minus_fixed_sts3k_non_ci_low:.3f`, {glue:text}`verbnet_norm_minus_fixed_sts3k_non_ci_high:.3f`],
-# STS3k-adv {glue:text}`verbnet_norm_minus_fixed_sts3k_adv:.3f`
-# [{glue:text}`verbnet_norm_minus_fixed_sts3k_adv_ci_low:.3f`, {glue:text}`verbnet_norm_minus_fixed_sts3k_adv_ci_high:.3f`]
+# {glue:text}`verbnet_present_minus_fixed_sts3k_all:.3f`
+# [{glue:text}`verbnet_present_minus_fixed_sts3k_all_ci_low:.3f`, {glue:text}`verbnet_present_minus_fixed_sts3k_all_ci_high:.3f`],
+# STS3k-non {glue:text}`verbnet_present_minus_fixed_sts3k_non:.3f`
+# [{glue:text}`verbnet_present_minus_fixed_sts3k_non_ci_low:.3f`, {glue:text}`verbnet_present_minus_fixed_sts3k_non_ci_high:.3f`],
+# STS3k-adv {glue:text}`verbnet_present_minus_fixed_sts3k_adv:.3f`
+# [{glue:text}`verbnet_present_minus_fixed_sts3k_adv_ci_low:.3f`, {glue:text}`verbnet_present_minus_fixed_sts3k_adv_ci_high:.3f`]
 # (an extension: the paper's model is Eq. 2).
 #
 # ### AMR-CN and AMR-SMATCH (§4.4, §4.6)
 #
-# AMR-CN keys every leaf concept of a SPRING AMR graph by its path of role labels
-# (`.MAIN.:ARG0`, ...) and averages the similarity of the fillers of the paths the two graphs
-# share, with a Dice-style denominator $2\sum / (n_1 + n_2)$. AMR-SMATCH, as the authors computed
-# it, is the number of matched triples divided by 12, not the Smatch F1 score.
+# AMR-CN keys the concept of every node of a SPRING AMR graph (internal nodes included) by its
+# path of role labels (`.MAIN.:ARG0`, ...) and sums the similarities of the fillers of the paths
+# the two graphs share, divided as the authors' code divides, by the Dice-style $(n_1 + n_2)/2$;
+# Eq. 3 divides by the number of roles found in either sentence (Deviations). AMR-SMATCH, as the
+# authors computed it, is the number of matched triples divided by 12, not the Smatch F1 score.
 
 # %%
 amr_parses = sts3k.load_amr_parses()
-counts = amr.smatch_many(amr_parses["amr_a"], amr_parses["amr_b"], seed=smatch_seed, restarts=smatch_restarts)
-smatch_authors = amr.smatch_scores(counts, "authors")
-smatch_f1 = amr.smatch_scores(counts, "f1")
+smatch_authors = amr.smatch_scores(amr.smatch_many(amr_parses["amr_a"], amr_parses["amr_b"], seed=smatch_seed,
+                                                    restarts=smatch_restarts, layout="authors"), "authors")
+smatch_f1 = amr.smatch_scores(amr.smatch_many(amr_parses["amr_a"], amr_parses["amr_b"], seed=smatch_seed,
+                                               restarts=smatch_restarts, layout="one_line"), "f1")
 published_smatch = sts3k.load_published_similarities("smatch")
 report.glue("smatch_agreement", float(np.mean(np.isclose(smatch_authors, published_smatch, atol=1e-6))))
 smatch_table = C.sts3k_table({
@@ -187,12 +194,16 @@ smatch_table = C.sts3k_table({
     "AMR-CN, published file": sts3k.load_published_similarities("AMR"),
 }, pairs)
 results |= C.sts3k_values(smatch_table, [None, "smatch_authors", "smatch_f1", None])
+for row, key in (("AMR-SMATCH", "amr_smatch"), ("AMR-CN", "amr_cn")):
+    smatch_table.loc[f"paper, Table 9 {row}"] = [targets[f"table9_{key}_sts3k_{p}"]["paper"] for p in C.PORTIONS]
 smatch_table.round(3)
 
 # %% [markdown]
 # Our matched-triple counts equal the authors' for {glue:text}`smatch_agreement:.1%` of the pairs
 # (Smatch is a randomised hill-climbing search; the rest differ by one triple). Standard F1 divides
-# by the size of both graphs, so it does not reward long sentences for having many triples.
+# by the size of both graphs, so it does not reward long sentences for having many triples; it is
+# computed on each graph written on one line, the authors' counts on their multi-line layout
+# (Deviations).
 #
 # On STS3k-adv, the two syntax-based scores with 95% percentile-bootstrap intervals over the
 # pairs: Smatch F1, {glue:text}`smatch_f1_sts3k_adv:.3f`
@@ -202,6 +213,7 @@ smatch_table.round(3)
 
 # %%
 mask_adv = sts3k.portion_mask(pairs, "adv")
+report.glue("hybrid_n_pairs_adv", int(mask_adv.sum()))
 amr_wwlk = sts3k.load_published_similarities(table9.PUBLISHED_ROWS["AMR-WWLK"])
 report.glue("amr_wwlk_sts3k_adv", similarity.spearman(amr_wwlk, human, mask_adv))  # smatch_f1's: recorded above
 report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": amr_wwlk}, human, mask_adv,
@@ -221,6 +233,9 @@ substitute_series, substitute_table, substitute_values = C.substitute_hybrids(
 results |= substitute_values
 neural = ["InferSent", "USE", "ERNIE-0", "ERNIE-12", "SentBERT", "DefSent", "OpenAI", "AMRBART", "S3BERT"]
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
+for row, key in (("VerbNet-CN, corrected parses", "table9_verbnet_cn"), ("VerbNet-CN, GPT-4 parses", "verbnet_gpt4_glove50"),
+                 ("AMR-CN", "table9_amr_cn")):  # the paper's Numberbatch values (Tables 9 and 11)
+    substitute_table.loc[f"paper (Numberbatch): {row}"] = [targets[f"{key}_sts3k_{p}"]["paper"] for p in C.PORTIONS]
 substitute_table.round(3)
 
 # %% [markdown]
@@ -245,7 +260,7 @@ parser_table.round(3)
 # %% [markdown]
 # ### Hybrids against the best transformer, pair by pair
 #
-# Table 9 puts VerbNet-CN and AMR-CN above DefSent, the best of the neural models, on STS3k-adv. Both correlations are computed on the same 1,664 pairs, so the question
+# Table 9 puts VerbNet-CN and AMR-CN above DefSent, the best of the neural models, on STS3k-adv. Both correlations are computed on the same {glue:text}`hybrid_n_pairs_adv:,.0f` pairs, so the question
 # a reviewer asks is whether the *difference* is larger than its sampling error. For each hybrid
 # (published similarity files) against the neural model with the highest STS3k-adv correlation,
 # `compsem.stats.paired_spearman_difference` gives the difference of the two Spearman rhos, a
@@ -334,8 +349,9 @@ plt.show()
 # add one or two modifiers. The paper's reading: for people, swapping roles costs more and more
 # similarity the more elements move, while a model that sees only words does not care (checked in
 # the Findings). The mean absolute deviation (MAD) of a model's profile from the human one
-# summarises the mismatch. The paper prints only the MADs, so the figure has no paper markers;
-# the MADs are compared below. The error bars are 95% percentile-bootstrap intervals of each
+# summarises the mismatch. The paper prints no per-category values: its MADs are compared in the
+# table of results below, its reading of people's Single and Swap-4 levels (§6.4) in the Findings,
+# so the figure carries ours only. The error bars are 95% percentile-bootstrap intervals of each
 # category's mean over its pairs ({glue:text}`n_resamples_used:.0f` resamples; the authors drew t-intervals).
 
 # %% mystnb={"figure": {"caption": "Figure 8 of the paper, recomputed: mean similarity per category of pair, each series divided by its own mean on the pairs that add one or two modifiers, with 95% percentile-bootstrap intervals over the pairs of each category (the Modifiers mean held fixed); people in black, MAD from the human profile in the legend. Look at Single to Swap-4: does the curve fall with the number of elements moved, as the human one does?", "name": "fig-sts3k-hybrid-figure8"}}
@@ -368,6 +384,14 @@ relative.round(3)
 # series, `compsem.sts.contrasts`): for people, the step from each category to the next of
 # Single, Swap-2, Swap-3, Swap-4; and how much more people's profile falls from Single to
 # Swap-4 than a model's (positive: the model is less sensitive to the swaps than people).
+# The second contrast also decides the paper's reading that VerbNet-CN, and less so DefSent,
+# respond in between the other transformers and people (*verbnet-cn-intermediate-sensitivity* in
+# the Findings): on the authors' own VerbNet-CN file its relative similarity goes from
+# {glue:text}`fig8_verbnet_cn_single:.3f` (Single) through {glue:text}`fig8_verbnet_cn_swap_2:.3f`
+# and {glue:text}`fig8_verbnet_cn_swap_3:.3f` to {glue:text}`fig8_verbnet_cn_swap_4:.3f` (Swap-4),
+# and people's fall minus its is {glue:text}`fig8_fall_gap_verbnet_cn:.3f`
+# [{glue:text}`fig8_fall_gap_verbnet_cn_ci_low:.3f`, {glue:text}`fig8_fall_gap_verbnet_cn_ci_high:.3f`]
+# (below zero: a model that falls further than people).
 
 # %%
 fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed)
@@ -417,8 +441,13 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   authors passed multi-line PENMAN strings to Smatch, whose reader then keeps the line break in
 #   the concept of every node with children, so such a node never matches a leaf with the same
 #   concept; `layout="one_line"` in `compsem.sts.amr` gives the clean version.
-# - **AMR-CN** uses single leaf concepts (no averaging over a subtree, despite the paper's wording)
-#   and leaves re-entrant references (`:poss z2`) as variable names, which only match by string.
+# - **AMR-CN** keys each node's own concept by its path, internal nodes included (no averaging over a
+#   subtree's leaves, despite §4.6's wording), and leaves re-entrant references (`:poss z2`) as
+#   variable names, which only match by string. It divides the summed role similarities by
+#   $(n_1 + n_2)/2$, the mean number of paths of the two graphs, where Eq. 3 divides by the number
+#   of roles found in either sentence (their union). The published AMR-CN file follows the code:
+#   on every pair whose shared paths have identical fillers, where the value depends on the
+#   denominator alone, it equals ours (`tests/test_sts_amr.py`).
 # - **Numberbatch** is not available here, so the recomputed rows use GloVe and spaCy vectors
 #   (substitutes); the reproductions from the published files do not depend on them.
 # - **Betas from the pilot data.** §4.6 does not say how the pilot parameters were estimated or on
@@ -485,7 +514,7 @@ plt.show()
 # The hybrids need role parses. The authors used SemParse (a Docker service) and corrected its
 # output by hand, which no reader can repeat on new sentences. `compsem.sts.roles` labels the same
 # eight roles from spaCy's dependency parse with rules for voice, datives, prepositional phrases
-# and adjuncts. We score it against the authors' corrected parses of all 5,600 STS3k sentences:
+# and adjuncts. We score it against the authors' corrected parses of all {glue:text}`hybrid_n_sentences:,.0f` STS3k sentences:
 # per role, precision and recall of the role's presence and of its phrase (exact, after removing
 # determiners and punctuation, and lenient: the phrases share their head word). The rules were
 # written from these parses, so this is an **in-sample** score: how well the rules fit the
@@ -500,7 +529,7 @@ ours.index = sentences.index
 scores = roles.evaluate(ours, parses)
 scores.round(3)
 
-# %% mystnb={"figure": {"caption": "Our spaCy role labeller against the authors' hand-corrected parses of the 5,600 STS3k sentences: F1 per role, exact phrase and lenient (same head word). Look at the core roles (Agent, Verb) against Patient and Theme, whose split depends on verb class.", "name": "fig-sts3k-hybrid-labeller"}}
+# %% mystnb={"figure": {"caption": "Our spaCy role labeller against the authors' hand-corrected parses of all STS3k sentences: F1 per role, exact phrase and lenient (same head word). Look at the core roles (Agent, Verb) against Patient and Theme, whose split depends on verb class.", "name": "fig-sts3k-hybrid-labeller"}}
 figures.labeller_f1(scores)
 plt.show()
 
@@ -524,7 +553,7 @@ report.glue("labeller_sims_r", float(np.corrcoef(ours_sims, theirs_sims)[0, 1]))
 labeller_table.round(3)
 
 # %% [markdown]
-# The two similarity series correlate at r = {glue:text}`labeller_sims_r:.3f` over the 2,800
+# The two similarity series correlate at r = {glue:text}`labeller_sims_r:.3f` over the {glue:text}`hybrid_n_pairs:,.0f`
 # pairs. In Figure 8's terms, the profiles and MADs of VerbNet-CN on the corrected parses and on
 # ours (same word vectors):
 
