@@ -192,7 +192,7 @@ corpus.case_table(cogs.load_case_sections(), gold["gen"])
 # updates; the weights of the best validation are kept. **Decoding**: beam search of width 5
 # (OpenNMT-py's default, which the scripts used), outputs capped at 1,000 tokens.
 #
-# **Metric**: exact match of the whole output (Section 4.4); the generalization accuracy is the
+# **Metric**: exact match of the whole output (Section 4.2); the generalization accuracy is the
 # mean over the 21 cases, split into lexical and structural means (Figure 4-1).
 #
 # The parameter counts, built with the COGS vocabularies
@@ -234,8 +234,8 @@ report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_pa
 #   training ran in two commands: the first reached its time limit before the stopping rule, and
 #   the second resumed each run from its checkpoint (weights, optimizer, learning-rate schedule,
 #   random-number state and position in the batch order are restored, so a resumed run sees the
-#   batches an uninterrupted one would) and trained it to the rule. Their targets carry no
-#   status: the protocol is the paper's, apart from the precision and the rebuilt training set
+#   batches an uninterrupted one would) and trained it to the rule. Their targets are
+#   *partial*: the protocol is the paper's, apart from the precision and the rebuilt training set
 #   (Deviations and errata).
 # - **Runs of a superseded configuration** (listed below, not part of the grid and not compared
 #   with the paper): LSTM and BiLSTM seeds trained with the text's embedding dropout, which the
@@ -369,8 +369,8 @@ else:
 # than the paper's (SD {glue:text}`cogs_fig43_transformer_gen_sd:.3f` over our seeds): the
 # weakest, seed {glue:text}`cogs_tf1_gen_min_seed`, generalizes to
 # {glue:text}`cogs_tf1_gen_min:.3f` (the runs table gives, for each run, the update whose weights the
-# rule kept, `best_step`, and where training stopped). On the seeds where it was measured, the
-# decoding moves the gen mean little: on beam samples of {glue:text}`cogs_beam_n_seeds` seeds
+# rule kept, `best_step`, and where training stopped). The decoding was compared only where it
+# was measured: on beam samples of {glue:text}`cogs_beam_n_seeds` seeds
 # (*Greedy or beam?* below), beam 5 moves their gen mean by
 # {glue:text}`cogs_beam_minus_greedy_gen:+.3f` against greedy on the same sentences (95%
 # interval over the seeds {glue:text}`cogs_beam_effect_gen_ci_low:+.3f` to
@@ -809,8 +809,9 @@ report.style_comparison(analysis) if len(analysis) else None
 # Accuracy on the two recursion cases by depth (training has depth 0-2), and accuracy by the
 # length of the target output on test and gen (the longest training target has 153 tokens).
 
-# %% mystnb={"figure": {"caption": "Left: accuracy on the two recursion cases by depth (training has depth 0-2), for each group of runs; right: accuracy by target length on test and gen, the longest training output (153 tokens) marked in grey; the reference parser dashed. Look at where accuracy falls: at the first unseen depth, and past the longest training output.", "name": "fig-cogs-models-depth-length"}}
-figures.depth_and_length(analysed_runs, analysed if runs else None)
+# %% mystnb={"figure": {"caption": "Left: accuracy on the two recursion cases by depth (training has depth 0-2), for each group of runs; right: accuracy by target length on test and gen, the longest training output (153 tokens) marked in grey; the reference parser dashed; black dashes: the paper's accuracy on depths 3-5, both recursion cases pooled (Table 4-6), per model. Look at where accuracy falls: at the first unseen depth, and past the longest training output.", "name": "fig-cogs-models-depth-length"}}
+figures.depth_and_length(analysed_runs, analysed if runs else None,
+                         chapter.paper_depth(analysed_runs, grid_models, paper))
 plt.show()
 
 # %% [markdown]
@@ -864,7 +865,7 @@ chapter.semantic_by_case(by_case).round(3) if runs else None
 # *substitute*; the Transformer's one-exposure column of Table 4-5, its size point of Figure 4-3
 # and its error analyses are *partial* (the paper's 5 seeds, bfloat16 training, seeds 1-3 decoded
 # greedily) and held to tolerances from the paper's seed spread, as is its 100-exposure column
-# (no status: the paper's protocol on the rebuilt `train_100`). The 1-layer Transformer's point
+# (*partial* too: the paper's protocol and decoding, bfloat16 training, the rebuilt `train_100`). The 1-layer Transformer's point
 # of Figure 4-3 is *partial* too (the paper's 5 seeds and stopping rule, bfloat16 training, all
 # decoded with beam 5); the LSTMs and the 6-layer Transformer are *not-run* until their GPU runs
 # are committed.

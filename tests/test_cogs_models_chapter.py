@@ -124,6 +124,13 @@ def test_transformer_over_seeds_summarises_each_seed():
         low, high = values[f"cogs_tf1_{name}_ci_low"], values[f"cogs_tf1_{name}_ci_high"]
         low90, high90 = values[f"cogs_tf1_{name}_ci90_low"], values[f"cogs_tf1_{name}_ci90_high"]
         assert low < low90 < high90 < high
+    # every run above 90% is decided on the weakest run: test 0.98 - seed / 100 is lowest at seed 3
+    assert values["cogs_tf1_test_min"] == pytest.approx(0.95) and values["cogs_tf1_test_min_seed"] == 3
+    weakest = min(per_run.dev.min(), per_run.test.min())
+    assert values["cogs_tf1_in_distribution_min"] == pytest.approx(weakest)
+    assert values["cogs_tf1_in_distribution_min_wilson_high"] == pytest.approx(
+        chapter.wilson_high(weakest, chapter.IN_DISTRIBUTION_SIZE)
+    )
     assert list(table.columns[:3]) == ["seed 1", "seed 2", "seed 3"]
     assert math.isnan(table.loc["gen: ours − paper (Welch)", "seed 1"])
     assert values["cogs_tf1_cells"] == len(findings) == 24  # 21 cases and 3 means

@@ -20,6 +20,7 @@ from matplotlib.colors import to_hex  # noqa: E402
 from compsem import plotting  # noqa: E402
 from compsem.cogs import evaluation as ev  # noqa: E402
 from compsem.cogs import figures as cogs_figures  # noqa: E402
+from compsem.cogs import models_chapter as chapter  # noqa: E402
 from compsem.probing import chapter as probing  # noqa: E402
 from compsem.sts import figures as sts_figures  # noqa: E402
 from compsem.sts import regressors as rg  # noqa: E402
@@ -248,3 +249,18 @@ def test_cogs_distribution_figures():
     shares = pd.DataFrame({"released": [0.2, 0.5], "generated": [0.3, 0.4]}, index=["f1", "f2"])
     (ax,) = one_figure(cogs_figures.frame_shares(shares), 1)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["f2", "f1"]  # sorted by released
+
+
+def test_cogs_depth_and_length_marks_the_papers_depth_3_to_5():
+    n = 40
+    frame = pd.DataFrame({"split": ["gen"] * n + ["test"] * n,
+                          "case": (["cp_recursion", "pp_recursion"] * n),
+                          "depth": np.tile(np.arange(1, 11), 8).astype(float),
+                          "exact": RNG.uniform(size=2 * n) > 0.5,
+                          "gold_len": RNG.integers(5, 400, 2 * n)})  # fmt: skip
+    runs = {"Transformer (n=5)": frame, "reduced run": frame}
+    markers = chapter.paper_depth(runs, ["transformer"], {"cogs_t46_transformer_depth3to5": 0.02})
+    assert markers == {"Transformer (n=5)": 0.02}  # the reduced run is not the paper's model
+    left, _ = one_figure(cogs_figures.depth_and_length(runs, paper_depth=markers), 2)
+    assert paper_points(left) == 3  # depths 3, 4 and 5
+    plt.close("all")

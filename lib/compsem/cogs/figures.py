@@ -9,6 +9,8 @@ runs orange (the captions say so), the symbolic reference parser black and dashe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -229,12 +231,18 @@ LENGTH_BINS = [0, 20, 40, 60, 80, 100, 120, 160, 240, 320, 480]
 """Bins of target length (tokens) for :func:`depth_and_length`."""
 
 
-def depth_and_length(runs: dict, reference: pd.DataFrame | None = None):
+def depth_and_length(runs: dict, reference: pd.DataFrame | None = None,
+                     paper_depth: Mapping[str, float] | None = None):
     """Left: accuracy on the recursion cases by depth (gen), per group of runs (``runs``: name ->
     analysed predictions, :func:`compsem.cogs.evaluation.analyse`); right: accuracy by target
     length on test and gen, the longest training output marked in grey. ``reference``: analysed
-    predictions with ``reference_exact``, drawn dashed."""
+    predictions with ``reference_exact``, drawn dashed. ``paper_depth``: run name -> the paper's
+    accuracy on depths 3-5 (Table 4-6, both recursion cases pooled), drawn as the paper's
+    markers, dashes at depths 3, 4 and 5."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for name, value in (paper_depth or {}).items():
+        paper_marks(axes[0], [3, 4, 5], [value] * 3, marker="_", s=160,
+                    label=f"paper, {name.split(' (n=')[0]}: depths 3-5 pooled (Table 4-6)")  # fmt: skip
     for name, frame in runs.items():
         by_depth = ev.accuracy_by_depth(frame[frame.split == "gen"])
         for case, style in (("cp_recursion", "-o"), ("pp_recursion", "-s")):

@@ -44,13 +44,16 @@ RUN_COLUMNS = [
 stopped, ``best_step`` the update whose weights were kept (the lowest dev loss)."""
 
 PRIMITIVE_CASES = [c for c in ev.CASE_ORDER if c.startswith("prim_to_")]
+"""The cases of a primitive in a new role (Table 4-1, Section 4.3.1)."""
 GEN_PER_CASE = 1000
 """Sentences per gen case of the released COGS: "We sampled 1000 examples of each of the 21
-cases" (Section 4.3); the unit of a run's per-case accuracy when it decodes the full set."""
+cases" (Section 4.4.3); the unit of a run's per-case accuracy when it decodes the full set."""
+IN_DISTRIBUTION_SIZE = 3000
+"""Sentences in dev and in test: "development (10%; n = 3000), and test (10%; n = 3000)"
+(Section 4.4.3); the unit of a run's dev and test accuracy, decoded in full."""
 CLOSE_TO_PERFECT = 0.95
 """The margin of the claim active-to-passive-solved: "close to 100%" read as at most one error in
 20 (Section 4.5.2 gives no number)."""
-"""The cases of a primitive in a new role (Table 4-1, Section 4.3.1)."""
 
 SIZE_MODELS = ("transformer-small", "transformer", "transformer-large")
 """The 1-, 2- and 6-layer Transformers of Figure 4-3 (Section 4.5.6), smallest first."""
@@ -290,8 +293,10 @@ def transformer_over_seeds(
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
     """The Transformer with ``exposures`` exposure examples over its seeds (Table 4-5, Figures
     4-1 and 4-3), keys ``cogs_tf<exposures>_*``: per seed the quantities the Findings check,
-    with their mean and 95% (and 90%, for equivalence tests) t-intervals; the weakest run's gen
-    and Active -> Passive accuracy (and its seed), how many runs are close to 100% on Active
+    with their mean and 95% (and 90%, for equivalence tests) t-intervals; the weakest run's gen,
+    dev, test and Active -> Passive accuracy (and its seed), the weakest dev or test accuracy of
+    any run with its Wilson upper bound on :data:`IN_DISTRIBUTION_SIZE` sentences (the claim
+    in-distribution-near-perfect), how many runs are close to 100% on Active
     -> Passive (at least :data:`CLOSE_TO_PERFECT`, the margin of the claim
     active-to-passive-solved) and the weakest run's Wilson upper bound on its
     :data:`GEN_PER_CASE` sentences (:func:`wilson_high`); our gen mean
@@ -340,9 +345,12 @@ def transformer_over_seeds(
             "95% high": high,
         }
     values[f"{prefix}n_seeds"] = len(runs)
-    for name in ("gen", "active_to_passive"):  # the weakest run, which the t-interval averages
+    for name in ("gen", "active_to_passive", "dev", "test"):  # the weakest run, which the t-interval averages
         values[f"{prefix}{name}_min"] = float(per_seed[name].min())
         values[f"{prefix}{name}_min_seed"] = int(per_seed[name].idxmin())
+    weakest = min(values[f"{prefix}dev_min"], values[f"{prefix}test_min"])  # every run above 90% (Section 4.5.6)
+    values[f"{prefix}in_distribution_min"] = weakest
+    values[f"{prefix}in_distribution_min_wilson_high"] = wilson_high(weakest, IN_DISTRIBUTION_SIZE)
     close = per_seed["active_to_passive"] >= CLOSE_TO_PERFECT
     values[f"{prefix}active_to_passive_runs_close"] = int(close.sum())
     values[f"{prefix}active_to_passive_min_wilson_high"] = wilson_high(
@@ -987,6 +995,15 @@ def grid_model_of(name: str, models) -> str | None:
     """The grid model whose runs ``name`` (a key of :func:`analysed_runs`, ``<label> (n=<runs>)``)
     groups, or None."""
     return next((m for m in models if name.startswith(cfg.LABELS[m] + " (")), None)
+
+
+def paper_depth(analysed: Mapping[str, pd.DataFrame], models, paper: Mapping[str, float]) -> dict:
+    """The paper's accuracy on depths 3-5 (Table 4-6) for each group of grid runs in ``analysed``
+    (:func:`analysed_runs`), by its name: the markers of
+    :func:`compsem.cogs.figures.depth_and_length`."""
+    found = {name: grid_model_of(name, models) for name in analysed}
+    return {name: paper[f"cogs_t46_{model}_depth3to5"] for name, model in found.items()
+            if model is not None and f"cogs_t46_{model}_depth3to5" in paper}  # fmt: skip
 
 
 def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
