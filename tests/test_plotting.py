@@ -150,7 +150,11 @@ def test_sts_interval_figures():
     drops = pd.DataFrame({"non − adv": [0.1, 0.3], "low": [0.0, 0.2], "high": [0.2, 0.4]},
                          index=["a", "b"])  # fmt: skip
     (ax,) = one_figure(sts_figures.recomputed_drops(drops, 0.95), 1)
-    assert len(ax.containers) == 1
+    assert len(ax.containers) == 1 and paper_points(ax) == 0
+    plt.close("all")
+    (ax,) = one_figure(sts_figures.recomputed_drops(drops, 0.95, {"b": 0.72, "not drawn": 0.1}), 1)
+    assert paper_points(ax) == 1
+    plt.close("all")
 
 
 def test_sts_bar_figures_put_one_paper_mark_per_bar():
@@ -263,4 +267,17 @@ def test_cogs_depth_and_length_marks_the_papers_depth_3_to_5():
     assert markers == {"Transformer (n=5)": 0.02}  # the reduced run is not the paper's model
     left, _ = one_figure(cogs_figures.depth_and_length(runs, paper_depth=markers), 2)
     assert paper_points(left) == 3  # depths 3, 4 and 5
+    plt.close("all")
+
+
+def test_sts_category_means_legend_gives_ours_and_the_papers_mad():
+    categories = ["Single", "Swap-2"]
+    relative = pd.DataFrame([[1.0, 0.8], [1.0, 0.9], [1.0, 0.95]], index=["Human", "VerbNet-CN", "Ours only"],
+                            columns=categories)  # fmt: skip
+    band = pd.DataFrame({"mean": [1.0, 0.9], "ci_low": [0.9, 0.8], "ci_high": [1.1, 1.0]}, index=categories)
+    intervals = {name: band for name in relative.index}
+    mads = pd.Series({"VerbNet-CN": 0.179, "Ours only": 0.3})
+    (ax,) = one_figure(sts_figures.category_means(relative, intervals, mads, {"VerbNet-CN": 0.18}), 1)
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["Human", "VerbNet-CN (MAD 0.18; paper 0.18)", "Ours only (MAD 0.30)"]
     plt.close("all")

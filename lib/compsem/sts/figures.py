@@ -9,6 +9,8 @@ markers (crosses, or the shape the caption names).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -258,10 +260,13 @@ def beta_sensitivity(perturbed, factor: float, named: pd.Series, rival: str, riv
     return fig
 
 
-def category_means(relative: pd.DataFrame, intervals: dict, mads: pd.Series):
+def category_means(relative: pd.DataFrame, intervals: dict, mads: pd.Series,
+                   paper_mads: Mapping[str, float] | None = None):
     """Paper Figure 8: similarity per pair category relative to Modifiers, with 95% bootstrap
     intervals (``intervals``: series -> frame with mean, ci_low, ci_high by category), people in
-    thick black, each model labelled with its MAD from people."""
+    thick black, each model labelled with its MAD from people and, for the models in
+    ``paper_mads``, the paper's MAD (§5.4, which prints no per-category values to mark)."""
+    paper_mads = paper_mads or {}
     fig, ax = plt.subplots(figsize=(9, 4))
     x = np.arange(len(relative.columns))
     for k, name in enumerate(relative.index):
@@ -271,7 +276,8 @@ def category_means(relative: pd.DataFrame, intervals: dict, mads: pd.Series):
         ax.errorbar(
             x + offset, band["mean"], yerr=[band["mean"] - band["ci_low"], band["ci_high"] - band["mean"]],
             marker="o", capsize=2, lw=2.5 if human else 1.2, color="black" if human else None,
-            label=name if human else f"{name} (MAD {mads[name]:.2f})",
+            label=name if human else f"{name} (MAD {mads[name]:.2f}"
+            + (f"; paper {paper_mads[name]:.2f})" if name in paper_mads else ")"),
         )  # fmt: skip
     ax.set_xticks(x, relative.columns)
     ax.set(ylabel="similarity relative to Modifiers",
@@ -438,11 +444,16 @@ def published_intervals(published_ci: pd.DataFrame, paper: pd.DataFrame, ci_leve
     return fig
 
 
-def recomputed_drops(drops: pd.DataFrame, ci_level: float):
+def recomputed_drops(drops: pd.DataFrame, ci_level: float, paper: Mapping[str, float] | None = None):
     """Drop from the non-adversarial to the adversarial pairs per recomputed model, with its
-    bootstrap interval (``drops``: index model, columns non − adv, low, high)."""
+    bootstrap interval (``drops``: index model, columns non − adv, low, high); ``paper``: model ->
+    the paper's drop of its counterpart (Table 9), drawn as the paper's marker."""
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(drops) + 1))
-    interval_dots(ax, drops.rename_axis("model").reset_index(), "model", "non − adv", "low", "high")
+    position = interval_dots(ax, drops.rename_axis("model").reset_index(), "model", "non − adv", "low", "high")
+    marked = [model for model in (paper or {}) if model in position]
+    if marked:
+        paper_marks(ax, [paper[m] for m in marked], [position[m] for m in marked], label="paper (Table 9)")
+        ax.legend(fontsize=8)
     ax.invert_yaxis()  # bottom to top, as the rows are sorted
     ax.axvline(0, **ZERO)
     ax.set(xlabel=f"ρ(non) − ρ(adv) with {ci_level:.0%} bootstrap interval",

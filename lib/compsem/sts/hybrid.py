@@ -38,8 +38,9 @@ Agent, Verb, Patient, Theme, Time, Manner, Location, Trajectory; the published p
 on STS3k-adv) pair by pair with :func:`compsem.stats.paired_spearman_difference`; where the
 weights come from and how much they matter is :mod:`compsem.sts.weights`.
 
-Weights :data:`WEIGHTS` are the paper's rounded regression weights (Verb 3; Agent, Patient,
-Theme 2; Time, Manner, Location, Trajectory 0.5), not fitted to STS3k.
+Weights :data:`WEIGHTS` are the paper's (§4.6, step 8): Verb 3 and Agent, Patient, Theme 2,
+"rounding the estimated parameters from this pilot data"; Time, Manner, Location, Trajectory
+0.5, set "based on the intuition"; none fitted to STS3k.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The beta weights of VerbNet-CN (Fodor et al. 2025, §4.6, footnote to Eq. 2): re-derived from the
+"""The beta weights of VerbNet-CN (Fodor et al. 2025, §4.6, step 8): re-derived from the
 pilot data, and how much VerbNet-CN's STS3k-adv correlation depends on them.
 
 **What the paper says (§4.6).** "The RoleSim weights beta_i were chosen using a separate pilot
