@@ -36,6 +36,15 @@ def test_paired_published_defsent_sentbert():
     assert non["rho_a"] == pytest.approx(0.862, abs=5e-4)  # the CLS file throughout, not the printed .868
     assert non["ci_low"] < 0 < non["ci_high"]
     assert int(adv["n"]) == 1664 and int(non["n"]) == 1065
+    assert table["method"].tolist() == ["BCa", "BCa"] and table["difference"].dtype == float
+
+
+def test_paired_published_takes_the_percentile_interval_on_sick():
+    """SICK's 9,840 pairs are past BCa's jackknife (an n x n array): the percentile bootstrap."""
+    sick = table9.paired_published("DefSent", "SentBERT", ["SICK"], n_resamples=100).loc["SICK"]
+    assert sick["method"] == "percentile" and int(sick["n"]) > table9.BCA_MAX_PAIRS
+    assert sick["ci_low"] < sick["difference"] < sick["ci_high"]
+    assert sick["ci_high"] - sick["ci_low"] < 0.05  # thousands of pairs: a narrow interval
 
 
 def test_paired_published_needs_files():
