@@ -151,7 +151,7 @@ report.glue("verbnet_max_abs_diff_fixed", float(np.max(np.abs(fixed - published_
 report.glue("verbnet_max_abs_diff_norm", float(np.max(np.abs(norm - published_norm))))
 verbnet_table = C.sts3k_table({"Eq. 2 (Table 9)": fixed, "unreported 'norm' (roles present, authors' addend)": norm}, pairs)
 results |= C.sts3k_values(verbnet_table, ["verbnet_cn_rolewise", "verbnet_cn_norm"])
-verbnet_table.loc["paper, Table 9 VerbNet-CN"] = [targets[f"table9_verbnet_cn_sts3k_{p}"]["paper"] for p in C.PORTIONS]
+verbnet_table.loc["paper, Table 9 VerbNet-CN"] = C.paper_portions(targets, "table9_verbnet_cn")
 # the average over the roles present, without the authors' addend, minus Eq. 2 (an extension)
 report.glue_all(C.portion_gaps(hybrid.combine(rolewise, denominator="present"), fixed, human, pairs,
                                "verbnet_present_minus_fixed",
@@ -195,7 +195,7 @@ smatch_table = C.sts3k_table({
 }, pairs)
 results |= C.sts3k_values(smatch_table, [None, "smatch_authors", "smatch_f1", None])
 for row, key in (("AMR-SMATCH", "amr_smatch"), ("AMR-CN", "amr_cn")):
-    smatch_table.loc[f"paper, Table 9 {row}"] = [targets[f"table9_{key}_sts3k_{p}"]["paper"] for p in C.PORTIONS]
+    smatch_table.loc[f"paper, Table 9 {row}"] = C.paper_portions(targets, f"table9_{key}")
 smatch_table.round(3)
 
 # %% [markdown]
@@ -235,7 +235,7 @@ neural = ["InferSent", "USE", "ERNIE-0", "ERNIE-12", "SentBERT", "DefSent", "Ope
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
 for row, key in (("VerbNet-CN, corrected parses", "table9_verbnet_cn"), ("VerbNet-CN, GPT-4 parses", "verbnet_gpt4_glove50"),
                  ("AMR-CN", "table9_amr_cn")):  # the paper's Numberbatch values (Tables 9 and 11)
-    substitute_table.loc[f"paper (Numberbatch): {row}"] = [targets[f"{key}_sts3k_{p}"]["paper"] for p in C.PORTIONS]
+    substitute_table.loc[f"paper (Numberbatch): {row}"] = C.paper_portions(targets, key)
 substitute_table.round(3)
 
 # %% [markdown]

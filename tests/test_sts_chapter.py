@@ -523,3 +523,9 @@ def test_published_copies_are_three_verbnet_no_pca_random_split_files():
                    "same_as_regressor"]].values.tolist() == [["verbnet", "random", 2800, "nn1", 8, "nn3"],
                                                              ["verbnet", "random", 2800, "nn2", 8, "nn2"],
                                                              ["verbnet", "random", 2800, "reg", 8, "nn2"]]
+
+
+def test_paper_portions_reads_the_paper_row_from_the_targets_in_portion_order():
+    targets = {f"x_sts3k_{p}": {"paper": value} for p, value in zip(("all", "non", "adv"), (0.1, 0.2, 0.3), strict=True)}
+    assert C.PORTIONS == ("all", "non", "adv")
+    assert C.paper_portions(targets, "x") == [0.1, 0.2, 0.3]

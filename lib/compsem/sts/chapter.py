@@ -44,6 +44,12 @@ def sts3k_table(series: Mapping[str, np.ndarray], pairs: pd.DataFrame) -> pd.Dat
     return pd.DataFrame({name: sts3k_rhos(sims, pairs) for name, sims in series.items()}).T
 
 
+def paper_portions(targets: Mapping[str, dict], prefix: str) -> list[float]:
+    """The paper's values of ``<prefix>_sts3k_<portion>`` (data/targets) for :data:`PORTIONS`:
+    the paper's row beside a :func:`sts3k_table`."""
+    return [targets[f"{prefix}_sts3k_{portion}"]["paper"] for portion in PORTIONS]
+
+
 def sts3k_values(table: pd.DataFrame, prefixes: Sequence[str | None]) -> dict[str, float]:
     """The cells of an :func:`sts3k_table` under ``<prefix>_sts3k_<portion>``, one prefix per
     row in the table's order (None: a row with no key, e.g. a published file shown beside)."""

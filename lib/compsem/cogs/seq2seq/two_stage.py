@@ -477,16 +477,16 @@ def cogs_stage_start(configs: list[dict], runs: pd.DataFrame) -> dict[str, float
     first = {}
     for config in configs:
         first.setdefault(config["auxiliary"]["objective"], config)
-    out, base = {}, None
+    out, peaks = {}, {}
     for objective, config in first.items():
         started = runs.loc[runs.objective == objective, "start_step"].dropna()
         start = int(started.min()) if len(started) else 0
         out[f"{objective}_start_step"] = start
         out[f"{objective}_warmup"] = int(config["training"]["warmup"])
-        out[f"{objective}_peak_lr_ratio"] = peak(config, start)
-        base = out[f"{objective}_peak_lr_ratio"] if objective == "none" else base
-    for objective in first:
-        out[f"{objective}_peak_lr_ratio"] /= base if base else float("nan")
+        peaks[objective] = peak(config, start)
+    base = peaks.get("none")
+    for objective, value in peaks.items():
+        out[f"{objective}_peak_lr_ratio"] = value / base if base else float("nan")
     return out
 
 
