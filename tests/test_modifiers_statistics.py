@@ -16,15 +16,6 @@ from compsem.stats import label_permutation_test
 LABELS = np.array(["S-I"] * 4 + ["S-NI"] * 3 + ["NS-Pl"] * 5 + ["NS-Pr"] * 4 + ["A"] * 2)
 
 
-def test_wilson_known_values():
-    low, high = S.wilson(28, 36)  # 0.7778 (001 Table 8, sBERT, A)
-    assert low == pytest.approx(0.6192, abs=1e-4) and high == pytest.approx(0.8828, abs=1e-4)
-    low, high = S.wilson(0, 10)
-    assert low == pytest.approx(0.0) and high == pytest.approx(0.2775, abs=1e-4)
-    with pytest.raises(ValueError):
-        S.wilson(5, 4)
-
-
 def test_class_and_cell_scores():
     grid = np.zeros((len(LABELS), 3))
     grid[LABELS == "S-I"] = 1

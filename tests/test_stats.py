@@ -285,3 +285,43 @@ def test_rank_statistics_go_through_the_tie_rule():
             found[rel] = n
     expected = {k: v for k, v in reviewed.items() if v}
     assert found == expected, f"rank statistics outside compsem.stats: {found}; use compsem.stats.spearman or tie_values"
+
+
+# --------------------------------------------------------------------------- wilson_interval
+
+
+def _wilson_closed_form(k, n, level):
+    """Brown, Cai & DasGupta (2001), eq. 4, written out."""
+    z = sps.norm.ppf(0.5 + level / 2)
+    p = k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize(("k", "n", "level"),
+                         [(28, 36, 0.95), (30, 50, 0.90), (0, 20, 0.90), (20, 20, 0.95),
+                          (101, 200, 0.95), (7, 9, 0.99)])
+def test_wilson_interval_is_the_closed_form(k, n, level):
+    low, high = stats.wilson_interval(k, n, level)
+    want_low, want_high = _wilson_closed_form(k, n, level)
+    assert float(low) == pytest.approx(max(want_low, 0.0), abs=1e-12)
+    assert float(high) == pytest.approx(min(want_high, 1.0), abs=1e-12)
+    assert low <= k / n <= high
+
+
+def test_wilson_interval_known_values_and_broadcasting():
+    low, high = stats.wilson_interval(28, 36)  # 0.7778 (Carvalho et al., Table 8, sBERT, A)
+    assert low == pytest.approx(0.6192, abs=1e-4) and high == pytest.approx(0.8828, abs=1e-4)
+    # a lower level gives a narrower interval
+    low90, high90 = stats.wilson_interval(28, 36, 0.90)
+    assert low < low90 < high90 < high
+    lows, highs = stats.wilson_interval(np.array([0, 28, 36]), 36)
+    assert lows.shape == highs.shape == (3,)
+    assert lows[0] == 0.0 and highs[2] == 1.0 and highs[0] == pytest.approx(0.0964, abs=1e-4)
+
+
+@pytest.mark.parametrize(("k", "n"), [(5, 4), (-1, 4), (1, 0), (2.5, 10)])
+def test_wilson_interval_rejects_impossible_counts(k, n):
+    with pytest.raises(ValueError, match="wilson_interval"):
+        stats.wilson_interval(k, n)

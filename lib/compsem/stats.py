@@ -1,5 +1,5 @@
-"""Statistics shared by the chapters: bootstrap intervals, permutation tests, and the test of two
-correlations that share a variable.
+"""Statistics shared by the chapters: bootstrap intervals, the Wilson interval of a proportion,
+permutation tests, and the test of two correlations that share a variable.
 
 Every resampling goes through scipy: :func:`scipy.stats.bootstrap` (vectorised; BCa by default,
 percentile where a paper's protocol or the cost of BCa's jackknife says so) and
@@ -26,6 +26,7 @@ __all__ = [
     "mean_interval",
     "paired_mean_interval",
     "seed_interval",
+    "wilson_interval",
     "TIE_DECIMALS",
     "tie_values",
     "spearman",
@@ -268,6 +269,28 @@ def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:
         return mean, mean, mean
     low, high = stats.t.interval(level, len(values) - 1, loc=mean, scale=sem)
     return mean, float(low), float(high)
+
+
+def wilson_interval(successes, trials, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``: the Wilson score interval of a proportion, ``successes`` of ``trials``
+    independent trials (Wilson 1927; Brown, Cai & DasGupta 2001, eq. 4), through
+    :meth:`scipy.stats.binomtest(...).proportion_ci(method="wilson")` element by element.
+
+    Arrays broadcast; the bounds come back as float arrays of the broadcast shape (0-d for
+    scalars). Counts must be whole numbers with ``0 <= successes <= trials`` and ``trials > 0``.
+    """
+    k, n = np.broadcast_arrays(np.asarray(successes), np.asarray(trials))
+    if np.any(k != np.round(k)) or np.any(n != np.round(n)):
+        raise ValueError(f"wilson_interval needs whole counts, got successes={successes!r}, "
+                         f"trials={trials!r}")
+    if np.any(n <= 0) or np.any(k < 0) or np.any(k > n):
+        raise ValueError(f"wilson_interval needs 0 <= successes <= trials and trials > 0, got "
+                         f"successes={successes!r}, trials={trials!r}")
+    low, high = np.empty(k.shape), np.empty(k.shape)
+    for i in np.ndindex(k.shape):
+        ci = stats.binomtest(int(k[i]), int(n[i])).proportion_ci(level, method="wilson")
+        low[i], high[i] = ci.low, ci.high
+    return low, high
 
 
 # --------------------------------------------------------------------------- permutation tests

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -31,7 +30,7 @@ from compsem.cogs.seq2seq import curve as curves
 from compsem.cogs.seq2seq import experiment, trainer
 from compsem.cogs.seq2seq import results as res
 from compsem.devices import resolve_device
-from compsem.stats import seed_interval
+from compsem.stats import seed_interval, wilson_interval
 
 CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
@@ -388,8 +387,7 @@ def transformer_over_seeds(
 def wilson_high(accuracy: float, n: int, level: float = 0.95) -> float:
     """The upper end of the Wilson score interval (``level``) of one run's accuracy on ``n``
     sentences: how high the run's own accuracy could be, its sentences resampled."""
-    correct = int(round(accuracy * n))
-    return float(stats.binomtest(correct, n).proportion_ci(level, method="wilson").high)
+    return float(wilson_interval(round(accuracy * n), n, level)[1])
 
 
 def replicate_half_width(

@@ -6,8 +6,8 @@ adjective categories" without describing a test. Every score of Eq. 4, 6 and 8 i
 adjective share that adjective, and the population the claims are about is *adjectives* of a
 class. So the unit of resampling here is the adjective (and, where said, the noun):
 
-- :func:`wilson`: the Wilson score interval of a share, treating phrases as independent (the
-  naive interval a reader might compute from the tables; too narrow).
+- :func:`compsem.stats.wilson_interval`: the Wilson score interval of a share, treating phrases
+  as independent (the naive interval a reader might compute from the tables; too narrow).
 - :func:`bootstrap_classes`, :func:`bootstrap_cells`: percentile intervals from resampling
   adjectives *within* their class (and nouns) with replacement (a stratified resampler written
   out here, see :func:`_class_resample` for why scipy's bootstrap does not serve).
@@ -95,18 +95,6 @@ def cell_scores(
 
 
 # --------------------------------------------------------------------------- intervals
-
-
-def wilson(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for k successes in n independent trials (arrays broadcast)."""
-    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
-    if np.any(n <= 0) or np.any(k < 0) or np.any(k > n):
-        raise ValueError("wilson needs 0 <= k <= n and n > 0")
-    z = stats.norm.ppf(0.5 + level / 2)
-    p = k / n
-    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
-    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
-    return centre - half, centre + half
 
 
 def _class_resample(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:

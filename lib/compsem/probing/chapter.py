@@ -190,11 +190,11 @@ def _wilson90(key: str, accuracy: float, items: pd.DataFrame) -> dict:
     """The 90% Wilson interval (percent) of a test accuracy over the test items of ``items``,
     glued as ``<key>_low90`` / ``<key>_high90``: the interval of an equivalence test of "at
     chance" (two one-sided tests at 5%)."""
-    from scipy import stats as sps
+    from compsem import stats
 
     n = int((items["split"] == "test").sum())
-    ci = sps.binomtest(int(round(accuracy * n)), n).proportion_ci(0.90, method="wilson")
-    return {f"{key}_low90": percent(ci.low), f"{key}_high90": percent(ci.high)}
+    low, high = stats.wilson_interval(round(accuracy * n), n, 0.90)
+    return {f"{key}_low90": percent(low), f"{key}_high90": percent(high)}
 
 
 def style_audit(table: pd.DataFrame):
@@ -716,20 +716,47 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
 
 
-def training_values(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict]:
+def training_values(runs: pd.DataFrame, prefix: str, targets: dict) -> tuple[pd.DataFrame, dict]:
     """Per task, the mean accuracy over the trainings of :func:`over_trainings` with its
-    Student-t 95% interval (:func:`compsem.stats.seed_interval`) and their number: a table and
+    Student-t 95% interval (:func:`compsem.stats.seed_interval`) and their number, beside the
+    paper's SDAE (2018 Table 2): a table and
     ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``."""
     from compsem import stats
 
     rows, values = [], {}
     for task, group in runs.groupby("task", sort=False):
         mean, low, high = stats.seed_interval(group["accuracy"])
-        rows.append({"task": task, "trainings": len(group), "mean": mean, "low": low, "high": high,
+        paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
+        rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,
+                     "low": low, "high": high,
                      **{encoder: accuracy for encoder, accuracy in zip(group["encoder"], group["accuracy"], strict=True)}})
         key = f"{prefix}_{slug(task)}"
         values.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_n": len(group)})
     return pd.DataFrame(rows).set_index("task").round(1), values
+
+
+def paper_values(targets: dict) -> dict:
+    """``{probe_paper_<year>_<cell>: the paper's number}`` for every target of
+    ``data/targets/probing.json`` (key ``probe_<year>_<cell>``): the papers' numbers as glued
+    values, so that the claims' rules and the text read them from the targets file."""
+    return {f"probe_paper_{key.removeprefix('probe_')}": float(target["paper"])
+            for key, target in targets.items()}
+
+
+def regenerated_table(released: pd.DataFrame, regenerated: pd.DataFrame, encoders,
+                      targets: dict, tasks) -> pd.DataFrame:
+    """Accuracy per encoder on the released and on our regenerated 2018 sets (the MLP, no
+    control), below the paper's BOW and SDAE rows of 2018 Table 2."""
+    frames = {"released": released[released.control == "none"], "regenerated": regenerated}
+    ours = (pd.concat(frames, names=["set"]).reset_index(level=0)
+            .pivot_table(index=["encoder", "set"], columns="task", values="accuracy")
+            .loc[list(encoders)])
+    paper = pd.DataFrame(
+        [{"encoder": f"{row} (paper)", "set": "released",
+          **{t: targets[f"probe_2018_{row.lower()}_{t}"]["paper"] for t in tasks}}
+         for row in ("BOW", "SDAE")]
+    ).set_index(["encoder", "set"])
+    return pd.concat([paper, ours])[list(tasks)].round(1)
 
 
 def substitute_values(summary: pd.DataFrame, rows: dict, tasks) -> dict:

@@ -22,9 +22,6 @@ import numpy as np
 import pandas as pd
 
 BASELINES = ("bow", "random")
-
-
-BASELINES = ("bow", "random")
 """This study's model-free sentence vectors: one-hot bag of words, random vectors."""
 
 
