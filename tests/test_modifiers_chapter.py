@@ -240,17 +240,101 @@ def test_null_values_count_cells_above_and_below_the_band():
     assert values["mod_x_pair_si_cells_above_null"] == values["mod_x_pair_si_cells_below_null"] == 0
 
 
-def test_no_difference_margin_is_the_spread_of_sberts_table_1_row():
+def test_no_difference_margin_is_the_largest_spread_of_a_table_1_row():
     from compsem.modifiers import chapter as C
 
-    row = [TARGETS[f"mod_sbert_an_{c}_001t1"]["paper"] for c in ("si", "sni", "nspl", "nspr", "a")]
+    cells = ("si", "sni", "nspl", "nspr", "a")
+    row = [TARGETS[f"mod_sbert_an_{c}_001t1"]["paper"] for c in cells]
     assert row == [0.95, 0.97, 0.99, 1.0, 0.97]
+    # DPR's row (001 Table 1: 1.0 1.0 0.98 1.0 1.0) is not flat either, but spreads less
+    assert [TARGETS[f"mod_dpr_nq_an_{c}_001t1"]["paper"] for c in cells] == [1.0, 1.0, 0.98, 1.0, 1.0]
+    assert set(C.TABLE1_MODELS) >= {"sbert", "dpr_nq", "minilm", "glove"}
     margin = C.no_difference_margin(TARGETS)
     assert set(margin) == {"mod_x_margin_no_difference"}
     assert margin["mod_x_margin_no_difference"] == pytest.approx(0.05)
     changed = {k: dict(v) for k, v in TARGETS.items()}
     changed["mod_sbert_an_si_001t1"]["paper"] = 0.90
     assert C.no_difference_margin(changed)["mod_x_margin_no_difference"] == pytest.approx(0.10)
+    changed["mod_dpr_nq_an_nspl_001t1"]["paper"] = 0.80  # now DPR's row spreads most
+    assert C.no_difference_margin(changed)["mod_x_margin_no_difference"] == pytest.approx(0.20)
+
+
+def test_paper_ranking_check_finds_the_ambiguous_class_misplaced():
+    from compsem.modifiers import chapter as C
+
+    frame, values = C.paper_ranking_check(TARGETS)
+    assert len(frame) == values["mod_x_sbert_ranking_pairs"] == 10
+    wrong = frame[~frame["agrees"]]
+    # 001 Table 7, sBERT: (S-NI, A) 0.3213, (NS-Pl, A) 0.3045, (NS-Pr, A) 0.2805
+    assert set(wrong["Table 7 cell"]) == {"(S-NI, A)", "(NS-Pl, A)", "(NS-Pr, A)"}
+    assert values["mod_x_sbert_ranking_contradicted"] == 3
+    assert values["mod_x_sbert_ranking_contradicted_min_dev"] == pytest.approx(0.5 - 0.3213)
+    assert values["mod_x_sbert_ranking_contradicted_max_dev"] == pytest.approx(0.5 - 0.2805)
+    # the step the synonym margin comes from agrees: (NS-Pl, NS-Pr) 0.4899 puts NS-Pr above NS-Pl
+    step = frame[frame["Table 7 cell"] == "(NS-Pl, NS-Pr)"].iloc[0]
+    assert step["agrees"] and step["Table 7 orders"] == "NS-Pr > NS-Pl"
+    # the order the table's own cells give has no contradiction
+    _, fixed = C.paper_ranking_check(TARGETS, ranking=("S-I", "A", "S-NI", "NS-Pr", "NS-Pl"))
+    assert fixed["mod_x_sbert_ranking_contradicted"] == 0
+    assert fixed["mod_x_sbert_ranking_contradicted_min_dev"] == 0.0
+
+
+def test_synonym_counts_count_distinct_words():
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import Lexicon
+
+    adjectives = pd.DataFrame({
+        "word": ["doubtful", "questionable", "apparent", "ostensible"],
+        "cls": ["NS-Pl"] * 4,
+        "synonym": ["dubious", "Dubious", "seeming", "apparent"],  # one shared, one in the lexicon
+    })
+    counts = C.synonym_counts(Lexicon(adjectives, pd.DataFrame({"word": ["dog"]})))
+    assert counts == {"mod_x_n_synonym_entries": 8, "mod_x_n_synonyms_distinct": 3,
+                      "mod_x_n_synonyms_in_lexicon": 1, "mod_n_adjectives_with_synonyms": 6}
+
+
+@pytest.mark.parametrize(("scores", "expected"), [
+    ([0.5, 0.5, 0.5], 1.0),  # every adjective at the coin flip: no departure
+    ([0.8, 0.8, 0.8], 0.0),  # every adjective the same way off it: a departure, not p = 1
+    ([0.0, 0.0], 0.0),
+    ([0.7], float("nan")),  # one adjective: no test
+])
+def test_p_score_is_half_without_spread(scores, expected):
+    from compsem.modifiers import chapter as C
+
+    p = C.p_score_is_half(scores)
+    assert (np.isnan(p) and np.isnan(expected)) or p == expected
+
+
+def test_p_score_is_half_with_spread_is_the_t_test():
+    from scipy import stats as sps
+
+    from compsem.modifiers import chapter as C
+
+    scores = [0.6, 0.7, 0.65, 0.72]
+    assert C.p_score_is_half(scores) == pytest.approx(sps.ttest_1samp(scores, 0.5).pvalue)
+    assert C.p_score_is_half([0.4, 0.6]) == pytest.approx(1.0)  # centred on 0.5
+
+
+def test_synonym_control_p_values_of_constant_classes(toy):
+    import dataclasses
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    per_adj = np.where(labels == "S-I", 1.0, 0.5)  # S-I always closer, the rest a coin flip
+    grid = np.repeat(per_adj[:, None], 6, axis=1)
+    control = SimpleNamespace(grid=lambda: grid, per_adjective=lambda: pd.Series(per_adj))
+    constant = dataclasses.replace(run, synonym=control)
+    frame, values = C.synonym_control({"c": constant}, ["c"], lex, n_boot=20, seed=0, level=0.95)
+    p = frame.set_index("class")["p (score = 0.5)"]
+    assert p["S-I"] == 0.0 and (p.drop("S-I") == 1.0).all()
+    assert values["mod_x_syn_classes_off_half_c"] == 1  # S-I departs, after Holm too
 
 
 def test_class_spread_of_identical_classes_is_zero(toy):
@@ -323,6 +407,7 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
         "mod_x_nsdir_low_toy", "mod_x_nsdir_high_toy",
         "mod_x_si_minus_nspl_toy", "mod_x_si_minus_nspl_low_toy", "mod_x_si_minus_nspl_high_toy",
         "mod_x_si_minus_nspr_toy", "mod_x_si_minus_nspr_low_toy", "mod_x_si_minus_nspr_high_toy",
+        "mod_x_ns_top_gap_toy", "mod_x_ns_top_gap_low_toy", "mod_x_ns_top_gap_high_toy",
         "mod_x_aandrop_low_toy", "mod_x_aandrop_high_toy",
         "mod_x_aan_mean_toy", "mod_x_aan_mean_low_toy", "mod_x_aan_mean_high_toy",
     }
@@ -330,6 +415,11 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
     for other in ("nspl", "nspr"):
         assert values[f"mod_x_si_minus_{other}_toy"] == -1.0
         assert values[f"mod_x_si_minus_{other}_low_toy"] == values[f"mod_x_si_minus_{other}_high_toy"] == -1
+    # the highest other class (A, 1) minus the highest NS class (1): a tie at the top, gap 0
+    assert values["mod_x_ns_top_gap_toy"] == values["mod_x_ns_top_gap_low_toy"] == 0.0
+    only_nspr = with_outcomes(run, ns=lambda c: c == "NS-Pr")  # an NS class alone on top
+    top = C.contrast_intervals({"toy": only_nspr}, ["toy"], lex, n_boot=50, seed=0, level=0.95)
+    assert top["mod_x_ns_top_gap_toy"] == top["mod_x_ns_top_gap_high_toy"] == -1.0
     # AAN: pairs without an S-I adjective all hold, pairs with one never: a drop of exactly 1
     assert values["mod_x_aandrop_low_toy"] == values["mod_x_aandrop_high_toy"] == 1.0
     n, n_si = len(labels), int((labels == "S-I").sum())
@@ -348,10 +438,13 @@ def test_contrast_intervals_observed_values_are_the_class_scores(toy):
     ns = run.scores("ns")
     assert values["mod_x_si_minus_nspl_toy"] == pytest.approx(ns[("S-I",)] - ns[("NS-Pl",)])
     assert values["mod_x_si_minus_nspr_toy"] == pytest.approx(ns[("S-I",)] - ns[("NS-Pr",)])
+    top_other = max(ns[(c,)] for c in ("S-I", "S-NI", "A"))
+    assert values["mod_x_ns_top_gap_toy"] == pytest.approx(top_other - max(ns[("NS-Pl",)],
+                                                                             ns[("NS-Pr",)]))
     assert values["mod_x_aan_mean_toy"] == pytest.approx(run.aan["code"]["holds"].mean())
     assert not any(k.endswith("_flat") and ("aan" in k) for k in values)  # no AAN test run
     assert "mod_x_nsdir_low_flat" in values and "mod_x_si_minus_nspl_flat" in values
-    for key in ("si_minus_nspl", "si_minus_nspr", "aan_mean"):
+    for key in ("si_minus_nspl", "si_minus_nspr", "ns_top_gap", "aan_mean"):
         assert values[f"mod_x_{key}_low_toy"] <= values[f"mod_x_{key}_toy"] <= values[
             f"mod_x_{key}_high_toy"], key
     again = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)

@@ -28,7 +28,10 @@ from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
 from compsem.plotting import interval_dots
 from compsem.report import slug
-from compsem.stats import spearman
+from compsem.stats import spearman, wilson_interval
+
+NS_CLASSES = ("NS-Pl", "NS-Pr")
+"""The non-subsective classes ('NS' categories of 004 §4.2.3)."""
 
 STATUS_COLOURS = {
     "ours": "black",
@@ -137,6 +140,23 @@ def lowest_an(runs: dict) -> dict[str, float]:
 def paper_an_min(targets: dict, model: str) -> float:
     """The lowest class score the paper prints for ``model`` on the AN test."""
     return float(T.paper_row(model, "an", targets).min())
+
+
+def synonym_counts(lex: Lexicon) -> dict[str, int]:
+    """The 004 synonyms (§4.1.1 and Table 1: one synonym per adjective, "totaling 122
+    adjectives") counted from the lexicon, words compared lower-cased as embedded:
+    ``mod_x_n_synonym_entries`` (adjective and synonym entries, what the 122 count),
+    ``mod_x_n_synonyms_distinct`` (distinct synonyms), ``mod_x_n_synonyms_in_lexicon``
+    (synonyms that are adjectives of the lexicon themselves) and
+    ``mod_n_adjectives_with_synonyms`` (distinct words among adjectives and synonyms)."""
+    words = set(lex.adjectives["word"].str.lower())
+    synonyms = lex.adjectives["synonym"].dropna().str.lower()
+    return {
+        "mod_x_n_synonym_entries": len(lex.adjectives) + len(synonyms),
+        "mod_x_n_synonyms_distinct": synonyms.nunique(),
+        "mod_x_n_synonyms_in_lexicon": len(set(synonyms) & words),
+        "mod_n_adjectives_with_synonyms": len(words | set(synonyms)),
+    }
 
 
 # --------------------------------------------------------------------------- grids
@@ -356,7 +376,7 @@ def ns_intervals(
         boot = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=level)
         k = np.nansum(grid, axis=1) @ (labels[:, None] == np.array(CLASSES)[None, :])
         n = np.array([sizes[c] * len(lex.nouns) for c in CLASSES])
-        low, high = st.wilson(k, n, level)
+        low, high = wilson_interval(k, n, level)
         for i, c in enumerate(CLASSES):
             rows.append(
                 {
@@ -657,12 +677,7 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
         )
         per_adj = control.per_adjective().to_numpy()
         for c in CLASSES:
-            scores = per_adj[labels == c]
-            p = (
-                sps.ttest_1samp(scores, 0.5).pvalue
-                if np.ptp(scores) > 0
-                else float(scores[0] != 0.5)
-            )
+            p = p_score_is_half(per_adj[labels == c])
             rows.append(
                 {
                     "model": T.display_name(spec),
@@ -689,6 +704,21 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
     return frame.drop(columns="spec"), values
 
 
+def p_score_is_half(scores) -> float:
+    """p-value of "the class scores 0.5" on the synonym control (Eq. 5 with a2 = syn(a1)):
+    the one-sample t-test of the per-adjective scores against 0.5 (scipy.stats.ttest_1samp).
+    Where every adjective of the class scores the same the t statistic has no variance to
+    divide by; its limit decides: every score at 0.5 is no departure (p = 1), every score at the
+    same other value a departure of every adjective (p = 0). Fewer than two adjectives: no test
+    (NaN, which :func:`statistics.holm` leaves out of the family)."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.size < 2:
+        return float("nan")
+    if np.ptp(scores) > 0:
+        return float(sps.ttest_1samp(scores, 0.5).pvalue)
+    return 1.0 if scores[0] == 0.5 else 0.0
+
+
 # --------------------------------------------------------------------------- the claims' decision quantities
 #
 # The Findings decide each claim by the kind of claim it is (data/claims/README.md): a
@@ -698,12 +728,54 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
 # within their class (:func:`statistics.bootstrap_statistic`), the unit of the permutation tests.
 
 
+TABLE1_MODELS = tuple(m for m, info in T.PAPER_MODELS.items() if info["version"] == "001")
+"""The models of 001 Table 1 (sBERT, DistilRoBERTa, T5, DPR, LaBSE, MiniLM, GloVe, Word2Vec)."""
+
+
 def no_difference_margin(targets: dict) -> dict[str, float]:
-    """The margin of "no difference between adjective classes": the spread of the class scores
-    that 001 §4.2.1 reads as "no perceptible differences between adjective categories", sBERT's
-    row of 001 Table 1 (the only row of that table with a spread above the rounding)."""
-    row = T.paper_row("sbert", "an", targets)
-    return {"mod_x_margin_no_difference": float(row.max() - row.min())}
+    """The margin of "no difference between adjective classes": the largest spread (largest
+    minus smallest class score) of a row of 001 Table 1, the table of which 001 §4.2.1 says
+    "there is no perceptible differences between adjective categories", i.e. the largest
+    difference between classes the paper calls imperceptible. It is sBERT's row (0.95 to 1.0);
+    DPR's (0.98 to 1.0) is the only other row not flat at the printed two decimals."""
+    spreads = [T.paper_row(m, "an", targets, version="001", table=1) for m in TABLE1_MODELS]
+    spreads = [float(row.max() - row.min()) for row in spreads if row.notna().any()]
+    return {"mod_x_margin_no_difference": max(spreads)}
+
+
+SBERT_RANKING_001 = ("S-I", "S-NI", "NS-Pr", "NS-Pl", "A")
+"""001 §4.2.2: "sBERT would sort adjectives according to the following order (from more
+intersective to less intersective): S-I > S-NI > NS-Pr > NS-Pl > A"."""
+
+
+def paper_ranking_check(targets: dict, model: str = "sbert",
+                        ranking=SBERT_RANKING_001) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The ranking 001 §4.2.2 gives for ``model`` against the model's own Eq. 6 cells of 001
+    Table 7: for each of the ten pairs of classes X before Y in ``ranking``, the printed cell
+    (X, Y) (or 1 - (Y, X), the table's upper triangle, since (Y, X) = 1 - (X, Y)) orders X
+    above Y when it exceeds 0.5. Glues how many orderings the table contradicts and the least
+    and largest distance from 0.5 of the contradicting cells (``mod_x_<model>_ranking_*``)."""
+    row = T.paper_row(model, "pair", targets, version="001", table=7)
+    order = {c: i for i, c in enumerate(CLASSES)}
+    rows = []
+    for i, x in enumerate(ranking):
+        for y in ranking[i + 1:]:
+            first, second = sorted((x, y), key=order.get)
+            cell = float(row[T.cell_label((first, second))])
+            x_over_y = cell if first == x else 1.0 - cell
+            rows.append({"ranked above": x, "ranked below": y,
+                         "Table 7 cell": T.cell_label((first, second)), "printed": cell,
+                         "Table 7 orders": f"{x} > {y}" if x_over_y > 0.5 else f"{y} > {x}",
+                         "agrees": x_over_y > 0.5})
+    frame = pd.DataFrame(rows)
+    wrong = frame.loc[~frame["agrees"], "printed"]
+    dev = (wrong - 0.5).abs()
+    return frame, {
+        f"mod_x_{model}_ranking_contradicted": int(len(wrong)),
+        f"mod_x_{model}_ranking_pairs": int(len(frame)),
+        f"mod_x_{model}_ranking_contradicted_min_dev": float(dev.min()) if len(dev) else 0.0,
+        f"mod_x_{model}_ranking_contradicted_max_dev": float(dev.max()) if len(dev) else 0.0,
+    }
 
 
 def _test_matrices(run, lex: Lexicon) -> dict:
@@ -771,8 +843,11 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
     without an S-I adjective minus pairs with one, code Eq. 3; ``mod_x_aandrop_{low,high}_``),
     the non-subsectivity direction ((NS-Pl + NS-Pr) minus (S-I + S-NI), Eq. 8;
     ``mod_x_nsdir_{low,high}_``), S-I minus NS-Pl and minus NS-Pr on Eq. 8
-    (``mod_x_si_minus_{nspl,nspr}[_low,_high]_``), and the mean of all AAN phrases
-    (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``."""
+    (``mod_x_si_minus_{nspl,nspr}[_low,_high]_``), the highest subsective or ambiguous class
+    minus the highest non-subsective class on Eq. 8 (004 §4.2.3, Tables 5 and 8: "in none of
+    them the highest score belongs to a 'NS' category"; the two classes are those highest on
+    the observed scores, the interval is of their difference; ``mod_x_ns_top_gap[_low,_high]_``),
+    and the mean of all AAN phrases (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``."""
     labels = lex.adjectives["cls"].to_numpy()
     values = {}
 
@@ -793,9 +868,14 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
 
         interval("nsdir", lambda idx: mean_of(idx, ["NS-Pl", "NS-Pr"]) - mean_of(idx, ["S-I", "S-NI"]),
                  spec, observed_too=False)
-        for other in ("NS-Pl", "NS-Pr"):
+        for other in NS_CLASSES:
             interval(f"si_minus_{T.cell_slug((other,))}",
                      lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec)
+        observed = {c: mean_of(np.arange(len(labels)), [c]) for c in CLASSES}
+        top_ns = max(NS_CLASSES, key=observed.get)
+        top_other = max((c for c in CLASSES if c not in NS_CLASSES), key=observed.get)
+        interval("ns_top_gap",
+                 lambda idx, a=top_other, b=top_ns: mean_of(idx, [a]) - mean_of(idx, [b]), spec)
         if r.aan:
             S, W = st.pair_matrix(st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex))
 
