@@ -498,7 +498,7 @@ def test_finetune_paper_values_read_mpnet_only():
 
 @pytest.mark.needs_data
 def test_random_split_heldout_verdict_does_not_rest_on_the_bootstrap_seed():
-    """random-split-heldout-authors-files fails on Mean-CN's best file, whose upper bound lies
+    """random-split-heldout-mean-cn fails on Mean-CN's best file, whose upper bound lies
     about .005 below .65: at the chapter's resample count it stays below for every bootstrap seed
     tried (at 1,000 resamples the bound's SD over seeds is about .002)."""
     from compsem.data import sts3k
@@ -510,6 +510,25 @@ def test_random_split_heldout_verdict_does_not_rest_on_the_bootstrap_seed():
     highs = [bootstrap_spearman(prediction, pairs["human"].to_numpy(), heldout, n_boot=C.HELDOUT_RESAMPLES,
                                 seed=seed)[1] for seed in range(5)]
     assert max(highs) < 0.65 and np.std(highs) < 0.0015, highs
+
+
+@pytest.mark.needs_data
+def test_random_split_heldout_transformers_rests_on_a_bound_within_monte_carlo_reach():
+    """random-split-heldout-transformers is inconclusive, and its reason says that another bootstrap
+    seed can make it fail but not hold: DefSent's best upper bound lies within the Monte Carlo error
+    of .65 at the chapter's resample count, while no transformer's best lower bound comes near .65
+    for all four (SentBERT's stays far below)."""
+    from compsem.data import sts3k
+    from compsem.sts import regressors as rg
+
+    pairs = sts3k.load_pairs()
+    human = pairs["human"].to_numpy()
+    heldout = ~np.isin(np.arange(len(pairs)), rg.published_training_rows(pairs))
+    defsent = rg.published_predictions("defsent_cls_norml", "nn3", "random", 8)
+    highs = [bootstrap_spearman(defsent, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=seed)[1] for seed in range(5)]
+    assert abs(np.mean(highs) - 0.65) < 3 * max(np.std(highs), 0.0005), highs
+    sentbert = rg.published_predictions("sentbert_mpnet_norml", "nn3", "random", 8)
+    assert bootstrap_spearman(sentbert, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=0)[0] < 0.6
 
 
 @pytest.mark.needs_data

@@ -108,3 +108,25 @@ def test_tiny_cross_validation_gives_out_of_fold_predictions(minilm_dir, hf_offl
     assert out["n_folds"] == 2 and len(out["fold_wall_s"]) == 2
     assert sorted(out["predictions"].index) == list(range(len(pairs)))  # every pair predicted once
     assert set(out["rho"]) >= {"all", "adv"} and all(np.isfinite(v) for v in out["rho"].values())
+
+
+def test_centred_cosines_are_centred_over_all_rows_whichever_rows_are_scored():
+    """Both arms of a transfer comparison are centred over the sentences of every pair (the authors'
+    _norml files of Fig. 7), not over the rows each arm is scored on."""
+    from compsem.sts.similarity import pair_cosines
+
+    rng = np.random.default_rng(0)
+    pairs = _frame(40)
+    vectors = {text: rng.normal(loc=1.0, size=6) for text in [*pairs["sentence_a"], *pairs["sentence_b"]]}
+
+    class Encoder:
+        def encode(self, texts, **kwargs):
+            return np.array([vectors[t] for t in texts])
+
+    a = np.array([vectors[t] for t in pairs["sentence_a"]])
+    b = np.array([vectors[t] for t in pairs["sentence_b"]])
+    rows = np.array([1, 3, 5, 7, 9, 11])
+    raw, centred = F._predict_both(Encoder(), pairs, rows)
+    np.testing.assert_allclose(raw, pair_cosines(a, b)[rows])
+    np.testing.assert_allclose(centred, pair_cosines(a, b, standardised=True)[rows])
+    assert not np.allclose(centred, pair_cosines(a[rows], b[rows], standardised=True))  # not over the rows alone

@@ -397,8 +397,8 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     fixed) and on the seeded random split ``regressors.random_split(n, s)`` (the paper's split is
     unpublished), so the seeds carry both sources of spread. ``cv_folds > 0`` adds the paper's
     k-fold protocol for Figure 7's random-split bar (out-of-fold predictions, first seed). Returns
-    the table (one row per model, split and seed: ``rho_adv`` on the centred similarities, the
-    authors' ``_norml`` form, and the run's scalar facts) and the per-pair predictions of each
+    the table (one row per model, split and seed: ``rho_adv`` on the similarities centred over the
+    sentences of all pairs, the authors' ``_norml`` form, and the run's scalar facts) and the per-pair predictions of each
     (model, split, seed) run, for :func:`transfer_gaps`.
     """
     from compsem.sts import finetune
@@ -435,7 +435,8 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
 def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = 2000
                   ) -> pd.DataFrame:
     """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same
-    adversarial pairs (those among the random split's test rows), on the centred similarities, with
+    adversarial pairs (those among the random split's test rows), on the similarities centred over
+    the sentences of all pairs (both runs alike, :mod:`compsem.sts.finetune`), with
     its 95% paired BCa bootstrap interval over those pairs
     (:func:`compsem.stats.paired_spearman_difference`, bootstrap seed 0): the generalisation gap
     that Figure 7's two fine-tuned bars show (§5.3). One row per model and seed that has both runs:

@@ -1,4 +1,5 @@
-"""Tables and glued numbers of the chapter ``sts3k-data`` (Fodor, De Deyne & Suzuki, §3 and §5.1).
+"""Tables and glued numbers of the chapter ``sts3k-data`` (Fodor, De Deyne & Suzuki: the dataset of §4.1
+and Table 7, the ratings of §4.2 and §5.1, the modifier types of §5.4 and Figure 9).
 
 One function per thing the chapter shows; each returns a table or a dict of values to glue, so that
 the notebook stays a narrative. The ratings statistics live in :mod:`compsem.sts.ratings`, the pair
@@ -23,7 +24,7 @@ value by 0.0005 up to rounding of the float difference, and agrees."""
 
 
 def data_counts(pairs: pd.DataFrame, participants: int, ratings: np.ndarray, checks: np.ndarray) -> dict:
-    """The sizes of the data (§3): pairs, the non-adversarial and adversarial portions of the
+    """The sizes of the data (§4.1, Table 7; §4.2): pairs, the non-adversarial and adversarial portions of the
     index files (negatives apart, and the adversarial file with them), negatives, attention
     checks, ratings, participants, and the mean number of ratings per pair (checks excluded)."""
     return {
@@ -159,3 +160,22 @@ def individual_ks(ratings: np.ndarray, seed: int, within: str) -> dict:
     shuffled = rt.shuffle_within_participants(ratings, seed, within)
     statistic = stats.ks_2samp(ratings[np.isfinite(ratings)], shuffled[np.isfinite(shuffled)]).statistic
     return {"ks_individual_statistic": float(statistic)}
+
+
+def figure9_list_check(human, exclude, paper) -> dict:
+    """Which of the authors' Figure 9 row lists give the published values (§5.4, Figure 9).
+
+    The reduction ``1 - mean`` of each modifier type (:func:`compsem.sts.modifier_types.reductions`)
+    with the lists less the rows in ``exclude``, and with every row kept, against ``paper`` (the
+    figure's values, in the order of the types there): ``figure9_lists_max_difference`` and
+    ``figure9_full_lists_max_difference``, the largest absolute difference over the types, and
+    ``figure9_full_lists_types_off``, how many types lie more than :data:`PRINTED_HALF_DIGIT`
+    (half the last printed digit) off with every row kept."""
+    from compsem.sts import modifier_types as mt
+
+    paper = np.asarray(paper, dtype=float)
+    reduced = mt.reductions(human, exclude=tuple(exclude))["reduction"].to_numpy() - paper
+    full = mt.reductions(human, exclude=())["reduction"].to_numpy() - paper
+    return {"figure9_lists_max_difference": float(np.abs(reduced).max()),
+            "figure9_full_lists_max_difference": float(np.abs(full).max()),
+            "figure9_full_lists_types_off": int((np.abs(full) > PRINTED_HALF_DIGIT + FLOAT_SLACK).sum())}

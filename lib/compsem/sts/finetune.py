@@ -15,6 +15,12 @@ adversarial pairs, negatives excluded) .410.
   deleted afterwards (``output_dir=None``); the chapter keeps predictions, never weights.
 - :func:`predict`: cosine of the fine-tuned embeddings, raw or centred per feature over the
   A and B sets separately (:func:`compsem.sts.similarity.pair_cosines`).
+- Centring. :func:`evaluate_split` and :func:`cross_validate` centre over the sentences of
+  **all** rows of ``pairs`` (all 2,800 pairs in the chapter), whichever rows are scored, as the
+  authors' ``_norml`` files of Fig. 7 are (one similarity per pair of all 2,800, centred over
+  all of them): the two arms of a comparison, scored on different test rows, are then centred
+  alike. The centring reads sentences only, never a rating, so it leaks nothing of the test
+  ratings (like the PCA of §4.7, fitted on all 2,800 pairs).
 - :func:`kfold_indices`, :func:`fold_split`: the k-fold protocol's row indices (the adversarial
   and 70/15/15 random splits are :func:`compsem.sts.regressors.adversarial_split` and
   :func:`compsem.sts.regressors.random_split`).
@@ -331,9 +337,12 @@ def predict(model, pairs: pd.DataFrame, standardised: bool = False,
     return pair_cosines(a, b, standardised=standardised)
 
 
-def _predict_both(model, pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def _predict_both(model, pairs: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Raw and centred cosines of ``pairs.iloc[rows]``; the centring is over the A and B
+    sentences of **all** rows of ``pairs`` (the authors' ``_norml`` protocol, Fig. 7), so that
+    runs scored on different rows are centred alike. Sentences only: no rating enters."""
     a, b = encode_pairs(model, pairs)
-    return pair_cosines(a, b), pair_cosines(a, b, standardised=True)
+    return pair_cosines(a, b)[rows], pair_cosines(a, b, standardised=True)[rows]
 
 
 # --------------------------------------------------------------------------- splits
@@ -405,7 +414,8 @@ def evaluate_split(
 
     ``dev_fraction`` of the training rows (seeded) are held out as the dev split
     (0 = no dev, the last epoch is kept). Returns a dict: ``rho_test`` (raw cosine) and
-    ``rho_test_centred`` (centred over the test A and B sets), the same per portion in
+    ``rho_test_centred`` (the embeddings centred over the A and B sentences of all rows of
+    ``pairs``, test and training rows alike: see the module's *Centring*), the same per portion in
     ``rho_by_portion``/``rho_by_portion_centred`` (keys ``all``, ``non``, ``adv`` when
     present), the untrained model's ``rho_before``/``rho_before_centred`` (``baseline=True``),
     ``wall_s`` (fine-tuning only), ``device``, ``n_train``, ``n_dev``, ``n_test``, ``epochs``,
@@ -450,7 +460,7 @@ def _evaluate_split(model_name, pairs: pd.DataFrame, train_idx: np.ndarray, test
     out: dict[str, Any] = {"model": str(model_name), "device": device}
     if baseline:
         before = load_model(model_name, device=device)
-        raw0, cen0 = _predict_both(before, test)
+        raw0, cen0 = _predict_both(before, pairs, test_idx)
         out["rho_before"], out["rho_before_centred"] = spearman(raw0, human), spearman(cen0, human)
         del before
 
@@ -462,7 +472,7 @@ def _evaluate_split(model_name, pairs: pd.DataFrame, train_idx: np.ndarray, test
         show_progress=show_progress, history=history, **fine_tune_kwargs,
     )
     wall = time.perf_counter() - t0
-    raw, cen = _predict_both(tuned, test)
+    raw, cen = _predict_both(tuned, pairs, test_idx)
     info = getattr(tuned, "compsem_finetune", {})
     predictions = pd.DataFrame({"human": human, "sim": raw, "sim_centred": cen},
                                index=test.index)
@@ -617,9 +627,9 @@ def cross_validate(
     over the rows those folds cover). Returns ``rho`` and ``rho_centred`` (dicts over
     ``all``/``non``/``adv`` of the out-of-fold predictions; Fig. 7 reads ``adv``),
     ``predictions`` (out-of-fold, ``fold`` column), ``fold_wall_s``, ``fold_rho`` (per-fold raw
-    rho on the whole test fold), ``wall_s``, ``device`` and ``n_folds``. The centred
-    similarities are centred within each test fold (each fold has its own model), so
-    ``rho_centred`` pools per-fold centrings.
+    rho on the whole test fold), ``wall_s``, ``device`` and ``n_folds``. Each fold's model
+    centres its embeddings over all rows of ``pairs`` before its test fold is scored (the
+    module's *Centring*), so ``rho_centred`` pools folds centred over the same sentences.
 
     Cost: 10 folds x ~570 steps; on 2 CPU cores about 35 min for MiniLM and 5-6 h for MPNet.
     """

@@ -16,10 +16,10 @@ What reproduces the paper (checked against the released data; details in each do
   participant's ratings have been shuffled across pairs. Individual ratings cannot be what was
   compared (a within-participant shuffle leaves their distribution unchanged, D = 0); per-pair
   means can: averaging ~20 shuffled ratings pulls every pair towards the grand mean. D varies
-  with the shuffle: 0.306 +/- 0.003 when a participant's ratings are permuted among the pairs
-  they rated, 0.315 +/- 0.003 when the whole column (NaNs included) is permuted; the paper's
-  p = 4.3e-119 corresponds to D = 0.3096 at n = m = 2,800. Which of the two the authors drew
-  cannot be told from one draw; both agree with the paper within 0.01 in D.
+  with the shuffle, and with what is shuffled: a participant's ratings permuted among the pairs
+  they rated, or the whole column (NaNs included); the chapter ``sts3k-data`` gives its mean and
+  SD over shuffle seeds for both (Errata). The paper's p = 4.3e-119 corresponds to D = 0.3096 at
+  n = m = 2,800; which way the authors shuffled cannot be told from one draw.
 - The average per-pair SD (§5.1: 0.216) is *not* reproduced exactly by any simple variant:
   ``ddof=0`` gives 0.2115 (all pairs; 0.2120 without checks; this equals the xlsx ``Std``
   column / 6), ``ddof=1`` gives 0.2171 (0.2176 without checks). ``ddof=1`` is the default here
@@ -124,11 +124,11 @@ def ks_against_shuffled(
     Paper: p = 4.3e-119 (log10 p = -118.37); authors' notebook: D = 0.310. The comparison that
     gives D ~ 0.31 is per-pair *means* (the 2,800 normalised means) against the per-pair means
     after :func:`shuffle_within_participants`. Individual ratings give D = 0 (a shuffle within
-    participants does not change their distribution). D depends on the shuffle: over seeds,
-    ``within="rated"`` gives D = 0.306 +/- 0.003 (log10 p about -115 +/- 2.5) and
-    ``within="column"`` 0.315 +/- 0.003; excluding the checks changes D by < 0.001. The paper's
-    single draw (D = 0.310) lies between the two; at n = m = 2,800 its p corresponds to
-    D = 0.3096. Returns ``statistic`` (D), ``pvalue``, ``log10_pvalue`` and ``n``.
+    participants does not change their distribution). D depends on the shuffle, and is lower
+    with ``within="rated"`` than with ``within="column"``; the chapter ``sts3k-data`` gives its
+    mean and SD over seeds for both (Errata), between which the paper's single draw lies. At
+    n = m = 2,800 the paper's p corresponds to D = 0.3096. Returns ``statistic`` (D),
+    ``pvalue``, ``log10_pvalue`` and ``n``.
     """
     r = _as_array(ratings)
     keep = ~check_mask(r) if exclude_checks else np.ones(len(r), dtype=bool)

@@ -76,7 +76,8 @@ SPLIT_KEYS = ("train", "dev", "test")
 
 # --------------------------------------------------------------------------- regressors
 def make_regressor(name: str, seed: int = 1, max_iter: int = 500):
-    """A fresh, unfitted regressor for ``name`` in :data:`REGRESSORS` (§3.7 a).
+    """A fresh, unfitted regressor for ``name`` in :data:`REGRESSORS` (§4.7, Table 8: reg to
+    nn3; nn4 and nn5 are the authors' code only).
 
     ``reg`` -> ``LinearRegression()``; ``nnK`` -> ``MLPRegressor(hidden_layer_sizes=...,
     random_state=seed, max_iter=max_iter)`` with all other sklearn defaults (adam, relu,
@@ -100,7 +101,8 @@ def n_weights(name: str, n_features: int) -> int:
     This is how Table 8 and Table 10 count "parameters" (``sum(w.size for w in coefs_)``; for
     ``reg`` the ``n_features`` coefficients). 8 inputs: reg 8, nn1 90, nn2 1,090, nn3 11,810,
     nn4 119,010, nn5 1,109,110. 1,536 inputs (SentBERT, 2 x 768): reg 1,536, nn1 15,370,
-    nn3 164,510, nn4 1,647,010, i.e. Table 10's 1.536 / 1.537 / 1.647 / 1.647 x 10^3..10^6.
+    nn3 164,610, nn4 1,647,010, against Table 10's 1.536 / 1.537 / 1.647 / 1.647 x 10^3..10^6 (the
+    nn3 cell prints one unit of the last digit above its count, 1.646).
     """
     if name not in REGRESSORS:
         raise ValueError(f"regressor must be one of {list(REGRESSORS)}, not {name!r}")
@@ -355,6 +357,21 @@ def _fit(x: np.ndarray, y: np.ndarray, train: np.ndarray, regressor, seed: int, 
         model.fit(x[train], y[train])
         pred = model.predict(x)
     return np.asarray(pred, dtype=float).ravel()
+
+
+def grid_predictions(feature_sets: Mapping[str, np.ndarray], human, split: Mapping[str, np.ndarray],
+                     regressors: Iterable[str], seed: int = 1, max_iter: int = 500, n_threads: int | None = 1,
+                     cache: bool = True, n_jobs: int | None = 1) -> dict[tuple[str, str], np.ndarray]:
+    """The predictions for all rows of every feature set x regressor fitted on ``split["train"]``
+    (:func:`fit_predict` for each cell): ``{(feature set, regressor): predictions}``. The fits
+    are those of :func:`evaluate_grid` with the same arguments, read back from the fit cache
+    where it ran first (Figure 6, §5.3)."""
+    y = _human(human)
+    train = _checked(dict(split), len(y))["train"]
+    cells = [(f, r) for f in feature_sets for r in regressors]
+    fits = _fit_many([(np.asarray(feature_sets[f], dtype=float), y, train, r) for f, r in cells], seed, max_iter,
+                     n_threads, cache, n_jobs)
+    return {cell: pred for cell, (pred, _) in zip(cells, fits, strict=True)}
 
 
 def _rho(pred: np.ndarray, y: np.ndarray, idx: np.ndarray) -> float:

@@ -1,11 +1,13 @@
-"""The regressors of §4.7 and §5.3 (Table 8, Figures 6 and 11) over seeds, and the t-intervals over seeds
-that the claims on them are decided by.
+"""The regressors of §4.7 and §5.3 (Table 8, Figures 6 and 11) over seeds, and the intervals that
+the claims on them are decided by.
 
 The adversarial split is fixed, but an MLP's fit depends on its random initialisation
 (``random_state``, 1 in the authors' code): a claim about what a feature set can learn is a
 claim about every initialisation, so :func:`adversarial_over_seeds` fits each regressor with
 several seeds and :func:`over_seeds` summarises them (mean, 95% t-interval, and the 90% interval
-of an equivalence test, two one-sided tests at 5%).
+of an equivalence test, two one-sided tests at 5%). Those intervals hold the test pairs fixed;
+:func:`pairs_and_seeds_intervals` adds the sampling of the test pairs (a bootstrap over pairs and
+seeds), so that linear regression, which has no seed, gets an interval too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from compsem import report
+from compsem import stats as cstats
 from compsem.sts import regressors as rg
 
 
@@ -40,18 +43,22 @@ def adversarial_over_seeds(features: dict, human, split, regressors: Sequence[st
 def over_seeds(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict[str, float]]:
     """Per feature set and regressor, the mean test rho over the seeds of ``runs`` and its
     t-intervals: ``(table, values)`` with ``values`` holding
-    ``<prefix>_<features>_<regressor>_mean``, ``_ci_low``/``_ci_high`` (95%) and
-    ``_ci90_low``/``_ci90_high``, and ``<prefix>_collapsed``, the number of fits whose
-    predictions were all equal (no rank correlation: left out of their cell's mean). Linear
-    regression has no seed: its interval has no width."""
-    table = runs.groupby(["features", "regressor"], sort=False)["rho_test"].agg(
-        ["mean", "std", "count"])
+    ``<prefix>_<features>_<regressor>_mean``, ``_ci_low``/``_ci_high`` (95%),
+    ``_ci90_low``/``_ci90_high`` and ``_collapsed``, the number of that cell's fits whose
+    predictions were all equal (no rank correlation: left out of the cell's mean and interval),
+    and ``<prefix>_collapsed``, their number over all cells. The table has the columns ``mean``,
+    ``std``, ``count`` (the fits that entered the mean) and ``collapsed``. Linear regression has
+    no seed: its interval has no width."""
+    grouped = runs.groupby(["features", "regressor"], sort=False)["rho_test"]
+    table = grouped.agg(["mean", "std", "count"])
+    table["collapsed"] = grouped.size() - table["count"]
     values: dict[str, float] = {}
-    for (name, regressor), (mean, sd, n) in table.iterrows():
+    for (name, regressor), (mean, sd, n, collapsed) in table.iterrows():
         if n == 0:  # every seed collapsed: no rank correlation to report
             continue
         key = f"{prefix}_{report.slug(name)}_{regressor}"
         values[f"{key}_mean"] = float(mean)
+        values[f"{key}_collapsed"] = int(collapsed)
         sd = 0.0 if regressor == "reg" else sd
         if n > 1:
             for level, suffix in ((0.95, ""), (0.90, "90")):
@@ -59,3 +66,49 @@ def over_seeds(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict[str,
                 values[f"{key}_ci{suffix}_low"], values[f"{key}_ci{suffix}_high"] = low, high
     values[f"{prefix}_collapsed"] = int(runs["rho_test"].isna().sum())
     return table, values
+
+
+def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence[str], seeds: Sequence[int],
+                              prefix: str, n_resamples: int = cstats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                              n_jobs: int = 1) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The mean test rho over MLP seeds (as :func:`over_seeds`) with a percentile bootstrap
+    interval that resamples the test pairs as well as the seeds (not in the paper; §5.3 and
+    Figure 6 give one fit per cell on one set of test pairs).
+
+    The fits are those of :func:`adversarial_over_seeds` (read back from the fit cache where it
+    ran first). Each of ``n_resamples`` resamples draws the test pairs with replacement and,
+    independently, the cell's seeds with replacement, and takes the mean over the drawn seeds of
+    Spearman's rho on the drawn pairs (:func:`compsem.stats.spearman_of_resamples`, ties at
+    :data:`compsem.stats.TIE_DECIMALS` decimals): a two-level bootstrap of a crossed design,
+    every seed scoring every pair. For linear regression, which has no seed, it is the bootstrap
+    over pairs of its one fit. A collapsed fit (all predictions equal) is left out, as in :func:`over_seeds`.
+    The pairs of resample ``b`` are the same in every cell (``numpy.random.default_rng(seed)``).
+
+    Returns ``(table, values)``: ``values`` holds ``<prefix>_<features>_<regressor>_ci_low`` /
+    ``_ci_high`` (95%) and ``_ci90_low`` / ``_ci90_high`` (the interval of an equivalence test);
+    the table one row per cell with ``mean``, ``n_seeds`` and the four bounds."""
+    y = np.asarray(human, dtype=float).ravel()
+    test = np.asarray(split["test"], dtype=int)
+    h = cstats.tie_values(y[test])
+    idx = np.random.default_rng(seed).integers(0, len(test), size=(n_resamples, len(test)))
+    fits = {s: rg.grid_predictions(features, y, split, regressors, seed=s, n_jobs=n_jobs) for s in seeds}
+    rows, values = [], {}
+    for name in features:
+        for regressor in regressors:
+            used = seeds[:1] if rg.REGRESSORS.get(regressor) is None else seeds  # reg: one fit, no seed
+            preds = [fits[s][(name, regressor)][test] for s in used]
+            preds = [cstats.tie_values(p) for p in preds if np.ptp(p) > 0]
+            if not preds:
+                continue
+            rhos = np.stack([cstats.spearman_of_resamples(p, h, idx) for p in preds])  # seeds x resamples
+            picks = np.random.default_rng([seed, len(preds)]).integers(0, len(preds), size=(n_resamples, len(preds)))
+            boot = np.take_along_axis(rhos.T, picks, axis=1).mean(axis=1)
+            row = {"features": name, "regressor": regressor, "n_seeds": len(preds),
+                   "mean": float(np.mean([cstats.spearman(p, h) for p in preds]))}
+            for level, suffix in ((0.95, ""), (0.90, "90")):
+                low, high = np.percentile(boot, [50 * (1 - level), 50 * (1 + level)])
+                row[f"ci{suffix}_low"], row[f"ci{suffix}_high"] = float(low), float(high)
+            rows.append(row)
+            key = f"{prefix}_{report.slug(name)}_{regressor}"
+            values |= {f"{key}_{bound}": row[bound] for bound in ("ci_low", "ci_high", "ci90_low", "ci90_high")}
+    return pd.DataFrame(rows).set_index(["features", "regressor"]), values
