@@ -365,6 +365,29 @@ def test_lexicon_sizes_count_all_splits_less_the_exposure_items():
     assert table.loc["verbs", "the exposure items"] == "help"
 
 
+def test_sampled_lexicon_sizes_count_the_in_distribution_rows_of_train_dev_and_test():
+    """Section 4.4.3: train, dev and test are sampled from the grammar; gen comes from separate
+    grammars and the primitives and exposure rows are added apart, so they do not count."""
+    train = pd.concat([rows(SMILED, ROLLED), rows(NOUN_PRIMITIVE, case="primitive"),
+                       rows(HELPED, case="exposure_example_obj_common")], ignore_index=True)
+    splits = {"train": train, "dev": rows(ATE_BESIDE_GIRL), "test": rows(),
+              "gen": rows(FORWARDED_DO, case="subj_to_obj_proper")}
+    split_forms = {name: parsed(frame.target) for name, frame in splits.items()}
+    assert chapter.sampled_lexicon_sizes(splits, split_forms) == {
+        "cogsdata_lex_sampled_common_nouns": 3,  # box, girl (train), cake (dev); not ball, tv
+        "cogsdata_lex_sampled_proper_nouns": 2,  # Gabriel, Emma; not William, Charlie
+        "cogsdata_lex_sampled_verbs": 3,  # smile, roll, eat; not help, forward
+    }
+
+
+def test_verb_types_count_the_listed_types_with_verbs():
+    lexicon = tiny_lexicon()
+    expected = sum(bool(lexicon.verbs_of(c)) for c in VERB_CLASSES if c != "infinitive")
+    assert chapter.verb_types(lexicon) == expected
+    assert "infinitive" not in chapter.TEXT_VERB_TYPES
+    assert len(chapter.TEXT_VERB_TYPES) == len(VERB_CLASSES) - 1
+
+
 def test_verbs_by_class_and_irregular_verbs():
     lexicon = tiny_lexicon()
     table = chapter.verbs_by_class(lexicon, shown=1)
@@ -451,6 +474,17 @@ def test_stated_frame_values_are_what_the_generator_uses():
     ] == pytest.approx(1.0)
     assert all(w == pytest.approx(values["cogsdata_stated_frame_weight"])
                for f, w in weights.items() if f != "cp")  # fmt: skip
+    assert values["cogsdata_stated_cp_weight"] == pytest.approx(weights["cp"])
+
+
+def test_paper_values_quote_every_target_under_its_own_name():
+    from compsem.targets import load_targets
+
+    targets = load_targets("cogs-data")
+    values = chapter.paper_values()
+    assert len(values) == len(targets)
+    assert values["cogsdata_paper_lex_verbs"] == targets["cogsdata_lex_verbs"]["paper"]
+    assert isinstance(values["cogsdata_paper_n_train"], int)
 
 
 def test_generator_config_reads_the_chapter_parameters():
@@ -518,6 +552,12 @@ def test_construction_values_and_max_difference():
     assert chapter.generated_gap_values(generated) == {
         "cogsdata_generated_subject_nmod": 0, "cogsdata_generated_max_depth": 100
     }  # fmt: skip
+
+
+def test_construction_gap_is_the_relative_difference_of_one_rate():
+    rates = pd.DataFrame({"ratio": [1.25, 0.9]}, index=["ccomp (two or more)", "xcomp"])
+    assert chapter.construction_gap(rates, "ccomp (two or more)") == pytest.approx(0.25)
+    assert chapter.construction_gap(rates, "xcomp") == pytest.approx(0.1)
 
 
 def test_depth_values():
@@ -599,6 +639,14 @@ def test_structural_examples_text():
     assert chapter.structural_examples(gen, held=("subj_to_obj_common",)) == ""
 
 
+def test_changelog_fixed_examples_reads_the_readme_entry():
+    readme = ("## **Changelog**\n2022/09/13: Fixed semantic roles of 50 examples in the "
+              "generalization set. Affected subset is ...\n")
+    assert chapter.changelog_fixed_examples(readme) == 50
+    with pytest.raises(ValueError, match="no changelog entry"):
+        chapter.changelog_fixed_examples("# COGS\n")
+
+
 def test_fixed_2022_rows_counts_pp_modified_animate_unaccusative_subjects(interpreter):
     table_on_girl = ("A table on the girl rolled .", "")
     gen = pd.concat(
@@ -672,6 +720,33 @@ def test_released_lexicon_counted_like_the_dissertation(released):
     assert table["train sentences"].to_dict() == {
         "common_nouns": 405, "proper_nouns": 102, "verbs": 133
     }  # fmt: skip
+
+
+@pytest.mark.needs_data
+def test_released_sampled_sentences_attest_more_verbs_than_the_text(released):
+    """Kim 2021, Section 4.4.1 says 113 verbs; the sentences sampled from its grammar (the
+    in-distribution rows of train, dev and test, Section 4.4.3) attest 127 verb lemmas, and none
+    of the exposure verbs (claim verb-count)."""
+    splits, _, _ = released
+    split_forms = {name: parsed(frame.target) for name, frame in splits.items()}
+    assert chapter.sampled_lexicon_sizes(splits, split_forms)["cogsdata_lex_sampled_verbs"] == 127
+
+
+@pytest.mark.needs_data
+def test_released_cobra_and_hippo_exposures_and_the_changelog(released):
+    """The exposure examples of the cobra and hippo cases: hippo's is embedded in a CP, cobra's
+    is a main clause; upstream's changelog says 50 examples were fixed in 2022, we count 51."""
+    from compsem.cogs.lexicon import load_lexicon
+    from compsem.data import cogs
+
+    splits, exposure_1, _ = released
+    exposures = chapter.embedded_case_exposures(splits["train"], exposure_1)
+    assert exposures.embedded.to_dict() == {"hippo": True, "cobra": False}
+    assert chapter.embedded_exposure_values(exposures) == {
+        "cogsdata_cobra_hippo_exposure_rows": 2, "cogsdata_cobra_hippo_exposure_embedded": 1
+    }  # fmt: skip
+    assert chapter.changelog_fixed_examples(cogs.load_readme()) == 50
+    assert chapter.fixed_2022_rows(splits["gen"], Interpreter(load_lexicon())) == 51
 
 
 @pytest.mark.needs_data

@@ -146,3 +146,30 @@ def test_scorecard_says_it_computed_with_the_chapters_numerics(tmp_path):
     assert done.returncode == 0, done.stderr
     expected = "avx2-cnr" if determinism.KERNEL_ENV else determinism.numerics()
     assert f"(numerics {expected})" in done.stdout
+
+
+def test_study_spec_scores_word_vector_models_as_the_chapters_do():
+    from compsem.scorecard.specs import study_spec
+
+    assert study_spec("glove50") == "mean:glove50"
+    assert study_spec("spacy-md") == "mean:spacy-md"
+    for spec in ("minilm", "mpnet:layer6", "mean:glove50", "overlap", "sdae"):
+        assert study_spec(spec) == spec
+
+
+@pytest.mark.needs_data
+def test_sts_battery_scores_as_sts3k_models():
+    """A word-vector model's STS cells are those of its Mean composition, unstandardised (the
+    rows sts3k-models recomputes as mean:<vectors>); a sentence encoder's are on standardised
+    embeddings (the chapter's (std) rows)."""
+    from compsem.data import sts3k
+    from compsem.scorecard import sts
+    from compsem.sts import scoring
+
+    pairs = sts3k.load_pairs().head(200)
+    np.testing.assert_array_equal(
+        sts.similarities("glove50", pairs),
+        scoring.pair_similarities("mean:glove50", pairs, show_progress=False))
+    rows = pd.DataFrame(sts.rows("glove50", subset=True, n_boot=20))
+    same = pd.DataFrame(sts.rows("mean:glove50", subset=True, n_boot=20))
+    pd.testing.assert_frame_equal(rows, same)

@@ -129,3 +129,58 @@ def test_rank_agreement_reads_scores_equal_but_for_rounding_as_ties():
     exact = synthesis.rank_agreement(card(a_exact, b), "A", "B", n_boot=200)
     noisy = synthesis.rank_agreement(card(a_noisy, b), "A", "B", n_boot=200)
     assert noisy == exact
+
+
+def test_glue_values_give_each_agreement_the_critical_rho_of_its_n():
+    table = card([0.1, 0.2, 0.3, 0.5, 0.4], [60.0, 70.0, 80.0, 90.0, 75.0],
+                 "STS3k within Negative", "Negation accuracy")
+    values = synthesis.glue_values(table, synthesis.agreement_table(table, n_boot=50))
+    key = "syn_agree_sts3k_within_negative_vs_negation_accuracy"
+    assert values[f"{key}_n"] == 5
+    assert values[f"{key}_critical"] == pytest.approx(synthesis.critical_rho(5))
+
+
+def test_expected_distinct_encoders_in_a_resample():
+    assert synthesis.expected_distinct(1) == pytest.approx(1.0)
+    assert synthesis.expected_distinct(5) == pytest.approx(5 * (1 - 0.8**5))
+    assert synthesis.expected_distinct(6) == pytest.approx(4.0, abs=0.01)
+    with pytest.raises(ValueError):
+        synthesis.expected_distinct(0)
+
+
+def test_difference_values_name_each_pair():
+    differences = pd.DataFrame({"model_a": ["mpnet"], "model_b": ["spacy-md"], "rho_a": [0.5],
+                                "rho_b": [0.3], "difference": [0.2], "low": [0.1], "high": [0.3],
+                                "n": [500]})
+    assert synthesis.difference_values(differences, "swap2") == {
+        "syn_swap2_diff_mpnet_minus_spacy_md": 0.2,
+        "syn_swap2_diff_mpnet_minus_spacy_md_low": 0.1,
+        "syn_swap2_diff_mpnet_minus_spacy_md_high": 0.3,
+    }
+
+
+@pytest.mark.needs_data
+def test_paired_within_differences_on_the_same_pairs():
+    """The difference of two encoders' within-Swap-2 rho equals the difference of the
+    scorecard's within-type rhos, and its paired interval contains it; an encoder not scored on
+    the measure is left out, and an empty group gives an empty table."""
+    from compsem import scorecard
+
+    table = scorecard.run("glove50", ["sts"], subset=True, progress=False, n_boot=50)
+    table = pd.concat([table, scorecard.run("overlap", ["sts"], subset=True, progress=False,
+                                            n_boot=50)], ignore_index=True)
+    out = synthesis.paired_within_differences(table, ["glove50", "minilm"], ["overlap"],
+                                              n_boot=200)
+    assert list(out["model_a"]) == ["glove50"] and list(out["model_b"]) == ["overlap"]
+    rho = table[table.measure == "STS3k within Swap-2"].set_index("model")["value"]
+    row = out.iloc[0]
+    assert row["difference"] == pytest.approx(rho["glove50"] - rho["overlap"])
+    assert row["low"] <= row["difference"] <= row["high"]
+    assert synthesis.paired_within_differences(table, ["minilm"], ["overlap"]).empty
+
+
+@pytest.mark.needs_data
+def test_left_out_sizes_count_what_the_subsets_skip():
+    sizes = synthesis.left_out_sizes()
+    assert sizes["syn_left_out_sts_sentences"] > 10_000  # SICK and STR-2022
+    assert sizes["syn_left_out_aan_strings"] > 40_000  # the AAN test's strings

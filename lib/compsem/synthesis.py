@@ -23,6 +23,7 @@ encoders holds about 4 distinct ones). The chapter says so and shows the numbers
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import warnings
@@ -368,6 +369,95 @@ def overview_figure(table: pd.DataFrame, measures=None, labels: dict | None = No
     return fig
 
 
+def expected_distinct(n: int) -> float:
+    """The expected number of distinct encoders in a bootstrap resample of ``n`` encoders drawn
+    with replacement, n (1 - (1 - 1/n)^n) (about 0.63 n): how coarse the bootstrap over encoders
+    of :func:`rank_agreement` is."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, not {n}")
+    return float(n * (1 - (1 - 1 / n) ** n))
+
+
+def left_out_sizes() -> dict:
+    """What the batteries leave out when they run on their subsets (``subset=True``), per
+    encoder: ``syn_left_out_sts_sentences``, the distinct sentences of the STS datasets beyond
+    the subset's (:data:`compsem.scorecard.sts.FULL` less :data:`~compsem.scorecard.sts.SUBSET`:
+    SICK and STR-2022), and ``syn_left_out_aan_strings``, the strings the AAN test adds to the
+    modifier battery (:func:`compsem.modifiers.phrases.strings_needed` with and without the AAN
+    phrases)."""
+    from compsem.data import sts_benchmarks as sb
+    from compsem.modifiers import lexicon, phrases
+    from compsem.scorecard import sts as sts_battery
+
+    sentences = 0
+    for name in sts_battery.FULL:
+        if name not in sts_battery.SUBSET:
+            frame = sb.load_dataset(name)
+            sentences += len(set(frame["sentence_a"]) | set(frame["sentence_b"]))
+    lex = lexicon.load()
+    aan = len(phrases.strings_needed(lex, phrases.generate(lex, max_words=3)))
+    an = len(phrases.strings_needed(lex, phrases.generate(lex, max_words=2)))
+    return {"syn_left_out_sts_sentences": sentences, "syn_left_out_aan_strings": aan - an}
+
+
+def paired_within_differences(table: pd.DataFrame, models_a, models_b, category: str = "Swap-2",
+                              n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+                              device: str = "auto", batch_size: int = 64) -> pd.DataFrame:
+    """Within one Figure 8 category of STS3k (Fodor et al. 2025, §5.4): for every encoder ``a``
+    of ``models_a`` and ``b`` of ``models_b`` scored on ``STS3k within <category>`` in ``table``,
+    rho(a) - rho(b) with the human ratings over the category's pairs, and its paired bootstrap
+    interval at ``level`` (:func:`compsem.stats.paired_spearman_difference`, BCa, ``n_boot``
+    resamples of the pairs, both encoders resampled together: they are scored on the same pairs,
+    so two separate intervals would ignore what their errors share; the rule of
+    ``data/claims/README.md`` for "A beats B"). The similarities are the STS battery's
+    (:func:`compsem.scorecard.sts.similarities`), the pair types those of
+    :func:`compsem.sts.pair_types.reconstruct_pair_types`, as in the scorecard's within-type rho.
+    One row per (a, b): ``model_a``, ``model_b``, ``rho_a``, ``rho_b``, ``difference``, ``low``,
+    ``high``, ``n`` (pairs); empty when either group has no encoder scored there."""
+    from compsem.data import sts3k
+    from compsem.scorecard import sts as sts_battery
+    from compsem.stats import paired_spearman_difference
+    from compsem.sts import pair_types, structure
+
+    scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
+    group_a = [m for m in dict.fromkeys(models_a) if m in scored]
+    group_b = [m for m in dict.fromkeys(models_b) if m in scored]
+    columns = ["model_a", "model_b", "rho_a", "rho_b", "difference", "low", "high", "n"]
+    if not group_a or not group_b:
+        return pd.DataFrame(columns=columns)
+    pairs = sts3k.load_pairs()
+    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
+    mask = structure.figure8_category(labels).to_numpy() == category
+    human = pairs["human"].to_numpy()
+    sims = {m: sts_battery.similarities(m, pairs, seed=seed, device=device, batch_size=batch_size)
+            for m in [*group_a, *group_b]}
+    rows = []
+    with warnings.catch_warnings():  # resamples in which a model's scores are constant
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        for a in group_a:
+            for b in group_b:
+                d = paired_spearman_difference(sims[a], sims[b], human, mask=mask,
+                                               n_resamples=n_boot, seed=seed, level=level)
+                rows.append({"model_a": a, "model_b": b, "rho_a": d["rho_a"], "rho_b": d["rho_b"],
+                             "difference": d["difference"], "low": d["ci_low"],
+                             "high": d["ci_high"], "n": d["n"]})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def difference_values(differences: pd.DataFrame, name: str, prefix: str = "syn") -> dict:
+    """:func:`paired_within_differences` glued: ``<prefix>_<name>_diff_<a>_minus_<b>`` and its
+    ``_low``/``_high`` (names through :func:`compsem.report.slug`)."""
+    from compsem.report import slug
+
+    out = {}
+    for r in differences.itertuples():
+        base = f"{prefix}_{name}_diff_{slug(r.model_a)}_minus_{slug(r.model_b)}"
+        out |= {base: float(r.difference), f"{base}_low": float(r.low),
+                f"{base}_high": float(r.high)}
+    return out
+
+
 HEADLINE_MEASURES = ("STS3k-all", "STS3k-non", "STS3k-adv")
 """Measures glued beside those of :data:`PHENOMENA`: the Table 9 columns of STS3k."""
 
@@ -376,7 +466,9 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
     """The numbers the chapter glues: every measure of :data:`PHENOMENA` and
     :data:`HEADLINE_MEASURES` per encoder
     (``<prefix>_<measure>_<model>`` and its ``_low``/``_high``) and every rank agreement
-    (``<prefix>_agree_<measure a>_vs_<measure b>_rho``/``_tau``/``_low``/``_high``/``_p``/``_n``);
+    (``<prefix>_agree_<measure a>_vs_<measure b>_rho``/``_tau``/``_low``/``_high``/``_p``/``_n``,
+    and ``_critical``, the :func:`critical_rho` of its n encoders where there is one, n up to
+    :data:`MAX_EXACT`);
     names through :func:`compsem.report.slug`. NaN values are left out."""
     from compsem.report import slug
 
@@ -394,4 +486,13 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
             v = getattr(r, suffix)
             if not (isinstance(v, float) and math.isnan(v)):
                 out[f"{base}_{suffix}"] = int(v) if suffix == "n" else float(v)
+        if 3 <= int(r.n) <= MAX_EXACT:  # the smallest rho its n encoders can tell from chance
+            critical = _critical_rho(int(r.n))
+            if not math.isnan(critical):  # none at all below 5 encoders
+                out[f"{base}_critical"] = critical
     return out
+
+
+@functools.cache
+def _critical_rho(n: int) -> float:
+    return critical_rho(n)

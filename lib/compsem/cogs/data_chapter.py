@@ -11,6 +11,7 @@ narrative. The statistics themselves live in :mod:`compsem.cogs.corpus`, the log
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -359,6 +360,35 @@ def lexicon_sizes(split_forms: dict[str, Iterable[lf.LogicalForm]], items: dict[
     }
 
 
+def sampled_lexicon_sizes(splits: dict[str, pd.DataFrame],
+                          split_forms: dict[str, Iterable[lf.LogicalForm]]) -> dict:
+    """The words of the sentences sampled from the grammar itself: the ``in_distribution`` rows
+    of train, dev and test (Section 4.4.3: "We sampled 30,000 distinct sentences from our PCFG";
+    the gen sets "were sampled from separate PCFGs", the primitives and exposure examples were
+    added apart). Whatever they attest, the grammar of Section 4.4.1 has, so their verb lemmas
+    bound its verb count from below (``cogsdata_lex_sampled_<kind>``, :data:`LEXICON_KINDS`).
+    ``split_forms`` are the parsed targets of ``splits``, row for row."""
+    sampled = []
+    for name in ("train", "dev", "test"):
+        cases = splits[name].case.to_numpy()
+        sampled += [f for f, c in zip(split_forms[name], cases, strict=True)
+                    if c == "in_distribution"]
+    words = _union(sampled)
+    return {f"cogsdata_lex_sampled_{kind}": len(words[kind]) for kind in LEXICON_KINDS}
+
+
+TEXT_VERB_TYPES = tuple(c for c in VERB_CLASSES if c != "infinitive")
+"""The verb classes of :data:`compsem.cogs.lexicon.VERB_CLASSES` that are the verb types
+Section 4.4.1 lists (*eat*, *find*, *try*, *say*, *freeze*, *sleep*, *give*); ``infinitive`` is a
+verb form, not a type."""
+
+
+def verb_types(derived: Lexicon) -> int:
+    """How many of the verb types of Section 4.4.1 (:data:`TEXT_VERB_TYPES`) the lexicon derived
+    from train has verbs of: the count beside the text's "6 verb types"."""
+    return sum(bool(derived.verbs_of(c)) for c in TEXT_VERB_TYPES)
+
+
 def lexicon_size_table(split_forms: dict[str, Iterable[lf.LogicalForm]],
                        items: dict[str, set[str]]) -> pd.DataFrame:
     """Per kind (:data:`LEXICON_KINDS`): the words of the training sentences, of the sentences
@@ -500,12 +530,13 @@ def stated_frame_values() -> dict:
     """What the dissertation's frame scheme (Section 4.4.1: "about 5%" per frame, "about 8%" for
     CP embedding) comes to on our grammar's frames
     (:func:`compsem.cogs.grammar.dissertation_frame_weights`): the number of frames other than CP
-    embedding and the probability each gets."""
+    embedding, the probability each gets, and the probability of CP embedding."""
     weights = grammar.dissertation_frame_weights()
     others = [w for frame, w in weights.items() if frame != "cp"]
     return {
         "cogsdata_stated_frames_non_cp": len(others),
         "cogsdata_stated_frame_weight": float(others[0]),
+        "cogsdata_stated_cp_weight": float(weights["cp"]),
     }
 
 
@@ -638,6 +669,12 @@ def construction_rate_table(released: pd.Series, generated: pd.Series,
     return pd.DataFrame(rows).set_index("construction")
 
 
+def construction_gap(rates: pd.DataFrame, construction: str) -> float:
+    """|ratio - 1| of one construction in :func:`construction_rate_table`: how far the
+    generator's rate of it lies from the released one, relatively."""
+    return float(abs(rates.loc[construction, "ratio"] - 1))
+
+
 def generated_gap_values(generated: pd.Series) -> dict:
     """The structural gaps of Table 4-1 in generated training rows (``generated``:
     :func:`compsem.cogs.corpus.construction_counts`): nmods on a subject (none in the released
@@ -701,6 +738,23 @@ def embedding_values(released: pd.DataFrame, generated: pd.DataFrame) -> dict:
     }
 
 
+def embedded_case_exposures(train: pd.DataFrame, exposure_1: pd.DataFrame) -> pd.DataFrame:
+    """The exposure rows of ``train`` for the cases of :data:`EMBEDDED_CASES` (their exposure
+    cases per :data:`compsem.cogs.generate.CASES`), each with its held-out item and whether it is
+    embedded in a CP (:func:`compsem.cogs.corpus.structure`)."""
+    wanted = {generate.CASES[c].exposure: generate.CASES[c].item for c in EMBEDDED_CASES}
+    rows = train[exposure.exposure_mask(train, exposure_1) & train.case.isin(list(wanted))]
+    embedded = corpus.structure(rows).cp_depth.to_numpy() > 0
+    return pd.DataFrame({"item": rows.case.map(wanted).to_numpy(), "case": rows.case.to_numpy(),
+                         "sentence": rows.source.to_numpy(), "embedded": embedded}).set_index("item")
+
+
+def embedded_exposure_values(exposures: pd.DataFrame) -> dict:
+    """:func:`embedded_case_exposures` glued: its rows and how many of them are embedded."""
+    return {"cogsdata_cobra_hippo_exposure_rows": len(exposures),
+            "cogsdata_cobra_hippo_exposure_embedded": int(exposures.embedded.sum())}
+
+
 def rank_frequencies(forms: dict[str, pd.DataFrame]) -> dict[tuple[str, str], pd.Series]:
     """Rank-frequency (:func:`compsem.cogs.corpus.rank_frequency`) of nouns, names and verbs in
     each labelled set of forms, keyed (kind, label): the Zipfian sampling of Section 4.4.1."""
@@ -745,18 +799,36 @@ def structural_examples(gen: pd.DataFrame, held: Iterable[str]) -> str:
 
 
 def fixed_2022_rows(gen: pd.DataFrame, interpreter: Interpreter) -> int:
-    """The ``obj_pp_to_subj_pp`` rows (Table 4-1) with a PP-modified animate subject (a proper
-    name or an animate noun) of an unaccusative verb: the rows whose role the 2022 upstream fix
-    of ``gen.tsv`` changed from agent to theme."""
+    """How many ``obj_pp_to_subj_pp`` rows (Table 4-1) have a clause whose subject is a
+    PP-modified animate subject (a proper name or an animate noun) of an unaccusative verb: the
+    rows whose role the 2022 upstream fix of ``gen.tsv`` changed from agent to theme (upstream
+    README, changelog of 2022/09/13). A row counts once, however many such clauses it has."""
     nouns = interpreter.lexicon.nouns
-    fixed = 0
-    for sentence in gen[gen.case == "obj_pp_to_subj_pp"].source:
-        for clause in interpreter.parse(sentence).clauses():
-            subj = clause.args.get("theme")
-            if clause.frame == "unaccusative" and subj is not None and subj.pp is not None:
-                noun = nouns.get(subj.head)
-                fixed += bool(subj.proper or (noun is not None and noun.animate))
-    return fixed
+
+    def fixed(clause) -> bool:
+        subj = clause.args.get("theme")
+        if clause.frame != "unaccusative" or subj is None or subj.pp is None:
+            return False
+        noun = nouns.get(subj.head)
+        return bool(subj.proper or (noun is not None and noun.animate))
+
+    return sum(any(fixed(c) for c in interpreter.parse(sentence).clauses())
+               for sentence in gen[gen.case == "obj_pp_to_subj_pp"].source)
+
+
+CHANGELOG_FIX = re.compile(r"Fixed semantic roles of (\d+) examples in the generalization set")
+"""The entry of upstream's README changelog (2022/09/13) that announces the role fix of
+``gen.tsv``."""
+
+
+def changelog_fixed_examples(readme: str) -> int:
+    """The number of examples the 2022 changelog entry of upstream's ``README.md`` says were fixed
+    (:data:`CHANGELOG_FIX`); ValueError when the README has no such entry."""
+    found = CHANGELOG_FIX.search(readme)
+    if found is None:
+        raise ValueError("the README has no changelog entry 'Fixed semantic roles of <n> examples "
+                         "in the generalization set'")
+    return int(found.group(1))
 
 
 # --------------------------------------------------------------------------- counts without a paper number
@@ -788,6 +860,16 @@ RELEASED_FILE_COUNTS = {
 counted). They are not paper numbers, so they are not in ``data/targets/cogs-data.json``: the
 chapter shows them apart (:func:`released_file_table`) and the test suite holds them to the
 values counted from the checksum-verified files."""
+
+
+def paper_values() -> dict:
+    """The dissertation's numbers of ``data/targets/cogs-data.json`` as glued values, so that the
+    chapter's text quotes them from the targets file: ``cogsdata_paper_<name>`` for the target
+    ``cogsdata_<name>``, the number as the file gives it (an int stays an int)."""
+    from compsem.targets import load_targets
+
+    return {f"cogsdata_paper_{key.removeprefix('cogsdata_')}": target["paper"]
+            for key, target in load_targets("cogs-data").items()}
 
 
 def paper_numbers(results: dict) -> dict:

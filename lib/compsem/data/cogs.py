@@ -63,3 +63,9 @@ def load_case_sections() -> dict[str, str]:
     """Generalization case name -> the paper section it belongs to
     (``gen_cases_to_paper_sections.json``, e.g. ``"3.4.1. Active -> Passive (...)"``)."""
     return json.loads(fetch(f"{REPO}/data/gen_cases_to_paper_sections.json").read_text())
+
+
+def load_readme() -> str:
+    """Upstream's ``README.md`` (commit ``165a7b6``), whose changelog dates and describes the
+    2022 role fix of ``gen.tsv``."""
+    return fetch(f"{REPO}/README.md").read_text(encoding="utf-8")

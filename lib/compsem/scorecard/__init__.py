@@ -3,12 +3,15 @@
 A *scorecard* is one tidy table, one row per measure: ``model, battery, measure, value, low,
 high, ceiling`` (``low``/``high`` the 95% interval, NaN where a measure has none; ``ceiling``
 the noise ceiling where one exists, else NaN). The batteries re-use the study packages'
-functions; no metric is computed here:
+functions, called as the study chapters call them, so that a model's measures are those
+chapters' numbers (a word-vector model such as ``glove50`` is scored in each battery as its
+chapter scores it: :mod:`compsem.scorecard.specs`); no metric is computed here:
 
 =============  ===========================================================================
 ``sts``        :mod:`compsem.scorecard.sts`: Table 9 cells (STS3k all/non/adv, STSb-test,
                SICK, STR-2022) with bootstrap intervals and the split-half noise ceiling;
-               Spearman within each STS3k pair type (Fodor et al. 2025)
+               Spearman within each STS3k pair type (Fodor et al. 2025); sentence encoders
+               standardised, compositions and baselines not, as in sts3k-models
 ``modifiers``  :mod:`compsem.scorecard.modifiers`: the AN, AAN, pair and non-subsectivity
                tests of Carvalho et al., per adjective class (001 Tables 1-4)
 ``probing``    :mod:`compsem.scorecard.probing`: the 2018 probing tasks on the released

@@ -1,5 +1,7 @@
 """The modifier battery of the scorecard: the consistency tests of Carvalho et al. (arXiv
-2212.04310, "001"), per adjective class, through :func:`compsem.modifiers.experiment.run`.
+2212.04310, "001"), per adjective class, through :func:`compsem.modifiers.experiment.run`, on
+the model the modifier chapter scores (a word-vector model as its mean-pooled word vectors,
+``mean:<vectors>``, §4.1.3: :func:`compsem.scorecard.specs.study_spec`).
 
 Measures, each with a percentile bootstrap interval that resamples adjectives within their
 class (and nouns; :mod:`compsem.modifiers.statistics`, as the chapter's interval figures):
@@ -43,9 +45,10 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
     from compsem.modifiers import experiment, lexicon
     from compsem.modifiers import statistics as st
     from compsem.modifiers.lexicon import CLASSES
+    from compsem.scorecard.specs import study_spec
 
     lex = lexicon.load()
-    result = experiment.run(model, lex, aan=not subset, device=device, batch_size=batch_size,
+    result = experiment.run(study_spec(model), lex, aan=not subset, device=device, batch_size=batch_size,
                             synonym_control=False)
     labels = lex.adjectives["cls"].to_numpy()
     out = []

@@ -1,11 +1,17 @@
 """The STS battery of the scorecard (Fodor et al. 2025, Table 9 and §5.4).
 
-Re-uses the STS chapters' functions, called as ``notebooks/sts3k-models.py`` calls them:
+Re-uses the STS chapters' functions, called as ``notebooks/sts3k-models.py`` calls them, so that
+a model's cells are that chapter's recomputed cells (:func:`similarities`):
 
 - one Table 9 cell per column (:func:`compsem.sts.table9.columns_for`): Spearman rho of the
-  model's cosines (per-feature standardised, the authors' "centre" method that reproduces
-  Table 9; :func:`compsem.sts.scoring.pair_similarities`) with the human ratings, and the
-  percentile bootstrap interval over pairs of :func:`compsem.sts.similarity.bootstrap_spearman`;
+  model's cosines with the human ratings, and the percentile bootstrap interval over pairs of
+  :func:`compsem.sts.similarity.bootstrap_spearman`. Standardisation is decided as sts3k-models
+  decides it (:func:`compsem.sts.scoring.is_encoder`): a sentence encoder is scored on
+  per-feature standardised embeddings (the authors' "centre" method that reproduces Table 9,
+  the chapter's ``<model> (std)`` rows; ``mpnet`` is the paper's SentBERT), a composition of
+  word vectors or a baseline unstandardised, as Table 9 reports them. A word-vector model
+  (``glove50``, ``spacy-md``) is scored as the chapter scores the word-vector means, as the Mean
+  composition ``mean:<vectors>`` (:func:`compsem.scorecard.specs.study_spec`);
   the STS3k columns (all / non-adversarial / adversarial) carry the split-half noise ceiling of
   §5.1 (:func:`compsem.sts.table9.noise_ceiling`), the other datasets none (no per-rater data);
 - per pair type: rho within each Figure 8 category of STS3k (role swaps Swap-2/3/4, Negative,
@@ -40,12 +46,28 @@ def _ceiling(n_splits: int, seed: int) -> dict[str, float]:
     return table9.noise_ceiling(n_splits=n_splits, seed=seed)["ceiling"].astype(float).to_dict()
 
 
+def similarities(model: str, frame, seed: int = 0, device: str = "auto",
+                 batch_size: int = 64) -> np.ndarray:
+    """The similarity of every pair of ``frame`` (``sentence_a``, ``sentence_b``) under ``model``
+    as the battery scores it (module docstring): the spec of
+    :func:`compsem.scorecard.specs.study_spec`, standardised by the "centre" method when
+    :func:`compsem.sts.scoring.is_encoder` says it is a sentence encoder (as sts3k-models
+    scores its ``(std)`` rows), unstandardised otherwise."""
+    from compsem.scorecard.specs import study_spec
+    from compsem.sts import scoring
+
+    spec = study_spec(model)
+    return scoring.pair_similarities(spec, frame, standardised=scoring.is_encoder(spec),
+                                     method="centre", seed=seed, batch_size=batch_size,
+                                     device=device, show_progress=False)
+
+
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
          device: str = "auto", batch_size: int = 64) -> list[dict]:
     """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``."""
     from compsem.data import sts3k
     from compsem.data import sts_benchmarks as sb
-    from compsem.sts import pair_types, scoring, similarity, structure, table9
+    from compsem.sts import pair_types, similarity, structure, table9
 
     datasets = SUBSET if subset else FULL
     columns = table9.columns_for(datasets)  # Table 9 column -> (dataset, mask over its pairs)
@@ -54,8 +76,7 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
     out = []
     for name in datasets:
         frame = pairs if name == "sts3k" else sb.load_dataset(name)
-        sims = scoring.pair_similarities(model, frame, standardised=True, method="centre", seed=seed,
-                                         batch_size=batch_size, device=device, show_progress=False)
+        sims = similarities(model, frame, seed=seed, device=device, batch_size=batch_size)
         human = frame["human"].to_numpy()
         for column, (dataset, mask) in columns.items():
             if dataset != name:
