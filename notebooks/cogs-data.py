@@ -420,16 +420,20 @@ pd.DataFrame(
 )
 
 # %% [markdown]
-# **Lengths.** Token lengths of sources and targets, released beside generated:
+# **Lengths.** Token lengths of sources and targets, released beside generated, and the
+# dissertation's numbers for the same splits in the *paper* columns: the rows of each split
+# (Section 4.4.3) and the longest target of train and gen (Section 4.5.4: "the longest training
+# example included 153 tokens", "the maximum target output length: 480"); blank where the text
+# gives none:
 
 # %%
 lengths_released = corpus.length_summary(splits)
 lengths_generated = corpus.length_summary(generated)
 results.update(chapter.length_values(lengths_released, gen_released))
-pd.concat({"released": lengths_released, "generated": lengths_generated}, axis=1).round(1)
+chapter.length_comparison(lengths_released, lengths_generated)
 
-# %% mystnb={"figure": {"caption": "Target lengths (tokens) in train (left) and gen (right), released (blue) against generated (orange), log density. Look at the long tail of gen, from the two recursion cases, far past the longest training output, and at how closely the generated histograms follow the released ones.", "name": "fig-cogs-data-lengths"}}
-figures.target_lengths(splits, generated)
+# %% mystnb={"figure": {"caption": "Target lengths (tokens) in train (left) and gen (right), released (blue) against generated (orange), log density; the black cross at the top of each panel (and the dotted line below it) marks the dissertation's longest target of that split (Section 4.5.4), the number beside it. Look at the long tail of gen, from the two recursion cases, far past the longest training output, at whether the released tails end at the crosses, and at how closely the generated histograms follow the released ones.", "name": "fig-cogs-data-lengths"}}
+chapter.mark_paper_lengths(figures.target_lengths(splits, generated))
 plt.show()
 
 # %% [markdown]
@@ -476,13 +480,16 @@ rates.round(4)
 # %% [markdown]
 # **Recursion depths** in the two structural depth cases (the released gen has
 # {glue:text}`cogsdata_gen_per_depth_min` rows per depth {glue:text}`cogsdata_gen_min_depth` to
-# {glue:text}`cogsdata_gen_max_depth` in each):
+# {glue:text}`cogsdata_gen_max_depth` in each), rows per depth with the shallowest and deepest
+# depth of each case; the last row is the dissertation's range, depths
+# {glue:text}`cogsdata_paper_gen_min_depth` to {glue:text}`cogsdata_paper_gen_max_depth`
+# (Section 4.3.3; the text prints no count per depth, so those cells are blank):
 
 # %%
 depth_released = corpus.depth_table(gen_released)
 depth_generated = corpus.depth_table(generated["gen"])
 results.update(chapter.depth_values(depth_released))
-pd.concat({"released": depth_released, "generated": depth_generated}, axis=1).T
+chapter.depth_comparison(depth_released, depth_generated)
 
 # %% [markdown]
 # **Per case**: how often the generalization example is embedded in a CP, carries a PP, and how

@@ -174,16 +174,30 @@ results.update(S.left_out_sizes())
 # Each measure's value, coloured by the encoder's rank among those scored on it (dark = highest;
 # for the probes' control tasks a high value is no merit).
 # Read across a row to see which encoders a battery favours, and down a column for an encoder's
-# profile; the full table with intervals is below the figure.
+# profile; the full table is below the figure.
 
 # %% mystnb={"figure": {"caption": "The scorecard of every encoder: one row per measure, one column per encoder, the value in the cell and the colour its rank among the encoders scored on that measure (dark = highest; blank = the battery cannot take the encoder). Look for rows whose colours run in opposite directions: batteries that order the encoders differently.", "name": "fig-synthesis-overview"}}
 fig = S.overview_figure(table)
 plt.show()
 
+# %% [markdown]
+# **The table, with the papers beside ours.** One row per measure; for each encoder its value
+# (*ours*) and, where a paper prints the same measure for that encoder or for the model it
+# stands in for, the paper's number beside it (*paper (row)*, naming the paper's row; blank where
+# the paper has none: the within-type rhos, the control tasks, selectivity and the
+# class-difference tests are this book's). MPNet is the STS3k paper's SentBERT (Table 9) and
+# MiniLM the modifier paper's MiniLM, so beside them the paper's number is the one to match; the
+# others are substitutes run in place of a paper's model that cannot run here (the word-vector
+# means for Mean-CN's ConceptNet vectors and for the modifier paper's GloVe 300d, the spaCy mean
+# for the 2018 BOW row, our SDAE for the 2018 SDAE), to be read for the pattern, not the number.
+# The table after it lists every paper row used and where it is printed.
+
 # %%
-overview = S.wide(table).rename(columns=S.label)
-report_table = overview.round(3)
-report_table
+S.overview_table(table).round(3)
+
+# %%
+results.update(S.paper_glue_values(table))
+S.paper_sources(table)
 
 # %% [markdown]
 # ### Role order: STS3k's role swaps against the SemRole and Order probes
@@ -191,7 +205,10 @@ report_table
 # Fodor et al. report that transformers fail STS3k's adversarial pairs, most of them role swaps;
 # Ettinger et al. (2018) that semantic roles are poorly read from sentence vectors, while word
 # order is. If the two were one deficit, the encoders that rank STS3k's swaps best would be
-# those whose SemRole probe is most accurate.
+# those whose SemRole probe is most accurate. The *: paper* columns give the 2018 paper's
+# Table 2 accuracy of the row an encoder stands in for (SDAE for our SDAE, BOW for the spaCy
+# mean; both substitutes), blank for the encoders with no paper row; STS3k's within-type rhos
+# have no paper value.
 
 # %%
 agreement = S.agreement_table(table, n_boot=n_boot_agreement, seed=seed, level=ci_level)
@@ -246,6 +263,9 @@ swap2_differences.round(3)
 # decides on every difference of the table.
 #
 # ### Negation: STS3k's negated pairs against the Negation probe
+#
+# As above, the *: paper* column is the 2018 paper's Negation accuracy (Table 2) of the row the
+# encoder stands in for; the paper gives no selectivity and no within-type rho.
 
 # %%
 S.phenomenon_table(table, S.available(table, S.PHENOMENA["negation"]))
@@ -263,6 +283,10 @@ plt.show()
 # selectivity rho = {glue:text}`syn_agree_sts3k_within_negative_vs_negation_selectivity_rho:.2f`.
 #
 # ### Modifiers: STS3k's added-modifier pairs against the consistency tests
+#
+# The *: paper* columns are the modifier paper's numbers (001: Table 1 for the AN test, the
+# full-precision Tables 7 and 8 for the pair and NS tests) for MiniLM, its own model, and for
+# GloVe 6B 300d, for which the GloVe 50d mean is a substitute; blank for the other encoders.
 
 # %%
 S.phenomenon_table(table, S.available(table, S.PHENOMENA["modifiers"]))
@@ -300,7 +324,8 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 #
 # **Fodor et al. (STS3k).** "Transformers are insufficiently sensitive to sentence structure" is
 # read from similarities: MiniLM's STS3k-adv rho is {glue:text}`syn_sts3k_adv_minilm:.2f` and
-# MPNet's {glue:text}`syn_sts3k_adv_mpnet:.2f`, against {glue:text}`syn_sts3k_non_minilm:.2f`
+# MPNet's {glue:text}`syn_sts3k_adv_mpnet:.2f` (the paper's SentBERT, the same model:
+# {glue:text}`syn_paper_sts3k_adv_mpnet:.3f`), against {glue:text}`syn_sts3k_non_minilm:.2f`
 # and {glue:text}`syn_sts3k_non_mpnet:.2f` on the non-adversarial pairs. The probe asks whether
 # the structure is in the vector at all: the Order probe reaches
 # {glue:text}`syn_order_accuracy_minilm:.1f` on MiniLM and {glue:text}`syn_order_accuracy_mpnet:.1f`
@@ -318,7 +343,8 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 # as people do, lexical ones included; the probe's sets remove the lexical cues by design. The
 # two batteries then need not rank the encoders alike even where they name the same phenomenon.
 # The order-aware recurrent SDAE shows it most plainly: its Order probe reaches
-# {glue:text}`syn_order_accuracy_sdae:.1f`, yet its within-Swap-2 rho is
+# {glue:text}`syn_order_accuracy_sdae:.1f` (the paper's SDAE, a larger network trained on
+# other text: {glue:text}`syn_paper_order_accuracy_sdae:.1f`), yet its within-Swap-2 rho is
 # {glue:text}`syn_sts3k_within_swap_2_sdae:.2f`, the lowest of the order-aware encoders
 # ({glue:text}`syn_swap2_order_aware_min:.2f`).
 #

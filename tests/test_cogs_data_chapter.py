@@ -571,6 +571,76 @@ def test_depth_values():
     }
 
 
+def test_length_comparison_sets_the_dissertations_numbers_beside_ours():
+    from compsem.targets import load_targets
+
+    targets = load_targets("cogs-data")
+    lengths = pd.DataFrame({"rows": [10, 2, 2, 5], "target max": [150, 160, 130, 470]},
+                           index=pd.Index(["train", "dev", "test", "gen"], name="split"))
+    table = chapter.length_comparison(lengths, lengths.assign(rows=[11, 2, 2, 5]))
+    assert list(dict.fromkeys(table.columns.get_level_values(0))) == ["released", "generated", "paper"]
+    assert table[("paper", "target max")].tolist() == [153, "", "", 480]  # Section 4.5.4
+    assert table.loc["train", ("paper", "target max")] == targets["cogsdata_train_tgt_max"]["paper"]
+    assert table.loc["gen", ("paper", "target max")] == targets["cogsdata_gen_tgt_max"]["paper"]
+    assert table[("paper", "rows")].tolist() == [24_155, 3_000, 3_000, 21_000]  # Section 4.4.3
+    assert table.loc["train", ("released", "target max")] == 150
+    assert table.loc["train", ("generated", "rows")] == 11
+
+
+def test_mark_paper_lengths_marks_153_and_480_on_the_length_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PathCollection
+
+    from compsem.cogs import figures
+
+    def frame(lengths):
+        return pd.DataFrame({"source": "a", "target": [" ".join(["x"] * n) for n in lengths],
+                             "case": "in_distribution"})
+
+    released = {"train": frame([10, 40, 153]), "gen": frame([30, 200, 480])}
+    generated = {"train": frame([12, 41, 155]), "gen": frame([33, 210, 427])}
+    fig = figures.target_lengths(released, generated)
+    limits = [(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes]
+    assert chapter.mark_paper_lengths(fig) is fig
+    assert [(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes] == limits  # the panels are kept
+    for ax, split, value in zip(fig.axes, ("train", "gen"), (153, 480), strict=True):
+        key = chapter.PAPER_LENGTH_KEYS[split]
+        assert chapter.paper_values()[f"cogsdata_paper_{key.removeprefix('cogsdata_')}"] == value
+        crosses = [c for c in ax.collections if isinstance(c, PathCollection)]  # scatter
+        assert [float(c.get_offsets()[0, 0]) for c in crosses] == [value]
+        assert any(f"paper: {value}" in t.get_text() for t in ax.texts)
+    plt.close(fig)
+
+
+def test_depth_comparison_sets_the_dissertations_range_beside_ours():
+    released = pd.DataFrame({"cp_recursion": [100] * 10, "pp_recursion": [100] * 10},
+                            index=range(3, 13))
+    generated = pd.DataFrame({"cp_recursion": [100] * 9, "pp_recursion": [0] + [100] * 8},
+                             index=range(3, 12))
+    table = chapter.depth_comparison(released, generated)
+    paper = ("paper (Section 4.3.3)", "both cases")
+    assert list(table.index) == [("released", "cp_recursion"), ("released", "pp_recursion"),
+                                 ("generated", "cp_recursion"), ("generated", "pp_recursion"), paper]
+    assert (table.loc[paper, "min depth"], table.loc[paper, "max depth"]) == (3, 12)
+    assert all(table.loc[paper, d] == "" for d in range(3, 13))  # no count per depth printed
+    assert table.loc[("released", "cp_recursion"), "max depth"] == 12
+    assert table.loc[("generated", "pp_recursion"), "min depth"] == 4
+    assert table.loc[("generated", "cp_recursion"), 12] == 0
+
+
+def test_the_chapter_shows_the_dissertations_lengths_and_depths():
+    """The cogs-data chapter draws the paper's marks on the length figure and shows the paper's
+    numbers in its length and depth tables."""
+    from compsem import paths
+
+    source = (paths.PROJECT_DIR / "notebooks" / "cogs-data.py").read_text(encoding="utf-8")
+    assert "chapter.mark_paper_lengths(figures.target_lengths(" in source
+    assert "chapter.length_comparison(" in source and "chapter.depth_comparison(" in source
+
+
 def test_case_profile():
     embedded = (
         "Emma said that Gabriel smiled .",

@@ -344,6 +344,8 @@ def test_class_spread_of_identical_classes_is_zero(toy):
     same = with_outcomes(run, an=lambda c: True, ns=lambda c: True, aan=lambda a, b: 1.0,
                          pair=lambda a, b: True)
     frame, values = C.class_spread({"toy": same}, ["toy"], lex, n_boot=50, seed=0)
+    ceiling = {f"mod_x_ceiling_{t}": 1 for t in ("an", "aan", "pair", "ns")}  # every cell at 1
+    assert {k: values.pop(k) for k in ceiling} == ceiling
     assert set(values) == {f"mod_x_spread_{t}_toy{e}" for t in ("an", "aan", "pair", "ns")
                            for e in ("", "_low", "_high")}
     assert all(v == 0.0 for v in values.values()), values
@@ -362,6 +364,9 @@ def test_class_spread_of_one_deviant_class(toy):
     assert (values["mod_x_spread_an_toy"], values["mod_x_spread_an_toy_low"],
             values["mod_x_spread_an_toy_high"]) == (1.0, 1.0, 1.0)
     assert values["mod_x_spread_ns_toy"] == values["mod_x_spread_ns_toy_low"] == 1.0
+    assert values["mod_x_ceiling_an"] == values["mod_x_ceiling_ns"] == 0  # S-I alone at 1
+    _, both = C.class_spread({"a": only_si, "b": run}, ["a", "b"], lex, n_boot=10, seed=0)
+    assert both["mod_x_ceiling_an"] == 1  # counted over the models: b (pooled vectors) only
     assert frame.loc[("an", "toy"), "low"] > C.no_difference_margin(TARGETS)[
         "mod_x_margin_no_difference"]  # the claim of no difference fails here
 
@@ -495,7 +500,11 @@ def test_word_level_classes_detects_class_directions_in_word_vectors():
     frame, values = C.word_level_classes(runs, ["toy", "clustered"], lex, n_perm=200, n_boot=100,
                                          seed=0, level=0.95)
     assert set(values) == {f"mod_x_wordclass_{q}_{s}" for q in ("diff", "low", "high", "p")
-                           for s in ("toy", "clustered")}
+                           for s in ("toy", "clustered")} | {"mod_x_wordclass_models",
+                                                             "mod_x_wordclass_above"}
+    assert values["mod_x_wordclass_models"] == 2
+    assert values["mod_x_wordclass_above"] == sum(values[f"mod_x_wordclass_low_{s}"] > 0
+                                                  for s in ("toy", "clustered")) >= 1
     # by hand: mean cosine of two different adjectives of one class minus of two of different classes
     for spec in ("toy", "clustered"):
         unit = runs[spec].space.unit[runs[spec].space.rows(words)]
@@ -532,7 +541,11 @@ def test_synonym_equivalence_decisions_on_constructed_grids(toy):
                                    targets=TARGETS)
     assert values["mod_x_syn_margin"] == pytest.approx(margin) and margin == pytest.approx(0.0101)
     assert set(values) == {"mod_x_syn_margin", "mod_x_syn_eq_far_half", "mod_x_syn_neq_near_half",
-                           "mod_x_syn_eq_far_si", "mod_x_syn_neq_near_si"}  # no synonym run: left out
+                           "mod_x_syn_eq_far_si", "mod_x_syn_neq_near_si", "mod_x_syn_models",
+                           "mod_x_syn_eq_models", "mod_x_syn_neq_models"}  # no synonym run: left out
+    # counted over the two models with the control: "half" equivalent, "si" departs
+    assert (values["mod_x_syn_models"], values["mod_x_syn_eq_models"],
+            values["mod_x_syn_neq_models"]) == (2, 1, 1)
     # every class at 0.5: equivalence shown (far 0 <= margin), no departure shown (near 0)
     assert values["mod_x_syn_eq_far_half"] == 0.0 and values["mod_x_syn_neq_near_half"] == 0.0
     # S-I at 1: its interval is [1, 1], 0.5 away from 0.5 at either level
@@ -627,7 +640,10 @@ def test_one_sided_tests_without_a_model_run_on_the_test(toy):
     assert frame.empty and values == {}
     frame, values = C.aan_drop({"toy": run}, ["toy"], lex, n_perm=10, seed=0)
     assert list(frame.index) == ["toy"] and set(values) == {
-        f"mod_x_aandrop_{k}_toy" for k in ("diff", "p", "padj")}
+        f"mod_x_aandrop_{k}_toy" for k in ("diff", "p", "padj")} | {
+        "mod_x_aandrop_models", "mod_x_aandrop_rejected"}
+    assert values["mod_x_aandrop_models"] == 1
+    assert values["mod_x_aandrop_rejected"] == int(values["mod_x_aandrop_padj_toy"] < C.ALPHA)
 
 
 def test_plot_intervals_bootstrap_label():
@@ -656,3 +672,175 @@ def test_with_dashes_shows_nan_as_a_dash():
     html = C.with_dashes(frame).to_html()
     assert "–" in html and "0.512" in html and "nan" not in html.lower()
     assert C.with_dashes(None) is None
+
+
+# --------------------------------------------------------------------------- paper values on the figures
+
+
+def paper_crosses(ax) -> np.ndarray:
+    """The points drawn as the paper's values (:data:`compsem.plotting.PAPER` zorder), (n, 2)."""
+    from matplotlib.collections import PathCollection
+
+    from compsem.plotting import PAPER
+
+    points = [c.get_offsets() for c in ax.collections
+              if isinstance(c, PathCollection) and c.get_zorder() == PAPER["zorder"]]
+    return np.concatenate(points) if points else np.empty((0, 2))
+
+
+def test_paper_values_are_the_targets_of_the_reproduced_model_only():
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    ns = C.paper_values("minilm", "ns", TARGETS)
+    assert list(ns.index) == list(CLASSES)
+    assert ns.to_dict() == {c: TARGETS[f"mod_minilm_ns_{T.cell_slug((c,))}_001t8"]["paper"]
+                            for c in CLASSES}
+    pair = C.paper_values("minilm", "pair", TARGETS)
+    assert pair["(S-I, A)"] == TARGETS["mod_minilm_pair_si_a_001t7"]["paper"] and len(pair) == 15
+    # a substitute, a stand-in and an ablation have no paper values of their own
+    assert all(C.paper_values(s, "ns", TARGETS) is None
+               for s in ("mean:glove50", "mpnet", "minilm:cls", "mean:spacy-md"))
+    panels = C.paper_panels(["minilm", "mpnet", "mean:glove50"], "ns", TARGETS)
+    assert list(panels) == [T.display_name("minilm")]
+
+
+def test_plot_grids_marks_the_paper_cells_at_their_values():
+    import matplotlib.pyplot as plt
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    plt.close("all")
+    minilm = T.display_name("minilm")
+    panels = [(minilm, np.full((5, 5), 0.6)), ("GloVe", np.full((5, 5), 0.4))]
+    fig = C.plot_grids(panels, vmin=0, vmax=1, paper=C.paper_panels(["minilm"], "pair", TARGETS))
+    marked, plain = fig.axes[:2]
+    assert len(paper_crosses(plain)) == 0 and len(plain.texts) == 25
+    crosses = {(round(x, 2), round(y, 2)) for x, y in paper_crosses(marked)}
+    printed = {(round(t.get_position()[0], 2), round(t.get_position()[1], 2)): t.get_text()
+               for t in marked.texts if t.get_fontsize() == 6}
+    assert len(crosses) == len(printed) == 15  # the upper triangle of 001 Table 7
+    for i, x in enumerate(CLASSES):
+        for j, y in enumerate(CLASSES[i:], start=i):
+            value = TARGETS[f"mod_minilm_pair_{T.cell_slug((x, y))}_001t7"]["paper"]
+            at = (round(j + 0.22, 2), round(i + 0.72, 2))
+            assert at in crosses  # the cross in cell (row x, column y)
+            assert printed[(round(j + 0.34, 2), round(i + 0.72, 2))] == f"{value:.2f}"
+    ours = [t for t in marked.texts if t.get_fontsize() != 6]
+    assert len(ours) == 25 and all(t.get_text() == "0.60" for t in ours)
+    assert sum(t.get_position()[1] % 1 == pytest.approx(0.33) for t in ours) == 15  # moved up
+    plt.close("all")
+
+
+def test_plot_intervals_marks_the_paper_values_in_the_reproduced_panel():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    plt.close("all")
+    models = [T.display_name("mean:glove50"), T.display_name("minilm")]
+    frame = pd.DataFrame([{"model": m, "class": c, "score": 0.5, "Wilson low": 0.45,
+                           "Wilson high": 0.55, "bootstrap low": 0.3, "bootstrap high": 0.7}
+                          for m in models for c in CLASSES])  # fmt: skip
+    paper = C.paper_panels(["mean:glove50", "minilm"], "ns", TARGETS)
+    fig = C.plot_intervals(frame, paper=paper)
+    glove, minilm = fig.axes
+    assert len(paper_crosses(glove)) == 0
+    crosses = paper_crosses(minilm)
+    assert list(crosses[:, 0]) == pytest.approx(range(5))  # each class, between the two dots
+    assert list(crosses[:, 1]) == pytest.approx(
+        [TARGETS[f"mod_minilm_ns_{T.cell_slug((c,))}_001t8"]["paper"] for c in CLASSES])
+    assert "paper" in [t.get_text() for t in minilm.get_legend().get_texts()]
+    plt.close("all")
+
+
+def test_plot_null_marks_the_paper_values():
+    import matplotlib.pyplot as plt
+
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers.lexicon import CLASSES
+
+    plt.close("all")
+    bands = {f"{w}{e}": np.full(5, v) for w in ("pair", "ns")
+             for e, v in (("", 0.5), ("_low", 0.3), ("_high", 0.7))}
+    fig = C.plot_null(bands, "MiniLM", {t: C.paper_values("minilm", t, TARGETS)
+                                        for t in ("pair", "ns")})
+    pair, ns = fig.axes
+    assert list(paper_crosses(pair)[:, 0]) == pytest.approx(range(5))
+    si_row = [TARGETS[f"mod_minilm_pair_si_{T.cell_slug((c,))}_001t7"]["paper"] for c in CLASSES]
+    assert list(paper_crosses(pair)[:, 1]) == pytest.approx(si_row)
+    # 001 Table 3 prints the same (S-I, Y) cells to three decimals
+    table3 = [TARGETS[f"mod_minilm_pair_si_{T.cell_slug((c,))}_001t3"] for c in CLASSES]
+    assert all(abs(v - t["paper"]) <= t["tol"] for v, t in zip(si_row, table3, strict=True))
+    assert list(paper_crosses(ns)[:, 1]) == pytest.approx(
+        [TARGETS[f"mod_minilm_ns_{T.cell_slug((c,))}_001t8"]["paper"] for c in CLASSES])
+    assert "paper" in [t.get_text() for t in pair.get_legend().get_texts()]
+    plt.close("all")
+    fig = C.plot_null(bands, "GloVe", {t: C.paper_values("mean:glove50", t, TARGETS)
+                                       for t in ("pair", "ns")})
+    assert all(len(paper_crosses(ax)) == 0 for ax in fig.axes)  # no paper model, no crosses
+    plt.close("all")
+
+
+# --------------------------------------------------------------------------- counts the prose quotes
+
+
+def test_class_differences_count_the_models_rejected_per_test(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    by_class = with_outcomes(run, ns=lambda c: c == "S-I")  # Eq. 8 decided by the class
+    table, values = C.class_differences({"a": by_class, "c": run}, ["a", "c"], lex, n_perm=200,
+                                        seed=0)
+    for test in ("an", "aan", "pair", "ns"):
+        p_holm = table.loc[test, "p_holm"]
+        assert values[f"mod_x_perm_models_{test}"] == 2
+        assert values[f"mod_x_perm_rejected_{test}"] == int((p_holm < C.ALPHA).sum())
+    assert values["mod_x_perm_rejected_an"] == 0  # pooled vectors: every AN class at 1
+    assert values["mod_x_perm_rejected_ns"] == 1  # a, whose classes differ by construction
+    assert table.loc["ns", "p_holm"].tolist() == [values["mod_x_padj_ns_a"],
+                                                  values["mod_x_padj_ns_c"]]
+
+
+def test_synonym_control_counts_over_all_classes(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, labels, run = toy
+    frame, values = C.synonym_control({"a": run, "b": toy_run(lex, seed=2)}, ["a", "b"], lex,
+                                      n_boot=20, seed=0, level=0.95)
+    assert values["mod_x_syn_classes_tested"] == int(frame["p_holm"].notna().sum()) == 10
+    assert values["mod_x_syn_classes_off_half"] == (
+        values["mod_x_syn_classes_off_half_a"] + values["mod_x_syn_classes_off_half_b"])
+
+
+def test_template_table_glues_the_largest_changes(toy):
+    from compsem.modifiers import chapter as C
+
+    lex, _, run = toy
+    templated = with_outcomes(run, ns=lambda c: c != "A", pair=lambda a, b: a == "S-I")
+    _, values = C.template_table({"toy": run}, {"toy": templated})
+    ns_change = max(abs(templated.scores("ns")[c] - run.scores("ns")[c]) for c in T.AN_CELLS)
+    pair_change = max(abs(templated.scores("pair")[c] - run.scores("pair")[c])
+                      for c in T.PAIR_CELLS)
+    assert values["mod_x_template_ns_max_change_toy"] == pytest.approx(ns_change) and ns_change > 0
+    assert values["mod_x_template_pair_max_change_toy"] == pytest.approx(pair_change)
+    assert pair_change > 0
+    _, same = C.template_table({"toy": run}, {"toy": run})
+    assert same["mod_x_template_ns_max_change_toy"] == same["mod_x_template_pair_max_change_toy"] == 0
+
+
+def test_minilm_tolerances_are_read_from_the_targets():
+    from compsem.modifiers import chapter as C
+
+    tol = C.minilm_tolerances(TARGETS)
+    assert set(tol) == {f"mod_x_tol_001t{n}" for n in (1, 2, 3, 4, 6, 7, 8)}
+    for key, value in tol.items():
+        table = key.rsplit("_", 1)[1]
+        assert {t["tol"] for k, t in TARGETS.items()
+                if k.startswith("mod_minilm_") and k.endswith(f"_{table}")} == {value}
+    changed = {**TARGETS, "mod_minilm_ns_si_001t8": {**TARGETS["mod_minilm_ns_si_001t8"], "tol": 0.1}}
+    with pytest.raises(ValueError, match="001t8"):
+        C.minilm_tolerances(changed)

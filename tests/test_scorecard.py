@@ -173,3 +173,63 @@ def test_sts_battery_scores_as_sts3k_models():
     rows = pd.DataFrame(sts.rows("glove50", subset=True, n_boot=20))
     same = pd.DataFrame(sts.rows("mean:glove50", subset=True, n_boot=20))
     pd.testing.assert_frame_equal(rows, same)
+
+
+# --- the paper's cell beside a scorecard row (compsem.scorecard.paper) ---
+
+
+@pytest.mark.parametrize("model, measure, key, paper, relation", [
+    ("mpnet", "STS3k-adv", "table9_sentbert_sts3k_adv", 0.145, "the paper's model"),
+    ("mpnet", "STS3k-all", "table9_sentbert_sts3k_all", 0.580, "the paper's model"),
+    ("glove50", "STS3k-adv", "table9_mean_cn_sts3k_adv", -0.291, "substitute"),
+    ("spacy-md", "STS3k-adv", "table9_mean_cn_sts3k_adv", -0.291, "substitute"),
+    ("mean:glove50", "STSb-test", "table9_mean_cn_stsb_test", 0.689, "substitute"),
+    ("sdae", "SemRole accuracy", "probe_2018_sdae_sr", 63.7, "substitute"),
+    ("sdae", "Order accuracy", "probe_2018_sdae_order", 92.9, "substitute"),
+    ("spacy-md", "SemRole accuracy", "probe_2018_bow_sr", 51.3, "substitute"),
+    ("spacy-md", "Negation accuracy", "probe_2018_bow_neg", 50.9, "substitute"),
+    ("minilm", "NS S-I", "mod_minilm_ns_si_001t8", 0.6136, "the paper's model"),
+    ("minilm", "pair S-I/NS-Pr", "mod_minilm_pair_si_nspr_001t7", 0.5197, "the paper's model"),
+    ("minilm", "AAN A+S-I", "mod_minilm_aan_a_si_001t6", 0.9722, "the paper's model"),
+    ("minilm", "AN S-I", "mod_minilm_an_si_001t1", 1.0, "the paper's model"),
+    ("glove50", "pair S-I/A", "mod_glove_pair_si_a_001t7", 0.4684, "substitute"),
+])
+def test_paper_cell_is_the_papers_number_of_the_row_the_model_stands_for(model, measure, key, paper,
+                                                                         relation):
+    from compsem.scorecard.paper import paper_cell
+    from compsem.targets import load_targets
+
+    cell = paper_cell(model, measure)
+    assert cell is not None and cell["key"] == key and cell["relation"] == relation
+    assert cell["paper"] == pytest.approx(paper)
+    study = {"sts": "sts3k", "probing": "probing", "modifiers": "modifiers"}[cell["battery"]]
+    assert cell["paper"] == load_targets(study)[key]["paper"]
+
+
+@pytest.mark.parametrize("model, measure", [
+    ("mpnet", "STS3k within Swap-2"),  # an extension: no paper value
+    ("mpnet:layer6", "STS3k-adv"),  # a layer is not the paper's SentBERT
+    ("minilm", "STS3k-adv"),  # Table 9 has no MiniLM row
+    ("overlap", "STS3k-adv"),
+    ("bow", "SemRole accuracy"),  # one-hot BOW is not the 2018 BOW row (averaged vectors)
+    ("glove50", "SemRole accuracy"),  # the probing chapter runs the spaCy mean for BOW
+    ("sdae", "SemRole control task"),
+    ("sdae", "SemRole selectivity"),
+    ("mpnet", "NS S-I"),  # a stand-in for DistilRoBERTa: compared with nothing
+    ("minilm", "class difference p (ns)"),
+])
+def test_paper_cell_is_none_where_the_paper_prints_no_such_number(model, measure):
+    from compsem.scorecard.paper import paper_cell
+
+    assert paper_cell(model, measure) is None
+
+
+def test_paper_cells_of_a_table_in_table_order():
+    from compsem.scorecard.paper import COLUMNS, paper_cells
+
+    table = pd.DataFrame({"model": ["bow", "sdae", "mpnet", "mpnet"],
+                          "measure": ["Order accuracy", "Order accuracy", "STS3k-adv", "STS3k-adv"]})
+    cells = paper_cells(table)
+    assert list(cells.columns) == list(COLUMNS)
+    assert list(zip(cells["model"], cells["row"], strict=True)) == [("sdae", "SDAE"), ("mpnet", "SentBERT")]
+    assert paper_cells(table.iloc[:1]).empty

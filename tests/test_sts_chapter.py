@@ -548,3 +548,47 @@ def test_paper_portions_reads_the_paper_row_from_the_targets_in_portion_order():
     targets = {f"x_sts3k_{p}": {"paper": value} for p, value in zip(("all", "non", "adv"), (0.1, 0.2, 0.3), strict=True)}
     assert C.PORTIONS == ("all", "non", "adv")
     assert C.paper_portions(targets, "x") == [0.1, 0.2, 0.3]
+
+
+def test_finetune_seed_table_puts_the_paper_bars_beside_mpnet_only():
+    from compsem.targets import load_targets
+
+    targets = load_targets("sts3k")
+    runs = pd.DataFrame([{"model": m, "split": s, "seed": seed, "rho_adv": 0.1 * seed}
+                         for m in ("minilm", "mpnet") for s in ("adversarial", "random") for seed in (0, 1)]
+                        + [{"model": "mpnet", "split": "10-fold", "seed": 0, "rho_adv": 0.8}])
+    table = C.finetune_seed_table(runs, targets)
+    assert list(table.index) == [0, 1, C.FINETUNE_PAPER_ROW]
+    paper = table.loc[C.FINETUNE_PAPER_ROW]
+    assert paper[("mpnet", "adversarial")] == targets["ft_sentbert_adversarial"]["paper"] == 0.41
+    assert paper[("mpnet", "random")] == targets["ft_sentbert_random_10fold"]["paper"] == 0.866
+    assert paper[("mpnet", "10-fold")] == 0.866
+    assert np.isnan(paper[("minilm", "adversarial")]) and np.isnan(paper[("minilm", "random")])
+    assert table.loc[1, ("minilm", "random")] == pytest.approx(0.1)  # ours untouched
+    assert np.isnan(C.finetune_seed_table(runs.assign(split="dev"), targets).loc[C.FINETUNE_PAPER_ROW]).all()
+
+
+def test_figure6_marks_the_plotted_sentbert_and_verbnet_values_of_both_splits():
+    import matplotlib.pyplot as plt
+
+    from compsem import plotting
+    from compsem.sts import figures
+    from compsem.sts import regressors as rg
+    from compsem.targets import load_targets
+
+    targets = load_targets("sts3k")
+    grid = pd.DataFrame([{"split kind": k, "features": f, "regressor": r, "n_weights": rg.n_weights(r, 8),
+                          "rho_test": 0.3} for k in ("random", "adversarial") for f in ("verbnet", "mpnet")
+                         for r in rg.REGRESSORS for _ in range(2)])
+    fig = figures.regressor_curves(grid, targets)
+    try:
+        for ax, split in zip(fig.axes, ("random", "adv"), strict=True):
+            marks = {(round(float(x)), round(float(y), 6)) for c in ax.collections
+                     if c.get_zorder() == plotting.PAPER["zorder"] for x, y in c.get_offsets()}
+            for features in ("verbnet", "mpnet"):
+                expected = {(rg.n_weights(r, 8), round(targets[f"ft_{split}_{features}_{r}"]["paper"], 6))
+                            for r in ("reg", "nn1", "nn2", "nn3")}
+                assert expected <= marks, (split, features)
+            assert len(marks) == 8
+    finally:
+        plt.close(fig)

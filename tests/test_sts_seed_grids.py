@@ -82,3 +82,88 @@ def test_pairs_and_seeds_intervals_give_linear_regression_an_interval_over_pairs
     # same seed, same numbers
     assert sg.pairs_and_seeds_intervals(features, human, split, ["reg", "nn1"], (1, 2), "b", n_resamples=400,
                                         seed=0)[1] == values
+
+
+# --------------------------------------------------------------------------- the paper beside ours
+
+REGRESSORS = ["reg", "nn1", "nn2", "nn3", "nn4"]
+FEATURES = ["verbnet", "mean:glove50", "minilm", "mpnet"]
+
+
+def _summary():
+    """A Figure 6 summary with our means at 0.1 (random) and 0.0 (adversarial)."""
+    return pd.DataFrame([{"split kind": kind, "features": f, "regressor": r, "mean": 0.1 if kind == "random" else 0.0}
+                         for kind in ("adversarial", "random") for f in FEATURES for r in REGRESSORS])
+
+
+def _sts3k_targets():
+    from compsem.targets import load_targets
+
+    return load_targets("sts3k")
+
+
+def test_figure6_table_puts_the_plotted_values_beneath_verbnet_and_mpnet():
+    targets = _sts3k_targets()
+    table = sg.figure6_table(_summary(), REGRESSORS, targets)
+    for kind, split in (("adversarial", "adv"), ("random", "random")):
+        rows = list(table.loc[kind].index)
+        assert rows == ["verbnet", "paper (VerbNet-CN)", "mean:glove50", "minilm", "mpnet", "paper (SentBERT)"]
+        for features, label in (("verbnet", "paper (VerbNet-CN)"), ("mpnet", "paper (SentBERT)")):
+            for r in ("reg", "nn1", "nn2", "nn3"):  # every cell of the paper, from its own target
+                assert table.loc[(kind, label), r] == targets[f"ft_{split}_{features}_{r}"]["paper"]
+            assert np.isnan(table.loc[(kind, label), "nn4"])  # no nn4 in the paper
+        assert (table.loc[kind].drop(index=["paper (VerbNet-CN)", "paper (SentBERT)"]).to_numpy()
+                == (0.1 if kind == "random" else 0.0)).all()  # ours untouched
+    # the values Figure 6 plots for SentBERT on the random split (all pairs scored)
+    assert list(table.loc[("random", "paper (SentBERT)"), ["reg", "nn1", "nn2", "nn3"]]) == [0.162, 0.218, 0.532, 0.795]
+
+
+def test_paper_rows_and_columns_read_the_target_of_their_own_split_and_table():
+    targets = {"ft_adv_verbnet_nn1": {"paper": 1.0}, "ft_random_verbnet_nn1": {"paper": 2.0},
+               "ft_nopca_adv_verbnet_nn1": {"paper": 3.0}, "ft_adv_toy_nn1": {"paper": 4.0}}
+    grid = sg.figure6_table(_summary(), ["reg", "nn1"], targets)
+    assert grid.loc[("adversarial", "paper (VerbNet-CN)"), "nn1"] == 1.0
+    assert grid.loc[("random", "paper (VerbNet-CN)"), "nn1"] == 2.0
+    assert np.isnan(grid.loc[("random", "paper (VerbNet-CN)"), "reg"])
+    assert "paper (SentBERT)" not in grid.index.get_level_values("features")  # no target, no row
+    no_pca = pd.DataFrame([{"features": f, "regressor": r, "rho_test": 0.0} for f in ("verbnet", "Toy")
+                           for r in ("reg", "nn1")])
+    table = sg.no_pca_table(no_pca, ["reg", "nn1"], targets)
+    assert list(table.index) == ["verbnet", "paper (VerbNet-CN)", "Toy"]
+    assert table.loc["paper (VerbNet-CN)", "nn1"] == 3.0
+    seeds = pd.DataFrame({"mean": 0.5, "std": 0.1, "count": 5, "collapsed": 0},
+                         index=pd.MultiIndex.from_product([["verbnet", "Toy"], ["reg", "nn1"]],
+                                                          names=["features", "regressor"]))
+    with_paper = sg.with_paper_column(seeds, targets, sg.FIGURE6_KEY)
+    assert list(with_paper.columns) == ["mean", "paper", "std", "count", "collapsed"]  # beside our mean
+    assert with_paper.loc[("verbnet", "nn1"), "paper"] == 1.0 and with_paper.loc[("Toy", "nn1"), "paper"] == 4.0
+    assert with_paper["paper"].isna().sum() == 2  # reg has no target here
+    assert sg.with_paper_column(seeds, targets, sg.NO_PCA_KEY).loc[("verbnet", "nn1"), "paper"] == 3.0
+
+
+def test_paper_columns_of_the_seed_tables_hold_the_sts3k_targets():
+    targets = _sts3k_targets()
+    runs = pd.DataFrame([{"features": f, "regressor": r, "seed": s, "rho_test": 0.01 * s}
+                         for f in FEATURES for r in REGRESSORS for s in (1, 2)])
+    table, _ = sg.over_seeds(runs, "p")
+    pca8 = sg.with_paper_column(table, targets, sg.FIGURE6_KEY)
+    assert pca8.loc[("verbnet", "nn2"), "paper"] == targets["ft_adv_verbnet_nn2"]["paper"]
+    assert pca8.loc[("mpnet", "nn3"), "paper"] == targets["ft_adv_mpnet_nn3"]["paper"]
+    assert pca8.loc[["minilm", "mean:glove50"], "paper"].isna().all()
+    no_pca = sg.with_paper_column(table, targets, sg.NO_PCA_KEY)
+    assert [no_pca.loc[("mpnet", r), "paper"] for r in ("reg", "nn1", "nn3")] == [
+        targets[f"ft_nopca_adv_mpnet_{r}"]["paper"] for r in ("reg", "nn1", "nn3")]
+
+
+def test_the_finetune_chapter_shows_its_tables_beside_the_paper():
+    """The chapter builds each table of Figure 6, Figure 11 and its fine-tuning through the
+    helpers that add the paper's values (a table rebuilt in the notebook would lose them)."""
+    from compsem import paths
+
+    source = (paths.PROJECT_DIR / "notebooks" / "sts3k-finetune.py").read_text()
+    assert "sg.figure6_table(summary, regressors, targets)" in source
+    assert "sg.no_pca_table(no_pca_grid, no_pca_regressors, targets)" in source
+    assert source.count("sg.with_paper_column(") == 3
+    assert "sg.with_paper_column(no_pca_table, targets, sg.NO_PCA_KEY)" in source
+    assert "C.finetune_seed_table(finetuned, targets)" in source
+    assert "figures.regressor_curves(grid, targets)" in source

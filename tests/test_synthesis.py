@@ -184,3 +184,106 @@ def test_left_out_sizes_count_what_the_subsets_skip():
     sizes = synthesis.left_out_sizes()
     assert sizes["syn_left_out_sts_sentences"] > 10_000  # SICK and STR-2022
     assert sizes["syn_left_out_aan_strings"] > 40_000  # the AAN test's strings
+
+
+# --------------------------------------------------------------------------- the papers beside ours
+
+
+def scorecard_of(cells):
+    """A scorecard table from ``(model, battery, measure, value)`` rows (interval +- 0.01)."""
+    return pd.DataFrame([dict(model=m, battery=b, measure=x, value=v, low=v - 0.01, high=v + 0.01,
+                              ceiling=np.nan) for m, b, x, v in cells])
+
+
+PAPER_CARD = scorecard_of([
+    ("minilm", "sts", "STS3k-adv", -0.04), ("mpnet", "sts", "STS3k-adv", 0.145),
+    ("glove50", "sts", "STS3k-adv", -0.18), ("spacy-md", "sts", "STS3k-adv", -0.07),
+    ("overlap", "sts", "STS3k-adv", 0.2), ("mpnet", "sts", "STS3k within Swap-2", 0.5),
+    ("sdae", "sts", "STS3k within Swap-2", 0.2), ("spacy-md", "sts", "STS3k within Swap-2", 0.3),
+    ("minilm", "sts", "STS3k within Swap-2", 0.37),
+    ("minilm", "modifiers", "NS S-I", 0.614), ("mpnet", "modifiers", "NS S-I", 0.667),
+    ("spacy-md", "probing", "SemRole accuracy", 51.2), ("sdae", "probing", "SemRole accuracy", 67.2),
+    ("bow", "probing", "SemRole accuracy", 51.7), ("minilm", "probing", "SemRole accuracy", 58.9),
+    ("sdae", "probing", "SemRole selectivity", 8.0),
+])
+
+
+def test_overview_table_sets_the_papers_number_beside_ours():
+    out = synthesis.overview_table(PAPER_CARD)
+    adv, semrole = ("sts", "STS3k-adv"), ("probing", "SemRole accuracy")
+    assert out.loc[adv, ("MPNet", "ours")] == pytest.approx(0.145)
+    assert out.loc[adv, ("MPNet", "paper (SentBERT)")] == pytest.approx(0.145)  # Table 9
+    assert out.loc[adv, ("GloVe 50d mean", "paper (Mean-CN)")] == pytest.approx(-0.291)
+    assert out.loc[adv, ("spaCy mean", "paper (Mean-CN, BOW)")] == pytest.approx(-0.291)
+    assert out.loc[semrole, ("spaCy mean", "paper (Mean-CN, BOW)")] == pytest.approx(51.3)
+    assert out.loc[semrole, ("SDAE (recurrent)", "paper (SDAE)")] == pytest.approx(63.7)
+    assert out.loc[("modifiers", "NS S-I"), ("MiniLM", "paper (MiniLM)")] == pytest.approx(0.6136)
+    # blank where the paper has no such number: the within-type rho, selectivity, other batteries
+    assert math.isnan(out.loc[("sts", "STS3k within Swap-2"), ("MPNet", "paper (SentBERT)")])
+    assert math.isnan(out.loc[("probing", "SemRole selectivity"), ("SDAE (recurrent)", "paper (SDAE)")])
+    assert math.isnan(out.loc[adv, ("MiniLM", "paper (MiniLM)")])
+    # encoders without any paper counterpart get no paper column; every encoder keeps its own
+    encoders = dict.fromkeys(out.columns.get_level_values("encoder"))
+    assert list(encoders) == [synthesis.label(m) for m in dict.fromkeys(PAPER_CARD["model"])]
+    assert [v for e, v in out.columns if e in ("one-hot BOW", "word overlap")] == ["ours", "ours"]
+    values = synthesis.wide(PAPER_CARD)
+    for model in values.columns:
+        pd.testing.assert_series_equal(out[(synthesis.label(model), "ours")], values[model],
+                                       check_names=False)
+
+
+def test_paper_values_come_from_the_targets_files():
+    from compsem.targets import load_targets
+
+    cells = synthesis.paper_cells(PAPER_CARD)
+    studies = {"sts": "sts3k", "probing": "probing", "modifiers": "modifiers"}
+    for r in cells.itertuples():
+        assert r.paper == load_targets(studies[r.battery])[r.key]["paper"]
+    assert set(cells["key"]) >= {"table9_sentbert_sts3k_adv", "table9_mean_cn_sts3k_adv",
+                                 "probe_2018_sdae_sr", "probe_2018_bow_sr"}
+
+
+def test_phenomenon_table_puts_the_paper_column_after_its_measure():
+    shown = synthesis.phenomenon_table(PAPER_CARD, [("STS3k within Swap-2", "SemRole accuracy")])
+    assert list(shown.columns) == ["STS3k within Swap-2", "SemRole accuracy", "SemRole accuracy: paper"]
+    paper = shown["SemRole accuracy: paper"]
+    assert paper["sdae"] == "63.7 (SDAE)" and paper["spacy-md"] == "51.3 (BOW)"
+    assert paper["bow"] == "" and paper["minilm"] == "" and paper["overlap"] == ""
+    other = synthesis.phenomenon_table(PAPER_CARD, [("STS3k-adv", "NS S-I")])
+    assert other.loc["mpnet", "STS3k-adv: paper"] == "0.145 (SentBERT)"
+    assert other.loc["glove50", "STS3k-adv: paper"] == "-0.291 (Mean-CN)"
+    assert other.loc["minilm", "NS S-I: paper"] == "0.6136 (MiniLM)"
+    assert other.loc["mpnet", "NS S-I: paper"] == ""  # a stand-in, compared with nothing
+    # no paper column where no encoder has a paper counterpart
+    assert "A: paper" not in synthesis.phenomenon_table(card([0.1], [1.0]), [("A", "B")]).columns
+
+
+def test_paper_sources_and_glued_paper_values():
+    sources = synthesis.paper_sources(PAPER_CARD).set_index(["encoder", "battery"])
+    assert sources.loc[("MPNet", "sts"), "paper row"] == "SentBERT"
+    assert sources.loc[("MPNet", "sts"), "ours is"] == "the paper's model"
+    assert sources.loc[("SDAE (recurrent)", "probing"), "ours is"] == "substitute"
+    assert sources.loc[("spaCy mean", "probing"), "source"] == "Ettinger et al. 2018, Table 2"
+    assert ("one-hot BOW", "probing") not in sources.index
+    glued = synthesis.paper_glue_values(PAPER_CARD)
+    assert glued["syn_paper_sts3k_adv_mpnet"] == pytest.approx(0.145)
+    assert glued["syn_paper_sts3k_adv_glove50"] == pytest.approx(-0.291)
+    assert glued["syn_paper_semrole_accuracy_sdae"] == pytest.approx(63.7)
+    assert "syn_paper_sts3k_within_swap_2_mpnet" not in glued
+    assert not set(glued) & set(synthesis.glue_values(PAPER_CARD, synthesis.agreement_table(PAPER_CARD)))
+
+
+def test_paper_number_as_printed():
+    assert [synthesis.paper_number(v) for v in (92.9, 55.0, 0.145, -0.291, 0.5197, 1.0)] == [
+        "92.9", "55.0", "0.145", "-0.291", "0.5197", "1.00"]
+
+
+def test_the_chapter_shows_the_papers_beside_ours():
+    """The synthesis chapter's overview and phenomenon tables are the ones with paper columns."""
+    from compsem import paths
+
+    source = (paths.PROJECT_DIR / "notebooks" / "synthesis.py").read_text(encoding="utf-8")
+    assert "S.overview_table(table)" in source and "S.paper_sources(table)" in source
+    assert "S.paper_glue_values(table)" in source
+    assert "S.wide(table)" not in source  # the table without the papers
+    assert source.count("S.phenomenon_table(") == 3

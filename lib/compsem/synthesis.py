@@ -275,18 +275,99 @@ def group_range(table: pd.DataFrame, measure: str, models) -> tuple[float, float
     return float(rows.min()), float(rows.max())
 
 
+PAPER = "paper"
+"""The name of a paper column (:func:`phenomenon_table`, :func:`overview_table`)."""
+
+
 def phenomenon_table(table: pd.DataFrame, pairs) -> pd.DataFrame:
     """The measures of ``pairs`` (``(measure_a, measure_b)`` tuples, e.g. ``PHENOMENA['negation']``)
     side by side: one row per encoder, one column per distinct measure, each cell
-    ``value [low, high]`` as text (a dash where the battery did not run on the encoder)."""
+    ``value [low, high]`` as text (a dash where the battery did not run on the encoder). A
+    measure that the paper prints for some of the encoders (:func:`paper_cells`) is followed by
+    the column ``<measure>: paper``: the paper's number and, in brackets, the paper's row it
+    comes from (``63.7 (SDAE)``); blank for an encoder without a paper counterpart."""
     measures = list(dict.fromkeys(m for pair in pairs for m in pair))
     _check_measures(table, measures)
     models = list(dict.fromkeys(table["model"]))
+    found = paper_cells(table[table["measure"].isin(measures)])
     cells = {}
     for measure in measures:
         rows = table[table["measure"] == measure].drop_duplicates("model").set_index("model")
         cells[measure] = [_cell(rows.loc[m]) if m in rows.index else "–" for m in models]
+        theirs = {r.model: f"{paper_number(r.paper)} ({r.row})"
+                  for r in found[found["measure"] == measure].itertuples()}
+        if theirs:
+            cells[f"{measure}: {PAPER}"] = [theirs.get(m, "") for m in models]
     return pd.DataFrame(cells, index=pd.Index(models, name="encoder"))
+
+
+def paper_number(value: float) -> str:
+    """A paper's number as text, as printed: one decimal for a percentage (``92.9``), else the
+    digits the paper gives, at least two (``0.145``, ``0.5197``, ``1.00``)."""
+    if abs(value) > 1.5:
+        return f"{value:.1f}"
+    text = f"{value:.4f}".rstrip("0")
+    return text + "0" * max(0, 2 - len(text.partition(".")[2]))
+
+
+def paper_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's number beside every row of the scorecard ``table`` that has one
+    (:func:`compsem.scorecard.paper.paper_cells`: the STS3k paper's Table 9 for MPNet, its
+    SentBERT, and for the word-vector means, substitutes for Mean-CN; the 2018 probing paper's
+    Table 2 for the SDAE and the spaCy mean, substitutes for its SDAE and BOW rows; the modifier
+    paper's tables for MiniLM, its model, and the GloVe mean, a substitute for GloVe 300d):
+    columns ``model, battery, measure, paper, row, relation, source, key``."""
+    from compsem.scorecard.paper import paper_cells as cells_of
+
+    return cells_of(table)
+
+
+def overview_table(table: pd.DataFrame, labels: dict | None = None) -> pd.DataFrame:
+    """:func:`wide` with the paper beside each encoder that has a paper counterpart: columns
+    ``(encoder, "ours")`` and, for such an encoder, ``(encoder, "paper (<rows>)")`` holding the
+    paper's number on each row the paper prints (:func:`paper_cells`; ``<rows>`` the paper's
+    rows behind that column, e.g. ``SentBERT`` or ``Mean-CN, BOW``), NaN on the others.
+    Encoders are named by ``labels`` (model spec -> name), else :func:`label`."""
+    values = wide(table)
+    found = paper_cells(table)
+    columns = {}
+    for model in values.columns:
+        name = (labels or {}).get(model, label(model))
+        columns[(name, "ours")] = values[model]
+        mine = found[found["model"] == model]
+        if len(mine):
+            at = pd.MultiIndex.from_arrays([mine["battery"], mine["measure"]])
+            heading = f"{PAPER} ({', '.join(dict.fromkeys(mine['row']))})"
+            columns[(name, heading)] = pd.Series(mine["paper"].to_numpy(float), index=at).reindex(values.index)
+    out = pd.DataFrame(columns, index=values.index)
+    out.columns = pd.MultiIndex.from_tuples(list(columns), names=["encoder", "value"])
+    return out
+
+
+def _join_sources(sources) -> str:
+    """``["P, Table 1", "P, Table 7", "Q, Table 2"]`` -> ``"P, Tables 1, 7; Q, Table 2"``."""
+    tables: dict[str, list[str]] = {}
+    for source in dict.fromkeys(sources):
+        paper, _, number = source.rpartition(", Table ")
+        tables.setdefault(paper, []).append(number)
+    return "; ".join(f"{paper}, Table{'s' if len(n) > 1 else ''} {', '.join(sorted(n, key=int))}"
+                     for paper, n in tables.items())
+
+
+def paper_sources(table: pd.DataFrame, labels: dict | None = None) -> pd.DataFrame:
+    """What the paper columns of :func:`overview_table` and :func:`phenomenon_table` hold: one
+    row per encoder and battery with a paper counterpart, the paper's row, how our encoder
+    relates to it (the paper's model or a substitute), the paper's tables and the number of
+    measures compared."""
+    found = paper_cells(table)
+    rows = []
+    for (model, battery), group in found.groupby(["model", "battery"], sort=False):
+        rows.append({"encoder": (labels or {}).get(model, label(model)), "battery": battery,
+                     "paper row": ", ".join(dict.fromkeys(group["row"])),
+                     "ours is": ", ".join(dict.fromkeys(group["relation"])),
+                     "source": _join_sources(group["source"]), "measures": len(group)})
+    return pd.DataFrame(rows, columns=["encoder", "battery", "paper row", "ours is", "source",
+                                       "measures"])
 
 
 def _cell(row) -> str:
@@ -491,6 +572,17 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
             if not math.isnan(critical):  # none at all below 5 encoders
                 out[f"{base}_critical"] = critical
     return out
+
+
+def paper_glue_values(table: pd.DataFrame, prefix: str = "syn") -> dict:
+    """The paper's number of every encoder and measure that :func:`glue_values` glues and that
+    has a paper counterpart (:func:`paper_cells`), as ``<prefix>_paper_<measure>_<model>``
+    (names through :func:`compsem.report.slug`), so that the text can quote it beside ours."""
+    from compsem.report import slug
+
+    measures = {m for pairs in PHENOMENA.values() for pair in pairs for m in pair} | set(HEADLINE_MEASURES)
+    found = paper_cells(table[table["measure"].isin(measures)])
+    return {f"{prefix}_paper_{slug(r.measure)}_{slug(r.model)}": float(r.paper) for r in found.itertuples()}
 
 
 @functools.cache

@@ -5,7 +5,10 @@ One function per thing the chapter shows: it takes the frames the chapter loaded
 number, or a dict of numbers to glue (keys ``cogsdata_*``), so that the notebook stays a
 narrative. The statistics themselves live in :mod:`compsem.cogs.corpus`, the logical forms in
 :mod:`compsem.cogs.lf`, the parser in :mod:`compsem.cogs.interpret`, the figures in
-:mod:`compsem.cogs.figures`.
+:mod:`compsem.cogs.figures`. The dissertation's numbers beside ours (``data/targets/cogs-data.json``)
+are set here: in the length and depth tables (:func:`length_comparison`,
+:func:`depth_comparison`) and as the paper's marker on the length figure
+(:func:`mark_paper_lengths`).
 """
 
 from __future__ import annotations
@@ -687,8 +690,87 @@ def generated_gap_values(generated: pd.Series) -> dict:
     }
 
 
+# --------------------------------------------------------------------------- the paper beside ours
+
+
+def _target(key: str) -> dict:
+    """The target ``key`` of ``data/targets/cogs-data.json``."""
+    from compsem.targets import load_targets
+
+    return load_targets("cogs-data")[key]
+
+
+def _section(key: str) -> str:
+    """Where the dissertation gives the target ``key``: its ``source`` up to the first
+    parenthesis (``"Section 4.5.4"``)."""
+    return _target(key)["source"].split(" (")[0].split(";")[0].strip()
+
+
+PAPER_LENGTH_KEYS = {"train": "cogsdata_train_tgt_max", "gen": "cogsdata_gen_tgt_max"}
+"""Split -> the target giving the dissertation's longest target (tokens) in it."""
+
+PAPER_SIZE_KEYS = {"train": "cogsdata_n_train", "dev": "cogsdata_n_dev", "test": "cogsdata_n_test",
+                   "gen": "cogsdata_n_gen"}
+"""Split -> the target giving the dissertation's number of rows of it (Section 4.4.3)."""
+
+
+def length_comparison(released: pd.DataFrame, generated: pd.DataFrame) -> pd.DataFrame:
+    """The length summaries (:func:`compsem.cogs.corpus.length_summary`) of the released and
+    the generated splits side by side, and after them the dissertation's numbers for the same
+    rows (a ``paper`` group: the rows of each split, Section 4.4.3, and the longest target of
+    train and gen, Section 4.5.4, from ``data/targets/cogs-data.json``; blank where the text
+    gives none)."""
+    paper = pd.DataFrame(
+        {column: [_target(keys[split])["paper"] if split in keys else "" for split in released.index]
+         for column, keys in (("rows", PAPER_SIZE_KEYS), ("target max", PAPER_LENGTH_KEYS))},
+        index=released.index, dtype=object,
+    )
+    return pd.concat({"released": released.round(1), "generated": generated.round(1),
+                      "paper": paper}, axis=1)
+
+
+def mark_paper_lengths(fig):
+    """The dissertation's longest target of train and gen (Section 4.5.4: :data:`PAPER_LENGTH_KEYS`)
+    on the panels of :func:`compsem.cogs.figures.target_lengths`, as the book's paper marker (a
+    black cross at the top of the panel, a dotted line down to the axis, the number beside it).
+    The panels' limits are kept. Returns the figure."""
+    from compsem.plotting import paper_marks
+
+    for ax, split in zip(fig.axes, PAPER_LENGTH_KEYS, strict=False):
+        value = _target(PAPER_LENGTH_KEYS[split])["paper"]
+        xlim, ylim = ax.get_xlim(), ax.get_ylim()
+        top = ax.get_xaxis_transform()  # x in data, y in axes fraction
+        ax.axvline(value, color="black", lw=0.8, ls=":")
+        paper_marks(ax, [value], [0.96], label=None, transform=top)
+        ax.annotate(f"paper: {value} ({_section(PAPER_LENGTH_KEYS[split])})", (value, 0.96),
+                    xycoords=top, xytext=(-6, 0), textcoords="offset points", ha="right",
+                    va="center", fontsize=7, bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1})
+        ax.set(xlim=xlim, ylim=ylim)
+    return fig
+
+
+def depth_comparison(released: pd.DataFrame, generated: pd.DataFrame) -> pd.DataFrame:
+    """Rows per recursion depth in the recursion cases of gen (``released``, ``generated``:
+    :func:`compsem.cogs.corpus.depth_table`), one row per corpus and case, with the shallowest
+    and deepest depth of each, and below them the dissertation's range (Section 4.3.3: gen
+    depths 3-12, targets ``cogsdata_gen_min_depth``/``cogsdata_gen_max_depth``; it prints no
+    count per depth, so those cells are blank)."""
+    rows = pd.concat({"released": released.T, "generated": generated.T}, names=["corpus", "case"])
+    rows = rows.reindex(columns=sorted(rows.columns)).fillna(0).astype(int)
+    present = rows.gt(0)
+    rows = rows.assign(**{
+        "min depth": [int(r[r].index.min()) for _, r in present.iterrows()],
+        "max depth": [int(r[r].index.max()) for _, r in present.iterrows()],
+    }).astype(object)
+    section = _section("cogsdata_gen_min_depth")
+    paper = {"min depth": _target("cogsdata_gen_min_depth")["paper"],
+             "max depth": _target("cogsdata_gen_max_depth")["paper"]}
+    rows.loc[(f"paper ({section})", "both cases"), :] = [paper.get(c, "") for c in rows.columns]
+    return rows
+
+
 def depth_values(depths: pd.DataFrame) -> dict:
-    """The recursion depths of the released gen set (Section 4.5.4: depths 3 to 12) and the
+    """The recursion depths of the released gen set (Section 4.3.3: depths 3 to 12) and the
     fewest and most rows per depth (``depths``: :func:`compsem.cogs.corpus.depth_table`)."""
     return {
         "cogsdata_gen_min_depth": int(depths.index.min()),

@@ -26,12 +26,16 @@ from compsem.modifiers import statistics as st
 from compsem.modifiers import subsectivity
 from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
-from compsem.plotting import interval_dots
+from compsem.plotting import interval_dots, paper_marks
 from compsem.report import slug
 from compsem.stats import spearman, wilson_interval
 
 NS_CLASSES = ("NS-Pl", "NS-Pr")
 """The non-subsective classes ('NS' categories of 004 §4.2.3)."""
+
+ALPHA = 0.05
+"""Level at which a (Holm-adjusted) p-value rejects; the counts of rejections glued as
+``mod_x_*_rejected`` use it."""
 
 STATUS_COLOURS = {
     "ours": "black",
@@ -120,6 +124,21 @@ def minilm_comparison(results: dict) -> tuple[pd.DataFrame, dict[str, float]]:
     }
 
 
+def minilm_tolerances(targets: dict, model: str = "minilm") -> dict[str, float]:
+    """The tolerance of ``model``'s targets in each table (``mod_x_tol_<version>t<table>``,
+    e.g. ``mod_x_tol_001t8``), read from the targets file, for the text that explains them.
+    Every target of one table has the same tolerance (it follows the table's printed
+    precision); a table whose targets disagree raises."""
+    by_table: dict[str, set[float]] = {}
+    for key, target in targets.items():
+        if key.startswith(f"mod_{model}_") and (table := key.rsplit("_", 1)[1])[:3].isdigit():
+            by_table.setdefault(table, set()).add(float(target["tol"]))
+    for table, tols in by_table.items():
+        if len(tols) != 1:
+            raise ValueError(f"{model} targets of {table} have different tolerances: {sorted(tols)}")
+    return {f"mod_x_tol_{table}": tols.pop() for table, tols in sorted(by_table.items())}
+
+
 def show_minilm_comparison(table: pd.DataFrame):
     """:func:`compsem.report.show_comparison` of :func:`minilm_comparison`, or a note when
     MiniLM was not run."""
@@ -173,6 +192,29 @@ def paper_grid(model: str, test: str, targets: dict) -> np.ndarray:
     return grid_of({c: row[T.cell_label(c)] for c in T.CELLS[test]})
 
 
+def paper_values(spec: str, test: str, targets: dict) -> pd.Series | None:
+    """The paper's printed cells of ``test`` (labelled as :func:`tables.cell_label`, from the
+    full-precision table of its version: 001 Tables 6, 7 and 8 for MiniLM) for the paper model
+    that ``spec`` *is* (:func:`tables.paper_slug`), the values a reproduced figure marks; None
+    for a spec that is no paper model (a substitute or stand-in is compared in the tables only)
+    or a model the paper prints nothing of for ``test``."""
+    model = T.paper_slug(spec)
+    if model is None:
+        return None
+    row = T.paper_row(model, test, targets)
+    return None if row.isna().all() else row
+
+
+def paper_panels(specs, test: str, targets: dict) -> dict[str, pd.Series]:
+    """:func:`paper_values` of every spec that has them, by display name (the panel titles and
+    ``model`` labels of the figures)."""
+    out = {}
+    for spec in specs:
+        if (row := paper_values(spec, test, targets)) is not None:
+            out[T.display_name(spec)] = row
+    return out
+
+
 def aan_panels(runs: dict, targets: dict) -> list[tuple[str, np.ndarray]]:
     """Ours beside the paper's Table 6 (MiniLM, both Eq. 3 variants; GloVe)."""
     panels = []
@@ -198,9 +240,14 @@ def plot_grids(
     label="Eq. 4 consistency",
     ylabel="first adjective",
     xlabel="second adjective",
+    paper: dict[str, pd.Series] | None = None,
 ):
     """Heat maps of 5 x 5 grids side by side (seaborn ``heatmap``), values written in the
-    cells, one colour bar for all."""
+    cells, one colour bar for all. ``paper`` (panel title -> the paper's cells labelled as
+    :func:`tables.cell_label`, e.g. :func:`paper_panels`): in that panel each cell the paper
+    prints gets a :data:`compsem.plotting.PAPER` cross with the paper's value beside it, under
+    ours (:func:`mark_paper_cells`)."""
+    paper = paper or {}
     fig, axes = plt.subplots(
         1, len(panels), figsize=(3.2 * len(panels), 3.4), sharey=True, squeeze=False
     )
@@ -209,6 +256,8 @@ def plot_grids(
             pd.DataFrame(grid, index=CLASSES, columns=CLASSES), vmin=vmin, vmax=vmax, cmap=cmap,
             annot=True, fmt=".2f", annot_kws={"fontsize": 7}, cbar=False, square=True, ax=ax,
         )  # fmt: skip
+        if title in paper:
+            mark_paper_cells(ax, paper[title])
         ax.tick_params(axis="x", rotation=45)
         ax.tick_params(axis="y", rotation=0)
         ax.set_title(title, fontsize=8)
@@ -216,6 +265,26 @@ def plot_grids(
     fig.supxlabel(xlabel, fontsize=9)
     fig.colorbar(axes[0, 0].collections[0], ax=axes[0], shrink=0.8, label=label)
     return fig
+
+
+def mark_paper_cells(ax, row: pd.Series, digits: int = 2):
+    """On a heat map of :func:`plot_grids`: for each cell ``(X, Y)`` (or ``X``) of ``row`` with a
+    value, our value moved to the upper part of the cell and, below it, a
+    :data:`compsem.plotting.PAPER` cross (in the colour of our value's text, legible on the
+    cell) followed by the paper's value."""
+    ours = {(round(t.get_position()[0], 3), round(t.get_position()[1], 3)): t for t in ax.texts}
+    for label, value in row.items():
+        if not np.isfinite(value):
+            continue
+        cell = tuple(label.strip("()").split(", "))
+        i, j = CLASSES.index(cell[0]), CLASSES.index(cell[-1])
+        text = ours.get((j + 0.5, i + 0.5))
+        colour = text.get_color() if text is not None else "black"
+        if text is not None:
+            text.set_position((j + 0.5, i + 0.33))
+        paper_marks(ax, [j + 0.22], [i + 0.72], label=None, s=12, linewidths=0.8, color=colour)
+        ax.text(j + 0.34, i + 0.72, f"{value:.{digits}f}", fontsize=6, va="center", ha="left",
+                color=colour)
 
 
 def aan_summary(runs: dict) -> dict[str, float]:
@@ -400,11 +469,16 @@ INTERVALS = {
 
 
 def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None,
-                   bootstrap_label: str | None = None):
+                   bootstrap_label: str | None = None, paper: dict[str, pd.Series] | None = None,
+                   paper_label: str = "paper"):
     """Scores with both intervals of :func:`ns_intervals` (circles: Wilson, squares: bootstrap),
     one panel per model; a dotted horizontal line at ``reference`` (default 0.5).
     ``bootstrap_label``: the legend of the bootstrap interval when it resamples other units
-    than :data:`INTERVALS` says (the synonym control resamples adjectives only)."""
+    than :data:`INTERVALS` says (the synonym control resamples adjectives only). ``paper``
+    (model label -> the paper's value per class, e.g. :func:`paper_panels`): a
+    :data:`compsem.plotting.PAPER` cross at each class of that model's panel, between its two
+    dots, legend ``paper_label``."""
+    paper = paper or {}
     intervals = dict(INTERVALS)
     if bootstrap_label is not None:
         intervals["bootstrap"] = (bootstrap_label, INTERVALS["bootstrap"][1])
@@ -423,16 +497,22 @@ def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", refer
         1, len(models), figsize=(3.4 * len(models), 3.4), sharey=True, squeeze=False
     )
     for ax, model in zip(axes[0], models, strict=True):
-        interval_dots(
+        at = interval_dots(
             ax, long[long["model"] == model], "class", "score", "low", "high", hue="interval",
             orient="v", dodge=0.24, order=list(dict.fromkeys(frame["class"])),
             hue_order=[label for label, _ in intervals.values() if label in set(long["interval"])],
             markers={label: marker for label, marker in intervals.values()},
         )  # fmt: skip
+        if model in paper:
+            row = paper[model]
+            paper_marks(ax, list(at.values()), [row.get(c, np.nan) for c in at], label=paper_label)
         ax.set_title(model, fontsize=9)
         ax.axhline(0.5 if reference is None else reference, color="black", lw=0.6, ls=":")
     axes[0, 0].set_ylabel(ylabel)
     axes[0, 0].legend(fontsize=7, loc="lower left")
+    marked = [ax for ax, model in zip(axes[0], models, strict=True) if model in paper]
+    if marked and marked[0] is not axes[0, 0]:
+        marked[0].legend(fontsize=7, loc="lower left")
     return fig
 
 
@@ -447,7 +527,9 @@ def interval_width_ratio(frame: pd.DataFrame) -> float:
 def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     """Permutation tests of "no difference between classes" (:func:`experiment.
     class_difference_tests`) for every model and test, Holm-adjusted per test over the models.
-    Glues ``mod_x_p_<test>_<spec>`` (raw) and ``mod_x_padj_<test>_<spec>`` (Holm)."""
+    Glues ``mod_x_p_<test>_<spec>`` (raw) and ``mod_x_padj_<test>_<spec>`` (Holm), and per
+    test how many models were tested (``mod_x_perm_models_<test>``) and how many of them the
+    test rejects at :data:`ALPHA` after Holm (``mod_x_perm_rejected_<test>``)."""
     from compsem.modifiers import experiment
 
     frames = []
@@ -460,6 +542,9 @@ def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     for row in table.itertuples():
         values[f"mod_x_p_{row.test}_{slug(row.model)}"] = float(row.p_perm)
         values[f"mod_x_padj_{row.test}_{slug(row.model)}"] = float(row.p_holm)
+    for test, group in table.groupby("test"):
+        values[f"mod_x_perm_models_{test}"] = int(group["p_holm"].notna().sum())
+        values[f"mod_x_perm_rejected_{test}"] = int((group["p_holm"] < ALPHA).sum())
     table["model"] = table["model"].map(T.display_name)
     return table.set_index(["test", "model"]).sort_index(level=0, sort_remaining=False), values
 
@@ -486,6 +571,9 @@ def _one_sided(
         values[f"mod_x_{key}_diff_{slug(row.spec)}"] = float(row.difference)
         values[f"mod_x_{key}_p_{slug(row.spec)}"] = float(row.p)
         values[f"mod_x_{key}_padj_{slug(row.spec)}"] = float(row.p_holm)
+    if len(frame):  # how many models were tested and how many the test rejects after Holm
+        values[f"mod_x_{key}_models"] = int(frame["p_holm"].notna().sum())
+        values[f"mod_x_{key}_rejected"] = int((frame["p_holm"] < ALPHA).sum())
     frame.index = frame.pop("spec").map(T.display_name)
     return frame, values
 
@@ -493,7 +581,9 @@ def _one_sided(
 def ns_direction(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     """One-sided permutation test that non-subsective adjectives (NS-Pl, NS-Pr) pull the phrase
     towards themselves more than subsective ones (S-I, S-NI), as §3.5 of both versions
-    predicts; Holm over the models. Keys ``mod_x_nsdir_{diff,p,padj}_<spec>``."""
+    predicts; Holm over the models. Keys ``mod_x_nsdir_{diff,p,padj}_<spec>``, and
+    ``mod_x_nsdir_models`` / ``mod_x_nsdir_rejected`` (models tested, rejected at
+    :data:`ALPHA` after Holm)."""
 
     def statistic_of(r):
         grid = st.adjective_grid(r.an_phrases, r.ns["holds"], lex)
@@ -506,7 +596,9 @@ def aan_drop(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     """001 §4.2.1: AAN scores drop "especially when both adjectives are not intersective".
     One-sided permutation test that the ordered adjective pairs without an S-I adjective score
     lower than those with one (:func:`statistics.pair_group_contrast`, code Eq. 3), Holm over
-    the models run on the AAN test. Keys ``mod_x_aandrop_{diff,p,padj}_<spec>``."""
+    the models run on the AAN test. Keys ``mod_x_aandrop_{diff,p,padj}_<spec>``, and
+    ``mod_x_aandrop_models`` / ``mod_x_aandrop_rejected`` (models tested, rejected at
+    :data:`ALPHA` after Holm) when a model ran the AAN test."""
 
     def statistic_of(r):
         grid = st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex)
@@ -555,8 +647,13 @@ def null_values(bands: dict) -> dict[str, float]:
     }
 
 
-def plot_null(bands: dict, name: str):
-    """Observed scores (dots) against the label-shuffle band, pair cells and Eq. 8 classes."""
+def plot_null(bands: dict, name: str, paper: dict[str, pd.Series | None] | None = None,
+              paper_label: str = "paper"):
+    """Observed scores (dots) against the label-shuffle band, pair cells and Eq. 8 classes.
+    ``paper`` (``{"pair": ..., "ns": ...}``, each the paper's cells labelled as
+    :func:`tables.cell_label`, e.g. :func:`paper_values`, or None): the paper's values of the
+    cells shown as :data:`compsem.plotting.PAPER` crosses, legend ``paper_label``."""
+    paper = paper or {}
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
     x = np.arange(5)
     for ax, what, ticks, ylabel in (
@@ -567,12 +664,16 @@ def plot_null(bands: dict, name: str):
             x, bands[f"{what}_low"], bands[f"{what}_high"], alpha=0.3, label="label-shuffle null"
         )
         ax.plot(x, bands[what], "o-", label="observed")
+        if paper.get(what) is not None:
+            paper_marks(ax, x, [paper[what].get(t, np.nan) for t in ticks], label=paper_label)
         ax.set_xticks(x, ticks, rotation=20 if what == "pair" else 0)
         ax.set(
             ylabel=ylabel,
             title=f"{name}: {'pair cells (S-I, Y)' if what == 'pair' else 'non-subsectivity'}",
         )
     axes[0].legend(fontsize=8)
+    if paper.get("ns") is not None and paper.get("pair") is None:
+        axes[1].legend(fontsize=8)
     return fig
 
 
@@ -647,13 +748,20 @@ def pooling_table(runs: dict, pooling_models) -> tuple[pd.DataFrame, dict[str, f
 
 
 def template_table(runs: dict, templated: dict) -> tuple[pd.DataFrame, dict[str, float]]:
-    """Bare strings against the same models with every string inside the template."""
+    """Bare strings against the same models with every string inside the template. Glues per
+    model the templated NS-Pr score and lowest AN class (``mod_x_template_ns_nspr_<spec>``,
+    ``mod_x_template_an_min_<spec>``) and the largest change, template minus bare, of a
+    non-subsectivity class and of a pair cell (``mod_x_template_{ns,pair}_max_change_<spec>``,
+    absolute values)."""
     rows, values = {}, {}
     for spec, r in templated.items():
         rows[f"{T.display_name(spec)}, bare"] = _summary_row(runs[spec])
         rows[f"{T.display_name(spec)}, template"] = _summary_row(r)
         values[f"mod_x_template_ns_nspr_{slug(spec)}"] = r.scores("ns")[("NS-Pr",)]
         values[f"mod_x_template_an_min_{slug(spec)}"] = min(r.scores("an").values())
+        for test in ("ns", "pair"):
+            change = T.as_row(r.scores(test), test) - T.as_row(runs[spec].scores(test), test)
+            values[f"mod_x_template_{test}_max_change_{slug(spec)}"] = float(change.abs().max())
     return pd.DataFrame(rows).T.round(3), values
 
 
@@ -662,8 +770,9 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
     interval over the class's adjectives (for the figure), and a test of "the class scores 0.5":
     a one-sample t-test of the per-adjective scores against 0.5 (scipy.stats.ttest_1samp; the
     adjective is the unit), Holm-adjusted over every class of every model (one family).
-    Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at 0.05 after
-    Holm), ``mod_x_syn_max_class_dev_<spec>`` (largest |class score - 0.5|),
+    Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at :data:`ALPHA` after
+    Holm; over all models ``mod_x_syn_classes_off_half``, of ``mod_x_syn_classes_tested``
+    classes tested), ``mod_x_syn_max_class_dev_<spec>`` (largest |class score - 0.5|),
     ``mod_x_syn_adj_dev_<spec>`` (mean |per-adjective score - 0.5|) beside
     ``mod_x_pair_si_dev_<spec>`` (mean |(S-I, Y) pair cell - 0.5|, Y != S-I)."""
     labels = lex.adjectives["cls"].to_numpy()
@@ -700,7 +809,10 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
     frame = pd.DataFrame(rows)
     frame["p_holm"] = st.holm(frame["p (score = 0.5)"].to_numpy())
     for spec, f in frame.groupby("spec"):
-        values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = int((f["p_holm"] < 0.05).sum())
+        values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = int((f["p_holm"] < ALPHA).sum())
+    if len(frame):
+        values["mod_x_syn_classes_off_half"] = int((frame["p_holm"] < ALPHA).sum())
+        values["mod_x_syn_classes_tested"] = int(frame["p_holm"].notna().sum())
     return frame.drop(columns="spec"), values
 
 
@@ -813,11 +925,18 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
     With ``n_perm`` > 0, also the spread that a model whose classes do not differ shows: its
     ``alpha`` quantile over ``n_perm`` shuffles of the class labels of the adjectives (the
     noise floor of the statistic, which a margin below it cannot be told from), keys
-    ``mod_x_spread_null_<test>_<spec>``."""
+    ``mod_x_spread_null_<test>_<spec>``.
+
+    Per test, ``mod_x_ceiling_<test>``: how many of the models score 1 in every class (cell), a
+    ceiling at which no difference can show."""
     labels = lex.adjectives["cls"].to_numpy()
     rows, values = [], {}
     for spec in specs:
         for test, scores_of in _test_matrices(runs[spec], lex).items():
+            key = f"mod_x_ceiling_{test}"
+            cells = np.asarray(scores_of(np.arange(len(labels))), dtype=float)
+            at_ceiling = bool(np.all(cells[np.isfinite(cells)] == 1.0))
+            values[key] = values.get(key, 0) + int(at_ceiling)
             observed, low, high = st.bootstrap_statistic(
                 lambda idx, f=scores_of: st.spread(f(idx)), labels, n_boot, seed, 1 - 2 * alpha,
                 method="basic",
@@ -911,7 +1030,8 @@ def word_level_classes(runs: dict, specs, lex: Lexicon, n_perm: int, n_boot: int
     similarity of two adjectives of one class minus that of two adjectives of different classes,
     each adjective embedded alone as the tests embed it; a one-sided permutation test of the
     class labels and a bootstrap interval over adjectives within class. Keys
-    ``mod_x_wordclass_{diff,low,high,p}_<spec>``."""
+    ``mod_x_wordclass_{diff,low,high,p}_<spec>``, and ``mod_x_wordclass_models`` /
+    ``mod_x_wordclass_above`` (models checked, those whose interval lies above 0)."""
     labels = lex.adjectives["cls"].to_numpy()
     adjectives = lex.adjectives["word"].tolist()
     rows, values = [], {}
@@ -935,6 +1055,9 @@ def word_level_classes(runs: dict, specs, lex: Lexicon, n_perm: int, n_boot: int
                        f"mod_x_wordclass_p_{key}": float(perm["p_value"])})
         rows.append({"model": T.display_name(spec), "same class minus different classes":
                      perm["observed"], "low": low, "high": high, "p (one-sided)": perm["p_value"]})
+    values["mod_x_wordclass_models"] = len(specs)
+    values["mod_x_wordclass_above"] = sum(values[f"mod_x_wordclass_low_{slug(s)}"] > 0
+                                          for s in specs)
     return pd.DataFrame(rows).set_index("model"), values
 
 
@@ -954,7 +1077,10 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int,
     shown when it is within the margin), and ``mod_x_syn_neq_near_<spec>``, the largest distance
     from 0.5 of the nearer end of a class interval that excludes 0.5, the interval at
     ``1 - 2 alpha / m`` for the m classes of all models (Bonferroni: some class shown to depart
-    by more than the margin when it exceeds it; 0 when every interval contains 0.5)."""
+    by more than the margin when it exceeds it; 0 when every interval contains 0.5). Over the
+    models: ``mod_x_syn_models`` (models with the control), ``mod_x_syn_eq_models`` (those
+    with every class shown equivalent) and ``mod_x_syn_neq_models`` (those with a class shown
+    to depart by more than the margin)."""
     labels = lex.adjectives["cls"].to_numpy()
     margin = abs(0.5 - float(targets["mod_sbert_pair_nspl_nspr_001t7"]["paper"]))
     values = {"mod_x_syn_margin": margin}
@@ -972,4 +1098,9 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int,
                                              (wide["high"] - 0.5).abs()), 0.0)
         values[f"mod_x_syn_eq_far_{slug(spec)}"] = float(far.max())
         values[f"mod_x_syn_neq_near_{slug(spec)}"] = float(near.max())
+    values["mod_x_syn_models"] = len(specs)
+    values["mod_x_syn_eq_models"] = sum(values[f"mod_x_syn_eq_far_{slug(s)}"] <= margin
+                                        for s in specs)
+    values["mod_x_syn_neq_models"] = sum(values[f"mod_x_syn_neq_near_{slug(s)}"] > margin
+                                         for s in specs)
     return values

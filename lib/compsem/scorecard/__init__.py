@@ -23,7 +23,8 @@ A model is any spec the model registry knows (``minilm``, ``mpnet:layer6``, ``gl
 Embeddings go through the shared on-disk cache, so a second scorecard of a model encodes
 nothing. :func:`run` scores one model, :func:`run_many` several as a Dask sweep,
 :func:`~compsem.scorecard.output.figure` draws one page per model and
-:func:`~compsem.scorecard.output.write` saves the table.
+:func:`~compsem.scorecard.output.write` saves the table; :mod:`compsem.scorecard.paper` gives
+the paper's number beside a row where a paper prints it (for the paper's model or a substitute).
 """
 
 from __future__ import annotations

@@ -498,3 +498,26 @@ def finetune_paper_values(runs: pd.DataFrame) -> dict[str, float]:
     mpnet = runs[runs["model"] == "mpnet"]
     return {key: float(mpnet.loc[mpnet["split"] == split_name, "rho_adv"].mean())
             for split_name, key in FINETUNE_TARGETS.items() if (mpnet["split"] == split_name).any()}
+
+
+FINETUNE_PAPER_BARS = {"adversarial": "ft_sentbert_adversarial", "random": "ft_sentbert_random_10fold",
+                       "10-fold": "ft_sentbert_random_10fold"}
+"""The paper's fine-tuned SentBERT bar (Figure 7, §5.3) beside each split of :func:`finetune_runs`
+for MPNet, the paper's SentBERT: its random-split bar is the 10-fold out-of-fold one, shown beside
+our seeded random split too."""
+FINETUNE_PAPER_ROW = "paper (SentBERT, Fig. 7)"
+"""The label of the paper's row in :func:`finetune_seed_table`."""
+
+
+def finetune_seed_table(runs: pd.DataFrame, targets: Mapping[str, dict]) -> pd.DataFrame:
+    """Our fine-tuning by seed (rows) and model and split (columns): ``rho_adv`` of
+    :func:`finetune_runs`, with the row :data:`FINETUNE_PAPER_ROW`: the paper's fine-tuned SentBERT
+    bar of each split (:data:`FINETUNE_PAPER_BARS`) under MPNet, the same model; NaN under the
+    other models, which the paper did not fine-tune, and where the targets have no bar."""
+    table = runs.pivot_table(index="seed", columns=["model", "split"], values="rho_adv", sort=False)
+    keys = [FINETUNE_PAPER_BARS.get(split) if model == "mpnet" else None
+            for model, split in table.columns]
+    paper = [float(targets[key]["paper"]) if key in targets else np.nan for key in keys]
+    table.index = table.index.astype(object)
+    table.loc[FINETUNE_PAPER_ROW] = paper
+    return table

@@ -112,3 +112,79 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
             key = f"{prefix}_{report.slug(name)}_{regressor}"
             values |= {f"{key}_{bound}": row[bound] for bound in ("ci_low", "ci_high", "ci90_low", "ci90_high")}
     return pd.DataFrame(rows).set_index(["features", "regressor"]), values
+
+
+# --------------------------------------------------------------------------- tables beside the paper
+
+FIGURE6_KEY = "ft_{split}_{features}_{regressor}"
+"""Target key of a Figure 6 cell (``split``: ``adv`` or ``random``; ``features``: the slug of our
+feature set, ``mpnet`` standing for the paper's SentBERT checkpoint)."""
+NO_PCA_KEY = "ft_nopca_adv_{features}_{regressor}"
+"""Target key of a Figure 11 cell (adversarial split, all PCA components kept)."""
+SPLIT_KEYS = {"adversarial": "adv", "random": "random"}
+"""The split fragment of :data:`FIGURE6_KEY` by split kind."""
+PAPER_NAMES = {"verbnet": "VerbNet-CN", "mpnet": "SentBERT"}
+"""The paper's name of a feature set of ours, in the label of its paper row."""
+PAPER_COLUMN = "paper"
+"""The column (seed tables) holding the paper's value of a cell."""
+
+
+def paper_key(template: str, features: str, regressor: str, kind: str = "adversarial") -> str:
+    """The target key of one cell: ``template`` (:data:`FIGURE6_KEY`, :data:`NO_PCA_KEY`) filled
+    with the split fragment of ``kind``, the slug of ``features`` and ``regressor``."""
+    return template.format(split=SPLIT_KEYS[kind], features=report.slug(features), regressor=regressor)
+
+
+def paper_value(targets: dict, key: str) -> float:
+    """The paper's number under ``key`` in ``targets``, NaN where there is none."""
+    return float(targets[key]["paper"]) if key in targets else float("nan")
+
+
+def with_paper_rows(table: pd.DataFrame, targets: dict, template: str) -> pd.DataFrame:
+    """``table`` (rows: feature sets, or (split kind, feature set); columns: regressors) with, beneath
+    each row that has a paper value under ``template`` (:func:`paper_key`), a row
+    ``paper (<the paper's name>)`` holding the paper's values (NaN where the paper has none)."""
+    rows, index = [], []
+    for label, row in table.iterrows():
+        *outer, features = label if isinstance(label, tuple) else (label,)
+        kind = outer[0] if outer else "adversarial"
+        rows.append(row)
+        index.append(label)
+        paper = pd.Series({r: paper_value(targets, paper_key(template, features, r, kind)) for r in table.columns},
+                          name=row.name)
+        if paper.notna().any():
+            rows.append(paper)
+            index.append((*outer, f"paper ({PAPER_NAMES.get(features, features)})") if outer
+                         else f"paper ({PAPER_NAMES.get(features, features)})")
+    out = pd.DataFrame(rows, columns=table.columns)
+    out.index = pd.MultiIndex.from_tuples(index, names=table.index.names) if table.index.nlevels > 1 else \
+        pd.Index(index, name=table.index.name)
+    return out
+
+
+def with_paper_column(table: pd.DataFrame, targets: dict, template: str, kind: str = "adversarial") -> pd.DataFrame:
+    """A seed table (rows: (feature set, regressor); :func:`over_seeds`, :func:`pairs_and_seeds_intervals`)
+    with the column :data:`PAPER_COLUMN` right after ``mean``: the paper's value of the cell under
+    ``template`` (:func:`paper_key`; one fit, ``random_state=1``), NaN where the paper has none."""
+    paper = [paper_value(targets, paper_key(template, features, regressor, kind)) for features, regressor in table.index]
+    out = table.copy()
+    out.insert(list(out.columns).index("mean") + 1 if "mean" in out.columns else len(out.columns), PAPER_COLUMN, paper)
+    return out
+
+
+def figure6_table(summary: pd.DataFrame, regressors: Sequence[str], targets: dict) -> pd.DataFrame:
+    """Figure 6 as a table: the mean test rho of ``summary`` (columns split kind, features, regressor,
+    mean) by split kind and feature set (rows) and regressor (columns), with the paper's plotted
+    values beneath VerbNet-CN and MPNet (the paper's SentBERT) (:func:`with_paper_rows`,
+    :data:`FIGURE6_KEY`)."""
+    table = summary.pivot_table(index=["split kind", "features"], columns="regressor", values="mean",
+                                sort=False).reindex(columns=list(regressors))
+    return with_paper_rows(table, targets, FIGURE6_KEY)
+
+
+def no_pca_table(grid: pd.DataFrame, regressors: Sequence[str], targets: dict) -> pd.DataFrame:
+    """Figure 11 as a table: the adversarial-split test rho of ``grid`` (one fit per feature set and
+    regressor) with the paper's SentBERT values beneath MPNet (:data:`NO_PCA_KEY`)."""
+    table = grid.pivot_table(index="features", columns="regressor", values="rho_test",
+                             sort=False).reindex(columns=list(regressors))
+    return with_paper_rows(table, targets, NO_PCA_KEY)
