@@ -293,15 +293,15 @@ C.comparison(runs, "an", targets, digits=2)
 # %% tags=["full-width"]
 C.comparison(runs, "aan", targets, variants=("code", "paper"))
 
-# %% mystnb={"figure": {"caption": "Single-phrase intersectivity (Eq. 4) on AAN phrases, cell by cell (rows: first adjective, columns: second). Compare our MiniLM panel (code Eq. 3) with 001 Table 6 beside it; the paper-literal Eq. 3 panel is darker, i.e. stricter; GloVe is symmetric about the diagonal.", "name": "fig-modifiers-consistency-aan-grid"}}
+# %% mystnb={"figure": {"caption": "Single-phrase intersectivity (Eq. 4) on AAN phrases, cell by cell (rows: first adjective, columns: second). Compare our MiniLM panel (code Eq. 3) with 001 Table 6 beside it; in the paper-literal Eq. 3 panel a darker cell is a lower score than the code's; GloVe is symmetric about the diagonal.", "name": "fig-modifiers-consistency-aan-grid"}}
 panels = C.aan_panels(runs, targets)  # none when neither MiniLM nor GloVe 50d ran the AAN test
 if panels:
     fig = C.plot_grids(panels)
     plt.show()
 
 # %% [markdown]
-# The paper-literal Eq. 3 is much stricter for MiniLM than the code's bipartitions (e.g. (S-I,
-# S-I): {glue:text}`mod_x_aan_paper_minus_code_si_si:+.3f`); the published AAN numbers are the
+# The paper-literal Eq. 3 minus the code's bipartitions for MiniLM, e.g. on (S-I, S-I):
+# {glue:text}`mod_x_aan_paper_minus_code_si_si:+.3f`; the published AAN numbers are the
 # code's. Mean-pooled GloVe is symmetric in the two adjectives (word order does not exist for
 # it).
 #
@@ -679,8 +679,9 @@ tests_table.style.format(
 )
 
 # %% [markdown]
-# The naive chi-square p-values are far smaller than the permutation p-values, because they
-# count 12 correlated phrases per adjective as 12 observations.
+# Compare the naive chi-square p-values with the permutation p-values: the chi-square test
+# counts the 12 correlated phrases of an adjective as 12 observations, the permutation test
+# shuffles adjectives.
 #
 # The papers tie "no statistically significant difference between different adjective
 # categories" to the single-phrase test: "the empirical behaviour we observe tends to be
@@ -855,9 +856,10 @@ results.update(C.lowest_class_high(runs, [s for s in [*main_specs, *pooling_mode
 pooling
 
 # %% [markdown]
-# Read out at its first token, MiniLM falls below 1 on AN phrases (overall
-# {glue:text}`mod_x_cls_an_overall_minilm:.3f`), like 004's CLS models DPR and Specter: for
-# this backbone the all-ones row comes with the mean pooling, not with the adjectives. The
+# Read out at its first token, MiniLM scores {glue:text}`mod_x_cls_an_overall_minilm:.3f` on AN
+# phrases overall, against its mean-pooled row in Table 1 above; 004's CLS models DPR and
+# Specter fall below 1 too. Where the first-token score is below 1, the all-ones row of this
+# backbone comes with the mean pooling, not with the adjectives. The
 # converse ("vice-versa") does not follow from the papers' own tables: LaBSE (CLS) scores 1 in
 # both papers and 001's DPR (CLS) almost everywhere, so an all-ones row is no evidence of mean
 # pooling; and mean pooling of contextual states does not guarantee it (sBERT).
