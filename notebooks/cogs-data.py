@@ -75,6 +75,7 @@ from compsem.cogs import corpus, exposure, figures, generate, grammar, lexicon, 
 from compsem.cogs import data_chapter as chapter
 from compsem.cogs.interpret import Interpreter
 from compsem.data import cogs
+from compsem.targets import glued_paper_values
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 report.set_theme()
@@ -96,7 +97,7 @@ splits = {name: cogs.load(name) for name in ("train", "dev", "test", "gen")}
 exposure_1, exposure_100 = cogs.load("exposure-1"), cogs.load("exposure-100")
 train, gen_released = splits["train"], splits["gen"]
 results.update(chapter.released_counts(splits, exposure_1, exposure_100))
-report.glue_all(chapter.paper_values())  # the dissertation's numbers, for the text
+report.glue_all(glued_paper_values("cogs-data", "cogsdata"))  # the dissertation's numbers, for the text
 chapter.released_sizes(splits, exposure_1, exposure_100)
 
 # %% [markdown]

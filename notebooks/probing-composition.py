@@ -105,6 +105,7 @@ from compsem import report
 from compsem.data import probing as released_files
 from compsem.probing import chapter as C
 from compsem.probing import experiment, generalisation, geometry, grammars, lexicon, tasks2018
+from compsem.targets import glued_paper_values
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 C.limit_threads(threads)
@@ -112,7 +113,7 @@ report.set_theme()
 lex = lexicon.load()
 results = {}  # every number compared with a target, by key
 targets = report.load_targets("probing")
-report.glue_all(C.paper_values(targets))  # the papers' numbers, for the text and the claims
+report.glue_all(glued_paper_values("probing", "probe"))  # the papers' numbers, for text and claims
 controls_of = ("none", "control task") if control_tasks else ("none",)
 grid = dict(n_boot=n_boot, batch_size=batch_size, device=device, lexicon=lex)
 mlp = dict(max_epochs=mlp_max_epochs, **grid)

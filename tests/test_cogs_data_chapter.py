@@ -15,6 +15,7 @@ from compsem.cogs import data_chapter as chapter
 from compsem.cogs import evaluation as ev
 from compsem.cogs.interpret import Interpreter
 from compsem.cogs.lexicon import VERB_CLASSES, Lexicon, Noun, Verb, load_lexicon
+from compsem.targets import glued_paper_values
 
 # (sentence, logical form) pairs as released (train.tsv / gen.tsv) or as the interpreter writes
 SMILED = ("Gabriel smiled .", "smile . agent ( x _ 1 , Gabriel )")
@@ -481,7 +482,7 @@ def test_paper_values_quote_every_target_under_its_own_name():
     from compsem.targets import load_targets
 
     targets = load_targets("cogs-data")
-    values = chapter.paper_values()
+    values = glued_paper_values("cogs-data", "cogsdata")
     assert len(values) == len(targets)
     assert values["cogsdata_paper_lex_verbs"] == targets["cogsdata_lex_verbs"]["paper"]
     assert isinstance(values["cogsdata_paper_n_train"], int)
@@ -608,7 +609,7 @@ def test_mark_paper_lengths_marks_153_and_480_on_the_length_figure():
     assert [(ax.get_xlim(), ax.get_ylim()) for ax in fig.axes] == limits  # the panels are kept
     for ax, split, value in zip(fig.axes, ("train", "gen"), (153, 480), strict=True):
         key = chapter.PAPER_LENGTH_KEYS[split]
-        assert chapter.paper_values()[f"cogsdata_paper_{key.removeprefix('cogsdata_')}"] == value
+        assert glued_paper_values("cogs-data", "cogsdata")[f"cogsdata_paper_{key.removeprefix('cogsdata_')}"] == value
         crosses = [c for c in ax.collections if isinstance(c, PathCollection)]  # scatter
         assert [float(c.get_offsets()[0, 0]) for c in crosses] == [value]
         assert any(f"paper: {value}" in t.get_text() for t in ax.texts)

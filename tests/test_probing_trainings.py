@@ -32,10 +32,11 @@ def test_mean_and_t_interval_over_trainings_per_task():
 
 
 def test_paper_values_glue_every_target_under_its_year_and_cell():
-    targets = {"probe_2016_has_school_glove": {"paper": 100.0, "tol": 5.0},
-               "probe_2018_bow_order": {"paper": 55.0, "tol": 5.0}}
-    assert C.paper_values(targets) == {"probe_paper_2016_has_school_glove": 100.0,
-                                       "probe_paper_2018_bow_order": 55.0}
+    from compsem.targets import glued_paper_values
+
+    values = glued_paper_values("probing", "probe")
+    assert values["probe_paper_2016_has_school_glove"] == 100.0
+    assert values["probe_paper_2018_bow_order"] == 55.0
 
 
 def test_regenerated_table_puts_the_paper_rows_above_ours():

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.scorecard.paper import paper_cells
 from compsem.stats import spearman_of_resamples, spearman_permutation_p, tie_values
 
 PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
@@ -308,18 +309,6 @@ def paper_number(value: float) -> str:
         return f"{value:.1f}"
     text = f"{value:.4f}".rstrip("0")
     return text + "0" * max(0, 2 - len(text.partition(".")[2]))
-
-
-def paper_cells(table: pd.DataFrame) -> pd.DataFrame:
-    """The paper's number beside every row of the scorecard ``table`` that has one
-    (:func:`compsem.scorecard.paper.paper_cells`: the STS3k paper's Table 9 for MPNet, its
-    SentBERT, and for the word-vector means, substitutes for Mean-CN; the 2018 probing paper's
-    Table 2 for the SDAE and the spaCy mean, substitutes for its SDAE and BOW rows; the modifier
-    paper's tables for MiniLM, its model, and the GloVe mean, a substitute for GloVe 300d):
-    columns ``model, battery, measure, paper, row, relation, source, key``."""
-    from compsem.scorecard.paper import paper_cells as cells_of
-
-    return cells_of(table)
 
 
 def overview_table(table: pd.DataFrame, labels: dict | None = None) -> pd.DataFrame:

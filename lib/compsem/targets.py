@@ -54,3 +54,17 @@ def paper_values() -> dict[str, float]:
                                  f"{file.name}: rename one")
             values[key], origin[key] = float(target["paper"]), file.stem
     return values
+
+
+def glued_paper_values(study: str, prefix: str) -> dict:
+    """The paper's number of every target of ``data/targets/<study>.json`` as a glued value, so
+    that a chapter's text and its claims' rules read it from the targets file:
+    ``<prefix>_paper_<rest>`` for the target ``<prefix>_<rest>``, the number as the file gives
+    it (an int stays an int)."""
+    values = {}
+    for key, target in load_targets(study).items():
+        if not key.startswith(f"{prefix}_"):
+            raise ValueError(f"data/targets/{study}.json: target {key!r} does not start with "
+                             f"{prefix!r}_; rename it")
+        values[f"{prefix}_paper_{key.removeprefix(f'{prefix}_')}"] = target["paper"]
+    return values

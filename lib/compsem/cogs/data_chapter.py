@@ -944,16 +944,6 @@ chapter shows them apart (:func:`released_file_table`) and the test suite holds 
 values counted from the checksum-verified files."""
 
 
-def paper_values() -> dict:
-    """The dissertation's numbers of ``data/targets/cogs-data.json`` as glued values, so that the
-    chapter's text quotes them from the targets file: ``cogsdata_paper_<name>`` for the target
-    ``cogsdata_<name>``, the number as the file gives it (an int stays an int)."""
-    from compsem.targets import load_targets
-
-    return {f"cogsdata_paper_{key.removeprefix('cogsdata_')}": target["paper"]
-            for key, target in load_targets("cogs-data").items()}
-
-
 def paper_numbers(results: dict) -> dict:
     """The entries of ``results`` that have a paper number: all but :data:`RELEASED_FILE_COUNTS`."""
     return {key: value for key, value in results.items() if key not in RELEASED_FILE_COUNTS}

@@ -735,14 +735,6 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict) -> tuple[pd.
     return pd.DataFrame(rows).set_index("task").round(1), values
 
 
-def paper_values(targets: dict) -> dict:
-    """``{probe_paper_<year>_<cell>: the paper's number}`` for every target of
-    ``data/targets/probing.json`` (key ``probe_<year>_<cell>``): the papers' numbers as glued
-    values, so that the claims' rules and the text read them from the targets file."""
-    return {f"probe_paper_{key.removeprefix('probe_')}": float(target["paper"])
-            for key, target in targets.items()}
-
-
 def regenerated_table(released: pd.DataFrame, regenerated: pd.DataFrame, encoders,
                       targets: dict, tasks) -> pd.DataFrame:
     """Accuracy per encoder on the released and on our regenerated 2018 sets (the MLP, no
