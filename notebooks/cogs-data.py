@@ -466,8 +466,8 @@ rates.round(4)
 # CPs, rare in both ({glue:text}`cogsdata_train_ccomp_two` released rows), are off by
 # {glue:text}`cogsdata_generated_ccomp_two_gap:.0%`: the frame probabilities are pooled over CP
 # depths 0 and 1. Rates over tens of thousands of rows are precise, though: the table below
-# sets the ratio of the generated to the released rate beside its 95% interval (two binomial
-# samples), and for
+# sets the ratio of the generated to the released rate beside its interval (two binomial
+# samples; the nine intervals hold together at 95%, Bonferroni), and for
 # {glue:text}`cogsdata_generated_constructions_differing` of the
 # {glue:text}`cogsdata_generated_constructions_compared` constructions the interval excludes 1
 # (the rows marked *differs*): there the generator's rate differs from the released one beyond

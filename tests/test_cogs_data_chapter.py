@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import contingency
 
 from compsem.cogs import corpus, generate, grammar, lf
 from compsem.cogs import data_chapter as chapter
@@ -931,3 +932,21 @@ def test_construction_rate_table_flags_rates_that_differ_beyond_sampling_error()
     table = chapter.construction_rate_table(released, more)
     assert table.loc["recipient", "ratio"] == pytest.approx(9_203 / 8_658)
     assert table["differs"].tolist() == [name == "recipient" for name in names[1:10]]
+
+
+def test_construction_rate_intervals_hold_together_bonferroni():
+    """The nine intervals are simultaneous: each at 1 - 0.05 / 9, wider than a lone 95% one,
+    so a ratio just outside a lone interval need not be flagged."""
+    names = ["rows", "passive", "recipient", "nmod", "nmod (one)", "nmod (two or more)", "ccomp",
+             "ccomp (one)", "ccomp (two or more)", "xcomp", "max CP depth"]
+    released = pd.Series([24_000, 11_649, 8_658, 5_042, 4_594, 448, 2_274, 2_114, 160, 1_329, 2],
+                         index=names)
+    generated = released.copy()
+    generated["recipient"] = 8_900
+    table = chapter.construction_rate_table(released, generated)
+    lone = contingency.relative_risk(8_900, 24_000, 8_658, 24_000).confidence_interval(0.95)
+    each = contingency.relative_risk(8_900, 24_000, 8_658, 24_000).confidence_interval(1 - 0.05 / 9)
+    assert table.loc["recipient", "ci low"] == pytest.approx(each.low)
+    assert table.loc["recipient", "ci low"] < lone.low
+    assert lone.low > 1 > each.low  # significant alone, not among nine
+    assert not table.loc["recipient", "differs"]

@@ -498,7 +498,7 @@ def test_finetune_paper_values_read_mpnet_only():
 
 @pytest.mark.needs_data
 def test_random_split_heldout_verdict_does_not_rest_on_the_bootstrap_seed():
-    """random-split-heldout-mean-cn fails on Mean-CN's best file, whose upper bound lies
+    """random-split-heldout-mean-cn fails on Mean-CN's nn3 file (its best), whose upper bound lies
     about .005 below .65: at the chapter's resample count it stays below for every bootstrap seed
     tried (at 1,000 resamples the bound's SD over seeds is about .002)."""
     from compsem.data import sts3k
@@ -515,8 +515,8 @@ def test_random_split_heldout_verdict_does_not_rest_on_the_bootstrap_seed():
 @pytest.mark.needs_data
 def test_random_split_heldout_transformers_rests_on_a_bound_within_monte_carlo_reach():
     """random-split-heldout-transformers is inconclusive, and its reason says that another bootstrap
-    seed can make it fail but not hold: DefSent's best upper bound lies within the Monte Carlo error
-    of .65 at the chapter's resample count, while no transformer's best lower bound comes near .65
+    seed can make it fail but not hold: DefSent's nn3 upper bound lies within the Monte Carlo error
+    of .65 at the chapter's resample count, while no transformer's nn3 lower bound comes near .65
     for all four (SentBERT's stays far below)."""
     from compsem.data import sts3k
     from compsem.sts import regressors as rg

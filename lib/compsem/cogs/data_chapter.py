@@ -650,16 +650,22 @@ def construction_rate_table(released: pd.Series, generated: pd.Series,
                             level: float = 0.95) -> pd.DataFrame:
     """The nine constructions after ``rows`` in :func:`compsem.cogs.corpus.construction_counts`,
     released against generated: each rate per row, the ratio generated / released, and its
-    ``level`` interval (the log-ratio interval of two binomial proportions,
+    interval (the log-ratio interval of two binomial proportions,
     :func:`scipy.stats.contingency.relative_risk`); ``differs`` when the interval excludes 1,
-    i.e. the generator's rate differs from the released one beyond sampling error."""
+    i.e. the generator's rate differs from the released one beyond sampling error.
+
+    ``level`` is the family's: the nine intervals hold together with at least that probability
+    (Bonferroni: each at ``1 - (1 - level) / 9``), so a row marked ``differs`` is not one of
+    nine chances at a false alarm."""
+    constructions = released.index[1:10]
+    each_level = 1 - (1 - level) / len(constructions)
     rows = []
-    for construction in released.index[1:10]:
+    for construction in constructions:
         ratio = contingency.relative_risk(
             int(generated[construction]), int(generated["rows"]),
             int(released[construction]), int(released["rows"]),
         )
-        interval = ratio.confidence_interval(level)
+        interval = ratio.confidence_interval(each_level)
         rows.append({
             "construction": construction,
             "released rate": released[construction] / released["rows"],
