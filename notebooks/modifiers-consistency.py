@@ -271,8 +271,22 @@ pd.DataFrame(
 # ### Table 1: single-phrase intersectivity on AN phrases
 #
 # In this and every table below, each of our rows sits directly above the paper's row of the same
-# model (the model it substitutes or stands in for), and the models not run follow. The
-# mean-pooled static vectors score 1 in every class by the geometry above, whatever the
+# model (the model it substitutes or stands in for), and the models not run follow.
+#
+# Under the paper's row of a model run here, the row "... vs paper" gives each cell's verdict,
+# computed from |ours − paper| and the target's tolerance: *within tol*, *outside tol*,
+# *pattern only* for the substitute GloVe 50d (other vectors than the paper's; the GloVe
+# section below compares the pattern), blank where either side has no value; its `status` gives
+# the tolerance and the largest |ours − paper|. The stand-in MPNet gets no verdict. Each
+# tolerance follows the printed precision of the table shown and is applied to the unrounded
+# values (the tables round them): one unit of the last of 001's four decimals,
+# {glue:text}`mod_x_tol_001t8:.4f` (Tables 6 and 8 truncate, Table 7 rounds), half the last of
+# Table 1's two decimals, {glue:text}`mod_x_tol_001t1:.3f`, and for a 004 model run from the
+# hub one unit of the last digit ({glue:text}`mod_x_tol_004t2:.2f` in 004's two-decimal
+# Table 2; 004 rounds most values, not all: erratum 6). No random draw enters these scores, so no
+# seed spread is added.
+#
+# The mean-pooled static vectors score 1 in every class by the geometry above, whatever the
 # adjectives. MiniLM and MPNet, whose phrase vectors are means of *contextual* token states,
 # are not bound by that argument; their lowest classes score
 # {glue:text}`mod_x_an_min_minilm:.3f` and {glue:text}`mod_x_an_min_mpnet:.3f`, while 001's
@@ -281,6 +295,7 @@ pd.DataFrame(
 # class {glue:text}`mod_x_an_min_minilm_cls:.3f`) and NV-Embed-v2's attention pooling.
 
 # %% tags=["full-width"]
+results.update(C.minilm_tolerances(targets, "stella"))  # 004's tolerances, quoted above
 C.comparison(runs, "an", targets, digits=2)
 
 # %% [markdown]

@@ -88,6 +88,51 @@ def test_comparison_frame_and_status():
     assert T.paper_slug("hf:LaBSE") == "labse" and T.paper_slug("mpnet") is None
 
 
+def test_verdict_row_holds_each_cell_to_its_targets_tol():
+    paper = T.paper_row("minilm", "ns", TARGETS)  # 001 Table 8
+    tol = TARGETS["mod_minilm_ns_si_001t8"]["tol"]
+    scores = {
+        ("S-I",): paper["S-I"] + tol / 2,
+        ("S-NI",): paper["S-NI"] - 3 * tol,
+        ("NS-Pl",): paper["NS-Pl"] + tol,  # at the tolerance itself: within
+        ("NS-Pr",): np.nan,  # no value of ours: blank; ("A",) missing: blank
+    }
+    row = T.verdict_row("minilm", "ns", scores, TARGETS)
+    assert row["S-I"] == T.WITHIN == "within tol" and row["NS-Pl"] == T.WITHIN
+    assert row["S-NI"] == T.OUTSIDE == "outside tol"
+    assert row["NS-Pr"] == "" and row["A"] == ""
+    assert row["status"] == f"tol {tol:g}; largest |ours − paper| {3 * tol:.5f}"
+    glove = T.verdict_row("glove", "ns", {c: 0.0 for c in T.AN_CELLS}, TARGETS)
+    assert set(glove) == {T.PATTERN_ONLY} == {"pattern only"}  # a substitute: no tol applies
+    assert T.cell_verdict(0.5, None) == "" and T.cell_verdict(0.5, {"paper": np.nan, "tol": 1}) == ""
+    labse = TARGETS["mod_labse_ns_si_001t8"]  # not-run: held to its tol once it is run
+    assert T.cell_verdict(labse["paper"], labse) == T.WITHIN
+    assert T.cell_verdict(labse["paper"] + 2 * labse["tol"], labse) == T.OUTSIDE
+
+
+def test_comparison_frame_puts_the_verdicts_under_the_paper_row():
+    from compsem.modifiers import chapter as C
+
+    paper = T.paper_row("minilm", "ns", TARGETS)
+    ours = {
+        "MiniLM": {c: paper[T.cell_label(c)] for c in T.AN_CELLS} | {("A",): 0.9},
+        "MPNet": {c: 0.5 for c in T.AN_CELLS},
+        "GloVe": {c: 0.5 for c in T.AN_CELLS},
+    }
+    paper_of = {"MiniLM": "minilm", "MPNet": "distilroberta", "GloVe": "glove"}
+    specs = ["minilm", "mpnet", "mean:glove50"]
+    frame = T.comparison_frame("ns", ours, TARGETS, specs, paper_of, ["MiniLM", "GloVe"])
+    rows = list(frame.index)
+    assert rows[rows.index("MiniLM (001 T8)") + 1] == "MiniLM vs paper"
+    assert rows[rows.index("GloVe 6B 300d (001 T8)") + 1] == "GloVe vs paper"
+    assert "MPNet vs paper" not in rows  # a stand-in is compared with nothing
+    assert list(frame.loc["MiniLM vs paper", ["S-I", "A"]]) == [T.WITHIN, T.OUTSIDE]
+    assert frame.loc["GloVe vs paper", "NS-Pr"] == T.PATTERN_ONLY
+    assert not any(r.endswith(" vs paper") for r in T.comparison_frame("ns", ours, TARGETS))
+    html = C.style_table(frame).to_html()
+    assert ">outside tol<" in html and C.VERDICT_COLOURS[T.OUTSIDE] in html
+
+
 def test_target_values_fill_every_table_of_a_test():
     scores = {c: 0.5 for c in T.AN_CELLS}
     values = T.target_values("minilm", "ns", scores, TARGETS)

@@ -49,15 +49,29 @@ STATUS_COLOURS = {
 # --------------------------------------------------------------------------- tables beside the paper
 
 
+VERDICT_COLOURS = {T.WITHIN: "#1b7837", T.OUTSIDE: "#b2182b", T.PATTERN_ONLY: "#8c510a"}
+"""The colours of the cell verdicts (:func:`tables.cell_verdict`), those of
+:func:`compsem.report.style_comparison`."""
+
+
 def style_table(frame: pd.DataFrame, digits: int = 3):
     """Scores with a fixed number of decimals; paper rows coloured by their status (rows not
-    run here in grey)."""
+    run here in grey); the cells of a verdict row (:func:`tables.verdict_row`) coloured by
+    their verdict."""
     numeric = [c for c in frame.columns if c != "status"]
-    styler = frame.style.format({c: f"{{:.{digits}f}}" for c in numeric}, na_rep="–")
+
+    def cell(value):
+        if isinstance(value, str):
+            return value
+        return "–" if pd.isna(value) else f"{value:.{digits}f}"
+
+    def colours(row):
+        status = f"color: {STATUS_COLOURS.get(row['status'], 'black')}"
+        return [f"color: {VERDICT_COLOURS[v]}" if v in VERDICT_COLOURS else status for v in row]
+
+    styler = frame.style.format(cell, subset=numeric)
     if "status" in frame:
-        styler = styler.apply(
-            lambda row: [f"color: {STATUS_COLOURS.get(row['status'], 'black')}"] * len(row), axis=1
-        )
+        styler = styler.apply(colours, axis=1)
     return styler
 
 
@@ -88,9 +102,12 @@ def ours_for(runs: dict, test: str, specs, variants=("code",)) -> tuple[dict, di
 
 def comparison(runs: dict, test: str, targets: dict, variants=("code",), digits: int = 3):
     """Every model run, each directly above the paper's row of the same model (or of the model
-    it substitutes or stands in for), then the paper rows of the models not run."""
+    it substitutes or stands in for), then the paper rows of the models not run. Under the
+    paper row of a model run here (or substituted), our row of the code's Eq. 3, the one glued
+    under the target keys (:func:`collect`), gets its cell verdicts (:func:`tables.verdict_row`)."""
     ours, paper_of = ours_for(runs, test, list(runs), variants)
-    frame = T.comparison_frame(test, ours, targets, list(runs), paper_of)
+    compared = [T.display_name(s) for s in runs if T.paper_slug(s) or s in T.SUBSTITUTES]
+    frame = T.comparison_frame(test, ours, targets, list(runs), paper_of, compared)
     return style_table(frame, digits)
 
 

@@ -14,6 +14,10 @@ Tables (001 = arXiv 2212.04310; 004 = COLING 2025)::
 A target key is ``mod_<model>_<test>_<cell>_<version>t<table>``, e.g.
 ``mod_minilm_ns_nspr_001t8`` (MiniLM, non-subsectivity, privative, 001 Table 8) or
 ``mod_minilm_aan_nspr_si_001t6`` (first adjective NS-Pr, second S-I).
+
+The comparison tables (:func:`comparison_frame`) set each paper row beside ours and, under the
+paper row of a model run here or substituted, a verdict row: each cell of ours against the
+target's ``tol`` (:func:`cell_verdict`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.modifiers.lexicon import CLASSES
+from compsem.report import verdict
 
 TESTS = ("an", "aan", "pair", "ns")
 
@@ -214,21 +219,75 @@ def target_values(
     return out
 
 
+def paper_table(test: str, version: str, table: int | None = None) -> int:
+    """The number of the table :func:`paper_row` reads for ``test`` in ``version``: ``table``,
+    or the full-precision one (most cells, most decimals: 001 Tables 1, 6, 7 and 8)."""
+    candidates = [t for t in TABLES[test] if t[0] == version and (table is None or t[1] == table)]
+    if not candidates:
+        raise ValueError(f"no table {table} of version {version} for test {test!r}")
+    return max(candidates, key=lambda t: (len(t[2]), t[3]))[1]
+
+
 def paper_row(
     model: str, test: str, targets: dict, version: str | None = None, table: int | None = None
 ) -> pd.Series:
     """The paper's printed row of ``model`` for ``test`` (the full-precision table of its
     version unless ``table`` is given), in the paper's column order; NaN where not printed."""
     version = version or PAPER_MODELS[model]["version"]
-    candidates = [t for t in TABLES[test] if t[0] == version and (table is None or t[1] == table)]
-    if not candidates:
-        raise ValueError(f"no table {table} of version {version} for test {test!r}")
-    _, number, _, _ = max(candidates, key=lambda t: (len(t[2]), t[3]))  # most cells, most decimals
+    number = paper_table(test, version, table)
     values = {}
     for cell in CELLS[test]:
         target = targets.get(target_key(model, test, cell, version, number))
         values[cell_label(cell)] = np.nan if target is None else float(target["paper"])
     return pd.Series(values, name=f"{PAPER_MODELS[model]['label']} ({version} T{number})")
+
+
+WITHIN, OUTSIDE, PATTERN_ONLY = "within tol", "outside tol", "pattern only"
+"""The verdicts of a cell in the comparison tables (:func:`cell_verdict`); "" where none."""
+
+
+def cell_verdict(ours: float, target: dict | None) -> str:
+    """One printed cell of the paper against ours: :data:`WITHIN` when |ours - paper| <= the
+    target's ``tol`` (the rule of :func:`compsem.report.verdict`), :data:`OUTSIDE` otherwise,
+    :data:`PATTERN_ONLY` for a target of status ``substitute`` (another model, compared for the
+    pattern only), and "" where the paper prints no value or we have none. A ``not-run``
+    target is held to its tolerance when its model is run after all (``hf:<hub id>``)."""
+    if target is None or not np.isfinite(float(target["paper"])) or not np.isfinite(ours):
+        return ""
+    if target.get("status") == "substitute":
+        return PATTERN_ONLY
+    match = verdict(float(ours), {"paper": target["paper"], "tol": target["tol"]}) == "match"
+    return WITHIN if match else OUTSIDE
+
+
+def verdict_row(model: str, test: str, scores: pd.Series | dict, targets: dict) -> pd.Series:
+    """Our ``scores`` (``{cell: score}``) against :func:`paper_row` of ``model`` (the
+    full-precision table of its version, e.g. 001 Table 8), cell by cell (:func:`cell_verdict`),
+    with a ``status`` entry that gives the tolerance and the largest |ours - paper| of the
+    cells held to it, or says that the row is compared for the pattern only."""
+    scores = dict(scores)
+    version = PAPER_MODELS[model]["version"]
+    number = paper_table(test, version)
+    row, tols, differences = {}, set(), []
+    for cell in CELLS[test]:
+        target = targets.get(target_key(model, test, cell, version, number))
+        ours = float(scores.get(cell, np.nan))
+        row[cell_label(cell)] = cell_verdict(ours, target)
+        if row[cell_label(cell)] in (WITHIN, OUTSIDE):
+            tols.add(float(target["tol"]))
+            differences.append(abs(ours - float(target["paper"])))
+    if differences:
+        decimals = 1 + max(_decimals(t) for t in tols)  # one digit finer than the tolerance
+        status = (f"tol {' / '.join(f'{t:g}' for t in sorted(tols))}; "
+                  f"largest |ours − paper| {max(differences):.{decimals}f}")
+    else:
+        status = PATTERN_ONLY if PATTERN_ONLY in row.values() else ""
+    return pd.Series({"status": status, **row})
+
+
+def _decimals(tol: float) -> int:
+    """The decimals of a tolerance's first significant digit (0.0001 -> 4, 0.005 -> 3)."""
+    return 0 if tol <= 0 else max(0, -int(np.floor(np.log10(tol))))
 
 
 def run_status(specs: list[str]) -> dict[str, str]:
@@ -251,6 +310,7 @@ def comparison_frame(
     targets: dict,
     specs_run: list[str] = (),
     paper_of: dict[str, str] | None = None,
+    compared: list[str] = (),
 ) -> pd.DataFrame:
     """Our rows (``{label: {cell: score}}``) and the paper's rows of every model of both
     versions (each from the full-precision table of its version), with a ``status`` column:
@@ -259,7 +319,9 @@ def comparison_frame(
     ``paper_of`` maps an our-row label to the paper model it sits beside (see
     :func:`paper_model_of`): our rows of one paper model come together, directly followed by
     that model's paper row; rows without a paper model keep their place; the paper rows of
-    models not run follow at the end."""
+    models not run follow at the end. Each label of ``compared`` (our rows whose numbers are
+    the targets' ours: the paper model itself or its substitute, not a stand-in) gets, right
+    under that paper row, the row ``<label> vs paper`` of :func:`verdict_row`."""
     status = run_status(list(specs_run))
     paper_of = paper_of or {}
     groups: dict[str, list[str]] = {}
@@ -273,6 +335,10 @@ def comparison_frame(
             row = paper_row(key, test, targets)
             if not row.isna().all():
                 rows.append(row.to_frame().T.assign(status=status.get(key, "not run here")))
+                for label in labels:
+                    if label in compared:
+                        verdicts = verdict_row(key, test, ours[label], targets)
+                        rows.append(verdicts.rename(f"{label} vs paper").to_frame().T)
     for slug in PAPER_MODELS:
         if slug in groups:
             continue

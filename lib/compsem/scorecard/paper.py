@@ -116,9 +116,7 @@ def _modifier_table(slug: str, test: str) -> tuple[str, int]:
     from compsem.modifiers import tables
 
     version = tables.PAPER_MODELS[slug]["version"]
-    candidates = [t for t in tables.TABLES[test] if t[0] == version]
-    _, number, _, _ = max(candidates, key=lambda t: (len(t[2]), t[3]))
-    return version, number
+    return version, tables.paper_table(test, version)
 
 
 def _modifier_cell(model: str, measure: str) -> dict | None:
