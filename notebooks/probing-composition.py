@@ -346,7 +346,28 @@ for task in C.TASKS_2016:
     ]
 C.table3(summary_2016, targets, list(dict.fromkeys(encoders_lexical + encoders_2016)))
 
+# %% [markdown]
+# **The pattern tolerance.** Our sentences and encoders are not the papers', so only the
+# pattern of their numbers (perfect, high, at chance) can be compared: a claim allows our number
+# a *pattern tolerance* of {glue:text}`probe_pattern_tol:.0f` accuracy points from the paper's
+# (the `tolerance` column below), and "at chance" means within that tolerance of chance. The
+# tolerance is the sampling error of the papers' own numbers, each one run on one test set
+# with no spread printed: an accuracy at chance, where a proportion's interval is widest, has a
+# 95% Wilson interval of ±{glue:text}`probe_halfwidth_2016:.1f` points on the 2016 paper's
+# {glue:text}`probe_paper_n_test_2016` test items per task (§4) and of
+# ±{glue:text}`probe_halfwidth_2018:.1f` on the {glue:text}`probe_released_n_test_min` items of
+# the smallest released 2018 test set; the wider, rounded up to a whole point, is the tolerance
+# (`compsem.probing.chapter.pattern_tolerance`, which also checks it against the targets file).
+# Asking our substitutes to come closer would ask more than the papers' numbers settle. The
+# tolerance stays below the smallest difference the 2016 paper remarks on, Paragram's lag
+# behind GloVe on has-human ({glue:text}`probe_paragram_lag:.1f` points, "lags behind
+# slightly"), so a lag like Paragram's does not pass for "high"; and chance plus the tolerance
+# stays well below the lowest SemRole accuracy the 2018 paper reads as above chance (ST-UNI
+# {glue:text}`probe_paper_2018_st_uni_sr:.1f`%).
+
 # %%
+pattern = C.pattern_tolerance(released, targets)  # the claims' tolerance and its basis
+report.glue_all(pattern)
 report.style_comparison(
     report.compare(
         results,
@@ -454,8 +475,9 @@ report.glue_all(C.cell_values(summary_2018, "probe_t2", with_control=True))
 # 90% intervals over the test items (equivalence tests), and SDAE minus MiniLM on SemRole
 equivalence_2018 = C.equivalence_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot)
 report.glue_all(equivalence_2018)
-# how many random-probe controls are shown at chance (50 +- 5, the claims' pattern tolerance)
-report.glue_all(C.margin_counts(equivalence_2018, "random_probe", "probe_t2_random_probe", 50, 5))
+# how many random-probe controls are shown at chance (50 +- the claims' pattern tolerance)
+report.glue_all(C.margin_counts(equivalence_2018, "random_probe", "probe_t2_random_probe", 50,
+                                pattern["probe_pattern_tol"]))
 # the random-sentence control is drawn twice (encoder `random`, row `(any)`): their mean
 report.glue_all(C.random_sentence_draws(runs_2018, "probe_t2", n_boot=n_boot))
 report.glue_all(C.paired_difference(runs_2018, "sr", order_aware, "minilm", "probe_t2", n_boot=n_boot))
@@ -534,7 +556,8 @@ table_trainings
 # {glue:text}`probe_released_cont1_probe_only:.1f`%). Of the
 # {glue:text}`probe_t2_random_probe_cells` random-probe controls,
 # {glue:text}`probe_t2_random_probe_not_within` have a {glue:text}`probe_tost_pct`% interval
-# whose lower end falls just under the margin of 5 points around chance (see the Findings).
+# whose lower end falls just under the pattern tolerance of
+# {glue:text}`probe_pattern_tol:.0f` points around chance (see the Findings).
 
 # %% [markdown]
 # Selectivity of the 2018 MLP (points [95% paired bootstrap interval over the test items]):

@@ -337,6 +337,11 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 # **Ettinger et al. (probing).** Their controls require a bag of words to be at chance where a
 # task needs order, and it is (SemRole: GloVe {glue:text}`syn_semrole_accuracy_glove50:.1f`,
 # spaCy {glue:text}`syn_semrole_accuracy_spacy_md:.1f`, one-hot {glue:text}`syn_semrole_accuracy_bow:.1f`).
+# Each is one probe fit, whose interval covers the test items but not the probe's seed. Chance
+# would hold by construction, whatever the seed, only if every bag of words with its probe pair
+# were as often true as false; the released SemRole test set does not show that (each of its
+# sentences gives one true and one false item about different noun-verb pairs, and no two of its
+# items share both their words and their pair), so these accuracies can move with the seed.
 # The same encoders are not at "chance" on STS3k's role swaps: the best order-blind within-Swap-2
 # rho is {glue:text}`syn_swap2_order_blind_max:.2f`, because Swap-2 pools pairs with 0 to 3
 # added modifiers, whose words differ. The within-type rho rewards any cue that orders the pairs

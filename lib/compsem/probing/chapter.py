@@ -207,6 +207,48 @@ def style_audit(table: pd.DataFrame):
 
 # --------------------------------------------------------------------------- numbers to glue
 
+PAPER_N_TEST_2016 = 500
+"""Test items per task in Ettinger et al. (2016), §4: "train/test sizes of 1000/500"."""
+
+
+def chance_halfwidth(n_test: int, level: float = 0.95) -> float:
+    """Half-width (points) of the ``level`` Wilson interval of an accuracy of 50% on ``n_test``
+    test items (:func:`compsem.stats.wilson_interval`, ``n_test // 2`` successes): the sampling
+    error of a test set of that size where it is widest, at chance."""
+    from compsem import stats
+
+    low, high = stats.wilson_interval(n_test // 2, n_test, level)
+    return percent((float(high) - float(low)) / 2)
+
+
+def pattern_tolerance(released: dict, targets: dict, level: float = 0.95) -> dict:
+    """The basis of the pattern tolerance (``tol`` of every target in data/targets/probing.json,
+    the 5 of the claims' rules): the widest sampling error of the papers' test sets, the
+    :func:`chance_halfwidth` of the 2016 paper's :data:`PAPER_N_TEST_2016` test items and of the
+    smallest released 2018 test set (``released``: task -> item frame), rounded up to a whole
+    point. Raises ValueError when a target's ``tol`` is not that, or when it is not below the
+    smallest difference the 2016 paper remarks on, Paragram's lag behind GloVe on has-human
+    (§4, Table 3: "lags behind slightly"), also returned.
+
+    Glued keys: ``probe_paper_n_test_2016``, ``probe_released_n_test_min``,
+    ``probe_halfwidth_2016``, ``probe_halfwidth_2018``, ``probe_pattern_tol``,
+    ``probe_paragram_lag``."""
+    n_2018 = min(int((items["split"] == "test").sum()) for items in released.values())
+    widths = chance_halfwidth(PAPER_N_TEST_2016, level), chance_halfwidth(n_2018, level)
+    tol = float(np.ceil(max(widths)))
+    declared = {key: t["tol"] for key, t in targets.items() if t["tol"] != tol}
+    if declared:
+        raise ValueError(f"data/targets/probing.json: tol {declared} is not the pattern tolerance "
+                         f"{tol:g} (the widest test-set sampling error of the papers, rounded up)")
+    human = {m: targets[f"probe_2016_has_human_{m}"]["paper"] for m in ("glove", "paragram")}
+    lag = human["glove"] - human["paragram"]
+    if not lag > tol:
+        raise ValueError(f"the pattern tolerance {tol:g} is not below the smallest effect the "
+                         f"2016 paper remarks on (Paragram's lag on has-human, {lag:.1f})")
+    return {"probe_paper_n_test_2016": PAPER_N_TEST_2016, "probe_released_n_test_min": n_2018,
+            "probe_halfwidth_2016": widths[0], "probe_halfwidth_2018": widths[1],
+            "probe_pattern_tol": tol, "probe_paragram_lag": float(lag)}
+
 
 def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
     """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``."""
