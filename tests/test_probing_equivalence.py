@@ -112,6 +112,24 @@ def test_equivalence_values_controls_are_left_out_unless_asked():
     assert both["p_sr_bow_control_task_high90"] <= 75.0 + 1e-9  # 1 of 4 right: at most 3 of 4
 
 
+def test_equivalence_values_with_shared_items_resample_items_and_seeds():
+    """On the released sets every MLP seed scores the same test items: the interval is the
+    crossed bootstrap (compsem.stats.crossed_mean_interval), not Student-t over seeds."""
+    rng = np.random.default_rng(2)
+    base = rng.random(300) < 0.5
+    fits = [base ^ (rng.random(300) < 0.1) for _ in range(3)]
+    runs = pd.DataFrame([fit("sr", "BOW", c, seed=s, classifier="mlp") for s, c in enumerate(fits)]).assign(chance=50.0)
+    out = C.equivalence_values(runs, "p", n_boot=1000, shared_items=True)
+    _, low, high = stats.crossed_mean_interval(np.stack(fits), n_resamples=1000, seed=0, level=0.9)
+    assert (out["p_sr_bow_low90"], out["p_sr_bow_high90"]) == pytest.approx((100 * low, 100 * high))
+    t = C.equivalence_values(runs, "p")
+    assert (out["p_sr_bow_low90"], out["p_sr_bow_high90"]) != (t["p_sr_bow_low90"], t["p_sr_bow_high90"])
+    summary = C.experiment.summarise(runs, shared_items=True, n_boot=1000).iloc[0]
+    assert summary["interval"] == "items and seeds"
+    assert summary["accuracy"] == pytest.approx(100 * np.mean(fits))
+    assert summary["low"] < out["p_sr_bow_low90"] < summary["accuracy"] < out["p_sr_bow_high90"] < summary["high"]
+
+
 # --------------------------------------------------------------------------- paired_difference
 
 
@@ -262,3 +280,14 @@ def test_bow_reads_content_holds_only_at_the_2018_epoch_cap():
     # the threshold moves with the paper's number, read from the targets
     assert claims.verdict(claim, {**low, "probe_paper_2018_bow_cont2": 84.0,
                                   "probe_mlp_max_epochs": 700}) == "holds"
+
+
+def test_random_sentence_draws_take_every_mlp_seed_of_the_random_encoder():
+    a, b, c = (np.arange(200) < k for k in (110, 100, 90))
+    runs = pd.DataFrame([
+        fit("cont1", "random", a, seed=0, classifier="mlp"),
+        fit("cont1", "random", b, seed=1, classifier="mlp"),
+        fit("cont1", "(any)", c, control="random sentence", classifier="mlp"),
+    ])
+    out = C.random_sentence_draws(runs, "probe_t2", n_boot=300)
+    assert out["probe_t2_cont1_random_sentence_draws"] == pytest.approx(50.0)

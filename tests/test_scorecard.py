@@ -233,3 +233,32 @@ def test_paper_cells_of_a_table_in_table_order():
     assert list(cells.columns) == list(COLUMNS)
     assert list(zip(cells["model"], cells["row"], strict=True)) == [("sdae", "SDAE"), ("mpnet", "SentBERT")]
     assert paper_cells(table.iloc[:1]).empty
+
+
+@pytest.mark.needs_data
+def test_probe_accuracy_is_the_mean_over_its_mlp_seeds():
+    """The probing battery trains each probe with ``probe_seeds`` MLP seeds on the same items:
+    the accuracy is the mean of the single-seed accuracies, its interval covers items and
+    seeds, and the control task stays the first seed's."""
+    from compsem.data import probing as released_files
+    from compsem.probing import experiment, lexicon, released2018
+    from compsem.scorecard import probing
+
+    def table(**options):
+        rows = probing.rows("glove50", subset=True, n_boot=200, seed=0, **options)
+        return pd.DataFrame(rows).set_index("measure")
+
+    first, both = table(probe_seeds=1), table(probe_seeds=2)
+    lex = lexicon.load()
+    frames = {task: released2018.subsample(released2018.annotate_released(released_files.load_task(task), lex),
+                                           600, 300, 0) for task in probing.SUBSET}
+    second = experiment.run_grid(frames, ["glove50"], "mlp", seeds=[1], n_boot=200, lexicon=lex,
+                                 progress=False, max_epochs=20).set_index("task")["accuracy"]
+    for task in probing.SUBSET:
+        name = probing.NAMES[task]
+        mean = (first.loc[f"{name} accuracy", "value"] + second[task]) / 2
+        assert both.loc[f"{name} accuracy", "value"] == pytest.approx(mean, abs=1e-9)
+        assert both.loc[f"{name} accuracy", "low"] <= mean <= both.loc[f"{name} accuracy", "high"]
+        assert both.loc[f"{name} control task", "value"] == first.loc[f"{name} control task", "value"]
+    with pytest.raises(ValueError, match="probe_seeds"):
+        probing.rows("glove50", subset=True, probe_seeds=0)

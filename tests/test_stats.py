@@ -325,3 +325,30 @@ def test_wilson_interval_known_values_and_broadcasting():
 def test_wilson_interval_rejects_impossible_counts(k, n):
     with pytest.raises(ValueError, match="wilson_interval"):
         stats.wilson_interval(k, n)
+
+
+def test_crossed_mean_interval_covers_items_and_seeds():
+    rng = np.random.default_rng(3)
+    items = rng.random(400) < 0.7  # one seed: 400 items, 70% right
+    mean, low, high = stats.crossed_mean_interval(items[None, :], n_resamples=4000, seed=1)
+    assert mean == pytest.approx(items.mean())
+    alone = stats.mean_interval(items, n_resamples=4000, seed=1)
+    assert low == pytest.approx(alone[0], abs=0.01) and high == pytest.approx(alone[1], abs=0.01)
+    # five seeds that agree on every item: the seeds add no spread
+    same = np.repeat(items[None, :], 5, axis=0)
+    _, low5, high5 = stats.crossed_mean_interval(same, n_resamples=4000, seed=1)
+    assert high5 - low5 == pytest.approx(high - low, rel=0.1)
+    # five seeds that disagree (each flips its own share of the items, up to 40%): wider
+    flips = rng.random((5, 400)) < np.linspace(0.0, 0.4, 5)[:, None]
+    differ = same ^ flips
+    m, lo, hi = stats.crossed_mean_interval(differ, n_resamples=4000, seed=1)
+    assert m == pytest.approx(differ.mean())
+    assert hi - lo > 1.3 * (high - low) and lo < m < hi
+    # seeded: the same call gives the same bounds, bit for bit
+    assert stats.crossed_mean_interval(differ, n_resamples=4000, seed=1) == (m, lo, hi)
+
+
+def test_crossed_mean_interval_degenerate_and_bad_input():
+    assert stats.crossed_mean_interval(np.ones((3, 10))) == (1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="seeds x items"):
+        stats.crossed_mean_interval(np.ones(10))

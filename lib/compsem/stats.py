@@ -25,6 +25,7 @@ __all__ = [
     "PERMUTATIONS",
     "mean_interval",
     "paired_mean_interval",
+    "crossed_mean_interval",
     "seed_interval",
     "wilson_interval",
     "TIE_DECIMALS",
@@ -254,6 +255,34 @@ def paired_mean_interval(a, b, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int
                           vectorized=True, n_resamples=n_resamples, confidence_level=level,
                           method=method, rng=np.random.default_rng(seed))
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def crossed_mean_interval(scores, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+                          level: float = 0.95) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of a seeds x items matrix (e.g. the per-item correctness of one
+    probe trained with several seeds on the same test items): a two-level percentile bootstrap
+    of a crossed design, every seed scoring every item. Each resample draws the items with
+    replacement (the same items for every seed) and, independently, the seeds with replacement,
+    and takes the mean over the drawn seeds of each seed's mean on the drawn items; the
+    interval so covers both the test items and the seed, where :func:`mean_interval` of one
+    fit covers the items only and :func:`seed_interval` the seeds only. One seed gives the
+    bootstrap over items of that seed; a constant matrix the degenerate interval. Not in the
+    papers; the same design as :func:`compsem.sts.seed_grids.pairs_and_seeds_intervals` with a
+    mean in place of Spearman's rho."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 2 or 0 in scores.shape:
+        raise ValueError(f"crossed_mean_interval needs a seeds x items matrix, got shape {scores.shape}")
+    mean = float(scores.mean())
+    if np.all(scores == scores.flat[0]):
+        return mean, mean, mean
+    n_seeds, n_items = scores.shape
+    rng = np.random.default_rng(seed)
+    items = rng.integers(0, n_items, size=(n_resamples, n_items))
+    per_seed = np.stack([row[items].mean(axis=1) for row in scores])  # seeds x resamples
+    picks = rng.integers(0, n_seeds, size=(n_resamples, n_seeds))
+    means = np.take_along_axis(per_seed.T, picks, axis=1).mean(axis=1)
+    low, high = np.percentile(means, [50 * (1 - level), 50 * (1 + level)])
+    return mean, float(low), float(high)
 
 
 def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:

@@ -74,11 +74,12 @@ def label(spec: str) -> str:
 
 def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed: int = 0,
                device: str = "auto", batch_size: int = 64, progress: bool = True,
-               n_jobs: int = 1) -> pd.DataFrame:
+               n_jobs: int = 1, probe_seeds: int = 3) -> pd.DataFrame:
     """The scorecard (:func:`compsem.scorecard.run`) of every model on every battery of
     ``batteries`` that accepts it (a battery whose ``check`` refuses the model, e.g. probing for
     ``overlap`` or STS for ``bow``, is skipped); the batteries in ``subset_batteries`` run on
-    their small subset. One table, models in the given order.
+    their small subset. One table, models in the given order. ``probe_seeds``: MLP seeds of
+    each probe of the probing battery (:func:`compsem.scorecard.probing.rows`).
 
     ``n_jobs`` > 1: the (model, battery) scorecards run as Dask tasks on that many worker
     processes of one thread each (:func:`compsem.dask_tasks.submit_all`), the probing ones
@@ -104,7 +105,8 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
         if not accepted:
             raise ValueError(f"model {model!r}: no battery of {list(batteries)} accepts it")
         plan += [(model, b) for b in accepted]
-    options = dict(n_boot=n_boot, seed=seed, device=device, batch_size=batch_size)
+    options = dict(n_boot=n_boot, seed=seed, device=device, batch_size=batch_size,
+                   probe_seeds=probe_seeds)
     calls = [(model, battery, battery in subset_batteries, options) for model, battery in plan]
     if n_jobs > 1:
         from compsem.dask_tasks import submit_all

@@ -266,13 +266,16 @@ def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) 
 
 
 def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
-                       with_control: bool = False, n_boot: int = 2000) -> dict:
+                       with_control: bool = False, n_boot: int = 2000,
+                       shared_items: bool = False) -> dict:
     """The ``level`` interval of every cell of :func:`cell_values`, glued as ``<key>_low90`` /
     ``<key>_high90`` (for ``level`` 0.90): the interval of an equivalence test ("at chance",
-    two one-sided tests at 5%). Computed from the fits the chapter already has: over seeds a
-    Student-t interval (:func:`compsem.stats.seed_interval`), for a single fit the percentile
-    bootstrap over its test items (:func:`compsem.stats.mean_interval`, the fit's seed), as
-    :func:`experiment.summarise` does at 95%."""
+    two one-sided tests at 5%). Computed from the fits the chapter already has, as
+    :func:`experiment.summarise` does at 95%: over seeds a Student-t interval
+    (:func:`compsem.stats.seed_interval`), or with ``shared_items`` (seeds that vary the probe
+    only, on the same test items) the bootstrap over items and seeds together
+    (:func:`experiment.crossed_accuracy`); for a single fit the percentile bootstrap over its
+    test items (:func:`compsem.stats.mean_interval`, the fit's seed)."""
     from compsem import stats
 
     tag = f"{round(100 * level)}"
@@ -281,7 +284,9 @@ def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
         if not with_control and control != "none":
             continue
         key = f"{prefix}_{slug(task)}_{slug(encoder)}" + (f"_{slug(control)}" if with_control else "")
-        if len(group) > 1:
+        if len(group) > 1 and shared_items:
+            _, low, high = experiment.crossed_accuracy(group, level, n_boot)
+        elif len(group) > 1:
             _, low, high = stats.seed_interval(group["accuracy"], level)
         else:
             row = group.iloc[0]
@@ -340,14 +345,16 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000) -
     of the two draws with its percentile-bootstrap intervals over the shared test items (the
     per-item mean correctness of the draws resampled), 95% and 90%:
     ``<prefix>_<task>_random_sentence_draws`` with ``_low`` / ``_high`` and ``_low90`` /
-    ``_high90``. The spread between the draws themselves is not in the interval."""
+    ``_high90``. With the encoder ``random`` trained with several MLP seeds
+    (:func:`run_2018`), each seed's fit is one more draw, averaged in the same way. The spread
+    between the draws themselves is not in the interval."""
     from compsem import stats
 
     out = {}
     for task, group in runs.groupby("task", sort=False):
         draws = group[((group.encoder == "random") & (group.control == "none"))
                       | ((group.encoder == "(any)") & (group.control == "random sentence"))]
-        if len(draws) != 2:
+        if len(draws) < 2:
             continue
         correct = np.mean([np.asarray(c, dtype=float) for c in draws["correct"]], axis=0)
         key = f"{prefix}_{slug(task)}_random_sentence_draws"
@@ -738,14 +745,28 @@ def prefill_layers(base, frames16, layers, seed, batch_size=64, device="auto") -
     )  # fmt: skip
 
 
-def run_2018(released: dict, encoders, controls, seed: int, **options) -> pd.DataFrame:
+SEEDED_CONTROLS_2018 = ("none", "random probe")
+"""The controls of the 2018 grid trained with every MLP seed (:func:`run_2018`): the cells the
+claims decide on. The control task and the probe alone run with the first seed."""
+
+
+def run_2018(released: dict, encoders, controls, seeds, **options) -> pd.DataFrame:
     """The 2018 grid on the released sets: every encoder with ``controls``, and the random
-    sentence control once per task (encoder ``(any)``: the probe alone)."""
-    runs = experiment.run_grid(released, encoders, "mlp", controls, [seed], **options)
+    sentence control once per task (encoder ``(any)``: the probe alone). The controls of
+    :data:`SEEDED_CONTROLS_2018` are trained with each of the MLP ``seeds`` (one fit is one
+    draw of the probe's initialisation and minibatch order; the released test items stay the
+    same, so summarise with ``shared_items``); the others with the first seed, for the paired
+    comparisons of selectivity."""
+    seeds = [int(s) for s in ([seeds] if np.isscalar(seeds) else seeds)]
+    seeded = [c for c in controls if c in SEEDED_CONTROLS_2018]
+    others = [c for c in controls if c not in SEEDED_CONTROLS_2018]
+    runs = [experiment.run_grid(released, encoders, "mlp", seeded, seeds, **options)]
+    if others:
+        runs.append(experiment.run_grid(released, encoders, "mlp", others, seeds[:1], **options))
     probe_alone = experiment.run_grid(
-        released, ["random"], "mlp", ("random sentence",), [seed], **options
+        released, ["random"], "mlp", ("random sentence",), seeds[:1], **options
     )
-    return pd.concat([runs, probe_alone.assign(encoder="(any)")], ignore_index=True)
+    return pd.concat([*runs, probe_alone.assign(encoder="(any)")], ignore_index=True)
 
 
 def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.DataFrame:

@@ -145,16 +145,24 @@ def run_grid(
 CELL = ["task", "encoder", "classifier", "control"]
 
 
-def summarise(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = False,
+              n_boot: int = 2000) -> pd.DataFrame:
     """One row per (task, encoder, classifier, control): mean accuracy over seeds with a
     Student-t interval over seeds (``interval = "seeds"``), or, for a single seed, the
-    bootstrap interval over test items (``interval = "items"``)."""
+    bootstrap interval over test items (``interval = "items"``). With ``shared_items`` (every
+    seed of a cell scores the same test items, as on the released 2018 sets, where the seed
+    varies the probe only) the interval resamples the items and the seeds together
+    (:func:`compsem.stats.crossed_mean_interval`, ``n_boot`` resamples seeded by the first
+    seed; ``interval = "items and seeds"``)."""
     out = []
     for key, group in runs.groupby(CELL, sort=False):
         mean, low, high = stats.seed_interval(group["accuracy"], level)
         over = "seeds"
         if len(group) == 1:
             low, high, over = float(group["low"].iloc[0]), float(group["high"].iloc[0]), "items"
+        elif shared_items:
+            mean, low, high = crossed_accuracy(group, level, n_boot)
+            over = "items and seeds"
         out.append(
             dict(
                 zip(CELL, key, strict=True),
@@ -167,6 +175,17 @@ def summarise(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(out)
+
+
+def crossed_accuracy(group: pd.DataFrame, level: float = 0.95,
+                     n_boot: int = 2000) -> tuple[float, float, float]:
+    """``(accuracy, low, high)`` in percent of one cell's fits over seeds on the same test
+    items (rows of :func:`run_grid`): :func:`compsem.stats.crossed_mean_interval` of their
+    per-item correctness, seeded by the first fit's seed."""
+    correct = np.stack([np.asarray(c, dtype=float) for c in group["correct"]])
+    mean, low, high = stats.crossed_mean_interval(correct, n_resamples=n_boot,
+                                                  seed=int(group["seed"].iloc[0]), level=level)
+    return 100 * mean, 100 * low, 100 * high
 
 
 def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:

@@ -72,12 +72,13 @@ def validate(models: Sequence[str], batteries: Sequence[str]) -> None:
 
 def run(model: str, batteries: Sequence[str] = tuple(BATTERIES), subset: bool = False,
         progress: bool = True, n_boot: int = 1000, seed: int = 0, device: str = "auto",
-        batch_size: int = 64) -> pd.DataFrame:
+        batch_size: int = 64, probe_seeds: int = 3) -> pd.DataFrame:
     """The scorecard of one model: the rows of every battery in ``batteries`` (in that order).
 
     ``subset=True`` runs a small part of each battery (see each module) for tests and CI.
     ``n_boot`` resamples per interval (and permutations of the class-difference tests),
-    ``seed`` seeds every resample and probe; ``progress`` shows one bar step per battery.
+    ``seed`` seeds every resample and probe; ``probe_seeds`` MLP seeds (from ``seed`` on)
+    train each probe of the probing battery; ``progress`` shows one bar step per battery.
     """
     validate([model], batteries)
     bar = None
@@ -89,8 +90,9 @@ def run(model: str, batteries: Sequence[str] = tuple(BATTERIES), subset: bool = 
     for battery in batteries:
         if bar is not None:
             bar.set_postfix_str(battery)
+        extra = {"probe_seeds": probe_seeds} if battery == "probing" else {}
         rows += BATTERIES[battery].rows(model, subset=subset, n_boot=n_boot, seed=seed,
-                                        device=device, batch_size=batch_size)
+                                        device=device, batch_size=batch_size, **extra)
         if bar is not None:
             bar.update()
     if bar is not None:

@@ -1,11 +1,13 @@
 """The probing battery of the scorecard: the 2018 tasks of Ettinger et al. (2018, Table 2) on
 the released item files, with the 2018 MLP probe and the Hewitt & Liang (2019) control task.
 
-Through :func:`compsem.probing.experiment.run_grid` (controls ``none`` and ``control task``,
-one seed), :func:`~compsem.probing.experiment.summarise` and
+Through :func:`compsem.probing.experiment.run_grid` (control ``none`` with ``probe_seeds``
+MLP seeds, ``control task`` with the first), :func:`~compsem.probing.experiment.summarise` and
 :func:`~compsem.probing.experiment.selectivity`. Measures per task (percent):
 
-- ``<task> accuracy``: test accuracy with the bootstrap interval over test items (Table 2);
+- ``<task> accuracy``: test accuracy, the mean over the MLP seeds with the bootstrap interval
+  over the test items and the seeds together (Table 2 gives one fit per cell; a fit is one
+  draw of the probe's initialisation and minibatch order);
 - ``<task> control task``: accuracy on the sound control task of the same items;
 - ``<task> selectivity``: accuracy minus control-task accuracy with a paired bootstrap interval
   (NaN where the control task is not sound).
@@ -40,8 +42,13 @@ def check(model: str) -> None:
 
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
-         device: str = "auto", batch_size: int = 64, max_epochs: int | None = None) -> list[dict]:
-    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``."""
+         device: str = "auto", batch_size: int = 64, max_epochs: int | None = None,
+         probe_seeds: int = 3) -> list[dict]:
+    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``; the
+    accuracy over the MLP seeds ``seed, seed + 1, ..., seed + probe_seeds - 1``, the control
+    task and selectivity on the first."""
+    if probe_seeds < 1:
+        raise ValueError(f"probe_seeds must be at least 1, not {probe_seeds}")
     from compsem.data import probing as released_files
     from compsem.probing import experiment, lexicon, released2018
 
@@ -52,9 +59,10 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
         frames[task] = released2018.subsample(items, 600, 300, seed) if subset else items
     epochs = max_epochs or (20 if subset else 100)
     runs = experiment.run_grid(frames, [model], "mlp", controls_to_run=("none", "control task"),
-                               seeds=[seed], n_boot=n_boot, batch_size=batch_size, device=device,
+                               seeds=[seed + k for k in range(probe_seeds)], control_seeds=[seed],
+                               n_boot=n_boot, batch_size=batch_size, device=device,
                                lexicon=lex, progress=False, max_epochs=epochs)
-    summary = experiment.summarise(runs).set_index(["task", "control"])
+    summary = experiment.summarise(runs, shared_items=True, n_boot=n_boot).set_index(["task", "control"])
     chosen = experiment.selectivity(runs).set_index("task")
     out = []
     for task in frames:
