@@ -180,6 +180,31 @@ def test_paired_within_differences_on_the_same_pairs():
 
 
 @pytest.mark.needs_data
+def test_trainings_within_differences_average_over_the_trainings():
+    """Over the trainings of one encoder (here two stand-in 'trainings', GloVe and spaCy
+    means): the difference is the mean of the single-training differences, its interval
+    resamples pairs and trainings and is at least as wide as it is uncertain, and one training
+    is refused."""
+    from compsem import scorecard
+
+    table = pd.concat([scorecard.run(m, ["sts"], subset=True, progress=False, n_boot=50)
+                       for m in ("glove50", "spacy-md", "overlap")], ignore_index=True)
+    out = synthesis.trainings_within_differences(table, ["glove50", "spacy-md"], ["overlap", "bow"],
+                                                 n_boot=300)
+    assert list(out["model_b"]) == ["overlap"] and list(out["n_trainings"]) == [2]
+    rho = table[table.measure == "STS3k within Swap-2"].set_index("model")["value"]
+    row = out.iloc[0]
+    expected = (rho["glove50"] + rho["spacy-md"]) / 2 - rho["overlap"]
+    assert row["difference"] == pytest.approx(expected)
+    assert row["low"] < row["difference"] < row["high"]
+    single = synthesis.paired_within_differences(table, ["glove50", "spacy-md"], ["overlap"], n_boot=300)
+    spread = abs(single["difference"].iloc[0] - single["difference"].iloc[1])
+    assert row["high"] - row["low"] > spread / 2  # the trainings' disagreement is in the interval
+    with pytest.raises(ValueError, match="at least two trainings"):
+        synthesis.trainings_within_differences(table, ["glove50"], ["overlap"])
+
+
+@pytest.mark.needs_data
 def test_left_out_sizes_count_what_the_subsets_skip():
     sizes = synthesis.left_out_sizes()
     assert sizes["syn_left_out_sts_sentences"] > 10_000  # SICK and STR-2022

@@ -26,6 +26,7 @@ __all__ = [
     "mean_interval",
     "paired_mean_interval",
     "crossed_mean_interval",
+    "resampled_unit_means",
     "seed_interval",
     "wilson_interval",
     "TIE_DECIMALS",
@@ -275,14 +276,25 @@ def crossed_mean_interval(scores, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     mean = float(scores.mean())
     if np.all(scores == scores.flat[0]):
         return mean, mean, mean
-    n_seeds, n_items = scores.shape
     rng = np.random.default_rng(seed)
-    items = rng.integers(0, n_items, size=(n_resamples, n_items))
+    items = rng.integers(0, scores.shape[1], size=(n_resamples, scores.shape[1]))
     per_seed = np.stack([row[items].mean(axis=1) for row in scores])  # seeds x resamples
-    picks = rng.integers(0, n_seeds, size=(n_resamples, n_seeds))
-    means = np.take_along_axis(per_seed.T, picks, axis=1).mean(axis=1)
+    means = resampled_unit_means(per_seed, rng)
     low, high = np.percentile(means, [50 * (1 - level), 50 * (1 + level)])
     return mean, float(low), float(high)
+
+
+def resampled_unit_means(per_unit, rng: np.random.Generator) -> np.ndarray:
+    """The second level of a crossed two-level bootstrap: ``per_unit`` holds a statistic per
+    unit (a seed, a training) and per resample of the items (columns, the same item resample
+    for every unit); each resample draws the units with replacement (``rng``) and takes the
+    mean of the drawn units' statistics. Returns one value per resample, whose percentiles
+    give an interval over the items and the units (:func:`crossed_mean_interval`,
+    :func:`compsem.sts.seed_grids.pairs_and_seeds_intervals`)."""
+    per_unit = np.asarray(per_unit, dtype=np.float64)
+    n_units, n_resamples = per_unit.shape
+    picks = rng.integers(0, n_units, size=(n_resamples, n_units))
+    return np.take_along_axis(per_unit.T, picks, axis=1).mean(axis=1)
 
 
 def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:

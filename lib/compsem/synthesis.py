@@ -33,7 +33,13 @@ import pandas as pd
 from scipy import stats
 
 from compsem.scorecard.paper import paper_cells
-from compsem.stats import spearman_of_resamples, spearman_permutation_p, tie_values
+from compsem.stats import (
+    resampled_unit_means,
+    spearman,
+    spearman_of_resamples,
+    spearman_permutation_p,
+    tie_values,
+)
 
 PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
     "role order": (
@@ -515,6 +521,55 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
                              "difference": d["difference"], "low": d["ci_low"],
                              "high": d["ci_high"], "n": d["n"]})
     return pd.DataFrame(rows, columns=columns)
+
+
+def trainings_within_differences(table: pd.DataFrame, trainings, models_b, category: str = "Swap-2",
+                                 n_boot: int = 1000,
+                                 seed: int = 0, level: float = 0.95, device: str = "auto",
+                                 batch_size: int = 64) -> pd.DataFrame:
+    """As :func:`paired_within_differences`, for one trained encoder over its ``trainings``
+    (e.g. ``["sdae", "sdae:seed1", "sdae:seed2"]``, one model each seed): a training is one
+    draw of the encoder, so a difference decided on one training would be one draw too. For
+    every ``b`` of ``models_b`` scored on ``STS3k within <category>`` in ``table``,
+    rho(training) - rho(b) within the category, averaged over the
+    trainings, with a two-level percentile bootstrap of the crossed design (every training
+    scores every pair): the pairs resampled with replacement, the same for every training and
+    for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`), ``n_boot``
+    resamples seeded by ``seed``. Rows as :func:`paired_within_differences`, ``model_a`` the
+    first training's spec, ``rho_a`` the mean over the trainings, and ``n_trainings``."""
+    from compsem.data import sts3k
+    from compsem.scorecard import sts as sts_battery
+    from compsem.sts import pair_types, structure
+
+    trainings = list(dict.fromkeys(trainings))
+    if len(trainings) < 2:
+        raise ValueError(f"trainings needs at least two trainings of the encoder, got {trainings}")
+    scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
+    models_b = [m for m in dict.fromkeys(models_b) if m in scored]
+    if trainings[0] not in scored or not models_b:
+        return pd.DataFrame(columns=["model_a", "model_b", "rho_a", "rho_b", "difference", "low",
+                                     "high", "n", "n_trainings"])
+    pairs = sts3k.load_pairs()
+    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
+    mask = structure.figure8_category(labels).to_numpy() == category
+    human = tie_values(pairs["human"].to_numpy()[mask])
+    sims = {m: tie_values(sts_battery.similarities(m, pairs, seed=seed, device=device,
+                                                   batch_size=batch_size)[mask])
+            for m in [*trainings, *models_b]}
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(human), size=(n_boot, len(human)))
+    resampled = {m: spearman_of_resamples(v, human, idx) for m, v in sims.items()}
+    rho = {m: spearman(v, human) for m, v in sims.items()}
+    rows = []
+    for b in models_b:
+        per_training = np.stack([resampled[t] - resampled[b] for t in trainings])
+        boot = resampled_unit_means(per_training, np.random.default_rng([seed, len(trainings)]))
+        low, high = np.nanpercentile(boot, [50 * (1 - level), 50 * (1 + level)])
+        rho_a = float(np.mean([rho[t] for t in trainings]))
+        rows.append({"model_a": trainings[0], "model_b": b, "rho_a": rho_a, "rho_b": rho[b],
+                     "difference": rho_a - rho[b], "low": float(low), "high": float(high),
+                     "n": int(len(human)), "n_trainings": len(trainings)})
+    return pd.DataFrame(rows)
 
 
 def difference_values(differences: pd.DataFrame, name: str, prefix: str = "syn") -> dict:

@@ -101,8 +101,7 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
             if not preds:
                 continue
             rhos = np.stack([cstats.spearman_of_resamples(p, h, idx) for p in preds])  # seeds x resamples
-            picks = np.random.default_rng([seed, len(preds)]).integers(0, len(preds), size=(n_resamples, len(preds)))
-            boot = np.take_along_axis(rhos.T, picks, axis=1).mean(axis=1)
+            boot = cstats.resampled_unit_means(rhos, np.random.default_rng([seed, len(preds)]))
             row = {"features": name, "regressor": regressor, "n_seeds": len(preds),
                    "mean": float(np.mean([cstats.spearman(p, h) for p in preds]))}
             for level, suffix in ((0.95, ""), (0.90, "90")):
