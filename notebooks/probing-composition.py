@@ -246,8 +246,10 @@ card.to_frame() if card is not None else None
 #
 # **Grid and intervals** (`compsem.probing.experiment.run_grid`). Every task, encoder,
 # control and seed is one fit. For the 2016 tasks a seed is a new train/test split, and a
-# cell is the mean over seeds with a Student-$t$ interval; for one fit (the 2018 tables) the
-# interval is the percentile bootstrap over test items (the 2018 authors' procedure, with
+# cell is the mean over seeds with a Student-$t$ interval. On the released 2018 sets a seed
+# varies the MLP only (the test items stay), and a cell is the mean over `mlp_seeds_2018` with
+# a percentile bootstrap that resamples the test items and the seeds together; for one fit
+# the interval is the percentile bootstrap over test items (the 2018 authors' procedure, with
 # `n_boot` resamples where their `bootstrap_accuracy.py` drew ten thousand).
 #
 # **Audit** (`compsem.probing.audit`). A control with test accuracy $a$ on $n$ items is at
@@ -729,8 +731,10 @@ report.show_comparison(
 #   default): where several processes share the cores, more threads per process slow each of
 #   them down.
 # - **Seeds.** 2016: re-splits of one generated set per task (the has-human split also draws
-#   new held-out nouns); intervals over seeds. 2018: one fit per cell with a bootstrap interval
-#   over test items; the layer sweep: {glue:text}`probe_layer_n_subsamples` subsamples with an
+#   new held-out nouns); intervals over seeds. 2018 released sets: the mean over the MLP seeds
+#   with an interval over test items and seeds (one fit per cell in the paper); our regenerated
+#   sets and the structural splits: one fit per cell with a bootstrap interval over test items;
+#   the layer sweep: {glue:text}`probe_layer_n_subsamples` subsamples with an
 #   interval over them.
 # - **Released 2018 files.** Every sentence is in our grammar, including
 #   {glue:text}`probe_released_stranded_by` object-relative passives that strand *by* ("the

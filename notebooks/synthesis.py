@@ -396,8 +396,9 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 #   profile), the modifier battery without the AAN test (which adds
 #   {glue:text}`syn_left_out_aan_strings:,.0f` strings per encoder). No comparison of this chapter
 #   uses the parts left out.
-# - **Probing: one probe fit per task** (seed `seed`), as in the paper and the scorecard; the
-#   interval is over test items, not seeds.
+# - **Probing: the mean over `probe_seeds` probe fits per task** (MLP seeds from `seed` on;
+#   the paper prints one fit per cell), with an interval over the test items and the seeds; the
+#   control task and selectivity on the first seed.
 # - **The baselines cannot take every battery**: word overlap has no vector to probe and the
 #   one-hot bag of words no meaningful cosine; each comparison uses the encoders that both of its
 #   batteries take (`n` in the table).
