@@ -319,11 +319,8 @@ for model in grid_models:
 pd.DataFrame(rows).set_index(["model", "objective"])
 
 # %%
-for _, d in two_stage.differences(grid_runs).iterrows():  # for the claims, once runs exist
-    stem = f"caux_{d['model']}_{d['objective']}_minus_none_{d['quantity']}"
-    report.glue(stem, d["difference"])
-    report.glue(f"{stem}_low", d["low"])
-    report.glue(f"{stem}_high", d["high"])
+# for the claims, once runs exist: Welch's intervals at the levels the claims declare
+report.glue_all(two_stage.difference_keys(two_stage.differences(grid_runs, levels=two_stage.GRID_LEVELS)))
 for _, r in grid_summary.iterrows():
     if r["quantity"] in ("gen", "structural") and np.isfinite(r["low"]):
         report.glue(f"caux_{r['model']}_{r['objective']}_{r['quantity']}_low", r["low"])
@@ -463,15 +460,8 @@ for _, r in red_summary.iterrows():
     if np.isfinite(r["low"]):
         report.glue(f"{stem}_low", r["low"])
         report.glue(f"{stem}_high", r["high"])
-differences = {}
-if {"none", "gloss"} <= set(red_runs.objective):
-    for quantity in ("dev", "gen", "lexical", "single_lexical_error_rate", "best_dev_loss",
-                     "gen_token_accuracy", "gen_wn_accuracy"):
-        d = two_stage.difference(red_runs, "transformer-reduced", "gloss", quantity)
-        differences[quantity] = d
-        report.glue(f"caux_reduced_gloss_minus_none_{quantity}", d["difference"])
-        report.glue(f"caux_reduced_gloss_minus_none_{quantity}_low", d["low"])
-        report.glue(f"caux_reduced_gloss_minus_none_{quantity}_high", d["high"])
+if {"none", "gloss"} <= set(red_runs.objective):  # one family of contrasts (Bonferroni)
+    report.glue_all(two_stage.reduced_contrasts(red_runs, "transformer-reduced", "gloss"))
 (
     red_summary.assign(objective=red_summary.objective.map(LABELS))
     .set_index(["objective", "quantity"])[["n", "mean", "sd", "low", "high"]]
@@ -491,16 +481,20 @@ plt.show()
 
 # %% [markdown]
 # **What the reduced run shows.** Glossing minus baseline, as the difference of the seed means
-# with Welch's 95% interval:
+# with Welch's 95% interval, and with Welch's interval at Bonferroni's level for the
+# {glue:text}`caux_reduced_contrasts` contrasts of this table taken as one family
+# ({glue:text}`caux_reduced_family_level:.4f`, that is 1 − .05/k: the intervals of the family
+# cover together with at least 95%, so a contrast picked out of the table after its values were
+# seen is still judged at 5%):
 #
-# | quantity | glossing − baseline | 95% interval |
-# |---|---|---|
-# | COGS dev cross-entropy | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_high:+.3f` |
-# | gen tokens right (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_high:+.3f` |
-# | `[w_n]` retrieved (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_high:+.3f` |
-# | dev exact match | {glue:text}`caux_reduced_gloss_minus_none_dev:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_high:+.3f` |
-# | gen exact match | {glue:text}`caux_reduced_gloss_minus_none_gen:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_high:+.3f` |
-# | single lexical errors (share of gen) | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_high:+.3f` |
+# | quantity | glossing − baseline | 95% interval | family interval (Bonferroni) |
+# |---|---|---|---|
+# | COGS dev cross-entropy | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_high:+.3f` |
+# | gen tokens right (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_high:+.3f` |
+# | `[w_n]` retrieved (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_high:+.3f` |
+# | dev exact match | {glue:text}`caux_reduced_gloss_minus_none_dev:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_family_high:+.3f` |
+# | gen exact match | {glue:text}`caux_reduced_gloss_minus_none_gen:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_family_high:+.3f` |
+# | single lexical errors (share of gen) | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_high:+.3f` |
 #
 # Exact match is {glue:text}`caux_reduced_none_dev_mean:.3f` (baseline) and
 # {glue:text}`caux_reduced_gloss_dev_mean:.3f` (glossing) on dev and
@@ -511,15 +505,17 @@ plt.show()
 # tokens right and retrieve {glue:text}`caux_reduced_none_gen_wn_accuracy_mean:.3f` and
 # {glue:text}`caux_reduced_gloss_gen_wn_accuracy_mean:.3f` of the held-out `[w_n]` tokens.
 # The Findings decide three claims on the reduced run from these intervals
-# (*reduced-glossing-fits-cogs* on dev exact match, *reduced-glossing-retrieves-items* on the
-# retrieval of `[w_n]` tokens, *reduced-glossing-raises-token-accuracy* on the share of gen
-# tokens right under teacher forcing, glossing minus baseline
-# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy:+.3f`, 95% interval
-# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_low:+.3f` to
-# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_high:+.3f`); each rule can hold
-# or fail only where an arm is off the floor of zero, and none of the three is evidence about
-# the paper's claim: in this run glossing minus baseline also measures how the optimiser starts
-# (below, and Deviations). The single lexical error rate is shown, not judged: it counts gen outputs with the
+# (*reduced-glossing-fits-cogs* on dev exact match and *reduced-glossing-retrieves-items* on the
+# retrieval of `[w_n]` tokens, each at 95%, as declared before the runs; and
+# *reduced-glossing-raises-token-accuracy* on the share of gen tokens right under teacher
+# forcing). The last is an extension: token accuracy under teacher forcing is our measure, not
+# the paper's, and the claim was added after the table's values were seen, so it is decided on
+# its family interval, from
+# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_low:+.3f` to
+# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_high:+.3f`. Each rule can
+# hold or fail only where an arm is off the floor of zero, and none of the three is evidence
+# about the paper's claim: in this run glossing minus baseline also measures how the optimiser
+# starts (below, and Deviations). The single lexical error rate is shown, not judged: it counts gen outputs with the
 # right structure and one wrong word, so a model that gets fewer structures right also makes
 # fewer of them: the rate can fall with accuracy as well as with better retrieval.
 #

@@ -53,7 +53,13 @@
 # decimals: a printed .30 stands for .295 to .305), meets our interval for
 # {glue:text}`cogs_tf1_cells_paper_inside` of the {glue:text}`cogs_tf1_cells` cells. This is a
 # count, not a test of agreement: an interval over so few seeds is wide and holds much, and the
-# per-case comparisons with the paper's seed spread are in *The paper's grid*.
+# per-case comparisons with the paper's seed spread are in *The paper's grid*. The last column
+# tests each case against the paper's mean, the 21 cases as one family: Welch's test of our
+# seeds (with their own SD) against the paper's mean of 5 (with the seed SD the case's target
+# assumes, Deviations and errata), its p adjusted by Holm's method over the
+# {glue:text}`cogs_tf1_cases_tested` cases (family-wise 5%); {glue:text}`cogs_tf1_cases_holm` of
+# them have an adjusted p of 5% or less (the smallest is
+# {glue:text}`cogs_tf1_cases_holm_min_p:.3f`).
 #
 # ```{glue} cogs_findings_table45
 # ```
@@ -447,7 +453,11 @@ else:
 # (*shark*, *Paula* and *crawl*, seen alone in training, then as subject, object or infinitival
 # argument) average {glue:text}`cogs_tf100_primitive_mean:.3f` (interval
 # {glue:text}`cogs_tf100_primitive_ci_low:.3f` to {glue:text}`cogs_tf100_primitive_ci_high:.3f`)
-# against the paper's {glue:text}`cogs_tf100_primitive_paper:.3f`, and they vary most over seeds;
+# against the paper's {glue:text}`cogs_tf100_primitive_paper:.3f`, and they vary most over seeds.
+# As five of the 21 cases they account for
+# {glue:text}`cogs_tf100_primitive_in_gen_minus_paper:+.3f` of our gen mean's difference from the
+# paper's ({glue:text}`cogs_tf100_gen_minus_paper:+.3f`), the other cases together for
+# {glue:text}`cogs_tf100_other_in_gen_minus_paper:+.3f`;
 # the other lexical cases average {glue:text}`cogs_tf100_lexical_other:.3f` (each cell beside the
 # paper's is in the Findings' table for 100 exposures). How those errors end: per seed, the share of errors *cut short* (an output that
 # is a proper prefix of the gold form, the empty output included: everything right up to where
@@ -975,14 +985,27 @@ verdict_table
 #   earlier fixed .25 is wider than most cells it guards). A case outside this tolerance is
 #   **flagged, not proven** different (its own SD is unknown, and may be larger or smaller):
 #   {glue:text}`cogs_tf1_cases_flagged` of the 21 Transformer cases are,
-#   {glue:text}`cogs_tf1_cases_flagged_above` of them above the paper's value. Active → Passive,
+#   {glue:text}`cogs_tf1_cases_flagged_above` of them above the paper's value. These flags are
+#   **exploratory**: 21 separate tests at about 5% each, with an assumed SD for the paper's side
+#   and none for ours. Tested as one family (`compsem.cogs.models_chapter.case_tests`: Welch's
+#   test with our seeds' own SD and the case's assumed SD for the paper's 5 seeds, then Holm's
+#   step-down adjustment over the {glue:text}`cogs_tf1_cases_tested` cases,
+#   `compsem.cogs.multiplicity.holm`, family-wise 5%), {glue:text}`cogs_tf1_cases_holm` of the
+#   cases differ from the paper's ({glue:text}`cogs_tf1_cases_holm_above` above it; smallest
+#   adjusted p {glue:text}`cogs_tf1_cases_holm_min_p:.3f`); with 100 exposures,
+#   {glue:text}`cogs_tf100_cases_holm` of {glue:text}`cogs_tf100_cases_tested` (smallest adjusted
+#   p {glue:text}`cogs_tf100_cases_holm_min_p:.3f`). Active → Passive,
 #   where the paper says every run is close to 100%, is held to the spread of a Poisson count of
 #   its 9.8 errors per run, compared **per run** (errors of each of our runs, averaged; the
 #   paper's 49 are summed over 5 runs). For the other error analyses, whose spread the paper does
 #   not give, a run's value is assumed to vary as much, relative to its size, as the gen accuracy
 #   (.06 on .35).
 # - **Paper numbers we do not reproduce** (targets expected to differ; the evidence is in each
-#   target's `reason`):
+#   target's `reason`). The cells of Table 4-5 flagged by their per-case tolerances, with one
+#   exposure and with 100 (a few of the latter above the paper's), are expected to differ in the
+#   targets file as flags, but they are not listed here: the flags are exploratory, and tested
+#   as one family with Holm's adjustment only the cases counted in the previous item differ.
+#   The list:
 #   - the Transformer's seed spread of gen accuracy (`cogs_fig43_transformer_gen_sd`) is wider
 #     than the paper's: one run, seed {glue:text}`cogs_tf1_gen_min_seed`, generalizes far less
 #     than the others, while the gen mean over the 5 seeds is within its tolerance; the
@@ -997,10 +1020,16 @@ verdict_table
 #     *transformer-ill-formed-errors*, *single-lexical-errors-frequent* and
 #     *transformer-error-edit-distance* were first decided on values pooled over all seeds, each
 #     held to its target's tolerance (the first failed, the other two held); a quantity that
-#     varies over seeds is now decided over seeds, by whether its interval over seeds (at the
-#     equivalence test's level; for this share {glue:text}`cogs_tf1_not_paren_ci90_low:.3f` to
-#     {glue:text}`cogs_tf1_not_paren_ci90_high:.3f`) lies inside the same tolerance band around
-#     the paper's value (holds) or wholly outside it (fails), their verdicts in the Findings;
+#     varies over seeds was then decided over seeds, by whether its one-sample interval over
+#     seeds lay inside that tolerance band around the paper's value. That band, 2 SD
+#     $\sqrt{2/5}$, is already a tolerance for the difference of two 5-seed means, so the rule
+#     counted our sampling error twice; each claim is now decided as *transformer-gen-near-35*
+#     is: Welch's 90% interval of our seed mean minus the paper's inside plus or minus the
+#     assumed SD (for this share {glue:text}`cogs_tf1_not_paren_minus_paper_ci90_low:+.3f` to
+#     {glue:text}`cogs_tf1_not_paren_minus_paper_ci90_high:+.3f` against plus or minus
+#     {glue:text}`cogs_tf1_not_paren_margin:.3f`; a replicate with the assumed spread would give
+#     plus or minus {glue:text}`cogs_tf1_not_paren_replicate_half_width:.3f`), their verdicts in
+#     the Findings;
 #   - depth errors that run to the 1,000-token cap (`cogs_depth_capped`) are more frequent than
 #     the paper's share of errors over 1,000 tokens because greedy decoding loops where beam search
 #     stops: on the same beam samples the share is
@@ -1011,11 +1040,8 @@ verdict_table
 #     ours is the Transformer's alone;
 #   - the 100-exposure Transformer's five primitive cases: their mean is below the paper's on
 #     {glue:text}`cogs_tf100_primitive_seeds_below_paper` of {glue:text}`cogs_tf100_n_seeds`
-#     seeds (the cause is open: *The Transformer with 100 exposures*); and, as with one exposure, a few of its
-#     other cells flagged above the paper's; the targets file expects each to differ, and each
-#     `reason` says why;
-#   - the flagged cases of Table 4-5 (previous item; each target's `reason`), and Active →
-#     Passive: our runs make {glue:text}`cogs_ap_errors_transformer:.1f` errors each on average
+#     seeds (the cause is open: *The Transformer with 100 exposures*);
+#   - Active → Passive: our runs make {glue:text}`cogs_ap_errors_transformer:.1f` errors each on average
 #     against the paper's (its total over its runs, per run), more than a Poisson count's
 #     spread, while our own runs differ by an SD of {glue:text}`cogs_tf1_ap_errors_sd:.1f`
 #     errors: most of them come from one run, seed

@@ -205,19 +205,26 @@ smatch_table.round(3)
 # computed on each graph written on one line, the authors' counts on their multi-line layout
 # (Deviations).
 #
-# On STS3k-adv, the two syntax-based scores with 95% percentile-bootstrap intervals over the
-# pairs: Smatch F1, {glue:text}`smatch_f1_sts3k_adv:.3f`
-# [{glue:text}`smatch_f1_sts3k_adv_ci_low:.3f`, {glue:text}`smatch_f1_sts3k_adv_ci_high:.3f`], and
-# the authors' published AMR-WWLK file, {glue:text}`amr_wwlk_sts3k_adv:.3f`
-# [{glue:text}`amr_wwlk_sts3k_adv_ci_low:.3f`, {glue:text}`amr_wwlk_sts3k_adv_ci_high:.3f`].
+# On STS3k-adv, the syntax-based scores with 95% percentile-bootstrap intervals over the pairs.
+# The paper's own, from the authors' published files: AMR-SMATCH (matched triples / 12),
+# {glue:text}`amr_smatch_sts3k_adv:.3f`
+# [{glue:text}`amr_smatch_sts3k_adv_ci_low:.3f`, {glue:text}`amr_smatch_sts3k_adv_ci_high:.3f`], and
+# AMR-WWLK, {glue:text}`amr_wwlk_sts3k_adv:.3f`
+# [{glue:text}`amr_wwlk_sts3k_adv_ci_low:.3f`, {glue:text}`amr_wwlk_sts3k_adv_ci_high:.3f`]: both
+# below the "very low" bound of .2 (§5.2), as the paper says. Standard Smatch F1 on the same
+# parses, a metric the paper did not compute (an extension), gives
+# {glue:text}`smatch_f1_sts3k_adv:.3f`
+# [{glue:text}`smatch_f1_sts3k_adv_ci_low:.3f`, {glue:text}`smatch_f1_sts3k_adv_ci_high:.3f`]:
+# scored as graph overlap, the parses are not poor on the adversarial pairs (Findings).
 
 # %%
 mask_adv = sts3k.portion_mask(pairs, "adv")
 report.glue("hybrid_n_pairs_adv", int(mask_adv.sum()))
 amr_wwlk = sts3k.load_published_similarities(table9.PUBLISHED_ROWS["AMR-WWLK"])
 report.glue("amr_wwlk_sts3k_adv", similarity.spearman(amr_wwlk, human, mask_adv))  # smatch_f1's: recorded above
-report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": amr_wwlk}, human, mask_adv,
-                                         n_resamples=n_resamples, seed=stats_seed))
+report.glue("amr_smatch_sts3k_adv", similarity.spearman(published_smatch, human, mask_adv))  # Table 9's file
+report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": amr_wwlk, "amr_smatch": published_smatch},
+                                         human, mask_adv, n_resamples=n_resamples, seed=stats_seed))
 
 # %% [markdown]
 # ### Recomputed from the parses with substitute word vectors
@@ -244,7 +251,9 @@ substitute_table.round(3)
 # BCa interval); and the parser's effect with the word vectors held fixed: VerbNet-CN on the GPT-4
 # parses minus VerbNet-CN on the corrected SemParse parses, with a 90% paired interval (the
 # interval of an equivalence test, Table 11's reading that the hybrid "is robust to the
-# particular parsing method used").
+# particular parsing method used"). Where a claim rests on both substitute vector sets, the
+# Findings read them by one convention: it holds if both hold, fails if both fail, and is
+# inconclusive when the two sets disagree.
 
 # %%
 neural_series = {name: sts3k.load_published_similarities(table9.PUBLISHED_ROWS[name]) for name in neural}
@@ -384,18 +393,27 @@ relative.round(3)
 # series, `compsem.sts.contrasts`): for people, the step from each category to the next of
 # Single, Swap-2, Swap-3, Swap-4; and how much more people's profile falls from Single to
 # Swap-4 than a model's (positive: the model is less sensitive to the swaps than people).
-# The second contrast also decides the paper's reading that VerbNet-CN, and less so DefSent,
-# respond in between the other transformers and people (*verbnet-cn-intermediate-sensitivity* in
-# the Findings): on the authors' own VerbNet-CN file its relative similarity goes from
+# The paper's reading that VerbNet-CN, and less so DefSent, respond "in between the other
+# transformers and human judgements" (*verbnet-cn-intermediate-sensitivity* in the Findings) has
+# two defensible readings, and the Findings require both. By the fall from Single to Swap-4 (the
+# second contrast), on the authors' own VerbNet-CN file its relative similarity goes from
 # {glue:text}`fig8_verbnet_cn_single:.3f` (Single) through {glue:text}`fig8_verbnet_cn_swap_2:.3f`
 # and {glue:text}`fig8_verbnet_cn_swap_3:.3f` to {glue:text}`fig8_verbnet_cn_swap_4:.3f` (Swap-4),
 # and people's fall minus its is {glue:text}`fig8_fall_gap_verbnet_cn:.3f`
 # [{glue:text}`fig8_fall_gap_verbnet_cn_ci_low:.3f`, {glue:text}`fig8_fall_gap_verbnet_cn_ci_high:.3f`]
-# (below zero: a model that falls further than people).
+# (below zero: a model that falls further than people). By the MAD, the evidence §5.4 itself gives
+# right after the sentence, each model's MAD minus another's over the same resampled pairs
+# (`compsem.sts.contrasts.mad_gaps`): VerbNet-CN minus SentBERT
+# {glue:text}`fig8_mad_gap_verbnet_cn_minus_sentbert:.3f`
+# [{glue:text}`fig8_mad_gap_verbnet_cn_minus_sentbert_ci_low:.3f`, {glue:text}`fig8_mad_gap_verbnet_cn_minus_sentbert_ci_high:.3f`],
+# DefSent minus SentBERT {glue:text}`fig8_mad_gap_defsent_minus_sentbert:.3f`
+# [{glue:text}`fig8_mad_gap_defsent_minus_sentbert_ci_low:.3f`, {glue:text}`fig8_mad_gap_defsent_minus_sentbert_ci_high:.3f`]
+# (below zero: nearer people's profile than the rival; the rows `fig8_mad_gap_*` below).
 
 # %%
 fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed)
 fig8_contrasts = contrasts.figure8_contrasts(fig8_point, fig8_draws, paper_series)
+fig8_contrasts |= contrasts.mad_gaps(fig8_point, fig8_draws, ["VerbNet-CN", "DefSent"], ["SentBERT", "OpenAI"])
 report.glue_all(C.interval_values(fig8_contrasts))
 pd.DataFrame(fig8_contrasts).T.round(3)
 
@@ -580,7 +598,13 @@ relative_labeller.loc[["Human", *compared_rows]].assign(MAD=mads_labeller).round
 # object convention its parses follow, and for STSS-131 a copula's complement kept outside the
 # eight roles, as its workbook keeps it (`roles.COPULA_CONVENTIONS`). A third score reads Patient
 # and Theme as one role, as Eq. 2 does: they have the same beta and each is aligned with the other
-# when only one sentence of a pair has it.
+# when only one sentence of a pair has it. The margin, F1 within .03 of the in-sample score, was
+# declared before any set was scored; the paper has no labeller, so it is ours, set at the
+# largest change the paper reads as negligible when the parser is swapped (Table 11, App. 8.3.2:
+# GPT-4 parses move VerbNet-CN's STS3k-non correlation from .652 to .685, "robust to the particular
+# parsing method"), rounded down. F1 and rho are different units, so this is a convention, not a
+# derivation; the verdicts do not hinge on it (every deciding lower end lies well above it,
+# Findings).
 
 # %%
 generalisation = labeller_scores.generalisation(word_vectors=vectors, stopwords=stopwords, denominator=denominator,

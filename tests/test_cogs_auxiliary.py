@@ -3,6 +3,8 @@ builders and two-stage (auxiliary, then COGS) training with resume."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -432,6 +434,78 @@ def test_summaries_over_seeds():
     assert table.set_index("quantity").loc["gen", "difference"] == pytest.approx(0.4)
     with pytest.raises(ValueError, match="need 2\\+ seeds"):
         ts.difference(runs.iloc[:4], "t", "gloss")
+
+
+def test_differences_at_the_levels_the_claims_declare():
+    from scipy import stats
+
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    runs = pd.DataFrame({
+        "model": ["t"] * 10, "objective": ["none"] * 5 + ["gloss"] * 5,
+        "seed": [1, 2, 3, 4, 5] * 2,
+        "gen": [0.10, 0.22, 0.31, 0.15, 0.27, 0.50, 0.58, 0.71, 0.66, 0.49],
+    })
+    welch = stats.ttest_ind(runs.gen[5:], runs.gen[:5], equal_var=False)
+    table = ts.differences(runs, ["gen"], levels=ts.GRID_LEVELS)
+    keys = ts.difference_keys(table)
+    stem = "caux_t_gloss_minus_none_gen"
+    for suffix, level in ts.GRID_LEVELS.items():
+        ci = welch.confidence_interval(level)
+        assert keys[f"{stem}{suffix}_low"] == pytest.approx(ci.low)
+        assert keys[f"{stem}{suffix}_high"] == pytest.approx(ci.high)
+    # 90% for equivalence, Bonferroni's 1 - 2 (.05 / k) for a fails_if of k one-sided tests
+    assert ts.GRID_LEVELS["_ci90"] == 0.90
+    assert ts.GRID_LEVELS["_bonf4"] == pytest.approx(1 - 2 * 0.05 / 4)
+    assert ts.GRID_LEVELS["_bonf3"] == pytest.approx(1 - 2 * 0.05 / 3)
+    assert keys[f"{stem}_ci90_low"] > keys[f"{stem}_low"] > keys[f"{stem}_bonf3_low"] > keys[f"{stem}_bonf4_low"]
+    assert keys[stem] == pytest.approx(runs.gen[5:].mean() - runs.gen[:5].mean())
+    # by default, 95% only, as before; no runs, no keys
+    assert list(ts.differences(runs, ["gen"]).columns) == ["model", "objective", "quantity", "difference", "low", "high"]
+    assert ts.difference_keys(ts.differences(runs.iloc[:0], ["gen"], levels=ts.GRID_LEVELS)) == {}
+
+
+def test_reduced_contrasts_are_one_family_with_bonferronis_intervals():
+    from scipy import stats
+
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    rng = np.random.default_rng(3)
+    columns = {q: rng.uniform(size=10) for q in (*ts.REDUCED_CONTRASTS, *ts.REDUCED_ALSO)}
+    runs = pd.DataFrame({"model": ["m"] * 10, "objective": ["none"] * 5 + ["gloss"] * 5,
+                         "seed": [1, 2, 3, 4, 5] * 2, **columns})  # fmt: skip
+    values = ts.reduced_contrasts(runs, "m")
+    k = len(ts.REDUCED_CONTRASTS)
+    assert k == 6 and values["caux_reduced_contrasts"] == k
+    assert values["caux_reduced_family_level"] == pytest.approx(1 - 0.05 / k)
+    for q in ts.REDUCED_CONTRASTS:
+        stem = f"caux_reduced_gloss_minus_none_{q}"
+        welch = stats.ttest_ind(columns[q][5:], columns[q][:5], equal_var=False)
+        family = welch.confidence_interval(1 - 0.05 / k)
+        assert values[f"{stem}_family_low"] == pytest.approx(family.low)
+        assert values[f"{stem}_family_high"] == pytest.approx(family.high)
+        assert values[f"{stem}_low"] == pytest.approx(welch.confidence_interval(0.95).low)
+        assert values[f"{stem}_family_low"] < values[f"{stem}_low"] < values[stem]
+        # the family interval excludes 0 exactly when Bonferroni's p does
+        assert (values[f"{stem}_family_high"] < 0 or values[f"{stem}_family_low"] > 0) == (
+            min(1.0, k * welch.pvalue) < 0.05
+        )
+    # outside the family: glued at 95% only
+    assert "caux_reduced_gloss_minus_none_lexical_low" in values
+    assert "caux_reduced_gloss_minus_none_lexical_family_low" not in values
+
+
+def test_the_chapters_family_is_the_table_it_shows():
+    """The reduced contrasts the chapter's table shows are the family its claims are decided on."""
+    from pathlib import Path
+
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    text = (Path(__file__).parents[1] / "notebooks" / "cogs-auxiliary.py").read_text(encoding="utf-8")
+    table = text[text.index("| quantity | glossing − baseline"):]
+    table = table[: table.index("#\n", 1)]
+    shown = set(re.findall(r"caux_reduced_gloss_minus_none_([a-z_]+?)_family_low", table))
+    assert shown == set(ts.REDUCED_CONTRASTS)
 
 
 def test_cogs_stage_start_says_how_each_arm_starts_its_optimiser():

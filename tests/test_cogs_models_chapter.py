@@ -146,6 +146,99 @@ def test_transformer_over_seeds_summarises_each_seed():
     )
 
 
+def test_transformer_over_seeds_decides_the_weakest_run_on_a_sidak_level_wilson_interval():
+    collected = chapter.finished_runs(_collected())
+    per_run = s45.run_level(collected)
+    _, findings, values = chapter.transformer_over_seeds(collected, per_run, PAPER)
+    # every run's dev and test (3 seeds x 2 splits), every run's Active -> Passive (3 seeds)
+    assert values["cogs_tf1_in_distribution_k"] == 6 and values["cogs_tf1_active_to_passive_k"] == 3
+    assert values["cogs_tf1_in_distribution_sidak_level"] == pytest.approx(0.95 ** (1 / 6))
+    weakest = values["cogs_tf1_in_distribution_min"]
+    ci = scipy.stats.binomtest(round(weakest * 3000), 3000).proportion_ci(0.95 ** (1 / 6), method="wilson")
+    assert values["cogs_tf1_in_distribution_min_sidak_low"] == pytest.approx(ci.low)
+    assert values["cogs_tf1_in_distribution_min_sidak_high"] == pytest.approx(ci.high)
+    # wider than the 95% interval of the same run: the correction for picking the weakest
+    assert values["cogs_tf1_in_distribution_min_sidak_high"] > values["cogs_tf1_in_distribution_min_wilson_high"]
+    low95, _ = chapter.wilson_interval(round(weakest * 3000), 3000, 0.95)
+    assert values["cogs_tf1_in_distribution_min_sidak_low"] < low95
+    weakest_ap = values["cogs_tf1_active_to_passive_min"]
+    ci = scipy.stats.binomtest(round(weakest_ap * 1000), 1000).proportion_ci(0.95 ** (1 / 3), method="wilson")
+    assert values["cogs_tf1_active_to_passive_min_sidak_low"] == pytest.approx(ci.low)
+    assert values["cogs_tf1_active_to_passive_min_sidak_high"] == pytest.approx(ci.high)
+    # the primitive cases' part of ours minus the paper's gen, and the rest, add up
+    assert values["cogs_tf1_primitive_in_gen_minus_paper"] == pytest.approx(
+        5 / 21 * (values["cogs_tf1_primitive_mean"] - values["cogs_tf1_primitive_paper"])
+    )
+    assert (values["cogs_tf1_primitive_in_gen_minus_paper"] + values["cogs_tf1_other_in_gen_minus_paper"]
+            == pytest.approx(values["cogs_tf1_gen_minus_paper"]))  # fmt: skip
+    # each case beside the paper with its Holm-adjusted p; the means without
+    assert values["cogs_tf1_cases_tested"] == 21
+    assert findings.loc["mean: gen", chapter.HOLM_COLUMN] == "–"
+    case = ev.CASE_LABELS[ev.CASE_ORDER[0]]
+    assert 0 <= float(findings.loc[case, chapter.HOLM_COLUMN]) <= 1
+
+
+def test_weakest_of_uses_the_sidak_level_for_k():
+    values = chapter.weakest_of(0.451, 1000, 5, "x")
+    level = 0.95 ** (1 / 5)
+    ci = scipy.stats.binomtest(451, 1000).proportion_ci(level, method="wilson")
+    assert values == pytest.approx({"x_k": 5, "x_sidak_level": level,
+                                    "x_min_sidak_low": ci.low, "x_min_sidak_high": ci.high})  # fmt: skip
+    assert values["x_min_sidak_high"] > chapter.wilson_high(0.451, 1000)
+
+
+def test_primitive_margin_bounds_the_sd_of_the_papers_mean_of_five_cases():
+    targets = report.load_targets(chapter.CHAPTER)
+    # two cells printed above 0 (SD .07, the lexical bound) and three printed 0.00 (SD .01)
+    assert chapter.primitive_margin(targets) == pytest.approx((2 * 0.07 + 3 * 0.01) / 5, abs=1e-4)
+    assert chapter.primitive_margin(targets) < PAPER["cogs_t45_transformer_1_prim_to_subj_common"]
+    paper_mean = np.mean([PAPER[f"cogs_t45_transformer_1_{c}"] for c in chapter.PRIMITIVE_CASES])
+    assert chapter.primitive_margin(targets) < paper_mean  # narrower than the effect it guards
+
+
+def test_case_tests_adjust_the_cases_by_holm():
+    targets = report.load_targets(chapter.CHAPTER)
+    paper = {c: targets[s45.target_key("transformer", 1, c)]["paper"] for c in ev.CASE_ORDER}
+    # every case at the paper's value with a small spread, but one far off with none
+    cases = pd.DataFrame({c: [paper[c] - 0.01, paper[c], paper[c] + 0.01] for c in ev.CASE_ORDER})
+    far = "passive_to_active"
+    cases[far] = paper[far] - 0.5
+    adjusted, values = chapter.case_tests(cases, targets, 1, "p_")
+    assert values["p_cases_tested"] == 21 and values["p_cases_holm"] == 1
+    assert values["p_cases_holm_above"] == 0
+    assert adjusted[ev.CASE_LABELS[far]] == pytest.approx(values["p_cases_holm_min_p"])
+    # Holm's adjustment of the per-case Welch tests, with the SD each target assumes
+    raw = [s45.welch_p_value(cases[c], paper[c], s45.case_sd_from_tolerance(
+        targets[s45.target_key("transformer", 1, c)]["tol"])) for c in ev.CASE_ORDER]  # fmt: skip
+    from compsem.cogs import multiplicity
+
+    assert [adjusted[ev.CASE_LABELS[c]] for c in ev.CASE_ORDER] == pytest.approx(
+        list(multiplicity.holm(raw))
+    )
+    assert values["p_cases_holm_min_p"] == pytest.approx(21 * raw[ev.CASE_ORDER.index(far)])
+
+
+def test_error_against_paper_is_welchs_equivalence_interval_with_the_assumed_sd():
+    assert chapter.error_margin(PAPER, "single_lexical") == pytest.approx(0.17 * 0.06 / 0.35)
+    assert chapter.error_margin(PAPER, "edit_distance") == pytest.approx(42 * 0.06 / 0.35)
+    assert chapter.error_margin(PAPER, "not_paren") == pytest.approx(0.12 * 0.06 / 0.35)
+    per_seed = [0.12, 0.18, 0.21, 0.25, 0.22]
+    values = chapter.error_against_paper(per_seed, "single_lexical")
+    margin = 0.17 * 0.06 / 0.35
+    _, low, high = s45.welch_difference(per_seed, 0.17, margin, level=0.90)
+    assert values["cogs_tf1_single_lexical_minus_paper"] == pytest.approx(np.mean(per_seed) - 0.17)
+    assert values["cogs_tf1_single_lexical_minus_paper_ci90_low"] == pytest.approx(low)
+    assert values["cogs_tf1_single_lexical_minus_paper_ci90_high"] == pytest.approx(high)
+    assert values["cogs_tf1_single_lexical_margin"] == pytest.approx(margin)
+    # a replicate with the assumed spread: wider than the margin (the test can hardly hold),
+    # and narrower than the old band plus our own interval
+    replicate = values["cogs_tf1_single_lexical_replicate_half_width"]
+    assert replicate == pytest.approx(chapter.replicate_half_width(margin, 5)) and replicate > margin
+    # the margin is the SD, not the targets' tolerance for a difference of two 5-seed means
+    tol = report.load_targets(chapter.CHAPTER)["cogs_err_single_lexical_transformer"]["tol"]
+    assert tol == pytest.approx(2 * margin * math.sqrt(2 / 5), abs=1e-5)
+
+
 def test_cell_counts_tell_below_from_above():
     labels = [ev.CASE_LABELS[c] for c in chapter.PRIMITIVE_CASES[:2]] + ["mean: gen"]
     findings = pd.DataFrame(
@@ -573,6 +666,12 @@ def test_error_values_per_model_per_seed_and_for_the_reduced_run():
     assert "cogs_t46_transformer_depth3to5" not in values  # no recursion case: undefined
     assert values["cogs_depth_capped"] == 0.0
     assert values["cogs_tf1_single_lexical_mean"] == pytest.approx(1 / 6)  # 1/3 and 0 per seed
+    assert values["cogs_tf1_single_lexical_minus_paper"] == pytest.approx(
+        1 / 6 - PAPER["cogs_err_single_lexical_transformer"]
+    )
+    for key in ("single_lexical", "not_paren", "edit_distance"):
+        low = values[f"cogs_tf1_{key}_minus_paper_ci90_low"]
+        assert low < values[f"cogs_tf1_{key}_minus_paper"] < values[f"cogs_tf1_{key}_minus_paper_ci90_high"]
     assert (
         values["cogs_tf1_single_lexical_ci_low"] < 1 / 6 < values["cogs_tf1_single_lexical_ci_high"]
     )

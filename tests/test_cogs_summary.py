@@ -49,6 +49,30 @@ def test_welch_difference_agrees_with_scipy():
     )
 
 
+def test_welch_p_value_is_the_test_of_welchs_interval():
+    ours = np.array([0.40, 0.45, 0.49, 0.43])
+    p = summary.welch_p_value(ours, 0.35, 0.06, 5)
+    expected = stats.ttest_ind_from_stats(ours.mean(), ours.std(ddof=1), 4, 0.35, 0.06, 5,
+                                          equal_var=False).pvalue
+    assert p == pytest.approx(expected)
+    # the interval at level 1 - p has the paper's mean (difference 0) on its edge
+    _, low, high = summary.welch_difference(ours, 0.35, 0.06, 5, level=1 - p)
+    assert min(abs(low), abs(high)) == pytest.approx(0, abs=1e-9)
+    # no spread on either side: equal means do not differ, others do
+    assert summary.welch_p_value([0.0, 0.0, 0.0], 0.0, 0.0) == 1.0
+    assert summary.welch_p_value([0.5, 0.5, 0.5], 0.0, 0.0) == 0.0
+    # our seeds without spread against the paper's assumed SD: 4 degrees of freedom
+    t = 0.05 / math.sqrt(0.01**2 / 5)
+    assert summary.welch_p_value([0.05] * 5, 0.0, 0.01) == pytest.approx(2 * stats.t.sf(t, 4))
+
+
+def test_case_sd_from_tolerance_inverts_the_per_case_tolerance():
+    for printed, case_sd in ((0.45, 0.07), (0.0, 0.07), (0.17, 0.07)):
+        tol = summary.per_case_tolerance(printed, case_sd)
+        s = min(case_sd, summary.largest_seed_sd(printed))
+        assert summary.case_sd_from_tolerance(tol) == pytest.approx(s, abs=1e-4)
+
+
 def test_welch_difference_level():
     ours = np.array([0.40, 0.45, 0.49, 0.43])
     diff, low95, high95 = summary.welch_difference(ours, 0.35, 0.06, 5)

@@ -285,3 +285,52 @@ def test_weighted_within_draws_do_not_count_an_undefined_rho_as_zero():
     assert point["h"] == pytest.approx(1.0)
     finite = draws["h"][np.isfinite(draws["h"])]
     np.testing.assert_allclose(finite, 1.0)  # people against people: 1 wherever defined
+
+
+# --------------------------------------------------------------------------- Figure 8's MAD, paired
+
+
+def test_mad_values_at_the_point_are_structure_mad():
+    from compsem.sts import structure
+
+    labels = toy_labels()
+    people = banded_series(labels)
+    series = {"Human": people, "near": people + 0.05 * banded_series(labels, seed=1),
+              "far": banded_series(labels, seed=7)[::-1].copy()}
+    point, draws = C.relative_mean_draws(series, labels, n_resamples=100, seed=0)
+    point_mads, draw_mads = C.mad_values(point, draws, ["near", "far"])
+    _, _, mads = structure.figure8(series, labels)
+    for name in ("near", "far"):
+        assert point_mads[name] == pytest.approx(mads[name], abs=1e-12)
+        assert draw_mads[name].shape == (100,) and (draw_mads[name] >= 0).all()
+        # each draw is the mean over the eight categories of |model - people| in that draw
+        by_hand = (draws[name] - draws["Human"]).abs().mean(axis=1).to_numpy()
+        np.testing.assert_allclose(draw_mads[name], by_hand)
+
+
+def test_mad_gaps_are_paired_contrasts_with_intervals():
+    labels = toy_labels(per_category=12)
+    category = category_of(labels)
+    people = banded_series(labels)
+    swaps = np.isin(category, ["Swap-2", "Swap-3", "Swap-4"])
+    series = {"Human": people,
+              "close": people + 0.1 * swaps,  # a little off people's profile on the swaps
+              "flat": np.where(swaps, people[category == "Modifiers"].mean(), people),  # ignores swaps
+              "copy": people.copy()}
+    point, draws = C.relative_mean_draws(series, labels, n_resamples=400, seed=0)
+    gaps = C.mad_gaps(point, draws, ["close", "copy"], ["flat"])
+    assert set(gaps) == {"fig8_mad_gap_close_minus_flat", "fig8_mad_gap_copy_minus_flat"}
+    out = gaps["fig8_mad_gap_close_minus_flat"]
+    assert set(out) == {"value", "ci_low", "ci_high"}
+    assert out["ci_low"] <= out["value"] <= out["ci_high"] < 0  # nearer people than the flat model
+    point_mads, _ = C.mad_values(point, draws, ["close", "flat"])
+    assert out["value"] == pytest.approx(point_mads["close"] - point_mads["flat"])
+    # a copy of people has MAD 0 in every draw, so its gap is minus the rival's MAD draw by draw
+    _, draw_mads = C.mad_values(point, draws, ["copy", "flat"])
+    np.testing.assert_allclose(draw_mads["copy"], 0.0, atol=1e-12)
+    copy_gap = gaps["fig8_mad_gap_copy_minus_flat"]
+    assert copy_gap["ci_low"] == pytest.approx(np.quantile(-draw_mads["flat"], 0.025))
+    assert copy_gap["ci_high"] == pytest.approx(np.quantile(-draw_mads["flat"], 0.975))
+    # a series against itself: zero, with a zero-width interval (paired draws)
+    self_gap = C.mad_gaps(point, draws, ["close"], ["close"])["fig8_mad_gap_close_minus_close"]
+    assert self_gap == {"value": 0.0, "ci_low": 0.0, "ci_high": 0.0}

@@ -49,6 +49,44 @@ def test_toy_reductions_and_z():
     assert table.loc["Passive", "z"] == pytest.approx((0.1875 - 0.1) / (np.sqrt(7) / 80))
 
 
+def test_grubbs_critical_value():
+    # tabulated two-sided 5% critical values of Grubbs' test (Grubbs 1969; NIST handbook 1.3.5.17)
+    assert M.grubbs_critical(8) == pytest.approx(2.1266, abs=5e-5)
+    assert M.grubbs_critical(10) == pytest.approx(2.2900, abs=5e-4)
+    assert M.grubbs_critical(3) == pytest.approx(1.1543, abs=5e-4)  # the bound (n - 1)/sqrt(n)
+    # it rises with n, stays under the largest distance n values allow, (n - 1)/sqrt(n), and lies
+    # above the one-sided value (alpha doubled)
+    values = [M.grubbs_critical(n) for n in range(3, 30)]
+    assert all(a < b for a, b in zip(values, values[1:], strict=False))
+    assert all(g < (n - 1) / np.sqrt(n) for n, g in zip(range(3, 30), values, strict=True))
+    assert M.grubbs_critical(8, alpha=0.10) < M.grubbs_critical(8) < M.grubbs_critical(8, alpha=0.01)
+    with pytest.raises(ValueError):
+        M.grubbs_critical(2)
+
+
+def test_grubbs_critical_value_by_simulation():
+    # the share of normal samples of 8 whose most extreme value exceeds the critical value is 5%
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((40000, 8))
+    g = np.abs(x - x.mean(axis=1, keepdims=True)).max(axis=1) / x.std(axis=1, ddof=1)
+    assert np.mean(g > M.grubbs_critical(8)) == pytest.approx(0.05, abs=0.005)
+
+
+def test_toy_grubbs_statistics():
+    human = np.full(2800, 0.8)
+    human[M.modifier_groups()["Passive"]] = 0.9
+    g = M.grubbs_statistics(human)
+    assert list(g.index) == list(M.modifier_groups())
+    # 7 types at 0.2, one at 0.1: mean 0.1875; Passive 0.0875 from it, the others 0.0125
+    reductions = np.array([0.2] * 7 + [0.1])
+    sd = reductions.std(ddof=1)
+    assert g["Passive"] == pytest.approx(0.0875 / sd)
+    assert g["Place"] == pytest.approx(0.0125 / sd)
+    # the sample-SD statistic is the population-SD z scaled by sqrt((n - 1)/n)
+    z = M.reductions(human)["z"].abs()
+    np.testing.assert_allclose(g.to_numpy(), z.to_numpy() * np.sqrt(7 / 8))
+
+
 @pytest.fixture(scope="module")
 def human():
     from compsem.data import sts3k
@@ -63,6 +101,9 @@ def test_figure9(human, within_target):
         within_target("sts3k", f"modifier_reduction_{key}", table.loc[name, "reduction"])
     within_target("sts3k", "modifier_reduction_mean", M.mean_reduction(human))
     within_target("sts3k", "passive_z", table.loc["Passive", "z"])
+    grubbs = M.grubbs_statistics(human)  # §5.4's 2.4 SD in units of the sample SD: 2.255
+    assert grubbs["Passive"] == pytest.approx(2.2553, abs=5e-5) and grubbs.idxmax() == "Passive"
+    assert grubbs.drop("Passive").max() < 1.0 < M.grubbs_critical(len(grubbs)) < grubbs["Passive"]
     within_target("sts3k", "anova_f", M.anova(human)["F"])
     tests = M.t_tests(human)
     within_target("sts3k", "place_t_test_p", tests.loc["Place", "p"])

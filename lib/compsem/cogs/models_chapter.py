@@ -22,7 +22,7 @@ import pandas as pd
 
 from compsem import report
 from compsem.cogs import evaluation as ev
-from compsem.cogs import exposure, generate
+from compsem.cogs import exposure, generate, multiplicity
 from compsem.cogs import summary as s45
 from compsem.cogs.interpret import interpret_all
 from compsem.cogs.seq2seq import config as cfg
@@ -301,8 +301,12 @@ def transformer_over_seeds(
     :data:`GEN_PER_CASE` sentences (:func:`wilson_high`); our gen mean
     minus the paper's (:func:`paper_gen_key`) with Welch's interval, from the paper's seed SD of
     gen (Figure 4-3; the paper prints none for 100 exposures, so the one-exposure SD serves for
-    both, as in the targets); the paper's mean of the five primitive cases; and the Findings'
-    Table 4-5 (:func:`compsem.cogs.summary.findings_table`, rounded to 3 places). Empty table,
+    both, as in the targets); the paper's mean of the five primitive cases, the margin of their
+    equivalence test (:func:`primitive_margin`) and their part of ours minus the paper's gen; the
+    weakest dev or test value and the weakest Active -> Passive run with their Wilson intervals at
+    the Šidák level (:func:`weakest_of`); each case against the paper's with Holm's adjustment
+    (:func:`case_tests`); and the Findings' Table 4-5 (:func:`compsem.cogs.summary.
+    findings_table`, rounded to 3 places, with the Holm-adjusted p of each case). Empty table,
     None and no values with fewer than two seeds."""
     prefix = f"cogs_tf{exposures}_"
     runs = per_run[(per_run.model == "transformer") & (per_run.exposures == exposures)]
@@ -350,11 +354,14 @@ def transformer_over_seeds(
     weakest = min(values[f"{prefix}dev_min"], values[f"{prefix}test_min"])  # every run above 90% (Section 4.5.6)
     values[f"{prefix}in_distribution_min"] = weakest
     values[f"{prefix}in_distribution_min_wilson_high"] = wilson_high(weakest, IN_DISTRIBUTION_SIZE)
+    values |= weakest_of(weakest, IN_DISTRIBUTION_SIZE, 2 * len(runs), f"{prefix}in_distribution")
     close = per_seed["active_to_passive"] >= CLOSE_TO_PERFECT
     values[f"{prefix}active_to_passive_runs_close"] = int(close.sum())
     values[f"{prefix}active_to_passive_min_wilson_high"] = wilson_high(
         values[f"{prefix}active_to_passive_min"], GEN_PER_CASE
     )
+    values |= weakest_of(values[f"{prefix}active_to_passive_min"], GEN_PER_CASE, len(runs),
+                         f"{prefix}active_to_passive")  # fmt: skip
     for name in ("gap", "primitive", "common_minus_proper", "lexical_minus_structural"):
         key = f"{prefix}primitive_mean" if name == "primitive" else f"{prefix}{name}"
         values[key] = float(per_seed[name].mean())
@@ -362,6 +369,8 @@ def transformer_over_seeds(
     values[f"{prefix}primitive_paper"] = float(np.mean([paper[k] for k in primitive_cells]))
     below = per_seed["primitive"] < values[f"{prefix}primitive_paper"]
     values[f"{prefix}primitive_seeds_below_paper"] = int(below.sum())
+    targets = report.load_targets(CHAPTER)
+    values[f"{prefix}primitive_margin"] = primitive_margin(targets, exposures)
     paper_gen = (paper[paper_gen_key(exposures)], paper["cogs_fig43_transformer_gen_sd"])
     difference, low, high = s45.welch_difference(runs["gen"], *paper_gen)
     _, low90, high90 = s45.welch_difference(runs["gen"], *paper_gen, level=0.90)
@@ -376,12 +385,71 @@ def transformer_over_seeds(
     values[f"{prefix}gen_replicate_half_width"] = replicate_half_width(
         paper["cogs_fig43_transformer_gen_sd"], len(runs)
     )
+    # the primitive cases' part of ours minus the paper's gen (five of the 21 cases), and the rest
+    share = len(PRIMITIVE_CASES) / len(ev.CASE_ORDER)
+    part = share * (values[f"{prefix}primitive_mean"] - values[f"{prefix}primitive_paper"])
+    values[f"{prefix}primitive_in_gen_minus_paper"] = part
+    values[f"{prefix}other_in_gen_minus_paper"] = difference - part
+    tests, holm_values = case_tests(cases, targets, exposures, prefix)
+    values |= holm_values
     findings = s45.findings_table(collected, per_run, "transformer", exposures, paper)
     values |= cell_counts(findings, prefix)
     findings = findings.assign(
-        **{c: findings[c].astype(float).round(3) for c in findings.columns[:4]}
+        **{c: findings[c].astype(float).round(3) for c in findings.columns[:4]},
+        **{HOLM_COLUMN: [f"{tests[label]:.3f}" if label in tests else "–" for label in findings.index]},
     )
     return pd.DataFrame(rows).T, findings, values
+
+
+def weakest_of(accuracy: float, n: int, k: int, stem: str) -> dict:
+    """The weakest of ``k`` accuracies, each on ``n`` sentences (``accuracy``, the lowest), with
+    its Wilson interval at the Šidák level for ``k`` (:func:`compsem.cogs.multiplicity.
+    sidak_level`): all ``k`` runs' intervals cover at once with 95%, so its lower bound above a
+    threshold says every run is above it, its upper bound below says some run is below. Keys
+    ``<stem>_k``, ``<stem>_sidak_level``, ``<stem>_min_sidak_low`` and ``_high``."""
+    level = multiplicity.sidak_level(k)
+    low, high = wilson_interval(round(accuracy * n), n, level)
+    return {f"{stem}_k": k, f"{stem}_sidak_level": level,
+            f"{stem}_min_sidak_low": float(low), f"{stem}_min_sidak_high": float(high)}  # fmt: skip
+
+
+def primitive_margin(targets: Mapping[str, dict], exposures: int = 1) -> float:
+    """The margin of the claim primitives-to-arguments-near-zero: an upper bound on the seed SD
+    of the paper's mean of the five primitive cases (:data:`PRIMITIVE_CASES`), the mean of the
+    seed SDs their targets assume (:func:`compsem.cogs.summary.case_sd_from_tolerance`), since
+    the SD of a mean is at most the mean of the SDs."""
+    keys = [s45.target_key("transformer", exposures, c) for c in PRIMITIVE_CASES]
+    return float(np.mean([s45.case_sd_from_tolerance(targets[k]["tol"]) for k in keys]))
+
+
+HOLM_COLUMN = "vs paper: Holm p"
+"""The column of the Findings' Table 4-5 with each case's Holm-adjusted p (:func:`case_tests`)."""
+
+
+def case_tests(
+    cases: pd.DataFrame, targets: Mapping[str, dict], exposures: int, prefix: str
+) -> tuple[dict, dict]:
+    """Each generalization case of Table 4-5 (``cases``: seeds by case), our seeds against the
+    paper's mean of 5: Welch's test with our own seed SD and the SD the case's target assumes
+    (:func:`compsem.cogs.summary.case_sd_from_tolerance`), then Holm's adjustment over the
+    cases tested (:func:`compsem.cogs.multiplicity.holm`; family-wise 5%). The adjusted p by
+    case label, and the values ``<prefix>cases_tested``, ``<prefix>cases_holm`` (adjusted p at
+    most 5%), ``<prefix>cases_holm_above`` (of those, ours above the paper's) and
+    ``<prefix>cases_holm_min_p``."""
+    keys = {c: s45.target_key("transformer", exposures, c) for c in ev.CASE_ORDER}
+    tested = [c for c in ev.CASE_ORDER if c in cases.columns and keys[c] in targets]
+    p = [s45.welch_p_value(cases[c].dropna(), targets[keys[c]]["paper"],
+                           s45.case_sd_from_tolerance(targets[keys[c]]["tol"])) for c in tested]  # fmt: skip
+    adjusted = multiplicity.holm(p) if tested else np.array([])
+    differ = [c for c, q in zip(tested, adjusted, strict=True) if q <= multiplicity.ALPHA]
+    above = [c for c in differ if cases[c].mean() > targets[keys[c]]["paper"]]
+    values = {
+        f"{prefix}cases_tested": len(tested),
+        f"{prefix}cases_holm": len(differ),
+        f"{prefix}cases_holm_above": len(above),
+        f"{prefix}cases_holm_min_p": float(adjusted.min()) if tested else float("nan"),
+    }
+    return {ev.CASE_LABELS[c]: float(q) for c, q in zip(tested, adjusted, strict=True)}, values
 
 
 def wilson_high(accuracy: float, n: int, level: float = 0.95) -> float:
@@ -1010,8 +1078,9 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     depth-error shares and the mean lengths of correct and incorrect test outputs pooled over
     the grid's runs (the paper pools its models); the Transformers' test accuracy on outputs
     over 95 tokens (Section 4.5.4) over its seeds; the
-    Transformer's error shares over its seeds with 95% and 90% t-intervals, and its share of errors not
-    ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
+    Transformer's error shares over its seeds with 95% and 90% t-intervals and their difference
+    from the paper's with Welch's 90% interval (:func:`error_against_paper`), and its share of
+    errors not ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
     values = {}
     grid_names = [name for name in analysed if grid_model_of(name, models)]
     analyses = {name: s45.analyses(analysed[name]) for name in grid_names}  # each frame once
@@ -1048,6 +1117,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             values[f"cogs_tf1_{key}_ci_high"] = high
             values[f"cogs_tf1_{key}_ci90_low"] = low90
             values[f"cogs_tf1_{key}_ci90_high"] = high90
+            values |= error_against_paper([shares[row] for shares in by_seed], key)
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
             shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
@@ -1059,6 +1129,48 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             if math.isfinite(shares[row]):
                 values[f"cogs_reduced_err_{report.slug(row)}"] = shares[row]
     return values
+
+
+ERROR_TARGETS = {
+    "single_lexical": "cogs_err_single_lexical_transformer",
+    "not_paren": "cogs_err_not_paren_transformer",
+    "edit_distance": "cogs_err_edit_distance_transformer",
+}
+"""The Transformer's error analyses decided over seeds (Sections 4.5.3 and 4.5.5.1), by the
+stem of their keys, and the target of each (the paper's value)."""
+
+
+def error_margin(paper: Mapping[str, float], key: str) -> float:
+    """The seed SD assumed for the paper's value of an error analysis (``key``, one of
+    :data:`ERROR_TARGETS`), which the paper does not print: its value scaled as the Transformer's
+    gen accuracy spreads over seeds (SD .06 on a mean of .35, Figure 4-3), as the targets'
+    tolerances assume; the margin of the claim's equivalence test."""
+    scale = paper["cogs_fig43_transformer_gen_sd"] / paper["cogs_fig43_transformer_gen"]
+    return scale * paper[ERROR_TARGETS[key]]
+
+
+def error_against_paper(per_seed, key: str) -> dict:
+    """Our seed mean of an error analysis (``per_seed``; ``key`` of :data:`ERROR_TARGETS`) minus
+    the paper's mean of 5 seeds, with Welch's 90% interval (:func:`compsem.cogs.summary.
+    welch_difference`, the paper's SD :func:`error_margin`), the margin, and the half-width a
+    replicate whose seeds spread as assumed would give (:func:`replicate_half_width`); keys
+    ``cogs_tf1_<key>_minus_paper``, ``..._ci90_low``, ``..._ci90_high``, ``cogs_tf1_<key>_margin``
+    and ``cogs_tf1_<key>_replicate_half_width``. The equivalence test of transformer-gen-near-35,
+    the margin being the assumed SD: the targets' tolerance, 2 SD sqrt(2/5), is already one for
+    the difference of two 5-seed means, and a band for our own interval would count our sampling
+    error twice."""
+    paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
+    margin = error_margin(paper, key)
+    difference, low, high = s45.welch_difference(per_seed, paper[ERROR_TARGETS[key]], margin,
+                                                 level=0.90)  # fmt: skip
+    stem = f"cogs_tf1_{key}"
+    return {
+        f"{stem}_minus_paper": difference,
+        f"{stem}_minus_paper_ci90_low": low,
+        f"{stem}_minus_paper_ci90_high": high,
+        f"{stem}_margin": margin,
+        f"{stem}_replicate_half_width": replicate_half_width(margin, len(per_seed)),
+    }
 
 
 def noun_table(

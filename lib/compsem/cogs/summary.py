@@ -107,10 +107,32 @@ def welch_half_width(ours_var: float, n_ours: int, paper_sd: float, paper_n: int
     the squared standard error of ours (``n_ours`` seeds), ``paper_sd`` the SD over the paper's
     ``paper_n`` seeds; degrees of freedom by Welch-Satterthwaite."""
     paper_var = paper_sd**2 / paper_n
-    dof = (ours_var + paper_var) ** 2 / (
-        ours_var**2 / (n_ours - 1) + paper_var**2 / (paper_n - 1)
-    )
+    dof = _welch_dof(ours_var, n_ours, paper_var, paper_n)
     return float(stats.t.ppf(0.5 + level / 2, dof)) * math.sqrt(ours_var + paper_var)
+
+
+def _welch_dof(ours_var: float, n_ours: int, paper_var: float, paper_n: int) -> float:
+    """Welch-Satterthwaite degrees of freedom of two squared standard errors."""
+    return (ours_var + paper_var) ** 2 / (ours_var**2 / (n_ours - 1) + paper_var**2 / (paper_n - 1))
+
+
+def welch_p_value(ours, paper_mean: float, paper_sd: float, paper_n: int = PAPER_SEEDS) -> float:
+    """The two-sided p-value of Welch's test of our mean over seeds against the paper's mean of
+    ``paper_n`` seeds with SD ``paper_sd`` (the test whose interval is :func:`welch_difference`)."""
+    ours = np.asarray(ours, dtype=float)
+    ours_var, paper_var = float(ours.var(ddof=1)) / len(ours), paper_sd**2 / paper_n
+    difference = float(ours.mean()) - paper_mean
+    if ours_var + paper_var == 0:
+        return 1.0 if difference == 0 else 0.0
+    t = abs(difference) / math.sqrt(ours_var + paper_var)
+    return float(2 * stats.t.sf(t, _welch_dof(ours_var, len(ours), paper_var, paper_n)))
+
+
+def case_sd_from_tolerance(tol: float, n: int = PAPER_SEEDS) -> float:
+    """The seed SD a Table 4-5 cell's target assumes, read back from its tolerance
+    ``2 s sqrt(2 / n)`` (:func:`per_case_tolerance`; Active -> Passive's Poisson SD likewise):
+    the one place the chapter declares a case's SD is its targets file."""
+    return tol / (2 * math.sqrt(2 / n))
 
 
 def _values(collected, per_run, model, exposures, quantity) -> pd.Series:

@@ -12,8 +12,8 @@ paired comparison.
   people, averaged over the categories weighted by their numbers of pairs (the chapter's
   "ranking pairs or ranking types?" extension).
 - :func:`interval`: percentile interval and point value of a contrast from such draws.
-- :func:`figure8_contrasts` and :func:`within_gaps`: the chapter's contrasts from those draws,
-  under their glue keys.
+- :func:`figure8_contrasts`, :func:`mad_gaps` and :func:`within_gaps`: the chapter's contrasts
+  from those draws, under their glue keys (:func:`mad_values`: Figure 8's MAD in every draw).
 """
 
 from __future__ import annotations
@@ -134,6 +134,33 @@ def figure8_contrasts(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], mo
             (human_point["Single"] - human_point["Swap-4"]) - (model_point["Single"] - model_point["Swap-4"]),
             human_fall - (model_draws["Single"] - model_draws["Swap-4"]))
     return contrasts
+
+
+def mad_values(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], models: Sequence[str],
+               human: str = "Human") -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """Figure 8's MAD summary (§5.4) at the point and in every bootstrap draw of
+    :func:`relative_mean_draws`: the mean over the eight categories of |model's relative mean -
+    people's| (:func:`compsem.sts.structure.mad`; the point value equals it). Returns
+    ``(point_mads, draw_mads)``, by model."""
+    categories = list(FIGURE8_CATEGORIES)
+    point_mads = {name: float((point.loc[name, categories] - point.loc[human, categories]).abs().mean())
+                  for name in models}
+    draw_mads = {name: (draws[name][categories] - draws[human][categories]).abs().mean(axis=1).to_numpy()
+                 for name in models}
+    return point_mads, draw_mads
+
+
+def mad_gaps(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], candidates: Sequence[str],
+             rivals: Sequence[str], human: str = "Human") -> dict[str, dict[str, float]]:
+    """§5.4's MAD reading of Figure 8 as paired contrasts: each candidate's MAD from people minus
+    each rival's (:func:`mad_values`), with the percentile interval over the same resampled pairs
+    (every category's pairs resampled, the Modifiers normalisation included, the same pairs for
+    every series): ``fig8_mad_gap_<candidate>_minus_<rival>`` -> :func:`interval` dict (negative:
+    the candidate's profile is nearer people's than the rival's)."""
+    point_mads, draw_mads = mad_values(point, draws, [*candidates, *rivals], human)
+    return {f"fig8_mad_gap_{slug(candidate)}_minus_{slug(rival)}":
+            interval(point_mads[candidate] - point_mads[rival], draw_mads[candidate] - draw_mads[rival])
+            for candidate in candidates for rival in rivals}
 
 
 def within_gaps(point: pd.Series, draws: pd.DataFrame, hybrids: Sequence[str], rivals: Sequence[str]

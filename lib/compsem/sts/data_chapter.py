@@ -179,3 +179,38 @@ def figure9_list_check(human, exclude, paper) -> dict:
     return {"figure9_lists_max_difference": float(np.abs(reduced).max()),
             "figure9_full_lists_max_difference": float(np.abs(full).max()),
             "figure9_full_lists_types_off": int((np.abs(full) > PRINTED_HALF_DIGIT + FLOAT_SLACK).sum())}
+
+
+HELDOUT_COLUMNS = ("within", "mae", "labels_within", "labels_mae", "uninformed_within", "uninformed_mae",
+                   "same_boundaries")
+"""The columns of :func:`compsem.sts.pair_types.heldout_boundaries` the chapter summarises."""
+
+
+def heldout_values(heldout: pd.DataFrame) -> dict:
+    """The held-out check of the label boundaries (:func:`compsem.sts.pair_types.heldout_boundaries`,
+    one row per seeded half) as glue values.
+
+    For each of :data:`HELDOUT_COLUMNS`: ``heldout_<column>_mean``, the mean over the halves;
+    ``heldout_<column>_ci_low`` / ``_ci_high``, the central 95% range of single halves (how one half
+    varies); and ``heldout_<column>_mean_ci_low`` / ``_mean_ci_high``, the 95% Student-t interval of
+    the mean over the halves (:func:`compsem.stats.seed_interval`: the halves are seeded draws, so the
+    mean is decided with its interval, not as one number). ``heldout_mae_excess``: per half, the
+    held-out error minus half the error of equal-size blocks on the same cells (negative: under
+    half their error), its mean and t-interval the same way. Also ``heldout_n_halves``,
+    ``heldout_n_test`` and ``heldout_n_worse_than_uninformed``, the halves on which the refitted
+    boundaries err more than equal-size blocks."""
+    from compsem.stats import seed_interval
+
+    columns = {column: heldout[column].to_numpy(float) for column in HELDOUT_COLUMNS}
+    columns["mae_excess"] = heldout["mae"].to_numpy(float) - heldout["uninformed_mae"].to_numpy(float) / 2
+    values = {"heldout_n_halves": len(heldout), "heldout_n_test": int(heldout["n_test"].iloc[0]),
+              "heldout_n_worse_than_uninformed": int((heldout["mae"] > heldout["uninformed_mae"]).sum())}
+    for column, per_half in columns.items():
+        mean, low, high = seed_interval(per_half)
+        values[f"heldout_{column}_mean"] = mean
+        values[f"heldout_{column}_mean_ci_low"] = low
+        values[f"heldout_{column}_mean_ci_high"] = high
+        if column in HELDOUT_COLUMNS:
+            values[f"heldout_{column}_ci_low"] = float(np.quantile(per_half, 0.025))
+            values[f"heldout_{column}_ci_high"] = float(np.quantile(per_half, 0.975))
+    return values

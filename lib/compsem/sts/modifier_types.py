@@ -300,6 +300,33 @@ def anova(human, exclude=EXCLUDED_ROWS) -> dict[str, float]:
     return {"F": float(result.statistic), "p": float(result.pvalue)}
 
 
+GRUBBS_ALPHA = 0.05
+"""Level of the two-sided Grubbs test of :func:`grubbs_critical` (the 5% the paper's "significant"
+conventionally means)."""
+
+
+def grubbs_critical(n: int, alpha: float = GRUBBS_ALPHA) -> float:
+    """Two-sided critical value of Grubbs' test for one outlier among ``n`` values (Grubbs 1969):
+    ``(n - 1)/sqrt(n) * sqrt(t^2 / (n - 2 + t^2))`` with ``t`` the upper ``alpha/(2n)`` point of
+    Student's t with ``n - 2`` degrees of freedom. For n = 8 and alpha = .05: 2.1266 (the
+    tabulated 2.126). It is the yardstick for a value's distance from the mean of ``n`` values in
+    units of their own sample SD, which is what §5.4's "2.4 standard deviations" measures (a
+    normal's 1.96 ignores that the mean and SD are estimated from the same eight values, and that
+    the most extreme of eight is tested)."""
+    if n < 3:
+        raise ValueError(f"Grubbs' test needs at least 3 values, got {n}")
+    t = stats.t.isf(alpha / (2 * n), n - 2)
+    return float((n - 1) / np.sqrt(n) * np.sqrt(t**2 / (n - 2 + t**2)))
+
+
+def grubbs_statistics(human, exclude=EXCLUDED_ROWS) -> pd.Series:
+    """Grubbs' statistic G of each modifier type: |type reduction - mean of the 8 type
+    reductions| / their sample SD (``ddof=1``), i.e. :func:`reductions`' |z| with the sample SD
+    (Passive 2.255, where the paper's population SD gives 2.411). Compare with
+    :func:`grubbs_critical` of the number of types."""
+    return reductions(human, exclude=exclude, ddof=1)["z"].abs().rename("G")
+
+
 def t_tests(human, exclude=EXCLUDED_ROWS) -> pd.DataFrame:
     """One-sample t-test of each category's reductions (1 - similarity) against the pooled
     mean reduction of all Figure 9 pairs (the authors' notebook output: Place p = .0023,

@@ -35,7 +35,7 @@ import pandas as pd
 import torch
 
 from compsem import determinism, paths
-from compsem.cogs import auxiliary_data, evaluation, masking
+from compsem.cogs import auxiliary_data, evaluation, masking, multiplicity
 from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
@@ -517,9 +517,9 @@ def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame
 
 
 def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "gen",
-               baseline: str = "none") -> dict:
+               baseline: str = "none", level: float = 0.95) -> dict:
     """``objective`` minus ``baseline`` in ``quantity`` for ``model``: the difference of the
-    seed means and Welch's 95% interval (seeds are independent runs, not paired)."""
+    seed means and Welch's ``level`` interval (seeds are independent runs, not paired)."""
     from scipy import stats
 
     part = runs[runs.model == model]
@@ -531,7 +531,7 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
     diff = float(a.mean() - b.mean())
     if a.std() == 0 and b.std() == 0:
         return {"difference": diff, "low": diff, "high": diff, "n": (len(a), len(b))}
-    ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(level)
     return {"difference": diff, "low": float(ci.low), "high": float(ci.high),
             "n": (len(a), len(b))}
 
@@ -549,19 +549,79 @@ def ensure_results(configs: list[dict], train_missing: bool = True, **options) -
     return done
 
 
+GRID_LEVELS = {"": 0.95, "_ci90": 0.90, "_bonf3": 1 - 0.10 / 3, "_bonf4": 1 - 0.10 / 4}
+"""The levels of Welch's intervals of the full configuration's differences, by key suffix
+(``<stem><suffix>_low`` and ``_high``), as the claims of the ledger declare them: 95% for a
+direction; 90% for an equivalence test (two one-sided tests at 5%, a conjunction of which, in
+``holds_if``, needs no correction); and, for a ``fails_if`` that ORs ``k`` one-sided tests,
+Bonferroni's ``1 - 2 (.05 / k)``, whose one side is a one-sided test at ``.05 / k`` (``k`` 3 and 4:
+the claims denoising-helps-bilstm-only and glossing-not-lstms)."""
+
+
 def differences(runs: pd.DataFrame, quantities=("gen", "structural"),
-                baseline: str = "none") -> pd.DataFrame:
+                baseline: str = "none", levels=None) -> pd.DataFrame:
     """:func:`difference` of every objective against ``baseline`` for every model and quantity
     where both have 2+ seeds: columns ``model``, ``objective``, ``quantity``, ``difference``,
-    ``low``, ``high``."""
+    ``low``, ``high``, and ``low<suffix>``, ``high<suffix>`` for each further level of ``levels``
+    (a mapping suffix -> level, such as :data:`GRID_LEVELS`; by default 95% only)."""
+    levels = {"": 0.95} if levels is None else dict(levels)
+    bounds = [f"{side}{suffix}" for suffix in levels for side in ("low", "high")]
     rows = []
     for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
         base = runs[(runs.model == model) & (runs.objective == baseline)]
         if objective == baseline or len(part) < 2 or len(base) < 2:
             continue
         for quantity in quantities:
-            d = difference(runs, model, objective, quantity, baseline)
-            rows.append({"model": model, "objective": objective, "quantity": quantity,
-                         "difference": d["difference"], "low": d["low"], "high": d["high"]})
-    return pd.DataFrame(rows, columns=["model", "objective", "quantity", "difference", "low",
-                                       "high"])
+            row = {"model": model, "objective": objective, "quantity": quantity}
+            for suffix, level in levels.items():
+                d = difference(runs, model, objective, quantity, baseline, level)
+                row |= {"difference": d["difference"], f"low{suffix}": d["low"],
+                        f"high{suffix}": d["high"]}  # fmt: skip
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["model", "objective", "quantity", "difference", *bounds])
+
+
+def difference_keys(table: pd.DataFrame, baseline: str = "none") -> dict[str, float]:
+    """The values to glue of a :func:`differences` table: ``caux_<model>_<objective>_minus_
+    <baseline>_<quantity>`` and its bounds, ``..._low``, ``..._high`` and, for a further level
+    with suffix ``s``, ``...<s>_low`` and ``...<s>_high``."""
+    values = {}
+    for _, d in table.iterrows():
+        stem = f"caux_{d['model']}_{d['objective']}_minus_{baseline}_{d['quantity']}"
+        values[stem] = d["difference"]
+        for column in table.columns[4:]:
+            side, suffix = column.split("_", 1) if "_" in column else (column, "")
+            values[f"{stem}{'_' + suffix if suffix else ''}_{side}"] = d[column]
+    return values
+
+
+REDUCED_CONTRASTS = ("best_dev_loss", "gen_token_accuracy", "gen_wn_accuracy", "dev", "gen",
+                     "single_lexical_error_rate")
+"""The glossing-minus-baseline contrasts of the reduced run the chapter ``cogs-auxiliary``
+shows (its table under *What the reduced run shows*): one family, decided together."""
+REDUCED_ALSO = ("lexical",)
+"""Further contrasts glued at 95% but not shown, and so outside the family: the lexical mean is
+the gen mean rescaled while the structural cases stay at 0 in both arms (the same test)."""
+
+
+def reduced_contrasts(runs: pd.DataFrame, model: str, objective: str = "gloss",
+                      baseline: str = "none", family=REDUCED_CONTRASTS,
+                      also=REDUCED_ALSO) -> dict[str, float]:
+    """``objective`` minus ``baseline`` of the reduced run for each contrast of ``family`` and
+    ``also`` (:func:`difference`, Welch's 95% interval): keys
+    ``caux_reduced_<objective>_minus_<baseline>_<quantity>`` with ``_low`` and ``_high``; and for
+    the ``family`` the bounds of Welch's interval at Bonferroni's level for its size
+    (:func:`compsem.cogs.multiplicity.bonferroni_level`, 1 - .05/k), ``..._family_low`` and
+    ``..._family_high``, with ``caux_reduced_contrasts`` (k) and ``caux_reduced_family_level``.
+    A claim decided on one contrast of the family is decided on its family bounds."""
+    level = multiplicity.bonferroni_level(len(family))
+    values: dict[str, float] = {"caux_reduced_contrasts": len(family),
+                                "caux_reduced_family_level": level}  # fmt: skip
+    for quantity in (*family, *also):
+        stem = f"caux_reduced_{objective}_minus_{baseline}_{quantity}"
+        d = difference(runs, model, objective, quantity, baseline)
+        values |= {stem: d["difference"], f"{stem}_low": d["low"], f"{stem}_high": d["high"]}
+        if quantity in family:
+            d = difference(runs, model, objective, quantity, baseline, level)
+            values |= {f"{stem}_family_low": d["low"], f"{stem}_family_high": d["high"]}
+    return values
