@@ -221,7 +221,8 @@ sg.with_paper_column(seed_table, targets, sg.FIGURE6_KEY).round(3)
 
 # %% [markdown]
 # These intervals hold the test pairs fixed, so linear regression, which has no seed, gets none.
-# The claims on VerbNet-CN's values are decided on an interval that also samples the test pairs: a bootstrap that
+# The claims on VerbNet-CN's values and on MPNet's transfer are decided on an interval that also
+# samples the test pairs: a bootstrap that
 # resamples the adversarial pairs and, independently, each cell's seeds, and averages rho over
 # the drawn seeds on the drawn pairs (percentile intervals, 95% and 90%; collapsed fits left out;
 # `paper`: Figure 6's value, as above):
@@ -269,6 +270,8 @@ random_files = published[(published["split"] == "random") & published["regressor
 heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
 for key, value in C.published_random_values(random_files, human, heldout_mask).items():
     report.glue(key, value)
+# "all models reach .7-.8" fails if some model lies below: five tests, Bonferroni intervals (level 1 - .05/5)
+report.glue_all(finetune.heldout_family_intervals(human, heldout_mask, n_resamples=C.HELDOUT_RESAMPLES))
 published_ft = finetune.published_finetuned(pairs, train_rows)
 traintest = published_ft.set_index("condition").loc["random split (train/test)"]
 report.glue("pub_traintest_train_adv", float(traintest["rho_train_adv"]))
@@ -281,15 +284,20 @@ random_table.pivot_table(index=["feature set", "rows"], columns="regressor", val
     columns=[r for r in rg.REGRESSORS if r in set(random_table["regressor"])]).round(3)
 
 # %% [markdown]
-# On the held-out rows the authors' own transformer features reach at most
+# On the held-out rows the authors' own features reach at most
 # {glue:text}`pub_random_heldout_sentbert_nn3:.3f` (SentBERT), {glue:text}`pub_random_heldout_openai_nn3:.3f`
 # (OpenAI), {glue:text}`pub_random_heldout_defsent_nn3:.3f` (DefSent), {glue:text}`pub_random_heldout_ernie_nn3:.3f`
 # (ERNIE) and {glue:text}`pub_random_heldout_mean_cn_nn3:.3f` (Mean-CN) with nn3, the largest PCA-8 regressor they
-# published, which is where ours level off. The .7–.8 of the paper appears only when the training rows are
-# scored too: on all pairs SentBERT's nn3 gives {glue:text}`pub_random_all_sentbert_nn3:.3f` and ERNIE's
+# published, the regressor our own fits are decided on. Held out, OpenAI's value lies inside the paper's range read at its
+# printed precision and the other four lie under its lower edge; tested as one family of five (the paper's "all
+# models", intervals at level {glue:text}`pub_random_family_level:.0%`) their intervals reach up to
+# {glue:text}`pub_random_heldout_defsent_nn3_ci_family_high:.3f` (DefSent) and
+# {glue:text}`pub_random_heldout_mean_cn_nn3_ci_family_high:.3f` (Mean-CN), and OpenAI's down to
+# {glue:text}`pub_random_heldout_openai_nn3_ci_family_low:.3f`; the Findings decide on them. Scored on all
+# pairs, training rows included, every nn3 file lies in the range: SentBERT's gives {glue:text}`pub_random_all_sentbert_nn3:.3f` and ERNIE's
 # {glue:text}`pub_random_all_ernie_nn3:.3f`, because on its own training rows nn3 fits SentBERT's features to
 # {glue:text}`pub_random_train_sentbert_nn3:.3f`. VerbNet-CN's eight role similarities barely overfit, so all
-# three scorings agree for it (nn3: {glue:text}`pub_random_heldout_verbnet_nn3:.3f` held out,
+# three scorings lie close together for it (nn3: {glue:text}`pub_random_heldout_verbnet_nn3:.3f` held out,
 # {glue:text}`pub_random_all_verbnet_nn3:.3f` on all pairs). Without PCA (App. 8.3.1, 2*d* inputs) the largest
 # regressors reach {glue:text}`pub_random_nopca_heldout_sentbert_nn4:.3f` (SentBERT, nn4) on the held-out rows:
 # the lower edge of the paper's range, with over a million weights.
@@ -481,16 +489,17 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   the PCA-8 file (Figure 11's table against Figure 6's), although linear regression is
 #   invariant to a rotation of the same eight features: that run must have used other features;
 #   we could not find which.
-# - **Random split, sentence-model features: a finding.** The paper (§5.3, §6.2) says that with
+# - **Random split, sentence-model features.** The paper (§5.3, §6.2) says that with
 #   enough parameters all feature sets reach .7–.8 on the random split. The Findings decide this on
 #   nn3, the largest regressor of §5.3, declared beforehand: MPNet (the paper's SentBERT checkpoint)
-#   reaches {glue:text}`ft_random_mpnet_nn3_mean:.3f` with it. Even the best of our regressors,
-#   chosen after seeing them, reach only {glue:text}`ft_random_best_minilm_mean:.3f` with MiniLM,
+#   reaches {glue:text}`ft_random_mpnet_nn3_mean:.3f` with it. The best of our regressors,
+#   chosen after seeing them, reach {glue:text}`ft_random_best_minilm_mean:.3f` with MiniLM,
 #   {glue:text}`ft_random_best_mpnet_mean:.3f` with MPNet and {glue:text}`ft_random_best_mean_glove50_mean:.3f`
-#   with Mean-GloVe (means over the random splits; the Findings give their intervals), and the
-#   authors' own SentBERT files agree with ours once scored on the rows their models did not train
-#   on ({glue:text}`pub_random_heldout_sentbert_nn3:.3f` with nn3; the Findings check the four
-#   transformers' files and Mean-CN's apart). The paper's .7–.8 is what the files give on all pairs, training rows included
+#   with Mean-GloVe (means over the random splits; the Findings give their intervals). The
+#   authors' own SentBERT nn3 file, scored on the rows their models did not train on, gives
+#   {glue:text}`pub_random_heldout_sentbert_nn3:.3f`, close to our MPNet's value (no test compares
+#   the two); the Findings check the four transformers' files and Mean-CN's as one family of five
+#   models. The files reach the paper's .7–.8 on all pairs, training rows included
 #   (SentBERT nn3 {glue:text}`pub_random_all_sentbert_nn3:.3f`): Figure 6's random-split transformer
 #   curves score the regressors partly on their training data. VerbNet-CN's values do not depend on
 #   this, as its 8 features barely overfit.

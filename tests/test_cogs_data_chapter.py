@@ -950,3 +950,45 @@ def test_construction_rate_intervals_hold_together_bonferroni():
     assert table.loc["recipient", "ci low"] < lone.low
     assert lone.low > 1 > each.low  # significant alone, not among nine
     assert not table.loc["recipient", "differs"]
+
+
+def test_case_embedded_table_newcombe_interval_with_bonferroni():
+    from compsem.stats import wilson_interval
+
+    released = pd.DataFrame({"rows": [1000, 1000, 1000], "embedded": [950, 100, 1000]},
+                            index=["a", "b", "cp_recursion"])
+    generated = pd.DataFrame({"rows": [1000, 1000, 1000, 5], "embedded": [900, 104, 1000, 1]},
+                             index=["a", "b", "cp_recursion", "only_generated"])
+    table = chapter.case_embedded_table(released, generated, level=0.95)
+    assert list(table.index) == ["a", "b", "cp_recursion"]  # cases in both sets only
+    each = 1 - 0.05 / 3
+    lr, ur = wilson_interval(950, 1000, each)
+    lg, ug = wilson_interval(900, 1000, each)
+    assert table.loc["a", "difference"] == pytest.approx(-0.05)
+    assert table.loc["a", "ci low"] == pytest.approx(-0.05 - np.hypot(0.9 - lg, ur - 0.95))
+    assert table.loc["a", "ci high"] == pytest.approx(-0.05 + np.hypot(ug - 0.9, 0.95 - lr))
+    assert bool(table.loc["a", "differs"])  # 0.95 vs 0.90 on 1000 rows each: beyond sampling
+    assert not table.loc["b", "differs"]  # 0.100 vs 0.104: within
+    assert not table.loc["cp_recursion", "differs"]  # both 1: defined, contains 0
+    assert -1 <= table["ci low"].min() and table["ci high"].max() <= 1
+    values = chapter.case_embedded_values(table, level=0.95)
+    assert values["cogsdata_case_embedded_cases"] == 3
+    assert values["cogsdata_case_embedded_differ"] == 1
+    assert values["cogsdata_case_embedded_each_level"] == pytest.approx(each)
+    # a wider family widens every interval
+    assert (chapter.case_embedded_table(released, generated, level=0.99)["ci low"]
+            < table["ci low"]).all()
+
+
+def test_case_embedded_counts_count_rows_and_embedded_rows():
+    embedded = (
+        "Emma said that Gabriel smiled .",
+        "say . agent ( x _ 1 , Emma ) AND say . ccomp ( x _ 1 , x _ 4 ) AND "
+        "smile . agent ( x _ 4 , Gabriel )",
+    )
+    gen = pd.concat([rows(embedded, SMILED, case="cp_recursion"), rows(HELPED, case="pp")],
+                    ignore_index=True)
+    counts = chapter.case_embedded_counts(gen)
+    assert counts.loc["cp_recursion", "rows"] == 2 and counts.loc["cp_recursion", "embedded"] == 1
+    assert counts.loc["pp", "embedded"] == 0
+    assert np.allclose(counts.embedded / counts.rows, chapter.case_profile(gen).embedded)

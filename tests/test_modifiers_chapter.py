@@ -413,6 +413,8 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
         "mod_x_si_minus_nspl_toy", "mod_x_si_minus_nspl_low_toy", "mod_x_si_minus_nspl_high_toy",
         "mod_x_si_minus_nspr_toy", "mod_x_si_minus_nspr_low_toy", "mod_x_si_minus_nspr_high_toy",
         "mod_x_ns_top_gap_toy", "mod_x_ns_top_gap_low_toy", "mod_x_ns_top_gap_high_toy",
+        "mod_x_ns_top_other_n_toy", "mod_x_ns_top_other_range_toy",
+        "mod_x_nsdir_classw_toy", "mod_x_nsdir_classw_low_toy", "mod_x_nsdir_classw_high_toy",
         "mod_x_aandrop_low_toy", "mod_x_aandrop_high_toy",
         "mod_x_aan_mean_toy", "mod_x_aan_mean_low_toy", "mod_x_aan_mean_high_toy",
     }
@@ -422,6 +424,10 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
         assert values[f"mod_x_si_minus_{other}_low_toy"] == values[f"mod_x_si_minus_{other}_high_toy"] == -1
     # the highest other class (A, 1) minus the highest NS class (1): a tie at the top, gap 0
     assert values["mod_x_ns_top_gap_toy"] == values["mod_x_ns_top_gap_low_toy"] == 0.0
+    # the top other class (A) scores 1 on every adjective: range 0
+    assert values["mod_x_ns_top_other_range_toy"] == 0.0
+    assert values["mod_x_ns_top_other_n_toy"] == int((labels == "A").sum())
+    assert values["mod_x_nsdir_classw_toy"] == values["mod_x_nsdir_classw_low_toy"] == 1.0
     only_nspr = with_outcomes(run, ns=lambda c: c == "NS-Pr")  # an NS class alone on top
     top = C.contrast_intervals({"toy": only_nspr}, ["toy"], lex, n_boot=50, seed=0, level=0.95)
     assert top["mod_x_ns_top_gap_toy"] == top["mod_x_ns_top_gap_high_toy"] == -1.0
@@ -436,7 +442,7 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
 def test_contrast_intervals_observed_values_are_the_class_scores(toy):
     from compsem.modifiers import chapter as C
 
-    lex, _, run = toy
+    lex, labels, run = toy
     no_aan = toy_run(lex, seed=2, spec="flat", aan=False)
     runs = {"toy": run, "flat": no_aan}
     values = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)
@@ -446,10 +452,16 @@ def test_contrast_intervals_observed_values_are_the_class_scores(toy):
     top_other = max(ns[(c,)] for c in ("S-I", "S-NI", "A"))
     assert values["mod_x_ns_top_gap_toy"] == pytest.approx(top_other - max(ns[("NS-Pl",)],
                                                                              ns[("NS-Pr",)]))
+    # equal class weights: the mean of the NS class scores minus the mean of S-I and S-NI
+    assert values["mod_x_nsdir_classw_toy"] == pytest.approx(
+        (ns[("NS-Pl",)] + ns[("NS-Pr",)]) / 2 - (ns[("S-I",)] + ns[("S-NI",)]) / 2)
+    top_cls = max(("S-I", "S-NI", "A"), key=lambda c: ns[(c,)])
+    per_adj = st.adjective_grid(run.an_phrases, run.ns["holds"], lex).mean(axis=1)[labels == top_cls]
+    assert values["mod_x_ns_top_other_range_toy"] == pytest.approx(np.ptp(per_adj))
     assert values["mod_x_aan_mean_toy"] == pytest.approx(run.aan["code"]["holds"].mean())
     assert not any(k.endswith("_flat") and ("aan" in k) for k in values)  # no AAN test run
     assert "mod_x_nsdir_low_flat" in values and "mod_x_si_minus_nspl_flat" in values
-    for key in ("si_minus_nspl", "si_minus_nspr", "ns_top_gap", "aan_mean"):
+    for key in ("si_minus_nspl", "si_minus_nspr", "ns_top_gap", "aan_mean", "nsdir_classw"):
         assert values[f"mod_x_{key}_low_toy"] <= values[f"mod_x_{key}_toy"] <= values[
             f"mod_x_{key}_high_toy"], key
     again = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)
@@ -537,12 +549,14 @@ def test_synonym_equivalence_decisions_on_constructed_grids(toy):
     si_above = np.full((len(labels), 6), 0.5)
     si_above[labels == "S-I"] = 1.0
     runs = {"half": at_half, "si": with_grid(si_above), "none": dataclasses.replace(run, synonym=None)}
-    values = C.synonym_equivalence(runs, ["half", "si", "none"], lex, n_boot=50, seed=0, alpha=0.05,
-                                   targets=TARGETS)
+    values = C.synonym_equivalence(runs, ["half", "si", "none"], lex, alpha=0.05, targets=TARGETS)
     assert values["mod_x_syn_margin"] == pytest.approx(margin) and margin == pytest.approx(0.0101)
     assert set(values) == {"mod_x_syn_margin", "mod_x_syn_eq_far_half", "mod_x_syn_neq_near_half",
                            "mod_x_syn_eq_far_si", "mod_x_syn_neq_near_si", "mod_x_syn_models",
-                           "mod_x_syn_eq_models", "mod_x_syn_neq_models"}  # no synonym run: left out
+                           "mod_x_syn_eq_models", "mod_x_syn_neq_models", "mod_x_syn_neq_classes",
+                           "mod_x_syn_bonferroni_level"}  # no synonym run: left out
+    assert values["mod_x_syn_neq_classes"] == 1  # S-I of "si"
+    assert values["mod_x_syn_bonferroni_level"] == pytest.approx(1 - 0.05 / 10)
     # counted over the two models with the control: "half" equivalent, "si" departs
     assert (values["mod_x_syn_models"], values["mod_x_syn_eq_models"],
             values["mod_x_syn_neq_models"]) == (2, 1, 1)
@@ -568,18 +582,16 @@ def test_synonym_equivalence_bonferroni_counts_the_synonym_runs_only(toy):
     alpha = 0.05
 
     def expected(m):
-        tost = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=1 - 2 * alpha,
-                                    resample_nouns=False)
-        wide = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=1 - 2 * alpha / m,
-                                    resample_nouns=False)
+        tost = st.t_classes(grid, labels, level=1 - 2 * alpha)
+        wide = st.t_classes(grid, labels, level=1 - alpha / m)  # Bonferroni: family at alpha
         far = max((tost["low"] - 0.5).abs().max(), (tost["high"] - 0.5).abs().max())
         assert wide.loc["S-I", "low"] > 0.5  # S-I departs even at the Bonferroni level
         near = max(min(abs(wide.loc[c, "low"] - 0.5), abs(wide.loc[c, "high"] - 0.5))
                    for c in st.CLASSES if wide.loc[c, "low"] > 0.5 or wide.loc[c, "high"] < 0.5)
         return far, near
 
-    one = C.synonym_equivalence({"m": model, "n": none}, ["m", "n"], lex, 200, 0, alpha, TARGETS)
-    two = C.synonym_equivalence({"m": model, "o": other}, ["m", "o"], lex, 200, 0, alpha, TARGETS)
+    one = C.synonym_equivalence({"m": model, "n": none}, ["m", "n"], lex, alpha, TARGETS)
+    two = C.synonym_equivalence({"m": model, "o": other}, ["m", "o"], lex, alpha, TARGETS)
     far, near_5 = expected(5)
     _, near_10 = expected(10)
     assert one["mod_x_syn_eq_far_m"] == pytest.approx(far) == two["mod_x_syn_eq_far_m"]

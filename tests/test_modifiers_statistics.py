@@ -249,3 +249,25 @@ def test_spread_is_largest_minus_smallest_ignoring_nan():
     assert S.spread([[0.1, 0.9], [np.nan, 0.4]]) == pytest.approx(0.8)  # any shape
     assert S.spread([-1.0, 2.0]) == pytest.approx(3.0)
     assert isinstance(S.spread([1, 2]), float)
+
+
+def test_t_classes_is_the_t_test_interval_and_widens_for_small_classes():
+    # MPNet's class A on the synonym control (three adjectives): the interval at the Bonferroni
+    # level over 20 classes is far wider than the three scores' range
+    labels = np.array(["A"] * 3 + ["S-I"] * 4 + ["NS-Pl"] * 2)
+    scores = np.array([0.136, 0.042, 0.400, 0.2, 0.5, 0.6, 0.9, 0.3, 0.3])
+    grid = np.repeat(scores[:, None], 4, axis=1)
+    out = S.t_classes(grid, labels, level=1 - 0.1 / 20, classes=["A", "S-I", "NS-Pl", "NS-Pr"])
+    a = scores[:3]
+    half = stats.t.ppf(1 - 0.1 / 40, 2) * a.std(ddof=1) / math.sqrt(3)
+    assert out.loc["A", "score"] == pytest.approx(a.mean())
+    assert (out.loc["A", "low"], out.loc["A", "high"]) == pytest.approx((a.mean() - half, a.mean() + half))
+    assert out.loc["A", "low"] < a.min() and out.loc["A", "high"] > a.max()
+    # the same adjective scores throughout: the point; an empty class: no interval
+    assert out.loc["NS-Pl", "low"] == out.loc["NS-Pl", "high"] == 0.3
+    assert out.loc["NS-Pr", "low"] == -np.inf and out.loc["NS-Pr", "high"] == np.inf
+    # 0.5 outside the 1 - a interval exactly when the one-sample t-test rejects at a
+    for level in (0.5, 0.9, 0.99):
+        p = stats.ttest_1samp(scores[3:7], 0.5).pvalue
+        row = S.t_classes(grid, labels, level=level).loc["S-I"]
+        assert (row["low"] > 0.5 or row["high"] < 0.5) == (p < 1 - level)

@@ -497,38 +497,28 @@ def test_finetune_paper_values_read_mpnet_only():
 
 
 @pytest.mark.needs_data
-def test_random_split_heldout_verdict_does_not_rest_on_the_bootstrap_seed():
-    """random-split-heldout-mean-cn fails on Mean-CN's nn3 file (its best), whose upper bound lies
-    about .005 below .65: at the chapter's resample count it stays below for every bootstrap seed
-    tried (at 1,000 resamples the bound's SD over seeds is about .002)."""
+def test_random_split_heldout_verdicts_do_not_rest_on_the_bootstrap_seed():
+    """random-split-heldout-mean-cn and -transformers are inconclusive, decided on the fails side by
+    the five models' Bonferroni intervals (level 1 - .05/5, finetune.heldout_family_intervals):
+    every family upper bound, Mean-CN's and DefSent's the lowest, stays above .65 for every
+    bootstrap seed tried, while Mean-CN's 95% upper bound stays below it (the unadjusted interval
+    would read 'fails'); on the holds side OpenAI's 95% lower bound stays below .65."""
     from compsem.data import sts3k
-    from compsem.sts import regressors as rg
-
-    pairs = sts3k.load_pairs()
-    heldout = ~np.isin(np.arange(len(pairs)), rg.published_training_rows(pairs))
-    prediction = rg.published_predictions("mean", "nn3", "random", 8)
-    highs = [bootstrap_spearman(prediction, pairs["human"].to_numpy(), heldout, n_boot=C.HELDOUT_RESAMPLES,
-                                seed=seed)[1] for seed in range(5)]
-    assert max(highs) < 0.65 and np.std(highs) < 0.0015, highs
-
-
-@pytest.mark.needs_data
-def test_random_split_heldout_transformers_rests_on_a_bound_within_monte_carlo_reach():
-    """random-split-heldout-transformers is inconclusive, and its reason says that another bootstrap
-    seed can make it fail but not hold: DefSent's nn3 upper bound lies within the Monte Carlo error
-    of .65 at the chapter's resample count, while no transformer's nn3 lower bound comes near .65
-    for all four (SentBERT's stays far below)."""
-    from compsem.data import sts3k
+    from compsem.sts import finetune
     from compsem.sts import regressors as rg
 
     pairs = sts3k.load_pairs()
     human = pairs["human"].to_numpy()
     heldout = ~np.isin(np.arange(len(pairs)), rg.published_training_rows(pairs))
-    defsent = rg.published_predictions("defsent_cls_norml", "nn3", "random", 8)
-    highs = [bootstrap_spearman(defsent, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=seed)[1] for seed in range(5)]
-    assert abs(np.mean(highs) - 0.65) < 3 * max(np.std(highs), 0.0005), highs
-    sentbert = rg.published_predictions("sentbert_mpnet_norml", "nn3", "random", 8)
-    assert bootstrap_spearman(sentbert, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=0)[0] < 0.6
+    families = [finetune.heldout_family_intervals(human, heldout, n_resamples=C.HELDOUT_RESAMPLES, seed=seed)
+                for seed in range(3)]
+    for short in ("sentbert", "openai", "defsent", "ernie", "mean_cn"):
+        highs = [family[f"pub_random_heldout_{short}_nn3_ci_family_high"] for family in families]
+        assert min(highs) > 0.65 + 0.005 and np.std(highs) < 0.0015, (short, highs)
+    mean_cn = rg.published_predictions("mean", "nn3", "random", 8)
+    assert bootstrap_spearman(mean_cn, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=0)[1] < 0.65
+    openai = rg.published_predictions("openai_norml", "nn3", "random", 8)
+    assert bootstrap_spearman(openai, human, heldout, n_boot=C.HELDOUT_RESAMPLES, seed=0)[0] < 0.65 - 0.005
 
 
 @pytest.mark.needs_data

@@ -826,6 +826,58 @@ def embedding_values(released: pd.DataFrame, generated: pd.DataFrame) -> dict:
     }
 
 
+def case_embedded_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per generalization case: its rows and how many of them are embedded in a CP (the
+    counts behind the ``embedded`` share of :func:`case_profile`)."""
+    st = corpus.structure(frame)
+    return st.groupby("case").agg(rows=("cp_depth", "size"),
+                                  embedded=("cp_depth", lambda d: int((d > 0).sum())))
+
+
+def case_embedded_table(released: pd.DataFrame, generated: pd.DataFrame,
+                        level: float = 0.95) -> pd.DataFrame:
+    """Per case present in both sets (:func:`case_embedded_counts` of each), the released and
+    the generated share of embedded examples, their difference (generated - released) and its
+    interval: Newcombe's hybrid score interval of a difference of two independent proportions
+    (Newcombe 1998, method 10), built from the Wilson intervals of the two shares
+    (:func:`compsem.stats.wilson_interval`), which stays inside [-1, 1] and is defined at
+    shares of 0 and 1 (CP recursion is embedded by definition). ``differs`` when the interval
+    excludes 0. As in :func:`construction_rate_table`, ``level`` is the family's: each interval
+    is at ``1 - (1 - level) / k`` for the k cases (Bonferroni), so a case marked ``differs`` is
+    not one of k chances at a false alarm. The unit is the row of one generated draw: the
+    interval covers the sampling of rows, not the spread between generator seeds."""
+    from compsem.stats import wilson_interval
+
+    cases = released.index.intersection(generated.index)
+    each_level = 1 - (1 - level) / len(cases)
+    r, g = released.loc[cases], generated.loc[cases]
+    pr, pg = r.embedded / r.rows, g.embedded / g.rows
+    lr, ur = wilson_interval(r.embedded.to_numpy(), r.rows.to_numpy(), each_level)
+    lg, ug = wilson_interval(g.embedded.to_numpy(), g.rows.to_numpy(), each_level)
+    diff = (pg - pr).to_numpy()
+    low = diff - np.sqrt((pg.to_numpy() - lg) ** 2 + (ur - pr.to_numpy()) ** 2)
+    high = diff + np.sqrt((ug - pg.to_numpy()) ** 2 + (pr.to_numpy() - lr) ** 2)
+    return pd.DataFrame({
+        "released share": pr.to_numpy(), "generated share": pg.to_numpy(),
+        "difference": diff, "ci low": low, "ci high": high,
+        "differs": ~((low <= 0) & (0 <= high)),
+    }, index=cases)
+
+
+def case_embedded_values(table: pd.DataFrame, level: float = 0.95) -> dict:
+    """From :func:`case_embedded_table`: the cases compared (``cogsdata_case_embedded_cases``),
+    how many of them differ beyond sampling at the family level (``..._differ``), the level of
+    each interval (``..._each_level``) and the widest interval's half-width
+    (``..._halfwidth_max``)."""
+    return {
+        "cogsdata_case_embedded_cases": int(len(table)),
+        "cogsdata_case_embedded_differ": int(table["differs"].sum()),
+        "cogsdata_case_embedded_each_level": 1 - (1 - level) / len(table),
+        "cogsdata_case_embedded_halfwidth_max": float(
+            ((table["ci high"] - table["ci low"]) / 2).max()),
+    }
+
+
 def embedded_case_exposures(train: pd.DataFrame, exposure_1: pd.DataFrame) -> pd.DataFrame:
     """The exposure rows of ``train`` for the cases of :data:`EMBEDDED_CASES` (their exposure
     cases per :data:`compsem.cogs.generate.CASES`), each with its held-out item and whether it is

@@ -977,12 +977,19 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
 def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
     """Intervals over adjectives of the differences the claims are about: the AAN drop (pairs
     without an S-I adjective minus pairs with one, code Eq. 3; ``mod_x_aandrop_{low,high}_``),
-    the non-subsectivity direction ((NS-Pl + NS-Pr) minus (S-I + S-NI), Eq. 8;
-    ``mod_x_nsdir_{low,high}_``), S-I minus NS-Pl and minus NS-Pr on Eq. 8
+    the non-subsectivity direction ((NS-Pl + NS-Pr) minus (S-I + S-NI), Eq. 8, adjectives pooled
+    within each side as in the permutation test, :func:`statistics.contrast`, so the larger
+    class weighs more; ``mod_x_nsdir_{low,high}_``; beside it the same difference with the
+    four classes weighted equally, the mean of the two class scores minus the mean of the
+    other two, ``mod_x_nsdir_classw[_low,_high]_``), S-I minus NS-Pl and minus NS-Pr on Eq. 8
     (``mod_x_si_minus_{nspl,nspr}[_low,_high]_``), the highest subsective or ambiguous class
     minus the highest non-subsective class on Eq. 8 (004 §4.2.3, Tables 5 and 8: "in none of
     them the highest score belongs to a 'NS' category"; the two classes are those highest on
-    the observed scores, the interval is of their difference; ``mod_x_ns_top_gap[_low,_high]_``),
+    the observed scores and held fixed in every resample, so the interval leaves the selection
+    out; ``mod_x_ns_top_gap[_low,_high]_``, with ``mod_x_ns_top_other_n_`` and
+    ``mod_x_ns_top_other_range_``, the number of adjectives of the highest subsective or
+    ambiguous class and the range of their scores: 0 when they all score the same, so that the
+    interval reflects the sampling of the non-subsective class alone),
     and the mean of all AAN phrases (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``."""
     labels = lex.adjectives["cls"].to_numpy()
     values = {}
@@ -1004,6 +1011,9 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
 
         interval("nsdir", lambda idx: mean_of(idx, ["NS-Pl", "NS-Pr"]) - mean_of(idx, ["S-I", "S-NI"]),
                  spec, observed_too=False)
+        interval("nsdir_classw",
+                 lambda idx: (mean_of(idx, ["NS-Pl"]) + mean_of(idx, ["NS-Pr"])) / 2
+                 - (mean_of(idx, ["S-I"]) + mean_of(idx, ["S-NI"])) / 2, spec)
         for other in NS_CLASSES:
             interval(f"si_minus_{T.cell_slug((other,))}",
                      lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec)
@@ -1012,6 +1022,9 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
         top_other = max((c for c in CLASSES if c not in NS_CLASSES), key=observed.get)
         interval("ns_top_gap",
                  lambda idx, a=top_other, b=top_ns: mean_of(idx, [a]) - mean_of(idx, [b]), spec)
+        top_scores = per_adj[labels == top_other]
+        values[f"mod_x_ns_top_other_n_{slug(spec)}"] = int(top_scores.size)
+        values[f"mod_x_ns_top_other_range_{slug(spec)}"] = float(np.ptp(top_scores))
         if r.aan:
             S, W = st.pair_matrix(st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex))
 
@@ -1084,35 +1097,39 @@ def _same_minus_different(S: np.ndarray, W: np.ndarray, labels: np.ndarray) -> f
     return float((S * W * same).sum() / (W * same).sum() - (S * W * ~same).sum() / (W * ~same).sum())
 
 
-def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha: float,
+def synonym_equivalence(runs: dict, specs, lex: Lexicon, alpha: float,
                         targets: dict) -> dict[str, float]:
     """Equivalence test of the synonym control at 0.5 (:func:`synonym_control`), every class of
     every model. The margin (``mod_x_syn_margin``) is the smallest departure from 0.5 that 001
     reads as an ordering of two classes: it ranks NS-Pr above NS-Pl for sBERT (§4.2.2) on the
-    pair cell (NS-Pl, NS-Pr) of Table 7. Per model: ``mod_x_syn_eq_far_<spec>``, the largest
-    distance from 0.5 of an end of a class's ``1 - 2 alpha`` interval (equivalence of every class
-    shown when it is within the margin), and ``mod_x_syn_neq_near_<spec>``, the largest distance
-    from 0.5 of the nearer end of a class interval that excludes 0.5, the interval at
-    ``1 - 2 alpha / m`` for the m classes of all models (Bonferroni: some class shown to depart
-    by more than the margin when it exceeds it; 0 when every interval contains 0.5). Over the
+    pair cell (NS-Pl, NS-Pr) of Table 7. Every interval is a Student-t interval over the
+    class's adjectives (:func:`statistics.t_classes`, the interval of the chapter's t-tests; a
+    percentile bootstrap of a class of three adjectives is no wider than their range). Per
+    model: ``mod_x_syn_eq_far_<spec>``, the largest distance from 0.5 of an end of a class's
+    ``1 - 2 alpha`` interval (equivalence of every class shown when it is within the margin),
+    and ``mod_x_syn_neq_near_<spec>``, the largest distance from 0.5 of the nearer end of a
+    class interval that excludes 0.5, the interval at ``1 - alpha / m`` for the m classes of
+    all models (Bonferroni, the family's error at most alpha: some class shown to depart by
+    more than the margin when it exceeds it; 0 when every interval contains 0.5). Over the
     models: ``mod_x_syn_models`` (models with the control), ``mod_x_syn_eq_models`` (those
-    with every class shown equivalent) and ``mod_x_syn_neq_models`` (those with a class shown
-    to depart by more than the margin)."""
+    with every class shown equivalent), ``mod_x_syn_neq_models`` (those with a class shown
+    to depart by more than the margin) and ``mod_x_syn_neq_classes`` (classes, over all
+    models, whose Bonferroni interval excludes 0.5)."""
     labels = lex.adjectives["cls"].to_numpy()
     margin = abs(0.5 - float(targets["mod_sbert_pair_nspl_nspr_001t7"]["paper"]))
     values = {"mod_x_syn_margin": margin}
     specs = [s for s in specs if runs[s].synonym is not None]
     m = len(specs) * len(CLASSES)
+    n_excluding = 0
     for spec in specs:
         grid = runs[spec].synonym.grid()
-        tost = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=1 - 2 * alpha,
-                                    resample_nouns=False)
-        wide = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed,
-                                    level=1 - 2 * alpha / m, resample_nouns=False)
+        tost = st.t_classes(grid, labels, level=1 - 2 * alpha)
+        wide = st.t_classes(grid, labels, level=1 - alpha / m)
         far = np.maximum((tost["low"] - 0.5).abs(), (tost["high"] - 0.5).abs())
         excludes = (wide["low"] > 0.5) | (wide["high"] < 0.5)
         near = np.where(excludes, np.minimum((wide["low"] - 0.5).abs(),
                                              (wide["high"] - 0.5).abs()), 0.0)
+        n_excluding += int(excludes.sum())
         values[f"mod_x_syn_eq_far_{slug(spec)}"] = float(far.max())
         values[f"mod_x_syn_neq_near_{slug(spec)}"] = float(near.max())
     values["mod_x_syn_models"] = len(specs)
@@ -1120,4 +1137,6 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int,
                                         for s in specs)
     values["mod_x_syn_neq_models"] = sum(values[f"mod_x_syn_neq_near_{slug(s)}"] > margin
                                          for s in specs)
+    values["mod_x_syn_neq_classes"] = n_excluding
+    values["mod_x_syn_bonferroni_level"] = 1 - alpha / m if m else float("nan")
     return values

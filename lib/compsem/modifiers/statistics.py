@@ -11,6 +11,8 @@ class. So the unit of resampling here is the adjective (and, where said, the nou
 - :func:`bootstrap_classes`, :func:`bootstrap_cells`: percentile intervals from resampling
   adjectives *within* their class (and nouns) with replacement (a stratified resampler written
   out here, see :func:`_class_resample` for why scipy's bootstrap does not serve).
+- :func:`t_classes`: Student-t intervals of class scores over the class's adjectives (for
+  classes of a few adjectives, where a percentile bootstrap is no wider than their range).
 - :func:`permutation_test`: shuffling class labels over adjectives (class sizes kept) gives the
   null distribution of any statistic of the class scores; the p-value of "no difference between
   classes" is the share of shuffles at least as extreme as observed
@@ -169,6 +171,37 @@ def bootstrap_cells(
         "low": np.nanquantile(draws, alpha, axis=0),
         "high": np.nanquantile(draws, 1 - alpha, axis=0),
     }
+
+
+def t_classes(
+    grid: np.ndarray,
+    labels: np.ndarray,
+    level: float = 0.95,
+    classes: Sequence[str] = CLASSES,
+) -> pd.DataFrame:
+    """Student-t interval of each class score of an adjective grid ``(n_adj, n_noun)``, the
+    adjective the unit: the per-adjective means (over nouns) of the class, their mean ± the
+    ``(1 + level) / 2`` quantile of t with ``n - 1`` degrees of freedom times their standard
+    error (:func:`scipy.stats.t.interval`). The interval of the one-sample t-test (the test
+    :func:`compsem.modifiers.chapter.p_score_is_half` runs), so the two agree: 0.5 lies outside
+    the interval at ``1 - a`` exactly when that test rejects at ``a``. Unlike a percentile
+    bootstrap of a class of three adjectives, whose interval cannot be wider than the range of
+    the three, it widens as a class gets smaller. Every adjective scoring the same: the interval
+    is that point (the test's limit). Fewer than two adjectives: no interval, ``(-inf, inf)``."""
+    labels = np.asarray(labels)
+    per_adj = np.asarray(grid, float).mean(axis=1)
+    rows = {}
+    for cls in classes:
+        x = per_adj[labels == cls]
+        mean = float(x.mean()) if x.size else float("nan")
+        if x.size < 2:
+            low, high = -np.inf, np.inf
+        elif np.ptp(x) == 0:
+            low = high = mean
+        else:
+            low, high = stats.t.interval(level, x.size - 1, loc=mean, scale=stats.sem(x))
+        rows[cls] = {"score": mean, "low": float(low), "high": float(high)}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 # --------------------------------------------------------------------------- permutation tests

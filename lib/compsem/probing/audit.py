@@ -12,8 +12,11 @@ whether each is at chance:
   probe's one-hot vector, which can condition every word on the probe (it solves cont1 and
   cont2, which are lexical tasks).
 
-A control is *at chance* when its test accuracy does not exceed the majority rate by more than
-a one-sided binomial margin, ``chance + z_(1-alpha) sqrt(chance (1 - chance) / n_test)``.
+A control passes (the column ``at_chance``) when its test accuracy does not exceed the majority
+rate by more than a one-sided binomial margin, ``chance + z_(1-alpha) sqrt(chance (1 - chance) /
+n_test)``: no cue is detected at level ``alpha``. That is not evidence that the control is at
+chance (a non-significant test shows no equivalence); the chapter's claims test "at chance" with
+an equivalence interval instead.
 ``probe only`` must be at chance on every task; on a task whose answer requires structure
 (:attr:`compsem.probing.task_table.TaskInfo.requires_structure`) every control must be. A task
 that a bag of words can solve fails the audit.

@@ -321,6 +321,45 @@ def paired_difference(runs: pd.DataFrame, task: str, a: str, b: str, prefix: str
             f"{key}_high{tag}": float(high)}
 
 
+def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, key: str,
+                       levels=(0.95, 0.90), n_boot: int = 2000, seed: int = 0) -> dict:
+    """Mean accuracy of the fits ``units_a`` minus that of the fits ``units_b`` on ``task``
+    (rows of :func:`experiment.run_grid`, control ``none``), every fit scoring the same test
+    items (a released 2018 set): e.g. an encoder's trainings (one MLP fit each) against
+    another encoder's MLP seeds. One interval of the difference itself, a percentile
+    bootstrap of a crossed design: each resample draws the test items with replacement, the
+    same items for every fit of both sides, and, independently, the units of each side with
+    replacement (:func:`compsem.stats.resampled_unit_means`), and takes the difference of the
+    two sides' means; the interval so covers the items, the units of ``a`` and those of ``b``,
+    and the items' correlation between the sides (the same items) is kept. Glued as ``key``
+    (points) with ``<key>_low<level>`` / ``<key>_high<level>`` (``_low`` / ``_high`` at 95%,
+    ``_low90`` / ``_high90`` at 90%) and the units on each side (``<key>_n_a``, ``<key>_n_b``).
+    Empty when a side has no fit; an error when the sides' test sets differ in size."""
+    from compsem import stats
+
+    sides = []
+    for units in (units_a, units_b):
+        rows = units[(units["task"] == task) & (units["control"] == "none")]
+        if rows.empty:
+            return {}
+        sides.append(np.stack([np.asarray(c, dtype=np.float64) for c in rows["correct"]]))
+    a, b = sides
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"crossed_difference: {a.shape[1]} and {b.shape[1]} test items on {task!r}; "
+                         "both sides must score the same items")
+    rng = np.random.default_rng(seed)
+    items = rng.integers(0, a.shape[1], size=(n_boot, a.shape[1]))
+    per_a = np.stack([row[items].mean(axis=1) for row in a])  # units x resamples
+    per_b = np.stack([row[items].mean(axis=1) for row in b])
+    diffs = 100 * (stats.resampled_unit_means(per_a, rng) - stats.resampled_unit_means(per_b, rng))
+    out = {key: float(100 * (a.mean() - b.mean())), f"{key}_n_a": len(a), f"{key}_n_b": len(b)}
+    for level in levels:
+        tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
+        low, high = np.percentile(diffs, [50 * (1 - level), 50 * (1 + level)])
+        out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
+    return out
+
+
 def margin_counts(values: dict, control: str, prefix: str, centre: float, margin: float,
                   tag: str = "90") -> dict:
     """How the ``<tag>`` intervals of every cell of one control (the keys
