@@ -446,15 +446,12 @@ gen_indist = gen_train[gen_train.case == "in_distribution"]
 constructions_released = corpus.construction_counts(indist)
 constructions_generated = corpus.construction_counts(gen_indist)
 results.update(chapter.construction_values(constructions_released))
-report.glue(
-    "cogsdata_generated_construction_maxdiff",
-    chapter.construction_max_difference(constructions_released, constructions_generated),
-)
+rates = chapter.construction_rate_table(constructions_released, constructions_generated)
+report.glue("cogsdata_generated_construction_maxdiff", chapter.construction_max_difference(rates))
 report.glue_all(chapter.generated_gap_values(constructions_generated))
 pd.DataFrame({"released": constructions_released, "generated": constructions_generated})
 
 # %%
-rates = chapter.construction_rate_table(constructions_released, constructions_generated)
 report.glue("cogsdata_generated_constructions_differing", int(rates["differs"].sum()))
 report.glue("cogsdata_generated_constructions_compared", len(rates))
 report.glue("cogsdata_generated_ccomp_two_gap", chapter.construction_gap(rates, "ccomp (two or more)"))
@@ -498,16 +495,20 @@ chapter.depth_comparison(depth_released, depth_generated)
 # are unknown.
 
 # %%
+structure_released = corpus.structure(gen_released)  # each gen set parsed once
+structure_generated = corpus.structure(generated["gen"])
 profile = pd.concat(
     {
-        "released": chapter.case_profile(gen_released),
-        "generated": chapter.case_profile(generated["gen"]),
+        "released": chapter.case_profile(gen_released, structure_released),
+        "generated": chapter.case_profile(generated["gen"], structure_generated),
     },
     axis=1,
 )
 report.glue_all(chapter.embedding_values(profile["released"], profile["generated"]))
-embedded_by_case = chapter.case_embedded_table(chapter.case_embedded_counts(gen_released),
-                                               chapter.case_embedded_counts(generated["gen"]))
+embedded_by_case = chapter.case_embedded_table(
+    chapter.case_embedded_counts(gen_released, structure_released),
+    chapter.case_embedded_counts(generated["gen"], structure_generated),
+)
 report.glue_all(chapter.case_embedded_values(embedded_by_case))
 profile.round(2)
 

@@ -344,7 +344,8 @@ report.show_comparison(
 # fixed number.
 
 # %%
-seed_table, findings45, values = chapter.transformer_over_seeds(collected, per_run, paper)
+seed_table, findings45, values = chapter.transformer_over_seeds(collected, per_run, paper,
+                                                                  targets=targets)
 results |= values
 if findings45 is not None:
     glue_display("cogs_findings_table45", HTML(findings45.to_html()), display=False)
@@ -407,7 +408,7 @@ else:
 
 # %%
 seed_table_100, findings45_100, values = chapter.transformer_over_seeds(
-    collected, per_run, paper, exposures=100
+    collected, per_run, paper, exposures=100, targets=targets
 )
 results |= values
 if findings45_100 is not None:

@@ -396,11 +396,12 @@ pt.type_counts(rule_labels, published=table7).loc[:, ["ours", "table7", "differe
 # %%
 heldout = pt.heldout_boundaries(labels, human, families, published_cells,
                                 n_halves=n_heldout_halves, seed=heldout_seed)
-report.glue_all(data_chapter.heldout_values(heldout))  # means over the halves, their t-intervals, ranges
-heldout_summary = heldout[["within", "mae", "labels_within", "labels_mae", "uninformed_within",
-                           "uninformed_mae", "same_boundaries"]].agg(
-    ["mean", lambda x: x.quantile(0.025), lambda x: x.quantile(0.975)])
-heldout_summary.index = ["mean over halves", "2.5%", "97.5%"]
+heldout_glue = data_chapter.heldout_values(heldout)  # means over the halves, their t-intervals, ranges
+report.glue_all(heldout_glue)
+heldout_summary = pd.DataFrame(
+    [[heldout_glue[f"heldout_{column}{suffix}"] for column in data_chapter.HELDOUT_COLUMNS]
+     for suffix in ("_mean", "_ci_low", "_ci_high")],
+    index=["mean over halves", "2.5%", "97.5%"], columns=list(data_chapter.HELDOUT_COLUMNS))
 heldout_summary.round(4)
 
 # %% [markdown]
@@ -550,7 +551,7 @@ report.glue("modifier_reduction_unweighted", float(figure9["reduction"].mean()))
 report.glue_all(data_chapter.constant_block_ranges(labels))
 report.glue_all(data_chapter.individual_ks(ratings, shuffle_seed, shuffle_within))
 report.glue_all({f"paper_{key}": targets[key]["paper"] for key in ("n_adversarial", "n_participants")})
-report.glue_all(data_chapter.figure9_list_check(human, exclude, paper9))
+report.glue_all(data_chapter.figure9_list_check(human, exclude, paper9, reductions=figure9["reduction"]))
 ks_spread.groupby("within")["D"].describe()[["mean", "std", "min", "max"]].round(4)
 
 # %% [markdown]

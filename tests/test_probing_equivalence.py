@@ -1,5 +1,5 @@
 """The intervals of the probing chapter's equivalence and difference claims
-(compsem.probing.chapter: equivalence_values, paired_difference, _wilson90), on constructed fits
+(compsem.probing.chapter: equivalence_values, _wilson90), on constructed fits
 and item frames (no data, no encoder)."""
 
 from __future__ import annotations
@@ -128,68 +128,6 @@ def test_equivalence_values_with_shared_items_resample_items_and_seeds():
     assert summary["interval"] == "items and seeds"
     assert summary["accuracy"] == pytest.approx(100 * np.mean(fits))
     assert summary["low"] < out["p_sr_bow_low90"] < summary["accuracy"] < out["p_sr_bow_high90"] < summary["high"]
-
-
-# --------------------------------------------------------------------------- paired_difference
-
-
-def test_paired_difference_of_identical_fits_is_zero():
-    correct = (np.random.default_rng(1).random(200) < 0.6).astype(float)
-    runs = pd.DataFrame([fit("sr", "InferSent", correct, seed=3), fit("sr", "MiniLM", correct)])
-    out = C.paired_difference(runs, "sr", "InferSent", "MiniLM", "probe_t2")
-    key = "probe_t2_sr_infersent_minus_minilm"
-    assert out == {key: 0.0, f"{key}_low90": 0.0, f"{key}_high90": 0.0}  # zero width
-
-
-def test_paired_difference_is_paired_over_items():
-    rng = np.random.default_rng(2)
-    b = (rng.random(300) < 0.6).astype(float)
-    a = b.copy()
-    flip = rng.choice(np.flatnonzero(b == 0), size=15, replace=False)
-    a[flip] = 1.0  # a is right wherever b is, and on 15 items more: +5 points
-    runs = pd.DataFrame([fit("sr", "A", a, seed=4), fit("sr", "B", b, seed=9),
-                         fit("sr", "A", 1 - a, seed=4, control="control task"),
-                         fit("neg", "A", np.zeros(300), seed=4)])
-    out = C.paired_difference(runs, "sr", "A", "B", "p", level=0.90, n_boot=2000)
-    key = "p_sr_a_minus_b"
-    assert out[key] == pytest.approx(5.0)
-    low, high = out[f"{key}_low90"], out[f"{key}_high90"]
-    assert 0 < low < 5 < high < 10
-    # the a-b differences are 0/1 with 15 ones: the interval of their mean, in points
-    d = a - b
-    se = 100 * d.std() / math.sqrt(len(d))
-    assert high - low == pytest.approx(2 * 1.6449 * se, rel=0.15)
-    # resampling the items of each fit apart would be about four times wider here
-    single_low, single_high = stats.mean_interval(b, n_resamples=2000, seed=0, level=0.9)
-    assert high - low < (100 * (single_high - single_low)) / 2
-    # seeded by the first encoder's fit: the same numbers as the library's paired interval
-    exp = stats.paired_mean_interval(a, b, n_resamples=2000, seed=4, level=0.9)
-    assert (low, high) == pytest.approx((100 * exp[0], 100 * exp[1]))
-    assert C.paired_difference(runs, "sr", "A", "B", "p", level=0.90, n_boot=2000) == out
-    reverse = C.paired_difference(runs, "sr", "B", "A", "p", level=0.95, n_boot=2000)
-    assert set(reverse) == {"p_sr_b_minus_a", "p_sr_b_minus_a_low95", "p_sr_b_minus_a_high95"}
-    assert reverse["p_sr_b_minus_a"] == pytest.approx(-5.0)
-    assert reverse["p_sr_b_minus_a_high95"] < 0
-
-
-def test_paired_difference_of_constant_item_differences_and_missing_fits():
-    runs = pd.DataFrame([fit("sr", "A", np.ones(40)), fit("sr", "B", np.zeros(40)),
-                         fit("neg", "B", np.zeros(40))])
-    out = C.paired_difference(runs, "sr", "A", "B", "p")
-    assert out == {"p_sr_a_minus_b": 100.0, "p_sr_a_minus_b_low90": 100.0,
-                   "p_sr_a_minus_b_high90": 100.0}
-    assert C.paired_difference(runs, "neg", "A", "B", "p") == {}  # no fit of A on neg
-    assert C.paired_difference(runs, "sr", "A", "C", "p") == {}
-    only_control = runs.assign(control=["none", "control task", "none"])
-    assert C.paired_difference(only_control, "sr", "A", "B", "p") == {}
-
-
-def test_paired_difference_refuses_several_seeds_of_one_encoder():
-    correct = np.ones(50)
-    runs = pd.DataFrame([fit("sr", "A", correct, seed=1), fit("sr", "A", correct, seed=2),
-                         fit("sr", "B", correct)])
-    with pytest.raises(ValueError, match="'A' has 2 fits on 'sr'"):
-        C.paired_difference(runs, "sr", "A", "B", "p")
 
 
 # --------------------------------------------------------------------------- margin_counts

@@ -352,3 +352,24 @@ def test_crossed_mean_interval_degenerate_and_bad_input():
     assert stats.crossed_mean_interval(np.ones((3, 10))) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="seeds x items"):
         stats.crossed_mean_interval(np.ones(10))
+
+
+def test_resampled_item_means_is_each_units_mean_on_each_item_resample():
+    scores = np.arange(12, dtype=float).reshape(3, 4)
+    items = np.array([[0, 0, 1, 3], [2, 2, 2, 2]])
+    out = stats.resampled_item_means(scores, items)
+    assert out.shape == (3, 2)
+    np.testing.assert_array_equal(out[:, 0], scores[:, [0, 0, 1, 3]].mean(axis=1))
+    np.testing.assert_array_equal(out[:, 1], scores[:, 2])
+
+
+def test_holm_worked_example_and_nans_left_out():
+    # sorted 0.01, 0.02, 0.03, 0.04 times 4, 3, 2, 1: 0.04, 0.06, 0.06 (running max), 0.06 (max)
+    out = stats.holm([0.03, 0.01, 0.04, 0.02])
+    np.testing.assert_allclose(out, [0.06, 0.04, 0.06, 0.06])
+    # a NaN is no member of the family: the others are adjusted as a family of 2
+    out = stats.holm([0.02, np.nan, 0.4])
+    assert np.isnan(out[1])
+    np.testing.assert_allclose(out[[0, 2]], [0.04, 0.4])
+    assert np.all(np.isnan(stats.holm([np.nan, np.nan])))
+    assert stats.holm([0.5, 0.9]).tolist() == [1.0, 1.0]  # capped at 1

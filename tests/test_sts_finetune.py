@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from compsem.sts import chapter as C
 from compsem.sts import finetune as F
 from compsem.sts import regressors
 
@@ -139,17 +140,17 @@ def test_heldout_family_intervals_use_the_bonferroni_level_and_widen_the_95_inte
 
     rng = np.random.default_rng(0)
     human = rng.normal(size=300)
-    predictions = {name: human + rng.normal(scale=1.0 + i, size=300) for i, name in enumerate(F.RANDOM_SPLIT_FAMILY)}
+    predictions = {name: human + rng.normal(scale=1.0 + i, size=300) for i, name in enumerate(C.RANDOM_SPLIT_FAMILY)}
     monkeypatch.setattr(regressors, "published_predictions",
                         lambda features, regressor, split, n_components: predictions[features])
     mask = np.arange(300) % 3 != 0
-    values = F.heldout_family_intervals(human, mask, n_resamples=500)
+    values = C.heldout_family_intervals(human, mask, n_resamples=500)
     assert values["pub_random_family_size"] == 5
     assert values["pub_random_family_level"] == pytest.approx(0.99)
-    for name in F.RANDOM_SPLIT_FAMILY:
+    for name in C.RANDOM_SPLIT_FAMILY:
         short = regressors.PUBLISHED_LABELS[name][1]
         low95, high95 = bootstrap_spearman(predictions[name], human, mask, n_boot=500, seed=0)
         low, high = (values[f"pub_random_heldout_{short}_nn3_ci_family_{side}"] for side in ("low", "high"))
         assert low <= low95 < high95 <= high
     with pytest.raises(ValueError):
-        F.heldout_family_intervals(human, mask, n_resamples=10, features=())
+        C.heldout_family_intervals(human, mask, n_resamples=10, features=())

@@ -26,6 +26,7 @@ __all__ = [
     "mean_interval",
     "paired_mean_interval",
     "crossed_mean_interval",
+    "resampled_item_means",
     "resampled_unit_means",
     "seed_interval",
     "wilson_interval",
@@ -37,6 +38,7 @@ __all__ = [
     "independent_spearman_difference",
     "williams_test",
     "label_permutation_test",
+    "holm",
 ]
 
 BOOTSTRAP_RESAMPLES = 2000
@@ -278,10 +280,19 @@ def crossed_mean_interval(scores, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: 
         return mean, mean, mean
     rng = np.random.default_rng(seed)
     items = rng.integers(0, scores.shape[1], size=(n_resamples, scores.shape[1]))
-    per_seed = np.stack([row[items].mean(axis=1) for row in scores])  # seeds x resamples
+    per_seed = resampled_item_means(scores, items)  # seeds x resamples
     means = resampled_unit_means(per_seed, rng)
     low, high = np.percentile(means, [50 * (1 - level), 50 * (1 + level)])
     return mean, float(low), float(high)
+
+
+def resampled_item_means(scores: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """The first level of a crossed two-level bootstrap: ``scores`` is a units x items matrix,
+    ``items`` a resamples x items array of item indices (the same item resample for every
+    unit); returns each unit's mean on each resample of the items (units x resamples), the
+    ``per_unit`` of :func:`resampled_unit_means` (:func:`crossed_mean_interval`,
+    :func:`compsem.probing.chapter.crossed_difference`)."""
+    return np.stack([row[items].mean(axis=1) for row in scores])
 
 
 def resampled_unit_means(per_unit, rng: np.random.Generator) -> np.ndarray:
@@ -383,3 +394,24 @@ def spearman_permutation_p(a, b, n_resamples: int = PERMUTATIONS, seed: int = 0,
                                  n_resamples=resamples, alternative=alternative,
                                  rng=np.random.default_rng(seed))
     return float(res.pvalue)
+
+
+# --------------------------------------------------------------------------- multiple comparisons
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment (Holm 1979) of a family of p-values: the k-th smallest is
+    multiplied by (m - k + 1), running maxima keep the order, capped at 1. Rejecting where the
+    adjusted value is below alpha keeps the family-wise error rate at alpha under any
+    dependence, and never rejects less than Bonferroni. NaNs are left out of the family.
+    (scipy.stats offers only false-discovery control, which is not a family-wise guarantee.)"""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = len(order)
+    scaled = np.minimum(1.0, p[order] * (m - np.arange(m)))
+    out[order] = np.maximum.accumulate(scaled)
+    return out

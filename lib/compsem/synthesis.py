@@ -189,6 +189,7 @@ def paired(table: pd.DataFrame, measure_a: str, measure_b: str) -> pd.DataFrame:
     return both.reindex([m for m in models if m in both.index])
 
 
+@functools.cache
 def critical_rho(n: int, alpha: float = 0.05) -> float:
     """The smallest Spearman rho of ``n`` untied encoders whose one-sided exact permutation
     p-value is at most ``alpha`` (every ordering; ``n <= MAX_EXACT``): what agreement ``n``
@@ -478,6 +479,37 @@ def left_out_sizes() -> dict:
     return {"syn_left_out_sts_sentences": sentences, "syn_left_out_aan_strings": aan - an}
 
 
+@functools.cache
+def _category_pairs(category: str) -> tuple[np.ndarray, np.ndarray]:
+    """The human ratings of every STS3k pair and the mask of the pairs in the Figure 8
+    ``category`` (pair types of :func:`compsem.sts.pair_types.reconstruct_pair_types`); cached,
+    so that the within-category differences reconstruct the pair types once per process."""
+    from compsem.data import sts3k
+    from compsem.sts import pair_types, structure
+
+    pairs = sts3k.load_pairs()
+    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
+    mask = structure.figure8_category(labels).to_numpy() == category
+    human, mask = np.array(pairs["human"].to_numpy()), np.asarray(mask)
+    human.setflags(write=False)
+    mask.setflags(write=False)
+    return human, mask
+
+
+@functools.cache
+def _sts3k_similarities(model: str, seed: int, device: str, batch_size: int) -> np.ndarray:
+    """The STS battery's similarities of every STS3k pair under ``model``
+    (:func:`compsem.scorecard.sts.similarities`), computed once per process (read-only)."""
+    from compsem.data import sts3k
+    from compsem.scorecard import sts as sts_battery
+
+    sims = sts_battery.similarities(model, sts3k.load_pairs(), seed=seed, device=device,
+                                    batch_size=batch_size)
+    sims = np.array(sims)  # a copy of its own, read-only: callers share it
+    sims.setflags(write=False)
+    return sims
+
+
 def paired_within_differences(table: pd.DataFrame, models_a, models_b, category: str = "Swap-2",
                               n_boot: int = 1000, seed: int = 0, level: float = 0.95,
                               device: str = "auto", batch_size: int = 64) -> pd.DataFrame:
@@ -492,10 +524,7 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     :func:`compsem.sts.pair_types.reconstruct_pair_types`, as in the scorecard's within-type rho.
     One row per (a, b): ``model_a``, ``model_b``, ``rho_a``, ``rho_b``, ``difference``, ``low``,
     ``high``, ``n`` (pairs); empty when either group has no encoder scored there."""
-    from compsem.data import sts3k
-    from compsem.scorecard import sts as sts_battery
     from compsem.stats import paired_spearman_difference
-    from compsem.sts import pair_types, structure
 
     scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
     group_a = [m for m in dict.fromkeys(models_a) if m in scored]
@@ -503,12 +532,8 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     columns = ["model_a", "model_b", "rho_a", "rho_b", "difference", "low", "high", "n"]
     if not group_a or not group_b:
         return pd.DataFrame(columns=columns)
-    pairs = sts3k.load_pairs()
-    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
-    mask = structure.figure8_category(labels).to_numpy() == category
-    human = pairs["human"].to_numpy()
-    sims = {m: sts_battery.similarities(m, pairs, seed=seed, device=device, batch_size=batch_size)
-            for m in [*group_a, *group_b]}
+    human, mask = _category_pairs(category)
+    sims = {m: _sts3k_similarities(m, seed, device, batch_size) for m in [*group_a, *group_b]}
     rows = []
     with warnings.catch_warnings():  # resamples in which a model's scores are constant
         warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
@@ -537,10 +562,6 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`), ``n_boot``
     resamples seeded by ``seed``. Rows as :func:`paired_within_differences`, ``model_a`` the
     first training's spec, ``rho_a`` the mean over the trainings, and ``n_trainings``."""
-    from compsem.data import sts3k
-    from compsem.scorecard import sts as sts_battery
-    from compsem.sts import pair_types, structure
-
     trainings = list(dict.fromkeys(trainings))
     if len(trainings) < 2:
         raise ValueError(f"trainings needs at least two trainings of the encoder, got {trainings}")
@@ -549,12 +570,9 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     if trainings[0] not in scored or not models_b:
         return pd.DataFrame(columns=["model_a", "model_b", "rho_a", "rho_b", "difference", "low",
                                      "high", "n", "n_trainings"])
-    pairs = sts3k.load_pairs()
-    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
-    mask = structure.figure8_category(labels).to_numpy() == category
-    human = tie_values(pairs["human"].to_numpy()[mask])
-    sims = {m: tie_values(sts_battery.similarities(m, pairs, seed=seed, device=device,
-                                                   batch_size=batch_size)[mask])
+    human, mask = _category_pairs(category)
+    human = tie_values(human[mask])
+    sims = {m: tie_values(_sts3k_similarities(m, seed, device, batch_size)[mask])
             for m in [*trainings, *models_b]}
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, len(human), size=(n_boot, len(human)))
@@ -614,7 +632,7 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
             if not (isinstance(v, float) and math.isnan(v)):
                 out[f"{base}_{suffix}"] = int(v) if suffix == "n" else float(v)
         if 3 <= int(r.n) <= MAX_EXACT:  # the smallest rho its n encoders can tell from chance
-            critical = _critical_rho(int(r.n))
+            critical = critical_rho(int(r.n))
             if not math.isnan(critical):  # none at all below 5 encoders
                 out[f"{base}_critical"] = critical
     return out
@@ -630,7 +648,3 @@ def paper_glue_values(table: pd.DataFrame, prefix: str = "syn") -> dict:
     found = paper_cells(table[table["measure"].isin(measures)])
     return {f"{prefix}_paper_{slug(r.measure)}_{slug(r.model)}": float(r.paper) for r in found.itertuples()}
 
-
-@functools.cache
-def _critical_rho(n: int) -> float:
-    return critical_rho(n)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import contingency
 
-from compsem.cogs import corpus, exposure, generate, grammar, lf
+from compsem.cogs import corpus, exposure, generate, grammar, lf, multiplicity
 from compsem.cogs import evaluation as ev
 from compsem.cogs.interpret import Interpreter, interpret_all
 from compsem.cogs.lexicon import VERB_CLASSES, Lexicon
@@ -640,10 +640,15 @@ def construction_values(counts: pd.Series) -> dict:
     return {f"cogsdata_train_{key}": int(counts[row]) for key, row in CONSTRUCTION_KEYS.items()}
 
 
-def construction_max_difference(released: pd.Series, generated: pd.Series) -> float:
+def construction_max_difference(rates: pd.DataFrame | pd.Series,
+                                generated: pd.Series | None = None) -> float:
     """The largest relative difference between the generated and the released rate (per row)
-    of the nine constructions of :func:`construction_rate_table`: max |ratio - 1|."""
-    return float((construction_rate_table(released, generated)["ratio"] - 1).abs().max())
+    of the nine constructions of ``rates`` (:func:`construction_rate_table`): the largest
+    :func:`construction_gap`, max |ratio - 1|. Given the released and the generated counts
+    instead (``construction_max_difference(released, generated)``), their table is built."""
+    if generated is not None:
+        rates = construction_rate_table(rates, generated)
+    return float(pd.Series([construction_gap(rates, c) for c in rates.index], dtype=float).max())
 
 
 def construction_rate_table(released: pd.Series, generated: pd.Series,
@@ -658,7 +663,7 @@ def construction_rate_table(released: pd.Series, generated: pd.Series,
     (Bonferroni: each at ``1 - (1 - level) / 9``), so a row marked ``differs`` is not one of
     nine chances at a false alarm."""
     constructions = released.index[1:10]
-    each_level = 1 - (1 - level) / len(constructions)
+    each_level = multiplicity.bonferroni_level(len(constructions), 1 - level)
     rows = []
     for construction in constructions:
         ratio = contingency.relative_risk(
@@ -786,10 +791,12 @@ def depth_values(depths: pd.DataFrame) -> dict:
     }
 
 
-def case_profile(frame: pd.DataFrame) -> pd.DataFrame:
+def case_profile(frame: pd.DataFrame, structure: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per generalization case: the share of rows embedded in a CP, the share with an ``nmod``,
-    and the mean target tokens (the make-up of the gen sets of Section 4.4.3)."""
-    st = corpus.structure(frame)
+    and the mean target tokens (the make-up of the gen sets of Section 4.4.3). ``structure``:
+    :func:`compsem.cogs.corpus.structure` of ``frame`` when already computed (it is not
+    changed)."""
+    st = (corpus.structure(frame) if structure is None else structure).copy()
     st["target tokens"] = corpus.token_lengths(frame).target
     return st.groupby("case").agg(
         embedded=("cp_depth", lambda d: float((d > 0).mean())),
@@ -826,10 +833,11 @@ def embedding_values(released: pd.DataFrame, generated: pd.DataFrame) -> dict:
     }
 
 
-def case_embedded_counts(frame: pd.DataFrame) -> pd.DataFrame:
+def case_embedded_counts(frame: pd.DataFrame, structure: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per generalization case: its rows and how many of them are embedded in a CP (the
-    counts behind the ``embedded`` share of :func:`case_profile`)."""
-    st = corpus.structure(frame)
+    counts behind the ``embedded`` share of :func:`case_profile`). ``structure``:
+    :func:`compsem.cogs.corpus.structure` of ``frame`` when already computed."""
+    st = corpus.structure(frame) if structure is None else structure
     return st.groupby("case").agg(rows=("cp_depth", "size"),
                                   embedded=("cp_depth", lambda d: int((d > 0).sum())))
 
@@ -849,7 +857,7 @@ def case_embedded_table(released: pd.DataFrame, generated: pd.DataFrame,
     from compsem.stats import wilson_interval
 
     cases = released.index.intersection(generated.index)
-    each_level = 1 - (1 - level) / len(cases)
+    each_level = multiplicity.bonferroni_level(len(cases), 1 - level)
     r, g = released.loc[cases], generated.loc[cases]
     pr, pg = r.embedded / r.rows, g.embedded / g.rows
     lr, ur = wilson_interval(r.embedded.to_numpy(), r.rows.to_numpy(), each_level)
@@ -857,22 +865,28 @@ def case_embedded_table(released: pd.DataFrame, generated: pd.DataFrame,
     diff = (pg - pr).to_numpy()
     low = diff - np.sqrt((pg.to_numpy() - lg) ** 2 + (ur - pr.to_numpy()) ** 2)
     high = diff + np.sqrt((ug - pg.to_numpy()) ** 2 + (pr.to_numpy() - lr) ** 2)
-    return pd.DataFrame({
+    table = pd.DataFrame({
         "released share": pr.to_numpy(), "generated share": pg.to_numpy(),
         "difference": diff, "ci low": low, "ci high": high,
         "differs": ~((low <= 0) & (0 <= high)),
     }, index=cases)
+    table.attrs["each_level"] = each_level
+    return table
 
 
 def case_embedded_values(table: pd.DataFrame, level: float = 0.95) -> dict:
     """From :func:`case_embedded_table`: the cases compared (``cogsdata_case_embedded_cases``),
     how many of them differ beyond sampling at the family level (``..._differ``), the level of
-    each interval (``..._each_level``) and the widest interval's half-width
-    (``..._halfwidth_max``)."""
+    each interval (``..._each_level``: the one the table was built with, its
+    ``attrs["each_level"]``; from the family ``level`` only for a table without it) and the
+    widest interval's half-width (``..._halfwidth_max``)."""
+    each_level = table.attrs.get("each_level")
+    if each_level is None:
+        each_level = multiplicity.bonferroni_level(len(table), 1 - level)
     return {
         "cogsdata_case_embedded_cases": int(len(table)),
         "cogsdata_case_embedded_differ": int(table["differs"].sum()),
-        "cogsdata_case_embedded_each_level": 1 - (1 - level) / len(table),
+        "cogsdata_case_embedded_each_level": each_level,
         "cogsdata_case_embedded_halfwidth_max": float(
             ((table["ci high"] - table["ci low"]) / 2).max()),
     }

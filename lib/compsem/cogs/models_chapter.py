@@ -288,7 +288,8 @@ def paper_gen_key(exposures: int) -> str:
 
 
 def transformer_over_seeds(
-    collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float], exposures: int = 1
+    collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float], exposures: int = 1,
+    targets: Mapping[str, dict] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
     """The Transformer with ``exposures`` exposure examples over its seeds (Table 4-5, Figures
     4-1 and 4-3), keys ``cogs_tf<exposures>_*``: per seed the quantities the Findings check,
@@ -307,7 +308,8 @@ def transformer_over_seeds(
     the Šidák level (:func:`weakest_of`); each case against the paper's with Holm's adjustment
     (:func:`case_tests`); and the Findings' Table 4-5 (:func:`compsem.cogs.summary.
     findings_table`, rounded to 3 places, with the Holm-adjusted p of each case). Empty table,
-    None and no values with fewer than two seeds."""
+    None and no values with fewer than two seeds. ``targets``: the chapter's targets
+    (:func:`compsem.report.load_targets`), loaded when not given."""
     prefix = f"cogs_tf{exposures}_"
     runs = per_run[(per_run.model == "transformer") & (per_run.exposures == exposures)]
     runs = runs.set_index("seed")
@@ -369,7 +371,8 @@ def transformer_over_seeds(
     values[f"{prefix}primitive_paper"] = float(np.mean([paper[k] for k in primitive_cells]))
     below = per_seed["primitive"] < values[f"{prefix}primitive_paper"]
     values[f"{prefix}primitive_seeds_below_paper"] = int(below.sum())
-    targets = report.load_targets(CHAPTER)
+    if targets is None:
+        targets = report.load_targets(CHAPTER)
     values[f"{prefix}primitive_margin"] = primitive_margin(targets, exposures)
     paper_gen = (paper[paper_gen_key(exposures)], paper["cogs_fig43_transformer_gen_sd"])
     difference, low, high = s45.welch_difference(runs["gen"], *paper_gen)
@@ -1105,6 +1108,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
         seeds = analysed[transformer].groupby("seed")
         by_seed = [s45.analyses(part) for _, part in seeds]  # each seed's analyses, once
         decodings = [part.decoding.iloc[0] for _, part in seeds]
+        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}  # once
         for key, row in (
             ("single_lexical", "single_lexical"),
             ("not_paren", "error_not_ending_paren"),
@@ -1117,7 +1121,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             values[f"cogs_tf1_{key}_ci_high"] = high
             values[f"cogs_tf1_{key}_ci90_low"] = low90
             values[f"cogs_tf1_{key}_ci90_high"] = high90
-            values |= error_against_paper([shares[row] for shares in by_seed], key)
+            values |= error_against_paper([shares[row] for shares in by_seed], key, paper)
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
             shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
@@ -1149,7 +1153,7 @@ def error_margin(paper: Mapping[str, float], key: str) -> float:
     return scale * paper[ERROR_TARGETS[key]]
 
 
-def error_against_paper(per_seed, key: str) -> dict:
+def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = None) -> dict:
     """Our seed mean of an error analysis (``per_seed``; ``key`` of :data:`ERROR_TARGETS`) minus
     the paper's mean of 5 seeds, with Welch's 90% interval (:func:`compsem.cogs.summary.
     welch_difference`, the paper's SD :func:`error_margin`), the margin, and the half-width a
@@ -1158,8 +1162,10 @@ def error_against_paper(per_seed, key: str) -> dict:
     and ``cogs_tf1_<key>_replicate_half_width``. The equivalence test of transformer-gen-near-35,
     the margin being the assumed SD: the targets' tolerance, 2 SD sqrt(2/5), is already one for
     the difference of two 5-seed means, and a band for our own interval would count our sampling
-    error twice."""
-    paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
+    error twice. ``paper``: the paper's value by target key, built from the chapter's targets
+    when not given."""
+    if paper is None:
+        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
     margin = error_margin(paper, key)
     difference, low, high = s45.welch_difference(per_seed, paper[ERROR_TARGETS[key]], margin,
                                                  level=0.90)  # fmt: skip

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from compsem import stats
+
 ALPHA = 0.05
 """The family-wise error rate of every family in the COGS chapters."""
 
@@ -41,12 +43,9 @@ def sidak_level(k: int, alpha: float = ALPHA) -> float:
 def holm(p_values) -> np.ndarray:
     """Holm's adjusted p-values, in the order given: the ``i``-th smallest p (from 1) is
     multiplied by ``k - i + 1``, capped at 1, and made non-decreasing in that order; a test is
-    rejected at family-wise ``alpha`` when its adjusted p is at most ``alpha``."""
+    rejected at family-wise ``alpha`` when its adjusted p is at most ``alpha``. The adjustment is
+    the project's (:func:`compsem.stats.holm`); here the p-values must all be in [0, 1]."""
     p = np.asarray(p_values, dtype=float).ravel()
     if not len(p) or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError(f"holm needs one or more p-values in [0, 1], got {p_values!r}")
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, (len(p) - np.arange(len(p))) * p[order])
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.maximum.accumulate(scaled)
-    return adjusted
+    return stats.holm(p)

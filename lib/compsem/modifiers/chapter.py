@@ -541,6 +541,13 @@ def interval_width_ratio(frame: pd.DataFrame) -> float:
     return float(ratio.median())
 
 
+def _holm_counts(p_holm) -> tuple[int, int]:
+    """``(tested, rejected)`` of a family of Holm-adjusted p-values (:func:`compsem.stats.holm`):
+    how many are not NaN, and how many lie below :data:`ALPHA`."""
+    p_holm = pd.Series(p_holm)
+    return int(p_holm.notna().sum()), int((p_holm < ALPHA).sum())
+
+
 def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     """Permutation tests of "no difference between classes" (:func:`experiment.
     class_difference_tests`) for every model and test, Holm-adjusted per test over the models.
@@ -560,8 +567,7 @@ def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
         values[f"mod_x_p_{row.test}_{slug(row.model)}"] = float(row.p_perm)
         values[f"mod_x_padj_{row.test}_{slug(row.model)}"] = float(row.p_holm)
     for test, group in table.groupby("test"):
-        values[f"mod_x_perm_models_{test}"] = int(group["p_holm"].notna().sum())
-        values[f"mod_x_perm_rejected_{test}"] = int((group["p_holm"] < ALPHA).sum())
+        values[f"mod_x_perm_models_{test}"], values[f"mod_x_perm_rejected_{test}"] = _holm_counts(group["p_holm"])
     table["model"] = table["model"].map(T.display_name)
     return table.set_index(["test", "model"]).sort_index(level=0, sort_remaining=False), values
 
@@ -589,8 +595,7 @@ def _one_sided(
         values[f"mod_x_{key}_p_{slug(row.spec)}"] = float(row.p)
         values[f"mod_x_{key}_padj_{slug(row.spec)}"] = float(row.p_holm)
     if len(frame):  # how many models were tested and how many the test rejects after Holm
-        values[f"mod_x_{key}_models"] = int(frame["p_holm"].notna().sum())
-        values[f"mod_x_{key}_rejected"] = int((frame["p_holm"] < ALPHA).sum())
+        values[f"mod_x_{key}_models"], values[f"mod_x_{key}_rejected"] = _holm_counts(frame["p_holm"])
     frame.index = frame.pop("spec").map(T.display_name)
     return frame, values
 
@@ -826,10 +831,11 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
     frame = pd.DataFrame(rows)
     frame["p_holm"] = st.holm(frame["p (score = 0.5)"].to_numpy())
     for spec, f in frame.groupby("spec"):
-        values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = int((f["p_holm"] < ALPHA).sum())
+        values[f"mod_x_syn_classes_off_half_{slug(spec)}"] = _holm_counts(f["p_holm"])[1]
     if len(frame):
-        values["mod_x_syn_classes_off_half"] = int((frame["p_holm"] < ALPHA).sum())
-        values["mod_x_syn_classes_tested"] = int(frame["p_holm"].notna().sum())
+        tested, rejected = _holm_counts(frame["p_holm"])
+        values["mod_x_syn_classes_off_half"] = rejected
+        values["mod_x_syn_classes_tested"] = tested
     return frame.drop(columns="spec"), values
 
 

@@ -36,7 +36,13 @@ import pandas as pd
 from scipy import stats
 
 from compsem.modifiers.lexicon import CLASSES, Lexicon
-from compsem.stats import BOOTSTRAP_RESAMPLES, PERMUTATIONS, label_permutation_test
+from compsem.stats import (
+    BOOTSTRAP_RESAMPLES,
+    PERMUTATIONS,
+    holm,  # noqa: F401  (re-exported: compsem.modifiers.statistics.holm)
+    label_permutation_test,
+    seed_interval,
+)
 
 # --------------------------------------------------------------------------- data layout
 
@@ -199,7 +205,7 @@ def t_classes(
         elif np.ptp(x) == 0:
             low = high = mean
         else:
-            low, high = stats.t.interval(level, x.size - 1, loc=mean, scale=stats.sem(x))
+            _, low, high = seed_interval(x, level)
         rows[cls] = {"score": mean, "low": float(low), "high": float(high)}
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -308,24 +314,6 @@ def per_noun(
 
 
 # --------------------------------------------------------------------------- multiple comparisons
-
-
-def holm(p_values) -> np.ndarray:
-    """Holm's step-down adjustment (Holm 1979) of a family of p-values: the k-th smallest is
-    multiplied by (m - k + 1), running maxima keep the order, capped at 1. Rejecting where the
-    adjusted value is below alpha keeps the family-wise error rate at alpha under any
-    dependence, and never rejects less than Bonferroni. NaNs are left out of the family.
-    (scipy.stats offers only false-discovery control, which is not a family-wise guarantee.)"""
-    p = np.asarray(p_values, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    if ok.size == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = len(order)
-    scaled = np.minimum(1.0, p[order] * (m - np.arange(m)))
-    out[order] = np.maximum.accumulate(scaled)
-    return out
 
 
 def pair_group_contrast(S: np.ndarray, W: np.ndarray, group: str = "S-I") -> Callable:

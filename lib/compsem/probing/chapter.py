@@ -297,30 +297,6 @@ def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
     return out
 
 
-def paired_difference(runs: pd.DataFrame, task: str, a: str, b: str, prefix: str,
-                      level: float = 0.90, n_boot: int = 2000) -> dict:
-    """Accuracy of encoder ``a`` minus encoder ``b`` on one task (one fit each, the same test
-    items, control ``none``) with its paired percentile-bootstrap interval over the items at
-    ``level`` (:func:`compsem.stats.paired_mean_interval`): ``<prefix>_<task>_<a>_minus_<b>`` and
-    its ``_low90`` / ``_high90``. Empty when either fit is missing."""
-    from compsem import stats
-
-    rows = runs[(runs["task"] == task) & (runs["control"] == "none")].set_index("encoder")
-    if a not in rows.index or b not in rows.index:
-        return {}
-    for name in (a, b):
-        if (rows.index == name).sum() > 1:
-            raise ValueError(f"paired_difference: {name!r} has {(rows.index == name).sum()} fits "
-                             f"on {task!r} (several seeds); pass the runs of one seed")
-    ra, rb = rows.loc[a], rows.loc[b]
-    tag = f"{round(100 * level)}"
-    key = f"{prefix}_{slug(task)}_{slug(a)}_minus_{slug(b)}"
-    low, high = (100 * v for v in stats.paired_mean_interval(
-        ra["correct"], rb["correct"], n_resamples=n_boot, seed=int(ra["seed"]), level=level))
-    return {key: float(ra["accuracy"] - rb["accuracy"]), f"{key}_low{tag}": float(low),
-            f"{key}_high{tag}": float(high)}
-
-
 def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, key: str,
                        levels=(0.95, 0.90), n_boot: int = 2000, seed: int = 0) -> dict:
     """Mean accuracy of the fits ``units_a`` minus that of the fits ``units_b`` on ``task``
@@ -349,8 +325,8 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
                          "both sides must score the same items")
     rng = np.random.default_rng(seed)
     items = rng.integers(0, a.shape[1], size=(n_boot, a.shape[1]))
-    per_a = np.stack([row[items].mean(axis=1) for row in a])  # units x resamples
-    per_b = np.stack([row[items].mean(axis=1) for row in b])
+    per_a = stats.resampled_item_means(a, items)  # units x resamples
+    per_b = stats.resampled_item_means(b, items)
     diffs = 100 * (stats.resampled_unit_means(per_a, rng) - stats.resampled_unit_means(per_b, rng))
     out = {key: float(100 * (a.mean() - b.mean())), f"{key}_n_a": len(a), f"{key}_n_b": len(b)}
     for level in levels:

@@ -38,7 +38,8 @@ from compsem.scorecard import modifiers, probing, sts
 from compsem.scorecard.output import COLUMNS, figure, write
 
 BATTERIES = {"sts": sts, "modifiers": modifiers, "probing": probing}
-"""Battery name -> module with ``check(model)`` and ``rows(model, subset, n_boot, seed, ...)``."""
+"""Battery name -> module with ``check(model)`` and ``rows(model, subset, n_boot, seed, ...)``;
+every battery's ``rows`` takes the options of all of them (those of others it ignores)."""
 
 __all__ = ["BATTERIES", "COLUMNS", "figure", "run", "run_many", "validate", "write"]
 
@@ -90,9 +91,9 @@ def run(model: str, batteries: Sequence[str] = tuple(BATTERIES), subset: bool = 
     for battery in batteries:
         if bar is not None:
             bar.set_postfix_str(battery)
-        extra = {"probe_seeds": probe_seeds} if battery == "probing" else {}
         rows += BATTERIES[battery].rows(model, subset=subset, n_boot=n_boot, seed=seed,
-                                        device=device, batch_size=batch_size, **extra)
+                                        device=device, batch_size=batch_size,
+                                        probe_seeds=probe_seeds)
         if bar is not None:
             bar.update()
     if bar is not None:

@@ -40,8 +40,10 @@ def check(model: str) -> None:
 
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
-         device: str = "auto", batch_size: int = 64) -> list[dict]:
-    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``."""
+         device: str = "auto", batch_size: int = 64, **_options) -> list[dict]:
+    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``.
+    ``_options``: options of other batteries (e.g. the probing battery's ``probe_seeds``), which
+    :func:`compsem.scorecard.run` passes to every battery; ignored here."""
     from compsem.modifiers import experiment, lexicon
     from compsem.modifiers import statistics as st
     from compsem.modifiers.lexicon import CLASSES

@@ -63,8 +63,10 @@ def similarities(model: str, frame, seed: int = 0, device: str = "auto",
 
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
-         device: str = "auto", batch_size: int = 64) -> list[dict]:
-    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``."""
+         device: str = "auto", batch_size: int = 64, **_options) -> list[dict]:
+    """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``.
+    ``_options``: options of other batteries (e.g. the probing battery's ``probe_seeds``), which
+    :func:`compsem.scorecard.run` passes to every battery; ignored here."""
     from compsem.data import sts3k
     from compsem.data import sts_benchmarks as sb
     from compsem.sts import pair_types, similarity, structure, table9

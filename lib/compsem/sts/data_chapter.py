@@ -162,7 +162,7 @@ def individual_ks(ratings: np.ndarray, seed: int, within: str) -> dict:
     return {"ks_individual_statistic": float(statistic)}
 
 
-def figure9_list_check(human, exclude, paper) -> dict:
+def figure9_list_check(human, exclude, paper, reductions=None) -> dict:
     """Which of the authors' Figure 9 row lists give the published values (§5.4, Figure 9).
 
     The reduction ``1 - mean`` of each modifier type (:func:`compsem.sts.modifier_types.reductions`)
@@ -170,11 +170,15 @@ def figure9_list_check(human, exclude, paper) -> dict:
     figure's values, in the order of the types there): ``figure9_lists_max_difference`` and
     ``figure9_full_lists_max_difference``, the largest absolute difference over the types, and
     ``figure9_full_lists_types_off``, how many types lie more than :data:`PRINTED_HALF_DIGIT`
-    (half the last printed digit) off with every row kept."""
+    (half the last printed digit) off with every row kept. ``reductions``: the reductions with
+    ``exclude`` where the caller already holds them (the ``reduction`` column of
+    :func:`compsem.sts.modifier_types.reductions`), in place of computing them again."""
     from compsem.sts import modifier_types as mt
 
     paper = np.asarray(paper, dtype=float)
-    reduced = mt.reductions(human, exclude=tuple(exclude))["reduction"].to_numpy() - paper
+    if reductions is None:
+        reductions = mt.reductions(human, exclude=tuple(exclude))["reduction"]
+    reduced = np.asarray(reductions, dtype=float) - paper
     full = mt.reductions(human, exclude=())["reduction"].to_numpy() - paper
     return {"figure9_lists_max_difference": float(np.abs(reduced).max()),
             "figure9_full_lists_max_difference": float(np.abs(full).max()),

@@ -66,7 +66,7 @@ import pandas as pd
 
 from compsem.devices import resolve_device
 from compsem.envvars import temporary as temporary_env
-from compsem.sts.similarity import bootstrap_spearman, pair_cosines, spearman
+from compsem.sts.similarity import pair_cosines, spearman
 
 MODEL_ALIASES = ("minilm", "mpnet")
 """Short names resolved through :mod:`compsem.models.registry` to the packaged local copies."""
@@ -708,41 +708,9 @@ def published_finetuned(pairs: pd.DataFrame, training_rows: Sequence[int] | None
     return pd.DataFrame(rows)
 
 
-#: The authors' feature sets behind "all models can predict human judgements with correlations of
-#: 0.7 – 0.8" (§5.3, Figure 6; §6.2): the four transformers §5.3 names and Mean-CN.
-RANDOM_SPLIT_FAMILY = ("sentbert_mpnet_norml", "openai_norml", "defsent_cls_norml", "ernie_12_norml", "mean")
-
-
-def heldout_family_intervals(human, heldout_mask, n_resamples: int, features: Sequence[str] = RANDOM_SPLIT_FAMILY,
-                             regressor: str = "nn3", alpha: float = 0.05, seed: int = 0) -> dict[str, float]:
-    """Bonferroni intervals for a family of held-out-row tests on the authors' random split.
-
-    "All models reach .7–.8" (§5.3) fails if *some* model lies below the range: a union of
-    ``len(features)`` tests, each at level ``1 - alpha / len(features)``. For every feature set the
-    percentile-bootstrap interval of Spearman rho of its PCA-8 ``regressor`` file on the held-out
-    rows (``heldout_mask``; the same bootstrap as the 95% intervals of
-    :func:`compsem.sts.chapter.published_random_values`, at the family's level): keys
-    ``pub_random_heldout_<short>_<regressor>_ci_family_low`` and ``_high``, plus
-    ``pub_random_family_size`` and ``pub_random_family_level``.
-    """
-    from compsem.sts import regressors as rg
-
-    if not features:
-        raise ValueError("features is empty: the family needs at least one feature set")
-    level = 1 - alpha / len(features)
-    values: dict[str, float] = {"pub_random_family_size": len(features), "pub_random_family_level": level}
-    for name in features:
-        prediction = rg.published_predictions(name, regressor, "random", 8)
-        low, high = bootstrap_spearman(prediction, human, heldout_mask, n_boot=n_resamples, seed=seed, level=level)
-        short = rg.PUBLISHED_LABELS[name][1]
-        values[f"pub_random_heldout_{short}_{regressor}_ci_family_low"] = low
-        values[f"pub_random_heldout_{short}_{regressor}_ci_family_high"] = high
-    return values
-
-
 __all__ = [
-    "MODEL_ALIASES", "PUBLISHED_FIGURE7", "RANDOM_SPLIT_FAMILY", "RECIPE", "cross_validate", "encode_pairs",
-    "heldout_family_intervals", "published_finetuned",
+    "MODEL_ALIASES", "PUBLISHED_FIGURE7", "RECIPE", "cross_validate", "encode_pairs",
+    "published_finetuned",
     "evaluate_split", "fine_tune", "kfold_indices", "load_model", "predict", "fold_split",
     "resolve_device", "resolve_model_path", "seed_everything", "training_steps",
 ]

@@ -91,7 +91,11 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
     test = np.asarray(split["test"], dtype=int)
     h = cstats.tie_values(y[test])
     idx = np.random.default_rng(seed).integers(0, len(test), size=(n_resamples, len(test)))
-    fits = {s: rg.grid_predictions(features, y, split, regressors, seed=s, n_jobs=n_jobs) for s in seeds}
+    seeded = [r for r in regressors if rg.REGRESSORS.get(r) is not None]  # reg: one fit, no seed
+    fits = {}
+    for i, s in enumerate(seeds):  # the first seed fits every regressor, later ones the seeded only
+        fitted = regressors if i == 0 else seeded
+        fits[s] = rg.grid_predictions(features, y, split, fitted, seed=s, n_jobs=n_jobs) if fitted else {}
     rows, values = [], {}
     for name in features:
         for regressor in regressors:

@@ -520,8 +520,18 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
                baseline: str = "none", level: float = 0.95) -> dict:
     """``objective`` minus ``baseline`` in ``quantity`` for ``model``: the difference of the
     seed means and Welch's ``level`` interval (seeds are independent runs, not paired)."""
+    d = difference_at_levels(runs, model, objective, quantity, baseline, {"": level})
+    return {"difference": d["difference"], "low": d["low"], "high": d["high"], "n": d["n"]}
+
+
+def difference_at_levels(runs: pd.DataFrame, model: str, objective: str, quantity: str = "gen",
+                         baseline: str = "none", levels=None) -> dict:
+    """:func:`difference` at several levels from one Welch test: ``levels`` maps a suffix to a
+    level (by default ``{"": 0.95}``); keys ``difference``, ``n`` and ``low<suffix>``,
+    ``high<suffix>`` for each level."""
     from scipy import stats
 
+    levels = {"": 0.95} if levels is None else dict(levels)
     part = runs[runs.model == model]
     a = part.loc[part.objective == objective, quantity].to_numpy(float)
     b = part.loc[part.objective == baseline, quantity].to_numpy(float)
@@ -529,11 +539,16 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
         raise ValueError(f"{model}: need 2+ seeds of {objective!r} and {baseline!r}, got "
                          f"{len(a)} and {len(b)}")
     diff = float(a.mean() - b.mean())
+    out: dict = {"difference": diff, "n": (len(a), len(b))}
     if a.std() == 0 and b.std() == 0:
-        return {"difference": diff, "low": diff, "high": diff, "n": (len(a), len(b))}
-    ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(level)
-    return {"difference": diff, "low": float(ci.low), "high": float(ci.high),
-            "n": (len(a), len(b))}
+        for suffix in levels:
+            out |= {f"low{suffix}": diff, f"high{suffix}": diff}
+        return out
+    welch = stats.ttest_ind(a, b, equal_var=False)  # once; an interval per level
+    for suffix, level in levels.items():
+        ci = welch.confidence_interval(level)
+        out |= {f"low{suffix}": float(ci.low), f"high{suffix}": float(ci.high)}
+    return out
 
 
 def ensure_results(configs: list[dict], train_missing: bool = True, **options) -> list[dict]:
@@ -549,7 +564,8 @@ def ensure_results(configs: list[dict], train_missing: bool = True, **options) -
     return done
 
 
-GRID_LEVELS = {"": 0.95, "_ci90": 0.90, "_bonf3": 1 - 0.10 / 3, "_bonf4": 1 - 0.10 / 4}
+GRID_LEVELS = {"": 0.95, "_ci90": 0.90, "_bonf3": multiplicity.bonferroni_level(3, 0.10),
+               "_bonf4": multiplicity.bonferroni_level(4, 0.10)}
 """The levels of Welch's intervals of the full configuration's differences, by key suffix
 (``<stem><suffix>_low`` and ``_high``), as the claims of the ledger declare them: 95% for a
 direction; 90% for an equivalence test (two one-sided tests at 5%, a conjunction of which, in
@@ -572,12 +588,9 @@ def differences(runs: pd.DataFrame, quantities=("gen", "structural"),
         if objective == baseline or len(part) < 2 or len(base) < 2:
             continue
         for quantity in quantities:
-            row = {"model": model, "objective": objective, "quantity": quantity}
-            for suffix, level in levels.items():
-                d = difference(runs, model, objective, quantity, baseline, level)
-                row |= {"difference": d["difference"], f"low{suffix}": d["low"],
-                        f"high{suffix}": d["high"]}  # fmt: skip
-            rows.append(row)
+            d = difference_at_levels(runs, model, objective, quantity, baseline, levels)
+            rows.append({"model": model, "objective": objective, "quantity": quantity,
+                         "difference": d["difference"], **{b: d[b] for b in bounds}})
     return pd.DataFrame(rows, columns=["model", "objective", "quantity", "difference", *bounds])
 
 
@@ -619,9 +632,9 @@ def reduced_contrasts(runs: pd.DataFrame, model: str, objective: str = "gloss",
                                 "caux_reduced_family_level": level}  # fmt: skip
     for quantity in (*family, *also):
         stem = f"caux_reduced_{objective}_minus_{baseline}_{quantity}"
-        d = difference(runs, model, objective, quantity, baseline)
+        levels = {"": 0.95, "_family": level} if quantity in family else {"": 0.95}
+        d = difference_at_levels(runs, model, objective, quantity, baseline, levels)
         values |= {stem: d["difference"], f"{stem}_low": d["low"], f"{stem}_high": d["high"]}
         if quantity in family:
-            d = difference(runs, model, objective, quantity, baseline, level)
-            values |= {f"{stem}_family_low": d["low"], f"{stem}_family_high": d["high"]}
+            values |= {f"{stem}_family_low": d["low_family"], f"{stem}_family_high": d["high_family"]}
     return values
