@@ -804,8 +804,12 @@ direction.round(4)
 # in 001 Table 1, not declared for a difference of group means). The upper ends are MiniLM
 # {glue:text}`mod_x_nsdir_high_minilm:+.3f`, MPNet {glue:text}`mod_x_nsdir_high_mpnet:+.3f`,
 # GloVe 50d {glue:text}`mod_x_nsdir_high_mean_glove50:+.3f` and spaCy
-# {glue:text}`mod_x_nsdir_high_mean_spacy_md:+.3f`; the Findings decide the claim on them
-# (a departure in any of the four models, the union uncorrected for multiplicity). With the
+# {glue:text}`mod_x_nsdir_high_mean_spacy_md:+.3f`; the Findings decide the claim on them,
+# and a departure in any of the four models (a union of four tests) on the lower ends at
+# Bonferroni's level, MiniLM {glue:text}`mod_x_nsdir_bonf4_low_minilm:+.3f`, MPNet
+# {glue:text}`mod_x_nsdir_bonf4_low_mpnet:+.3f`, GloVe 50d
+# {glue:text}`mod_x_nsdir_bonf4_low_mean_glove50:+.3f` and spaCy
+# {glue:text}`mod_x_nsdir_bonf4_low_mean_spacy_md:+.3f`. With the
 # four classes weighted equally instead, MiniLM's difference is
 # {glue:text}`mod_x_nsdir_classw_minilm:+.3f` [{glue:text}`mod_x_nsdir_classw_low_minilm:+.3f`,
 # {glue:text}`mod_x_nsdir_classw_high_minilm:+.3f`].
@@ -828,7 +832,8 @@ plt.show()
 # {glue:text}`mod_x_pair_si_cells_above_null:.0f` of the four off-diagonal (S-I, Y) cells lie
 # above the null band (S-I keeps its phrases closer than chance) and
 # {glue:text}`mod_x_pair_si_cells_below_null:.0f` below it (the ordering reversed beyond
-# chance); a cell inside the band is neither. The band is wide (half-widths
+# chance; below the band at Bonferroni's level over the four cells, which decides a reversal in
+# the Findings: {glue:text}`mod_x_pair_si_cells_below_null_bonf4:.0f`); a cell inside the band is neither. The band is wide (half-widths
 # {glue:text}`mod_x_pair_null_halfwidth_min:.2f` to
 # {glue:text}`mod_x_pair_null_halfwidth_max:.2f`, widest for the small classes): orderings
 # between cells inside it are not established by {glue:text}`mod_n_adjectives:.0f` adjectives.

@@ -225,9 +225,11 @@ def test_null_values_count_cells_above_and_below_the_band():
         "pair": np.array([0.9, 0.8, 0.1, 0.5, 0.5]),  # (S-I, S-I) first: never counted
         "pair_low": np.array([0.4, 0.3, 0.3, 0.3, 0.45]),
         "pair_high": np.array([0.6, 0.7, 0.7, 0.7, 0.49]),
+        "pair_low_bonf4": np.array([0.3, 0.2, 0.05, 0.2, 0.4]),  # the wider band of the union
     }
     values = C.null_values(bands)
     assert values == {
+        "mod_x_pair_si_cells_below_null_bonf4": 0,  # 0.1 is below the 95% band, not the wider one
         "mod_x_pair_si_cells_outside_null": 3,
         "mod_x_pair_si_cells_above_null": 2,
         "mod_x_pair_si_cells_below_null": 1,
@@ -347,7 +349,7 @@ def test_class_spread_of_identical_classes_is_zero(toy):
     ceiling = {f"mod_x_ceiling_{t}": 1 for t in ("an", "aan", "pair", "ns")}  # every cell at 1
     assert {k: values.pop(k) for k in ceiling} == ceiling
     assert set(values) == {f"mod_x_spread_{t}_toy{e}" for t in ("an", "aan", "pair", "ns")
-                           for e in ("", "_low", "_high")}
+                           for e in ("", "_low", "_high", "_bonf2_high")}
     assert all(v == 0.0 for v in values.values()), values
     assert list(frame.index) == [(t, "toy") for t in ("aan", "an", "ns", "pair")]  # sorted by test
     assert (frame[["spread", "low", "high"]] == 0).all().all()
@@ -388,6 +390,11 @@ def test_class_spread_interval_is_the_basic_interval_at_one_minus_two_alpha(toy)
         lambda idx: st.spread(st.class_scores(grid[idx], labels)), labels, 200, 3, 0.90)
     assert values["mod_x_spread_an_toy_low"] == pytest.approx(max(0.0, 2 * observed - p_high))
     assert values["mod_x_spread_an_toy_high"] == pytest.approx(2 * observed - p_low)
+    # one of a union of two equivalence tests: each at alpha / 2, so the 95% basic interval
+    _, p_low_95, _ = st.bootstrap_statistic(
+        lambda idx: st.spread(st.class_scores(grid[idx], labels)), labels, 200, 3, 0.95)
+    assert values["mod_x_spread_an_toy_bonf2_high"] == pytest.approx(2 * observed - p_low_95)
+    assert values["mod_x_spread_an_toy_bonf2_high"] >= values["mod_x_spread_an_toy_high"]
     ns_grid = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
     assert values["mod_x_spread_ns_toy"] == pytest.approx(st.spread(st.class_scores(ns_grid, labels)))
     for test in ("an", "aan", "pair", "ns"):
@@ -417,6 +424,10 @@ def test_contrast_intervals_on_constructed_outcomes(toy):
         "mod_x_nsdir_classw_toy", "mod_x_nsdir_classw_low_toy", "mod_x_nsdir_classw_high_toy",
         "mod_x_aandrop_low_toy", "mod_x_aandrop_high_toy",
         "mod_x_aan_mean_toy", "mod_x_aan_mean_low_toy", "mod_x_aan_mean_high_toy",
+        "mod_x_nsdir_bonf4_low_toy", "mod_x_nsdir_bonf4_high_toy",
+        "mod_x_si_minus_nspl_bonf2_low_toy", "mod_x_si_minus_nspl_bonf2_high_toy",
+        "mod_x_si_minus_nspr_bonf2_low_toy", "mod_x_si_minus_nspr_bonf2_high_toy",
+        "mod_x_ns_top_gap_bonf2_low_toy", "mod_x_ns_top_gap_bonf2_high_toy",
     }
     assert values["mod_x_nsdir_low_toy"] == values["mod_x_nsdir_high_toy"] == 1.0
     for other in ("nspl", "nspr"):
@@ -464,6 +475,11 @@ def test_contrast_intervals_observed_values_are_the_class_scores(toy):
     for key in ("si_minus_nspl", "si_minus_nspr", "ns_top_gap", "aan_mean", "nsdir_classw"):
         assert values[f"mod_x_{key}_low_toy"] <= values[f"mod_x_{key}_toy"] <= values[
             f"mod_x_{key}_high_toy"], key
+    # the union's intervals: the same draws at Bonferroni's level, so they contain the others
+    for key, k in (("nsdir", 4), ("si_minus_nspl", 2), ("si_minus_nspr", 2), ("ns_top_gap", 2)):
+        assert values[f"mod_x_{key}_bonf{k}_low_toy"] <= values[f"mod_x_{key}_low_toy"], key
+        assert values[f"mod_x_{key}_bonf{k}_high_toy"] >= values[f"mod_x_{key}_high_toy"], key
+    assert values["mod_x_nsdir_bonf4_low_toy"] < values["mod_x_nsdir_low_toy"]  # strictly wider here
     again = C.contrast_intervals(runs, ["toy", "flat"], lex, n_boot=100, seed=0, level=0.9)
     assert again == values
 
@@ -474,10 +490,12 @@ def test_lowest_class_high(toy):
     lex, labels, run = toy
     all_hold = with_outcomes(run, an=lambda c: True)
     assert C.lowest_class_high({"toy": all_hold}, ["toy"], lex, 50, 0, 0.95) == {
-        "mod_x_an_lowest_high_toy": 1.0}
+        "mod_x_an_lowest_high_toy": 1.0, "mod_x_an_lowest_high_bonf5_toy": 1.0,
+        "mod_x_an_lowest_high_bonf10_toy": 1.0}
     one_fails = with_outcomes(run, an=lambda c: c != "S-NI")
     assert C.lowest_class_high({"toy": one_fails}, ["toy"], lex, 50, 0, 0.95) == {
-        "mod_x_an_lowest_high_toy": 0.0}
+        "mod_x_an_lowest_high_toy": 0.0, "mod_x_an_lowest_high_bonf5_toy": 0.0,
+        "mod_x_an_lowest_high_bonf10_toy": 0.0}
     # one S-NI adjective fails on half the nouns: a resample without it scores 1 (probability
     # (2/3)^3), so at 95% the S-NI upper end is 1, at 20% (the 60th percentile) below 1
     grid = np.ones((len(labels), 4))
@@ -492,6 +510,12 @@ def test_lowest_class_high(toy):
     assert high == boot["high"].min() == 1.0
     low_level = C.lowest_class_high({"toy": partial}, ["toy"], lex, 200, 0, 0.2)
     assert low_level["mod_x_an_lowest_high_toy"] < 1.0  # at a narrow level the bound is below 1
+    # the union's bounds are those of the same draws at 1 - 0.8 / k: wider, so never lower
+    draws = st.class_score_draws(grid, labels, n_boot=200, seed=0, resample_nouns=False)
+    for k in (5, 10):
+        expected = np.quantile(draws, 1 - 0.8 / k / 2, axis=0).min()
+        assert low_level[f"mod_x_an_lowest_high_bonf{k}_toy"] == expected
+        assert low_level[f"mod_x_an_lowest_high_bonf{k}_toy"] >= low_level["mod_x_an_lowest_high_toy"]
 
 
 def test_word_level_classes_detects_class_directions_in_word_vectors():

@@ -399,6 +399,26 @@ def spearman_permutation_p(a, b, n_resamples: int = PERMUTATIONS, seed: int = 0,
 # --------------------------------------------------------------------------- multiple comparisons
 
 
+def _family_size(k: int) -> int:
+    if int(k) != k or k < 1:
+        raise ValueError(f"a family needs a whole number of tests k >= 1, got {k!r}")
+    return int(k)
+
+
+def bonferroni_level(k: int, alpha: float = 0.05) -> float:
+    """The level of each of ``k`` two-sided intervals whose joint coverage is at least
+    ``1 - alpha`` whatever their dependence (Bonferroni): ``1 - alpha / k``. A rule that
+    concludes when *some* of ``k`` intervals crosses a threshold (a union of ``k`` tests) reads
+    intervals at this level; one that needs *every* interval across (an intersection) does not."""
+    return 1 - alpha / _family_size(k)
+
+
+def sidak_level(k: int, alpha: float = 0.05) -> float:
+    """The level of each of ``k`` independent intervals whose joint coverage is exactly
+    ``1 - alpha`` (Šidák 1967): ``(1 - alpha) ** (1 / k)``, a little wider than Bonferroni's level."""
+    return (1 - alpha) ** (1 / _family_size(k))
+
+
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjustment (Holm 1979) of a family of p-values: the k-th smallest is
     multiplied by (m - k + 1), running maxima keep the order, capped at 1. Rejecting where the

@@ -1,11 +1,12 @@
 """Multiple comparisons in the COGS chapters: the levels and adjustments that keep a family of
 tests at a family-wise error rate (``alpha``, 5% by default).
 
-- :func:`bonferroni_level` -- the level of each of ``k`` intervals so that they cover together
-  with at least ``1 - alpha`` (Bonferroni): ``1 - alpha / k``; the chapter ``cogs-auxiliary``
-  decides its family of reduced glossing-minus-baseline contrasts so;
-- :func:`sidak_level` -- the same for ``k`` independent intervals, ``(1 - alpha) ** (1 / k)``
-  (Šidák 1967): the weakest of ``k`` runs (or run-by-split values), each with its own interval,
+- :func:`bonferroni_level` (the project's, :func:`compsem.stats.bonferroni_level`) -- the
+  level of each of ``k`` intervals so that they cover together with at least ``1 - alpha``
+  (Bonferroni): ``1 - alpha / k``; the chapter ``cogs-auxiliary`` decides its family of reduced
+  glossing-minus-baseline contrasts so;
+- :func:`sidak_level` (:func:`compsem.stats.sidak_level`) -- the same for ``k`` independent
+  intervals, ``(1 - alpha) ** (1 / k)`` (Šidák 1967): the weakest of ``k`` runs (or run-by-split values), each with its own interval,
   as the chapter ``cogs-models`` decides claims about every run;
 - :func:`holm` -- Holm's (1979) step-down adjustment of ``k`` p-values, which controls the
   family-wise error rate like Bonferroni's and rejects at least as much (statsmodels'
@@ -17,27 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from compsem import stats
+from compsem.stats import bonferroni_level, sidak_level  # noqa: F401  (the project's, re-exported)
 
 ALPHA = 0.05
 """The family-wise error rate of every family in the COGS chapters."""
-
-
-def _count(k: int) -> int:
-    if int(k) != k or k < 1:
-        raise ValueError(f"a family needs a whole number of tests k >= 1, got {k!r}")
-    return int(k)
-
-
-def bonferroni_level(k: int, alpha: float = ALPHA) -> float:
-    """The level of each of ``k`` two-sided intervals whose joint coverage is at least
-    ``1 - alpha`` whatever their dependence (Bonferroni): ``1 - alpha / k``."""
-    return 1 - alpha / _count(k)
-
-
-def sidak_level(k: int, alpha: float = ALPHA) -> float:
-    """The level of each of ``k`` independent intervals whose joint coverage is exactly
-    ``1 - alpha`` (Šidák): ``(1 - alpha) ** (1 / k)``, a little wider than Bonferroni's level."""
-    return (1 - alpha) ** (1 / _count(k))
 
 
 def holm(p_values) -> np.ndarray:

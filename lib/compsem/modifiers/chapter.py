@@ -10,7 +10,10 @@ difference between adjective classes" form one family *per test* (AN, AAN, pairs
 non-subsectivity), whose members are the models run on it; p-values are Holm-adjusted within
 that family (:func:`compsem.modifiers.statistics.holm`), so each per-test claim keeps a 5%
 family-wise error over the models. The same holds for the one-sided tests of the AAN drop
-and of the non-subsectivity direction.
+and of the non-subsectivity direction. A claim that concludes when *some* of k intervals
+crosses its threshold (a union of k tests) reads them at Bonferroni's level
+(:func:`compsem.stats.bonferroni_level`), glued as ``..._bonf<k>_...``; :data:`UNION_FAMILIES`
+names each union and its k.
 """
 
 from __future__ import annotations
@@ -28,7 +31,26 @@ from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
 from compsem.plotting import interval_dots, paper_marks
 from compsem.report import slug
-from compsem.stats import spearman, wilson_interval
+from compsem.stats import bonferroni_level, spearman, wilson_interval
+
+UNION_FAMILIES = {
+    "an_lowest_high": (5, 10),
+    "pair_below_null": (4,),
+    "spread": (2,),
+    "nsdir": (4,),
+    "si_minus": (2,),
+    "ns_top_gap": (2,),
+}
+"""The unions of tests the claims of data/claims/modifiers.yaml decide on, and their sizes k:
+each interval named here is also glued at Bonferroni's level ``1 - (1 - level) / k``.
+``an_lowest_high``: some of the five classes of one model below the ceiling (5,
+first-token-not-universally-intersective), of two models (10,
+mean-pooling-universally-intersective); ``pair_below_null``: some of the four (S-I, Y) cells
+below the null band (pair-intersectivity-hierarchy); ``spread``: either of two tests equivalent
+(class-differences-single-adjective; each equivalence test at ``(1 - level) / 2``);
+``nsdir``: some of four models pulled towards the NS classes (ns-not-pulled-towards-adjective);
+``si_minus``: S-I below either NS class (static-vectors-si-above-ns); ``ns_top_gap``: an NS
+class on top for either of two models (ns-highest-class-not-ns)."""
 
 NS_CLASSES = ("NS-Pl", "NS-Pr")
 """The non-subsective classes ('NS' categories of 004 §4.2.3)."""
@@ -635,7 +657,9 @@ def aan_drop(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
 
 def null_bands(run, lex: Lexicon, n_perm: int, seed: int, level: float) -> dict:
     """The label-shuffle null of the pair cells (S-I, Y) and of the Eq. 8 classes for one
-    model: observed scores and the central ``level`` band of the shuffled scores."""
+    model: observed scores and the central ``level`` band of the shuffled scores; for the pair
+    cells also the lower end of the band at Bonferroni's level for the
+    :data:`UNION_FAMILIES` ``pair_below_null`` (``pair_low_bonf<k>``)."""
     labels = lex.adjectives["cls"].to_numpy()
     weighted = run.pairs.weighted_holds("per_noun")
     W = 1.0 - np.eye(len(labels))
@@ -645,9 +669,12 @@ def null_bands(run, lex: Lexicon, n_perm: int, seed: int, level: float) -> dict:
     grid = st.adjective_grid(run.an_phrases, run.ns["holds"], lex)
     ns_null = st.label_shuffle_null(lambda lab: st.class_scores(grid, lab), labels, n_perm, seed)
     alpha = (1 - level) / 2
+    (k,) = UNION_FAMILIES["pair_below_null"]
     return {
         "pair": st.cell_scores(weighted, W, labels)[0],
         "pair_low": np.quantile(pair_null[:, 0, :], alpha, axis=0),
+        f"pair_low_bonf{k}": np.quantile(pair_null[:, 0, :], (1 - bonferroni_level(k, 1 - level)) / 2,
+                                         axis=0),
         "pair_high": np.quantile(pair_null[:, 0, :], 1 - alpha, axis=0),
         "ns": st.class_scores(grid, labels),
         "ns_low": np.quantile(ns_null, alpha, axis=0),
@@ -657,10 +684,15 @@ def null_bands(run, lex: Lexicon, n_perm: int, seed: int, level: float) -> dict:
 
 def null_values(bands: dict) -> dict[str, float]:
     """How many of the four off-diagonal (S-I, Y) cells leave the band (in all, above it: S-I
-    keeps its phrases closer than chance, below it: the other way), and its half-widths."""
+    keeps its phrases closer than chance, below it: the other way), and its half-widths; and
+    how many lie below the band at Bonferroni's level over the four
+    (``mod_x_pair_si_cells_below_null_bonf4``: some cell reversed beyond chance, a union)."""
     above, below = bands["pair"] > bands["pair_high"], bands["pair"] < bands["pair_low"]
+    (k,) = UNION_FAMILIES["pair_below_null"]
+    below_family = bands["pair"] < bands[f"pair_low_bonf{k}"]
     half = (bands["pair_high"] - bands["pair_low"])[1:] / 2
     return {
+        f"mod_x_pair_si_cells_below_null_bonf{k}": int(below_family[1:].sum()),
         "mod_x_pair_si_cells_outside_null": int((above | below)[1:].sum()),
         "mod_x_pair_si_cells_above_null": int(above[1:].sum()),
         "mod_x_pair_si_cells_below_null": int(below[1:].sum()),
@@ -943,7 +975,9 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
     lower end lies above the observed spread's noise floor, and above a small margin, even for
     a model whose classes do not differ (class labels shuffled). The claim holds on a test when the upper
     end lies within the margin (:func:`no_difference_margin`) and fails when the lower end lies
-    beyond it. Keys ``mod_x_spread_<test>_<spec>`` and ``_low`` / ``_high``.
+    beyond it. Keys ``mod_x_spread_<test>_<spec>`` and ``_low`` / ``_high``; the upper end
+    when the equivalence test is one of a union of k (:data:`UNION_FAMILIES` ``spread``: each
+    test at ``alpha / k``, the interval at ``1 - 2 alpha / k``), ``_bonf<k>_high``.
 
     With ``n_perm`` > 0, also the spread that a model whose classes do not differ shows: its
     ``alpha`` quantile over ``n_perm`` shuffles of the class labels of the adjectives (the
@@ -960,13 +994,15 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
             cells = np.asarray(scores_of(np.arange(len(labels))), dtype=float)
             at_ceiling = bool(np.all(cells[np.isfinite(cells)] == 1.0))
             values[key] = values.get(key, 0) + int(at_ceiling)
-            observed, low, high = st.bootstrap_statistic(
-                lambda idx, f=scores_of: st.spread(f(idx)), labels, n_boot, seed, 1 - 2 * alpha,
-                method="basic",
-            )
+            observed, draws = st.statistic_draws(
+                lambda idx, f=scores_of: st.spread(f(idx)), labels, n_boot, seed)
+            low, high = st.draws_interval(observed, draws, 1 - 2 * alpha, method="basic")
             low = max(low, 0.0)
             key = f"mod_x_spread_{test}_{slug(spec)}"
             values.update({key: observed, f"{key}_low": low, f"{key}_high": high})
+            for k in UNION_FAMILIES["spread"]:
+                values[f"{key}_bonf{k}_high"] = st.draws_interval(
+                    observed, draws, 1 - 2 * alpha / k, method="basic")[1]
             row = {"test": test, "model": T.display_name(spec), "spread": observed,
                    "low": low, "high": high}
             if n_perm > 0:
@@ -996,16 +1032,24 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
     ``mod_x_ns_top_other_range_``, the number of adjectives of the highest subsective or
     ambiguous class and the range of their scores: 0 when they all score the same, so that the
     interval reflects the sampling of the non-subsective class alone),
-    and the mean of all AAN phrases (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``."""
+    and the mean of all AAN phrases (``mod_x_aan_mean[_low,_high]_``), each ``<spec>``. The
+    intervals that claims read as a union of k (:data:`UNION_FAMILIES`: nsdir, si_minus,
+    ns_top_gap) also at Bonferroni's level, ``mod_x_<name>_bonf<k>_{low,high}_<spec>``, from the
+    same resamples."""
     labels = lex.adjectives["cls"].to_numpy()
     values = {}
 
-    def interval(name, statistic, spec, observed_too=True):
-        observed, low, high = st.bootstrap_statistic(statistic, labels, n_boot, seed, level)
+    def interval(name, statistic, spec, observed_too=True, family=None):
+        observed, draws = st.statistic_draws(statistic, labels, n_boot, seed)
+        low, high = st.draws_interval(observed, draws, level)
         if observed_too:  # nsdir and aandrop: glued as _diff_ by ns_direction / aan_drop
             values[f"mod_x_{name}_{slug(spec)}"] = observed
         values[f"mod_x_{name}_low_{slug(spec)}"] = low
         values[f"mod_x_{name}_high_{slug(spec)}"] = high
+        for k in UNION_FAMILIES.get(family or name, ()):
+            low, high = st.draws_interval(observed, draws, bonferroni_level(k, 1 - level))
+            values[f"mod_x_{name}_bonf{k}_low_{slug(spec)}"] = low
+            values[f"mod_x_{name}_bonf{k}_high_{slug(spec)}"] = high
 
     for spec in specs:
         r = runs[spec]
@@ -1022,7 +1066,8 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
                  - (mean_of(idx, ["S-I"]) + mean_of(idx, ["S-NI"])) / 2, spec)
         for other in NS_CLASSES:
             interval(f"si_minus_{T.cell_slug((other,))}",
-                     lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec)
+                     lambda idx, o=other: mean_of(idx, ["S-I"]) - mean_of(idx, [o]), spec,
+                     family="si_minus")
         observed = {c: mean_of(np.arange(len(labels)), [c]) for c in CLASSES}
         top_ns = max(NS_CLASSES, key=observed.get)
         top_other = max((c for c in CLASSES if c not in NS_CLASSES), key=observed.get)
@@ -1049,14 +1094,20 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
 def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
     """For the AN test (Eq. 4, code variant): the smallest upper end, over classes, of the
     class scores' bootstrap intervals over adjectives (``mod_x_an_lowest_high_<spec>``): below
-    the printed ceiling when some class is below 1 beyond the choice of its adjectives."""
+    the printed ceiling when some class is below 1 beyond the choice of its adjectives. Also at
+    Bonferroni's level for a union over the five classes of one model or of two
+    (:data:`UNION_FAMILIES` ``an_lowest_high``), ``mod_x_an_lowest_high_bonf<k>_<spec>``."""
     labels = lex.adjectives["cls"].to_numpy()
     values = {}
     for spec in specs:
         grid = st.adjective_grid(runs[spec].an_phrases, runs[spec].an["code"]["holds"], lex)
-        boot = st.bootstrap_classes(grid, labels, n_boot=n_boot, seed=seed, level=level,
-                                    resample_nouns=False)
-        values[f"mod_x_an_lowest_high_{slug(spec)}"] = float(boot["high"].min())
+        draws = st.class_score_draws(grid, labels, n_boot=n_boot, seed=seed, resample_nouns=False)
+        values[f"mod_x_an_lowest_high_{slug(spec)}"] = float(
+            np.quantile(draws, 1 - (1 - level) / 2, axis=0).min())
+        for k in UNION_FAMILIES["an_lowest_high"]:
+            each = bonferroni_level(k, 1 - level)
+            values[f"mod_x_an_lowest_high_bonf{k}_{slug(spec)}"] = float(
+                np.quantile(draws, 1 - (1 - each) / 2, axis=0).min())
     return values
 
 
@@ -1130,7 +1181,7 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, alpha: float,
     for spec in specs:
         grid = runs[spec].synonym.grid()
         tost = st.t_classes(grid, labels, level=1 - 2 * alpha)
-        wide = st.t_classes(grid, labels, level=1 - alpha / m)
+        wide = st.t_classes(grid, labels, level=bonferroni_level(m, alpha))
         far = np.maximum((tost["low"] - 0.5).abs(), (tost["high"] - 0.5).abs())
         excludes = (wide["low"] > 0.5) | (wide["high"] < 0.5)
         near = np.where(excludes, np.minimum((wide["low"] - 0.5).abs(),
@@ -1144,5 +1195,5 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, alpha: float,
     values["mod_x_syn_neq_models"] = sum(values[f"mod_x_syn_neq_near_{slug(s)}"] > margin
                                          for s in specs)
     values["mod_x_syn_neq_classes"] = n_excluding
-    values["mod_x_syn_bonferroni_level"] = 1 - alpha / m if m else float("nan")
+    values["mod_x_syn_bonferroni_level"] = bonferroni_level(m, alpha) if m else float("nan")
     return values

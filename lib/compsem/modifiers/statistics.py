@@ -133,7 +133,31 @@ def bootstrap_classes(
     classes: Sequence[str] = CLASSES,
 ) -> pd.DataFrame:
     """Percentile bootstrap interval of each class score of an adjective grid ``(n_adj,
-    n_noun)``: adjectives resampled within class and (``resample_nouns``) nouns resampled."""
+    n_noun)``: adjectives resampled within class and (``resample_nouns``) nouns resampled
+    (the draws of :func:`class_score_draws`)."""
+    draws = class_score_draws(grid, labels, n_boot, seed, resample_nouns, classes)
+    alpha = (1 - level) / 2
+    return pd.DataFrame(
+        {
+            "score": class_scores(grid, np.asarray(labels), classes),
+            "low": np.quantile(draws, alpha, axis=0),
+            "high": np.quantile(draws, 1 - alpha, axis=0),
+        },
+        index=list(classes),
+    )
+
+
+def class_score_draws(
+    grid: np.ndarray,
+    labels: np.ndarray,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+    resample_nouns: bool = True,
+    classes: Sequence[str] = CLASSES,
+) -> np.ndarray:
+    """``(n_boot, len(classes))`` class scores of an adjective grid, adjectives resampled within
+    class (:func:`_class_resample`) and (``resample_nouns``) nouns resampled: the draws whose
+    quantiles are the intervals of :func:`bootstrap_classes`, at any level."""
     rng = np.random.default_rng(seed)
     labels = np.asarray(labels)
     draws = np.empty((n_boot, len(classes)))
@@ -141,15 +165,7 @@ def bootstrap_classes(
         idx = _class_resample(labels, rng)
         cols = rng.integers(0, grid.shape[1], grid.shape[1]) if resample_nouns else slice(None)
         draws[b] = class_scores(grid[idx][:, cols], labels, classes)
-    alpha = (1 - level) / 2
-    return pd.DataFrame(
-        {
-            "score": class_scores(grid, labels, classes),
-            "low": np.quantile(draws, alpha, axis=0),
-            "high": np.quantile(draws, 1 - alpha, axis=0),
-        },
-        index=list(classes),
-    )
+    return draws
 
 
 def bootstrap_cells(
@@ -343,12 +359,36 @@ def bootstrap_statistic(
     method: str = "percentile",
 ) -> tuple[float, float, float]:
     """``(observed, low, high)``: ``statistic(idx)`` on the adjectives in lexicon order
-    (``idx = arange``) and its interval at ``level`` over ``n_boot`` resamples of the
-    adjectives *within* their class (:func:`_class_resample`: class sizes and positions kept, so
-    ``labels[idx] == labels``). ``statistic`` takes the resampled adjective indices and reads
-    them into its own data (an adjective grid ``grid[idx]``, a pair matrix ``S[np.ix_(idx,
-    idx)]`` with the weight of a pair of two copies of one adjective set to 0, see
-    :func:`pair_resampled`); resamples whose statistic is NaN are left out.
+    (``idx = arange``) and its interval at ``level`` (:func:`draws_interval`) over the
+    ``n_boot`` resamples of :func:`statistic_draws`."""
+    observed, draws = statistic_draws(statistic, labels, n_boot, seed)
+    return (observed, *draws_interval(observed, draws, level, method))
+
+
+def statistic_draws(
+    statistic: Callable[[np.ndarray], float],
+    labels: np.ndarray,
+    n_boot: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, np.ndarray]:
+    """``(observed, draws)``: ``statistic(idx)`` on the adjectives in lexicon order (``idx =
+    arange``) and on ``n_boot`` resamples of the adjectives *within* their class
+    (:func:`_class_resample`: class sizes and positions kept, so ``labels[idx] == labels``).
+    ``statistic`` takes the resampled adjective indices and reads them into its own data (an
+    adjective grid ``grid[idx]``, a pair matrix ``S[np.ix_(idx, idx)]`` with the weight of a pair
+    of two copies of one adjective set to 0, see :func:`pair_resampled`); resamples whose
+    statistic is NaN are left out."""
+    rng = np.random.default_rng(seed)
+    labels = np.asarray(labels)
+    observed = float(statistic(np.arange(len(labels))))
+    draws = np.array([statistic(_class_resample(labels, rng)) for _ in range(n_boot)], float)
+    return observed, draws[np.isfinite(draws)]
+
+
+def draws_interval(observed: float, draws: np.ndarray, level: float = 0.95,
+                   method: str = "percentile") -> tuple[float, float]:
+    """The ``level`` interval of bootstrap ``draws`` of a statistic whose value is ``observed``
+    (NaNs when there are no draws).
 
     ``method``: ``"percentile"`` (the quantiles of the resampled statistic) or ``"basic"`` (the
     reverse percentile interval ``2 observed - quantiles``, Davison & Hinkley 1997, §5.2), which
@@ -357,18 +397,13 @@ def bootstrap_statistic(
     adjectives noisier and the extremes more extreme."""
     if method not in ("percentile", "basic"):
         raise ValueError(f"method must be 'percentile' or 'basic', not {method!r}")
-    rng = np.random.default_rng(seed)
-    labels = np.asarray(labels)
-    observed = float(statistic(np.arange(len(labels))))
-    draws = np.array([statistic(_class_resample(labels, rng)) for _ in range(n_boot)], float)
-    draws = draws[np.isfinite(draws)]
-    alpha = (1 - level) / 2
     if draws.size == 0:
-        return observed, float("nan"), float("nan")
+        return float("nan"), float("nan")
+    alpha = (1 - level) / 2
     low, high = np.quantile(draws, [alpha, 1 - alpha])
     if method == "basic":
         low, high = 2 * observed - high, 2 * observed - low
-    return observed, float(low), float(high)
+    return float(low), float(high)
 
 
 def pair_resampled(S: np.ndarray, W: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -405,7 +405,7 @@ def heldout_family_intervals(human, heldout_mask, n_resamples: int = HELDOUT_RES
 
     if not features:
         raise ValueError("features is empty: the family needs at least one feature set")
-    level = 1 - alpha / len(features)
+    level = stats.bonferroni_level(len(features), alpha)
     values: dict[str, float] = {"pub_random_family_size": len(features), "pub_random_family_level": level}
     for name in features:
         prediction = rg.published_predictions(name, regressor, "random", 8)
