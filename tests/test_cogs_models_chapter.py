@@ -354,6 +354,11 @@ def test_exposure_gain_interval_is_the_t_interval_of_the_paired_differences():
     low, high = scipy.stats.t.interval(0.95, 2, loc=gains.mean(), scale=scipy.stats.sem(gains))
     assert values["cogs_tf_exposure_gain_primitive_ci_low"] == pytest.approx(low)
     assert values["cogs_tf_exposure_gain_primitive_ci_high"] == pytest.approx(high)
+    # the fails side of more-exposures-help-transformer is a union of two: 1 - .05/2
+    low_b, high_b = scipy.stats.t.interval(0.975, 2, loc=gains.mean(), scale=scipy.stats.sem(gains))
+    assert values["cogs_tf_exposure_gain_primitive_bonf2_ci_low"] == pytest.approx(low_b)
+    assert values["cogs_tf_exposure_gain_primitive_bonf2_ci_high"] == pytest.approx(high_b)
+    assert low_b < low and high_b > high
 
 
 def test_cut_short_counts_errors_that_are_a_prefix_of_the_gold_form():

@@ -511,7 +511,10 @@ def exposure_gain(
     :data:`EXPOSURE_GAIN_QUANTITIES`, paired by seed (the seeds both settings trained by the
     stopping rule), with the mean and the 95% and 90% t-intervals of the difference (keys
     ``cogs_tf_exposure_gain_<quantity>[_ci_low|_ci_high|_ci90_low|_ci90_high]`` and
-    ``cogs_tf_exposure_gain_n_seeds``). Empty table and no values with fewer than two seeds."""
+    ``cogs_tf_exposure_gain_n_seeds``), and the t-interval at Bonferroni's level for a union of
+    two tests, 1 - .05/2 (``..._bonf2_ci_low|_high``: more-exposures-help-transformer fails if
+    gen falls or the structural mean moves, each direction read at .05/2). Empty table and no
+    values with fewer than two seeds."""
     runs = per_run[per_run.model == "transformer"].copy()
     cases = collected[(collected.model == "transformer") & collected.quantity.isin(PRIMITIVE_CASES)]
     primitive = cases.groupby(["exposures", "seed"])["accuracy"].mean().rename("primitive")
@@ -526,9 +529,11 @@ def exposure_gain(
         gain = more.loc[seeds, quantity] - one.loc[seeds, quantity]
         mean, low, high = seed_interval(gain)
         _, low90, high90 = seed_interval(gain, level=0.90)
+        _, low_b, high_b = seed_interval(gain, level=multiplicity.bonferroni_level(2))
         key = f"cogs_tf_exposure_gain_{quantity}"
         values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high,
-                   f"{key}_ci90_low": low90, f"{key}_ci90_high": high90}  # fmt: skip
+                   f"{key}_ci90_low": low90, f"{key}_ci90_high": high90,
+                   f"{key}_bonf2_ci_low": low_b, f"{key}_bonf2_ci_high": high_b}  # fmt: skip
         rows[quantity] = {
             "1 exposure (mean)": float(one.loc[seeds, quantity].mean()),
             f"{many} exposures (mean)": float(more.loc[seeds, quantity].mean()),
