@@ -407,15 +407,14 @@ plt.show()
 # ### The synonym control of the pair test
 #
 # Each adjective against its own 004 synonym (Eq. 5 with $a_2 = \mathrm{syn}(a_1)$), per class,
-# with {glue:text}`ci_pct:.0f`% bootstrap intervals over the adjectives of the class. Under "the
-# pair test measures the class" every class scores 0.5:
+# with {glue:text}`ci_pct:.0f`% Student-t intervals over the adjectives of the class (the
+# interval of the t-test below). Under "the pair test measures the class" every class scores 0.5:
 
-# %% mystnb={"figure": {"caption": "Synonym control: the share of noun pairs on which an adjective's two phrases are closer than its synonym's (Eq. 5 with a2 = syn(a1)), per class, with bootstrap intervals over adjectives. Compare with the dotted line at 0.5, where a test of the adjective class would put every class.", "name": "fig-modifiers-consistency-synonyms"}}
-synonym_table, values = C.synonym_control(runs, main_specs, lex, n_boot, seed, ci_level)
+# %% mystnb={"figure": {"caption": "Synonym control: the share of noun pairs on which an adjective's two phrases are closer than its synonym's (Eq. 5 with a2 = syn(a1)), per class, with Student-t intervals over adjectives. Compare with the dotted line at 0.5, where a test of the adjective class would put every class.", "name": "fig-modifiers-consistency-synonyms"}}
+synonym_table, values = C.synonym_control(runs, main_specs, lex, ci_level)
 results.update(values)
 results.update(C.synonym_equivalence(runs, main_specs, lex, 1 - ci_level, targets))
-fig = C.plot_intervals(synonym_table, ylabel="synonym control (Eq. 5, a2 = syn(a1))",
-                       bootstrap_label="bootstrap (adjectives)")
+fig = C.plot_intervals(synonym_table, ylabel="synonym control (Eq. 5, a2 = syn(a1))")
 plt.show()
 
 # %% [markdown]
@@ -423,7 +422,7 @@ plt.show()
 # fails to reject: every class's {glue:text}`mod_x_tost_pct:.0f`% interval (two one-sided tests at
 # {glue:text}`mod_x_tost_alpha_pct:.0f`%) must lie within a
 # margin of 0.5. The decision uses Student-t intervals over the class's adjectives, the interval
-# of the t-tests below, not the bootstrap of the figure: a class of
+# of the t-tests below and of the figure, not a bootstrap: a class of
 # {glue:text}`mod_n_class_a:.0f` adjectives has a percentile bootstrap interval no wider than the
 # range of its adjectives' scores. The margin, {glue:text}`mod_x_syn_margin:.4f`, is the smallest departure from
 # 0.5 that 001 reads as an ordering of two classes (it ranks NS-Pr above NS-Pl for sBERT on the

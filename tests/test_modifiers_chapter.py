@@ -333,9 +333,12 @@ def test_synonym_control_p_values_of_constant_classes(toy):
     grid = np.repeat(per_adj[:, None], 6, axis=1)
     control = SimpleNamespace(grid=lambda: grid, per_adjective=lambda: pd.Series(per_adj))
     constant = dataclasses.replace(run, synonym=control)
-    frame, values = C.synonym_control({"c": constant}, ["c"], lex, n_boot=20, seed=0, level=0.95)
+    frame, values = C.synonym_control({"c": constant}, ["c"], lex, level=0.95)
     p = frame.set_index("class")["p (score = 0.5)"]
     assert p["S-I"] == 0.0 and (p.drop("S-I") == 1.0).all()
+    # the figure's interval is the test's: a constant class is its point
+    by_class = frame.set_index("class")
+    assert (by_class["t low"] == by_class["score"]).all() and (by_class["t high"] == by_class["score"]).all()
     assert values["mod_x_syn_classes_off_half_c"] == 1  # S-I departs, after Holm too
 
 
@@ -682,7 +685,7 @@ def test_one_sided_tests_without_a_model_run_on_the_test(toy):
     assert values["mod_x_aandrop_rejected"] == int(values["mod_x_aandrop_padj_toy"] < C.ALPHA)
 
 
-def test_plot_intervals_bootstrap_label():
+def test_plot_intervals_draws_the_intervals_the_table_has():
     import matplotlib.pyplot as plt
     import pandas as pd
 
@@ -690,12 +693,11 @@ def test_plot_intervals_bootstrap_label():
     from compsem.modifiers.lexicon import CLASSES
 
     plt.close("all")
-    frame = pd.DataFrame([{"model": "A", "class": c, "score": 0.6, "bootstrap low": 0.4,
-                           "bootstrap high": 0.8} for c in CLASSES])  # fmt: skip
-    fig = C.plot_intervals(frame, bootstrap_label="bootstrap (adjectives)")
+    frame = pd.DataFrame([{"model": "A", "class": c, "score": 0.6, "t low": 0.4,
+                           "t high": 0.8} for c in CLASSES])  # fmt: skip
+    fig = C.plot_intervals(frame)
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert labels == ["bootstrap (adjectives)"]
-    assert C.INTERVALS["bootstrap"][0] == "bootstrap (adjectives, nouns)"  # the default kept
+    assert labels == [C.INTERVALS["t"][0]]
     plt.close("all")
 
 
@@ -846,7 +848,11 @@ def test_synonym_control_counts_over_all_classes(toy):
 
     lex, labels, run = toy
     frame, values = C.synonym_control({"a": run, "b": toy_run(lex, seed=2)}, ["a", "b"], lex,
-                                      n_boot=20, seed=0, level=0.95)
+                                      level=0.95)
+    # the figure draws the Student-t interval the equivalence test decides on
+    a = frame[frame.model == frame.model.iloc[0]].set_index("class")
+    t = st.t_classes(run.synonym.grid(), labels, level=0.95)
+    assert np.allclose(a["t low"], t["low"]) and np.allclose(a["t high"], t["high"])
     assert values["mod_x_syn_classes_tested"] == int(frame["p_holm"].notna().sum()) == 10
     assert values["mod_x_syn_classes_off_half"] == (
         values["mod_x_syn_classes_off_half_a"] + values["mod_x_syn_classes_off_half_b"])

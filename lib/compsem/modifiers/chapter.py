@@ -503,24 +503,23 @@ def ns_intervals(
 INTERVALS = {
     "Wilson": ("Wilson (phrases independent)", "o"),
     "bootstrap": ("bootstrap (adjectives, nouns)", "s"),
+    "t": ("Student-t (adjectives)", "D"),
 }
-"""The two intervals of :func:`ns_intervals`: legend label and marker."""
+"""The intervals :func:`plot_intervals` draws where a table has them (columns ``<name> low``
+and ``<name> high``): legend label and marker. :func:`ns_intervals` gives the first two, the
+synonym control (:func:`synonym_control`) the third."""
 
 
 def plot_intervals(frame: pd.DataFrame, ylabel: str = "Eq. 8 consistency", reference=None,
-                   bootstrap_label: str | None = None, paper: dict[str, pd.Series] | None = None,
-                   paper_label: str = "paper"):
-    """Scores with both intervals of :func:`ns_intervals` (circles: Wilson, squares: bootstrap),
-    one panel per model; a dotted horizontal line at ``reference`` (default 0.5).
-    ``bootstrap_label``: the legend of the bootstrap interval when it resamples other units
-    than :data:`INTERVALS` says (the synonym control resamples adjectives only). ``paper``
+                   paper: dict[str, pd.Series] | None = None, paper_label: str = "paper"):
+    """Scores with the intervals of :data:`INTERVALS` the table has (circles: Wilson, squares:
+    bootstrap, diamonds: Student-t), one panel per model; a dotted horizontal line at
+    ``reference`` (default 0.5). ``paper``
     (model label -> the paper's value per class, e.g. :func:`paper_panels`): a
     :data:`compsem.plotting.PAPER` cross at each class of that model's panel, between its two
     dots, legend ``paper_label``."""
     paper = paper or {}
-    intervals = dict(INTERVALS)
-    if bootstrap_label is not None:
-        intervals["bootstrap"] = (bootstrap_label, INTERVALS["bootstrap"][1])
+    intervals = INTERVALS
     long = pd.concat(
         [
             frame[["model", "class", "score"]].assign(
@@ -819,11 +818,13 @@ def template_table(runs: dict, templated: dict) -> tuple[pd.DataFrame, dict[str,
     return pd.DataFrame(rows).T.round(3), values
 
 
-def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
-    """The 004 synonym control (:mod:`compsem.modifiers.synonyms`) per class, with a bootstrap
-    interval over the class's adjectives (for the figure), and a test of "the class scores 0.5":
-    a one-sample t-test of the per-adjective scores against 0.5 (scipy.stats.ttest_1samp; the
-    adjective is the unit), Holm-adjusted over every class of every model (one family).
+def synonym_control(runs: dict, specs, lex: Lexicon, level: float):
+    """The 004 synonym control (:mod:`compsem.modifiers.synonyms`) per class, with its Student-t
+    interval over the class's adjectives at ``level`` (:func:`statistics.t_classes`, for the
+    figure: the interval of the test, and the one :func:`synonym_equivalence` decides on), and
+    a test of "the class scores 0.5": a one-sample t-test of the per-adjective scores against
+    0.5 (scipy.stats.ttest_1samp; the adjective is the unit), Holm-adjusted over every class of
+    every model (one family).
     Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at :data:`ALPHA` after
     Holm; over all models ``mod_x_syn_classes_off_half``, of ``mod_x_syn_classes_tested``
     classes tested), ``mod_x_syn_max_class_dev_<spec>`` (largest |class score - 0.5|),
@@ -835,9 +836,7 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
         control = runs[spec].synonym
         if control is None:
             continue
-        boot = st.bootstrap_classes(
-            control.grid(), labels, n_boot=n_boot, seed=seed, level=level, resample_nouns=False
-        )
+        boot = st.t_classes(control.grid(), labels, level=level)
         per_adj = control.per_adjective().to_numpy()
         for c in CLASSES:
             p = p_score_is_half(per_adj[labels == c])
@@ -847,8 +846,8 @@ def synonym_control(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, lev
                     "spec": spec,
                     "class": c,
                     "score": boot.loc[c, "score"],
-                    "bootstrap low": boot.loc[c, "low"],
-                    "bootstrap high": boot.loc[c, "high"],
+                    "t low": boot.loc[c, "low"],
+                    "t high": boot.loc[c, "high"],
                     "p (score = 0.5)": p,
                 }
             )
