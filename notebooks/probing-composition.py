@@ -250,7 +250,11 @@ card.to_frame() if card is not None else None
 # varies the MLP only (the test items stay), and a cell is the mean over `mlp_seeds_2018` with
 # a percentile bootstrap that resamples the test items and the seeds together; for one fit
 # the interval is the percentile bootstrap over test items (the 2018 authors' procedure, with
-# `n_boot` resamples where their `bootstrap_accuracy.py` drew ten thousand).
+# `n_boot` resamples where their `bootstrap_accuracy.py` drew ten thousand). A claim that
+# concludes when *some* of $k$ tests does (a union: some stand-in below the paper's level, some
+# cell off chance) reads each of its $k$ intervals at Bonferroni's level $1 - \alpha/k$, from
+# the same seeds or resamples, glued with the suffix `_bonf<k>`
+# (`compsem.probing.chapter.UNION_FAMILIES`); one that needs every test to pass does not.
 #
 # **Audit** (`compsem.probing.audit`). A control with test accuracy $a$ on $n$ items *passes*
 # if $a \le c + z_{1-\alpha}\sqrt{c(1-c)/n}$, $c$ the majority rate, $\alpha$ one-sided
@@ -344,6 +348,8 @@ if control_tasks:
 report.glue("probe_tost_pct", 90)
 values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_2016)], "probe_t3")
 values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe")
+# the intervals a union of tests reads, at Bonferroni's level (C.UNION_FAMILIES)
+values |= C.union_values(runs_2016, "probe_t3", n_boot=n_boot) | C.union_values(runs_2016, "probe", n_boot=n_boot)
 report.glue_all(values)
 # our SDAE on school-as-agent over its trainings (each the mean over the re-splits): a training is one draw
 runs_t3_trainings = experiment.run_grid({"school-as-agent": frames_2016["school-as-agent"]}, order_aware_trainings,
@@ -499,6 +505,7 @@ report.glue_all(C.cell_values(summary_2018, "probe_t2", with_control=True))
 equivalence_2018 = C.equivalence_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot,
                                         shared_items=True)
 report.glue_all(equivalence_2018)
+report.glue_all(C.union_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot, shared_items=True))
 # how many random-probe controls are shown at chance (50 +- the claims' pattern tolerance)
 report.glue_all(C.margin_counts(equivalence_2018, "random_probe", "probe_t2_random_probe", 50,
                                 pattern["probe_pattern_tol"]))
@@ -820,7 +827,7 @@ runs_splits = experiment.run_grid(splits, split_encoders, "mlp", ("none",), [gen
 summary_splits = experiment.summarise(runs_splits)
 report.glue("probe_split_n_train", int(split_n_train))
 report.glue("probe_split_n_test", int(split_n_test))
-report.glue("probe_split_halfwidth_at_chance", 100 * 1.96 * (0.25 / split_n_test) ** 0.5)
+report.glue("probe_split_halfwidth_at_chance", C.chance_halfwidth(split_n_test))
 report.glue_all(C.cell_values(summary_splits, "probe_split"))
 C.plot_splits(summary_splits, split_encoders)
 plt.show()

@@ -90,6 +90,7 @@ from compsem.sts import (
     weights,
 )
 from compsem.sts import chapter as C
+from compsem.sts.families import UNION_FAMILIES
 
 report.set_theme()
 results = {}  # glued at the end; the numbers with a target key are compared with the paper
@@ -154,8 +155,8 @@ results |= C.sts3k_values(verbnet_table, ["verbnet_cn_rolewise", "verbnet_cn_nor
 verbnet_table.loc["paper, Table 9 VerbNet-CN"] = C.paper_portions(targets, "table9_verbnet_cn")
 # the average over the roles present, without the authors' addend, minus Eq. 2 (an extension)
 report.glue_all(C.portion_gaps(hybrid.combine(rolewise, denominator="present"), fixed, human, pairs,
-                               "verbnet_present_minus_fixed",
-                               n_resamples=n_resamples, seed=stats_seed))
+                               "verbnet_present_minus_fixed", n_resamples=n_resamples, seed=stats_seed,
+                               family=UNION_FAMILIES["present_roles"]))  # below 0 on some portion: k = 3
 verbnet_table.round(3)
 
 # %% [markdown]
@@ -225,6 +226,9 @@ report.glue("amr_wwlk_sts3k_adv", similarity.spearman(amr_wwlk, human, mask_adv)
 report.glue("amr_smatch_sts3k_adv", similarity.spearman(published_smatch, human, mask_adv))  # Table 9's file
 report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": amr_wwlk, "amr_smatch": published_smatch},
                                          human, mask_adv, n_resamples=n_resamples, seed=stats_seed))
+report.glue_all(C.adv_spearman_intervals(  # "either syntax-based model above .2" is a union of two tests
+    {"amr_wwlk": amr_wwlk, "amr_smatch": published_smatch}, human, mask_adv, n_resamples=n_resamples,
+    seed=stats_seed, family=UNION_FAMILIES["syntax_based"]))
 
 # %% [markdown]
 # ### Recomputed from the parses with substitute word vectors
@@ -238,7 +242,7 @@ report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1, "amr_wwlk": am
 substitute_series, substitute_table, substitute_values = C.substitute_hybrids(
     word_vectors, parses, sts3k.load_gpt4_parses(), amr_parses, stopwords, denominator, pairs)
 results |= substitute_values
-neural = ["InferSent", "USE", "ERNIE-0", "ERNIE-12", "SentBERT", "DefSent", "OpenAI", "AMRBART", "S3BERT"]
+neural = list(C.NEURAL_ROWS)  # Table 9's neural models, AMRBART and S3BERT included
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
 for row, key in (("VerbNet-CN, corrected parses", "table9_verbnet_cn"), ("VerbNet-CN, GPT-4 parses", "verbnet_gpt4_glove50"),
                  ("AMR-CN", "table9_amr_cn")):  # the paper's Numberbatch values (Tables 9 and 11)
@@ -257,9 +261,12 @@ substitute_table.round(3)
 
 # %%
 neural_series = {name: sts3k.load_published_similarities(table9.PUBLISHED_ROWS[name]) for name in neural}
+substitute_family = UNION_FAMILIES["substitute_hybrids"]  # some of the four substitute hybrids below: k = 4
 substitute_paired = hybrid.paired_comparisons(substitute_series, neural_series, human, mask_adv,
-                                              n_resamples=n_resamples, seed=stats_seed)
-report.glue_all(C.paired_values(substitute_paired, "paired_sub", ("difference", "ci_low", "ci_high")))
+                                              n_resamples=n_resamples, seed=stats_seed, family=substitute_family)
+report.glue_all(C.paired_values(substitute_paired, "paired_sub", ("difference", "ci_low", "ci_high",
+                                                                  f"bonf{substitute_family}_ci_low",
+                                                                  f"bonf{substitute_family}_ci_high")))
 parser_table, parser_values = C.parser_gaps(substitute_series, word_vectors, human, mask_adv,
                                             n_resamples=n_resamples, seed=stats_seed)
 report.glue_all(parser_values)
@@ -278,11 +285,13 @@ parser_table.round(3)
 
 # %%
 hybrid_series = {"VerbNet-CN": published_fixed, "AMR-CN": sts3k.load_published_similarities("AMR")}
+paired_family = UNION_FAMILIES["hybrids_above_best"]  # either hybrid below the best neural model: k = 2
 paired = hybrid.paired_comparisons(hybrid_series, neural_series, human, mask_adv,
-                                   n_resamples=n_resamples, seed=stats_seed)
+                                   n_resamples=n_resamples, seed=stats_seed, family=paired_family)
 report.glue("n_resamples_used", n_resamples)
 results |= C.paired_values(paired, "paired", ("difference",))
-report.glue_all(C.paired_values(paired, "paired", ("ci_low", "ci_high", "p", "williams_t", "williams_p")))
+report.glue_all(C.paired_values(paired, "paired", ("ci_low", "ci_high", "p", "williams_t", "williams_p",
+                                                   f"bonf{paired_family}_ci_low", f"bonf{paired_family}_ci_high")))
 report.glue("paired_best_neural_adv_rho", paired["rho_rival"].iloc[0])
 paired.assign(paper_difference=[targets.get(f"paired_{report.slug(n)}_adv_difference", {}).get("paper", np.nan)
                                 for n in paired.index]).round(4)
@@ -408,12 +417,19 @@ relative.round(3)
 # [{glue:text}`fig8_mad_gap_verbnet_cn_minus_sentbert_ci_low:.3f`, {glue:text}`fig8_mad_gap_verbnet_cn_minus_sentbert_ci_high:.3f`],
 # DefSent minus SentBERT {glue:text}`fig8_mad_gap_defsent_minus_sentbert:.3f`
 # [{glue:text}`fig8_mad_gap_defsent_minus_sentbert_ci_low:.3f`, {glue:text}`fig8_mad_gap_defsent_minus_sentbert_ci_high:.3f`]
-# (below zero: nearer people's profile than the rival; the rows `fig8_mad_gap_*` below).
+# (below zero: nearer people's profile than the rival; the rows `fig8_mad_gap_*` below). Where a
+# Finding concludes when *some* of several contrasts does (one of people's steps below zero, one
+# model's fall gap, one MAD gap), a union of k tests, it reads them at Bonferroni's level
+# 1 − .05/k, from the same resamples (`compsem.sts.families`; the columns `bonf<k>_ci_low` and
+# `bonf<k>_ci_high`).
 
 # %%
 fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed)
-fig8_contrasts = contrasts.figure8_contrasts(fig8_point, fig8_draws, paper_series)
-fig8_contrasts |= contrasts.mad_gaps(fig8_point, fig8_draws, ["VerbNet-CN", "DefSent"], ["SentBERT", "OpenAI"])
+fig8_contrasts = contrasts.figure8_contrasts(fig8_point, fig8_draws, paper_series,
+                                             step_family=UNION_FAMILIES["human_steps"],
+                                             fall_family=UNION_FAMILIES["fall_gaps"])
+fig8_contrasts |= contrasts.mad_gaps(fig8_point, fig8_draws, ["VerbNet-CN", "DefSent"], ["SentBERT", "OpenAI"],
+                                     family=UNION_FAMILIES["mad_gaps"])
 report.glue_all(C.interval_values(fig8_contrasts))
 pd.DataFrame(fig8_contrasts).T.round(3)
 
@@ -511,7 +527,8 @@ within_table.round(3)
 # %%
 within_point, within_draws = contrasts.weighted_within_draws(within_series, human, labels,
                                                              n_resamples=n_resamples, seed=stats_seed)
-within_gaps = contrasts.within_gaps(within_point, within_draws, list(hybrid_series), ["DefSent", "SentBERT", "OpenAI"])
+within_gaps = contrasts.within_gaps(within_point, within_draws, list(hybrid_series), ["DefSent", "SentBERT", "OpenAI"],
+                                    family=UNION_FAMILIES["within_gaps"])
 report.glue_all(C.interval_values(within_gaps))
 pd.DataFrame(within_gaps).T.round(3)
 
@@ -608,7 +625,8 @@ relative_labeller.loc[["Human", *compared_rows]].assign(MAD=mads_labeller).round
 
 # %%
 generalisation = labeller_scores.generalisation(word_vectors=vectors, stopwords=stopwords, denominator=denominator,
-                                                n_resamples=n_resamples, seed=stats_seed)
+                                                n_resamples=n_resamples, seed=stats_seed,
+                                                family=UNION_FAMILIES["labeller_test_sets"])  # STSS-131 or the pilot
 report.glue_all(labeller_scores.glue_values(generalisation))
 labeller_scores.summary_table(generalisation["scores"])
 

@@ -465,3 +465,10 @@ def test_an_unreadable_executed_notebook_names_the_file_and_the_fix(
     (tmp_path / f"{chapter}.ipynb").write_text("[]")
     with pytest.raises(CompsemError, match=f"compsem run {chapter}"):
         findings_page.glued_by_chapter(tmp_path)
+
+
+def test_fails_if_never_holds_or_stays_inconclusive():
+    claim = _claim("a > b", fails_if=claims.NEVER)
+    assert claims.judge(claim, {"a": 2.0, "b": 1.0}) == ("holds", "")
+    assert claims.judge(claim, {"a": 0.0, "b": 1.0}) == ("inconclusive", "")  # never fails
+    assert claim.rules == ["a > b"]  # "never" is no rule of its own

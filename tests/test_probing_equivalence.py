@@ -163,12 +163,18 @@ def test_random_sentence_draws_average_the_two_draws_item_by_item():
     ])
     out = C.random_sentence_draws(runs, "probe_t2", n_boot=500)
     key = "probe_t2_cont1_random_sentence_draws"
-    assert set(out) == {key, f"{key}_low", f"{key}_high", f"{key}_low90", f"{key}_high90"}
+    # cont1's draws are one of the two tests of released-sets-no-probe-cue's union (k = 2 on a
+    # 90% test): also at Bonferroni's level 1 - .10/2, from the same resamples
+    assert set(out) == {key, f"{key}_low", f"{key}_high", f"{key}_low90", f"{key}_high90",
+                        f"{key}_low90_bonf2", f"{key}_high90_bonf2"}
     assert out[key] == pytest.approx(52.5)
     mean = (a.astype(float) + b) / 2
     low, high = stats.mean_interval(mean, n_resamples=500, seed=0, level=0.90)
     assert (out[f"{key}_low90"], out[f"{key}_high90"]) == pytest.approx((100 * low, 100 * high))
     assert out[f"{key}_low"] <= out[f"{key}_low90"] < out[key] < out[f"{key}_high90"] <= out[f"{key}_high"]
+    low, high = stats.mean_interval(mean, n_resamples=500, seed=0, level=stats.bonferroni_level(2, 0.10))
+    assert (out[f"{key}_low90_bonf2"], out[f"{key}_high90_bonf2"]) == pytest.approx((100 * low, 100 * high))
+    assert out[f"{key}_low90_bonf2"] <= out[f"{key}_low90"] and out[f"{key}_high90"] <= out[f"{key}_high90_bonf2"]
 
 
 # --------------------------------------------------------------------------- tables and targets
@@ -209,12 +215,18 @@ def test_bow_reads_content_holds_only_at_the_2018_epoch_cap():
     paper = {"probe_paper_2018_bow_cont1": 100.0, "probe_paper_2018_bow_cont2": 97.1}
     high = {**paper,
             "probe_t2_cont1_spacy_md_none_low": 100.0, "probe_t2_cont1_spacy_md_none_high": 100.0,
-            "probe_t2_cont2_spacy_md_none_low": 93.1, "probe_t2_cont2_spacy_md_none_high": 95.9}
+            "probe_t2_cont2_spacy_md_none_low": 93.1, "probe_t2_cont2_spacy_md_none_high": 95.9,
+            "probe_t2_cont1_spacy_md_none_high_bonf2": 100.0,
+            "probe_t2_cont2_spacy_md_none_high_bonf2": 96.3}
     assert claims.verdict(claim, {**high, "probe_mlp_max_epochs": 100}) == "inconclusive"
     assert claims.verdict(claim, {**high, "probe_mlp_max_epochs": 700}) == "holds"
     low = {**high, "probe_t2_cont2_spacy_md_none_low": 80.0,
-           "probe_t2_cont2_spacy_md_none_high": 85.0}
+           "probe_t2_cont2_spacy_md_none_high": 85.0,
+           "probe_t2_cont2_spacy_md_none_high_bonf2": 86.0}
     assert claims.verdict(claim, {**low, "probe_mlp_max_epochs": 100}) == "fails"
+    # it fails on the intervals at Bonferroni's level of its two tests, not on the 95% ones
+    assert claims.verdict(claim, {**low, "probe_t2_cont2_spacy_md_none_high_bonf2": 93.0,
+                                  "probe_mlp_max_epochs": 100}) == "inconclusive"
     # the threshold moves with the paper's number, read from the targets
     assert claims.verdict(claim, {**low, "probe_paper_2018_bow_cont2": 84.0,
                                   "probe_mlp_max_epochs": 700}) == "holds"

@@ -5,6 +5,7 @@ prediction files (data mirror)."""
 
 from __future__ import annotations
 
+import re
 import types
 
 import numpy as np
@@ -83,6 +84,46 @@ def test_adv_spearman_intervals_are_the_bootstrap_of_each_series():
     low, high = bootstrap_spearman(series["amr_wwlk"], human, mask, n_boot=300, seed=7)
     assert (values["amr_wwlk_sts3k_adv_ci_low"], values["amr_wwlk_sts3k_adv_ci_high"]) == (low, high)
     assert values["smatch_f1_sts3k_adv_ci_low"] > values["amr_wwlk_sts3k_adv_ci_high"]  # less noise
+
+
+def test_adv_spearman_intervals_of_a_family_are_at_the_bonferroni_level():
+    """family = k: the interval a union of k tests reads, from the same resamples at 1 - .05/k,
+    under ``_bonf<k>_`` keys only; it contains the 95% interval."""
+    pairs = _pairs()
+    human = pairs["human"].to_numpy()
+    mask = (pairs["portion"] == "adv").to_numpy()
+    series = {"amr_wwlk": _noisy(human, 0.5, 5), "amr_smatch": _noisy(human, 1.0, 6)}
+    single = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7)
+    family = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7, family=2)
+    assert list(family) == ["amr_wwlk_sts3k_adv_bonf2_ci_low", "amr_wwlk_sts3k_adv_bonf2_ci_high",
+                            "amr_smatch_sts3k_adv_bonf2_ci_low", "amr_smatch_sts3k_adv_bonf2_ci_high"]
+    low, high = bootstrap_spearman(series["amr_smatch"], human, mask, n_boot=300, seed=7, level=1 - 0.05 / 2)
+    assert (family["amr_smatch_sts3k_adv_bonf2_ci_low"], family["amr_smatch_sts3k_adv_bonf2_ci_high"]) == (low, high)
+    for name in series:
+        assert family[f"{name}_sts3k_adv_bonf2_ci_low"] <= single[f"{name}_sts3k_adv_ci_low"]
+        assert single[f"{name}_sts3k_adv_ci_high"] <= family[f"{name}_sts3k_adv_bonf2_ci_high"]
+
+
+def test_drop_intervals_are_the_bootstrap_of_each_drop_at_the_familys_level():
+    from compsem.sts.similarity import bootstrap_difference
+
+    pairs = _pairs(80)
+    human = pairs["human"].to_numpy()
+    non, adv = (pairs["portion"] == "non").to_numpy(), (pairs["portion"] == "adv").to_numpy()
+    series = {"table9_drop_x": _noisy(human, 0.3, 4), "table9_drop_y": _noisy(human, 0.6, 5)}
+    single = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2)
+    assert (single["table9_drop_x_ci_low"], single["table9_drop_x_ci_high"]) == bootstrap_difference(
+        series["table9_drop_x"], human, non, adv, n_boot=300, seed=2)
+    family = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, family=16)
+    assert set(family) == {f"table9_drop_{m}_bonf16_ci_{b}" for m in "xy" for b in ("low", "high")}
+    assert (family["table9_drop_y_bonf16_ci_low"], family["table9_drop_y_bonf16_ci_high"]) == bootstrap_difference(
+        series["table9_drop_y"], human, non, adv, n_boot=300, seed=2, level=1 - 0.05 / 16)
+    for m in "xy":
+        assert family[f"table9_drop_{m}_bonf16_ci_low"] <= single[f"table9_drop_{m}_ci_low"]
+        assert single[f"table9_drop_{m}_ci_high"] <= family[f"table9_drop_{m}_bonf16_ci_high"]
+    # equivalence: two 90% intervals in a union read at 1 - .10/2, the 95% interval
+    equivalence = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, level=0.90, family=2)
+    assert equivalence["table9_drop_x_bonf2_ci_low"] == pytest.approx(single["table9_drop_x_ci_low"])
 
 
 # --------------------------------------------------------------------------- substitute word vectors
@@ -164,6 +205,16 @@ def test_portion_gaps_are_paired_differences_on_each_sts3k_portion():
                                            n_resamples=200, seed=0)
     assert (values["g_sts3k_adv"], values["g_sts3k_adv_ci_low"]) == (adv["difference"], adv["ci_low"])
     assert values["g_sts3k_all"] > 0  # the less noisy series correlates more
+    family = C.portion_gaps(a, b, human, pairs, "g", n_resamples=200, seed=0, family=3)
+    assert set(family) == set(values) | {f"g_sts3k_{p}_bonf3_ci_{b}" for p in ("all", "non", "adv")
+                                         for b in ("low", "high")}
+    assert all(family[key] == value for key, value in values.items())
+    wide = stats.paired_spearman_difference(a, b, human, mask=(pairs["portion"] == "adv").to_numpy(),
+                                            n_resamples=200, seed=0, level=1 - 0.05 / 3)
+    assert (family["g_sts3k_adv_bonf3_ci_low"], family["g_sts3k_adv_bonf3_ci_high"]) == (wide["ci_low"], wide["ci_high"])
+    for p in ("all", "non", "adv"):
+        assert family[f"g_sts3k_{p}_bonf3_ci_low"] <= values[f"g_sts3k_{p}_ci_low"]
+        assert values[f"g_sts3k_{p}_ci_high"] <= family[f"g_sts3k_{p}_bonf3_ci_high"]
 
 
 # --------------------------------------------------------------------------- the betas (§4.6)
@@ -224,10 +275,16 @@ def test_beta_sensitivity_compares_every_weighting_with_the_best_neural_model():
     assert table.loc["uniform", "difference from best neural"] == pytest.approx(expected)
     assert (table["ci_low"] <= table["difference from best neural"]).all()
     assert (table["difference from best neural"] <= table["ci_high"]).all()
+    # "some weighting below the best neural model": a union of one test per weighting, k = 2 here
+    wide = stats.paired_spearman_difference(hybrid.combine(sims, variants["uniform"]), neural, human, mask=adv,
+                                            n_resamples=300, seed=0, level=1 - 0.05 / 2)
+    assert table.loc["uniform", "bonf2_ci_high"] == wide["ci_high"]
+    assert (table["bonf2_ci_low"] <= table["ci_low"]).all() and (table["ci_high"] <= table["bonf2_ci_high"]).all()
 
 
 def test_sensitivity_values_summarise_the_named_and_perturbed_weightings():
-    sensitivity = pd.DataFrame({"rho": [0.6, 0.5], "ci_low": [0.1, -0.02]}, index=["paper", "core roles only"])
+    sensitivity = pd.DataFrame({"rho": [0.6, 0.5], "ci_low": [0.1, -0.02], "bonf2_ci_high": [0.3, 0.05]},
+                               index=["paper", "core roles only"])
     perturbed = np.linspace(0.4, 0.7, 401)
     values = C.sensitivity_values(sensitivity, perturbed)
     assert values["sens_rho_paper"] == 0.6 and values["sens_rho_core_roles_only"] == 0.5
@@ -238,6 +295,7 @@ def test_sensitivity_values_summarise_the_named_and_perturbed_weightings():
     assert values["sens_perturbed_median"] == pytest.approx(0.55)
     assert (values["sens_min_named_rho"], values["sens_max_named_rho"]) == (0.5, 0.6)
     assert values["sens_min_named_diff_ci_low"] == -0.02
+    assert values["sens_min_named_diff_bonf2_ci_high"] == 0.05 and values["sens_n_named"] == 2
 
 
 # --------------------------------------------------------------------------- Figure 8 (§5.4)
@@ -273,6 +331,48 @@ def test_figure8_contrasts_read_the_human_steps_and_the_fall_gap():
         assert interval["ci_low"] < interval["value"] < interval["ci_high"]
 
 
+def test_figure8_contrasts_of_families_glue_the_keys_the_claims_read():
+    """With the chapter's series and families, the contrasts give every key that
+    human-similarity-falls-with-swaps, transformers-insensitive-to-swaps and
+    verbnet-cn-intermediate-sensitivity read, the Bonferroni intervals containing the 95% ones."""
+    from compsem import claims
+    from compsem.sts.families import UNION_FAMILIES
+
+    categories = {"Single": 0.6, "Swap-2": 0.5, "Swap-3": 0.45, "Swap-4": 0.4}
+    models = ["Mean-CN", "SentBERT", "OpenAI", "DefSent", "VerbNet-CN"]
+    point = pd.DataFrame({"Human": categories} | {m: {c: v + 0.1 * i for c, v in categories.items()}
+                                                  for i, m in enumerate(models)}).T
+    point[[c for c in FIGURE8_CATEGORIES if c not in categories]] = 1.0
+    rng = np.random.default_rng(0)
+    draws = {name: pd.DataFrame({c: v + rng.normal(0, 0.02, 400) for c, v in row.items()})
+             for name, row in point.iterrows()}
+    out = contrasts.figure8_contrasts(point, draws, models, step_family=UNION_FAMILIES["human_steps"],
+                                      fall_family=UNION_FAMILIES["fall_gaps"])
+    out |= contrasts.mad_gaps(point, draws, ["VerbNet-CN", "DefSent"], ["SentBERT", "OpenAI"],
+                              family=UNION_FAMILIES["mad_gaps"])
+    values = C.interval_values(out) | {"fig8_human_single": 0.6, "fig8_human_swap_4": 0.4}
+    for claim_id in ("human-similarity-falls-with-swaps", "transformers-insensitive-to-swaps",
+                     "verbnet-cn-intermediate-sensitivity"):
+        claim = next(c for c in claims.load("sts3k") if c.id == claim_id)
+        assert claims.missing_keys(claim, values) == [], claim_id
+    for interval in out.values():
+        (k,) = {int(m) for part in interval for m in re.findall(r"^bonf(\d+)_", part)}
+        assert interval[f"bonf{k}_ci_low"] <= interval["ci_low"] <= interval["ci_high"] <= interval[f"bonf{k}_ci_high"]
+    step = (draws["Human"]["Single"] - draws["Human"]["Swap-2"]).to_numpy()
+    assert out["fig8_human_step_single_swap_2"]["bonf3_ci_low"] == pytest.approx(np.quantile(step, 0.05 / 3 / 2))
+
+
+def test_interval_of_a_family_is_the_bonferroni_percentile_interval():
+    draws = np.random.default_rng(3).normal(size=5000)
+    single = contrasts.interval(0.0, draws)
+    assert set(single) == {"value", "ci_low", "ci_high"}
+    family = contrasts.interval(0.0, draws, family=6)
+    assert {key: family[key] for key in single} == single
+    assert family["bonf6_ci_low"] == pytest.approx(np.quantile(draws, 0.05 / 6 / 2))
+    assert family["bonf6_ci_high"] == pytest.approx(np.quantile(draws, 1 - 0.05 / 6 / 2))
+    assert C.interval_values({"g": family})["g_bonf6_ci_low"] == family["bonf6_ci_low"]
+
+
 def test_within_gaps_are_each_hybrid_minus_each_rival():
     point = pd.Series({"VerbNet-CN": 0.3, "AMR-CN": 0.25, "DefSent": 0.2, "OpenAI": 0.1})
     draws = pd.DataFrame({k: v + np.random.default_rng(1).normal(0, 0.02, 100) for k, v in point.items()})
@@ -282,6 +382,10 @@ def test_within_gaps_are_each_hybrid_minus_each_rival():
     assert out["within_gap_amr_cn_minus_openai"]["value"] == pytest.approx(0.15)
     assert out["within_gap_amr_cn_minus_openai"] == contrasts.interval(
         0.25 - 0.1, draws["AMR-CN"] - draws["OpenAI"])
+    family = contrasts.within_gaps(point, draws, ["VerbNet-CN", "AMR-CN"], ["DefSent", "OpenAI"], family=4)
+    assert family["within_gap_amr_cn_minus_openai"] == contrasts.interval(
+        0.25 - 0.1, draws["AMR-CN"] - draws["OpenAI"], family=4)
+    assert "bonf4_ci_low" in family["within_gap_verbnet_cn_minus_defsent"]
 
 
 def test_interval_values_glue_the_value_under_the_key_itself():

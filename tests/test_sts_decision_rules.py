@@ -2,7 +2,10 @@
 values (not on the book's), and the helpers that glue their quantities: counts over intervals
 (transformers-poor-on-adversarial), two readings that must agree (verbnet-cn-intermediate-
 sensitivity, verbnet-cn-robust-to-parser, transformers-rely-on-lexical-cues), the margin of
-figure4-hybrid-drops-near-zero and the held-out halves' t-intervals (type-means-held-out)."""
+figure4-hybrid-drops-near-zero and the held-out halves' t-intervals (type-means-held-out). A side
+that concludes when *some* of k tests does reads the intervals at Bonferroni's level (keys
+``_bonf<k>``, :mod:`compsem.sts.families`): the made-up values give those keys the same intervals
+unless a test sets them apart."""
 
 from __future__ import annotations
 
@@ -23,11 +26,18 @@ def claim(claim_id: str) -> claims.Claim:
 TRANSFORMERS = ("use", "ernie_0", "ernie_12", "sentbert", "defsent", "openai")
 
 
+def interval_keys(key: str, interval: tuple[float, float], tags=("ci",)) -> dict[str, float]:
+    """``<key>_<tag>_low`` and ``_high`` for each tag (``ci``, ``bonf6_ci`` ...): one interval under
+    several levels' keys."""
+    return {f"{key}_{tag}_{bound}": value for tag in tags for bound, value in zip(("low", "high"), interval,
+                                                                                   strict=True)}
+
+
 def poor_values(intervals: dict[str, tuple[float, float]], rerun=(0.1, 0.19)) -> dict[str, float]:
-    values = {"recomputed_mpnet_std_sts3k_adv_ci_low": rerun[0], "recomputed_mpnet_std_sts3k_adv_ci_high": rerun[1]}
+    values = interval_keys("recomputed_mpnet_std_sts3k_adv", rerun, ("ci", "bonf7_ci"))
     for name in TRANSFORMERS:
-        low, high = intervals.get(name, (0.1, 0.15))
-        values |= {f"table9_{name}_sts3k_adv_ci_low": low, f"table9_{name}_sts3k_adv_ci_high": high}
+        values |= interval_keys(f"table9_{name}_sts3k_adv", intervals.get(name, (0.1, 0.15)),
+                                ("ci", "bonf6_ci", "bonf7_ci"))
     return values
 
 
@@ -47,6 +57,21 @@ def test_most_transformers_below_bound_is_counted_on_intervals(intervals, rerun,
     assert claims.verdict(claim("transformers-poor-on-adversarial"), poor_values(intervals, rerun)) == expected
 
 
+def test_the_counts_read_the_intervals_of_their_families():
+    """Both counts are unions: four of six below .2 on the 95% intervals but one of them
+    straddling at the family's level (k = 6) does not hold; three above on the 95% intervals but
+    not at the level of the fails side's family (k = 7, the re-run with them) does not fail."""
+    rule = claim("transformers-poor-on-adversarial")
+    four_below = poor_values({"defsent": (0.4, 0.5), "openai": (0.15, 0.25)})
+    assert claims.verdict(rule, four_below) == "holds"
+    assert claims.verdict(rule, four_below | {"table9_sentbert_sts3k_adv_bonf6_ci_high": 0.203}) == "inconclusive"
+    three_above = poor_values({"defsent": (0.4, 0.5), "openai": (0.21, 0.25), "ernie_12": (0.201, 0.27)})
+    assert claims.verdict(rule, three_above) == "fails"
+    assert claims.verdict(rule, three_above | {"table9_ernie_12_sts3k_adv_bonf7_ci_low": 0.19}) == "inconclusive"
+    rerun_above = poor_values({}, rerun=(0.21, 0.3))
+    assert claims.verdict(rule, rerun_above | {"recomputed_mpnet_std_sts3k_adv_bonf7_ci_low": 0.19}) == "inconclusive"
+
+
 # --------------------------------------------------------------------------- two readings
 
 def intermediate_values(mad_reading: str, fall_reading: str) -> dict[str, float]:
@@ -56,13 +81,12 @@ def intermediate_values(mad_reading: str, fall_reading: str) -> dict[str, float]
     mad = {"holds": (-0.12, -0.1), "fails": (0.05, 0.1), "undecided": (-0.05, 0.05)}[mad_reading]
     for model in ("verbnet_cn", "defsent"):
         for rival in ("sentbert", "openai"):
-            key = f"fig8_mad_gap_{model}_minus_{rival}"
-            values |= {f"{key}_ci_low": mad[0], f"{key}_ci_high": mad[1]}
+            values |= interval_keys(f"fig8_mad_gap_{model}_minus_{rival}", mad, ("ci", "bonf2_ci"))
     for rival, interval in (("sentbert", (0.24, 0.3)), ("openai", (0.2, 0.26))):
-        values |= {f"fig8_fall_gap_{rival}_ci_low": interval[0], f"fig8_fall_gap_{rival}_ci_high": interval[1]}
+        values |= interval_keys(f"fig8_fall_gap_{rival}", interval, ("ci", "bonf4_ci"))
     fall = {"holds": (0.02, 0.09), "fails": (-0.3, -0.2), "undecided": (-0.02, 0.09)}[fall_reading]
     for model in ("verbnet_cn", "defsent"):
-        values |= {f"fig8_fall_gap_{model}_ci_low": fall[0], f"fig8_fall_gap_{model}_ci_high": fall[1]}
+        values |= interval_keys(f"fig8_fall_gap_{model}", fall, ("ci", "bonf4_ci"))
     return values
 
 
@@ -77,6 +101,19 @@ def intermediate_values(mad_reading: str, fall_reading: str) -> dict[str, float]
 def test_intermediate_sensitivity_needs_both_readings(mad_reading, fall_reading, expected):
     values = intermediate_values(mad_reading, fall_reading)
     assert claims.verdict(claim("verbnet-cn-intermediate-sensitivity"), values) == expected
+
+
+def test_intermediate_sensitivity_fails_on_the_family_intervals():
+    """Reading (a) fails on the MAD gaps at Bonferroni's level for two tests, reading (b) on the
+    fall gaps at the level for four: a 95% interval beyond the bound is not enough."""
+    rule = claim("verbnet-cn-intermediate-sensitivity")
+    values = intermediate_values("fails", "fails")
+    assert claims.verdict(rule, values) == "fails"
+    mad_astride = {f"fig8_mad_gap_{model}_minus_{rival}_bonf2_ci_low": -0.01
+                   for model in ("verbnet_cn", "defsent") for rival in ("sentbert", "openai")}
+    assert claims.verdict(rule, values | mad_astride) == "inconclusive"
+    fall_astride = {f"fig8_fall_gap_{model}_bonf4_ci_high": 0.01 for model in ("verbnet_cn", "defsent")}
+    assert claims.verdict(rule, values | fall_astride) == "inconclusive"
 
 
 @pytest.mark.parametrize(("glove", "spacy", "expected"), [
@@ -96,8 +133,7 @@ def lexical_values(inside: set[str]) -> dict[str, float]:
     for baseline in ("overlap", "mean_cn", "mean_glove50", "mean_spacy_md"):
         interval = (-0.03, 0.03) if baseline in inside else (-0.45, -0.4)
         for rival in ("sentbert", "openai"):
-            key = f"{baseline}_minus_{rival}_sts3k_adv"
-            values |= {f"{key}_ci90_low": interval[0], f"{key}_ci90_high": interval[1]}
+            values |= interval_keys(f"{baseline}_minus_{rival}_sts3k_adv", interval, ("ci90", "bonf2_ci"))
     return values
 
 
@@ -108,6 +144,15 @@ def lexical_values(inside: set[str]) -> dict[str, float]:
 ])
 def test_lexical_cues_need_every_lexical_baseline(inside, expected):
     assert claims.verdict(claim("transformers-rely-on-lexical-cues"), lexical_values(inside)) == expected
+
+
+def test_a_lexical_baseline_fails_on_its_family_intervals():
+    """A baseline fails against either rival, a union of two equivalence tests, read at 1 - .10/2:
+    90% intervals outside the margin whose Bonferroni intervals reach into it do not fail."""
+    values = lexical_values(set())
+    assert claims.verdict(claim("transformers-rely-on-lexical-cues"), values) == "fails"
+    reach = {f"mean_cn_minus_{rival}_sts3k_adv_bonf2_ci_high": -0.05 for rival in ("sentbert", "openai")}
+    assert claims.verdict(claim("transformers-rely-on-lexical-cues"), values | reach) == "inconclusive"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -131,6 +176,30 @@ def test_equivalence_differences_are_paired_spearman_differences():
     wide = table9.equivalence_differences({"a": a}, {"b": b}, human, mask, n_resamples=300, seed=1, level=0.95,
                                           portion="x")
     assert wide["a_minus_b_x_ci95_low"] <= out["mean_cn_minus_sentbert_sts3k_adv_ci90_low"]
+
+
+def test_equivalence_differences_of_a_family_add_the_bonferroni_interval():
+    """family = k: the same differences and 90% intervals, and beside them the interval at
+    1 - .10/k from the same resamples (k = 2: 95%), which contains the 90% one."""
+    from compsem.stats import bonferroni_level, paired_spearman_difference
+    from compsem.sts.families import UNION_FAMILIES
+
+    rng = np.random.default_rng(0)
+    human = rng.random(300)
+    a, b = human + rng.normal(0, 0.3, 300), human + rng.normal(0, 0.5, 300)
+    mask = np.arange(300) % 3 != 0
+    k = UNION_FAMILIES["lexical_baseline"]
+    single = table9.equivalence_differences({"a": a}, {"b": b}, human, mask, n_resamples=300, seed=1)
+    out = table9.equivalence_differences({"a": a}, {"b": b}, human, mask, n_resamples=300, seed=1, family=k)
+    assert set(out) == set(single) | {f"a_minus_b_sts3k_adv_bonf{k}_ci_low", f"a_minus_b_sts3k_adv_bonf{k}_ci_high"}
+    assert all(out[key] == value for key, value in single.items())
+    expected = paired_spearman_difference(a[mask], b[mask], human[mask], n_resamples=300, seed=1,
+                                          level=bonferroni_level(k, 0.10))
+    assert out[f"a_minus_b_sts3k_adv_bonf{k}_ci_low"] == expected["ci_low"]
+    assert out[f"a_minus_b_sts3k_adv_bonf{k}_ci_high"] == expected["ci_high"]
+    assert bonferroni_level(k, 0.10) == pytest.approx(0.95)
+    assert out[f"a_minus_b_sts3k_adv_bonf{k}_ci_low"] < out["a_minus_b_sts3k_adv_ci90_low"]
+    assert out["a_minus_b_sts3k_adv_ci90_high"] < out[f"a_minus_b_sts3k_adv_bonf{k}_ci_high"]
 
 
 def test_near_zero_margin_is_a_tenth_of_the_papers_defsent_drop():
@@ -164,6 +233,14 @@ def test_heldout_values_give_t_intervals_of_the_means_over_halves():
     assert "heldout_mae_excess_ci_low" not in values  # no range for the derived column
     assert values["heldout_n_worse_than_uninformed"] == 1
     assert values["heldout_n_halves"] == n and values["heldout_n_test"] == 19
+    # the two decided quantities at Bonferroni's level for their union of two tests, containing the 95%
+    assert data_chapter.HELDOUT_DECIDED == ("within", "mae_excess")
+    for column, per_half in (("within", within), ("mae_excess", excess.to_numpy())):
+        low, high = stats.t.interval(1 - 0.05 / 2, n - 1, loc=per_half.mean(), scale=stats.sem(per_half))
+        assert values[f"heldout_{column}_mean_bonf2_ci_low"] == pytest.approx(low)
+        assert values[f"heldout_{column}_mean_bonf2_ci_high"] == pytest.approx(high)
+        assert low < values[f"heldout_{column}_mean_ci_low"] < values[f"heldout_{column}_mean_ci_high"] < high
+    assert not any("bonf" in key for key in values if not key.startswith(("heldout_within_mean", "heldout_mae_excess")))
 
 
 @pytest.mark.parametrize(("within", "excess", "expected"), [
@@ -174,9 +251,12 @@ def test_heldout_values_give_t_intervals_of_the_means_over_halves():
     ((0.6, 0.75), (0.001, 0.003), "fails"),
 ])
 def test_held_out_bar_is_decided_on_the_intervals_of_the_means(within, excess, expected):
-    values = {"heldout_within_mean_ci_low": within[0], "heldout_within_mean_ci_high": within[1],
-              "heldout_mae_excess_mean_ci_low": excess[0], "heldout_mae_excess_mean_ci_high": excess[1]}
+    values = (interval_keys("heldout_within_mean", within, ("ci", "bonf2_ci"))
+              | interval_keys("heldout_mae_excess_mean", excess, ("ci", "bonf2_ci")))
     assert claims.verdict(claim("type-means-held-out"), values) == expected
+    if expected == "fails":  # a union of two tests: it fails on the Bonferroni intervals only
+        wide = {"heldout_within_mean_bonf2_ci_high": 0.55, "heldout_mae_excess_mean_bonf2_ci_low": -0.0001}
+        assert claims.verdict(claim("type-means-held-out"), values | wide) == "inconclusive"
 
 
 @pytest.mark.parametrize(("verbnet", "amr", "expected"), [
@@ -185,8 +265,163 @@ def test_held_out_bar_is_decided_on_the_intervals_of_the_means(within, excess, e
     ((-0.02, 0.03), (0.04, 0.1), "fails"),
 ])
 def test_near_zero_drops_use_the_glued_margin(verbnet, amr, expected):
-    values = {"figure4_near_zero_margin": 0.036,
-              "table9_drop_verbnet_cn_ci90_low": verbnet[0], "table9_drop_verbnet_cn_ci90_high": verbnet[1],
-              "table9_drop_amr_cn_ci90_low": amr[0], "table9_drop_amr_cn_ci90_high": amr[1]}
+    values = ({"figure4_near_zero_margin": 0.036} | interval_keys("table9_drop_verbnet_cn", verbnet, ("ci90", "bonf2_ci"))
+              | interval_keys("table9_drop_amr_cn", amr, ("ci90", "bonf2_ci")))
     assert claims.verdict(claim("figure4-hybrid-drops-near-zero"), values) == expected
     assert claims.verdict(claim("figure4-hybrid-drops-near-zero"), values | {"figure4_near_zero_margin": 0.2}) == "holds"
+    if expected == "fails":  # one of two drops outside: a union, decided on the Bonferroni intervals
+        assert claims.verdict(claim("figure4-hybrid-drops-near-zero"),
+                              values | {"table9_drop_amr_cn_bonf2_ci_low": 0.03}) == "inconclusive"
+
+
+# --------------------------------------------------------------------------- unions read at Bonferroni's level
+
+UNION_SIDES = {  # claim -> the rule that concludes when some of k tests does, and the k of its keys
+    "subadditive-modifiers": ("fails_if", {"3"}),
+    "type-means-held-out": ("fails_if", {"2"}),
+    "adversarial-pairs-control-lexical-similarity": ("fails_if", {"2"}),
+    "transformers-poor-on-adversarial": ("fails_if", {"7"}),
+    "transformers-rely-on-lexical-cues": ("fails_if", {"2"}),
+    "hybrids-beat-transformers-adversarial": ("fails_if", {"11"}),
+    "figure4-mean-drop-largest": ("fails_if", {"16"}),
+    "figure4-hybrid-drops-near-zero": ("fails_if", {"2"}),
+    "defsent-beats-sentbert-only-on-adversarial": ("fails_if", {"6"}),
+    "verbnet-cn-present-roles-higher": ("fails_if", {"3"}),
+    "syntax-based-poor-on-adversarial": ("fails_if", {"2"}),
+    "hybrids-beat-transformers-substitute-vectors": ("fails_if", {"4"}),
+    "human-similarity-falls-with-swaps": ("fails_if", {"3"}),
+    "transformers-insensitive-to-swaps": ("fails_if", {"4"}),
+    "verbnet-cn-intermediate-sensitivity": ("fails_if", {"2", "4"}),
+    "hybrids-above-best-transformer-paired": ("fails_if", {"2"}),
+    "verbnet-cn-robust-to-betas": ("fails_if", {"6"}),
+    "hybrids-rank-types-not-pairs": ("fails_if", {"6"}),
+    "labeller-carries-over-eight-roles": ("fails_if", {"2"}),
+    "labeller-carries-over-as-eq2-reads": ("fails_if", {"2"}),
+    "labeller-carries-over-own-conventions": ("fails_if", {"2"}),
+    "no-transfer-to-adversarial": ("fails_if", {"*"}),  # k: the regressors run
+    "verbnet-adversarial-split-stable": ("fails_if", {"4"}),
+    "verbnet-random-split-flat": ("fails_if", {"*"}),
+    "no-transfer-without-pca": ("fails_if", {"*"}),
+    "random-split-figure-scores-training-rows": ("fails_if", set()),  # the family keys _ci_family_
+    "few-parameters-gap": ("fails_if", {"2"}),
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(UNION_SIDES))
+def test_unions_read_every_interval_at_the_bonferroni_level(claim_id):
+    """Every interval bound a union reads is its family's (``_bonf<k>_`` or the random-split
+    family's ``_ci_family_``), with the family's k; no 95% or 90% bound of a single test."""
+    import re
+
+    side, sizes = UNION_SIDES[claim_id]
+    rule = getattr(claim(claim_id), side)
+    bounds = [key for key in re.findall(r"[a-z0-9_*]+", rule) if key.endswith(("_low", "_high"))]
+    assert bounds
+    for key in bounds:
+        assert "_bonf" in key or "_ci_family_" in key, (claim_id, key)
+    assert {m for key in bounds for m in re.findall(r"_bonf(\d+|\*)_", key)} == sizes
+    source = claim(claim_id).source
+    assert "Revised on review:" in source and ("union" in source or "Bonferroni" in source)
+
+
+def test_the_fixed_families_are_the_claims_k():
+    """Each family of compsem.sts.families is read by some claim under its k."""
+    from compsem.sts.families import UNION_FAMILIES
+
+    rules = " ".join(getattr(c, side) or "" for c in claims.load("sts3k") for side in ("holds_if", "fails_if"))
+    for family, k in UNION_FAMILIES.items():
+        assert f"_bonf{k}_" in rules, family
+
+
+def test_shuffled_ratings_cannot_fail_on_a_non_significant_p():
+    """ratings-differ-from-shuffled reads no p-value to fail: a shuffle with p > .05 leaves it
+    inconclusive (absence of significance is no evidence of no difference); only a KS statistic
+    below zero, which cannot occur, would fail it."""
+    rule = claim("ratings-differ-from-shuffled")
+    values = {"ks_log10_p_max": -1.0, "ks_d_rated_mean": 0.02}
+    assert claims.verdict(rule, values) == "inconclusive"
+    assert claims.verdict(rule, values | {"ks_log10_p_max": -118.0}) == "holds"
+    assert "ks_log10_p_max" not in claims.rule_keys(rule.fails_if)
+
+
+def test_robust_to_betas_fails_on_intervals_not_points():
+    """verbnet-cn-robust-to-betas: a named weighting whose rho lies below the best neural model's
+    fails the claim only if its paired interval, at the family's level, lies below 0."""
+    rule = claim("verbnet-cn-robust-to-betas")
+    values = {"sens_min_named_diff_ci_low": -0.02, "sens_perturbed_q025": 0.6, "paired_best_neural_adv_rho": 0.49,
+              "sens_min_named_rho": 0.48, "sens_min_named_diff_bonf6_ci_high": 0.01}
+    assert claims.verdict(rule, values) == "inconclusive"
+    assert claims.verdict(rule, values | {"sens_min_named_diff_bonf6_ci_high": -0.001}) == "fails"
+
+
+def test_the_models_chapter_families_glue_the_keys_the_claims_read():
+    """The intervals sts3k-models glues for its unions (compsem.sts.chapter.adv_spearman_intervals
+    and drop_intervals, under the keys of Table 9's rows) are the keys the claims' rules read."""
+    from compsem.sts import chapter as C
+    from compsem.sts.families import UNION_FAMILIES
+
+    rng = np.random.default_rng(0)
+    n = 120
+    human = rng.random(n)
+    non, adv = np.arange(n) < n // 2, np.arange(n) >= n // 2
+    files = {row: human + rng.normal(0, 0.5, n) for row in table9.PUBLISHED_ROWS}
+    values = {"recomputed_mpnet_std_sts3k_adv_ci_high": 0.1, "table9_drop_mean_cn": 1.1}
+    for family, rows in C.ADV_FAMILIES.items():
+        values |= C.adv_spearman_intervals({f"table9_{table9.ROW_SLUGS[row]}": files[row] for row in rows}, human,
+                                           adv, n_resamples=50, family=UNION_FAMILIES[family])
+    drops = {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}
+    values |= C.drop_intervals(drops, human, non, adv, n_resamples=50, family=UNION_FAMILIES["drops"])
+    values |= C.drop_intervals({k: drops[k] for k in ("table9_drop_verbnet_cn", "table9_drop_amr_cn")}, human, non,
+                               adv, n_resamples=50, level=0.90, family=UNION_FAMILIES["hybrid_drops"])
+    values |= C.adv_spearman_intervals({"recomputed_mpnet_std": files["SentBERT"]}, human, adv, n_resamples=50,
+                                       family=UNION_FAMILIES["transformers_above_bound"])
+    overlap = {"recomputed_overlap": files["Mean-CN"]}
+    values |= C.adv_spearman_intervals(overlap, human, adv, n_resamples=50, family=UNION_FAMILIES["lexical_control"])
+    values |= C.drop_intervals({"recomputed_drop_overlap": files["Mean-CN"]}, human, non, adv, n_resamples=50,
+                               family=UNION_FAMILIES["lexical_control"])
+    for claim_id, side in (("transformers-poor-on-adversarial", "holds_if"),
+                           ("transformers-poor-on-adversarial", "fails_if"),
+                           ("hybrids-beat-transformers-adversarial", "fails_if"),
+                           ("figure4-mean-drop-largest", "fails_if"),
+                           ("figure4-hybrid-drops-near-zero", "fails_if"),
+                           ("adversarial-pairs-control-lexical-similarity", "fails_if")):
+        keys = claims.rule_keys(getattr(claim(claim_id), side))
+        assert [key for key in keys if key not in values and key != "figure4_near_zero_margin"] == [], claim_id
+
+
+@pytest.mark.needs_data
+def test_published_union_intervals_contain_the_single_tests_and_are_the_claims_keys():
+    """On the authors' files: every Bonferroni interval of sts3k-models' unions contains the
+    single test's interval (95% for a direction, 90% for an equivalence test) from the same
+    resamples, and its keys are those the claims read."""
+    from compsem.data import sts3k
+    from compsem.sts import chapter as C
+
+    pairs = sts3k.load_pairs()
+    human = pairs["human"].to_numpy()
+    non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    values = C.published_union_intervals(pairs, n_resamples=200, seed=3)
+    files = {row: sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv")) for row in table9.PUBLISHED_ROWS}
+    single = {}  # the single test's interval of each quantity, under the stem of its family keys
+    for level, tag in ((0.95, "ci"), (0.90, "ci90")):
+        single |= {key.replace("_ci_", f"_{tag}_"): value for key, value in C.adv_spearman_intervals(
+            {f"table9_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}, human, adv, n_resamples=200,
+            seed=3, level=level).items()}
+        single |= {key.replace("_ci_", f"_{tag}_"): value for key, value in C.drop_intervals(
+            {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}, human, non, adv,
+            n_resamples=200, seed=3, level=level).items()}
+        compared = table9.paired_published("DefSent", "SentBERT", [c for columns in C.DEFSENT_FAMILY for c in columns],
+                                           n_resamples=200, seed=3, level=level)
+        single |= {f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}_{tag}_{b}": row[f"ci_{b}"]
+                   for column, row in compared.iterrows() for b in ("low", "high")}
+    equivalence = {"table9_drop_verbnet_cn_bonf2", "table9_drop_amr_cn_bonf2"} | {
+        f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[c]}_bonf6" for c in C.DEFSENT_FAMILY[1]}
+    assert len(values) == 2 * (6 + 6 + 11 + 16 + 2 + 6)
+    for key, value in values.items():
+        stem, bound = key.rsplit("_ci_", 1)
+        reference = single[f"{stem.rsplit('_bonf', 1)[0]}_{'ci90' if stem in equivalence else 'ci'}_{bound}"]
+        assert value <= reference if bound == "low" else value >= reference, key
+    for claim_id in ("hybrids-beat-transformers-adversarial", "figure4-mean-drop-largest",
+                     "figure4-hybrid-drops-near-zero", "defsent-beats-sentbert-only-on-adversarial"):
+        keys = claims.rule_keys(claim(claim_id).fails_if)
+        assert set(k for k in keys if "_bonf" in k) <= set(values), claim_id

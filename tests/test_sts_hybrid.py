@@ -188,3 +188,34 @@ def test_nan_pattern_matches_published_rolewise(published):
     theirs = published["rolewise"]["conceptnet"]
     assert ours.index.equals(theirs.index)
     assert (ours.isna().to_numpy() == theirs.isna().to_numpy()).all()
+
+
+def test_paired_comparisons_of_a_family_add_the_bonferroni_interval():
+    """family = k ("some candidate below its rival", a union of k tests): beside the 95% interval,
+    the interval at 1 - .05/k from the same resamples, containing it; the claims on the hybrids
+    and on the substitute hybrids read those keys."""
+    from compsem import claims
+    from compsem.stats import paired_spearman_difference
+    from compsem.sts import chapter as C
+
+    rng = np.random.default_rng(0)
+    human = rng.random(200)
+    candidates = {"VerbNet-CN": human + rng.normal(0, 0.3, 200), "AMR-CN": human + rng.normal(0, 0.4, 200)}
+    rivals = {"DefSent": human + rng.normal(0, 0.6, 200), "SentBERT": human + rng.normal(0, 0.9, 200)}
+    single = H.paired_comparisons(candidates, rivals, human, n_resamples=300, seed=1)
+    table = H.paired_comparisons(candidates, rivals, human, n_resamples=300, seed=1, family=2)
+    pd.testing.assert_frame_equal(table[single.columns], single)
+    assert (table["rival"] == "DefSent").all()
+    wide = paired_spearman_difference(candidates["AMR-CN"], rivals["DefSent"], human, n_resamples=300, seed=1,
+                                      level=1 - 0.05 / 2)
+    assert (table.loc["AMR-CN", "bonf2_ci_low"], table.loc["AMR-CN", "bonf2_ci_high"]) == (wide["ci_low"],
+                                                                                           wide["ci_high"])
+    assert (table["bonf2_ci_low"] <= table["ci_low"]).all() and (table["ci_high"] <= table["bonf2_ci_high"]).all()
+    values = C.paired_values(table, "paired", ("bonf2_ci_low", "bonf2_ci_high"))
+    claim = next(c for c in claims.load("sts3k") if c.id == "hybrids-above-best-transformer-paired")
+    assert set(claims.rule_keys(claim.fails_if)) <= set(values)
+    substitutes = {f"{name}-{v}": candidates["VerbNet-CN"] for name in ("VerbNet", "AMR-CN") for v in ("glove50", "spacy-md")}
+    table = H.paired_comparisons(substitutes, rivals, human, n_resamples=100, seed=1, family=4)
+    values = C.paired_values(table, "paired_sub", ("bonf4_ci_low", "bonf4_ci_high"))
+    claim = next(c for c in claims.load("sts3k") if c.id == "hybrids-beat-transformers-substitute-vectors")
+    assert set(claims.rule_keys(claim.fails_if)) <= set(values)

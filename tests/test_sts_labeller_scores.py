@@ -89,6 +89,35 @@ def test_score_table_gaps_are_against_sts3k():
     assert len(figure.axes) == 2 and figure.axes[0].get_ylabel()
 
 
+def test_score_table_of_a_family_adds_the_gaps_at_the_bonferroni_level():
+    """family = k: each gap's interval also at 1 - .05/k, percentiles of the same draws, containing
+    the 95% one; glued as labeller_gap_<score>_<set>_<convention>_bonf<k>_low/_high, the keys the
+    labeller-carries-over claims read (STSS-131 and the pilot, k = 2)."""
+    from compsem import claims
+    from compsem.sts.families import UNION_FAMILIES
+
+    worse = PREDICTED.copy()
+    worse["Agent"] = None
+    sets = {"sts3k": (PREDICTED, GOLD), "stss-131": (worse, GOLD), "fodor-pilot-2022": (PREDICTED, GOLD)}
+    k = UNION_FAMILIES["labeller_test_sets"]
+    single = labeller_scores.score_table(sets, n_resamples=200)
+    table = labeller_scores.score_table(sets, n_resamples=200, family=k)
+    pd.testing.assert_frame_equal(table[single.columns], single)
+    for score in labeller_scores.SCORES:
+        assert (table[f"gap_{score}_bonf{k}_low"] <= table[f"gap_{score}_low"]).all()
+        assert (table[f"gap_{score}_high"] <= table[f"gap_{score}_bonf{k}_high"]).all()
+    assert (table["gap_lenient_bonf2_low"] < table["gap_lenient_low"]).any()  # wider where the draws vary
+    results = {"scores": pd.concat([table.assign(convention=c) for c in ("verb class", "own")]).rename_axis(
+        "key").reset_index(), "conventions": labeller_scores.object_conventions(
+        {name: (predicted, gold.assign(Attribute=None)) for name, (predicted, gold) in sets.items()})}
+    values = labeller_scores.glue_values(results)
+    assert values["labeller_gap_lenient_stss_131_verb_class_bonf2_low"] == table.loc["stss-131", "gap_lenient_bonf2_low"]
+    for claim_id in ("labeller-carries-over-eight-roles", "labeller-carries-over-as-eq2-reads",
+                     "labeller-carries-over-own-conventions"):
+        claim = next(c for c in claims.load("sts3k") if c.id == claim_id)
+        assert claims.missing_keys(claim, values) == [], claim_id
+
+
 def test_object_conventions_and_glue_keys():
     gold = GOLD.assign(Attribute=None)
     conventions = labeller_scores.object_conventions({"gs2011": (PREDICTED, gold)})

@@ -182,6 +182,22 @@ def test_subadditivity_gaps_ignore_other_categories_and_are_seeded():
     assert ((narrow["ci_high"] - narrow["ci_low"]) < (first["ci_high"] - first["ci_low"])).all()
 
 
+def test_subadditivity_gaps_at_the_familys_level_contain_the_single_tests():
+    """subadditive-modifiers fails if some testable gap lies below 0, a union of k tests: the
+    chapter reads each gap at 1 - .05/k from the same resamples (the same seed), an interval that
+    contains the 95% one, with the same gaps."""
+    from compsem.stats import bonferroni_level
+    from compsem.sts.families import UNION_FAMILIES
+
+    labels, human = _gap_frame(GAP_GROUPS)
+    single = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3)
+    k = UNION_FAMILIES["subadditive_gaps"]
+    family = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3, level=bonferroni_level(k))
+    pd.testing.assert_frame_equal(family.drop(columns=["ci_low", "ci_high"]), single.drop(columns=["ci_low", "ci_high"]))
+    assert (family["ci_low"] <= single["ci_low"]).all() and (single["ci_high"] <= family["ci_high"]).all()
+    assert (family["ci_low"] < single["ci_low"]).any()
+
+
 def test_subadditivity_gap_interval_has_the_bootstrap_width():
     """Pairs of each k resampled independently: the 95% interval spans about 2 x 1.96 standard
     errors of k * (1 - s_1) - (1 - s_k), sqrt(k^2 var_1 / n_1 + var_k / n_k) (ddof 0)."""

@@ -49,6 +49,35 @@ def test_over_seeds_summarises_each_cell_and_counts_collapsed_fits():
     assert all(math.isfinite(v) for v in values.values())
 
 
+def test_over_seeds_give_a_family_of_equivalence_tests_its_bonferroni_intervals():
+    """A feature set whose cells enter a union of k equivalence tests also gets each cell's
+    t-interval at 1 - .10/k, beside (and containing) its 90% interval; the others are unchanged."""
+    _, single = sg.over_seeds(_runs(), "p")
+    _, values = sg.over_seeds(_runs(), "p", equivalence_families={"MPNet": 3})
+    assert set(values) - set(single) == {f"p_mpnet_{r}_bonf3_ci_{b}" for r in ("nn3", "reg") for b in ("low", "high")}
+    assert all(values[key] == value for key, value in single.items())
+    low, high = sg.t_interval(0.12, np.std([0.10, 0.14, 0.12], ddof=1), 3, level=1 - 0.10 / 3)
+    assert (values["p_mpnet_nn3_bonf3_ci_low"], values["p_mpnet_nn3_bonf3_ci_high"]) == pytest.approx((low, high))
+    assert low < values["p_mpnet_nn3_ci90_low"] < values["p_mpnet_nn3_ci90_high"] < high
+    assert values["p_mpnet_reg_bonf3_ci_low"] == values["p_mpnet_reg_bonf3_ci_high"] == pytest.approx(0.3)
+
+
+def test_the_no_pca_claim_reads_the_keys_over_seeds_glues():
+    """no-transfer-without-pca reads MPNet's cells by pattern: over_seeds with the chapter's family
+    (one equivalence test per regressor run) glues every key its rules read."""
+    from compsem import claims
+
+    regressors = ("reg", "nn1", "nn3")
+    runs = pd.DataFrame([{"features": "mpnet", "regressor": r, "seed": s, "rho_test": 0.01 * s}
+                         for r in regressors for s in (1, 2, 3)])
+    _, values = sg.over_seeds(runs, "ft_nopca_advseeds", equivalence_families={"mpnet": len(regressors)})
+    claim = next(c for c in claims.load("sts3k") if c.id == "no-transfer-without-pca")
+    assert claims.missing_keys(claim, values) == []
+    assert claims.rule_keys(claim.fails_if, values) == sorted(
+        f"ft_nopca_advseeds_mpnet_{r}_bonf3_ci_low" for r in regressors) + sorted(
+        f"ft_nopca_advseeds_mpnet_{r}_bonf3_ci_high" for r in regressors)
+
+
 def _data(n: int = 120, seed: int = 0):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 3))
@@ -82,6 +111,37 @@ def test_pairs_and_seeds_intervals_give_linear_regression_an_interval_over_pairs
     # same seed, same numbers
     assert sg.pairs_and_seeds_intervals(features, human, split, ["reg", "nn1"], (1, 2), "b", n_resamples=400,
                                         seed=0)[1] == values
+    # a feature set in a union of k = 5 equivalence tests: the same resamples at 1 - .10/5 (98%) beside
+    _, family = sg.pairs_and_seeds_intervals(features, human, split, ["reg", "nn1"], (1, 2), "b", n_resamples=400,
+                                             seed=0, equivalence_families={"Toy": 5})
+    assert set(family) - set(values) == {f"b_toy_{r}_bonf5_ci_{b}" for r in ("reg", "nn1") for b in ("low", "high")}
+    assert all(family[key] == value for key, value in values.items())
+    assert family["b_toy_reg_bonf5_ci_low"] == pytest.approx(np.percentile(boot, 1), abs=1e-12)
+    assert family["b_toy_reg_bonf5_ci_high"] == pytest.approx(np.percentile(boot, 99), abs=1e-12)
+    for r in ("reg", "nn1"):
+        assert family[f"b_toy_{r}_bonf5_ci_low"] <= values[f"b_toy_{r}_ci90_low"]
+        assert values[f"b_toy_{r}_ci90_high"] <= family[f"b_toy_{r}_bonf5_ci_high"]
+
+
+@pytest.mark.usefixtures("no_fit_cache")
+def test_the_adversarial_split_claims_read_the_keys_of_their_families():
+    """no-transfer-to-adversarial (MPNet, every regressor run) and verbnet-adversarial-split-stable
+    (VerbNet-CN, reg to nn3) read the keys pairs_and_seeds_intervals glues with the chapter's
+    families, and nothing of the other feature set's family."""
+    from compsem import claims
+    from compsem.sts.families import UNION_FAMILIES
+
+    features, human, split = _data()
+    x = features["Toy"]
+    regressors = ["reg", "nn1", "nn2", "nn3"]
+    _, values = sg.pairs_and_seeds_intervals(
+        {"verbnet": x, "mpnet": x[:, ::-1]}, human, split, regressors, (1, 2), "ft_advboot", n_resamples=100,
+        seed=0, equivalence_families={"mpnet": len(regressors), "verbnet": UNION_FAMILIES["verbnet_adversarial_split"]})
+    for claim_id in ("no-transfer-to-adversarial", "verbnet-adversarial-split-stable"):
+        claim = next(c for c in claims.load("sts3k") if c.id == claim_id)
+        assert claims.missing_keys(claim, values) == [], claim_id
+    mpnet = next(c for c in claims.load("sts3k") if c.id == "no-transfer-to-adversarial")
+    assert all(key.startswith("ft_advboot_mpnet_") and "_bonf4_" in key for key in claims.rule_keys(mpnet.fails_if, values))
 
 
 # --------------------------------------------------------------------------- the paper beside ours

@@ -8,7 +8,9 @@ walking a whitelist of node types, never with ``eval``. A claim's verdict is com
 values only:
 
 - ``holds``: ``holds_if`` is true; ``fails``: ``fails_if`` is true (``fails_if: otherwise`` declares
-  a two-valued decision: the claim fails whenever it does not hold);
+  a two-valued decision: the claim fails whenever it does not hold; ``fails_if: never`` a claim
+  that nothing we measure could refute, e.g. a significance claim whose paper declares no size
+  of "no difference": it holds or stays inconclusive);
 - ``inconclusive``: neither is true (an interval that straddles the threshold, a floor, too few
   units);
 - ``not evaluated``: the rules cannot be decided on this run's values: a key is not glued (another
@@ -68,6 +70,7 @@ EVIDENCE = ("reproduction", "substitute", "extension")
 OUTCOMES = ("reproduced", "contradicted", "inconclusive", "substitute only", "extension",
             "not testable", "not evaluated")
 OTHERWISE = "otherwise"  # ``fails_if: otherwise``: the claim fails whenever it does not hold
+NEVER = "never"  # ``fails_if: never``: no value we can glue refutes the claim (holds or inconclusive)
 _REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "evidence",
              "expect")
 _OPTIONAL = ("holds_if", "fails_if", "reason", "ours")
@@ -116,8 +119,8 @@ class Claim:
 
     @property
     def rules(self) -> list[str]:
-        """The claim's rules as written (``fails_if: otherwise`` is no rule of its own)."""
-        return [r for r in (self.holds_if, self.fails_if) if r and r != OTHERWISE]
+        """The claim's rules as written (``fails_if: otherwise`` or ``never`` is no rule of its own)."""
+        return [r for r in (self.holds_if, self.fails_if) if r and r not in (OTHERWISE, NEVER)]
 
     @property
     def anchor(self) -> str:
@@ -434,8 +437,9 @@ def load(study: str) -> tuple[Claim, ...]:
                     raise ClaimError(f"{where}, field {field!r}: an untestable claim has no rules")
             elif not entry.get(field):
                 raise ClaimError(f"{where}, field {field!r}: a testable claim needs holds_if and "
-                                 f"fails_if (fails_if: {OTHERWISE} when it cannot be inconclusive)")
-            elif not (field == "fails_if" and entry[field] == OTHERWISE):
+                                 f"fails_if (fails_if: {OTHERWISE} when it cannot be inconclusive, "
+                                 f"{NEVER} when nothing we measure could refute it)")
+            elif not (field == "fails_if" and entry[field] in (OTHERWISE, NEVER)):
                 parse_rule(entry[field], f"{where}, field {field!r}")
         if entry["expect"] in ("fails", "inconclusive", "untestable") and not entry.get("reason"):
             raise ClaimError(f"{where}, field 'reason': expect {entry['expect']} needs a reason")
@@ -472,8 +476,12 @@ def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
         return "not testable here", ""
     try:
         holds = evaluate_rule(claim.holds_if, values)
-        fails = (not holds) if claim.fails_if == OTHERWISE else evaluate_rule(claim.fails_if,
-                                                                               values)
+        if claim.fails_if == OTHERWISE:
+            fails = not holds
+        elif claim.fails_if == NEVER:
+            fails = False
+        else:
+            fails = evaluate_rule(claim.fails_if, values)
     except NotEvaluated as error:
         missing = missing_keys(claim, values)
         return "not evaluated", ("not glued in this run: " + ", ".join(missing) if missing

@@ -80,12 +80,14 @@ def label(spec: str) -> str:
 
 def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed: int = 0,
                device: str = "auto", batch_size: int = 64, progress: bool = True,
-               n_jobs: int = 1, probe_seeds: int = 3) -> pd.DataFrame:
+               n_jobs: int = 1, probe_seeds: int = 3, extra_levels=None) -> pd.DataFrame:
     """The scorecard (:func:`compsem.scorecard.run`) of every model on every battery of
     ``batteries`` that accepts it (a battery whose ``check`` refuses the model, e.g. probing for
     ``overlap`` or STS for ``bow``, is skipped); the batteries in ``subset_batteries`` run on
     their small subset. One table, models in the given order. ``probe_seeds``: MLP seeds of
     each probe of the probing battery (:func:`compsem.scorecard.probing.rows`).
+    ``extra_levels`` (name -> level, e.g. :func:`union_levels`): intervals at those levels too,
+    in the columns ``low_<name>`` / ``high_<name>`` (:func:`compsem.scorecard.run`).
 
     ``n_jobs`` > 1: the (model, battery) scorecards run as Dask tasks on that many worker
     processes of one thread each (:func:`compsem.dask_tasks.submit_all`), the probing ones
@@ -113,6 +115,8 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
         plan += [(model, b) for b in accepted]
     options = dict(n_boot=n_boot, seed=seed, device=device, batch_size=batch_size,
                    probe_seeds=probe_seeds)
+    if extra_levels:
+        options["extra_levels"] = dict(extra_levels)
     calls = [(model, battery, battery in subset_batteries, options) for model, battery in plan]
     if n_jobs > 1:
         from compsem.dask_tasks import submit_all
@@ -512,7 +516,8 @@ def _sts3k_similarities(model: str, seed: int, device: str, batch_size: int) -> 
 
 def paired_within_differences(table: pd.DataFrame, models_a, models_b, category: str = "Swap-2",
                               n_boot: int = 1000, seed: int = 0, level: float = 0.95,
-                              device: str = "auto", batch_size: int = 64) -> pd.DataFrame:
+                              device: str = "auto", batch_size: int = 64,
+                              extra_levels=None) -> pd.DataFrame:
     """Within one Figure 8 category of STS3k (Fodor et al. 2025, §5.4): for every encoder ``a``
     of ``models_a`` and ``b`` of ``models_b`` scored on ``STS3k within <category>`` in ``table``,
     rho(a) - rho(b) with the human ratings over the category's pairs, and its paired bootstrap
@@ -523,13 +528,18 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     (:func:`compsem.scorecard.sts.similarities`), the pair types those of
     :func:`compsem.sts.pair_types.reconstruct_pair_types`, as in the scorecard's within-type rho.
     One row per (a, b): ``model_a``, ``model_b``, ``rho_a``, ``rho_b``, ``difference``, ``low``,
-    ``high``, ``n`` (pairs); empty when either group has no encoder scored there."""
+    ``high``, ``n`` (pairs); empty when either group has no encoder scored there. With
+    ``extra_levels`` (name -> level, e.g. :func:`union_levels`) also ``low_<name>`` /
+    ``high_<name>``: the interval at that level from the same resamples (the same seed), so a
+    higher level's contains the ``level`` one."""
     from compsem.stats import paired_spearman_difference
 
     scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
     group_a = [m for m in dict.fromkeys(models_a) if m in scored]
     group_b = [m for m in dict.fromkeys(models_b) if m in scored]
-    columns = ["model_a", "model_b", "rho_a", "rho_b", "difference", "low", "high", "n"]
+    extra = dict(extra_levels or {})
+    columns = ["model_a", "model_b", "rho_a", "rho_b", "difference", "low", "high", "n",
+               *[f"{side}_{name}" for name in extra for side in ("low", "high")]]
     if not group_a or not group_b:
         return pd.DataFrame(columns=columns)
     human, mask = _category_pairs(category)
@@ -545,13 +555,17 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
                 rows.append({"model_a": a, "model_b": b, "rho_a": d["rho_a"], "rho_b": d["rho_b"],
                              "difference": d["difference"], "low": d["ci_low"],
                              "high": d["ci_high"], "n": d["n"]})
+                for name, wider in extra.items():  # the same seed: the same resamples
+                    w = paired_spearman_difference(sims[a], sims[b], human, mask=mask,
+                                                   n_resamples=n_boot, seed=seed, level=wider)
+                    rows[-1] |= {f"low_{name}": w["ci_low"], f"high_{name}": w["ci_high"]}
     return pd.DataFrame(rows, columns=columns)
 
 
 def trainings_within_differences(table: pd.DataFrame, trainings, models_b, category: str = "Swap-2",
                                  n_boot: int = 1000,
                                  seed: int = 0, level: float = 0.95, device: str = "auto",
-                                 batch_size: int = 64) -> pd.DataFrame:
+                                 batch_size: int = 64, extra_levels=None) -> pd.DataFrame:
     """As :func:`paired_within_differences`, for one trained encoder over its ``trainings``
     (e.g. ``["sdae", "sdae:seed1", "sdae:seed2"]``, one model each seed): a training is one
     draw of the encoder, so a difference decided on one training would be one draw too. For
@@ -561,15 +575,19 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     scores every pair): the pairs resampled with replacement, the same for every training and
     for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`), ``n_boot``
     resamples seeded by ``seed``. Rows as :func:`paired_within_differences`, ``model_a`` the
-    first training's spec, ``rho_a`` the mean over the trainings, and ``n_trainings``."""
+    first training's spec, ``rho_a`` the mean over the trainings, and ``n_trainings``; with
+    ``extra_levels`` (name -> level) also ``low_<name>`` / ``high_<name>``, percentiles of the
+    same resamples."""
     trainings = list(dict.fromkeys(trainings))
     if len(trainings) < 2:
         raise ValueError(f"trainings needs at least two trainings of the encoder, got {trainings}")
     scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
     models_b = [m for m in dict.fromkeys(models_b) if m in scored]
+    extra = dict(extra_levels or {})
     if trainings[0] not in scored or not models_b:
         return pd.DataFrame(columns=["model_a", "model_b", "rho_a", "rho_b", "difference", "low",
-                                     "high", "n", "n_trainings"])
+                                     "high", "n", "n_trainings",
+                                     *[f"{side}_{name}" for name in extra for side in ("low", "high")]])
     human, mask = _category_pairs(category)
     human = tie_values(human[mask])
     sims = {m: tie_values(_sts3k_similarities(m, seed, device, batch_size)[mask])
@@ -587,19 +605,100 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
         rows.append({"model_a": trainings[0], "model_b": b, "rho_a": rho_a, "rho_b": rho[b],
                      "difference": rho_a - rho[b], "low": float(low), "high": float(high),
                      "n": int(len(human)), "n_trainings": len(trainings)})
+        for name, wider in extra.items():  # the same resamples
+            w_low, w_high = np.nanpercentile(boot, [50 * (1 - wider), 50 * (1 + wider)])
+            rows[-1] |= {f"low_{name}": float(w_low), f"high_{name}": float(w_high)}
     return pd.DataFrame(rows)
 
 
 def difference_values(differences: pd.DataFrame, name: str, prefix: str = "syn") -> dict:
     """:func:`paired_within_differences` glued: ``<prefix>_<name>_diff_<a>_minus_<b>`` and its
-    ``_low``/``_high`` (names through :func:`compsem.report.slug`)."""
+    ``_low``/``_high`` (names through :func:`compsem.report.slug`), and its intervals at the
+    ``extra_levels`` of the differences, ``_low_<level name>`` / ``_high_<level name>`` (e.g.
+    ``_low_bonf12``: after ``_low``, so that a glob ``'..._low'`` of a claim does not match it)."""
     from compsem.report import slug
 
+    extra = [c for c in differences.columns if c.startswith(("low_", "high_"))]
     out = {}
-    for r in differences.itertuples():
-        base = f"{prefix}_{name}_diff_{slug(r.model_a)}_minus_{slug(r.model_b)}"
-        out |= {base: float(r.difference), f"{base}_low": float(r.low),
-                f"{base}_high": float(r.high)}
+    for r in differences.to_dict("records"):
+        base = f"{prefix}_{name}_diff_{slug(r['model_a'])}_minus_{slug(r['model_b'])}"
+        out |= {base: float(r["difference"]), f"{base}_low": float(r["low"]),
+                f"{base}_high": float(r["high"])}
+        out |= {f"{base}_{column}": float(r[column]) for column in extra}
+    return out
+
+
+ROLE_ORDER_UNION_MEASURE = "SemRole accuracy"
+"""The probe measure of the union of tests on which the claim order-blind-fail-both fails
+(data/claims/synthesis.yaml): every order-blind encoder off chance on it, or every within-Swap-2
+difference below 0 (:func:`role_order_union`)."""
+
+
+def role_order_union(encoders, batteries, order_blind, order_aware) -> int:
+    """k of the union on which the claim order-blind-fail-both fails: some order-blind encoder
+    off chance on :data:`ROLE_ORDER_UNION_MEASURE` (one test per encoder of ``order_blind`` among
+    ``encoders`` that the probing battery takes; its two sides cannot both err, so they count
+    once), or some within-Swap-2 difference below 0 (one per pair of an encoder of
+    ``order_aware`` and one of ``order_blind``, both among ``encoders`` and taken by the STS
+    battery: those of :func:`paired_within_differences` and :func:`trainings_within_differences`).
+    Known from the parameters before the batteries run, so that the scorecard computes its
+    intervals at this family's level (:func:`union_levels`); :func:`union_values` checks it
+    against what ran. 12 with the chapter's defaults (3 SemRole tests, 3 x 3 differences)."""
+    from compsem import scorecard
+
+    def takes(battery: str, model: str) -> bool:
+        if battery not in batteries or model not in encoders:
+            return False
+        try:
+            scorecard.BATTERIES[battery].check(model)
+        except ValueError:
+            return False
+        return True
+
+    blind = list(dict.fromkeys(order_blind))
+    probed = [m for m in blind if takes("probing", m)]
+    pairs = [(a, b) for a in dict.fromkeys(order_aware) for b in blind
+             if takes("sts", a) and takes("sts", b)]
+    return len(probed) + len(pairs)
+
+
+def union_levels(k: int, level: float = 0.95) -> dict[str, float]:
+    """``{"bonf<k>": level}``: Bonferroni's level of each of ``k`` intervals read by a union of
+    tests whose single test reads a ``level`` interval (:func:`compsem.stats.bonferroni_level`),
+    by the name of its columns (``low_bonf<k>``) and keys (``..._low_bonf<k>``); empty for no test."""
+    from compsem.stats import bonferroni_level
+
+    return {f"bonf{k}": bonferroni_level(k, 1 - level)} if k >= 1 else {}
+
+
+def union_values(table: pd.DataFrame, differences: pd.DataFrame, k: int, order_blind,
+                 measure: str = ROLE_ORDER_UNION_MEASURE, prefix: str = "syn") -> dict:
+    """The intervals of the union of :func:`role_order_union` that the differences do not glue
+    (:func:`difference_values` does): ``<prefix>_<measure>_<model>_low_bonf<k>`` /
+    ``_high_bonf<k>`` for every encoder of ``order_blind`` scored on ``measure``, from the
+    scorecard's columns ``low_bonf<k>`` / ``high_bonf<k>`` (:func:`scorecards` with
+    ``extra_levels=union_levels(k)``), and ``<prefix>_role_order_union_k``. ValueError when the
+    tests that ran (those encoders and the rows of ``differences``) are not k, or when the table
+    or the differences lack the family's columns: the keys would be named for another family."""
+    from compsem.report import slug
+
+    name = f"bonf{k}"
+    columns = [f"low_{name}", f"high_{name}"]
+    rows = table[(table["measure"] == measure) & table["model"].isin(list(order_blind))]
+    rows = rows.drop_duplicates("model")
+    ran = len(rows) + len(differences)
+    if ran != k:
+        raise ValueError(f"the union of tests has {len(rows)} {measure!r} tests and "
+                         f"{len(differences)} differences, {ran}, not the k = {k} it was computed for")
+    missing = [c for c in columns if c not in table or (len(differences) and c not in differences)]
+    if missing:
+        raise ValueError(f"no interval columns {missing}: compute the scorecard and the differences "
+                         f"with extra_levels=union_levels({k})")
+    out = {f"{prefix}_role_order_union_k": k}
+    for r in rows.to_dict("records"):
+        base = f"{prefix}_{slug(measure)}_{slug(r['model'])}"
+        out |= {f"{base}_low_{name}": float(r[f"low_{name}"]),
+                f"{base}_high_{name}": float(r[f"high_{name}"])}
     return out
 
 

@@ -8,6 +8,8 @@ or item frames, and returns a table, a figure and/or a dict of numbers to glue (
 
 from __future__ import annotations
 
+import fnmatch
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -159,7 +161,8 @@ def structure_summary(frames: dict) -> pd.DataFrame:
 def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
     """:func:`compsem.probing.audit.audit` of every set: control accuracies (percent), the
     chance threshold, whether the task needs structure and whether it passes; and the glued
-    numbers of the prof-recommends variants and the released cont1 probe prior."""
+    numbers of the prof-recommends variants and the released cont1 probe prior (its 90% Wilson
+    interval, and its Bonferroni interval where :data:`UNION_FAMILIES` names it)."""
     audits = {name: audit.audit(f, alpha) for name, f in frames.items()}
     table = pd.concat({n: a["accuracy"].map(percent) for n, a in audits.items()}, axis=1).T
     table["chance + margin"] = [percent(a["threshold"].iloc[0]) for a in audits.values()]
@@ -180,9 +183,10 @@ def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
         values[f"probe_audit_{key}_threshold"] = percent(audits[name].loc["bow", "threshold"])
         values.update(_wilson90(f"probe_audit_{key}_bow", audits[name].loc["bow", "accuracy"],
                                 frames[name]))
-    values.update(_wilson90("probe_released_cont1_probe_only",
-                            audits["released cont1"].loc["probe only", "accuracy"],
-                            frames["released cont1"]))
+    key, probe_only = "probe_released_cont1_probe_only", audits["released cont1"].loc["probe only", "accuracy"]
+    values.update(_wilson90(key, probe_only, frames["released cont1"]))
+    for suffix, level in union_levels([key]).get(key, {}).items():  # its Bonferroni interval
+        values.update(_wilson(key, probe_only, frames["released cont1"], level, suffix))
     return table, values
 
 
@@ -190,11 +194,18 @@ def _wilson90(key: str, accuracy: float, items: pd.DataFrame) -> dict:
     """The 90% Wilson interval (percent) of a test accuracy over the test items of ``items``,
     glued as ``<key>_low90`` / ``<key>_high90``: the interval of an equivalence test of "at
     chance" (two one-sided tests at 5%)."""
+    return _wilson(key, accuracy, items, 0.90, "90")
+
+
+def _wilson(key: str, accuracy: float, items: pd.DataFrame, level: float, suffix: str) -> dict:
+    """The ``level`` Wilson interval (percent) of a test accuracy over the test items of
+    ``items`` (:func:`compsem.stats.wilson_interval`), glued as ``<key>_low<suffix>`` /
+    ``<key>_high<suffix>``."""
     from compsem import stats
 
     n = int((items["split"] == "test").sum())
-    low, high = stats.wilson_interval(round(accuracy * n), n, 0.90)
-    return {f"{key}_low90": percent(low), f"{key}_high90": percent(high)}
+    low, high = stats.wilson_interval(round(accuracy * n), n, level)
+    return {f"{key}_low{suffix}": percent(low), f"{key}_high{suffix}": percent(high)}
 
 
 def style_audit(table: pd.DataFrame):
@@ -271,29 +282,109 @@ def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
     """The ``level`` interval of every cell of :func:`cell_values`, glued as ``<key>_low90`` /
     ``<key>_high90`` (for ``level`` 0.90): the interval of an equivalence test ("at chance",
     two one-sided tests at 5%). Computed from the fits the chapter already has, as
-    :func:`experiment.summarise` does at 95%: over seeds a Student-t interval
-    (:func:`compsem.stats.seed_interval`), or with ``shared_items`` (seeds that vary the probe
-    only, on the same test items) the bootstrap over items and seeds together
-    (:func:`experiment.crossed_accuracy`); for a single fit the percentile bootstrap over its
-    test items (:func:`compsem.stats.mean_interval`, the fit's seed)."""
-    from compsem import stats
-
+    :func:`experiment.summarise` does at 95% (:func:`experiment.cell_interval`): over seeds a
+    Student-t interval (:func:`compsem.stats.seed_interval`), or with ``shared_items`` (seeds
+    that vary the probe only, on the same test items) the bootstrap over items and seeds
+    together (:func:`experiment.crossed_accuracy`); for a single fit the percentile bootstrap
+    over its test items (:func:`compsem.stats.mean_interval`, the fit's seed)."""
     tag = f"{round(100 * level)}"
     out = {}
+    for key, group in _cells(runs, prefix, with_control).items():
+        _, low, high, _ = experiment.cell_interval(group, level, shared_items, n_boot)
+        if np.isfinite(low):
+            out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
+    return out
+
+
+def _cells(runs: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
+    """The fits of every cell of :func:`cell_values` by its key (``<prefix>_<task>_<encoder>``,
+    with ``_<control>`` when ``with_control``; without it the cells of control ``none`` only)."""
+    cells = {}
     for (task, encoder, control), group in runs.groupby(["task", "encoder", "control"], sort=False):
         if not with_control and control != "none":
             continue
         key = f"{prefix}_{slug(task)}_{slug(encoder)}" + (f"_{slug(control)}" if with_control else "")
-        if len(group) > 1 and shared_items:
-            _, low, high = experiment.crossed_accuracy(group, level, n_boot)
-        elif len(group) > 1:
-            _, low, high = stats.seed_interval(group["accuracy"], level)
-        else:
-            row = group.iloc[0]
-            low, high = (100 * v for v in stats.mean_interval(
-                row["correct"], n_resamples=n_boot, seed=int(row["seed"]), level=level))
-        if np.isfinite(low):
-            out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
+        cells[key] = group
+    return cells
+
+
+# --------------------------------------------------------------------------- unions of tests
+
+_T3 = "probe_t3_"
+UNION_FAMILIES: dict[str, tuple[int | None, float, tuple[str, ...]]] = {
+    "has-school-accessible": (4, 0.95, tuple(f"{_T3}has_school_{e}"
+                                             for e in ("glove50", "spacy_md", "sdae", "minilm"))),
+    "has-human-generalises": (2, 0.95, (f"{_T3}has_human_glove50", f"{_T3}has_human_minilm")),
+    "school-as-agent-averaging-at-chance": (2, 0.90, (f"{_T3}school_as_agent_bow",
+                                                      f"{_T3}school_as_agent_glove50")),
+    "school-as-agent-order-aware-high": (2, 0.95, (f"{_T3}school_as_agent_minilm",
+                                                   f"{_T3}school_as_agent_mpnet")),
+    "proposed-tasks-no-lexical-cue": (4, 0.90, tuple(f"probe_{t}_{e}"
+                                                     for t in ("prof_ag_of_rec", "prof_recommends")
+                                                     for e in ("bow", "glove50"))),
+    "bow-reads-content": (2, 0.95, ("probe_t2_cont1_spacy_md_none", "probe_t2_cont2_spacy_md_none")),
+    "bow-at-chance-on-structure": (9, 0.90, tuple(f"probe_t2_{t}_{e}_none"
+                                                  for t in ("order", "sr", "neg")
+                                                  for e in ("bow", "glove50", "spacy_md"))),
+    "sdae-semrole-far-below-order": (2, 0.95, ("probe_t2_sdae_trainings_sr",
+                                               "probe_t2_sdae_trainings_order")),
+    "sdae-beats-bow-on-structure": (2, 0.95, ("probe_t2_sdae_trainings_order",
+                                              "probe_t2_sdae_trainings_sr",
+                                              "probe_t2_order_spacy_md_none",
+                                              "probe_t2_sr_spacy_md_none")),
+    "random-probe-control-at-chance": (None, 0.90, ("probe_t2_*_random_probe",)),
+    "released-sets-no-probe-cue": (2, 0.90, ("probe_t2_cont1_random_sentence_draws",
+                                             "probe_released_cont1_probe_only")),
+}
+"""The unions of tests the claims of data/claims/probing.yaml fail on (data/claims/README.md,
+"Decision rules"), by claim: ``(k, level, keys)``. A rule that concludes when *some* of k tests
+does reads each quantity's interval at Bonferroni's level ``1 - (1 - level) / k``
+(:func:`compsem.stats.bonferroni_level`), ``level`` the level of the single test (0.95 for a
+direction or a threshold, 0.90 for an equivalence test); k counts the quantities (accuracies,
+differences), the two sides of one equivalence test once, since they cannot both err. ``keys``
+are the glued keys (or glob patterns) of the quantities' intervals, each glued also as
+``<key>_low<tag>_bonf<k>`` / ``<key>_high<tag>_bonf<k>`` (``<tag>`` empty at 0.95, ``90`` at
+0.90) by the function that glues the uncorrected one, from the same resamples or seeds (so it
+contains it): :func:`union_values` (cells of the grid), :func:`training_values`,
+:func:`random_sentence_draws` and :func:`audit_table`. ``k`` None: the number of cells the
+patterns match in the run (random-probe-control-at-chance: every random-probe cell, 30 in the
+default profile). A family of two sides of one quantity, or an intersection (``a and b``,
+``min(lows) > c``), needs none and is not here."""
+
+
+def union_levels(keys) -> dict[str, dict[str, float]]:
+    """For each of ``keys`` (the glued keys of the quantities one function computes) that a family
+    of :data:`UNION_FAMILIES` names, ``{suffix: level}``: the name suffix ``<tag>_bonf<k>`` of its
+    Bonferroni interval and that interval's level (keys the families do not name are absent)."""
+    from compsem.stats import bonferroni_level
+
+    keys = list(keys)
+    out: dict[str, dict[str, float]] = {}
+    for k, level, patterns in UNION_FAMILIES.values():
+        matched = [key for key in keys if any(fnmatch.fnmatchcase(key, p) for p in patterns)]
+        if not matched:
+            continue
+        size = len(matched) if k is None else k
+        tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
+        for key in matched:
+            out.setdefault(key, {})[f"{tag}_bonf{size}"] = bonferroni_level(size, 1 - level)
+    return out
+
+
+def union_values(runs: pd.DataFrame, prefix: str, with_control: bool = False, n_boot: int = 2000,
+                 shared_items: bool = False) -> dict:
+    """The Bonferroni intervals of the cells of :func:`cell_values` that :data:`UNION_FAMILIES`
+    names, ``<key>_low<tag>_bonf<k>`` / ``<key>_high<tag>_bonf<k>``: computed as the uncorrected
+    ones (:func:`experiment.cell_interval`, the function behind :func:`experiment.summarise`
+    and :func:`equivalence_values`) from the same fits, seeds and resamples, at
+    :func:`compsem.stats.bonferroni_level`; each contains the uncorrected interval."""
+    cells = _cells(runs, prefix, with_control)
+    out = {}
+    for key, suffixes in union_levels(cells).items():
+        for suffix, level in suffixes.items():
+            _, low, high, _ = experiment.cell_interval(cells[key], level, shared_items, n_boot)
+            if np.isfinite(low):
+                out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"] = float(low), float(high)
     return out
 
 
@@ -353,16 +444,19 @@ def margin_counts(values: dict, control: str, prefix: str, centre: float, margin
             f"{prefix}_outside": int(outside.sum())}
 
 
-def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000) -> dict:
+def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000,
+                          levels=((0.95, ""), (0.90, "90"))) -> dict:
     """The 2018 "random sentence vectors" control (the probe alone) is run twice per task: as
     the encoder ``random`` (control ``none``) and as the control ``random sentence`` of the
     row ``(any)``, two draws of random vectors for the same items. Per task, the mean accuracy
     of the two draws with its percentile-bootstrap intervals over the shared test items (the
-    per-item mean correctness of the draws resampled), 95% and 90%:
-    ``<prefix>_<task>_random_sentence_draws`` with ``_low`` / ``_high`` and ``_low90`` /
-    ``_high90``. With the encoder ``random`` trained with several MLP seeds
-    (:func:`run_2018`), each seed's fit is one more draw, averaged in the same way. The spread
-    between the draws themselves is not in the interval."""
+    per-item mean correctness of the draws resampled) at each ``(level, tag)`` of ``levels``,
+    95% and 90%: ``<prefix>_<task>_random_sentence_draws`` with ``_low`` / ``_high`` and
+    ``_low90`` / ``_high90``; where a family of :data:`UNION_FAMILIES` names the key, also its
+    Bonferroni interval from the same resamples, ``_low<tag>_bonf<k>`` / ``_high<tag>_bonf<k>``.
+    With the encoder ``random`` trained with several MLP seeds (:func:`run_2018`), each seed's
+    fit is one more draw, averaged in the same way. The spread between the draws themselves is
+    not in the interval."""
     from compsem import stats
 
     out = {}
@@ -375,7 +469,8 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000) -
         key = f"{prefix}_{slug(task)}_random_sentence_draws"
         out[key] = 100 * float(correct.mean())
         seed = int(draws["seed"].iloc[0])
-        for level, suffix in ((0.95, ""), (0.90, "90")):
+        unions = [(level, suffix) for suffix, level in union_levels([key]).get(key, {}).items()]
+        for level, suffix in (*levels, *unions):
             low, high = stats.mean_interval(correct, n_resamples=n_boot, seed=seed, level=level)
             out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"] = 100 * low, 100 * high
     return out
@@ -794,22 +889,30 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
 
 
-def training_values(runs: pd.DataFrame, prefix: str, targets: dict) -> tuple[pd.DataFrame, dict]:
+def training_values(runs: pd.DataFrame, prefix: str, targets: dict,
+                    level: float = 0.95) -> tuple[pd.DataFrame, dict]:
     """Per task, the mean accuracy over the trainings of :func:`over_trainings` with its
-    Student-t 95% interval (:func:`compsem.stats.seed_interval`) and their number, beside the
-    paper's SDAE (2018 Table 2): a table and
-    ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``."""
+    Student-t interval at ``level`` (:func:`compsem.stats.seed_interval`) and their number, beside
+    the paper's SDAE (2018 Table 2): a table and
+    ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``; for a task whose key a family of
+    :data:`UNION_FAMILIES` names, also its Bonferroni interval over the same trainings,
+    ``<prefix>_<task>_low_bonf<k>`` / ``_high_bonf<k>``."""
     from compsem import stats
 
     rows, values = [], {}
-    for task, group in runs.groupby("task", sort=False):
-        mean, low, high = stats.seed_interval(group["accuracy"])
+    groups = {f"{prefix}_{slug(task)}": (task, group)
+              for task, group in runs.groupby("task", sort=False)}
+    unions = union_levels(groups)
+    for key, (task, group) in groups.items():
+        mean, low, high = stats.seed_interval(group["accuracy"], level)
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
         rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,
                      "low": low, "high": high,
                      **{encoder: accuracy for encoder, accuracy in zip(group["encoder"], group["accuracy"], strict=True)}})
-        key = f"{prefix}_{slug(task)}"
         values.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_n": len(group)})
+        for suffix, union_level in unions.get(key, {}).items():
+            _, values[f"{key}_low{suffix}"], values[f"{key}_high{suffix}"] = stats.seed_interval(
+                group["accuracy"], union_level)
     return pd.DataFrame(rows).set_index("task").round(1), values
 
 

@@ -20,6 +20,7 @@ Encoders are names of :func:`compsem.probing.features.encode` (``bow``, ``random
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -153,16 +154,11 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
     seed of a cell scores the same test items, as on the released 2018 sets, where the seed
     varies the probe only) the interval resamples the items and the seeds together
     (:func:`compsem.stats.crossed_mean_interval`, ``n_boot`` resamples seeded by the first
-    seed; ``interval = "items and seeds"``)."""
+    seed; ``interval = "items and seeds"``). Every interval at ``level``
+    (:func:`cell_interval`)."""
     out = []
     for key, group in runs.groupby(CELL, sort=False):
-        mean, low, high = stats.seed_interval(group["accuracy"], level)
-        over = "seeds"
-        if len(group) == 1:
-            low, high, over = float(group["low"].iloc[0]), float(group["high"].iloc[0]), "items"
-        elif shared_items:
-            mean, low, high = crossed_accuracy(group, level, n_boot)
-            over = "items and seeds"
+        mean, low, high, over = cell_interval(group, level, shared_items, n_boot)
         out.append(
             dict(
                 zip(CELL, key, strict=True),
@@ -175,6 +171,38 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
             )
         )
     return pd.DataFrame(out)
+
+
+FIT_LEVEL = 0.95
+"""The level of the bootstrap interval over test items that :func:`run_grid` stores with each
+fit (:func:`compsem.probing.evaluate.run_probe`)."""
+
+
+def cell_interval(group: pd.DataFrame, level: float = 0.95, shared_items: bool = False,
+                  n_boot: int = 2000) -> tuple[float, float, float, str]:
+    """``(accuracy, low, high, over)`` (percent) of one cell's fits (rows of :func:`run_grid`)
+    at ``level``: over several seeds the Student-t interval (:func:`compsem.stats.seed_interval`),
+    or with ``shared_items`` the bootstrap over the items and the seeds together
+    (:func:`crossed_accuracy`, resamples seeded by the first fit's seed); for one fit the
+    percentile bootstrap over its test items, the fit's own interval at :data:`FIT_LEVEL`, else
+    :func:`compsem.stats.mean_interval` of its per-item correctness with ``n_boot`` resamples
+    seeded by the fit's seed, the resamples :func:`run_grid` drew with the same ``n_boot``. At
+    any level the interval comes from the same resamples (or the same seeds), so a higher
+    level's interval contains a lower one's: a Bonferroni interval
+    (:func:`compsem.stats.bonferroni_level`) contains the uncorrected one. ``over`` names the
+    units resampled: ``"seeds"``, ``"items and seeds"`` or ``"items"``."""
+    mean, low, high = stats.seed_interval(group["accuracy"], level)
+    if len(group) == 1:
+        row = group.iloc[0]
+        if math.isclose(level, FIT_LEVEL):
+            return mean, float(row["low"]), float(row["high"]), "items"
+        low, high = stats.mean_interval(row["correct"], n_resamples=n_boot, seed=int(row["seed"]),
+                                        level=level)
+        return mean, 100 * low, 100 * high, "items"
+    if shared_items:
+        mean, low, high = crossed_accuracy(group, level, n_boot)
+        return mean, low, high, "items and seeds"
+    return mean, low, high, "seeds"
 
 
 def crossed_accuracy(group: pd.DataFrame, level: float = 0.95,

@@ -29,7 +29,7 @@ the paper's number beside a row where a paper prints it (for the paper's model o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 import pandas as pd
@@ -73,13 +73,18 @@ def validate(models: Sequence[str], batteries: Sequence[str]) -> None:
 
 def run(model: str, batteries: Sequence[str] = tuple(BATTERIES), subset: bool = False,
         progress: bool = True, n_boot: int = 1000, seed: int = 0, device: str = "auto",
-        batch_size: int = 64, probe_seeds: int = 3) -> pd.DataFrame:
+        batch_size: int = 64, probe_seeds: int = 3,
+        extra_levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """The scorecard of one model: the rows of every battery in ``batteries`` (in that order).
 
     ``subset=True`` runs a small part of each battery (see each module) for tests and CI.
     ``n_boot`` resamples per interval (and permutations of the class-difference tests),
     ``seed`` seeds every resample and probe; ``probe_seeds`` MLP seeds (from ``seed`` on)
     train each probe of the probing battery; ``progress`` shows one bar step per battery.
+    ``extra_levels`` (name -> level): intervals at other levels than 95%, in the columns
+    ``low_<name>`` / ``high_<name>`` after :data:`COLUMNS` (NaN where a measure has none; the
+    probing battery's accuracies have them, :func:`compsem.scorecard.probing.rows`); without
+    it the table has :data:`COLUMNS` only.
     """
     validate([model], batteries)
     bar = None
@@ -91,15 +96,18 @@ def run(model: str, batteries: Sequence[str] = tuple(BATTERIES), subset: bool = 
     for battery in batteries:
         if bar is not None:
             bar.set_postfix_str(battery)
+        options = {"extra_levels": dict(extra_levels)} if extra_levels else {}
         rows += BATTERIES[battery].rows(model, subset=subset, n_boot=n_boot, seed=seed,
                                         device=device, batch_size=batch_size,
-                                        probe_seeds=probe_seeds)
+                                        probe_seeds=probe_seeds, **options)
         if bar is not None:
             bar.update()
     if bar is not None:
         bar.close()
     table = pd.DataFrame(rows).assign(model=model)
-    return table[list(COLUMNS)].astype({c: float for c in ("value", "low", "high", "ceiling")})
+    extra = [f"{side}_{name}" for name in (extra_levels or {}) for side in ("low", "high")]
+    table = table.reindex(columns=[*COLUMNS, *extra])
+    return table.astype({c: float for c in ("value", "low", "high", "ceiling", *extra)})
 
 
 def run_many(models: Sequence[str], batteries: Sequence[str] = tuple(BATTERIES),

@@ -7,7 +7,8 @@ MLP seeds, ``control task`` with the first), :func:`~compsem.probing.experiment.
 
 - ``<task> accuracy``: test accuracy, the mean over the MLP seeds with the bootstrap interval
   over the test items and the seeds together (Table 2 gives one fit per cell; a fit is one
-  draw of the probe's initialisation and minibatch order);
+  draw of the probe's initialisation and minibatch order); at other levels too on request
+  (``extra_levels``: a claim that reads it in a union of tests, at Bonferroni's level);
 - ``<task> control task``: accuracy on the sound control task of the same items;
 - ``<task> selectivity``: accuracy minus control-task accuracy with a paired bootstrap interval
   (NaN where the control task is not sound).
@@ -18,6 +19,8 @@ epochs.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -43,10 +46,13 @@ def check(model: str) -> None:
 
 def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
          device: str = "auto", batch_size: int = 64, max_epochs: int | None = None,
-         probe_seeds: int = 3) -> list[dict]:
+         probe_seeds: int = 3, extra_levels: Mapping[str, float] | None = None) -> list[dict]:
     """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``; the
     accuracy over the MLP seeds ``seed, seed + 1, ..., seed + probe_seeds - 1``, the control
-    task and selectivity on the first."""
+    task and selectivity on the first. ``extra_levels`` (name -> level, e.g. ``{"bonf12":
+    compsem.stats.bonferroni_level(12)}``): each accuracy row also carries its interval at that
+    level, ``low_<name>`` / ``high_<name>``, from the same fits and resamples
+    (:func:`~compsem.probing.experiment.summarise` at that level), so it contains the 95% one."""
     if probe_seeds < 1:
         raise ValueError(f"probe_seeds must be at least 1, not {probe_seeds}")
     from compsem.data import probing as released_files
@@ -64,12 +70,19 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
                                lexicon=lex, progress=False, max_epochs=epochs)
     summary = experiment.summarise(runs, shared_items=True, n_boot=n_boot).set_index(["task", "control"])
     chosen = experiment.selectivity(runs).set_index("task")
+    task_runs = runs[runs["control"] == "none"]
+    extra = {name: experiment.summarise(task_runs, level=level, shared_items=True, n_boot=n_boot)
+             .set_index("task") for name, level in (extra_levels or {}).items()}
     out = []
     for task in frames:
         for control, label in (("none", "accuracy"), ("control task", "control task")):
             s = summary.loc[(task, control)]
             out.append(dict(battery="probing", measure=f"{NAMES[task]} {label}", value=s["accuracy"],
                             low=s["low"], high=s["high"], ceiling=np.nan))
+            if control == "none":
+                for name, wider in extra.items():
+                    out[-1] |= {f"low_{name}": wider.loc[task, "low"],
+                                f"high_{name}": wider.loc[task, "high"]}
         s = chosen.loc[task]
         out.append(dict(battery="probing", measure=f"{NAMES[task]} selectivity",
                         value=s["selectivity"], low=s["low"], high=s["high"], ceiling=np.nan))

@@ -22,4 +22,6 @@ Pure, vectorised functions; the data come from :mod:`compsem.data.sts3k`.
 - :mod:`compsem.sts.regressors`      PCA-8 / no-PCA features, splits, regressors of Table 8 (§4.7,
   Figures 6 and 11)
 - :mod:`compsem.sts.finetune`        end-to-end fine-tuning of a sentence-transformer (Figure 7)
+- :mod:`compsem.sts.families`        the unions of tests the claims decide on, and their sizes k
+  (intervals at Bonferroni's level, keys ``_bonf<k>``)
 """

@@ -1,4 +1,6 @@
-"""The loops, tables and glued numbers of the chapters ``sts3k-hybrid`` and ``sts3k-finetune``.
+"""The loops, tables and glued numbers of the chapters ``sts3k-hybrid`` and ``sts3k-finetune``, and
+the intervals that the unions of tests of ``sts3k-models`` read (:func:`published_union_intervals`,
+:func:`adv_spearman_intervals`, :func:`drop_intervals`; :mod:`compsem.sts.families`).
 
 One function per thing a chapter shows. Each takes the chapter's series (per-pair similarities of
 a model, one per STS3k pair), fits or tables and returns a table and/or a dict of numbers to glue
@@ -18,7 +20,7 @@ from compsem import stats
 from compsem.data import sts3k
 from compsem.report import slug
 from compsem.sts import amr, generator, hybrid, roles, table9, weights
-from compsem.sts.similarity import bootstrap_spearman, table9_correlations
+from compsem.sts.similarity import bootstrap_difference, bootstrap_spearman, table9_correlations
 from compsem.sts.structure import FIGURE8_CATEGORIES
 
 PORTIONS = tuple(table9.DATASETS[column][2] for column in table9.STS3K_COLUMNS)
@@ -60,15 +62,103 @@ def sts3k_values(table: pd.DataFrame, prefixes: Sequence[str | None]) -> dict[st
     return values
 
 
+def _family_tag(family: int) -> str:
+    """The key fragment of an interval read in a union of ``family`` tests: ``ci`` for a single
+    test, ``bonf<k>_ci`` for a union of k (:mod:`compsem.sts.families`)."""
+    return "ci" if family == 1 else f"bonf{family}_ci"
+
+
 def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = 2000,
-                           seed: int = 0) -> dict[str, float]:
-    """``<key>_sts3k_adv_ci_low`` and ``_ci_high`` of each series: the 95% percentile-bootstrap
-    interval over the pairs in ``mask`` (STS3k-adv) of its Spearman rho with people
-    (:func:`compsem.sts.similarity.bootstrap_spearman`; an uncertainty on a Table 9 cell)."""
+                           seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
+    """``<key>_sts3k_adv_ci_low`` and ``_ci_high`` of each series: the ``level`` (95%)
+    percentile-bootstrap interval over the pairs in ``mask`` (STS3k-adv) of its Spearman rho with
+    people (:func:`compsem.sts.similarity.bootstrap_spearman`; an uncertainty on a Table 9 cell).
+
+    ``family`` = k > 1: the interval that enters a union of k tests (:mod:`compsem.sts.families`),
+    at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples (so it contains the
+    ``level`` interval), keyed ``<key>_sts3k_adv_bonf<k>_ci_low`` / ``_ci_high`` instead."""
+    at, tag = stats.bonferroni_level(family, 1 - level), _family_tag(family)
     values = {}
     for key, sims in series.items():
-        low, high = bootstrap_spearman(sims, human, mask, n_boot=n_resamples, seed=seed)
-        values |= {f"{key}_sts3k_adv_ci_low": low, f"{key}_sts3k_adv_ci_high": high}
+        low, high = bootstrap_spearman(sims, human, mask, n_boot=n_resamples, seed=seed, level=at)
+        values |= {f"{key}_sts3k_adv_{tag}_low": low, f"{key}_sts3k_adv_{tag}_high": high}
+    return values
+
+
+def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, n_resamples: int = 2000,
+                   seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
+    """``<key>_ci_low`` and ``_ci_high`` of each series: the ``level`` percentile-bootstrap
+    interval of its drop rho(non) - rho(adv) (Figure 4, the two portions resampled independently,
+    :func:`compsem.sts.similarity.bootstrap_difference`).
+
+    ``family`` = k > 1: the interval that enters a union of k tests (:mod:`compsem.sts.families`),
+    at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples, keyed
+    ``<key>_bonf<k>_ci_low`` / ``_ci_high`` instead (``level`` .90 for an equivalence test)."""
+    at, tag = stats.bonferroni_level(family, 1 - level), _family_tag(family)
+    values = {}
+    for key, sims in series.items():
+        low, high = bootstrap_difference(sims, human, mask_non, mask_adv, n_boot=n_resamples, seed=seed, level=at)
+        values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
+    return values
+
+
+# --------------------------------------------------------------------------- unions of tests (sts3k-models)
+
+
+TRANSFORMER_ROWS = ("USE", "ERNIE-0", "ERNIE-12", "SentBERT", "DefSent", "OpenAI")
+"""Table 9's transformer sentence models, those of §5.2's "most transformer models show very low
+correlations of less than 0.2" (InferSent, a bidirectional LSTM, aside)."""
+
+NEURAL_ROWS = ("InferSent", *TRANSFORMER_ROWS, "AMRBART", "S3BERT")
+"""Table 9's neural models, the transformer-based hybrids AMRBART and S3BERT included: those the
+training-free hybrids are said to beat on STS3k-adv (§7)."""
+
+ADV_FAMILIES = {"transformers_below_bound": TRANSFORMER_ROWS, "transformers_above_bound": TRANSFORMER_ROWS,
+                "hybrids_and_neural": ("VerbNet-CN", "AMR-CN", *NEURAL_ROWS)}
+"""The families of :data:`compsem.sts.families.UNION_FAMILIES` over Table 9's STS3k-adv cells, and
+their rows: the transformers counted below or above .2 (transformers-poor-on-adversarial) and the
+hybrids and neural models compared by non-overlap (hybrids-beat-transformers-adversarial)."""
+
+DEFSENT_FAMILY = (("STS3k-adv",), ("STSb-capt", "STSb-test", "SICK", "STSS-131", "STS3k-non"))
+"""The columns of DefSent minus SentBERT in the union of defsent-beats-sentbert-only-on-adversarial:
+the direction (STS3k-adv) and the equivalence tests ("at or slightly below the level")."""
+
+
+def published_union_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
+                              level: float = 0.95) -> dict[str, float]:
+    """The intervals of the authors' published similarity files that the unions of tests of
+    ``sts3k-models`` read, each at Bonferroni's level for its family
+    (:data:`compsem.sts.families.UNION_FAMILIES`) and from the same resamples as the chapter's
+    single-test intervals (``n_resamples``, ``seed``; ``level`` the directions' level, .90 for the
+    equivalence tests), so each contains its single-test interval:
+
+    - ``table9_<row>_sts3k_adv_bonf<k>_ci_low``/``_high`` for the rows of :data:`ADV_FAMILIES`
+      (:func:`adv_spearman_intervals`, each row's STS3k-adv file);
+    - ``table9_drop_<row>_bonf16_ci_low``/``_high`` for every Table 9 row (family ``drops``) and
+      ``table9_drop_<hybrid>_bonf2_ci_low``/``_high`` for VerbNet-CN and AMR-CN (``hybrid_drops``,
+      equivalence) (:func:`drop_intervals`);
+    - ``defsent_minus_sentbert_<column>_bonf6_ci_low``/``_high`` for the columns of
+      :data:`DEFSENT_FAMILY` (:func:`compsem.sts.table9.paired_published`).
+    """
+    from compsem.sts.families import UNION_FAMILIES
+
+    human = pairs["human"].to_numpy()
+    non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    files = {row: sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv")) for row in table9.PUBLISHED_ROWS}
+    values: dict[str, float] = {}
+    for family, rows in ADV_FAMILIES.items():
+        values |= adv_spearman_intervals({f"table9_{table9.ROW_SLUGS[row]}": files[row] for row in rows}, human, adv,
+                                         n_resamples, seed, level, UNION_FAMILIES[family])
+    drops = {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}
+    values |= drop_intervals(drops, human, non, adv, n_resamples, seed, level, UNION_FAMILIES["drops"])
+    values |= drop_intervals({key: drops[key] for key in ("table9_drop_verbnet_cn", "table9_drop_amr_cn")}, human,
+                             non, adv, n_resamples, seed, 0.90, UNION_FAMILIES["hybrid_drops"])
+    k = UNION_FAMILIES["defsent_vs_sentbert"]
+    for columns, single in zip(DEFSENT_FAMILY, (level, 0.90), strict=True):
+        compared = table9.paired_published("DefSent", "SentBERT", list(columns), n_resamples=n_resamples, seed=seed,
+                                           level=stats.bonferroni_level(k, 1 - single))
+        values |= {f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}_bonf{k}_ci_{bound}": float(row[f"ci_{bound}"])
+                   for column, row in compared.iterrows() for bound in ("low", "high")}
     return values
 
 
@@ -117,17 +207,26 @@ def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], por
 
 
 def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 2000,
-                 seed: int = 0) -> dict[str, float]:
-    """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its 95% paired
-    bootstrap interval (:func:`compsem.stats.paired_spearman_difference`): ``<key>_sts3k_<portion>``
-    and its ``_ci_low`` and ``_ci_high``."""
+                 seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
+    """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its ``level`` (95%)
+    paired bootstrap interval (:func:`compsem.stats.paired_spearman_difference`, BCa):
+    ``<key>_sts3k_<portion>`` and its ``_ci_low`` and ``_ci_high``. ``family`` = k > 1 (a union of
+    k tests, e.g. a difference below 0 on some portion, family ``present_roles`` of
+    :data:`compsem.sts.families.UNION_FAMILIES`): also the interval at Bonferroni's level
+    ``1 - (1 - level) / k`` from the same resamples, ``<key>_sts3k_<portion>_bonf<k>_ci_low`` /
+    ``_ci_high``."""
     values = {}
     for portion in ("all", "non", "adv"):
-        gap = stats.paired_spearman_difference(a, b, human, mask=sts3k.portion_mask(pairs, portion),
-                                               n_resamples=n_resamples, seed=seed)
+        mask = sts3k.portion_mask(pairs, portion)
+        gap = stats.paired_spearman_difference(a, b, human, mask=mask, n_resamples=n_resamples, seed=seed,
+                                               level=level)
         name = f"{key}_sts3k_{portion}"
         values |= {name: gap["difference"], f"{name}_ci_low": gap["ci_low"],
                    f"{name}_ci_high": gap["ci_high"]}
+        if family > 1:
+            wide = stats.paired_spearman_difference(a, b, human, mask=mask, n_resamples=n_resamples, seed=seed,
+                                                    level=stats.bonferroni_level(family, 1 - level))
+            values |= {f"{name}_bonf{family}_ci_low": wide["ci_low"], f"{name}_bonf{family}_ci_high": wide["ci_high"]}
     return values
 
 
@@ -202,23 +301,30 @@ def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str,
     (:func:`compsem.sts.weights.weight_sensitivity`), and its paired difference from the best
     neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval
     (:func:`compsem.stats.paired_spearman_difference`): columns ``difference from best neural``,
-    ``ci_low``, ``ci_high`` added."""
+    ``ci_low``, ``ci_high`` added. "Some named weighting falls below the best neural model" is a
+    union of one test per weighting, k = ``len(variants)`` (:mod:`compsem.sts.families`), so the
+    interval is also given at Bonferroni's level ``1 - .05/k`` from the same resamples: columns
+    ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``."""
     table = weights.weight_sensitivity(rolesims, variants, human, mask)
-    compared = {name: stats.paired_spearman_difference(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
-                                                       n_resamples=n_resamples, seed=seed)
-                for name, w in variants.items()}
-    table["difference from best neural"] = [compared[name]["difference"] for name in variants]
-    table["ci_low"] = [compared[name]["ci_low"] for name in variants]
-    table["ci_high"] = [compared[name]["ci_high"] for name in variants]
+    k = len(variants)
+    for tag, level in (("ci", 0.95), (f"bonf{k}_ci", stats.bonferroni_level(k))):
+        compared = {name: stats.paired_spearman_difference(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
+                                                           n_resamples=n_resamples, seed=seed, level=level)
+                    for name, w in variants.items()}
+        table["difference from best neural"] = [compared[name]["difference"] for name in variants]
+        table[f"{tag}_low"] = [compared[name]["ci_low"] for name in variants]
+        table[f"{tag}_high"] = [compared[name]["ci_high"] for name in variants]
     return table
 
 
 def sensitivity_values(sensitivity: pd.DataFrame, perturbed) -> dict[str, float]:
     """The numbers of the beta sensitivity (§4.6's weights): ``sens_rho_<variant>`` and
     ``sens_diff_ci_low_<variant>`` of each row of :func:`beta_sensitivity`, the range of the
-    named rhos and the smallest lower bound; the minimum, :data:`PERTURBED_PERCENTILE`-th
-    percentile and median of the ``perturbed`` rhos
-    (:func:`compsem.sts.weights.perturbed_rhos`)."""
+    named rhos and the smallest lower bound; the smallest upper bound of the intervals at the
+    Bonferroni level of the union of the k named weightings, ``sens_min_named_diff_bonf<k>_ci_high``,
+    and k, ``sens_n_named``; the minimum, :data:`PERTURBED_PERCENTILE`-th percentile and median of
+    the ``perturbed`` rhos (:func:`compsem.sts.weights.perturbed_rhos`)."""
+    k = len(sensitivity)
     values = {f"sens_rho_{slug(name)}": row["rho"] for name, row in sensitivity.iterrows()}
     values |= {f"sens_diff_ci_low_{slug(name)}": row["ci_low"] for name, row in sensitivity.iterrows()}
     return values | {
@@ -229,6 +335,8 @@ def sensitivity_values(sensitivity: pd.DataFrame, perturbed) -> dict[str, float]
         "sens_min_named_rho": float(sensitivity["rho"].min()),
         "sens_max_named_rho": float(sensitivity["rho"].max()),
         "sens_min_named_diff_ci_low": float(sensitivity["ci_low"].min()),
+        f"sens_min_named_diff_bonf{k}_ci_high": float(sensitivity[f"bonf{k}_ci_high"].min()),
+        "sens_n_named": k,
     }
 
 

@@ -11,7 +11,9 @@ paired comparison.
 - :func:`weighted_within_draws`: bootstrap draws of the within-category Spearman rho with
   people, averaged over the categories weighted by their numbers of pairs (the chapter's
   "ranking pairs or ranking types?" extension).
-- :func:`interval`: percentile interval and point value of a contrast from such draws.
+- :func:`interval`: percentile interval and point value of a contrast from such draws, and the
+  interval at Bonferroni's level where the contrast is one of a union of k tests
+  (:mod:`compsem.sts.families`).
 - :func:`figure8_contrasts`, :func:`mad_gaps` and :func:`within_gaps`: the chapter's contrasts
   from those draws, under their glue keys (:func:`mad_values`: Figure 8's MAD in every draw).
 """
@@ -24,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.report import slug
+from compsem.stats import bonferroni_level
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
 
@@ -100,13 +103,22 @@ def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.Da
     return pd.Series(point), pd.DataFrame(draws)
 
 
-def interval(point: float, draws, level: float = 0.95) -> dict[str, float]:
-    """``{"value", "ci_low", "ci_high"}``: the point value and the percentile interval of draws."""
+def interval(point: float, draws, level: float = 0.95, family: int = 1) -> dict[str, float]:
+    """``{"value", "ci_low", "ci_high"}``: the point value and the percentile interval of draws at
+    ``level``. With ``family`` = k > 1 (the contrast's test is one of a union of k tests,
+    :mod:`compsem.sts.families`), also ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``: the percentile
+    interval of the same draws at Bonferroni's level ``1 - (1 - level) / k``
+    (:func:`compsem.stats.bonferroni_level`), which contains the first."""
     d = np.asarray(draws, dtype=float)
     d = d[np.isfinite(d)]
     alpha = (1 - level) / 2
-    return {"value": float(point), "ci_low": float(np.quantile(d, alpha)),
-            "ci_high": float(np.quantile(d, 1 - alpha))}
+    out = {"value": float(point), "ci_low": float(np.quantile(d, alpha)),
+           "ci_high": float(np.quantile(d, 1 - alpha))}
+    if family > 1:
+        alpha = (1 - bonferroni_level(family, 1 - level)) / 2
+        out |= {f"bonf{family}_ci_low": float(np.quantile(d, alpha)),
+                f"bonf{family}_ci_high": float(np.quantile(d, 1 - alpha))}
+    return out
 
 
 HUMAN_STEPS = (("Single", "Swap-2"), ("Swap-2", "Swap-3"), ("Swap-3", "Swap-4"))
@@ -115,24 +127,28 @@ elements move (§5.4)."""
 
 
 def figure8_contrasts(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], models: Sequence[str],
-                      human: str = "Human") -> dict[str, dict[str, float]]:
+                      human: str = "Human", level: float = 0.95, step_family: int = 1,
+                      fall_family: int = 1) -> dict[str, dict[str, float]]:
     """The paper's two readings of Figure 8 (§5.4) as contrasts with percentile intervals, from
     :func:`relative_mean_draws`: for people each step of :data:`HUMAN_STEPS`
     (``fig8_human_step_<upper>_<lower>``: the upper category's relative mean minus the lower's),
     and for each of ``models`` how much more people's profile falls from Single to Swap-4 than the
     model's (``fig8_fall_gap_<model>``; positive: the model is less sensitive to the swaps).
-    Values are :func:`interval` dicts."""
+    Values are :func:`interval` dicts at ``level``; ``step_family`` and ``fall_family`` are the
+    sizes k of the unions the steps and the fall gaps enter (families ``human_steps`` and
+    ``fall_gaps`` of :data:`compsem.sts.families.UNION_FAMILIES`), whose Bonferroni intervals
+    :func:`interval` adds."""
     human_point, human_draws = point.loc[human], draws[human]
     contrasts = {}
     for upper, lower in HUMAN_STEPS:
         contrasts[f"fig8_human_step_{slug(upper)}_{slug(lower)}"] = interval(
-            human_point[upper] - human_point[lower], human_draws[upper] - human_draws[lower])
+            human_point[upper] - human_point[lower], human_draws[upper] - human_draws[lower], level, step_family)
     human_fall = human_draws["Single"] - human_draws["Swap-4"]
     for name in models:
         model_point, model_draws = point.loc[name], draws[name]
         contrasts[f"fig8_fall_gap_{slug(name)}"] = interval(
             (human_point["Single"] - human_point["Swap-4"]) - (model_point["Single"] - model_point["Swap-4"]),
-            human_fall - (model_draws["Single"] - model_draws["Swap-4"]))
+            human_fall - (model_draws["Single"] - model_draws["Swap-4"]), level, fall_family)
     return contrasts
 
 
@@ -151,23 +167,29 @@ def mad_values(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], models: S
 
 
 def mad_gaps(point: pd.DataFrame, draws: Mapping[str, pd.DataFrame], candidates: Sequence[str],
-             rivals: Sequence[str], human: str = "Human") -> dict[str, dict[str, float]]:
+             rivals: Sequence[str], human: str = "Human", level: float = 0.95,
+             family: int = 1) -> dict[str, dict[str, float]]:
     """§5.4's MAD reading of Figure 8 as paired contrasts: each candidate's MAD from people minus
     each rival's (:func:`mad_values`), with the percentile interval over the same resampled pairs
     (every category's pairs resampled, the Modifiers normalisation included, the same pairs for
-    every series): ``fig8_mad_gap_<candidate>_minus_<rival>`` -> :func:`interval` dict (negative:
-    the candidate's profile is nearer people's than the rival's)."""
+    every series): ``fig8_mad_gap_<candidate>_minus_<rival>`` -> :func:`interval` dict at ``level``,
+    with the Bonferroni interval of a union of ``family`` tests (family ``mad_gaps`` of
+    :data:`compsem.sts.families.UNION_FAMILIES`) (negative: the candidate's profile is nearer
+    people's than the rival's)."""
     point_mads, draw_mads = mad_values(point, draws, [*candidates, *rivals], human)
     return {f"fig8_mad_gap_{slug(candidate)}_minus_{slug(rival)}":
-            interval(point_mads[candidate] - point_mads[rival], draw_mads[candidate] - draw_mads[rival])
+            interval(point_mads[candidate] - point_mads[rival], draw_mads[candidate] - draw_mads[rival],
+                     level, family)
             for candidate in candidates for rival in rivals}
 
 
-def within_gaps(point: pd.Series, draws: pd.DataFrame, hybrids: Sequence[str], rivals: Sequence[str]
-                ) -> dict[str, dict[str, float]]:
+def within_gaps(point: pd.Series, draws: pd.DataFrame, hybrids: Sequence[str], rivals: Sequence[str],
+                level: float = 0.95, family: int = 1) -> dict[str, dict[str, float]]:
     """Each hybrid (§4.6) minus each rival in the weighted within-category rho of
-    :func:`weighted_within_draws`, a paired contrast with its percentile interval:
-    ``within_gap_<hybrid>_minus_<rival>`` -> :func:`interval` dict."""
+    :func:`weighted_within_draws`, a paired contrast with its percentile interval at ``level``
+    and the Bonferroni interval of a union of ``family`` tests (family ``within_gaps`` of
+    :data:`compsem.sts.families.UNION_FAMILIES`): ``within_gap_<hybrid>_minus_<rival>`` ->
+    :func:`interval` dict."""
     return {f"within_gap_{slug(hybrid)}_minus_{slug(rival)}": interval(point[hybrid] - point[rival],
-                                                                      draws[hybrid] - draws[rival])
+                                                                      draws[hybrid] - draws[rival], level, family)
             for hybrid in hybrids for rival in rivals}

@@ -189,6 +189,12 @@ HELDOUT_COLUMNS = ("within", "mae", "labels_within", "labels_mae", "uninformed_w
                    "same_boundaries")
 """The columns of :func:`compsem.sts.pair_types.heldout_boundaries` the chapter summarises."""
 
+HELDOUT_DECIDED = ("within", "mae_excess")
+"""The two quantities the held-out bar is decided on (type-means-held-out): the share of held-out
+cells within the printed precision and the held-out error minus half the equal blocks' error. Its
+fails side is a union of their two tests (family ``heldout_bar`` of
+:data:`compsem.sts.families.UNION_FAMILIES`)."""
+
 
 def heldout_values(heldout: pd.DataFrame) -> dict:
     """The held-out check of the label boundaries (:func:`compsem.sts.pair_types.heldout_boundaries`,
@@ -200,11 +206,16 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
     the mean over the halves (:func:`compsem.stats.seed_interval`: the halves are seeded draws, so the
     mean is decided with its interval, not as one number). ``heldout_mae_excess``: per half, the
     held-out error minus half the error of equal-size blocks on the same cells (negative: under
-    half their error), its mean and t-interval the same way. Also ``heldout_n_halves``,
-    ``heldout_n_test`` and ``heldout_n_worse_than_uninformed``, the halves on which the refitted
-    boundaries err more than equal-size blocks."""
-    from compsem.stats import seed_interval
+    half their error), its mean and t-interval the same way. For the two quantities of
+    :data:`HELDOUT_DECIDED`, the t-interval also at Bonferroni's level for their union of k = 2
+    tests, ``1 - .05/k`` (:func:`compsem.stats.bonferroni_level`): ``heldout_<column>_mean_bonf<k>_ci_low``
+    / ``_ci_high``. Also ``heldout_n_halves``, ``heldout_n_test`` and
+    ``heldout_n_worse_than_uninformed``, the halves on which the refitted boundaries err more than
+    equal-size blocks."""
+    from compsem.stats import bonferroni_level, seed_interval
+    from compsem.sts.families import UNION_FAMILIES
 
+    k = UNION_FAMILIES["heldout_bar"]
     columns = {column: heldout[column].to_numpy(float) for column in HELDOUT_COLUMNS}
     columns["mae_excess"] = heldout["mae"].to_numpy(float) - heldout["uninformed_mae"].to_numpy(float) / 2
     values = {"heldout_n_halves": len(heldout), "heldout_n_test": int(heldout["n_test"].iloc[0]),
@@ -214,6 +225,10 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
         values[f"heldout_{column}_mean"] = mean
         values[f"heldout_{column}_mean_ci_low"] = low
         values[f"heldout_{column}_mean_ci_high"] = high
+        if column in HELDOUT_DECIDED:
+            _, low, high = seed_interval(per_half, level=bonferroni_level(k))
+            values[f"heldout_{column}_mean_bonf{k}_ci_low"] = low
+            values[f"heldout_{column}_mean_bonf{k}_ci_high"] = high
         if column in HELDOUT_COLUMNS:
             values[f"heldout_{column}_ci_low"] = float(np.quantile(per_half, 0.025))
             values[f"heldout_{column}_ci_high"] = float(np.quantile(per_half, 0.975))

@@ -330,18 +330,21 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
 
 
 def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str, np.ndarray], human,
-                       mask=None, n_resamples: int = 2000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+                       mask=None, n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
+                       family: int = 1) -> pd.DataFrame:
     """The paper's central contrast as paired tests (Table 9, STS3k-adv: "hybrids above every
     transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the
     highest Spearman rho with ``human``), and
     :func:`compsem.stats.paired_spearman_difference` of the two (paired bootstrap interval of
-    rho_candidate - rho_rival over pairs, its bootstrap p, and Williams' t and p).
+    rho_candidate - rho_rival over pairs at ``level``, its bootstrap p, and Williams' t and p).
 
     Returns a frame indexed by candidate: ``rival``, ``rho_candidate``, ``rho_rival``,
     ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``
-    (numbers as floats).
+    (numbers as floats). ``family`` = k > 1 ("some candidate below its rival" is a union of k
+    tests, :mod:`compsem.sts.families`): also ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``, the
+    interval at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples.
     """
-    from compsem.stats import paired_spearman_difference, spearman
+    from compsem.stats import bonferroni_level, paired_spearman_difference, spearman
 
     keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)
@@ -356,6 +359,10 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
                       "difference": res["difference"], "ci_low": res["ci_low"], "ci_high": res["ci_high"],
                       "p": res["p"], "williams_t": res["williams_t"], "williams_p": res["williams_p"],
                       "n": res["n"]}
+        if family > 1:
+            wide = paired_spearman_difference(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
+                                              seed=seed, level=bonferroni_level(family, 1 - level))
+            rows[name] |= {f"bonf{family}_ci_low": wide["ci_low"], f"bonf{family}_ci_high": wide["ci_high"]}
     table = pd.DataFrame(rows).T.rename_axis("candidate")
     numeric = [c for c in table.columns if c != "rival"]
     table[numeric] = table[numeric].astype(float)

@@ -186,13 +186,17 @@ def f1_bootstrap(predicted: pd.DataFrame, gold: pd.DataFrame, score: str = "leni
 
 def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
                 n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
-                level: float = 0.95) -> pd.DataFrame:
+                level: float = 0.95, family: int = 1) -> pd.DataFrame:
     """One row per set of ``labelled`` (:func:`labelled_sets`): ``set``, ``use`` (in sample,
     development, test), ``sentences`` (rows), ``distinct`` (distinct sentences, the bootstrap's
     units), ``gold_roles``, and for each score of :data:`SCORES` its F1 with ``_low``/``_high``
     (e.g. ``F1_lenient``, ``F1_lenient_low``) and, against STS3k, ``gap_<score>`` = STS3k's F1
     minus the set's with ``_low``/``_high`` (percentile interval of the difference of the two
-    sets' independent bootstraps; set number k resampled with ``seed + k``)."""
+    sets' independent bootstraps; set number k resampled with ``seed + k``). ``family`` = k > 1
+    (a gap beyond the margin on some of k test sets is a union of k tests, family
+    ``labeller_test_sets`` of :data:`compsem.sts.families.UNION_FAMILIES`): also
+    ``gap_<score>_bonf<k>_low``/``_high``, the percentile interval of the same draws at
+    Bonferroni's level ``1 - (1 - level) / k``."""
     rows, draws = [], {}
     for position, (name, (predicted, gold)) in enumerate(labelled.items()):
         units = {pool: _unit_counts(predicted, gold, pool) for pool in (False, True)}
@@ -207,14 +211,16 @@ def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
         rows.append(row)
     table = pd.DataFrame(rows, index=list(labelled))
     if IN_SAMPLE_SET in labelled:
-        alpha = 100 * (1 - level) / 2
+        levels = {"": level} | ({f"_bonf{family}": stats.bonferroni_level(family, 1 - level)} if family > 1 else {})
         for name in labelled:
             for score in SCORES:
                 gap = table.loc[IN_SAMPLE_SET, f"F1_{score}"] - table.loc[name, f"F1_{score}"]
                 difference = draws[IN_SAMPLE_SET, score] - draws[name, score]
                 table.loc[name, f"gap_{score}"] = gap
-                table.loc[name, [f"gap_{score}_low", f"gap_{score}_high"]] = np.percentile(
-                    difference, [alpha, 100 - alpha])
+                for tag, at in levels.items():
+                    alpha = 100 * (1 - at) / 2
+                    table.loc[name, [f"gap_{score}{tag}_low", f"gap_{score}{tag}_high"]] = np.percentile(
+                        difference, [alpha, 100 - alpha])
     return table
 
 
@@ -297,11 +303,12 @@ def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vect
 
 def generalisation(conventions=CONVENTIONS, word_vectors=None, stopwords=None,
                    denominator: str = "fixed", n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
-                   seed: int = 0, level: float = 0.95, nlp=None) -> dict[str, pd.DataFrame]:
+                   seed: int = 0, level: float = 0.95, nlp=None, family: int = 1) -> dict[str, pd.DataFrame]:
     """Everything the chapter shows of the labeller in and out of sample, for each convention of
     ``conventions`` (:data:`CONVENTIONS`):
 
-    - ``scores``: :func:`score_table` of every set of :data:`SETS`, with a ``convention`` column;
+    - ``scores``: :func:`score_table` of every set of :data:`SETS`, with a ``convention`` column
+      (``family``: the size of the union of tests its gaps enter, :func:`score_table`);
     - ``conventions``: :func:`object_conventions` of the corrected parses;
     - ``downstream`` (when ``word_vectors`` is given): :func:`downstream` on each set besides
       STS3k, one row per (set, convention).
@@ -310,7 +317,7 @@ def generalisation(conventions=CONVENTIONS, word_vectors=None, stopwords=None,
     parsed = _parsed_by(AS_WRITTEN.pipeline) if nlp is None else _parsed_sets(SETS, nlp)
     for convention in conventions:
         labelled = _labelled(parsed, convention)
-        table = score_table(labelled, n_resamples, seed, level)
+        table = score_table(labelled, n_resamples, seed, level, family)
         scores.append(table.assign(convention=convention).rename_axis("key").reset_index())
         if word_vectors is not None:
             for name in SETS[1:]:
@@ -670,20 +677,24 @@ def plot_changes(log: pd.DataFrame):
 def glue_values(results: dict[str, pd.DataFrame]) -> dict[str, float]:
     """The numbers of :func:`generalisation` under plain keys for the book and the claims:
     ``labeller_f1_<score>_<set>_<convention>`` with ``_low``/``_high``,
-    ``labeller_gap_<score>_<set>_<convention>`` with ``_low``/``_high``,
+    ``labeller_gap_<score>_<set>_<convention>`` with ``_low``/``_high`` (and ``_bonf<k>_low`` /
+    ``_bonf<k>_high`` where :func:`score_table` gave the interval of a union of k tests),
     ``labeller_distinct_<set>``, ``labeller_share_patient_<set>``, ``labeller_attribute_<set>`` and, downstream,
     ``labeller_vn_rho_{corrected,ours}_<set>_<convention>`` and
     ``labeller_vn_difference_<set>_<convention>`` with ``_low``/``_high`` (set and convention
     slugs: ``stss_131``, ``verb_class``)."""
     slug = report.slug
     values = {}
-    for _, row in results["scores"].iterrows():
+    scores = results["scores"]
+    for _, row in scores.iterrows():
         where = f"{slug(row['key'])}_{slug(row['convention'])}"
         values[f"labeller_distinct_{slug(row['key'])}"] = int(row["distinct"])
         for score in SCORES:
             for suffix in ("", "_low", "_high"):
                 values[f"labeller_f1_{score}_{where}{suffix}"] = float(row[f"F1_{score}{suffix}"])
-                values[f"labeller_gap_{score}_{where}{suffix}"] = float(row[f"gap_{score}{suffix}"])
+            gaps = [c for c in scores.columns if c == f"gap_{score}" or c.startswith(f"gap_{score}_")]
+            for column in gaps:
+                values[f"labeller_gap_{score}_{where}{column[len(f'gap_{score}'):]}"] = float(row[column])
     for name, row in results["conventions"].iterrows():
         key = next(k for k, v in SET_NAMES.items() if v == name)
         values[f"labeller_share_patient_{slug(key)}"] = float(row["share Patient"])

@@ -7,7 +7,10 @@ claim about every initialisation, so :func:`adversarial_over_seeds` fits each re
 several seeds and :func:`over_seeds` summarises them (mean, 95% t-interval, and the 90% interval
 of an equivalence test, two one-sided tests at 5%). Those intervals hold the test pairs fixed;
 :func:`pairs_and_seeds_intervals` adds the sampling of the test pairs (a bootstrap over pairs and
-seeds), so that linear regression, which has no seed, gets an interval too.
+seeds), so that linear regression, which has no seed, gets an interval too. Where a claim fails if
+*some* cell of a feature set lies outside its margin, a union of k equivalence tests (one per
+regressor, :mod:`compsem.sts.families`), both also give that feature set's intervals at
+Bonferroni's level ``1 - .10/k`` (``equivalence_families``).
 """
 
 from __future__ import annotations
@@ -40,15 +43,34 @@ def adversarial_over_seeds(features: dict, human, split, regressors: Sequence[st
     return pd.concat(runs, ignore_index=True)
 
 
-def over_seeds(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict[str, float]]:
+EQUIVALENCE_LEVEL = 0.90
+"""The level of an equivalence test's interval (two one-sided tests at 5%)."""
+
+
+def _levels(name: str, equivalence_families: dict[str, int]) -> dict[str, float]:
+    """Key suffix -> level of the intervals of feature set ``name``: ``ci`` (95%), ``ci90`` (the
+    equivalence test's) and, where ``equivalence_families`` gives the feature set a union of k
+    equivalence tests, ``bonf<k>_ci`` at Bonferroni's level ``1 - .10/k``."""
+    levels = {"ci": 0.95, "ci90": EQUIVALENCE_LEVEL}
+    k = equivalence_families.get(name, 1)
+    if k > 1:
+        levels[f"bonf{k}_ci"] = cstats.bonferroni_level(k, 1 - EQUIVALENCE_LEVEL)
+    return levels
+
+
+def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, int] | None = None
+               ) -> tuple[pd.DataFrame, dict[str, float]]:
     """Per feature set and regressor, the mean test rho over the seeds of ``runs`` and its
     t-intervals: ``(table, values)`` with ``values`` holding
     ``<prefix>_<features>_<regressor>_mean``, ``_ci_low``/``_ci_high`` (95%),
     ``_ci90_low``/``_ci90_high`` and ``_collapsed``, the number of that cell's fits whose
     predictions were all equal (no rank correlation: left out of the cell's mean and interval),
-    and ``<prefix>_collapsed``, their number over all cells. The table has the columns ``mean``,
-    ``std``, ``count`` (the fits that entered the mean) and ``collapsed``. Linear regression has
-    no seed: its interval has no width."""
+    and ``<prefix>_collapsed``, their number over all cells. ``equivalence_families`` maps a
+    feature set to the number k of equivalence tests in the union its cells enter: its cells also
+    get ``_bonf<k>_ci_low``/``_high``, the t-interval at Bonferroni's level ``1 - .10/k``. The table
+    has the columns ``mean``, ``std``, ``count`` (the fits that entered the mean) and ``collapsed``.
+    Linear regression has no seed: its interval has no width."""
+    families = equivalence_families or {}
     grouped = runs.groupby(["features", "regressor"], sort=False)["rho_test"]
     table = grouped.agg(["mean", "std", "count"])
     table["collapsed"] = grouped.size() - table["count"]
@@ -61,16 +83,17 @@ def over_seeds(runs: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dict[str,
         values[f"{key}_collapsed"] = int(collapsed)
         sd = 0.0 if regressor == "reg" else sd
         if n > 1:
-            for level, suffix in ((0.95, ""), (0.90, "90")):
+            for tag, level in _levels(name, families).items():
                 low, high = t_interval(mean, sd, n, level=level)
-                values[f"{key}_ci{suffix}_low"], values[f"{key}_ci{suffix}_high"] = low, high
+                values[f"{key}_{tag}_low"], values[f"{key}_{tag}_high"] = low, high
     values[f"{prefix}_collapsed"] = int(runs["rho_test"].isna().sum())
     return table, values
 
 
 def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence[str], seeds: Sequence[int],
                               prefix: str, n_resamples: int = cstats.BOOTSTRAP_RESAMPLES, seed: int = 0,
-                              n_jobs: int = 1) -> tuple[pd.DataFrame, dict[str, float]]:
+                              n_jobs: int = 1, equivalence_families: dict[str, int] | None = None
+                              ) -> tuple[pd.DataFrame, dict[str, float]]:
     """The mean test rho over MLP seeds (as :func:`over_seeds`) with a percentile bootstrap
     interval that resamples the test pairs as well as the seeds (not in the paper; §5.3 and
     Figure 6 give one fit per cell on one set of test pairs).
@@ -85,8 +108,12 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
     The pairs of resample ``b`` are the same in every cell (``numpy.random.default_rng(seed)``).
 
     Returns ``(table, values)``: ``values`` holds ``<prefix>_<features>_<regressor>_ci_low`` /
-    ``_ci_high`` (95%) and ``_ci90_low`` / ``_ci90_high`` (the interval of an equivalence test);
-    the table one row per cell with ``mean``, ``n_seeds`` and the four bounds."""
+    ``_ci_high`` (95%) and ``_ci90_low`` / ``_ci90_high`` (the interval of an equivalence test),
+    and for a feature set that ``equivalence_families`` gives a union of k equivalence tests
+    ``_bonf<k>_ci_low`` / ``_bonf<k>_ci_high``, the percentile interval of the same resamples at
+    Bonferroni's level ``1 - .10/k``; the table one row per cell with ``mean``, ``n_seeds`` and the
+    bounds."""
+    families = equivalence_families or {}
     y = np.asarray(human, dtype=float).ravel()
     test = np.asarray(split["test"], dtype=int)
     h = cstats.tie_values(y[test])
@@ -98,6 +125,7 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
         fits[s] = rg.grid_predictions(features, y, split, fitted, seed=s, n_jobs=n_jobs) if fitted else {}
     rows, values = [], {}
     for name in features:
+        levels = _levels(name, families)
         for regressor in regressors:
             used = seeds[:1] if rg.REGRESSORS.get(regressor) is None else seeds  # reg: one fit, no seed
             preds = [fits[s][(name, regressor)][test] for s in used]
@@ -108,12 +136,12 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
             boot = cstats.resampled_unit_means(rhos, np.random.default_rng([seed, len(preds)]))
             row = {"features": name, "regressor": regressor, "n_seeds": len(preds),
                    "mean": float(np.mean([cstats.spearman(p, h) for p in preds]))}
-            for level, suffix in ((0.95, ""), (0.90, "90")):
+            for tag, level in levels.items():
                 low, high = np.percentile(boot, [50 * (1 - level), 50 * (1 + level)])
-                row[f"ci{suffix}_low"], row[f"ci{suffix}_high"] = float(low), float(high)
+                row[f"{tag}_low"], row[f"{tag}_high"] = float(low), float(high)
             rows.append(row)
             key = f"{prefix}_{report.slug(name)}_{regressor}"
-            values |= {f"{key}_{bound}": row[bound] for bound in ("ci_low", "ci_high", "ci90_low", "ci90_high")}
+            values |= {f"{key}_{tag}_{bound}": row[f"{tag}_{bound}"] for tag in levels for bound in ("low", "high")}
     return pd.DataFrame(rows).set_index(["features", "regressor"]), values
 
 

@@ -273,27 +273,36 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
 
 
 def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1000, seed: int = 0,
-                            level: float = 0.90, portion: str = "sts3k_adv") -> dict[str, float]:
+                            level: float = 0.90, portion: str = "sts3k_adv", family: int = 1) -> dict[str, float]:
     """Each baseline minus each rival in Spearman rho with people on the pairs in ``mask``, a paired
     bootstrap (:func:`compsem.stats.paired_spearman_difference`, BCa: both series of a pair
     resampled together) at ``level`` (90%: the interval of an equivalence test, two one-sided tests
     at 5%). ``baselines`` and ``rivals`` map display names to per-pair similarities. Returns
     ``<baseline>_minus_<rival>_<portion>`` (the difference) and ``..._ci<level>_low`` /
     ``_ci<level>_high``, names slugged (``"Mean-CN"`` -> ``mean_cn``). Used for §6.2's reading that
-    leading transformers rank the adversarial pairs about as well as lexical cues do."""
-    from compsem.stats import paired_spearman_difference
+    leading transformers rank the adversarial pairs about as well as lexical cues do.
+
+    ``family`` = k > 1: each difference's test is one of a union of k equivalence tests (family
+    ``lexical_baseline`` of :data:`compsem.sts.families.UNION_FAMILIES`: a baseline fails if it is
+    outside the margin against either rival), so the interval is also given at Bonferroni's level
+    ``1 - (1 - level) / k`` (90% and k = 2: 95%), from the same resamples, as ``..._bonf<k>_ci_low``
+    / ``_bonf<k>_ci_high``."""
+    from compsem.stats import bonferroni_level, paired_spearman_difference
 
     mask = np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)[mask]
-    tag = f"ci{round(100 * level)}"
+    levels = {f"ci{round(100 * level)}": level}
+    if family > 1:
+        levels[f"bonf{family}_ci"] = bonferroni_level(family, 1 - level)
     values = {}
     for baseline, a in baselines.items():
         for rival, b in rivals.items():
-            result = paired_spearman_difference(np.asarray(a, dtype=float)[mask], np.asarray(b, dtype=float)[mask],
-                                                h, n_resamples=n_resamples, seed=seed, level=level)
             key = f"{slug(baseline)}_minus_{slug(rival)}_{portion}"
-            values |= {key: result["difference"], f"{key}_{tag}_low": result["ci_low"],
-                       f"{key}_{tag}_high": result["ci_high"]}
+            for tag, at in levels.items():
+                result = paired_spearman_difference(np.asarray(a, dtype=float)[mask], np.asarray(b, dtype=float)[mask],
+                                                    h, n_resamples=n_resamples, seed=seed, level=at)
+                values |= {key: result["difference"], f"{key}_{tag}_low": result["ci_low"],
+                           f"{key}_{tag}_high": result["ci_high"]}
     return values
 
 

@@ -1,0 +1,136 @@
+"""The union of tests on which the synthesis claim order-blind-fail-both fails (data/claims/README.md,
+"Decision rules"): its k (compsem.synthesis.role_order_union), the scorecard's and the
+differences' intervals at Bonferroni's level from the same fits and resamples
+(compsem.scorecard.probing.rows and compsem.synthesis.*_within_differences with
+``extra_levels``), and the keys the chapter glues and the rule reads."""
+
+from __future__ import annotations
+
+import fnmatch
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import claims, paths, stats, synthesis
+
+ENCODERS = ["minilm", "mpnet", "glove50", "spacy-md", "sdae", "bow", "overlap"]
+ORDER_BLIND = ["glove50", "spacy-md", "bow", "overlap"]
+ORDER_AWARE = ["minilm", "mpnet", "sdae"]
+
+
+def test_union_size_counts_the_probed_order_blind_encoders_and_the_differences():
+    batteries = ["sts", "modifiers", "probing"]
+    # SemRole: GloVe, spaCy, the bag of words (overlap has no vector to probe); differences:
+    # three order-aware encoders minus GloVe, spaCy and overlap (the bag of words has no cosine)
+    assert synthesis.role_order_union(ENCODERS, batteries, ORDER_BLIND, ORDER_AWARE) == 3 + 9
+    assert synthesis.role_order_union(["glove50", "spacy-md", "minilm"], batteries,
+                                      ["glove50", "spacy-md"], ["minilm"]) == 2 + 2  # smoke
+    assert synthesis.role_order_union(ENCODERS, ["sts"], ORDER_BLIND, ORDER_AWARE) == 9
+    assert synthesis.role_order_union(ENCODERS[:-1], batteries, ORDER_BLIND, ORDER_AWARE) == 3 + 6
+
+
+def test_union_levels_are_bonferronis():
+    assert synthesis.union_levels(12) == {"bonf12": pytest.approx(1 - 0.05 / 12)}
+    assert synthesis.union_levels(2, level=0.90) == {"bonf2": pytest.approx(0.95)}
+    assert synthesis.union_levels(0) == {}
+
+
+def family(k=12, semrole=("glove50", "spacy-md", "bow"), n_differences=9):
+    rows = []
+    for model in [*semrole, "minilm"]:
+        rows.append(dict(model=model, battery="probing", measure="SemRole accuracy", value=50.0,
+                         low=47.0, high=53.0, ceiling=np.nan,
+                         **{f"low_bonf{k}": 45.5, f"high_bonf{k}": 54.5}))
+    differences = pd.DataFrame([{"model_a": a, "model_b": b, "rho_a": 0.4, "rho_b": 0.3,
+                                 "difference": 0.1, "low": 0.02, "high": 0.18, "n": 500,
+                                 f"low_bonf{k}": -0.01, f"high_bonf{k}": 0.21}
+                                for a in ("minilm", "mpnet", "sdae")
+                                for b in ("glove50", "spacy-md", "overlap")][:n_differences])
+    return pd.DataFrame(rows), differences
+
+
+def test_union_values_glue_the_order_blind_semrole_intervals_and_check_k():
+    table, differences = family()
+    out = synthesis.union_values(table, differences, 12, ORDER_BLIND)
+    assert out.pop("syn_role_order_union_k") == 12
+    assert out == {f"syn_semrole_accuracy_{m}_{side}_bonf12": v
+                   for m in ("glove50", "spacy_md", "bow")
+                   for side, v in (("low", 45.5), ("high", 54.5))}
+    with pytest.raises(ValueError, match="not the k = 11"):
+        synthesis.union_values(table, differences, 11, ORDER_BLIND)
+    short_table, short = family(n_differences=8)
+    with pytest.raises(ValueError, match="11, not the k = 12"):
+        synthesis.union_values(short_table, short, 12, ORDER_BLIND)
+    with pytest.raises(ValueError, match="extra_levels"):
+        synthesis.union_values(table.drop(columns=["low_bonf12"]), differences, 12, ORDER_BLIND)
+
+
+def test_difference_values_glue_the_extra_levels_out_of_reach_of_the_rules_globs():
+    _, differences = family()
+    out = synthesis.difference_values(differences.iloc[:1], "swap2")
+    base = "syn_swap2_diff_minilm_minus_glove50"
+    assert out == {base: 0.1, f"{base}_low": 0.02, f"{base}_high": 0.18,
+                   f"{base}_low_bonf12": -0.01, f"{base}_high_bonf12": 0.21}
+    # the holds side's glob reads the 95% interval only, the fails side's the corrected one
+    assert [k for k in out if fnmatch.fnmatchcase(k, "syn_swap2_diff_*_low")] == [f"{base}_low"]
+    assert [k for k in out if fnmatch.fnmatchcase(k, "syn_swap2_diff_*_high_bonf12")] == [
+        f"{base}_high_bonf12"]
+
+
+def test_the_claim_fails_on_the_corrected_intervals_only():
+    claim = next(c for c in claims.load("synthesis") if c.id == "order-blind-fail-both")
+    table, differences = family()
+    values = synthesis.union_values(table, differences, 12, ORDER_BLIND)
+    values |= synthesis.difference_values(differences, "swap2")
+    values |= {f"syn_semrole_accuracy_{m}{side}": v for m in ("glove50", "spacy_md", "bow")
+               for side, v in (("_low", 47.0), ("_high", 53.0))}
+    assert claims.verdict(claim, values) == "holds"
+    # one difference below 0 at 95% but not at Bonferroni's level: no failure, and no hold
+    below = {**values, "syn_swap2_diff_sdae_minus_glove50_low": -0.08,
+             "syn_swap2_diff_sdae_minus_glove50_high": -0.01}
+    assert claims.verdict(claim, below) == "inconclusive"
+    assert claims.verdict(claim, {**below, "syn_swap2_diff_sdae_minus_glove50_high_bonf12": -0.001}) == "fails"
+    # an order-blind encoder off chance at 95% only
+    off = {**values, "syn_semrole_accuracy_bow_low": 55.5, "syn_semrole_accuracy_bow_high": 60.0}
+    assert claims.verdict(claim, off) == "inconclusive"
+    assert claims.verdict(claim, {**off, "syn_semrole_accuracy_bow_low_bonf12": 55.1}) == "fails"
+    assert "Revised on review: the fails side read the 95% intervals, uncorrected" in claim.source
+
+
+def test_the_chapter_computes_and_glues_the_family():
+    source = (paths.PROJECT_DIR / "notebooks" / "synthesis.py").read_text()
+    for call in ("S.role_order_union(encoders, batteries, order_blind, order_aware)",
+                 "extra_levels=S.union_levels(union_k)",
+                 "S.union_values(table, swap2_differences, union_k, order_blind)"):
+        assert call in source, call
+    assert source.count("extra_levels=S.union_levels(union_k)") == 3  # scorecards, both differences
+
+
+@pytest.mark.needs_data
+def test_differences_at_an_extra_level_come_from_the_same_resamples():
+    """Paired (BCa, the same seed) and over trainings (percentiles of one set of resamples):
+    the interval at Bonferroni's level contains the 95% one."""
+    from compsem import scorecard
+
+    table = pd.concat([scorecard.run(m, ["sts"], subset=True, progress=False, n_boot=50)
+                       for m in ("glove50", "spacy-md", "overlap")], ignore_index=True)
+    extra = synthesis.union_levels(4)
+    paired = synthesis.paired_within_differences(table, ["glove50"], ["overlap"], n_boot=300,
+                                                 extra_levels=extra)
+    trained = synthesis.trainings_within_differences(table, ["glove50", "spacy-md"], ["overlap"],
+                                                     n_boot=300, extra_levels=extra)
+    plain = synthesis.trainings_within_differences(table, ["glove50", "spacy-md"], ["overlap"],
+                                                   n_boot=300, level=extra["bonf4"])
+    for out in (paired, trained):
+        row = out.iloc[0]
+        assert row["low_bonf4"] <= row["low"] < row["high"] <= row["high_bonf4"]
+    assert trained.iloc[0][["low_bonf4", "high_bonf4"]].tolist() == pytest.approx(
+        plain.iloc[0][["low", "high"]].tolist())
+    d = stats.paired_spearman_difference(*[synthesis._sts3k_similarities(m, 0, "auto", 64)
+                                           for m in ("glove50", "overlap")],
+                                         synthesis._category_pairs("Swap-2")[0],
+                                         mask=synthesis._category_pairs("Swap-2")[1],
+                                         n_resamples=300, seed=0, level=extra["bonf4"])
+    assert (paired.iloc[0]["low_bonf4"], paired.iloc[0]["high_bonf4"]) == pytest.approx(
+        (d["ci_low"], d["ci_high"]))
