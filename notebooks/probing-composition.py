@@ -252,9 +252,11 @@ card.to_frame() if card is not None else None
 # the interval is the percentile bootstrap over test items (the 2018 authors' procedure, with
 # `n_boot` resamples where their `bootstrap_accuracy.py` drew ten thousand). A claim that
 # concludes when *some* of $k$ tests does (a union: some stand-in below the paper's level, some
-# cell off chance) reads each of its $k$ intervals at Bonferroni's level $1 - \alpha/k$, from
-# the same seeds or resamples, glued with the suffix `_bonf<k>`
-# (`compsem.probing.chapter.UNION_FAMILIES`); one that needs every test to pass does not.
+# cell off chance) reads each of its $k$ intervals at Bonferroni's level $1 - (1 - L)/k$, $L$
+# the level of the single test's interval (.95 for a direction, .90 for an equivalence
+# interval), read from the same seeds or resamples as the uncorrected interval, glued with the
+# suffix `_bonf<k>` (`compsem.probing.chapter.UNION_FAMILIES`); one that needs every test to
+# pass does not.
 #
 # **Audit** (`compsem.probing.audit`). A control with test accuracy $a$ on $n$ items *passes*
 # if $a \le c + z_{1-\alpha}\sqrt{c(1-c)/n}$, $c$ the majority rate, $\alpha$ one-sided
@@ -340,16 +342,13 @@ runs_2016 = experiment.run_grid(
 )
 summary_2016 = experiment.summarise(runs_2016)
 selectivity_2016 = experiment.selectivity(runs_2016) if control_tasks else None
-values = C.cell_values(summary_2016[summary_2016.task.isin(C.TASKS_2016)], "probe_t3")
-values |= C.cell_values(summary_2016[summary_2016.task.isin(C.TASKS_PROPOSED)], "probe")
+# each cell at 95%, at 90% for the equivalence tests ("at chance") of the Findings, and at
+# Bonferroni's level where a union of tests reads it (C.UNION_FAMILIES): one set of draws per cell
+report.glue("probe_tost_pct", 90)
+values = C.grid_values(runs_2016[runs_2016.task.isin(C.TASKS_2016)], "probe_t3", n_boot=n_boot)[1]
+values |= C.grid_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe", n_boot=n_boot)[1]
 if control_tasks:
     values |= C.selectivity_values(selectivity_2016, "probe_sel")
-# 90% intervals over seeds for the equivalence tests ("at chance") of the Findings
-report.glue("probe_tost_pct", 90)
-values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_2016)], "probe_t3")
-values |= C.equivalence_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe")
-# the intervals a union of tests reads, at Bonferroni's level (C.UNION_FAMILIES)
-values |= C.union_values(runs_2016, "probe_t3", n_boot=n_boot) | C.union_values(runs_2016, "probe", n_boot=n_boot)
 report.glue_all(values)
 # our SDAE on school-as-agent over its trainings (each the mean over the re-splits): a training is one draw
 runs_t3_trainings = experiment.run_grid({"school-as-agent": frames_2016["school-as-agent"]}, order_aware_trainings,
@@ -498,16 +497,13 @@ C.selectivity_table(selectivity_2016) if control_tasks else None
 runs_2018 = C.run_2018(
     released, encoders_2018, ("none", "random probe", *controls_of[1:]), mlp_seeds_2018, **mlp
 )
-summary_2018 = experiment.summarise(runs_2018, shared_items=True, n_boot=n_boot)
+# over the test items and MLP seeds: 95%, 90% (equivalence tests) and Bonferroni's level, one set of draws per cell
+summary_2018, values_2018 = C.grid_values(runs_2018, "probe_t2", with_control=True, shared_items=True,
+                                          n_boot=n_boot)
 report.glue("probe_t2_n_mlp_seeds", len(mlp_seeds_2018))
-report.glue_all(C.cell_values(summary_2018, "probe_t2", with_control=True))
-# 90% intervals over the test items and MLP seeds (equivalence tests)
-equivalence_2018 = C.equivalence_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot,
-                                        shared_items=True)
-report.glue_all(equivalence_2018)
-report.glue_all(C.union_values(runs_2018, "probe_t2", with_control=True, n_boot=n_boot, shared_items=True))
+report.glue_all(values_2018)
 # how many random-probe controls are shown at chance (50 +- the claims' pattern tolerance)
-report.glue_all(C.margin_counts(equivalence_2018, "random_probe", "probe_t2_random_probe", 50,
+report.glue_all(C.margin_counts(values_2018, "random_probe", "probe_t2_random_probe", 50,
                                 pattern["probe_pattern_tol"]))
 # the random-sentence control is drawn twice (encoder `random`, row `(any)`): their mean
 report.glue_all(C.random_sentence_draws(runs_2018, "probe_t2", n_boot=n_boot))

@@ -78,7 +78,7 @@ from compsem.sts import chapter as C
 from compsem.sts import figures, finetune, pair_types, similarity
 from compsem.sts import regressors as rg
 from compsem.sts import seed_grids as sg
-from compsem.sts.families import UNION_FAMILIES
+from compsem.sts.families import UNION_FAMILIES, VERBNET_SPLIT_REGRESSORS
 
 report.set_theme()
 results = {}
@@ -246,8 +246,8 @@ sg.with_paper_column(seed_table, targets, sg.FIGURE6_KEY).round(3)
 # %%
 boot_table, boot_values = sg.pairs_and_seeds_intervals(
     pca8, human, adversarial, regressors, MLP_SEEDS, "ft_advboot", n_jobs=n_jobs,
-    equivalence_families={"mpnet": len(regressors),  # no-transfer-to-adversarial: some regressor outside
-                          "verbnet": UNION_FAMILIES["verbnet_adversarial_split"]})  # some of reg to nn3 outside
+    equivalence_families={"mpnet": regressors,  # no-transfer-to-adversarial: some regressor outside
+                          "verbnet": VERBNET_SPLIT_REGRESSORS})  # some of reg to nn3 outside (nn4 in no union)
 report.glue_all(boot_values)
 sg.with_paper_column(boot_table, targets, sg.FIGURE6_KEY).round(3)
 
@@ -351,7 +351,7 @@ sg.no_pca_table(no_pca_grid, no_pca_regressors, targets).round(3)
 if no_pca_regressors:
     no_pca_seeds = sg.adversarial_over_seeds(no_pca, human, adversarial, no_pca_regressors, MLP_SEEDS, n_jobs)
     no_pca_table, no_pca_values = sg.over_seeds(no_pca_seeds, "ft_nopca_advseeds",
-                                                equivalence_families={"mpnet": len(no_pca_regressors)})
+                                                equivalence_families={"mpnet": no_pca_regressors})
     for key, value in no_pca_values.items():
         report.glue(key, value)
 sg.with_paper_column(no_pca_table, targets, sg.NO_PCA_KEY).round(3) if no_pca_regressors else None

@@ -237,8 +237,11 @@ for spec in models:
                     continue
                 human = frames[name]["human"].to_numpy()
                 rho = similarity.spearman(sims, human, mask)
-                low, high = similarity.bootstrap_spearman(sims, human, mask, n_boot=n_boot, seed=seed, level=ci_level)
-                recomputed_rows.append({"model": label, "column": column, "rho": rho, "low": low, "high": high})
+                levels = C.recomputed_levels(label, column, ci_level)  # 95%, and a union's where one reads it
+                bounds = dict(zip(levels, similarity.bootstrap_spearman_levels(
+                    sims, human, mask, n_boot=n_boot, seed=seed, levels=list(levels.values())), strict=True))
+                recomputed_rows.append({"model": label, "column": column, "rho": rho, "low": bounds["ci"][0],
+                                        "high": bounds["ci"][1], "bounds": bounds})
 recomputed = pd.DataFrame(recomputed_rows)
 recomputed_table = recomputed.pivot(index="model", columns="column", values="rho").reindex(
     columns=[c for c in columns if c in set(recomputed.column)])
@@ -281,8 +284,9 @@ for row in recomputed.itertuples():
     else:  # no paper number, but the Findings use it (baselines, substitutes)
         report.glue(key, float(row.rho))
     if row.column == "STS3k-adv":
-        report.glue(f"{key}_ci_low", float(row.low))
-        report.glue(f"{key}_ci_high", float(row.high))
+        for tag, (low, high) in row.bounds.items():
+            report.glue(f"{key}_{tag}_low", float(low))
+            report.glue(f"{key}_{tag}_high", float(high))
 recomputed_keys = [k for k in results if k.startswith("recomputed_")]
 report.show_comparison(report.compare(results, "sts3k", keys=recomputed_keys).drop(columns="source"),
                        "recomputed cells") if recomputed_keys else None
@@ -478,30 +482,9 @@ display_table
 # another model (DefSent's, `compsem.sts.table9.NEAR_ZERO_FRACTION`), on 90% intervals.
 
 # %% mystnb={"figure": {"caption": "The published STS3k similarities with bootstrap intervals: Spearman rho on the adversarial pairs (left) and the drop from the non-adversarial pairs (right), per Table 9 model; black crosses: the paper's Table 9 values (its drop mixes model variants for ERNIE-0 and DefSent, see the errata). Look at whether the hybrids' intervals clear every transformer's, and which drops include zero.", "name": "fig-sts3k-models-published-intervals"}}
-if "sts3k" in datasets:
-    human = pairs["human"].to_numpy()
-    non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    published_ci = []
-    for row in table9.PUBLISHED_ROWS:
-        sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
-        adv_low, adv_high = similarity.bootstrap_spearman(sims, human, adv, n_boot=n_boot, seed=seed, level=ci_level)
-        drop_low, drop_high = similarity.bootstrap_difference(sims, human, non, adv, n_boot=n_boot, seed=seed, level=ci_level)
-        drop90_low, drop90_high = similarity.bootstrap_difference(sims, human, non, adv, n_boot=n_boot, seed=seed,
-                                                                  level=0.90)  # the interval of an equivalence test
-        published_ci.append({"model": row, "adv": similarity.spearman(sims, human, adv), "adv low": adv_low,
-                             "adv high": adv_high, "non − adv": similarity.spearman(sims, human, non)
-                             - similarity.spearman(sims, human, adv), "drop low": drop_low, "drop high": drop_high,
-                             "drop 90% low": drop90_low, "drop 90% high": drop90_high})
-    published_ci = pd.DataFrame(published_ci).set_index("model")
-    for row, values in published_ci.iterrows():
-        row_key = table9.ROW_SLUGS[row]
-        report.glue(f"table9_{row_key}_sts3k_adv_ci_low", float(values["adv low"]))
-        report.glue(f"table9_{row_key}_sts3k_adv_ci_high", float(values["adv high"]))
-        report.glue(f"table9_drop_{row_key}", float(values["non − adv"]))
-        report.glue(f"table9_drop_{row_key}_ci_low", float(values["drop low"]))
-        report.glue(f"table9_drop_{row_key}_ci_high", float(values["drop high"]))
-        report.glue(f"table9_drop_{row_key}_ci90_low", float(values["drop 90% low"]))
-        report.glue(f"table9_drop_{row_key}_ci90_high", float(values["drop 90% high"]))
+if "sts3k" in datasets:  # each file bootstrapped once; every level (95%, 90%, the unions' below) read from it
+    published_ci, published_values = C.published_intervals(pairs, n_resamples=n_boot, seed=seed, level=ci_level)
+    report.glue_all(published_values)
     report.glue("figure4_near_zero_margin", table9.near_zero_margin(targets))  # 'close to zero' (§5.2)
     paper_ci = pd.DataFrame({"adv": paper9["STS3k-adv"], "non − adv": paper9["STS3k-non"] - paper9["STS3k-adv"]})
     figures.published_intervals(published_ci, paper_ci, ci_level)
@@ -515,26 +498,13 @@ published_ci.round(3) if "sts3k" in datasets else None
 # transformer lies above .2, some neural model above a hybrid, some drop above Mean-CN's, or one
 # of the hybrids' drops outside the margin. Such a rule reads each interval at Bonferroni's level
 # 1 − .05/k (1 − .10/k for the 90% interval of an equivalence test), computed from the same
-# resamples as the intervals above, so it contains them (`compsem.sts.families`, keys
-# `_bonf<k>`; a rule that needs every test needs no correction). Where non-overlap of two
-# intervals decides (a hybrid against a neural model, Mean-CN's drop against another's), every
-# interval that enters is at the level of the family of all of them, so that they cover
-# together: the two hybrids and nine neural models, k = 11; the sixteen drops, k = 16
-# (`compsem.sts.chapter.published_union_intervals`; the recomputed SentBERT and word overlap
-# below).
-
-# %%
-if "sts3k" in datasets:
-    report.glue_all(C.published_union_intervals(pairs, n_resamples=n_boot, seed=seed, level=ci_level))
-    for key, label, family in (("recomputed_mpnet_std", "mpnet (std)", "transformers_above_bound"),  # in the count
-                               ("recomputed_overlap", "overlap", "lexical_control")):  # drop < 0 or adv rho > .2
-        if (label, "sts3k") in similarities:
-            report.glue_all(C.adv_spearman_intervals({key: similarities[(label, "sts3k")]}, human, adv, n_resamples=n_boot,
-                                                     seed=seed, level=ci_level, family=UNION_FAMILIES[family]))
-    if ("overlap", "sts3k") in similarities:
-        report.glue_all(C.drop_intervals({"recomputed_drop_overlap": similarities[("overlap", "sts3k")]}, human, non,
-                                         adv, n_resamples=n_boot, seed=seed, level=ci_level,
-                                         family=UNION_FAMILIES["lexical_control"]))
+# resamples as the intervals above (the same draws, read at another level), so it contains them
+# (`compsem.sts.families`, keys `_bonf<k>`; a rule that needs every test needs no correction).
+# Where non-overlap of two intervals decides (a hybrid against a neural model, Mean-CN's drop
+# against another's), every interval that enters is at the level of the family of all of them,
+# so that they cover together: the two hybrids and nine neural models, k = 11; the sixteen drops,
+# k = 16 (`compsem.sts.chapter.published_intervals`; the recomputed SentBERT and word overlap,
+# `compsem.sts.chapter.RECOMPUTED_FAMILIES`, in the loops of their rows).
 
 # %% [markdown]
 # ### Which drops from non-adversarial to adversarial pairs are real?
@@ -552,12 +522,14 @@ if "sts3k" in datasets:
     for (label, name), sims in similarities.items():
         if name != "sts3k":
             continue
-        low, high = similarity.bootstrap_difference(sims, human, non, adv, n_boot=n_boot, seed=seed, level=ci_level)
+        key = f"recomputed_drop_{report.slug(label)}"  # the 95% interval, and a union's where one reads it
+        drop_values = C.drop_intervals({key: sims}, human, non, adv, n_resamples=n_boot, seed=seed,
+                                       levels=C.recomputed_levels(label, "drop", ci_level))
         drop = similarity.spearman(sims, human, non) - similarity.spearman(sims, human, adv)
-        drops.append({"model": label, "non − adv": drop, "low": low, "high": high})
-        report.glue(f"recomputed_drop_{report.slug(label)}", drop)
-        report.glue(f"recomputed_drop_{report.slug(label)}_ci_low", low)
-        report.glue(f"recomputed_drop_{report.slug(label)}_ci_high", high)
+        drops.append({"model": label, "non − adv": drop, "low": drop_values[f"{key}_ci_low"],
+                      "high": drop_values[f"{key}_ci_high"]})
+        report.glue(key, drop)
+        report.glue_all(drop_values)
     drops = pd.DataFrame(drops).set_index("model").sort_values("non − adv")
     figures.recomputed_drops(drops, ci_level, {"mpnet (std)": paper9.loc["SentBERT", "STS3k-non"] - paper9.loc["SentBERT", "STS3k-adv"]})
     plt.show()
@@ -574,21 +546,9 @@ if "sts3k" in datasets:
 # a 9,840 × 9,840 array; `compsem.sts.table9.BCA_MAX_PAIRS`).
 
 # %%
-defsent_vs_sentbert = table9.paired_published(
-    "DefSent", "SentBERT", ["STSb-capt", "STSb-test", "SICK", "STSS-131", "STS3k-all", "STS3k-non", "STS3k-adv"],
+defsent_vs_sentbert, defsent_values = C.defsent_vs_sentbert(  # 95%, 90% (equivalence) and the union's, one draw
     n_resamples=n_boot, seed=seed, level=ci_level)
-for column, values in defsent_vs_sentbert.iterrows():
-    key = f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}"
-    report.glue(key, float(values["difference"]))
-    report.glue(f"{key}_ci_low", float(values["ci_low"]))
-    report.glue(f"{key}_ci_high", float(values["ci_high"]))
-    report.glue(f"{key}_p", float(values["p"]))
-defsent_vs_sentbert_90 = table9.paired_published(  # the intervals of equivalence tests ("at the level of")
-    "DefSent", "SentBERT", list(defsent_vs_sentbert.index), n_resamples=n_boot, seed=seed, level=0.90)
-for column, values in defsent_vs_sentbert_90.iterrows():
-    key = f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}"
-    report.glue(f"{key}_ci90_low", float(values["ci_low"]))
-    report.glue(f"{key}_ci90_high", float(values["ci_high"]))
+report.glue_all(defsent_values)
 defsent_vs_sentbert.assign(paper=paper9.loc["DefSent", defsent_vs_sentbert.index]
                            - paper9.loc["SentBERT", defsent_vs_sentbert.index])[
     ["rho_a", "rho_b", "difference", "paper", "ci_low", "ci_high", "p", "method"]].rename(
@@ -605,8 +565,9 @@ defsent_vs_sentbert.assign(paper=paper9.loc["DefSent", defsent_vs_sentbert.index
 # {glue:text}`defsent_minus_sentbert_stsb_test:.3f`. The Findings check the paper's reading. Its
 # fails side is a union of six tests (STS3k-adv below zero, or one of the five other columns
 # outside the margin), so there each interval is read at Bonferroni's level, 1 − .05/6 for the
-# direction and 1 − .10/6 for the equivalence intervals (keys `_bonf6`, glued with the other
-# unions' intervals above; on STS3k-adv [{glue:text}`defsent_minus_sentbert_sts3k_adv_bonf6_ci_low:.3f`,
+# direction and 1 − .10/6 for the equivalence intervals, from the same resamples as the intervals
+# above (keys `_bonf6`, `compsem.sts.chapter.defsent_vs_sentbert`; on STS3k-adv
+# [{glue:text}`defsent_minus_sentbert_sts3k_adv_bonf6_ci_low:.3f`,
 # {glue:text}`defsent_minus_sentbert_sts3k_adv_bonf6_ci_high:.3f`]).
 
 # %% [markdown]

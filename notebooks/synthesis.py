@@ -125,7 +125,7 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 union_k = S.role_order_union(encoders, batteries, order_blind, order_aware)
 table = S.scorecards(encoders, batteries, subset_batteries, n_boot=n_boot, seed=seed,
                      device=device, batch_size=batch_size, n_jobs=n_jobs, progress=False,
-                     probe_seeds=probe_seeds, extra_levels=S.union_levels(union_k))
+                     probe_seeds=probe_seeds, extra_levels=S.bonferroni_extra_levels(union_k))
 report.glue("syn_probe_seeds", probe_seeds)
 ran = table.groupby("model", sort=False)["battery"].unique()
 pd.DataFrame({"encoder": [S.label(m) for m in ran.index], "spec": ran.index,
@@ -251,11 +251,12 @@ plt.show()
 # is computed on the same STS3k pairs, so whether an order-aware encoder ranks the role swaps
 # better than an order-blind one is a paired question: the difference of the two rhos, with a
 # bootstrap interval that resamples the pairs for both encoders together
-# (`compsem.stats.paired_spearman_difference`, BCa, the scorecard's resamples and 95% level).
+# (`compsem.synthesis.paired_difference`, the interval of `compsem.stats.paired_spearman_difference`:
+# BCa, the scorecard's resamples and 95% level, every other level read from the same draws).
 # The claim *order-blind-fail-both* fails when *some* of its
 # {glue:text}`syn_role_order_union_k` tests does (an order-blind encoder off chance on SemRole,
 # or a difference below 0), so it reads each of those intervals at Bonferroni's level, from the
-# same resamples (keys `_bonf<k>`, `compsem.synthesis.union_levels`).
+# same resamples (keys `_bonf<k>`, `compsem.synthesis.bonferroni_extra_levels`).
 # The SDAE is an encoder trained here, so one training is one draw: its differences are the mean
 # over its trainings (`encoder_trainings`, those of the probing chapter), with an interval that
 # resamples the pairs and the trainings together (`compsem.synthesis.trainings_within_differences`).
@@ -265,10 +266,10 @@ single = [m for m in order_aware if m not in encoder_trainings]
 swap2_differences = pd.concat([
     S.paired_within_differences(table, single, order_blind, "Swap-2", n_boot=n_boot, seed=seed,
                                 device=device, batch_size=batch_size,
-                                extra_levels=S.union_levels(union_k)),
+                                extra_levels=S.bonferroni_extra_levels(union_k)),
     *[S.trainings_within_differences(table, encoder_trainings[m], order_blind, "Swap-2", n_boot=n_boot,
                                      seed=seed, device=device, batch_size=batch_size,
-                                     extra_levels=S.union_levels(union_k))
+                                     extra_levels=S.bonferroni_extra_levels(union_k))
       for m in order_aware if m in encoder_trainings],
 ], ignore_index=True)
 results.update(S.difference_values(swap2_differences, "swap2"))

@@ -472,3 +472,9 @@ def test_fails_if_never_holds_or_stays_inconclusive():
     assert claims.judge(claim, {"a": 2.0, "b": 1.0}) == ("holds", "")
     assert claims.judge(claim, {"a": 0.0, "b": 1.0}) == ("inconclusive", "")  # never fails
     assert claim.rules == ["a > b"]  # "never" is no rule of its own
+
+
+def test_a_claim_that_cannot_fail_cannot_expect_to(tmp_path, monkeypatch):
+    message = _ledger(tmp_path, monkeypatch, "never",
+                      [{"fails_if": claims.NEVER, "expect": "fails", "reason": "r"}])
+    assert "fails_if: never cannot fail" in message

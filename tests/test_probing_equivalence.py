@@ -1,10 +1,11 @@
 """The intervals of the probing chapter's equivalence and difference claims
-(compsem.probing.chapter: equivalence_values, _wilson90), on constructed fits
+(compsem.probing.chapter: grid_values' 90% intervals, _wilson90), on constructed fits
 and item frames (no data, no encoder)."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -16,10 +17,20 @@ from compsem.probing import chapter as C
 
 
 def fit(task, encoder, correct, seed=0, control="none", classifier="logreg"):
-    """One row of ``experiment.run_grid``: accuracy in percent, per-item correctness."""
+    """One row of ``experiment.run_grid``: accuracy in percent, per-item correctness, and its
+    95% bootstrap interval over the items as run_probe stores it (the fit's seed)."""
     correct = np.asarray(correct, dtype=float)
+    low, high = stats.mean_interval(correct, n_resamples=500, seed=seed)
     return {"task": task, "encoder": encoder, "classifier": classifier, "control": control,
-            "seed": seed, "accuracy": 100 * correct.mean(), "correct": correct}
+            "seed": seed, "accuracy": 100 * correct.mean(), "correct": correct,
+            "low": 100 * low, "high": 100 * high, "chance": 50.0}
+
+
+def equivalence_values(runs, prefix, **options):
+    """The equivalence intervals (``_low90`` / ``_high90``, or the tag of ``level``) that
+    :func:`compsem.probing.chapter.grid_values` glues."""
+    values = C.grid_values(runs, prefix, **options)[1]
+    return {k: v for k, v in values.items() if re.search(r"_(low|high)9[05]$", k)}
 
 
 def items(n_test, n_train=30):
@@ -54,20 +65,20 @@ def test_wilson90_counts_the_test_items_only_and_decides_at_chance():
     assert C._wilson90("k", 0.6, items(50)) == C._wilson90("k", 30 / 50, items(50))
 
 
-# --------------------------------------------------------------------------- equivalence_values
+# --------------------------------------------------------------------------- grid_values at 90%
 
 
 def test_equivalence_values_over_seeds_is_the_student_t_interval():
     # 26, 24, 25 and 27 of 50 items right: 52, 48, 50 and 54 percent over four seeds
     runs = pd.DataFrame([fit("has-school", "GloVe", np.arange(50) < k, seed=i)
                          for i, k in enumerate((26, 24, 25, 27))])
-    out = C.equivalence_values(runs, "probe_t3")
+    out = equivalence_values(runs, "probe_t3")
     acc = np.array([52.0, 48.0, 50.0, 54.0])
     half = sps.t.ppf(0.95, 3) * acc.std(ddof=1) / math.sqrt(4)
     assert set(out) == {"probe_t3_has_school_glove_low90", "probe_t3_has_school_glove_high90"}
     assert out["probe_t3_has_school_glove_low90"] == pytest.approx(acc.mean() - half)
     assert out["probe_t3_has_school_glove_high90"] == pytest.approx(acc.mean() + half)
-    wider = C.equivalence_values(runs, "probe_t3", level=0.95)
+    wider = equivalence_values(runs, "probe_t3", level=0.95)
     assert set(wider) == {"probe_t3_has_school_glove_low95", "probe_t3_has_school_glove_high95"}
     assert wider["probe_t3_has_school_glove_low95"] < out["probe_t3_has_school_glove_low90"]
     assert wider["probe_t3_has_school_glove_high95"] > out["probe_t3_has_school_glove_high90"]
@@ -75,7 +86,7 @@ def test_equivalence_values_over_seeds_is_the_student_t_interval():
 
 def test_equivalence_values_of_identical_seeds_is_a_point():
     runs = pd.DataFrame([fit("neg", "BOW", [1, 0, 1, 1], seed=s) for s in range(3)])
-    out = C.equivalence_values(runs, "p")
+    out = equivalence_values(runs, "p")
     assert out == {"p_neg_bow_low90": 75.0, "p_neg_bow_high90": 75.0}
 
 
@@ -84,7 +95,7 @@ def test_equivalence_values_of_a_single_fit_bootstraps_its_test_items():
     correct = (rng.random(400) < 0.55).astype(float)
     runs = pd.DataFrame([fit("sr", "MiniLM", correct, seed=7),
                          fit("sr", "all right", np.ones(50), seed=1)])
-    out = C.equivalence_values(runs, "probe_t2", n_boot=2000)
+    out = equivalence_values(runs, "probe_t2", n_boot=2000)
     low, high = out["probe_t2_sr_minilm_low90"], out["probe_t2_sr_minilm_high90"]
     acc = 100 * correct.mean()
     assert low < acc < high
@@ -103,9 +114,9 @@ def test_equivalence_values_controls_are_left_out_unless_asked():
         fit("sr", "BOW", [1, 0, 1, 0], seed=0),
         fit("sr", "BOW", [0, 0, 0, 1], seed=0, control="control task"),
     ])
-    plain = C.equivalence_values(runs, "p", n_boot=200)
+    plain = equivalence_values(runs, "p", n_boot=200)
     assert set(plain) == {"p_sr_bow_low90", "p_sr_bow_high90"}
-    both = C.equivalence_values(runs, "p", with_control=True, n_boot=200)
+    both = equivalence_values(runs, "p", with_control=True, n_boot=200)
     assert set(both) == {"p_sr_bow_none_low90", "p_sr_bow_none_high90",
                          "p_sr_bow_control_task_low90", "p_sr_bow_control_task_high90"}
     assert both["p_sr_bow_none_low90"] == plain["p_sr_bow_low90"]
@@ -118,11 +129,11 @@ def test_equivalence_values_with_shared_items_resample_items_and_seeds():
     rng = np.random.default_rng(2)
     base = rng.random(300) < 0.5
     fits = [base ^ (rng.random(300) < 0.1) for _ in range(3)]
-    runs = pd.DataFrame([fit("sr", "BOW", c, seed=s, classifier="mlp") for s, c in enumerate(fits)]).assign(chance=50.0)
-    out = C.equivalence_values(runs, "p", n_boot=1000, shared_items=True)
+    runs = pd.DataFrame([fit("sr", "BOW", c, seed=s, classifier="mlp") for s, c in enumerate(fits)])
+    out = equivalence_values(runs, "p", n_boot=1000, shared_items=True)
     _, low, high = stats.crossed_mean_interval(np.stack(fits), n_resamples=1000, seed=0, level=0.9)
     assert (out["p_sr_bow_low90"], out["p_sr_bow_high90"]) == pytest.approx((100 * low, 100 * high))
-    t = C.equivalence_values(runs, "p")
+    t = equivalence_values(runs, "p")
     assert (out["p_sr_bow_low90"], out["p_sr_bow_high90"]) != (t["p_sr_bow_low90"], t["p_sr_bow_high90"])
     summary = C.experiment.summarise(runs, shared_items=True, n_boot=1000).iloc[0]
     assert summary["interval"] == "items and seeds"

@@ -1,9 +1,11 @@
 """The unions of tests of the probing claims (data/claims/README.md, "Decision rules"): every
 interval a rule reads in a union of k tests is glued at Bonferroni's level beside the uncorrected
 one, computed the same way from the same fits, seeds or resamples, so it contains it
-(compsem.probing.chapter: UNION_FAMILIES, union_levels, union_values, training_values,
-random_sentence_draws, audit_table); and the ledger's rules read those keys on their union side
-only. Constructed fits and item frames (no data, no encoder)."""
+(compsem.probing.chapter: UNION_FAMILIES, bonferroni_levels_by_key, grid_values, training_values,
+random_sentence_draws, audit_table), every level of a quantity read from one set of draws
+(compsem.probing.experiment: summarise's extra_levels, cell_intervals, compsem.stats.mean_intervals,
+crossed_intervals), each equal to a separate single-level call; and the ledger's rules read
+those keys on their union side only. Constructed fits and item frames (no data, no encoder)."""
 
 from __future__ import annotations
 
@@ -43,8 +45,8 @@ def contains(values, key, wide, narrow):
 # --------------------------------------------------------------------------- the families
 
 
-def test_union_levels_name_k_and_the_level_of_the_single_test():
-    levels = C.union_levels(["probe_t3_has_school_glove50", "probe_t3_has_school_bow",
+def test_bonferroni_levels_by_key_name_k_and_the_level_of_the_single_test():
+    levels = C.bonferroni_levels_by_key(["probe_t3_has_school_glove50", "probe_t3_has_school_bow",
                              "probe_t3_school_as_agent_bow", "probe_t2_sdae_trainings_sr"])
     assert "probe_t3_has_school_bow" not in levels  # shown beside the claim, in no union
     assert levels["probe_t3_has_school_glove50"] == {"_bonf4": pytest.approx(1 - 0.05 / 4)}
@@ -56,7 +58,7 @@ def test_union_levels_name_k_and_the_level_of_the_single_test():
 
 def test_a_family_without_k_counts_the_cells_its_pattern_matches():
     keys = [f"probe_t2_{t}_{e}_random_probe" for t in ("order", "sr") for e in ("bow", "sdae", "minilm")]
-    levels = C.union_levels([*keys, "probe_t2_order_minilm_none"])
+    levels = C.bonferroni_levels_by_key([*keys, "probe_t2_order_minilm_none"])
     assert set(levels) == set(keys)
     assert all(v == {"90_bonf6": pytest.approx(1 - 0.10 / 6)} for v in levels.values())
 
@@ -101,41 +103,43 @@ def test_a_union_fails_only_beyond_the_corrected_interval():
 # --------------------------------------------------------------------------- the grid's cells
 
 
-def test_union_values_over_seeds_are_student_t_at_bonferronis_level():
+def bonferroni(values):
+    return {k: v for k, v in values.items() if "_bonf" in k}
+
+
+def test_grid_values_over_seeds_are_student_t_at_bonferronis_level():
     runs = pd.DataFrame([fit("has-school", e, noisy(rate, 200, s), seed=s)
                          for e, rate in (("glove50", 0.95), ("sdae", 0.9), ("bow", 0.99))
                          for s in range(3)])
-    out = C.union_values(runs, "probe_t3", n_boot=500)
+    _, values = C.grid_values(runs, "probe_t3", n_boot=500)
+    out = bonferroni(values)
     assert set(out) == {f"probe_t3_has_school_{e}_{side}_bonf4" for e in ("glove50", "sdae")
                         for side in ("low", "high")}
-    values = C.cell_values(experiment.summarise(runs), "probe_t3") | out
+    assert values.items() >= C.cell_values(experiment.summarise(runs), "probe_t3").items()
     for e in ("glove50", "sdae"):
         key = f"probe_t3_has_school_{e}"
         acc = runs[runs.encoder == e]["accuracy"]
         _, low, high = stats.seed_interval(acc, stats.bonferroni_level(4))
-        assert (out[f"{key}_low_bonf4"], out[f"{key}_high_bonf4"]) == pytest.approx((low, high))
+        assert (out[f"{key}_low_bonf4"], out[f"{key}_high_bonf4"]) == (low, high)
         assert contains(values, key, "_bonf4", "")
 
 
-def test_union_values_of_equivalence_tests_contain_the_90_percent_interval():
+def test_grid_values_of_equivalence_tests_contain_the_90_percent_interval():
     runs = pd.DataFrame([fit(t, e, noisy(0.5, 300, 10 * s + i), seed=s)
                          for i, (t, e) in enumerate([("prof-ag-of-rec", "bow"), ("prof-recommends", "glove50")])
                          for s in range(3)])
-    out = C.union_values(runs, "probe")
-    values = C.equivalence_values(runs, "probe") | out
+    _, values = C.grid_values(runs, "probe")
     for task, encoder in (("prof-ag-of-rec", "bow"), ("prof-recommends", "glove50")):
         key = f"probe_{task.replace('-', '_')}_{encoder}"
         assert contains(values, key, "90_bonf4", "90")
         acc = runs[(runs.task == task) & (runs.encoder == encoder)]["accuracy"]
         _, low, high = stats.seed_interval(acc, 1 - 0.10 / 4)
-        assert (out[f"{key}_low90_bonf4"], out[f"{key}_high90_bonf4"]) == pytest.approx((low, high))
+        assert (values[f"{key}_low90_bonf4"], values[f"{key}_high90_bonf4"]) == pytest.approx((low, high))
 
 
-def test_union_values_on_shared_items_are_the_crossed_bootstrap_of_the_same_resamples():
-    """The released 2018 sets: the MLP seeds score the same items; the Bonferroni interval of a
-    cell is the same crossed bootstrap (same seed, same resamples) at the higher level, so it
-    contains both the 95% interval of experiment.summarise and the 90% one of the equivalence
-    test; every random-probe cell is one test of its family, k their number."""
+def released_grid():
+    """A released-2018-like grid: three MLP seeds per cell on the same 400 items, controls
+    ``none`` and ``random probe`` (over the seeds) and ``control task`` (one fit)."""
     base = noisy(0.5, 400, 0)
     runs = []
     for t in ("order", "sr", "neg"):
@@ -143,41 +147,135 @@ def test_union_values_on_shared_items_are_the_crossed_bootstrap_of_the_same_resa
             for control in ("none", "random probe"):
                 runs += [fit(t, e, np.abs(base - (np.random.default_rng([s, len(runs)]).random(400) < 0.1)),
                              seed=s, control=control, classifier="mlp") for s in range(3)]
-    runs = pd.DataFrame(runs)
-    out = C.union_values(runs, "probe_t2", with_control=True, n_boot=500, shared_items=True)
-    values = (C.cell_values(experiment.summarise(runs, shared_items=True, n_boot=500), "probe_t2",
-                            with_control=True)
-              | C.equivalence_values(runs, "probe_t2", with_control=True, n_boot=500, shared_items=True)
-              | out)
+            runs.append(fit(t, e, noisy(0.6, 400, len(runs)), seed=0, control="control task",
+                            classifier="mlp"))
+    return pd.DataFrame(runs)
+
+
+def test_grid_values_on_shared_items_are_the_crossed_bootstrap_of_the_same_resamples():
+    """The released 2018 sets: the MLP seeds score the same items; the Bonferroni interval of a
+    cell is the same crossed bootstrap (same seed, same resamples) at the higher level, so it
+    contains both the 95% interval of experiment.summarise and the 90% one of the equivalence
+    test; every random-probe cell is one test of its family, k their number."""
+    runs = released_grid()
+    summary, values = C.grid_values(runs, "probe_t2", with_control=True, n_boot=500, shared_items=True)
+    out = bonferroni(values)
+    # the summary is experiment.summarise's, with the other levels' columns after its own
+    plain = experiment.summarise(runs, shared_items=True, n_boot=500)
+    pd.testing.assert_frame_equal(summary[list(plain.columns)], plain, check_exact=True)
+    assert values.items() >= C.cell_values(plain, "probe_t2", with_control=True).items()
     for t in ("order", "sr", "neg"):
         key = f"probe_t2_{t}_bow_none"  # bow-at-chance-on-structure: k = 9 on 90% tests
         group = runs[(runs.task == t) & (runs.encoder == "bow") & (runs.control == "none")]
-        _, low, high = experiment.crossed_accuracy(group, 1 - 0.10 / 9, 500)
-        assert (out[f"{key}_low90_bonf9"], out[f"{key}_high90_bonf9"]) == pytest.approx((low, high))
+        _, low, high = stats.crossed_mean_interval(np.stack(group["correct"]), 500, 0, 1 - 0.10 / 9)
+        assert (out[f"{key}_low90_bonf9"], out[f"{key}_high90_bonf9"]) == (100 * low, 100 * high)
         assert contains(values, key, "90_bonf9", "90") and contains(values, key, "90_bonf9", "")
         # the random-probe family: the nine cells of this grid
         assert contains(values, f"probe_t2_{t}_minilm_random_probe", "90_bonf9", "90")
+        # a control task's single fit: its 90% interval bootstraps its items, its seed
+        one = runs[(runs.task == t) & (runs.encoder == "bow") & (runs.control == "control task")].iloc[0]
+        low, high = stats.mean_interval(one["correct"], n_resamples=500, seed=0, level=0.90)
+        assert (values[f"probe_t2_{t}_bow_control_task_low90"],
+                values[f"probe_t2_{t}_bow_control_task_high90"]) == (100 * low, 100 * high)
     # sdae-beats-bow-on-structure reads the average's Order and SemRole at 1 - .05/2
     assert contains(values, "probe_t2_sr_spacy_md_none", "_bonf2", "")
     assert "probe_t2_neg_spacy_md_none_low_bonf2" not in out
     assert not any(k.startswith("probe_t2_order_minilm_none") for k in out)
 
 
-def test_cell_interval_of_one_fit_keeps_its_own_interval_and_bootstraps_other_levels():
-    row = fit("sr", "minilm", noisy(0.6, 300, 3), seed=7)
-    group = pd.DataFrame([row])
-    assert experiment.cell_interval(group, n_boot=500)[1:3] == (row["low"], row["high"])
-    _, low, high, over = experiment.cell_interval(group, stats.bonferroni_level(4), n_boot=500)
-    expected = stats.mean_interval(row["correct"], n_resamples=500, seed=7,
-                                   level=stats.bonferroni_level(4))
-    assert over == "items" and (low, high) == pytest.approx(tuple(100 * v for v in expected))
-    assert low <= row["low"] and row["high"] <= high
-    # summarise at another level no longer returns the fit's 95% interval
-    wide = experiment.summarise(group, level=stats.bonferroni_level(4), n_boot=500).iloc[0]
-    assert (wide["low"], wide["high"]) == pytest.approx((low, high))
+# --------------------------------------------------------------------------- one set of draws
 
 
+LEVELS = (0.95, 0.90, stats.bonferroni_level(9, 0.10), stats.bonferroni_level(4))
+
+
+def test_cell_intervals_at_several_levels_equal_one_call_per_level():
+    """Over seeds, over items and seeds (shared items), and for one fit (its stored 95%
+    interval, the others bootstrapped over its items): every level of one call is, bit for bit,
+    what a call at that level alone gives, and what compsem.stats gives."""
+    runs = released_grid()
+    seeds = runs[(runs.task == "sr") & (runs.encoder == "bow") & (runs.control == "none")]
+    one = runs[(runs.task == "sr") & (runs.encoder == "bow") & (runs.control == "control task")]
+    for group, shared in ((seeds, False), (seeds, True), (one, False), (one, True)):
+        mean, bounds, over = experiment.cell_intervals(group, LEVELS, shared, 500)
+        for level, interval in zip(LEVELS, bounds, strict=True):
+            assert experiment.cell_intervals(group, [level], shared, 500) == (mean, [interval], over)
+    correct = np.stack(seeds["correct"])
+    _, bounds, _ = experiment.cell_intervals(seeds, LEVELS, True, 500)
+    for level, interval in zip(LEVELS, bounds, strict=True):
+        _, low, high = stats.crossed_mean_interval(correct, 500, 0, level)
+        assert interval == (100 * low, 100 * high)
+    _, bounds, _ = experiment.cell_intervals(seeds, LEVELS, False, 500)
+    assert bounds == [stats.seed_interval(seeds["accuracy"], level)[1:] for level in LEVELS]
+    _, bounds, _ = experiment.cell_intervals(one, LEVELS, False, 500)
+    row = one.iloc[0]
+    assert bounds[0] == (row["low"], row["high"])
+    for level, interval in zip(LEVELS[1:], bounds[1:], strict=True):
+        low, high = stats.mean_interval(row["correct"], n_resamples=500, seed=0, level=level)
+        assert interval == (100 * low, 100 * high)
+
+
+@pytest.mark.parametrize("correct", [noisy(0.55, 300, 1), np.ones(20), [0.0, 1.0]])
+def test_mean_intervals_are_mean_interval_at_each_level(correct):
+    bounds = stats.mean_intervals(correct, LEVELS, 700, 3)
+    assert bounds == [stats.mean_interval(correct, n_resamples=700, seed=3, level=level)
+                      for level in LEVELS]
+
+
+def test_summarise_with_extra_levels_equals_one_summary_per_level():
+    runs = released_grid()
+    extra = {"90": 0.90, "_bonf4": stats.bonferroni_level(4), "90_bonf9": stats.bonferroni_level(9, 0.10)}
+    for shared in (False, True):
+        summary = experiment.summarise(runs, shared_items=shared, n_boot=300, extra_levels=extra)
+        plain = experiment.summarise(runs, shared_items=shared, n_boot=300)
+        pd.testing.assert_frame_equal(summary[list(plain.columns)], plain, check_exact=True)
+        assert list(summary.columns) == [*plain.columns, *[f"{side}{suffix}" for suffix in extra
+                                                           for side in ("low", "high")]]
+        for suffix, level in extra.items():
+            at = experiment.summarise(runs, level=level, shared_items=shared, n_boot=300)
+            assert summary[f"low{suffix}"].tolist() == at["low"].tolist()
+            assert summary[f"high{suffix}"].tolist() == at["high"].tolist()
+
+
+def test_a_cell_draws_its_resamples_once_whatever_the_number_of_levels(monkeypatch):
+    """The crossed bootstrap resamples the items once per cell, and a single fit's bootstrap
+    over its items draws once (scipy's bootstrap with resamples), at one level or at four."""
+    from scipy import stats as sps
+
+    item_draws, fit_draws = [], []
+    resampled_item_means, bootstrap = stats.resampled_item_means, sps.bootstrap
+    monkeypatch.setattr(stats, "resampled_item_means",
+                        lambda *a: item_draws.append(1) or resampled_item_means(*a))
+
+    def counted(*args, **kwargs):
+        fit_draws.append(kwargs["n_resamples"])
+        return bootstrap(*args, **kwargs)
+
+    monkeypatch.setattr(sps, "bootstrap", counted)
+    runs = released_grid()
+    cells = runs.groupby(experiment.CELL).ngroups
+    single = int((runs.groupby(experiment.CELL).size() == 1).sum())
+    for extra in ({"90": 0.90}, dict(zip(("90", "_bonf4", "90_bonf9"), LEVELS[1:], strict=True))):
+        item_draws.clear()
+        fit_draws.clear()
+        experiment.summarise(runs, shared_items=True, n_boot=200, extra_levels=extra)
+        assert len(item_draws) == cells - single
+        assert [n for n in fit_draws if n] == [200] * single  # the other levels: no resample
 # --------------------------------------------------------------------------- other quantities
+
+
+def test_random_sentence_draws_read_every_level_from_one_bootstrap():
+    """released-sets-no-probe-cue reads the cont1 draws at 1 - .10/2: each of the 95%, 90% and
+    Bonferroni intervals is mean_interval's at that level, of the same resamples."""
+    runs = pd.DataFrame([fit("cont1", "random", noisy(0.5, 300, 1), seed=4, classifier="mlp"),
+                         fit("cont1", "(any)", noisy(0.5, 300, 2), seed=4, control="random sentence",
+                             classifier="mlp")])
+    out = C.random_sentence_draws(runs, "probe_t2", n_boot=400)
+    key = "probe_t2_cont1_random_sentence_draws"
+    correct = np.mean(np.stack(runs["correct"]), axis=0)
+    for suffix, level in (("", 0.95), ("90", 0.90), ("90_bonf2", stats.bonferroni_level(2, 0.10))):
+        low, high = stats.mean_interval(correct, n_resamples=400, seed=4, level=level)
+        assert (out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"]) == (100 * low, 100 * high)
 
 
 def test_training_values_glue_the_trainings_bonferroni_intervals():
@@ -222,8 +320,9 @@ def test_the_chapter_glues_every_family():
     """The chapter calls the functions that glue the families' keys, on the grids the claims
     read: the 2016 tasks (Table 3 and the proposed ones) and the released 2018 sets."""
     source = (paths.PROJECT_DIR / "notebooks" / "probing-composition.py").read_text()
-    for call in ('C.union_values(runs_2016, "probe_t3"', 'C.union_values(runs_2016, "probe"',
-                 'C.union_values(runs_2018, "probe_t2", with_control=True',
+    for call in ('C.grid_values(runs_2016[runs_2016.task.isin(C.TASKS_2016)], "probe_t3"',
+                 'C.grid_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe"',
+                 'C.grid_values(runs_2018, "probe_t2", with_control=True, shared_items=True',
                  "C.random_sentence_draws(runs_2018", "C.audit_table(",
                  'C.training_values(runs_trainings, "probe_t2_sdae_trainings"'):
         assert call in source, call

@@ -1,7 +1,7 @@
-"""compsem.scorecard with ``extra_levels``: the probing battery's accuracies also at another
-level (a claim that reads them in a union of tests, at Bonferroni's level), from the same fits
-and resamples, so that the wider interval contains the 95% one; without it the table keeps its
-columns. The fits are constructed (no data, no encoder, no training)."""
+"""compsem.scorecard with ``extra_levels``: the probing battery's accuracies also at other
+levels (a claim that reads them in a union of tests, at Bonferroni's level), from the same fits
+and one set of resamples read at every level, so that the wider interval contains the 95% one;
+without it the table keeps its columns. The fits are constructed (no data, no encoder, no training)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,23 @@ def test_extra_levels_add_wider_intervals_to_the_accuracies(no_data):
     runs = fake_grid({"sr": None}, ["glove50"], "mlp", ("none",), [0, 1, 2], [0])
     expected = experiment.summarise(runs, level=level, shared_items=True, n_boot=200).iloc[0]
     row = accuracy.iloc[0]
-    assert (row.low_bonf12, row.high_bonf12) == pytest.approx((expected["low"], expected["high"]))
+    assert (row.low_bonf12, row.high_bonf12) == (expected["low"], expected["high"])
+
+
+def test_several_extra_levels_equal_one_run_per_level(no_data):
+    """Every level read from one set of draws per accuracy: the same bounds, bit for bit, as a
+    run with that level alone, and the 95% columns as a run without any."""
+    levels = {"bonf12": stats.bonferroni_level(12), "bonf3": stats.bonferroni_level(3),
+              "ninety": 0.90}
+    options = dict(subset=True, progress=False, n_boot=200)
+    table = scorecard.run("glove50", ["probing"], extra_levels=levels, **options)
+    plain = scorecard.run("glove50", ["probing"], **options)
+    pd.testing.assert_frame_equal(table[list(scorecard.COLUMNS)], plain, check_exact=True)
+    for name, level in levels.items():
+        alone = scorecard.run("glove50", ["probing"], extra_levels={name: level}, **options)
+        for side in ("low", "high"):
+            pd.testing.assert_series_equal(table[f"{side}_{name}"], alone[f"{side}_{name}"],
+                                           check_exact=True)
 
 
 def test_other_batteries_ignore_extra_levels():

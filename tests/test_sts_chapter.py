@@ -86,25 +86,36 @@ def test_adv_spearman_intervals_are_the_bootstrap_of_each_series():
     assert values["smatch_f1_sts3k_adv_ci_low"] > values["amr_wwlk_sts3k_adv_ci_high"]  # less noise
 
 
-def test_adv_spearman_intervals_of_a_family_are_at_the_bonferroni_level():
-    """family = k: the interval a union of k tests reads, from the same resamples at 1 - .05/k,
-    under ``_bonf<k>_`` keys only; it contains the 95% interval."""
+def test_family_levels_name_the_single_test_and_each_union():
+    assert C.family_levels(0.95) == {"ci": 0.95}
+    levels = C.family_levels(0.95, 2, 16)
+    assert list(levels) == ["ci", "bonf2_ci", "bonf16_ci"]
+    assert levels["bonf2_ci"] == stats.bonferroni_level(2, 1 - 0.95)
+    assert C.family_levels(0.90, 2)["bonf2_ci"] == pytest.approx(0.95)  # equivalence: 1 - .10/2
+
+
+def test_adv_spearman_intervals_of_a_family_are_read_from_the_same_draws():
+    """levels with a family: the 95% interval and the one a union of k tests reads (1 - .05/k),
+    both from one set of resamples: the call with both levels equals two separate calls, each
+    bootstrap_spearman at its level with the same seed, and the union's interval contains the 95%."""
     pairs = _pairs()
     human = pairs["human"].to_numpy()
     mask = (pairs["portion"] == "adv").to_numpy()
     series = {"amr_wwlk": _noisy(human, 0.5, 5), "amr_smatch": _noisy(human, 1.0, 6)}
     single = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7)
-    family = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7, family=2)
-    assert list(family) == ["amr_wwlk_sts3k_adv_bonf2_ci_low", "amr_wwlk_sts3k_adv_bonf2_ci_high",
-                            "amr_smatch_sts3k_adv_bonf2_ci_low", "amr_smatch_sts3k_adv_bonf2_ci_high"]
+    both = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7, levels=C.family_levels(0.95, 2))
+    alone = C.adv_spearman_intervals(series, human, mask, n_resamples=300, seed=7,
+                                     levels={"bonf2_ci": stats.bonferroni_level(2, 1 - 0.95)})
+    assert both == single | alone
+    assert set(alone) == {f"{n}_sts3k_adv_bonf2_ci_{b}" for n in series for b in ("low", "high")}
     low, high = bootstrap_spearman(series["amr_smatch"], human, mask, n_boot=300, seed=7, level=1 - 0.05 / 2)
-    assert (family["amr_smatch_sts3k_adv_bonf2_ci_low"], family["amr_smatch_sts3k_adv_bonf2_ci_high"]) == (low, high)
+    assert (both["amr_smatch_sts3k_adv_bonf2_ci_low"], both["amr_smatch_sts3k_adv_bonf2_ci_high"]) == (low, high)
     for name in series:
-        assert family[f"{name}_sts3k_adv_bonf2_ci_low"] <= single[f"{name}_sts3k_adv_ci_low"]
-        assert single[f"{name}_sts3k_adv_ci_high"] <= family[f"{name}_sts3k_adv_bonf2_ci_high"]
+        assert both[f"{name}_sts3k_adv_bonf2_ci_low"] <= both[f"{name}_sts3k_adv_ci_low"]
+        assert both[f"{name}_sts3k_adv_ci_high"] <= both[f"{name}_sts3k_adv_bonf2_ci_high"]
 
 
-def test_drop_intervals_are_the_bootstrap_of_each_drop_at_the_familys_level():
+def test_drop_intervals_read_every_level_from_the_same_draws():
     from compsem.sts.similarity import bootstrap_difference
 
     pairs = _pairs(80)
@@ -114,16 +125,31 @@ def test_drop_intervals_are_the_bootstrap_of_each_drop_at_the_familys_level():
     single = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2)
     assert (single["table9_drop_x_ci_low"], single["table9_drop_x_ci_high"]) == bootstrap_difference(
         series["table9_drop_x"], human, non, adv, n_boot=300, seed=2)
-    family = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, family=16)
-    assert set(family) == {f"table9_drop_{m}_bonf16_ci_{b}" for m in "xy" for b in ("low", "high")}
-    assert (family["table9_drop_y_bonf16_ci_low"], family["table9_drop_y_bonf16_ci_high"]) == bootstrap_difference(
+    levels = {"ci": 0.95, "ci90": 0.90, "bonf16_ci": stats.bonferroni_level(16, 1 - 0.95),
+              "bonf2_ci": stats.bonferroni_level(2, 1 - 0.90)}  # as published_intervals reads a hybrid's drop
+    every = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, levels=levels)
+    separate = {}  # one call with every level = one call per level
+    for tag, level in levels.items():
+        separate |= C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, levels={tag: level})
+    assert every == separate
+    assert (every["table9_drop_y_bonf16_ci_low"], every["table9_drop_y_bonf16_ci_high"]) == bootstrap_difference(
         series["table9_drop_y"], human, non, adv, n_boot=300, seed=2, level=1 - 0.05 / 16)
     for m in "xy":
-        assert family[f"table9_drop_{m}_bonf16_ci_low"] <= single[f"table9_drop_{m}_ci_low"]
-        assert single[f"table9_drop_{m}_ci_high"] <= family[f"table9_drop_{m}_bonf16_ci_high"]
+        assert every[f"table9_drop_{m}_bonf16_ci_low"] <= every[f"table9_drop_{m}_ci_low"]
+        assert every[f"table9_drop_{m}_ci_high"] <= every[f"table9_drop_{m}_bonf16_ci_high"]
+        assert every[f"table9_drop_{m}_bonf2_ci_low"] <= every[f"table9_drop_{m}_ci90_low"]
     # equivalence: two 90% intervals in a union read at 1 - .10/2, the 95% interval
-    equivalence = C.drop_intervals(series, human, non, adv, n_resamples=300, seed=2, level=0.90, family=2)
-    assert equivalence["table9_drop_x_bonf2_ci_low"] == pytest.approx(single["table9_drop_x_ci_low"])
+    assert every["table9_drop_x_bonf2_ci_low"] == pytest.approx(single["table9_drop_x_ci_low"])
+
+
+def test_recomputed_levels_add_a_union_only_where_a_claim_reads_one():
+    from compsem.sts.families import UNION_FAMILIES
+
+    assert C.recomputed_levels("mpnet (std)", "STS3k-adv") == C.family_levels(
+        0.95, UNION_FAMILIES["transformers_above_bound"])
+    assert C.recomputed_levels("overlap", "drop", 0.95) == C.family_levels(0.95, UNION_FAMILIES["lexical_control"])
+    assert C.recomputed_levels("mpnet (std)", "STS3k-non") == {"ci": 0.95}
+    assert C.recomputed_levels("mean:glove50", "drop", 0.9) == {"ci": 0.9}
 
 
 # --------------------------------------------------------------------------- substitute word vectors
@@ -275,10 +301,17 @@ def test_beta_sensitivity_compares_every_weighting_with_the_best_neural_model():
     assert table.loc["uniform", "difference from best neural"] == pytest.approx(expected)
     assert (table["ci_low"] <= table["difference from best neural"]).all()
     assert (table["difference from best neural"] <= table["ci_high"]).all()
-    # "some weighting below the best neural model": a union of one test per weighting, k = 2 here
-    wide = stats.paired_spearman_difference(hybrid.combine(sims, variants["uniform"]), neural, human, mask=adv,
-                                            n_resamples=300, seed=0, level=1 - 0.05 / 2)
-    assert table.loc["uniform", "bonf2_ci_high"] == wide["ci_high"]
+    # "some weighting below the best neural model": a union of one test per weighting, k = 2 here;
+    # both levels from one set of draws, each equal to a separate seeded call at its level
+    for name, w in variants.items():
+        for tag, level in (("ci", 0.95), ("bonf2_ci", 1 - 0.05 / 2)):
+            alone = stats.paired_spearman_difference(hybrid.combine(sims, w), neural, human, mask=adv,
+                                                     n_resamples=300, seed=0, level=level)
+            assert (table.loc[name, f"{tag}_low"], table.loc[name, f"{tag}_high"]) == (alone["ci_low"],
+                                                                                     alone["ci_high"]), (name, tag)
+            assert table.loc[name, "difference from best neural"] == alone["difference"]
+    assert list(table.columns[-5:]) == ["difference from best neural", "ci_low", "ci_high", "bonf2_ci_low",
+                                        "bonf2_ci_high"]
     assert (table["bonf2_ci_low"] <= table["ci_low"]).all() and (table["ci_high"] <= table["bonf2_ci_high"]).all()
 
 

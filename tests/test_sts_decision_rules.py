@@ -293,7 +293,7 @@ UNION_SIDES = {  # claim -> the rule that concludes when some of k tests does, a
     "transformers-insensitive-to-swaps": ("fails_if", {"4"}),
     "verbnet-cn-intermediate-sensitivity": ("fails_if", {"2", "4"}),
     "hybrids-above-best-transformer-paired": ("fails_if", {"2"}),
-    "verbnet-cn-robust-to-betas": ("fails_if", {"6"}),
+    "verbnet-cn-robust-to-betas": ("fails_if", {"*"}),  # k: the named weightings run
     "hybrids-rank-types-not-pairs": ("fails_if", {"6"}),
     "labeller-carries-over-eight-roles": ("fails_if", {"2"}),
     "labeller-carries-over-as-eq2-reads": ("fails_if", {"2"}),
@@ -346,17 +346,22 @@ def test_shuffled_ratings_cannot_fail_on_a_non_significant_p():
 
 def test_robust_to_betas_fails_on_intervals_not_points():
     """verbnet-cn-robust-to-betas: a named weighting whose rho lies below the best neural model's
-    fails the claim only if its paired interval, at the family's level, lies below 0."""
+    fails the claim only if its paired interval, at the family's level, lies below 0; the rule
+    reads the key by pattern, so k is whatever number of weightings the run names."""
     rule = claim("verbnet-cn-robust-to-betas")
     values = {"sens_min_named_diff_ci_low": -0.02, "sens_perturbed_q025": 0.6, "paired_best_neural_adv_rho": 0.49,
               "sens_min_named_rho": 0.48, "sens_min_named_diff_bonf6_ci_high": 0.01}
     assert claims.verdict(rule, values) == "inconclusive"
     assert claims.verdict(rule, values | {"sens_min_named_diff_bonf6_ci_high": -0.001}) == "fails"
+    four = {k: v for k, v in values.items() if "bonf" not in k} | {"sens_min_named_diff_bonf4_ci_high": -0.001}
+    assert claims.verdict(rule, four) == "fails"
+    assert claims.rule_keys(rule.fails_if, four) == ["sens_min_named_diff_bonf4_ci_high"]
 
 
 def test_the_models_chapter_families_glue_the_keys_the_claims_read():
     """The intervals sts3k-models glues for its unions (compsem.sts.chapter.adv_spearman_intervals
-    and drop_intervals, under the keys of Table 9's rows) are the keys the claims' rules read."""
+    and drop_intervals at the levels of published_intervals and recomputed_levels, under the keys
+    of Table 9's rows) are the keys the claims' rules read."""
     from compsem.sts import chapter as C
     from compsem.sts.families import UNION_FAMILIES
 
@@ -368,17 +373,18 @@ def test_the_models_chapter_families_glue_the_keys_the_claims_read():
     values = {"recomputed_mpnet_std_sts3k_adv_ci_high": 0.1, "table9_drop_mean_cn": 1.1}
     for family, rows in C.ADV_FAMILIES.items():
         values |= C.adv_spearman_intervals({f"table9_{table9.ROW_SLUGS[row]}": files[row] for row in rows}, human,
-                                           adv, n_resamples=50, family=UNION_FAMILIES[family])
+                                           adv, n_resamples=50, levels=C.family_levels(0.95, UNION_FAMILIES[family]))
     drops = {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}
-    values |= C.drop_intervals(drops, human, non, adv, n_resamples=50, family=UNION_FAMILIES["drops"])
+    values |= C.drop_intervals(drops, human, non, adv, n_resamples=50,
+                               levels=C.family_levels(0.95, UNION_FAMILIES["drops"]))
     values |= C.drop_intervals({k: drops[k] for k in ("table9_drop_verbnet_cn", "table9_drop_amr_cn")}, human, non,
-                               adv, n_resamples=50, level=0.90, family=UNION_FAMILIES["hybrid_drops"])
+                               adv, n_resamples=50, levels=C.family_levels(0.90, UNION_FAMILIES["hybrid_drops"]))
     values |= C.adv_spearman_intervals({"recomputed_mpnet_std": files["SentBERT"]}, human, adv, n_resamples=50,
-                                       family=UNION_FAMILIES["transformers_above_bound"])
-    overlap = {"recomputed_overlap": files["Mean-CN"]}
-    values |= C.adv_spearman_intervals(overlap, human, adv, n_resamples=50, family=UNION_FAMILIES["lexical_control"])
+                                       levels=C.recomputed_levels("mpnet (std)", "STS3k-adv"))
+    values |= C.adv_spearman_intervals({"recomputed_overlap": files["Mean-CN"]}, human, adv, n_resamples=50,
+                                       levels=C.recomputed_levels("overlap", "STS3k-adv"))
     values |= C.drop_intervals({"recomputed_drop_overlap": files["Mean-CN"]}, human, non, adv, n_resamples=50,
-                               family=UNION_FAMILIES["lexical_control"])
+                               levels=C.recomputed_levels("overlap", "drop"))
     for claim_id, side in (("transformers-poor-on-adversarial", "holds_if"),
                            ("transformers-poor-on-adversarial", "fails_if"),
                            ("hybrids-beat-transformers-adversarial", "fails_if"),
@@ -390,38 +396,58 @@ def test_the_models_chapter_families_glue_the_keys_the_claims_read():
 
 
 @pytest.mark.needs_data
-def test_published_union_intervals_contain_the_single_tests_and_are_the_claims_keys():
-    """On the authors' files: every Bonferroni interval of sts3k-models' unions contains the
-    single test's interval (95% for a direction, 90% for an equivalence test) from the same
-    resamples, and its keys are those the claims read."""
+def test_published_intervals_read_every_level_from_one_draw_and_are_the_claims_keys():
+    """On the authors' files: published_intervals and defsent_vs_sentbert give every interval the
+    chapter glued before from separate bootstraps (the 95% and 90% intervals, and each union's at
+    Bonferroni's level) bit for bit, each file bootstrapped once; every union's interval contains
+    its single test's (95% for a direction, 90% for an equivalence test); no quantity outside a
+    union gets a _bonf key; and the keys are those the claims read."""
     from compsem.data import sts3k
+    from compsem.stats import bonferroni_level
     from compsem.sts import chapter as C
+    from compsem.sts.families import UNION_FAMILIES
+    from compsem.sts.similarity import bootstrap_difference, bootstrap_spearman
 
     pairs = sts3k.load_pairs()
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    values = C.published_union_intervals(pairs, n_resamples=200, seed=3)
-    files = {row: sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv")) for row in table9.PUBLISHED_ROWS}
-    single = {}  # the single test's interval of each quantity, under the stem of its family keys
-    for level, tag in ((0.95, "ci"), (0.90, "ci90")):
-        single |= {key.replace("_ci_", f"_{tag}_"): value for key, value in C.adv_spearman_intervals(
-            {f"table9_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}, human, adv, n_resamples=200,
-            seed=3, level=level).items()}
-        single |= {key.replace("_ci_", f"_{tag}_"): value for key, value in C.drop_intervals(
-            {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}, human, non, adv,
-            n_resamples=200, seed=3, level=level).items()}
-        compared = table9.paired_published("DefSent", "SentBERT", [c for columns in C.DEFSENT_FAMILY for c in columns],
-                                           n_resamples=200, seed=3, level=level)
-        single |= {f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}_{tag}_{b}": row[f"ci_{b}"]
-                   for column, row in compared.iterrows() for b in ("low", "high")}
+    table, values = C.published_intervals(pairs, n_resamples=200, seed=3)
+    _, defsent = C.defsent_vs_sentbert(n_resamples=200, seed=3)
+    assert list(table.index) == list(table9.PUBLISHED_ROWS)
+    for row in ("SentBERT", "VerbNet-CN", "Mean-CN"):  # one call per level, as the chapter did before
+        sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
+        key = table9.ROW_SLUGS[row]
+        families = [UNION_FAMILIES[f] for f, rows in C.ADV_FAMILIES.items() if row in rows]
+        for tag, level in {"ci": 0.95, **{f"bonf{k}_ci": bonferroni_level(k, 1 - 0.95) for k in families}}.items():
+            assert (values[f"table9_{key}_sts3k_adv_{tag}_low"], values[f"table9_{key}_sts3k_adv_{tag}_high"]) == \
+                bootstrap_spearman(sims, human, adv, n_boot=200, seed=3, level=level), (row, tag)
+        drop_levels = {"ci": 0.95, "ci90": 0.90, "bonf16_ci": bonferroni_level(16, 1 - 0.95)}
+        if row in C.HYBRID_DROP_ROWS:
+            drop_levels["bonf2_ci"] = bonferroni_level(2, 1 - 0.90)
+        for tag, level in drop_levels.items():
+            assert (values[f"table9_drop_{key}_{tag}_low"], values[f"table9_drop_{key}_{tag}_high"]) == \
+                bootstrap_difference(sims, human, non, adv, n_boot=200, seed=3, level=level), (row, tag)
+    assert "table9_mean_cn_sts3k_adv_bonf6_ci_low" not in values and "table9_drop_sentbert_bonf2_ci_low" not in values
+    for columns, level, tag in (([c for c in C.DEFSENT_COLUMNS], 0.95, "ci"), ([c for c in C.DEFSENT_COLUMNS], 0.90, "ci90"),
+                                (["STS3k-adv"], bonferroni_level(6, 1 - 0.95), "bonf6_ci"),
+                                (list(C.DEFSENT_FAMILY[1]), bonferroni_level(6, 1 - 0.90), "bonf6_ci")):
+        alone = table9.paired_published("DefSent", "SentBERT", columns, n_resamples=200, seed=3, level=level)
+        for column, row in alone.iterrows():
+            key = f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}"
+            assert (defsent[f"{key}_{tag}_low"], defsent[f"{key}_{tag}_high"]) == (row["ci_low"], row["ci_high"])
+            if tag == "ci":
+                assert (defsent[key], defsent[f"{key}_p"]) == (row["difference"], row["p"])
+    assert "defsent_minus_sentbert_sts3k_all_bonf6_ci_low" not in defsent
     equivalence = {"table9_drop_verbnet_cn_bonf2", "table9_drop_amr_cn_bonf2"} | {
         f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[c]}_bonf6" for c in C.DEFSENT_FAMILY[1]}
-    assert len(values) == 2 * (6 + 6 + 11 + 16 + 2 + 6)
-    for key, value in values.items():
+    bonf = {key: value for key, value in (values | defsent).items() if "_bonf" in key}
+    assert len(bonf) == 2 * (6 + 6 + 11 + 16 + 2 + 6)
+    for key, value in bonf.items():
         stem, bound = key.rsplit("_ci_", 1)
-        reference = single[f"{stem.rsplit('_bonf', 1)[0]}_{'ci90' if stem in equivalence else 'ci'}_{bound}"]
+        reference = (values | defsent)[f"{stem.rsplit('_bonf', 1)[0]}_{'ci90' if stem in equivalence else 'ci'}_{bound}"]
         assert value <= reference if bound == "low" else value >= reference, key
-    for claim_id in ("hybrids-beat-transformers-adversarial", "figure4-mean-drop-largest",
-                     "figure4-hybrid-drops-near-zero", "defsent-beats-sentbert-only-on-adversarial"):
-        keys = claims.rule_keys(claim(claim_id).fails_if)
-        assert set(k for k in keys if "_bonf" in k) <= set(values), claim_id
+    for claim_id in ("transformers-poor-on-adversarial", "hybrids-beat-transformers-adversarial",
+                     "figure4-mean-drop-largest", "figure4-hybrid-drops-near-zero",
+                     "defsent-beats-sentbert-only-on-adversarial"):
+        keys = claims.rule_keys(claim(claim_id).fails_if) + claims.rule_keys(claim(claim_id).holds_if)
+        assert {k for k in keys if k.startswith(("table9_", "defsent_"))} <= set(values | defsent), claim_id

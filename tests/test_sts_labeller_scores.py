@@ -98,20 +98,41 @@ def test_score_table_of_a_family_adds_the_gaps_at_the_bonferroni_level():
 
     worse = PREDICTED.copy()
     worse["Agent"] = None
-    sets = {"sts3k": (PREDICTED, GOLD), "stss-131": (worse, GOLD), "fodor-pilot-2022": (PREDICTED, GOLD)}
+    sets = {"sts3k": (PREDICTED, GOLD), "gs2011": (worse, GOLD), "stss-131": (worse, GOLD),
+            "fodor-pilot-2022": (PREDICTED, GOLD)}
     k = UNION_FAMILIES["labeller_test_sets"]
     single = labeller_scores.score_table(sets, n_resamples=200)
     table = labeller_scores.score_table(sets, n_resamples=200, family=k)
     pd.testing.assert_frame_equal(table[single.columns], single)
+    tests = list(labeller_scores.TEST_SETS)
     for score in labeller_scores.SCORES:
-        assert (table[f"gap_{score}_bonf{k}_low"] <= table[f"gap_{score}_low"]).all()
-        assert (table[f"gap_{score}_high"] <= table[f"gap_{score}_bonf{k}_high"]).all()
-    assert (table["gap_lenient_bonf2_low"] < table["gap_lenient_low"]).any()  # wider where the draws vary
+        assert (table.loc[tests, f"gap_{score}_bonf{k}_low"] <= table.loc[tests, f"gap_{score}_low"]).all()
+        assert (table.loc[tests, f"gap_{score}_high"] <= table.loc[tests, f"gap_{score}_bonf{k}_high"]).all()
+        # STS3k (its own gap) and the development set are in no union: no Bonferroni interval
+        assert table.loc[["sts3k", "gs2011"], [f"gap_{score}_bonf{k}_low", f"gap_{score}_bonf{k}_high"]].isna().all().all()
+    assert (table.loc[tests, "gap_lenient_bonf2_low"] < table.loc[tests, "gap_lenient_low"]).any()  # wider where draws vary
+    alpha = 100 * (1 - (1 - 0.05 / k)) / 2  # the percentiles of the same draws as the 95% interval
+    draws = {}
+    for position, (name, (predicted, gold)) in enumerate(sets.items()):
+        units = labeller_scores._unit_counts(predicted, gold, False)
+        draws[name] = labeller_scores._bootstrap_units(units, "lenient", 200, position, 0.95)[3]
+    assert tuple(table.loc["stss-131", ["gap_lenient_bonf2_low", "gap_lenient_bonf2_high"]]) == tuple(
+        np.percentile(draws["sts3k"] - draws["stss-131"], [alpha, 100 - alpha]))
     results = {"scores": pd.concat([table.assign(convention=c) for c in ("verb class", "own")]).rename_axis(
         "key").reset_index(), "conventions": labeller_scores.object_conventions(
         {name: (predicted, gold.assign(Attribute=None)) for name, (predicted, gold) in sets.items()})}
     values = labeller_scores.glue_values(results)
     assert values["labeller_gap_lenient_stss_131_verb_class_bonf2_low"] == table.loc["stss-131", "gap_lenient_bonf2_low"]
+    assert not [key for key in values if "_bonf" in key and ("_sts3k_" in key or "_gs2011_" in key)]
+    # only the scores of a claim's union: the other gaps of the test sets get no Bonferroni interval
+    lenient = labeller_scores.score_table(sets, n_resamples=200, family=k, family_scores=["lenient"])
+    others = [c for c in table.columns if "bonf" in c and not c.startswith("gap_lenient")]
+    pd.testing.assert_frame_equal(lenient, table.drop(columns=others))
+    read = {key for claim in claims.load("sts3k") if claim.id.startswith("labeller-carries-over")
+            for key in claims.rule_keys(claim.fails_if)}
+    slug = {"verb class": "verb_class", "own": "own"}
+    assert read == {f"labeller_gap_{score}_{s}_{slug[convention]}_bonf{k}_low"
+                    for score, convention in labeller_scores.FAMILY_GAPS for s in ("stss_131", "fodor_pilot_2022")}
     for claim_id in ("labeller-carries-over-eight-roles", "labeller-carries-over-as-eq2-reads",
                      "labeller-carries-over-own-conventions"):
         claim = next(c for c in claims.load("sts3k") if c.id == claim_id)

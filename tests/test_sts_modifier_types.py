@@ -192,10 +192,19 @@ def test_subadditivity_gaps_at_the_familys_level_contain_the_single_tests():
     labels, human = _gap_frame(GAP_GROUPS)
     single = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3)
     k = UNION_FAMILIES["subadditive_gaps"]
-    family = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3, level=bonferroni_level(k))
-    pd.testing.assert_frame_equal(family.drop(columns=["ci_low", "ci_high"]), single.drop(columns=["ci_low", "ci_high"]))
-    assert (family["ci_low"] <= single["ci_low"]).all() and (single["ci_high"] <= family["ci_high"]).all()
-    assert (family["ci_low"] < single["ci_low"]).any()
+    separate = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3, level=bonferroni_level(k))
+    pd.testing.assert_frame_equal(separate.drop(columns=["ci_low", "ci_high"]), single.drop(columns=["ci_low", "ci_high"]))
+    assert (separate["ci_low"] <= single["ci_low"]).all() and (single["ci_high"] <= separate["ci_high"]).all()
+    assert (separate["ci_low"] < single["ci_low"]).any()
+    # one call with the family reads both levels from the same draws: it equals the two calls
+    both = M.subadditivity_gaps(labels, human, n_resamples=400, seed=3, family=k)
+    pd.testing.assert_frame_equal(both[single.columns], single)
+    testable = both["testable"]
+    pd.testing.assert_series_equal(both.loc[testable, f"bonf{k}_ci_low"], separate.loc[testable, "ci_low"],
+                                   check_names=False)
+    pd.testing.assert_series_equal(both.loc[testable, f"bonf{k}_ci_high"], separate.loc[testable, "ci_high"],
+                                   check_names=False)
+    assert both.loc[~testable, [f"bonf{k}_ci_low", f"bonf{k}_ci_high"]].isna().all().all()  # in no test
 
 
 def test_subadditivity_gap_interval_has_the_bootstrap_width():

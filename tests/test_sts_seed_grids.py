@@ -53,13 +53,16 @@ def test_over_seeds_give_a_family_of_equivalence_tests_its_bonferroni_intervals(
     """A feature set whose cells enter a union of k equivalence tests also gets each cell's
     t-interval at 1 - .10/k, beside (and containing) its 90% interval; the others are unchanged."""
     _, single = sg.over_seeds(_runs(), "p")
-    _, values = sg.over_seeds(_runs(), "p", equivalence_families={"MPNet": 3})
+    _, values = sg.over_seeds(_runs(), "p", equivalence_families={"MPNet": ("reg", "nn1", "nn3")})
     assert set(values) - set(single) == {f"p_mpnet_{r}_bonf3_ci_{b}" for r in ("nn3", "reg") for b in ("low", "high")}
     assert all(values[key] == value for key, value in single.items())
     low, high = sg.t_interval(0.12, np.std([0.10, 0.14, 0.12], ddof=1), 3, level=1 - 0.10 / 3)
     assert (values["p_mpnet_nn3_bonf3_ci_low"], values["p_mpnet_nn3_bonf3_ci_high"]) == pytest.approx((low, high))
     assert low < values["p_mpnet_nn3_ci90_low"] < values["p_mpnet_nn3_ci90_high"] < high
     assert values["p_mpnet_reg_bonf3_ci_low"] == values["p_mpnet_reg_bonf3_ci_high"] == pytest.approx(0.3)
+    # a cell outside the union (reg, when the union is nn1 to nn3) gets no _bonf key
+    _, values = sg.over_seeds(_runs(), "p", equivalence_families={"MPNet": ("nn1", "nn2", "nn3")})
+    assert set(values) - set(single) == {"p_mpnet_nn3_bonf3_ci_low", "p_mpnet_nn3_bonf3_ci_high"}
 
 
 def test_the_no_pca_claim_reads_the_keys_over_seeds_glues():
@@ -70,7 +73,7 @@ def test_the_no_pca_claim_reads_the_keys_over_seeds_glues():
     regressors = ("reg", "nn1", "nn3")
     runs = pd.DataFrame([{"features": "mpnet", "regressor": r, "seed": s, "rho_test": 0.01 * s}
                          for r in regressors for s in (1, 2, 3)])
-    _, values = sg.over_seeds(runs, "ft_nopca_advseeds", equivalence_families={"mpnet": len(regressors)})
+    _, values = sg.over_seeds(runs, "ft_nopca_advseeds", equivalence_families={"mpnet": regressors})
     claim = next(c for c in claims.load("sts3k") if c.id == "no-transfer-without-pca")
     assert claims.missing_keys(claim, values) == []
     assert claims.rule_keys(claim.fails_if, values) == sorted(
@@ -111,9 +114,9 @@ def test_pairs_and_seeds_intervals_give_linear_regression_an_interval_over_pairs
     # same seed, same numbers
     assert sg.pairs_and_seeds_intervals(features, human, split, ["reg", "nn1"], (1, 2), "b", n_resamples=400,
                                         seed=0)[1] == values
-    # a feature set in a union of k = 5 equivalence tests: the same resamples at 1 - .10/5 (98%) beside
+    # cells in a union of k = 5 equivalence tests: the same resamples at 1 - .10/5 (98%) beside
     _, family = sg.pairs_and_seeds_intervals(features, human, split, ["reg", "nn1"], (1, 2), "b", n_resamples=400,
-                                             seed=0, equivalence_families={"Toy": 5})
+                                             seed=0, equivalence_families={"Toy": ("reg", "nn1", "nn2", "nn3", "nn4")})
     assert set(family) - set(values) == {f"b_toy_{r}_bonf5_ci_{b}" for r in ("reg", "nn1") for b in ("low", "high")}
     assert all(family[key] == value for key, value in values.items())
     assert family["b_toy_reg_bonf5_ci_low"] == pytest.approx(np.percentile(boot, 1), abs=1e-12)
@@ -129,19 +132,24 @@ def test_the_adversarial_split_claims_read_the_keys_of_their_families():
     (VerbNet-CN, reg to nn3) read the keys pairs_and_seeds_intervals glues with the chapter's
     families, and nothing of the other feature set's family."""
     from compsem import claims
-    from compsem.sts.families import UNION_FAMILIES
+    from compsem.sts.families import UNION_FAMILIES, VERBNET_SPLIT_REGRESSORS
 
     features, human, split = _data()
     x = features["Toy"]
-    regressors = ["reg", "nn1", "nn2", "nn3"]
+    regressors = ["reg", "nn1", "nn2", "nn3", "nn4"]
     _, values = sg.pairs_and_seeds_intervals(
         {"verbnet": x, "mpnet": x[:, ::-1]}, human, split, regressors, (1, 2), "ft_advboot", n_resamples=100,
-        seed=0, equivalence_families={"mpnet": len(regressors), "verbnet": UNION_FAMILIES["verbnet_adversarial_split"]})
+        seed=0, equivalence_families={"mpnet": regressors, "verbnet": VERBNET_SPLIT_REGRESSORS})
     for claim_id in ("no-transfer-to-adversarial", "verbnet-adversarial-split-stable"):
         claim = next(c for c in claims.load("sts3k") if c.id == claim_id)
         assert claims.missing_keys(claim, values) == [], claim_id
     mpnet = next(c for c in claims.load("sts3k") if c.id == "no-transfer-to-adversarial")
-    assert all(key.startswith("ft_advboot_mpnet_") and "_bonf4_" in key for key in claims.rule_keys(mpnet.fails_if, values))
+    assert all(key.startswith("ft_advboot_mpnet_") and "_bonf5_" in key for key in claims.rule_keys(mpnet.fails_if, values))
+    # nn4 is outside VerbNet-CN's union of the paper's four regressors: no _bonf key implies one
+    assert len(VERBNET_SPLIT_REGRESSORS) == UNION_FAMILIES["verbnet_adversarial_split"]
+    assert sorted(k for k in values if k.startswith("ft_advboot_verbnet_") and "_bonf" in k) == sorted(
+        f"ft_advboot_verbnet_{r}_bonf4_ci_{b}" for r in VERBNET_SPLIT_REGRESSORS for b in ("low", "high"))
+    assert "ft_advboot_verbnet_nn4_ci90_low" in values
 
 
 # --------------------------------------------------------------------------- the paper beside ours

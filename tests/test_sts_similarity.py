@@ -160,6 +160,53 @@ def test_bootstrap_difference_contains_point_difference():
         S.bootstrap_difference(x, y, non, np.ones(1000, bool))
 
 
+# --- several levels from one set of draws ----------------------------------------------------
+
+
+LEVELS = (0.95, 1 - 0.05 / 3, 0.90)
+"""A direction's level, a union of three tests' (Bonferroni) and an equivalence test's."""
+
+
+def _tied_pairs(n: int = 150, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    human = np.round(rng.random(n), 2)  # ties, as in ratings
+    return human, human + rng.normal(0, 0.3, n), human + rng.normal(0, 0.6, n), np.arange(n) % 3 != 0
+
+
+def test_levels_from_one_set_of_draws_equal_one_seeded_call_per_level():
+    """The corrected and the uncorrected intervals come from the same draws: a call with every
+    level gives, bit for bit, what a separate seeded call at each level gives (percentile and BCa)."""
+    human, a, b, mask = _tied_pairs()
+    assert S.bootstrap_spearman_levels(a, human, mask, n_boot=300, seed=4, levels=LEVELS) == [
+        S.bootstrap_spearman(a, human, mask, n_boot=300, seed=4, level=level) for level in LEVELS]
+    assert S.bootstrap_difference_levels(a, human, mask, ~mask, n_boot=300, seed=4, levels=LEVELS) == [
+        S.bootstrap_difference(a, human, mask, ~mask, n_boot=300, seed=4, level=level) for level in LEVELS]
+    for method in ("BCa", "percentile"):
+        together = cstats.paired_spearman_difference_levels(a, b, human, mask, n_resamples=300, seed=4, levels=LEVELS, method=method)
+        separate = [cstats.paired_spearman_difference(a, b, human, mask, n_resamples=300, seed=4, level=level,
+                                                      method=method) for level in LEVELS]
+        assert together["intervals"] == [(r["ci_low"], r["ci_high"]) for r in separate], method
+        assert {k: v for k, v in together.items() if k != "intervals"} == separate[0], method
+    low, high = together["intervals"][1]  # the union's interval contains the single test's
+    assert low <= together["ci_low"] and together["ci_high"] <= high
+
+
+def test_levels_draw_the_resamples_and_the_jackknife_once(monkeypatch):
+    """Reading more levels evaluates the statistic no more often: the resamples are drawn, and
+    BCa's jackknife computed, once for every level (scipy's stored result, the values remembered)."""
+    human, a, b, _ = _tied_pairs(80)
+    calls = []
+    original = cstats.spearman_of_resamples
+    monkeypatch.setattr(cstats, "spearman_of_resamples", lambda *args: calls.append(1) or original(*args))
+    cstats.paired_spearman_difference_levels(a, b, human, n_resamples=200, seed=1, levels=LEVELS[:1])
+    one = len(calls)
+    calls.clear()
+    cstats.paired_spearman_difference_levels(a, b, human, n_resamples=200, seed=1, levels=LEVELS)
+    assert len(calls) == one > 0
+    draws = cstats.bootstrap_levels((np.arange(80),), lambda i, axis=-1: original(a, human, i), 200, 1, LEVELS, "BCa")
+    assert all(np.array_equal(r.bootstrap_distribution, draws[0].bootstrap_distribution) for r in draws[1:])
+
+
 def test_bootstrap_1000_over_2800_pairs_is_fast():
     x, y = _correlated(2800)
     S.bootstrap_spearman(x, y, n_boot=10)  # warm up

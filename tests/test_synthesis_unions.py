@@ -2,7 +2,8 @@
 "Decision rules"): its k (compsem.synthesis.role_order_union), the scorecard's and the
 differences' intervals at Bonferroni's level from the same fits and resamples
 (compsem.scorecard.probing.rows and compsem.synthesis.*_within_differences with
-``extra_levels``), and the keys the chapter glues and the rule reads."""
+``extra_levels``: one set of resamples, read at every level, each level equal to a separate
+call at that level), and the keys the chapter glues and the rule reads."""
 
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ def test_union_size_counts_the_probed_order_blind_encoders_and_the_differences()
     assert synthesis.role_order_union(ENCODERS[:-1], batteries, ORDER_BLIND, ORDER_AWARE) == 3 + 6
 
 
-def test_union_levels_are_bonferronis():
-    assert synthesis.union_levels(12) == {"bonf12": pytest.approx(1 - 0.05 / 12)}
-    assert synthesis.union_levels(2, level=0.90) == {"bonf2": pytest.approx(0.95)}
-    assert synthesis.union_levels(0) == {}
+def test_bonferroni_extra_levels_are_bonferronis():
+    assert synthesis.bonferroni_extra_levels(12) == {"bonf12": pytest.approx(1 - 0.05 / 12)}
+    assert synthesis.bonferroni_extra_levels(2, level=0.90) == {"bonf2": pytest.approx(0.95)}
+    assert synthesis.bonferroni_extra_levels(0) == {}
 
 
 def family(k=12, semrole=("glove50", "spacy-md", "bow"), n_differences=9):
@@ -101,10 +102,77 @@ def test_the_claim_fails_on_the_corrected_intervals_only():
 def test_the_chapter_computes_and_glues_the_family():
     source = (paths.PROJECT_DIR / "notebooks" / "synthesis.py").read_text()
     for call in ("S.role_order_union(encoders, batteries, order_blind, order_aware)",
-                 "extra_levels=S.union_levels(union_k)",
+                 "extra_levels=S.bonferroni_extra_levels(union_k)",
                  "S.union_values(table, swap2_differences, union_k, order_blind)"):
         assert call in source, call
-    assert source.count("extra_levels=S.union_levels(union_k)") == 3  # scorecards, both differences
+    assert source.count("extra_levels=S.bonferroni_extra_levels(union_k)") == 3  # scorecards, both differences
+
+
+def swap2(n=900, seed=0):
+    """Constructed STS3k-like data: human ratings, a category mask, similarities of five
+    encoders (one with unscored pairs)."""
+    rng = np.random.default_rng(seed)
+    human = rng.normal(size=n)
+    sims = {m: human * w + rng.normal(size=n)
+            for m, w in (("minilm", 1.0), ("glove50", 0.3), ("overlap", 0.5), ("sdae", 0.6),
+                         ("sdae:seed1", 0.7))}
+    sims["overlap"][:30] = np.nan
+    return human, rng.random(n) < 0.3, sims
+
+
+LEVELS = (0.95, stats.bonferroni_level(12), stats.bonferroni_level(3))
+
+
+def test_paired_difference_at_several_levels_is_paired_spearman_difference_at_each():
+    """One set of BCa resamples read at every level, bit for bit the interval of
+    compsem.stats.paired_spearman_difference at that level (the same pairs, seed, method)."""
+    human, mask, sims = swap2()
+    for b in ("glove50", "overlap"):
+        d = synthesis.paired_difference(sims["minilm"], sims[b], human, mask, LEVELS, n_boot=400, seed=3)
+        for level, interval in zip(LEVELS, d["intervals"], strict=True):
+            ref = stats.paired_spearman_difference(sims["minilm"], sims[b], human, mask=mask,
+                                                   n_resamples=400, seed=3, level=level)
+            assert interval == (ref["ci_low"], ref["ci_high"])
+            assert (d["rho_a"], d["rho_b"], d["difference"], d["n"]) == (
+                ref["rho_a"], ref["rho_b"], ref["difference"], ref["n"])
+
+
+def test_paired_difference_draws_its_resamples_once(monkeypatch):
+    from scipy import stats as sps
+
+    drawn, bootstrap = [], sps.bootstrap
+
+    def counted(*args, **kwargs):
+        drawn.append(kwargs["n_resamples"])
+        return bootstrap(*args, **kwargs)
+
+    monkeypatch.setattr(sps, "bootstrap", counted)
+    human, mask, sims = swap2()
+    synthesis.paired_difference(sims["minilm"], sims["glove50"], human, mask, LEVELS, n_boot=300)
+    assert drawn == [300, 0, 0]
+
+
+@pytest.fixture
+def constructed_swap2(monkeypatch):
+    human, mask, sims = swap2()
+    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask))
+    monkeypatch.setattr(synthesis, "_sts3k_similarities", lambda m, seed, device, batch_size: sims[m])
+    return pd.DataFrame({"model": list(sims), "measure": "STS3k within Swap-2"})
+
+
+def test_differences_with_extra_levels_equal_one_call_per_level(constructed_swap2):
+    table = constructed_swap2
+    extra = dict(zip(("bonf12", "bonf3"), LEVELS[1:], strict=True))
+    for within, a in ((synthesis.paired_within_differences, ["minilm"]),
+                      (synthesis.trainings_within_differences, ["sdae", "sdae:seed1"])):
+        both = within(table, a, ["glove50", "overlap"], n_boot=300, extra_levels=extra)
+        plain = within(table, a, ["glove50", "overlap"], n_boot=300)
+        pd.testing.assert_frame_equal(both[list(plain.columns)], plain, check_exact=True)
+        for name, level in extra.items():
+            at = within(table, a, ["glove50", "overlap"], n_boot=300, level=level)
+            assert both[f"low_{name}"].tolist() == at["low"].tolist()
+            assert both[f"high_{name}"].tolist() == at["high"].tolist()
+            assert (both[f"low_{name}"] <= both["low"]).all() and (both["high"] <= both[f"high_{name}"]).all()
 
 
 @pytest.mark.needs_data
@@ -115,7 +183,7 @@ def test_differences_at_an_extra_level_come_from_the_same_resamples():
 
     table = pd.concat([scorecard.run(m, ["sts"], subset=True, progress=False, n_boot=50)
                        for m in ("glove50", "spacy-md", "overlap")], ignore_index=True)
-    extra = synthesis.union_levels(4)
+    extra = synthesis.bonferroni_extra_levels(4)
     paired = synthesis.paired_within_differences(table, ["glove50"], ["overlap"], n_boot=300,
                                                  extra_levels=extra)
     trained = synthesis.trainings_within_differences(table, ["glove50", "spacy-md"], ["overlap"],

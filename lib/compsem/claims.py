@@ -441,6 +441,9 @@ def load(study: str) -> tuple[Claim, ...]:
                                  f"{NEVER} when nothing we measure could refute it)")
             elif not (field == "fails_if" and entry[field] in (OTHERWISE, NEVER)):
                 parse_rule(entry[field], f"{where}, field {field!r}")
+        if entry["expect"] == "fails" and entry.get("fails_if") == NEVER:
+            raise ClaimError(f"{where}, field 'expect': a claim with fails_if: {NEVER} cannot fail; "
+                             f"expect holds or inconclusive, or write a fails_if rule")
         if entry["expect"] in ("fails", "inconclusive", "untestable") and not entry.get("reason"):
             raise ClaimError(f"{where}, field 'reason': expect {entry['expect']} needs a reason")
         for field in ("ours", "reason", "paper"):

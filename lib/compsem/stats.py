@@ -14,8 +14,9 @@ resampled within their class, crossed with nouns) is in :mod:`compsem.modifiers.
 """
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import stats
@@ -26,6 +27,10 @@ __all__ = [
     "mean_interval",
     "paired_mean_interval",
     "crossed_mean_interval",
+    "mean_intervals",
+    "crossed_mean_intervals",
+    "bootstrap_levels",
+    "interval_bounds",
     "resampled_item_means",
     "resampled_unit_means",
     "seed_interval",
@@ -35,10 +40,13 @@ __all__ = [
     "spearman",
     "spearman_interval",
     "paired_spearman_difference",
+    "paired_spearman_difference_levels",
     "independent_spearman_difference",
     "williams_test",
     "label_permutation_test",
     "holm",
+    "bonferroni_level",
+    "sidak_level",
 ]
 
 BOOTSTRAP_RESAMPLES = 2000
@@ -49,9 +57,44 @@ PERMUTATIONS = 2000
 
 
 def _bootstrap(data, statistic, n_resamples: int, seed: int, level: float, method: str):
-    """:func:`scipy.stats.bootstrap` of a vectorised ``statistic(*data, axis)``, seeded."""
-    return stats.bootstrap(data, statistic, vectorized=True, n_resamples=n_resamples,
-                           confidence_level=level, method=method, rng=np.random.default_rng(seed))
+    """:func:`scipy.stats.bootstrap` of a vectorised ``statistic(*data, axis)``, seeded
+    (:func:`bootstrap_levels` at one level)."""
+    return bootstrap_levels(data, statistic, n_resamples, seed, [level], method)[0]
+
+
+def bootstrap_levels(data, statistic, n_resamples: int, seed: int, levels: Sequence[float],
+                     method: str) -> list:
+    """:func:`scipy.stats.bootstrap` of a vectorised ``statistic(*data, axis)`` at each of
+    ``levels``, from one set of resamples: the first level draws them
+    (``numpy.random.default_rng(seed)``), every other level reads its interval from those draws
+    (``bootstrap_result=``, ``n_resamples=0``). Each interval is therefore bit for bit the one a
+    separate seeded bootstrap at that level gives, and the draws are made once. BCa's jackknife,
+    which scipy recomputes for each level, is computed once too: the statistic's values are
+    remembered by their input. Used for an interval and its Bonferroni interval in a union of
+    tests (:func:`bonferroni_level`). Returns one scipy result per level."""
+    levels = list(levels)
+    if not levels:
+        raise ValueError("bootstrap_levels needs at least one level")
+    once = statistic
+    if len(levels) > 1:
+        remembered = {}
+
+        def once(*samples, axis=-1):
+            key = (axis, tuple((s.shape, s.dtype.str) for s in samples),
+                   hashlib.blake2b(b"".join(np.ascontiguousarray(s).tobytes() for s in samples)).digest())
+            if key not in remembered:
+                remembered[key] = statistic(*samples, axis=axis)
+            return remembered[key]
+
+    first = stats.bootstrap(data, once, vectorized=True, n_resamples=n_resamples,
+                            confidence_level=levels[0], method=method, rng=np.random.default_rng(seed))
+    return [first] + [stats.bootstrap(data, once, vectorized=True, n_resamples=0, confidence_level=level,
+                                      method=method, bootstrap_result=first) for level in levels[1:]]
+
+
+def interval_bounds(results) -> list[tuple[float, float]]:
+    """``(low, high)`` of each :func:`scipy.stats.bootstrap` result (e.g. of :func:`bootstrap_levels`)."""
+    return [(float(r.confidence_interval.low), float(r.confidence_interval.high)) for r in results]
 
 
 # --------------------------------------------------------------------------- Spearman
@@ -181,6 +224,15 @@ def williams_test(r_ah: float, r_bh: float, r_ab: float, n: int) -> tuple[float,
 def paired_spearman_difference(a, b, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES,
                                seed: int = 0, level: float = 0.95,
                                method: str = "BCa") -> dict[str, float]:
+    """:func:`paired_spearman_difference_levels` at one ``level``, without ``intervals``."""
+    result = paired_spearman_difference_levels(a, b, human, mask, n_resamples, seed, [level], method)
+    del result["intervals"]
+    return result
+
+
+def paired_spearman_difference_levels(a, b, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES,
+                                      seed: int = 0, levels: Sequence[float] = (0.95,),
+                                      method: str = "BCa") -> dict:
     """rho(a, human) - rho(b, human) for two models scored on the same pairs, with a paired
     bootstrap interval (pairs resampled together, so the models' shared errors cancel).
 
@@ -188,20 +240,25 @@ def paired_spearman_difference(a, b, human, mask=None, n_resamples: int = BOOTST
     differences d (floored at 1/n_resamples); ``williams_t`` and ``williams_p`` are Williams' test
     on the same correlations (:func:`williams_test`, anti-conservative on Spearman rho).
 
-    Returns a dict: ``rho_a``, ``rho_b``, ``difference``, ``ci_low``, ``ci_high``, ``p``,
-    ``williams_t``, ``williams_p``, ``n``.
+    The interval at each of ``levels`` from one set of resamples (:func:`bootstrap_levels`; an
+    interval and its Bonferroni interval in a union of tests). Returns a dict: ``rho_a``,
+    ``rho_b``, ``difference``, ``ci_low``, ``ci_high`` (at ``levels[0]``), ``p``, ``williams_t``,
+    ``williams_p``, ``n``, and ``intervals``, the ``(low, high)`` at each level.
     """
     a, b, h = _finite(a, b, human, mask=mask)
     rho_a, rho_b, rho_ab = spearman(a, h), spearman(b, h), spearman(a, b)
-    res = _bootstrap((np.arange(len(h)),),
-                     lambda i, axis=-1: spearman_of_resamples(a, h, i) - spearman_of_resamples(b, h, i),
-                     n_resamples, seed, level, method)
-    draws = res.bootstrap_distribution
+    results = bootstrap_levels(
+        (np.arange(len(h)),),
+        lambda i, axis=-1: spearman_of_resamples(a, h, i) - spearman_of_resamples(b, h, i),
+        n_resamples, seed, levels, method)
+    draws = results[0].bootstrap_distribution
     p = max(2 * min(np.mean(draws <= 0), np.mean(draws >= 0)), 1 / n_resamples)
     t, williams_p = williams_test(rho_a, rho_b, rho_ab, len(h))
+    intervals = interval_bounds(results)
     return {"rho_a": rho_a, "rho_b": rho_b, "difference": rho_a - rho_b,
-            "ci_low": float(res.confidence_interval.low), "ci_high": float(res.confidence_interval.high),
-            "p": float(min(p, 1.0)), "williams_t": t, "williams_p": williams_p, "n": int(len(h))}
+            "ci_low": intervals[0][0], "ci_high": intervals[0][1],
+            "p": float(min(p, 1.0)), "williams_t": t, "williams_p": williams_p, "n": int(len(h)),
+            "intervals": intervals}
 
 
 def independent_spearman_difference(x1, human1, x2, human2, n_resamples: int = BOOTSTRAP_RESAMPLES,
@@ -230,14 +287,20 @@ def mean_interval(values, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
     """Bootstrap interval of a mean over items, e.g. an accuracy from per-item correctness 0/1
     (:func:`scipy.stats.bootstrap`; the 2018 probing authors used a 10,000-resample percentile
     bootstrap over test items, hence percentile by default). Constant values (every item right)
-    give the degenerate interval ``(value, value)``."""
+    give the degenerate interval ``(value, value)``. :func:`mean_intervals` at one level."""
+    return mean_intervals(values, [level], n_resamples, seed, method)[0]
+
+
+def mean_intervals(values, levels: Sequence[float], n_resamples: int = BOOTSTRAP_RESAMPLES,
+                   seed: int = 0, method: str = "percentile") -> list[tuple[float, float]]:
+    """:func:`mean_interval` at each of ``levels`` from one set of resamples
+    (:func:`bootstrap_levels`): ``[(low, high), ...]``."""
     values = np.asarray(values, dtype=np.float64).ravel()
     if values.size == 0:
         raise ValueError("mean_interval needs at least one value")
     if np.all(values == values[0]):
-        return float(values[0]), float(values[0])
-    res = _bootstrap((values,), np.mean, n_resamples, seed, level, method)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+        return [(float(values[0]), float(values[0]))] * len(list(levels))
+    return interval_bounds(bootstrap_levels((values,), np.mean, n_resamples, seed, levels, method))
 
 
 def paired_mean_interval(a, b, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
@@ -262,6 +325,14 @@ def paired_mean_interval(a, b, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int
 
 def crossed_mean_interval(scores, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                           level: float = 0.95) -> tuple[float, float, float]:
+    """:func:`crossed_mean_intervals` at one ``level``: ``(mean, low, high)``."""
+    mean, bounds = crossed_mean_intervals(scores, [level], n_resamples, seed)
+    return mean, *bounds[0]
+
+
+def crossed_mean_intervals(scores, levels: Sequence[float] = (0.95,),
+                           n_resamples: int = BOOTSTRAP_RESAMPLES,
+                           seed: int = 0) -> tuple[float, list[tuple[float, float]]]:
     """``(mean, low, high)`` of a seeds x items matrix (e.g. the per-item correctness of one
     probe trained with several seeds on the same test items): a two-level percentile bootstrap
     of a crossed design, every seed scoring every item. Each resample draws the items with
@@ -271,19 +342,21 @@ def crossed_mean_interval(scores, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     fit covers the items only and :func:`seed_interval` the seeds only. One seed gives the
     bootstrap over items of that seed; a constant matrix the degenerate interval. Not in the
     papers; the same design as :func:`compsem.sts.seed_grids.pairs_and_seeds_intervals` with a
-    mean in place of Spearman's rho."""
+    mean in place of Spearman's rho. Every level from the same resamples: ``(mean, [(low,
+    high), ...])``."""
     scores = np.asarray(scores, dtype=np.float64)
+    levels = list(levels)
     if scores.ndim != 2 or 0 in scores.shape:
         raise ValueError(f"crossed_mean_interval needs a seeds x items matrix, got shape {scores.shape}")
     mean = float(scores.mean())
     if np.all(scores == scores.flat[0]):
-        return mean, mean, mean
+        return mean, [(mean, mean)] * len(levels)
     rng = np.random.default_rng(seed)
     items = rng.integers(0, scores.shape[1], size=(n_resamples, scores.shape[1]))
     per_seed = resampled_item_means(scores, items)  # seeds x resamples
     means = resampled_unit_means(per_seed, rng)
-    low, high = np.percentile(means, [50 * (1 - level), 50 * (1 + level)])
-    return mean, float(low), float(high)
+    bounds = [np.percentile(means, [50 * (1 - level), 50 * (1 + level)]) for level in levels]
+    return mean, [(float(low), float(high)) for low, high in bounds]
 
 
 def resampled_item_means(scores: np.ndarray, items: np.ndarray) -> np.ndarray:
@@ -415,7 +488,8 @@ def bonferroni_level(k: int, alpha: float = 0.05) -> float:
 
 def sidak_level(k: int, alpha: float = 0.05) -> float:
     """The level of each of ``k`` independent intervals whose joint coverage is exactly
-    ``1 - alpha`` (Šidák 1967): ``(1 - alpha) ** (1 / k)``, a little wider than Bonferroni's level."""
+    ``1 - alpha`` (Šidák 1967): ``(1 - alpha) ** (1 / k)``, a little below Bonferroni's level
+    ``1 - alpha / k``, so its intervals are a little narrower."""
     return (1 - alpha) ** (1 / _family_size(k))
 
 

@@ -34,6 +34,7 @@ from scipy import stats
 
 from compsem.scorecard.paper import paper_cells
 from compsem.stats import (
+    paired_spearman_difference_levels,
     resampled_unit_means,
     spearman,
     spearman_of_resamples,
@@ -86,7 +87,7 @@ def scorecards(models, batteries, subset_batteries=(), n_boot: int = 1000, seed:
     ``overlap`` or STS for ``bow``, is skipped); the batteries in ``subset_batteries`` run on
     their small subset. One table, models in the given order. ``probe_seeds``: MLP seeds of
     each probe of the probing battery (:func:`compsem.scorecard.probing.rows`).
-    ``extra_levels`` (name -> level, e.g. :func:`union_levels`): intervals at those levels too,
+    ``extra_levels`` (name -> level, e.g. :func:`bonferroni_extra_levels`): intervals at those levels too,
     in the columns ``low_<name>`` / ``high_<name>`` (:func:`compsem.scorecard.run`).
 
     ``n_jobs`` > 1: the (model, battery) scorecards run as Dask tasks on that many worker
@@ -521,7 +522,8 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     """Within one Figure 8 category of STS3k (Fodor et al. 2025, §5.4): for every encoder ``a``
     of ``models_a`` and ``b`` of ``models_b`` scored on ``STS3k within <category>`` in ``table``,
     rho(a) - rho(b) with the human ratings over the category's pairs, and its paired bootstrap
-    interval at ``level`` (:func:`compsem.stats.paired_spearman_difference`, BCa, ``n_boot``
+    interval at ``level`` (:func:`paired_difference`, that of
+    :func:`compsem.stats.paired_spearman_difference`: BCa, ``n_boot``
     resamples of the pairs, both encoders resampled together: they are scored on the same pairs,
     so two separate intervals would ignore what their errors share; the rule of
     ``data/claims/README.md`` for "A beats B"). The similarities are the STS battery's
@@ -529,11 +531,9 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     :func:`compsem.sts.pair_types.reconstruct_pair_types`, as in the scorecard's within-type rho.
     One row per (a, b): ``model_a``, ``model_b``, ``rho_a``, ``rho_b``, ``difference``, ``low``,
     ``high``, ``n`` (pairs); empty when either group has no encoder scored there. With
-    ``extra_levels`` (name -> level, e.g. :func:`union_levels`) also ``low_<name>`` /
-    ``high_<name>``: the interval at that level from the same resamples (the same seed), so a
-    higher level's contains the ``level`` one."""
-    from compsem.stats import paired_spearman_difference
-
+    ``extra_levels`` (name -> level, e.g. :func:`bonferroni_extra_levels`) also ``low_<name>``
+    / ``high_<name>``: the interval at that level read from the same resamples, drawn once
+    (:func:`paired_difference`), so a higher level's contains the ``level`` one."""
     scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
     group_a = [m for m in dict.fromkeys(models_a) if m in scored]
     group_b = [m for m in dict.fromkeys(models_b) if m in scored]
@@ -550,16 +550,24 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         for a in group_a:
             for b in group_b:
-                d = paired_spearman_difference(sims[a], sims[b], human, mask=mask,
-                                               n_resamples=n_boot, seed=seed, level=level)
+                d = paired_difference(sims[a], sims[b], human, mask, [level, *extra.values()],
+                                      n_boot=n_boot, seed=seed)
+                (low, high), *others = d["intervals"]
                 rows.append({"model_a": a, "model_b": b, "rho_a": d["rho_a"], "rho_b": d["rho_b"],
-                             "difference": d["difference"], "low": d["ci_low"],
-                             "high": d["ci_high"], "n": d["n"]})
-                for name, wider in extra.items():  # the same seed: the same resamples
-                    w = paired_spearman_difference(sims[a], sims[b], human, mask=mask,
-                                                   n_resamples=n_boot, seed=seed, level=wider)
-                    rows[-1] |= {f"low_{name}": w["ci_low"], f"high_{name}": w["ci_high"]}
+                             "difference": d["difference"], "low": low, "high": high, "n": d["n"]})
+                for name, (extra_low, extra_high) in zip(extra, others, strict=True):
+                    rows[-1] |= {f"low_{name}": extra_low, f"high_{name}": extra_high}
     return pd.DataFrame(rows, columns=columns)
+
+
+def paired_difference(a, b, human, mask, levels, n_boot: int = 1000, seed: int = 0) -> dict:
+    """rho(a, human) - rho(b, human) over the pairs of ``mask`` and its paired BCa bootstrap
+    interval at each of ``levels``, from one set of resamples
+    (:func:`compsem.stats.paired_spearman_difference_levels`, ``n_boot`` resamples seeded by
+    ``seed``). Returns ``rho_a``, ``rho_b``, ``difference``, ``n`` (pairs) and ``intervals``,
+    ``(low, high)`` per level."""
+    result = paired_spearman_difference_levels(a, b, human, mask, n_boot, seed, levels, "BCa")
+    return {key: result[key] for key in ("rho_a", "rho_b", "difference", "n", "intervals")}
 
 
 def trainings_within_differences(table: pd.DataFrame, trainings, models_b, category: str = "Swap-2",
@@ -630,8 +638,9 @@ def difference_values(differences: pd.DataFrame, name: str, prefix: str = "syn")
 
 ROLE_ORDER_UNION_MEASURE = "SemRole accuracy"
 """The probe measure of the union of tests on which the claim order-blind-fail-both fails
-(data/claims/synthesis.yaml): every order-blind encoder off chance on it, or every within-Swap-2
-difference below 0 (:func:`role_order_union`)."""
+(data/claims/synthesis.yaml): the claim fails when *some* test of the union does, some
+order-blind encoder off chance on this measure or some within-Swap-2 difference below 0
+(:func:`role_order_union`)."""
 
 
 def role_order_union(encoders, batteries, order_blind, order_aware) -> int:
@@ -642,7 +651,7 @@ def role_order_union(encoders, batteries, order_blind, order_aware) -> int:
     ``order_aware`` and one of ``order_blind``, both among ``encoders`` and taken by the STS
     battery: those of :func:`paired_within_differences` and :func:`trainings_within_differences`).
     Known from the parameters before the batteries run, so that the scorecard computes its
-    intervals at this family's level (:func:`union_levels`); :func:`union_values` checks it
+    intervals at this family's level (:func:`bonferroni_extra_levels`); :func:`union_values` checks it
     against what ran. 12 with the chapter's defaults (3 SemRole tests, 3 x 3 differences)."""
     from compsem import scorecard
 
@@ -662,7 +671,7 @@ def role_order_union(encoders, batteries, order_blind, order_aware) -> int:
     return len(probed) + len(pairs)
 
 
-def union_levels(k: int, level: float = 0.95) -> dict[str, float]:
+def bonferroni_extra_levels(k: int, level: float = 0.95) -> dict[str, float]:
     """``{"bonf<k>": level}``: Bonferroni's level of each of ``k`` intervals read by a union of
     tests whose single test reads a ``level`` interval (:func:`compsem.stats.bonferroni_level`),
     by the name of its columns (``low_bonf<k>``) and keys (``..._low_bonf<k>``); empty for no test."""
@@ -677,7 +686,7 @@ def union_values(table: pd.DataFrame, differences: pd.DataFrame, k: int, order_b
     (:func:`difference_values` does): ``<prefix>_<measure>_<model>_low_bonf<k>`` /
     ``_high_bonf<k>`` for every encoder of ``order_blind`` scored on ``measure``, from the
     scorecard's columns ``low_bonf<k>`` / ``high_bonf<k>`` (:func:`scorecards` with
-    ``extra_levels=union_levels(k)``), and ``<prefix>_role_order_union_k``. ValueError when the
+    ``extra_levels=bonferroni_extra_levels(k)``), and ``<prefix>_role_order_union_k``. ValueError when the
     tests that ran (those encoders and the rows of ``differences``) are not k, or when the table
     or the differences lack the family's columns: the keys would be named for another family."""
     from compsem.report import slug
@@ -693,7 +702,7 @@ def union_values(table: pd.DataFrame, differences: pd.DataFrame, k: int, order_b
     missing = [c for c in columns if c not in table or (len(differences) and c not in differences)]
     if missing:
         raise ValueError(f"no interval columns {missing}: compute the scorecard and the differences "
-                         f"with extra_levels=union_levels({k})")
+                         f"with extra_levels=bonferroni_extra_levels({k})")
     out = {f"{prefix}_role_order_union_k": k}
     for r in rows.to_dict("records"):
         base = f"{prefix}_{slug(measure)}_{slug(r['model'])}"

@@ -1001,7 +1001,7 @@ def class_spread(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, alpha:
             values.update({key: observed, f"{key}_low": low, f"{key}_high": high})
             for k in UNION_FAMILIES["spread"]:
                 values[f"{key}_bonf{k}_high"] = st.draws_interval(
-                    observed, draws, 1 - 2 * alpha / k, method="basic")[1]
+                    observed, draws, bonferroni_level(k, 2 * alpha), method="basic")[1]
             row = {"test": test, "model": T.display_name(spec), "spread": observed,
                    "low": low, "high": high}
             if n_perm > 0:
@@ -1101,12 +1101,10 @@ def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, l
     for spec in specs:
         grid = st.adjective_grid(runs[spec].an_phrases, runs[spec].an["code"]["holds"], lex)
         draws = st.class_score_draws(grid, labels, n_boot=n_boot, seed=seed, resample_nouns=False)
-        values[f"mod_x_an_lowest_high_{slug(spec)}"] = float(
-            np.quantile(draws, 1 - (1 - level) / 2, axis=0).min())
+        values[f"mod_x_an_lowest_high_{slug(spec)}"] = st.upper_ends(draws, level).min()
         for k in UNION_FAMILIES["an_lowest_high"]:
-            each = bonferroni_level(k, 1 - level)
-            values[f"mod_x_an_lowest_high_bonf{k}_{slug(spec)}"] = float(
-                np.quantile(draws, 1 - (1 - each) / 2, axis=0).min())
+            values[f"mod_x_an_lowest_high_bonf{k}_{slug(spec)}"] = st.upper_ends(
+                draws, bonferroni_level(k, 1 - level)).min()
     return values
 
 

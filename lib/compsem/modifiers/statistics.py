@@ -136,15 +136,21 @@ def bootstrap_classes(
     n_noun)``: adjectives resampled within class and (``resample_nouns``) nouns resampled
     (the draws of :func:`class_score_draws`)."""
     draws = class_score_draws(grid, labels, n_boot, seed, resample_nouns, classes)
-    alpha = (1 - level) / 2
     return pd.DataFrame(
         {
             "score": class_scores(grid, np.asarray(labels), classes),
-            "low": np.quantile(draws, alpha, axis=0),
-            "high": np.quantile(draws, 1 - alpha, axis=0),
+            "low": np.quantile(draws, (1 - level) / 2, axis=0),
+            "high": upper_ends(draws, level),
         },
         index=list(classes),
     )
+
+
+def upper_ends(draws: np.ndarray, level: float = 0.95) -> np.ndarray:
+    """The upper end of the percentile ``level`` interval of each column of ``draws`` (the
+    ``1 - (1 - level) / 2`` quantile): of the class scores of :func:`class_score_draws` for
+    :func:`bootstrap_classes`, at any level from the same draws."""
+    return np.quantile(draws, 1 - (1 - level) / 2, axis=0)
 
 
 def class_score_draws(

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from compsem import stats
 from compsem.determinism import set_threads
 from compsem.models import cached_encode_layers, fills_sentence
 from compsem.plotting import CHANCE, PALETTE, PAPER, interval_dots
@@ -185,7 +186,7 @@ def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
                                 frames[name]))
     key, probe_only = "probe_released_cont1_probe_only", audits["released cont1"].loc["probe only", "accuracy"]
     values.update(_wilson90(key, probe_only, frames["released cont1"]))
-    for suffix, level in union_levels([key]).get(key, {}).items():  # its Bonferroni interval
+    for suffix, level in bonferroni_levels_by_key([key]).get(key, {}).items():  # its Bonferroni interval
         values.update(_wilson(key, probe_only, frames["released cont1"], level, suffix))
     return table, values
 
@@ -201,7 +202,6 @@ def _wilson(key: str, accuracy: float, items: pd.DataFrame, level: float, suffix
     """The ``level`` Wilson interval (percent) of a test accuracy over the test items of
     ``items`` (:func:`compsem.stats.wilson_interval`), glued as ``<key>_low<suffix>`` /
     ``<key>_high<suffix>``."""
-    from compsem import stats
 
     n = int((items["split"] == "test").sum())
     low, high = stats.wilson_interval(round(accuracy * n), n, level)
@@ -226,7 +226,6 @@ def chance_halfwidth(n_test: int, level: float = 0.95) -> float:
     """Half-width (points) of the ``level`` Wilson interval of an accuracy of 50% on ``n_test``
     test items (:func:`compsem.stats.wilson_interval`, ``n_test // 2`` successes): the sampling
     error of a test set of that size where it is widest, at chance."""
-    from compsem import stats
 
     low, high = stats.wilson_interval(n_test // 2, n_test, level)
     return percent((float(high) - float(low)) / 2)
@@ -265,47 +264,55 @@ def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) 
     """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``."""
     out = {}
     for row in summary.itertuples():
-        key = f"{prefix}_{slug(row.task)}_{slug(row.encoder)}"
-        if with_control:
-            key += f"_{slug(row.control)}"
-        elif row.control != "none":
+        if not with_control and row.control != "none":
             continue
+        key = _key(prefix, row.task, row.encoder, row.control, with_control)
         out[key] = float(row.accuracy)
         if np.isfinite(row.low):
             out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
     return out
 
 
-def equivalence_values(runs: pd.DataFrame, prefix: str, level: float = 0.90,
-                       with_control: bool = False, n_boot: int = 2000,
-                       shared_items: bool = False) -> dict:
-    """The ``level`` interval of every cell of :func:`cell_values`, glued as ``<key>_low90`` /
-    ``<key>_high90`` (for ``level`` 0.90): the interval of an equivalence test ("at chance",
-    two one-sided tests at 5%). Computed from the fits the chapter already has, as
-    :func:`experiment.summarise` does at 95% (:func:`experiment.cell_interval`): over seeds a
-    Student-t interval (:func:`compsem.stats.seed_interval`), or with ``shared_items`` (seeds
-    that vary the probe only, on the same test items) the bootstrap over items and seeds
-    together (:func:`experiment.crossed_accuracy`); for a single fit the percentile bootstrap
-    over its test items (:func:`compsem.stats.mean_interval`, the fit's seed)."""
+def _key(prefix: str, task: str, encoder: str, control: str, with_control: bool) -> str:
+    """The glued key of a cell: ``<prefix>_<task>_<encoder>``, with ``_<control>`` when
+    ``with_control``."""
+    key = f"{prefix}_{slug(task)}_{slug(encoder)}"
+    return key + f"_{slug(control)}" if with_control else key
+
+
+def grid_values(runs: pd.DataFrame, prefix: str, with_control: bool = False,
+                shared_items: bool = False, n_boot: int = 2000,
+                level: float = 0.90) -> tuple[pd.DataFrame, dict]:
+    """The summary of a grid's cells (:func:`experiment.summarise` of ``runs``, every control
+    with ``with_control``, else control ``none`` only) and the values the chapter glues of them:
+    :func:`cell_values` (accuracy, 95% interval); the ``level`` interval of every cell,
+    ``<key>_low90`` / ``<key>_high90`` for ``level`` 0.90, the interval of an equivalence test
+    ("at chance", two one-sided tests at 5%); and, for a cell that a family of
+    :data:`UNION_FAMILIES` names, its Bonferroni intervals ``<key>_low<tag>_bonf<k>`` /
+    ``_high<tag>_bonf<k>`` (:func:`bonferroni_levels_by_key`). A cell's intervals at every
+    level are read from one set of seeds or resamples, drawn once (``extra_levels`` of
+    :func:`experiment.summarise`, :func:`experiment.cell_intervals`: over seeds a Student-t
+    interval; with ``shared_items``, seeds that vary the probe only on the same test items, the
+    bootstrap over items and seeds together; for a single fit the percentile bootstrap over its
+    test items, the fit's seed), so each Bonferroni interval contains the uncorrected one. The
+    summary has the columns ``low<suffix>`` / ``high<suffix>`` of those levels too."""
+    if not with_control:
+        runs = runs[runs["control"] == "none"]
+    cells = runs[["task", "encoder", "control"]].drop_duplicates().itertuples(index=False)
+    unions = bonferroni_levels_by_key(_key(prefix, *cell, with_control) for cell in cells)
     tag = f"{round(100 * level)}"
-    out = {}
-    for key, group in _cells(runs, prefix, with_control).items():
-        _, low, high, _ = experiment.cell_interval(group, level, shared_items, n_boot)
-        if np.isfinite(low):
-            out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
-    return out
-
-
-def _cells(runs: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
-    """The fits of every cell of :func:`cell_values` by its key (``<prefix>_<task>_<encoder>``,
-    with ``_<control>`` when ``with_control``; without it the cells of control ``none`` only)."""
-    cells = {}
-    for (task, encoder, control), group in runs.groupby(["task", "encoder", "control"], sort=False):
-        if not with_control and control != "none":
-            continue
-        key = f"{prefix}_{slug(task)}_{slug(encoder)}" + (f"_{slug(control)}" if with_control else "")
-        cells[key] = group
-    return cells
+    levels = {tag: level}
+    for suffixes in unions.values():
+        levels |= suffixes
+    summary = experiment.summarise(runs, shared_items=shared_items, n_boot=n_boot, extra_levels=levels)
+    values = cell_values(summary, prefix, with_control)
+    for row in summary.to_dict("records"):
+        key = _key(prefix, row["task"], row["encoder"], row["control"], with_control)
+        for suffix in (tag, *unions.get(key, {})):
+            if np.isfinite(row[f"low{suffix}"]):
+                values[f"{key}_low{suffix}"] = float(row[f"low{suffix}"])
+                values[f"{key}_high{suffix}"] = float(row[f"high{suffix}"])
+    return summary, values
 
 
 # --------------------------------------------------------------------------- unions of tests
@@ -345,14 +352,14 @@ differences), the two sides of one equivalence test once, since they cannot both
 are the glued keys (or glob patterns) of the quantities' intervals, each glued also as
 ``<key>_low<tag>_bonf<k>`` / ``<key>_high<tag>_bonf<k>`` (``<tag>`` empty at 0.95, ``90`` at
 0.90) by the function that glues the uncorrected one, from the same resamples or seeds (so it
-contains it): :func:`union_values` (cells of the grid), :func:`training_values`,
+contains it): :func:`grid_values` (cells of the grid), :func:`training_values`,
 :func:`random_sentence_draws` and :func:`audit_table`. ``k`` None: the number of cells the
 patterns match in the run (random-probe-control-at-chance: every random-probe cell, 30 in the
 default profile). A family of two sides of one quantity, or an intersection (``a and b``,
 ``min(lows) > c``), needs none and is not here."""
 
 
-def union_levels(keys) -> dict[str, dict[str, float]]:
+def bonferroni_levels_by_key(keys) -> dict[str, dict[str, float]]:
     """For each of ``keys`` (the glued keys of the quantities one function computes) that a family
     of :data:`UNION_FAMILIES` names, ``{suffix: level}``: the name suffix ``<tag>_bonf<k>`` of its
     Bonferroni interval and that interval's level (keys the families do not name are absent)."""
@@ -371,23 +378,6 @@ def union_levels(keys) -> dict[str, dict[str, float]]:
     return out
 
 
-def union_values(runs: pd.DataFrame, prefix: str, with_control: bool = False, n_boot: int = 2000,
-                 shared_items: bool = False) -> dict:
-    """The Bonferroni intervals of the cells of :func:`cell_values` that :data:`UNION_FAMILIES`
-    names, ``<key>_low<tag>_bonf<k>`` / ``<key>_high<tag>_bonf<k>``: computed as the uncorrected
-    ones (:func:`experiment.cell_interval`, the function behind :func:`experiment.summarise`
-    and :func:`equivalence_values`) from the same fits, seeds and resamples, at
-    :func:`compsem.stats.bonferroni_level`; each contains the uncorrected interval."""
-    cells = _cells(runs, prefix, with_control)
-    out = {}
-    for key, suffixes in union_levels(cells).items():
-        for suffix, level in suffixes.items():
-            _, low, high, _ = experiment.cell_interval(cells[key], level, shared_items, n_boot)
-            if np.isfinite(low):
-                out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"] = float(low), float(high)
-    return out
-
-
 def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, key: str,
                        levels=(0.95, 0.90), n_boot: int = 2000, seed: int = 0) -> dict:
     """Mean accuracy of the fits ``units_a`` minus that of the fits ``units_b`` on ``task``
@@ -402,7 +392,6 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     (points) with ``<key>_low<level>`` / ``<key>_high<level>`` (``_low`` / ``_high`` at 95%,
     ``_low90`` / ``_high90`` at 90%) and the units on each side (``<key>_n_a``, ``<key>_n_b``).
     Empty when a side has no fit; an error when the sides' test sets differ in size."""
-    from compsem import stats
 
     sides = []
     for units in (units_a, units_b):
@@ -430,7 +419,7 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
 def margin_counts(values: dict, control: str, prefix: str, centre: float, margin: float,
                   tag: str = "90") -> dict:
     """How the ``<tag>`` intervals of every cell of one control (the keys
-    ``..._<control>_low<tag>`` / ``_high<tag>`` of :func:`equivalence_values`) lie against
+    ``..._<control>_low<tag>`` / ``_high<tag>`` of :func:`grid_values`) lie against
     ``centre`` ± ``margin``: ``<prefix>_cells`` (how many cells), ``<prefix>_not_within`` (how
     many intervals are not inside the margin, so that "at chance" is not shown for them) and
     ``<prefix>_outside`` (how many lie wholly outside it)."""
@@ -453,12 +442,11 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000,
     per-item mean correctness of the draws resampled) at each ``(level, tag)`` of ``levels``,
     95% and 90%: ``<prefix>_<task>_random_sentence_draws`` with ``_low`` / ``_high`` and
     ``_low90`` / ``_high90``; where a family of :data:`UNION_FAMILIES` names the key, also its
-    Bonferroni interval from the same resamples, ``_low<tag>_bonf<k>`` / ``_high<tag>_bonf<k>``.
+    Bonferroni interval, ``_low<tag>_bonf<k>`` / ``_high<tag>_bonf<k>``. One set of resamples
+    per task, read at every level (:func:`compsem.stats.mean_intervals`).
     With the encoder ``random`` trained with several MLP seeds (:func:`run_2018`), each seed's
     fit is one more draw, averaged in the same way. The spread between the draws themselves is
     not in the interval."""
-    from compsem import stats
-
     out = {}
     for task, group in runs.groupby("task", sort=False):
         draws = group[((group.encoder == "random") & (group.control == "none"))
@@ -469,9 +457,10 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000,
         key = f"{prefix}_{slug(task)}_random_sentence_draws"
         out[key] = 100 * float(correct.mean())
         seed = int(draws["seed"].iloc[0])
-        unions = [(level, suffix) for suffix, level in union_levels([key]).get(key, {}).items()]
-        for level, suffix in (*levels, *unions):
-            low, high = stats.mean_interval(correct, n_resamples=n_boot, seed=seed, level=level)
+        suffixes = {suffix: level for level, suffix in levels}
+        suffixes |= bonferroni_levels_by_key([key]).get(key, {})
+        bounds = stats.mean_intervals(correct, list(suffixes.values()), n_boot, seed)
+        for suffix, (low, high) in zip(suffixes, bounds, strict=True):
             out[f"{key}_low{suffix}"], out[f"{key}_high{suffix}"] = 100 * low, 100 * high
     return out
 
@@ -897,12 +886,11 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict,
     ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``; for a task whose key a family of
     :data:`UNION_FAMILIES` names, also its Bonferroni interval over the same trainings,
     ``<prefix>_<task>_low_bonf<k>`` / ``_high_bonf<k>``."""
-    from compsem import stats
 
     rows, values = [], {}
     groups = {f"{prefix}_{slug(task)}": (task, group)
               for task, group in runs.groupby("task", sort=False)}
-    unions = union_levels(groups)
+    unions = bonferroni_levels_by_key(groups)
     for key, (task, group) in groups.items():
         mean, low, high = stats.seed_interval(group["accuracy"], level)
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)

@@ -147,7 +147,7 @@ CELL = ["task", "encoder", "classifier", "control"]
 
 
 def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = False,
-              n_boot: int = 2000) -> pd.DataFrame:
+              n_boot: int = 2000, extra_levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """One row per (task, encoder, classifier, control): mean accuracy over seeds with a
     Student-t interval over seeds (``interval = "seeds"``), or, for a single seed, the
     bootstrap interval over test items (``interval = "items"``). With ``shared_items`` (every
@@ -155,21 +155,20 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
     varies the probe only) the interval resamples the items and the seeds together
     (:func:`compsem.stats.crossed_mean_interval`, ``n_boot`` resamples seeded by the first
     seed; ``interval = "items and seeds"``). Every interval at ``level``
-    (:func:`cell_interval`)."""
+    (:func:`cell_intervals`); with ``extra_levels`` (suffix -> level, e.g. ``{"90": 0.90}``)
+    each cell's intervals at those levels too, in the columns ``low<suffix>`` /
+    ``high<suffix>`` after the others, read from the same seeds or resamples: a cell draws its
+    resamples once, whatever the number of levels."""
+    extra = dict(extra_levels or {})
     out = []
     for key, group in runs.groupby(CELL, sort=False):
-        mean, low, high, over = cell_interval(group, level, shared_items, n_boot)
-        out.append(
-            dict(
-                zip(CELL, key, strict=True),
-                accuracy=mean,
-                low=low,
-                high=high,
-                interval=over,
-                n_seeds=len(group),
-                chance=float(group["chance"].mean()),
-            )
-        )
+        mean, bounds, over = cell_intervals(group, [level, *extra.values()], shared_items, n_boot)
+        (low, high), *others = bounds
+        row = dict(zip(CELL, key, strict=True), accuracy=mean, low=low, high=high, interval=over,
+                   n_seeds=len(group), chance=float(group["chance"].mean()))
+        for suffix, (extra_low, extra_high) in zip(extra, others, strict=True):
+            row[f"low{suffix}"], row[f"high{suffix}"] = extra_low, extra_high
+        out.append(row)
     return pd.DataFrame(out)
 
 
@@ -178,42 +177,49 @@ FIT_LEVEL = 0.95
 fit (:func:`compsem.probing.evaluate.run_probe`)."""
 
 
-def cell_interval(group: pd.DataFrame, level: float = 0.95, shared_items: bool = False,
-                  n_boot: int = 2000) -> tuple[float, float, float, str]:
-    """``(accuracy, low, high, over)`` (percent) of one cell's fits (rows of :func:`run_grid`)
-    at ``level``: over several seeds the Student-t interval (:func:`compsem.stats.seed_interval`),
-    or with ``shared_items`` the bootstrap over the items and the seeds together
-    (:func:`crossed_accuracy`, resamples seeded by the first fit's seed); for one fit the
-    percentile bootstrap over its test items, the fit's own interval at :data:`FIT_LEVEL`, else
-    :func:`compsem.stats.mean_interval` of its per-item correctness with ``n_boot`` resamples
-    seeded by the fit's seed, the resamples :func:`run_grid` drew with the same ``n_boot``. At
-    any level the interval comes from the same resamples (or the same seeds), so a higher
-    level's interval contains a lower one's: a Bonferroni interval
+def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), shared_items: bool = False,
+                   n_boot: int = 2000) -> tuple[float, list[tuple[float, float]], str]:
+    """``(accuracy, [(low, high) per level of levels], over)`` (percent) of one cell's fits (rows
+    of :func:`run_grid`): over several seeds the Student-t interval
+    (:func:`compsem.stats.seed_interval`), or with ``shared_items`` the bootstrap over the items
+    and the seeds together (:func:`crossed_intervals`, resamples seeded by the first fit's
+    seed); for one fit the percentile bootstrap over its test items, the fit's own interval at
+    :data:`FIT_LEVEL`, else :func:`compsem.stats.mean_intervals` of its per-item correctness with ``n_boot``
+    resamples seeded by the fit's seed, the resamples :func:`run_grid` drew with the same
+    ``n_boot``. Every level is read from one set of resamples (or the same seeds), drawn once,
+    so a higher level's interval contains a lower one's: a Bonferroni interval
     (:func:`compsem.stats.bonferroni_level`) contains the uncorrected one. ``over`` names the
     units resampled: ``"seeds"``, ``"items and seeds"`` or ``"items"``."""
-    mean, low, high = stats.seed_interval(group["accuracy"], level)
+    levels = list(levels)
+    mean = stats.seed_interval(group["accuracy"])[0]
     if len(group) == 1:
         row = group.iloc[0]
-        if math.isclose(level, FIT_LEVEL):
-            return mean, float(row["low"]), float(row["high"]), "items"
-        low, high = stats.mean_interval(row["correct"], n_resamples=n_boot, seed=int(row["seed"]),
-                                        level=level)
-        return mean, 100 * low, 100 * high, "items"
+        stored = (float(row["low"]), float(row["high"]))
+        others = [level for level in levels if not math.isclose(level, FIT_LEVEL)]
+        drawn = {}  # the other levels, from one set of resamples
+        if others:
+            drawn = dict(zip(others, stats.mean_intervals(row["correct"], others, n_boot, int(row["seed"])),
+                             strict=True))
+        bounds = [stored if math.isclose(level, FIT_LEVEL) else (100 * drawn[level][0], 100 * drawn[level][1])
+                  for level in levels]
+        return mean, bounds, "items"
     if shared_items:
-        mean, low, high = crossed_accuracy(group, level, n_boot)
-        return mean, low, high, "items and seeds"
-    return mean, low, high, "seeds"
+        mean, bounds = crossed_intervals(group, levels, n_boot)
+        return mean, bounds, "items and seeds"
+    return mean, [stats.seed_interval(group["accuracy"], level)[1:] for level in levels], "seeds"
 
 
-def crossed_accuracy(group: pd.DataFrame, level: float = 0.95,
-                     n_boot: int = 2000) -> tuple[float, float, float]:
-    """``(accuracy, low, high)`` in percent of one cell's fits over seeds on the same test
-    items (rows of :func:`run_grid`): :func:`compsem.stats.crossed_mean_interval` of their
-    per-item correctness, seeded by the first fit's seed."""
-    correct = np.stack([np.asarray(c, dtype=float) for c in group["correct"]])
-    mean, low, high = stats.crossed_mean_interval(correct, n_resamples=n_boot,
-                                                  seed=int(group["seed"].iloc[0]), level=level)
-    return 100 * mean, 100 * low, 100 * high
+def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
+                      n_boot: int = 2000) -> tuple[float, list[tuple[float, float]]]:
+    """``(accuracy, [(low, high) per level of levels])`` in percent of one cell's fits over seeds
+    on the same test items (rows of :func:`run_grid`): the two-level percentile bootstrap of
+    :func:`compsem.stats.crossed_mean_intervals` of their per-item correctness (seeded by the
+    first fit's seed), drawn once and read at every level."""
+    correct = np.stack([np.asarray(c, dtype=np.float64) for c in group["correct"]])
+    if correct.size == 0:
+        raise ValueError("crossed_intervals needs fits with at least one test item")
+    mean, bounds = stats.crossed_mean_intervals(correct, levels, n_boot, int(group["seed"].iloc[0]))
+    return 100 * mean, [(100 * low, 100 * high) for low, high in bounds]
 
 
 def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:

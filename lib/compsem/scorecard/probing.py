@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 
 FULL = ("cont1", "cont2", "order", "sr", "neg")
 SUBSET = ("sr", "neg")
@@ -51,8 +52,9 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
     accuracy over the MLP seeds ``seed, seed + 1, ..., seed + probe_seeds - 1``, the control
     task and selectivity on the first. ``extra_levels`` (name -> level, e.g. ``{"bonf12":
     compsem.stats.bonferroni_level(12)}``): each accuracy row also carries its interval at that
-    level, ``low_<name>`` / ``high_<name>``, from the same fits and resamples
-    (:func:`~compsem.probing.experiment.summarise` at that level), so it contains the 95% one."""
+    level, ``low_<name>`` / ``high_<name>``, from the same fits and the same resamples, drawn
+    once and read at every level (:func:`~compsem.probing.experiment.summarise` with
+    ``extra_levels``), so it contains the 95% one."""
     if probe_seeds < 1:
         raise ValueError(f"probe_seeds must be at least 1, not {probe_seeds}")
     from compsem.data import probing as released_files
@@ -68,11 +70,14 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
                                seeds=[seed + k for k in range(probe_seeds)], control_seeds=[seed],
                                n_boot=n_boot, batch_size=batch_size, device=device,
                                lexicon=lex, progress=False, max_epochs=epochs)
-    summary = experiment.summarise(runs, shared_items=True, n_boot=n_boot).set_index(["task", "control"])
+    extra = dict(extra_levels or {})
+    task_runs = runs[runs["control"] == "none"]  # the accuracies: at every level, one set of draws
+    summary = pd.concat([
+        experiment.summarise(task_runs, shared_items=True, n_boot=n_boot,
+                             extra_levels={f"_{name}": level for name, level in extra.items()}),
+        experiment.summarise(runs[runs["control"] != "none"], shared_items=True, n_boot=n_boot),
+    ]).set_index(["task", "control"])
     chosen = experiment.selectivity(runs).set_index("task")
-    task_runs = runs[runs["control"] == "none"]
-    extra = {name: experiment.summarise(task_runs, level=level, shared_items=True, n_boot=n_boot)
-             .set_index("task") for name, level in (extra_levels or {}).items()}
     out = []
     for task in frames:
         for control, label in (("none", "accuracy"), ("control task", "control task")):
@@ -80,9 +85,8 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
             out.append(dict(battery="probing", measure=f"{NAMES[task]} {label}", value=s["accuracy"],
                             low=s["low"], high=s["high"], ceiling=np.nan))
             if control == "none":
-                for name, wider in extra.items():
-                    out[-1] |= {f"low_{name}": wider.loc[task, "low"],
-                                f"high_{name}": wider.loc[task, "high"]}
+                out[-1] |= {f"{side}_{name}": s[f"{side}_{name}"] for name in extra
+                            for side in ("low", "high")}
         s = chosen.loc[task]
         out.append(dict(battery="probing", measure=f"{NAMES[task]} selectivity",
                         value=s["selectivity"], low=s["low"], high=s["high"], ceiling=np.nan))

@@ -1,6 +1,8 @@
 """The loops, tables and glued numbers of the chapters ``sts3k-hybrid`` and ``sts3k-finetune``, and
-the intervals that the unions of tests of ``sts3k-models`` read (:func:`published_union_intervals`,
-:func:`adv_spearman_intervals`, :func:`drop_intervals`; :mod:`compsem.sts.families`).
+the intervals of ``sts3k-models`` that its single tests and unions of tests read
+(:func:`published_intervals`, :func:`defsent_vs_sentbert`, :func:`adv_spearman_intervals`,
+:func:`drop_intervals`; :mod:`compsem.sts.families`), every level of a quantity read from one set of
+resamples (:func:`family_levels`).
 
 One function per thing a chapter shows. Each takes the chapter's series (per-pair similarities of
 a model, one per STS3k pair), fits or tables and returns a table and/or a dict of numbers to glue
@@ -20,7 +22,14 @@ from compsem import stats
 from compsem.data import sts3k
 from compsem.report import slug
 from compsem.sts import amr, generator, hybrid, roles, table9, weights
-from compsem.sts.similarity import bootstrap_difference, bootstrap_spearman, table9_correlations
+from compsem.sts.families import UNION_FAMILIES
+from compsem.sts.similarity import (
+    bootstrap_difference_levels,
+    bootstrap_spearman,
+    bootstrap_spearman_levels,
+    spearman,
+    table9_correlations,
+)
 from compsem.sts.structure import FIGURE8_CATEGORIES
 
 PORTIONS = tuple(table9.DATASETS[column][2] for column in table9.STS3K_COLUMNS)
@@ -62,43 +71,48 @@ def sts3k_values(table: pd.DataFrame, prefixes: Sequence[str | None]) -> dict[st
     return values
 
 
-def _family_tag(family: int) -> str:
-    """The key fragment of an interval read in a union of ``family`` tests: ``ci`` for a single
-    test, ``bonf<k>_ci`` for a union of k (:mod:`compsem.sts.families`)."""
-    return "ci" if family == 1 else f"bonf{family}_ci"
+def family_levels(level: float, *families: int) -> dict[str, float]:
+    """Key fragment -> level of the intervals of one test: ``ci`` at ``level`` (the test read
+    alone) and, for each k of ``families``, ``bonf<k>_ci`` at Bonferroni's level
+    ``1 - (1 - level) / k`` (:func:`compsem.stats.bonferroni_level`), the interval that a union of
+    k tests reads (:mod:`compsem.sts.families`). ``level`` is .95 for a direction, .90 for an
+    equivalence test."""
+    return {"ci": level} | {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - level) for k in families}
 
 
 def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = 2000,
-                           seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
-    """``<key>_sts3k_adv_ci_low`` and ``_ci_high`` of each series: the ``level`` (95%)
-    percentile-bootstrap interval over the pairs in ``mask`` (STS3k-adv) of its Spearman rho with
-    people (:func:`compsem.sts.similarity.bootstrap_spearman`; an uncertainty on a Table 9 cell).
-
-    ``family`` = k > 1: the interval that enters a union of k tests (:mod:`compsem.sts.families`),
-    at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples (so it contains the
-    ``level`` interval), keyed ``<key>_sts3k_adv_bonf<k>_ci_low`` / ``_ci_high`` instead."""
-    at, tag = stats.bonferroni_level(family, 1 - level), _family_tag(family)
+                           seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
+    """``<key>_sts3k_adv_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of
+    ``levels`` (default ``{"ci": .95}``; :func:`family_levels` adds the Bonferroni levels of the
+    unions of tests a series enters): the percentile-bootstrap interval over the pairs in ``mask``
+    (STS3k-adv) of its Spearman rho with people (an uncertainty on a Table 9 cell). Every level of
+    a series is read from one set of resamples
+    (:func:`compsem.sts.similarity.bootstrap_spearman_levels`), so the interval of a union contains
+    the single test's, and each is :func:`compsem.sts.similarity.bootstrap_spearman` at its level."""
+    levels = {"ci": 0.95} if levels is None else dict(levels)
     values = {}
     for key, sims in series.items():
-        low, high = bootstrap_spearman(sims, human, mask, n_boot=n_resamples, seed=seed, level=at)
-        values |= {f"{key}_sts3k_adv_{tag}_low": low, f"{key}_sts3k_adv_{tag}_high": high}
+        bounds = bootstrap_spearman_levels(sims, human, mask, n_boot=n_resamples, seed=seed, levels=list(levels.values()))
+        for tag, (low, high) in zip(levels, bounds, strict=True):
+            values |= {f"{key}_sts3k_adv_{tag}_low": low, f"{key}_sts3k_adv_{tag}_high": high}
     return values
 
 
 def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, n_resamples: int = 2000,
-                   seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
-    """``<key>_ci_low`` and ``_ci_high`` of each series: the ``level`` percentile-bootstrap
-    interval of its drop rho(non) - rho(adv) (Figure 4, the two portions resampled independently,
-    :func:`compsem.sts.similarity.bootstrap_difference`).
-
-    ``family`` = k > 1: the interval that enters a union of k tests (:mod:`compsem.sts.families`),
-    at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples, keyed
-    ``<key>_bonf<k>_ci_low`` / ``_ci_high`` instead (``level`` .90 for an equivalence test)."""
-    at, tag = stats.bonferroni_level(family, 1 - level), _family_tag(family)
+                   seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
+    """``<key>_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of ``levels``
+    (default ``{"ci": .95}``; e.g. ``ci90`` at .90 for an equivalence test, :func:`family_levels`
+    for the unions of tests): the percentile-bootstrap interval of its drop rho(non) - rho(adv)
+    (Figure 4, the two portions resampled independently), every level from one set of resamples
+    (:func:`compsem.sts.similarity.bootstrap_difference_levels`; each is
+    :func:`compsem.sts.similarity.bootstrap_difference` at its level)."""
+    levels = {"ci": 0.95} if levels is None else dict(levels)
     values = {}
     for key, sims in series.items():
-        low, high = bootstrap_difference(sims, human, mask_non, mask_adv, n_boot=n_resamples, seed=seed, level=at)
-        values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
+        bounds = bootstrap_difference_levels(sims, human, mask_non, mask_adv, n_boot=n_resamples, seed=seed,
+                                             levels=list(levels.values()))
+        for tag, (low, high) in zip(levels, bounds, strict=True):
+            values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
     return values
 
 
@@ -119,47 +133,107 @@ ADV_FAMILIES = {"transformers_below_bound": TRANSFORMER_ROWS, "transformers_abov
 their rows: the transformers counted below or above .2 (transformers-poor-on-adversarial) and the
 hybrids and neural models compared by non-overlap (hybrids-beat-transformers-adversarial)."""
 
+HYBRID_DROP_ROWS = ("VerbNet-CN", "AMR-CN")
+"""The rows of the family ``hybrid_drops`` (figure4-hybrid-drops-near-zero: either hybrid's drop
+outside the margin, two equivalence tests)."""
+
+DEFSENT_COLUMNS = ("STSb-capt", "STSb-test", "SICK", "STSS-131", "STS3k-all", "STS3k-non", "STS3k-adv")
+"""The Table 9 columns of DefSent minus SentBERT (§6, :func:`defsent_vs_sentbert`)."""
+
 DEFSENT_FAMILY = (("STS3k-adv",), ("STSb-capt", "STSb-test", "SICK", "STSS-131", "STS3k-non"))
 """The columns of DefSent minus SentBERT in the union of defsent-beats-sentbert-only-on-adversarial:
 the direction (STS3k-adv) and the equivalence tests ("at or slightly below the level")."""
 
 
-def published_union_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
-                              level: float = 0.95) -> dict[str, float]:
-    """The intervals of the authors' published similarity files that the unions of tests of
-    ``sts3k-models`` read, each at Bonferroni's level for its family
-    (:data:`compsem.sts.families.UNION_FAMILIES`) and from the same resamples as the chapter's
-    single-test intervals (``n_resamples``, ``seed``; ``level`` the directions' level, .90 for the
-    equivalence tests), so each contains its single-test interval:
+RECOMPUTED_FAMILIES = {("mpnet (std)", "STS3k-adv"): "transformers_above_bound",
+                       ("overlap", "STS3k-adv"): "lexical_control", ("overlap", "drop"): "lexical_control"}
+"""The recomputed rows of ``sts3k-models`` whose test enters a union (row label, quantity) ->
+family of :data:`compsem.sts.families.UNION_FAMILIES`: the re-run SentBERT's STS3k-adv rho in the
+count above .2 (transformers-poor-on-adversarial's fails side, k = 7), word overlap's STS3k-adv
+rho above .2 or its drop below 0 (adversarial-pairs-control-lexical-similarity, k = 2)."""
 
-    - ``table9_<row>_sts3k_adv_bonf<k>_ci_low``/``_high`` for the rows of :data:`ADV_FAMILIES`
-      (:func:`adv_spearman_intervals`, each row's STS3k-adv file);
-    - ``table9_drop_<row>_bonf16_ci_low``/``_high`` for every Table 9 row (family ``drops``) and
-      ``table9_drop_<hybrid>_bonf2_ci_low``/``_high`` for VerbNet-CN and AMR-CN (``hybrid_drops``,
-      equivalence) (:func:`drop_intervals`);
-    - ``defsent_minus_sentbert_<column>_bonf6_ci_low``/``_high`` for the columns of
-      :data:`DEFSENT_FAMILY` (:func:`compsem.sts.table9.paired_published`).
+
+def recomputed_levels(label: str, quantity: str, level: float = 0.95) -> dict[str, float]:
+    """The levels of a recomputed row's interval of ``quantity`` (a Table 9 column, or
+    ``"drop"``): ``{"ci": level}``, and Bonferroni's level of the union it enters where
+    :data:`RECOMPUTED_FAMILIES` names one (:func:`family_levels`), both read from one set of draws
+    (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, :func:`drop_intervals`)."""
+    family = RECOMPUTED_FAMILIES.get((label, quantity))
+    return family_levels(level, UNION_FAMILIES[family]) if family else {"ci": level}
+
+
+def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
+                        level: float = 0.95) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Each Table 9 row's STS3k-adv rho and its drop rho(non) - rho(adv), from the authors'
+    published file (:func:`compsem.sts.table9.cell_file`), with percentile-bootstrap intervals over
+    pairs (``n_resamples``, ``seed``): every row's file is bootstrapped once for its rho and once
+    for its drop, and every level is read from those draws (:func:`adv_spearman_intervals`,
+    :func:`drop_intervals`), so each interval of a union contains the single test's.
+
+    Returns ``(table, values)``. ``table``: one row per Table 9 row, ``adv``, ``adv low``,
+    ``adv high``, ``non − adv``, ``drop low``, ``drop high``, ``drop 90% low``, ``drop 90% high``
+    (:func:`compsem.sts.figures.published_intervals`). ``values``: ``table9_<row>_sts3k_adv_ci_low``
+    / ``_high`` (``level``), ``table9_drop_<row>`` with ``_ci_low`` / ``_high`` (``level``) and
+    ``_ci90_low`` / ``_high`` (90%, an equivalence test's); and where a row's test enters a union
+    (:data:`compsem.sts.families.UNION_FAMILIES`), its interval at Bonferroni's level:
+    ``table9_<row>_sts3k_adv_bonf<k>_ci_low`` / ``_high`` for the families of :data:`ADV_FAMILIES`
+    (k = 6, 7, 11), ``table9_drop_<row>_bonf16_ci_low`` / ``_high`` for every row (family
+    ``drops``, from ``level``) and ``table9_drop_<row>_bonf2_ci_low`` / ``_high`` for
+    :data:`HYBRID_DROP_ROWS` (``hybrid_drops``, equivalence: from 90%).
     """
-    from compsem.sts.families import UNION_FAMILIES
-
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    files = {row: sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv")) for row in table9.PUBLISHED_ROWS}
-    values: dict[str, float] = {}
-    for family, rows in ADV_FAMILIES.items():
-        values |= adv_spearman_intervals({f"table9_{table9.ROW_SLUGS[row]}": files[row] for row in rows}, human, adv,
-                                         n_resamples, seed, level, UNION_FAMILIES[family])
-    drops = {f"table9_drop_{table9.ROW_SLUGS[row]}": sims for row, sims in files.items()}
-    values |= drop_intervals(drops, human, non, adv, n_resamples, seed, level, UNION_FAMILIES["drops"])
-    values |= drop_intervals({key: drops[key] for key in ("table9_drop_verbnet_cn", "table9_drop_amr_cn")}, human,
-                             non, adv, n_resamples, seed, 0.90, UNION_FAMILIES["hybrid_drops"])
+    rows, values = [], {}
+    for row in table9.PUBLISHED_ROWS:
+        sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
+        key = table9.ROW_SLUGS[row]
+        in_families = [UNION_FAMILIES[family] for family, members in ADV_FAMILIES.items() if row in members]
+        values |= adv_spearman_intervals({f"table9_{key}": sims}, human, adv, n_resamples, seed,
+                                         family_levels(level, *in_families))
+        drop_levels = family_levels(level, UNION_FAMILIES["drops"]) | {"ci90": 0.90}
+        if row in HYBRID_DROP_ROWS:  # an equivalence test in a union of k: Bonferroni's level from its 90%
+            k = UNION_FAMILIES["hybrid_drops"]
+            drop_levels[f"bonf{k}_ci"] = stats.bonferroni_level(k, 1 - 0.90)
+        drop = spearman(sims, human, non) - spearman(sims, human, adv)
+        values |= {f"table9_drop_{key}": drop} | drop_intervals({f"table9_drop_{key}": sims}, human, non, adv,
+                                                                n_resamples, seed, drop_levels)
+        rows.append({"model": row, "adv": spearman(sims, human, adv),
+                     "adv low": values[f"table9_{key}_sts3k_adv_ci_low"],
+                     "adv high": values[f"table9_{key}_sts3k_adv_ci_high"], "non − adv": drop,
+                     "drop low": values[f"table9_drop_{key}_ci_low"], "drop high": values[f"table9_drop_{key}_ci_high"],
+                     "drop 90% low": values[f"table9_drop_{key}_ci90_low"],
+                     "drop 90% high": values[f"table9_drop_{key}_ci90_high"]})
+    return pd.DataFrame(rows).set_index("model"), values
+
+
+def defsent_vs_sentbert(n_resamples: int = 1000, seed: int = 0, level: float = 0.95
+                        ) -> tuple[pd.DataFrame, dict[str, float]]:
+    """DefSent minus SentBERT on each column of :data:`DEFSENT_COLUMNS` (§6), a paired bootstrap on
+    the published files (:func:`compsem.sts.table9.paired_published`), each column bootstrapped
+    once and every level read from those draws: ``level`` (the direction's, columns ``ci_low``,
+    ``ci_high``), 90% (an equivalence test's, ``ci90_low``, ``ci90_high``) and, for the columns of
+    :data:`DEFSENT_FAMILY` (family ``defsent_vs_sentbert``, k = 6), Bonferroni's level of the union,
+    ``1 - (1 - level) / k`` for STS3k-adv and ``1 - .10/k`` for the equivalence columns
+    (``bonf<k>_ci_low``, ``bonf<k>_ci_high``; NaN on STS3k-all, which is in no union).
+
+    Returns ``(table, values)``: the table one row per column, in :data:`DEFSENT_COLUMNS` order;
+    ``values`` ``defsent_minus_sentbert_<column>`` with ``_ci_low``, ``_ci_high``, ``_p``,
+    ``_ci90_low``, ``_ci90_high`` and, in the family, ``_bonf<k>_ci_low`` / ``_high``."""
     k = UNION_FAMILIES["defsent_vs_sentbert"]
-    for columns, single in zip(DEFSENT_FAMILY, (level, 0.90), strict=True):
-        compared = table9.paired_published("DefSent", "SentBERT", list(columns), n_resamples=n_resamples, seed=seed,
-                                           level=stats.bonferroni_level(k, 1 - single))
-        values |= {f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}_bonf{k}_ci_{bound}": float(row[f"ci_{bound}"])
-                   for column, row in compared.iterrows() for bound in ("low", "high")}
-    return values
+    (direction,), equivalence = DEFSENT_FAMILY
+    parts = [table9.paired_published("DefSent", "SentBERT", columns, n_resamples=n_resamples, seed=seed,
+                                     level=level, levels={"ci90": 0.90} | extra)
+             for columns, extra in (([direction], {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - level)}),
+                                    (list(equivalence), {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - 0.90)}),
+                                    ([c for c in DEFSENT_COLUMNS if c not in {direction, *equivalence}], {}))]
+    table = pd.concat(parts).reindex(list(DEFSENT_COLUMNS))
+    values = {}
+    for column, row in table.iterrows():
+        key = f"defsent_minus_sentbert_{table9.COLUMN_SLUGS[column]}"
+        values |= {key: float(row["difference"]), f"{key}_p": float(row["p"])}
+        values |= {f"{key}_{tag}_{bound}": float(row[f"{tag}_{bound}"]) for tag in ("ci", "ci90", f"bonf{k}_ci")
+                   for bound in ("low", "high") if not np.isnan(row[f"{tag}_{bound}"])}
+    return table, values
 
 
 # --------------------------------------------------------------------------- substitute word vectors
@@ -201,32 +275,33 @@ def substitute_hybrids(word_vectors: Sequence[str], parses: pd.DataFrame, gpt4_p
 def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], portion: str = "adv"
                   ) -> dict[str, float]:
     """``<prefix>_<candidate>_<portion>_<column>`` of each row of a
-    :func:`compsem.sts.hybrid.paired_comparisons` table (Table 9's central contrast, §5.2)."""
+    :func:`compsem.sts.hybrid.paired_comparisons` table (Table 9's central contrast, §5.2). A
+    Bonferroni column (``bonf<k>_ci_*``) is NaN for a candidate outside the union and is not
+    glued for it."""
     return {f"{prefix}_{slug(candidate)}_{portion}_{column}": row[column]
-            for candidate, row in paired.iterrows() for column in columns}
+            for candidate, row in paired.iterrows() for column in columns
+            if not (column.startswith("bonf") and np.isnan(row[column]))}
 
 
 def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 2000,
                  seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
     """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its ``level`` (95%)
-    paired bootstrap interval (:func:`compsem.stats.paired_spearman_difference`, BCa):
+    paired bootstrap interval (BCa, as :func:`compsem.stats.paired_spearman_difference`):
     ``<key>_sts3k_<portion>`` and its ``_ci_low`` and ``_ci_high``. ``family`` = k > 1 (a union of
     k tests, e.g. a difference below 0 on some portion, family ``present_roles`` of
-    :data:`compsem.sts.families.UNION_FAMILIES`): also the interval at Bonferroni's level
-    ``1 - (1 - level) / k`` from the same resamples, ``<key>_sts3k_<portion>_bonf<k>_ci_low`` /
-    ``_ci_high``."""
+    :data:`compsem.sts.families.UNION_FAMILIES`, k = 3): also the interval at Bonferroni's level
+    ``1 - (1 - level) / k``, ``<key>_sts3k_<portion>_bonf<k>_ci_low`` / ``_ci_high``. Both levels
+    are read from one set of resamples per portion
+    (:func:`compsem.stats.paired_spearman_difference_levels`)."""
+    levels = family_levels(level, *([family] if family > 1 else []))
     values = {}
     for portion in ("all", "non", "adv"):
-        mask = sts3k.portion_mask(pairs, portion)
-        gap = stats.paired_spearman_difference(a, b, human, mask=mask, n_resamples=n_resamples, seed=seed,
-                                               level=level)
+        gap = stats.paired_spearman_difference_levels(a, b, human, mask=sts3k.portion_mask(pairs, portion), n_resamples=n_resamples,
+                                       seed=seed, levels=list(levels.values()))
         name = f"{key}_sts3k_{portion}"
-        values |= {name: gap["difference"], f"{name}_ci_low": gap["ci_low"],
-                   f"{name}_ci_high": gap["ci_high"]}
-        if family > 1:
-            wide = stats.paired_spearman_difference(a, b, human, mask=mask, n_resamples=n_resamples, seed=seed,
-                                                    level=stats.bonferroni_level(family, 1 - level))
-            values |= {f"{name}_bonf{family}_ci_low": wide["ci_low"], f"{name}_bonf{family}_ci_high": wide["ci_high"]}
+        values[name] = gap["difference"]
+        for tag, (low, high) in zip(levels, gap["intervals"], strict=True):
+            values |= {f"{name}_{tag}_low": low, f"{name}_{tag}_high": high}
     return values
 
 
@@ -299,21 +374,23 @@ def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str,
                      mask, n_resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
     """VerbNet-CN's rho on ``mask`` (STS3k-adv) under each weighting of Eq. 2
     (:func:`compsem.sts.weights.weight_sensitivity`), and its paired difference from the best
-    neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval
-    (:func:`compsem.stats.paired_spearman_difference`): columns ``difference from best neural``,
+    neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval (as
+    :func:`compsem.stats.paired_spearman_difference`): columns ``difference from best neural``,
     ``ci_low``, ``ci_high`` added. "Some named weighting falls below the best neural model" is a
     union of one test per weighting, k = ``len(variants)`` (:mod:`compsem.sts.families`), so the
-    interval is also given at Bonferroni's level ``1 - .05/k`` from the same resamples: columns
-    ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``."""
+    interval is also given at Bonferroni's level ``1 - .05/k``: columns ``bonf<k>_ci_low`` and
+    ``bonf<k>_ci_high``. Both levels of a weighting are read from one set of resamples
+    (:func:`compsem.stats.paired_spearman_difference_levels`)."""
     table = weights.weight_sensitivity(rolesims, variants, human, mask)
     k = len(variants)
-    for tag, level in (("ci", 0.95), (f"bonf{k}_ci", stats.bonferroni_level(k))):
-        compared = {name: stats.paired_spearman_difference(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
-                                                           n_resamples=n_resamples, seed=seed, level=level)
-                    for name, w in variants.items()}
-        table["difference from best neural"] = [compared[name]["difference"] for name in variants]
-        table[f"{tag}_low"] = [compared[name]["ci_low"] for name in variants]
-        table[f"{tag}_high"] = [compared[name]["ci_high"] for name in variants]
+    levels = {"ci": 0.95, f"bonf{k}_ci": stats.bonferroni_level(k)}
+    compared = {name: stats.paired_spearman_difference_levels(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
+                                                n_resamples=n_resamples, seed=seed, levels=list(levels.values()))
+                for name, w in variants.items()}
+    table["difference from best neural"] = [compared[name]["difference"] for name in variants]
+    for position, tag in enumerate(levels):
+        table[f"{tag}_low"] = [compared[name]["intervals"][position][0] for name in variants]
+        table[f"{tag}_high"] = [compared[name]["intervals"][position][1] for name in variants]
     return table
 
 

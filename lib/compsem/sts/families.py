@@ -8,9 +8,11 @@ quantities (differences, correlations) whose test enters the union; the two side
 quantity's equivalence test count once, since they cannot both err. A rule that needs *every*
 test (an intersection: ``a and b``, ``min(lows) > c``) needs no correction.
 
-Each corrected interval comes from the function that computes the single test's, at the family's
-level and from the same resamples (so it contains the single test's interval), and is glued
-beside it with ``_bonf<k>`` in its key (e.g. ``subadditive_gap_2_bonf3_ci_high``).
+Each corrected interval comes from the function that computes the single test's, read from the
+same draws at the family's level (one set of resamples for every level, so it contains the single
+test's interval and costs no second bootstrap; :func:`compsem.stats.bootstrap_levels`),
+and is glued beside it with ``_bonf<k>`` in its key (e.g. ``subadditive_gap_2_bonf3_ci_high``),
+for the quantities of the family only: a quantity in no union gets no ``_bonf`` key.
 
 :data:`UNION_FAMILIES` names the families of a fixed size. Four families take their size from a
 run's parameters, and the chapter that runs them sizes them: in ``sts3k-finetune``,
@@ -18,11 +20,19 @@ no-transfer-to-adversarial and verbnet-random-split-flat (one equivalence test p
 ``len(regressors)``: five by default) and no-transfer-without-pca (``len(no_pca_regressors)``: three),
 whose rules read the keys by pattern (``_bonf*_``); in ``sts3k-hybrid``, verbnet-cn-robust-to-betas
 (one direction per named weighting of the betas, six by default;
-:func:`compsem.sts.chapter.beta_sensitivity`). The authors' random-split files form the family
-:data:`compsem.sts.chapter.RANDOM_SPLIT_FAMILY` (five directions, keys ``_ci_family_``).
+:func:`compsem.sts.chapter.beta_sensitivity`; its rule reads ``sens_min_named_diff_bonf*_ci_high``
+by pattern too). The authors' random-split files form the family
+:data:`compsem.sts.chapter.RANDOM_SPLIT_FAMILY` (five directions, keys ``_ci_family_``), whose
+intervals are still a second seeded bootstrap of the same resamples
+(:func:`compsem.sts.chapter.heldout_family_intervals`).
 """
 
 from __future__ import annotations
+
+VERBNET_SPLIT_REGRESSORS = ("reg", "nn1", "nn2", "nn3")
+"""The cells of family ``verbnet_adversarial_split``: VerbNet-CN on the adversarial split with the
+paper's regressors (§4.7, Table 8), reg to nn3; a regressor run beyond them (nn4) is in no union
+and gets no ``_bonf`` interval (:func:`compsem.sts.seed_grids.pairs_and_seeds_intervals`)."""
 
 UNION_FAMILIES: dict[str, int] = {
     # sts3k-data
@@ -49,7 +59,7 @@ UNION_FAMILIES: dict[str, int] = {
     "labeller_test_sets": 2,
     # sts3k-finetune
     "few_parameters_gap": 2,
-    "verbnet_adversarial_split": 4,
+    "verbnet_adversarial_split": len(VERBNET_SPLIT_REGRESSORS),
 }
 """Family -> k, the number of tests in the union (directions at 95% unless said otherwise).
 
@@ -73,8 +83,9 @@ five other columns outside the margin (equivalence, 90%) (defsent-beats-sentbert
 sts3k-hybrid: ``present_roles``, the present-roles average minus Eq. 2 below 0 on one of the three
 portions (verbnet-cn-present-roles-higher); ``syntax_based``, AMR-SMATCH or AMR-WWLK above .2
 (syntax-based-poor-on-adversarial); ``substitute_hybrids``, one of four substitute hybrids below the
-best neural model (hybrids-beat-transformers-substitute-vectors); ``hybrids_above_best``, VerbNet-CN
-or AMR-CN below it (hybrids-above-best-transformer-paired); ``human_steps``, one of the three steps
+best neural model (hybrids-beat-transformers-substitute-vectors: VerbNet-CN on the corrected parses
+and AMR-CN, each with two vector sets; the GPT-4 parses' VerbNet-CN is in no union);
+``hybrids_above_best``, VerbNet-CN or AMR-CN below it (hybrids-above-best-transformer-paired); ``human_steps``, one of the three steps
 of people's Figure 8 profile below 0 (human-similarity-falls-with-swaps); ``fall_gaps``, four
 models' fall gaps (transformers-insensitive-to-swaps: Mean-CN, SentBERT, OpenAI, DefSent;
 verbnet-cn-intermediate-sensitivity, reading (b): VerbNet-CN, DefSent, SentBERT, OpenAI);

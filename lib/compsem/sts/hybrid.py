@@ -45,7 +45,7 @@ Weights :data:`WEIGHTS` are the paper's (§4.6, step 8): Verb 3 and Agent, Patie
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -331,38 +331,42 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
 
 def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str, np.ndarray], human,
                        mask=None, n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
-                       family: int = 1) -> pd.DataFrame:
+                       family: int = 1, members: Collection[str] | None = None) -> pd.DataFrame:
     """The paper's central contrast as paired tests (Table 9, STS3k-adv: "hybrids above every
     transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the
-    highest Spearman rho with ``human``), and
-    :func:`compsem.stats.paired_spearman_difference` of the two (paired bootstrap interval of
-    rho_candidate - rho_rival over pairs at ``level``, its bootstrap p, and Williams' t and p).
+    highest Spearman rho with ``human``), and the paired difference of the two, as
+    :func:`compsem.stats.paired_spearman_difference` (paired bootstrap interval of
+    rho_candidate - rho_rival over pairs at ``level``, BCa, its bootstrap p, and Williams' t and p).
 
     Returns a frame indexed by candidate: ``rival``, ``rho_candidate``, ``rho_rival``,
     ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``
     (numbers as floats). ``family`` = k > 1 ("some candidate below its rival" is a union of k
-    tests, :mod:`compsem.sts.families`): also ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``, the
-    interval at Bonferroni's level ``1 - (1 - level) / k`` from the same resamples.
+    tests, :mod:`compsem.sts.families`, whose candidates are ``members``, by default all): also
+    ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``, the interval at Bonferroni's level
+    ``1 - (1 - level) / k``, for the members only (NaN for a candidate outside the union). A
+    candidate's levels are read from one set of resamples
+    (:func:`compsem.stats.paired_spearman_difference_levels`).
     """
-    from compsem.stats import bonferroni_level, paired_spearman_difference, spearman
+    from compsem.stats import bonferroni_level, paired_spearman_difference_levels, spearman
 
     keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)
     rival_rho = {name: spearman(np.asarray(v, dtype=float)[keep], h[keep])
                  for name, v in rivals.items()}
     best = max(sorted(rival_rho), key=rival_rho.get)
+    in_family = set(candidates if members is None else members) if family > 1 else set()
     rows = {}
     for name, values in candidates.items():
-        res = paired_spearman_difference(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
-                                         seed=seed, level=level)
+        levels = [level, bonferroni_level(family, 1 - level)] if name in in_family else [level]
+        res = paired_spearman_difference_levels(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
+                                       seed=seed, levels=levels)
         rows[name] = {"rival": best, "rho_candidate": res["rho_a"], "rho_rival": res["rho_b"],
                       "difference": res["difference"], "ci_low": res["ci_low"], "ci_high": res["ci_high"],
                       "p": res["p"], "williams_t": res["williams_t"], "williams_p": res["williams_p"],
                       "n": res["n"]}
         if family > 1:
-            wide = paired_spearman_difference(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
-                                              seed=seed, level=bonferroni_level(family, 1 - level))
-            rows[name] |= {f"bonf{family}_ci_low": wide["ci_low"], f"bonf{family}_ci_high": wide["ci_high"]}
+            low, high = res["intervals"][1] if name in in_family else (np.nan, np.nan)
+            rows[name] |= {f"bonf{family}_ci_low": low, f"bonf{family}_ci_high": high}
     table = pd.DataFrame(rows).T.rename_axis("candidate")
     numeric = [c for c in table.columns if c != "rival"]
     table[numeric] = table[numeric].astype(float)

@@ -34,6 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.stats import bonferroni_level
+
 MODIFIER_ROWS: dict[str, tuple[int, ...]] = {
     "Place": (
         515,
@@ -359,7 +361,7 @@ def _only_mod_human(labels: pd.DataFrame, human) -> pd.DataFrame:
 
 
 def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, seed: int = 0,
-                       level: float = 0.95) -> pd.DataFrame:
+                       level: float = 0.95, family: int = 1) -> pd.DataFrame:
     """How far k added modifiers fall short of k times the effect of one (§6.4, Figure 9).
 
     For each number of added modifiers k > 1 among the ONLY_MOD pairs (labels of
@@ -376,7 +378,11 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, see
 
     Returns a frame indexed by k with ``gap``, ``ci_low``, ``ci_high``, ``additive``
     (``k * (1 - s_1)``), ``observed`` (``1 - s_k``), ``n`` (pairs with k modifiers) and
-    ``testable``.
+    ``testable``. ``family`` = j > 1 ("some testable gap below 0" is a union of the j testable
+    gaps' tests, family ``subadditive_gaps`` of :data:`compsem.sts.families.UNION_FAMILIES`, j = 3):
+    also ``bonf<j>_ci_low`` and ``bonf<j>_ci_high``, the percentile interval of the same draws at
+    Bonferroni's level ``1 - (1 - level) / j``, for the testable gaps (NaN for the others, which
+    are in no test).
     """
     frame = _only_mod_human(labels, human)
     groups = {int(k): g["human"].to_numpy() for k, g in frame.groupby("n_modifiers")}
@@ -386,6 +392,7 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, see
     one = groups[1]
     one_boot = rng.choice(one, size=(n_resamples, len(one)), replace=True).mean(axis=1)
     alpha = (1 - level) / 2
+    wide = (1 - bonferroni_level(family, 1 - level)) / 2
     rows = {}
     for k, values in sorted(groups.items()):
         if k <= 1:
@@ -396,6 +403,10 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, see
         rows[k] = {"gap": additive - (1 - values.mean()), "ci_low": float(np.quantile(draws, alpha)),
                    "ci_high": float(np.quantile(draws, 1 - alpha)), "additive": additive,
                    "observed": 1 - values.mean(), "n": len(values), "testable": bool(additive < 1)}
-    return pd.DataFrame(rows).T.rename_axis("added modifiers").astype(
-        {"gap": float, "ci_low": float, "ci_high": float, "additive": float, "observed": float, "n": int,
-         "testable": bool})
+        if family > 1:
+            testable = rows[k]["testable"]
+            rows[k] |= {f"bonf{family}_ci_low": float(np.quantile(draws, wide)) if testable else np.nan,
+                        f"bonf{family}_ci_high": float(np.quantile(draws, 1 - wide)) if testable else np.nan}
+    table = pd.DataFrame(rows).T.rename_axis("added modifiers")
+    return table.astype({"gap": float, "ci_low": float, "ci_high": float, "additive": float, "observed": float,
+                         "n": int, "testable": bool} | {c: float for c in table.columns if c.startswith("bonf")})

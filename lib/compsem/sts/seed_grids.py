@@ -9,8 +9,9 @@ of an equivalence test, two one-sided tests at 5%). Those intervals hold the tes
 :func:`pairs_and_seeds_intervals` adds the sampling of the test pairs (a bootstrap over pairs and
 seeds), so that linear regression, which has no seed, gets an interval too. Where a claim fails if
 *some* cell of a feature set lies outside its margin, a union of k equivalence tests (one per
-regressor, :mod:`compsem.sts.families`), both also give that feature set's intervals at
-Bonferroni's level ``1 - .10/k`` (``equivalence_families``).
+regressor of the union, :mod:`compsem.sts.families`), both also give those cells their intervals
+at Bonferroni's level ``1 - .10/k`` (``equivalence_families``: feature set -> the regressors whose
+cells form its union, k their number); the other cells get none.
 """
 
 from __future__ import annotations
@@ -47,18 +48,19 @@ EQUIVALENCE_LEVEL = 0.90
 """The level of an equivalence test's interval (two one-sided tests at 5%)."""
 
 
-def _levels(name: str, equivalence_families: dict[str, int]) -> dict[str, float]:
-    """Key suffix -> level of the intervals of feature set ``name``: ``ci`` (95%), ``ci90`` (the
-    equivalence test's) and, where ``equivalence_families`` gives the feature set a union of k
-    equivalence tests, ``bonf<k>_ci`` at Bonferroni's level ``1 - .10/k``."""
+def _levels(name: str, regressor: str, equivalence_families: dict[str, Sequence[str]]) -> dict[str, float]:
+    """Key suffix -> level of the intervals of the cell (``name``, ``regressor``): ``ci`` (95%),
+    ``ci90`` (the equivalence test's) and, where ``equivalence_families`` puts the cell in the union
+    of the k equivalence tests of feature set ``name`` (its k regressors), ``bonf<k>_ci`` at
+    Bonferroni's level ``1 - .10/k``."""
     levels = {"ci": 0.95, "ci90": EQUIVALENCE_LEVEL}
-    k = equivalence_families.get(name, 1)
-    if k > 1:
-        levels[f"bonf{k}_ci"] = cstats.bonferroni_level(k, 1 - EQUIVALENCE_LEVEL)
+    members = equivalence_families.get(name, ())
+    if regressor in members and len(members) > 1:
+        levels[f"bonf{len(members)}_ci"] = cstats.bonferroni_level(len(members), 1 - EQUIVALENCE_LEVEL)
     return levels
 
 
-def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, int] | None = None
+def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, Sequence[str]] | None = None
                ) -> tuple[pd.DataFrame, dict[str, float]]:
     """Per feature set and regressor, the mean test rho over the seeds of ``runs`` and its
     t-intervals: ``(table, values)`` with ``values`` holding
@@ -66,8 +68,9 @@ def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, 
     ``_ci90_low``/``_ci90_high`` and ``_collapsed``, the number of that cell's fits whose
     predictions were all equal (no rank correlation: left out of the cell's mean and interval),
     and ``<prefix>_collapsed``, their number over all cells. ``equivalence_families`` maps a
-    feature set to the number k of equivalence tests in the union its cells enter: its cells also
-    get ``_bonf<k>_ci_low``/``_high``, the t-interval at Bonferroni's level ``1 - .10/k``. The table
+    feature set to the regressors whose cells form a union of k equivalence tests (k their
+    number): those cells also get ``_bonf<k>_ci_low``/``_high``, the t-interval at Bonferroni's
+    level ``1 - .10/k``. The table
     has the columns ``mean``, ``std``, ``count`` (the fits that entered the mean) and ``collapsed``.
     Linear regression has no seed: its interval has no width."""
     families = equivalence_families or {}
@@ -83,7 +86,7 @@ def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, 
         values[f"{key}_collapsed"] = int(collapsed)
         sd = 0.0 if regressor == "reg" else sd
         if n > 1:
-            for tag, level in _levels(name, families).items():
+            for tag, level in _levels(name, regressor, families).items():
                 low, high = t_interval(mean, sd, n, level=level)
                 values[f"{key}_{tag}_low"], values[f"{key}_{tag}_high"] = low, high
     values[f"{prefix}_collapsed"] = int(runs["rho_test"].isna().sum())
@@ -92,7 +95,7 @@ def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, 
 
 def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence[str], seeds: Sequence[int],
                               prefix: str, n_resamples: int = cstats.BOOTSTRAP_RESAMPLES, seed: int = 0,
-                              n_jobs: int = 1, equivalence_families: dict[str, int] | None = None
+                              n_jobs: int = 1, equivalence_families: dict[str, Sequence[str]] | None = None
                               ) -> tuple[pd.DataFrame, dict[str, float]]:
     """The mean test rho over MLP seeds (as :func:`over_seeds`) with a percentile bootstrap
     interval that resamples the test pairs as well as the seeds (not in the paper; §5.3 and
@@ -109,10 +112,10 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
 
     Returns ``(table, values)``: ``values`` holds ``<prefix>_<features>_<regressor>_ci_low`` /
     ``_ci_high`` (95%) and ``_ci90_low`` / ``_ci90_high`` (the interval of an equivalence test),
-    and for a feature set that ``equivalence_families`` gives a union of k equivalence tests
-    ``_bonf<k>_ci_low`` / ``_bonf<k>_ci_high``, the percentile interval of the same resamples at
-    Bonferroni's level ``1 - .10/k``; the table one row per cell with ``mean``, ``n_seeds`` and the
-    bounds."""
+    and for a cell that ``equivalence_families`` puts in a union of k equivalence tests (feature
+    set -> its k regressors in the union) ``_bonf<k>_ci_low`` / ``_bonf<k>_ci_high``, the percentile
+    interval of the same resamples at Bonferroni's level ``1 - .10/k``; the table one row per cell
+    with ``mean``, ``n_seeds`` and the bounds (NaN where a cell has no such interval)."""
     families = equivalence_families or {}
     y = np.asarray(human, dtype=float).ravel()
     test = np.asarray(split["test"], dtype=int)
@@ -125,8 +128,8 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
         fits[s] = rg.grid_predictions(features, y, split, fitted, seed=s, n_jobs=n_jobs) if fitted else {}
     rows, values = [], {}
     for name in features:
-        levels = _levels(name, families)
         for regressor in regressors:
+            levels = _levels(name, regressor, families)
             used = seeds[:1] if rg.REGRESSORS.get(regressor) is None else seeds  # reg: one fit, no seed
             preds = [fits[s][(name, regressor)][test] for s in used]
             preds = [cstats.tie_values(p) for p in preds if np.ptp(p) > 0]

@@ -32,6 +32,7 @@ its column is NaN in :func:`published_table9`, and only models recomputed here
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,7 @@ import pandas as pd
 from compsem.data import sts3k, sts_benchmarks
 from compsem.data.registry import DataError
 from compsem.report import slug
+from compsem.stats import paired_spearman_difference_levels
 from compsem.sts.similarity import spearman
 
 PUBLISHED_ROWS: dict[str, str] = {
@@ -240,9 +242,9 @@ jackknife step resamples an n x n array of indices (SICK's 9,840 pairs: 97 milli
 
 
 def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, seed: int = 0,
-                     level: float = 0.95) -> pd.DataFrame:
+                     level: float = 0.95, levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """rho(row_a) - rho(row_b) per Table 9 column from the published similarity files, with a
-    paired bootstrap interval and p (:func:`compsem.stats.paired_spearman_difference`: both
+    paired bootstrap interval and p (as :func:`compsem.stats.paired_spearman_difference`: both
     models' similarities of a pair are resampled together).
 
     Each row uses its own file in every column (``variants="consistent"``), so DefSent is the
@@ -252,11 +254,13 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
     SentBERT on the other datasets"). A column without a file for either row raises ValueError.
     The interval is BCa, or the percentile bootstrap on a column of more than
     :data:`BCA_MAX_PAIRS` pairs. Returns one row per column: ``rho_a``, ``rho_b``,
-    ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``,
-    ``method``.
+    ``difference``, ``ci_low``, ``ci_high`` (at ``level``), ``p``, ``williams_t``, ``williams_p``,
+    ``n``, ``method``, and for each ``tag -> level`` of ``levels`` (e.g. ``{"ci90": .90}``, or a
+    Bonferroni level ``bonf<k>_ci`` of a union of k tests, :mod:`compsem.sts.families`)
+    ``<tag>_low`` and ``<tag>_high``: every level of a column read from one set of resamples
+    (:func:`compsem.stats.paired_spearman_difference_levels`).
     """
-    from compsem.stats import paired_spearman_difference
-
+    extra = dict(levels or {})
     out = {}
     for column in columns:
         files = [cell_file(row, column, "consistent") for row in (row_a, row_b)]
@@ -267,15 +271,19 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
         prefix = DATASETS[column][0]
         a, b = (sts3k.load_published_similarities(f, prefix)[mask] for f in files)
         method = "percentile" if int(np.sum(mask)) > BCA_MAX_PAIRS else "BCa"
-        out[column] = paired_spearman_difference(a, b, human[mask], n_resamples=n_resamples,
-                                                 seed=seed, level=level, method=method) | {"method": method}
+        result = paired_spearman_difference_levels(a, b, human[mask], n_resamples=n_resamples, seed=seed,
+                                          levels=[level, *extra.values()], method=method)
+        intervals = result.pop("intervals")
+        for tag, (low, high) in zip(extra, intervals[1:], strict=True):
+            result |= {f"{tag}_low": low, f"{tag}_high": high}
+        out[column] = result | {"method": method}
     return pd.DataFrame(out).T.infer_objects().rename_axis("column")
 
 
 def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1000, seed: int = 0,
                             level: float = 0.90, portion: str = "sts3k_adv", family: int = 1) -> dict[str, float]:
     """Each baseline minus each rival in Spearman rho with people on the pairs in ``mask``, a paired
-    bootstrap (:func:`compsem.stats.paired_spearman_difference`, BCa: both series of a pair
+    bootstrap (BCa, as :func:`compsem.stats.paired_spearman_difference`: both series of a pair
     resampled together) at ``level`` (90%: the interval of an equivalence test, two one-sided tests
     at 5%). ``baselines`` and ``rivals`` map display names to per-pair similarities. Returns
     ``<baseline>_minus_<rival>_<portion>`` (the difference) and ``..._ci<level>_low`` /
@@ -285,9 +293,10 @@ def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1
     ``family`` = k > 1: each difference's test is one of a union of k equivalence tests (family
     ``lexical_baseline`` of :data:`compsem.sts.families.UNION_FAMILIES`: a baseline fails if it is
     outside the margin against either rival), so the interval is also given at Bonferroni's level
-    ``1 - (1 - level) / k`` (90% and k = 2: 95%), from the same resamples, as ``..._bonf<k>_ci_low``
-    / ``_bonf<k>_ci_high``."""
-    from compsem.stats import bonferroni_level, paired_spearman_difference
+    ``1 - (1 - level) / k`` (90% and k = 2: 95%) as ``..._bonf<k>_ci_low`` / ``_bonf<k>_ci_high``.
+    Both levels of a difference are read from one set of resamples
+    (:func:`compsem.stats.paired_spearman_difference_levels`)."""
+    from compsem.stats import bonferroni_level
 
     mask = np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)[mask]
@@ -298,11 +307,11 @@ def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1
     for baseline, a in baselines.items():
         for rival, b in rivals.items():
             key = f"{slug(baseline)}_minus_{slug(rival)}_{portion}"
-            for tag, at in levels.items():
-                result = paired_spearman_difference(np.asarray(a, dtype=float)[mask], np.asarray(b, dtype=float)[mask],
-                                                    h, n_resamples=n_resamples, seed=seed, level=at)
-                values |= {key: result["difference"], f"{key}_{tag}_low": result["ci_low"],
-                           f"{key}_{tag}_high": result["ci_high"]}
+            result = paired_spearman_difference_levels(np.asarray(a, dtype=float)[mask], np.asarray(b, dtype=float)[mask], h,
+                                              n_resamples=n_resamples, seed=seed, levels=list(levels.values()))
+            values[key] = result["difference"]
+            for tag, (low, high) in zip(levels, result["intervals"], strict=True):
+                values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
     return values
 
 
