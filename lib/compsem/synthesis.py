@@ -34,6 +34,7 @@ from scipy import stats
 
 from compsem.scorecard.paper import paper_cells
 from compsem.stats import (
+    bonferroni_level,
     paired_spearman_difference_levels,
     resampled_unit_means,
     spearman,
@@ -675,8 +676,6 @@ def bonferroni_extra_levels(k: int, level: float = 0.95) -> dict[str, float]:
     """``{"bonf<k>": level}``: Bonferroni's level of each of ``k`` intervals read by a union of
     tests whose single test reads a ``level`` interval (:func:`compsem.stats.bonferroni_level`),
     by the name of its columns (``low_bonf<k>``) and keys (``..._low_bonf<k>``); empty for no test."""
-    from compsem.stats import bonferroni_level
-
     return {f"bonf{k}": bonferroni_level(k, 1 - level)} if k >= 1 else {}
 
 

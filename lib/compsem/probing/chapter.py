@@ -363,8 +363,6 @@ def bonferroni_levels_by_key(keys) -> dict[str, dict[str, float]]:
     """For each of ``keys`` (the glued keys of the quantities one function computes) that a family
     of :data:`UNION_FAMILIES` names, ``{suffix: level}``: the name suffix ``<tag>_bonf<k>`` of its
     Bonferroni interval and that interval's level (keys the families do not name are absent)."""
-    from compsem.stats import bonferroni_level
-
     keys = list(keys)
     out: dict[str, dict[str, float]] = {}
     for k, level, patterns in UNION_FAMILIES.values():
@@ -374,7 +372,7 @@ def bonferroni_levels_by_key(keys) -> dict[str, dict[str, float]]:
         size = len(matched) if k is None else k
         tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
         for key in matched:
-            out.setdefault(key, {})[f"{tag}_bonf{size}"] = bonferroni_level(size, 1 - level)
+            out.setdefault(key, {})[f"{tag}_bonf{size}"] = stats.bonferroni_level(size, 1 - level)
     return out
 
 
