@@ -25,7 +25,8 @@
 #    the paper's ConceptNet Numberbatch is not on the package index: labelled substitutes;
 # 3. makes VerbNet-CN usable on new sentences with a rule-based **role labeller** on spaCy's
 #    dependency parse, scored in sample against the authors' {glue:text}`hybrid_n_sentences:,.0f` hand-corrected STS3k parses it
-#    was written from, and out of sample on the three other sets whose parses they corrected;
+#    was written from, and on the three other sets whose parses they corrected (GS2011 as a
+#    development set, STSS-131 and the pilot as held-out test sets);
 # 4. builds an **STS3k-style pair generator** with gold roles, to probe how each model reacts to
 #    each structural manipulation with no human ratings at all;
 # 5. reproduces the structure-sensitivity analysis of §5.4 (Figure 8 with bootstrap intervals,
@@ -542,7 +543,9 @@ plt.show()
 # AMR-CN {glue:text}`within_weighted_amr_cn:.3f` with people inside a category, against
 # {glue:text}`within_weighted_defsent:.3f` for DefSent and {glue:text}`within_weighted_openai:.3f` for
 # OpenAI (verdict in the Findings). Where the hybrids do not lead within the categories, their
-# lead on STS3k-adv as a whole comes from ordering the *kinds* of pairs as people do.
+# lead on STS3k-adv as a whole must lie between the categories, in ordering the *kinds* of pairs
+# as people do; that is an inference, not a test (the categories here include non-adversarial
+# ones, and no between-category rho is computed).
 
 # %% [markdown]
 # ### A role labeller for new sentences

@@ -177,10 +177,10 @@ report.glue("table9_cells_matched", int(table9_comparison["verdict"].str.startsw
 report.show_comparison(table9_comparison, "Table 9 cells")
 
 # %% [markdown]
-# Two cells of the paper's STS3k columns come from a different variant of the model than the
-# rest of their row: ERNIE-0 on STS3k-adv is the *unstandardised* model, and DefSent on STS3k-non
-# is the *mean-pooled* DefSent, while the other cells use standardised embeddings and the CLS
-# output. Both variants:
+# Two rows of the paper mix variants of their model. ERNIE-0's STS3k-all and STS3k-non cells
+# are the model with *standardised* embeddings, its STS3k-adv cell and its classic-dataset cells
+# the *unstandardised* one; DefSent's STS3k-non cell is the *mean-pooled* DefSent, its other
+# cells the CLS output. Both variants of each:
 
 # %%
 variants = table9.published_table9(extra_rows=True).loc[list(table9.VARIANT_ROWS)]

@@ -307,6 +307,12 @@ plt.show()
 # {glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_high:.2f`]
 # ({glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_n:.0f` encoders); with its
 # selectivity rho = {glue:text}`syn_agree_sts3k_within_negative_vs_negation_selectivity_rho:.2f`.
+# Selectivity can be negative (the table above): the control task
+# labels an item by a random function of two of its word types (chapter
+# `probing-composition`, Method), which an MLP reads off the words of a sentence vector more
+# easily than the Negation label. A negative selectivity says that the probe learns word
+# identity better than the task, not that it learns nothing; its rank agreement compares the
+# encoders on that shortfall.
 #
 # ### Modifiers: STS3k's added-modifier pairs against the consistency tests
 #

@@ -201,6 +201,26 @@ def test_resplit_and_subsample():
     )
 
 
+
+def test_frames_2016_redraw_each_seed_or_resplit_one_set():
+    from compsem.probing.chapter import frames_2016
+
+    redrawn = frames_2016(60, 40, 3, LEX)
+    resplit = frames_2016(60, 40, 3, LEX, redraw=False)
+    for task in ("has-school", "has-human", "prof-recommends"):
+        a, b = redrawn[task](0), redrawn[task](1)
+        assert a.equals(redrawn[task](0))  # a seed's set is a function of the seed
+        assert set(a.sentence) != set(b.sentence)  # another seed draws other sentences
+        _sides_disjoint(a)
+        _balanced(a)
+        assert (a.split == "test").sum() == 40 and (a.split == "train").sum() == 60
+        a.loc[:, "sentence"] = ""  # a caller's change does not reach the next caller
+        assert redrawn[task](0).sentence.ne("").all()
+    one, two = resplit["has-school"](0), resplit["has-school"](1)
+    assert sorted(one.sentence) == sorted(two.sentence)  # re-splits of one set
+    assert not one.sort_values("sentence").split.equals(two.sort_values("sentence").split)
+
+
 # --------------------------------------------------------------------------- audit
 
 

@@ -23,6 +23,28 @@ def test_verdict_reports_statuses():
         assert report.verdict(0.55, {**TARGET, "status": status, "reason": "r"}) == status
 
 
+def test_fitted_targets_carry_their_status():
+    fitted = {**TARGET, "status": "fitted", "reason": "tuned to it"}
+    assert report.verdict(0.55, fitted) == "match (fitted)"
+    assert report.verdict(0.9, fitted) == "differs (fitted)"
+    assert report.expected_verdict(fitted) == "match (fitted)"
+
+
+def test_headline_counts_errata_and_fitted_numbers_apart():
+    targets = report.load_targets("sts3k")
+    plain = next(k for k, t in targets.items() if not t.get("status") and t.get("expect") != "differs")
+    erratum = next(k for k, t in targets.items() if not t.get("status") and t.get("expect") == "differs")
+    fitted = next(k for k, t in targets.items() if t.get("status") == "fitted")
+    values = {plain: targets[plain]["paper"], erratum: targets[erratum]["paper"] + 1.0,
+              fitted: targets[fitted]["paper"]}
+    summary = report.targets_summary(values)
+    assert (summary["compared"], summary["met"], summary["explained"], summary["fitted"]) == (1, 1, 1, 1)
+    assert summary["worst_key"] == plain  # an explained erratum is never the headline's worst
+    headline = report.findings_headline([], values)
+    assert "1 of 1 published numbers (the paper's or its authors' files) reproduced" in headline
+    assert "1 more differs, as expected and explained" in headline and "1 more is a number the" in headline
+
+
 def test_expected_verdict_of_a_known_contradiction():
     partial = {**TARGET, "status": "partial", "reason": "3 of 5 seeds"}
     assert report.expected_verdict(partial) == "match (partial)"

@@ -65,20 +65,26 @@ def test_over_seeds_give_a_family_of_equivalence_tests_its_bonferroni_intervals(
     assert set(values) - set(single) == {"p_mpnet_nn3_bonf3_ci_low", "p_mpnet_nn3_bonf3_ci_high"}
 
 
-def test_the_no_pca_claim_reads_the_keys_over_seeds_glues():
-    """no-transfer-without-pca reads MPNet's cells by pattern: over_seeds with the chapter's family
-    (one equivalence test per regressor run) glues every key its rules read."""
+@pytest.mark.usefixtures("no_fit_cache")
+def test_the_no_pca_claim_reads_the_keys_over_pairs_and_seeds():
+    """no-transfer-without-pca reads MPNet's cells by pattern: pairs_and_seeds_intervals with the
+    chapter's family (one equivalence test per regressor run) glues every key its rules read, and
+    the intervals over seeds alone (over_seeds) do not decide it."""
     from compsem import claims
 
+    features, human, split = _data()
     regressors = ("reg", "nn1", "nn3")
-    runs = pd.DataFrame([{"features": "mpnet", "regressor": r, "seed": s, "rho_test": 0.01 * s}
-                         for r in regressors for s in (1, 2, 3)])
-    _, values = sg.over_seeds(runs, "ft_nopca_advseeds", equivalence_families={"mpnet": regressors})
+    _, values = sg.pairs_and_seeds_intervals({"mpnet": features["Toy"]}, human, split, regressors, (1, 2),
+                                             "ft_nopca_advboot", n_resamples=100, seed=0,
+                                             equivalence_families={"mpnet": regressors})
     claim = next(c for c in claims.load("sts3k") if c.id == "no-transfer-without-pca")
     assert claims.missing_keys(claim, values) == []
     assert claims.rule_keys(claim.fails_if, values) == sorted(
-        f"ft_nopca_advseeds_mpnet_{r}_bonf3_ci_low" for r in regressors) + sorted(
-        f"ft_nopca_advseeds_mpnet_{r}_bonf3_ci_high" for r in regressors)
+        f"ft_nopca_advboot_mpnet_{r}_bonf3_ci_low" for r in regressors) + sorted(
+        f"ft_nopca_advboot_mpnet_{r}_bonf3_ci_high" for r in regressors)
+    runs = sg.adversarial_over_seeds({"mpnet": features["Toy"]}, human, split, regressors, (1, 2))
+    _, seed_values = sg.over_seeds(runs, "ft_nopca_advseeds", equivalence_families={"mpnet": regressors})
+    assert claims.missing_keys(claim, seed_values) != []
 
 
 def _data(n: int = 120, seed: int = 0):
@@ -231,7 +237,7 @@ def test_the_finetune_chapter_shows_its_tables_beside_the_paper():
     source = (paths.PROJECT_DIR / "notebooks" / "sts3k-finetune.py").read_text()
     assert "sg.figure6_table(summary, regressors, targets)" in source
     assert "sg.no_pca_table(no_pca_grid, no_pca_regressors, targets)" in source
-    assert source.count("sg.with_paper_column(") == 3
+    assert source.count("sg.with_paper_column(") == 4
     assert "sg.with_paper_column(no_pca_table, targets, sg.NO_PCA_KEY)" in source
     assert "C.finetune_seed_table(finetuned, targets)" in source
     assert "figures.regressor_curves(grid, targets)" in source

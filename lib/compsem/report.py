@@ -25,15 +25,21 @@ def slug(name: str) -> str:
 
 def verdict(ours: float, target: Mapping) -> str:
     """``"match"`` when |ours - paper| <= tol, else ``"differs"``; a target with status
-    substitute or not-run is reported by that status, a *partial* one as ``"match (partial)"`` or
-    ``"differs (partial)"`` (held to its tolerance like any other)."""
+    substitute or not-run is reported by that status, a *partial* or *fitted* one with the
+    status as a suffix, e.g. ``"match (partial)"`` or ``"differs (fitted)"`` (held to its
+    tolerance like any other)."""
     if target.get("status") in ("substitute", "not-run"):
         return target["status"]
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
         return "missing"
     close = abs(float(ours) - float(target["paper"])) <= float(target["tol"]) + 1e-12
-    outcome = "match" if close else "differs"
-    return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
+    return _with_status("match" if close else "differs", target)
+
+
+def _with_status(outcome: str, target: Mapping) -> str:
+    """``outcome`` with the target's status as a suffix where it is partial or fitted."""
+    status = target.get("status")
+    return f"{outcome} ({status})" if status in ("partial", "fitted") else outcome
 
 
 COMPARISON_COLUMNS = ["ours", "paper", "difference", "tolerance", "verdict", "source"]
@@ -90,6 +96,8 @@ def style_comparison(table: pd.DataFrame):
         "differs": "#b2182b",
         "match (partial)": "#5aae61",
         "differs (partial)": "#d6604d",
+        "match (fitted)": "#5aae61",
+        "differs (fitted)": "#d6604d",
         "substitute": "#8c510a",
         "not-run": "#777777",
     }
@@ -104,11 +112,11 @@ def style_comparison(table: pd.DataFrame):
 def expected_verdict(target: Mapping) -> str:
     """The verdict the test suite requires of a target: ``match``, or ``differs`` where the
     targets file says so (a known contradiction, explained in its ``reason``); partial targets
-    carry the ``(partial)`` suffix; substitute and not-run ones their status."""
+    carry the ``(partial)`` suffix, fitted ones ``(fitted)``; substitute and not-run ones their
+    status."""
     if target.get("status") in ("substitute", "not-run"):
         return target["status"]
-    outcome = target.get("expect", "match")
-    return f"{outcome} (partial)" if target.get("status") == "partial" else outcome
+    return _with_status(target.get("expect", "match"), target)
 
 
 def show_comparison(table: pd.DataFrame, what: str = "paper numbers"):
@@ -167,14 +175,16 @@ def glue_all(values: Mapping[str, float]) -> None:
 
 
 def targets_summary(values: Mapping[str, float]) -> dict:
-    """How the targets among ``values`` fare: compared, met, the difference that comes closest
-    to (or goes furthest past) its tolerance, and how many are shown only (substitute or not
-    run)."""
+    """How the targets among ``values`` fare: compared (expected to match), met, the difference
+    that comes closest to (or goes furthest past) its tolerance; and apart from them, how many
+    differ by design (``expect: differs``, an erratum or a reinterpretation the targets file
+    explains), how many our reconstruction was fitted to (status fitted), and how many are shown
+    only (substitute or not run)."""
     targets = {}
     for file in sorted(paths.TARGETS_DIR.glob("*.json")):
         targets.update(load_targets(file.stem))
-    summary = {"compared": 0, "met": 0, "shown": 0, "worst_key": None, "worst": 0.0,
-               "worst_tol": 0.0}
+    summary = {"compared": 0, "met": 0, "explained": 0, "fitted": 0, "shown": 0,
+               "worst_key": None, "worst": 0.0, "worst_tol": 0.0}
     worst_ratio = -1.0
     for key in sorted(values):
         target = targets.get(key)
@@ -183,6 +193,12 @@ def targets_summary(values: Mapping[str, float]) -> dict:
         outcome = verdict(values[key], target)
         if outcome in ("substitute", "not-run"):
             summary["shown"] += 1
+            continue
+        if target.get("status") == "fitted":
+            summary["fitted"] += 1
+            continue
+        if target.get("expect") == "differs":
+            summary["explained"] += 1
             continue
         summary["compared"] += 1
         summary["met"] += outcome.startswith("match")
@@ -201,11 +217,18 @@ def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
     sentence = claims.summary(rows) if rows else "No claims of the paper are checked here"
     numbers = targets_summary(values)
     if numbers["compared"]:
-        sentence += (f"; {numbers['met']} of {numbers['compared']} paper numbers reproduced "
-                     f"within tolerance")
+        sentence += (f"; {numbers['met']} of {numbers['compared']} published numbers (the paper's "
+                     f"or its authors' files) reproduced within tolerance")
         if numbers["worst_key"]:
             sentence += (f" (largest against its tolerance: `{numbers['worst_key']}`, difference "
                          f"{_number(numbers['worst'])} against {_number(numbers['worst_tol'])})")
+    if numbers["explained"]:
+        n = numbers["explained"]
+        sentence += f"; {n} more {'differs' if n == 1 else 'differ'}, as expected and explained in the chapter"
+    if numbers["fitted"]:
+        n = numbers["fitted"]
+        sentence += (f"; {n} more {'is a number' if n == 1 else 'are numbers'} the reconstruction was "
+                     f"fitted to (a consistency check)")
     if numbers["shown"]:
         sentence += f"; {numbers['shown']} more shown beside substitutes or marked not run"
     return sentence + "."

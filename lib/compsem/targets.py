@@ -15,7 +15,11 @@ import json
 
 from compsem import paths
 
-STATUSES = ("substitute", "not-run", "partial")
+STATUSES = ("substitute", "not-run", "partial", "fitted")
+"""``substitute``: ours is a stand-in's number, shown beside the paper's; ``not-run``: not
+computed here; ``partial``: computed on part of the paper's design, held to its tolerance;
+``fitted``: a number our reconstruction was tuned to reproduce (a consistency check, held to
+its tolerance but not evidence that the paper reproduces)."""
 
 
 @functools.cache

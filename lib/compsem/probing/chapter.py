@@ -9,6 +9,7 @@ or item frames, and returns a table, a figure and/or a dict of numbers to glue (
 from __future__ import annotations
 
 import fnmatch
+import functools
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -101,44 +102,46 @@ def annotation(text: str, lex) -> tuple[str, pd.DataFrame]:
     )
 
 
-def frames_2016(n_train: int, n_test: int, generator_seed: int, lex) -> dict:
-    """The five 2016 tasks (Table 3 and the proposed Tables 1-2), each a function of the seed
-    that re-splits one generated set (has-human: also a new half of the human nouns held out)."""
-    g16 = grammars.ettinger2016_grammar(lexicon=lex)
-    sets = {
-        "has-school": tasks2016.has_noun_task(g16, "school", n_train, n_test, generator_seed, lex),
-        "school-as-agent": tasks2016.role_task(
-            grammars.ettinger2016_grammar(simple=True, lexicon=lex),
-            "school",
-            n_train,
-            n_test,
-            generator_seed,
-            lex,
-        ),
-        "prof-ag-of-rec": proposed2016.agent_of_task(
-            grammars.ettinger2016_grammar(negation=("none",), lexicon=lex),
-            "professor",
-            "recommend",
-            n_train,
-            n_test,
-            generator_seed,
-            lexicon=lex,
-        ),
-        "prof-recommends": proposed2016.event_negation_task(
-            grammars.ettinger2016_grammar(negation_invariant=True, lexicon=lex),
-            "professor",
-            "recommend",
-            n_train,
-            n_test,
-            generator_seed,
-            lexicon=lex,
-        ),
-    }
+def frames_2016(n_train: int, n_test: int, generator_seed: int, lex, redraw: bool = True) -> dict:
+    """The five 2016 tasks (Table 3 and the proposed Tables 1-2), each a function of the seed.
+
+    ``redraw`` (default): each seed draws its own sentence set, from the generator seeded with
+    ``[generator_seed, seed]``, and splits it, so an interval over seeds covers the draw of the
+    sentences as well as the split, the folds and the classifier. Otherwise a seed re-splits
+    the one set drawn with ``generator_seed`` (:func:`compsem.probing.tasks2016.resplit`;
+    has-human: a new half of the human nouns held out), and an interval over seeds covers the
+    split only. A set is drawn once per seed and copied to each caller."""
+    if redraw:
+        draw = functools.cache(lambda seed: _sets_2016(n_train, n_test, [generator_seed, seed], lex))
+        return {t: (lambda seed, t=t: draw(seed)[t].copy()) for t in TASKS_2016 + TASKS_PROPOSED}
+    sets = _sets_2016(n_train, n_test, generator_seed, lex)
     n_neg = n_train - n_train // 2 + n_test - n_test // 2
-    pool = tasks2016.has_human_pool(g16, 2 * n_neg, n_neg, generator_seed, lex)
+    pool = tasks2016.has_human_pool(grammars.ettinger2016_grammar(lexicon=lex), 2 * n_neg, n_neg,
+                                    generator_seed, lex)
     frames = {t: (lambda seed, f=f: tasks2016.resplit(f, seed)) for t, f in sets.items()}
     frames["has-human"] = lambda seed: tasks2016.split_has_human(pool, n_train, n_test, seed)
     return {t: frames[t] for t in TASKS_2016 + TASKS_PROPOSED}
+
+
+def _sets_2016(n_train: int, n_test: int, seed, lex) -> dict:
+    """The five 2016 sets drawn with ``seed`` (an int or a list of ints), each split."""
+    g16 = grammars.ettinger2016_grammar(lexicon=lex)
+    return {
+        "has-school": tasks2016.has_noun_task(g16, "school", n_train, n_test, seed, lex),
+        "has-human": tasks2016.has_human_task(g16, n_train, n_test, seed, lexicon=lex),
+        "school-as-agent": tasks2016.role_task(
+            grammars.ettinger2016_grammar(simple=True, lexicon=lex), "school", n_train, n_test,
+            seed, lex,
+        ),
+        "prof-ag-of-rec": proposed2016.agent_of_task(
+            grammars.ettinger2016_grammar(negation=("none",), lexicon=lex), "professor",
+            "recommend", n_train, n_test, seed, lexicon=lex,
+        ),
+        "prof-recommends": proposed2016.event_negation_task(
+            grammars.ettinger2016_grammar(negation_invariant=True, lexicon=lex), "professor",
+            "recommend", n_train, n_test, seed, lexicon=lex,
+        ),
+    }  # fmt: skip
 
 
 def structure_summary(frames: dict) -> pd.DataFrame:
@@ -812,11 +815,13 @@ def released_sets(lex) -> tuple[dict, dict]:
     return released, values
 
 
-def audit_frames(released, frames16, regenerated, splits, n_train, n_test, seed, lex) -> dict:
-    """Every set the audit checks: released, 2016 (first seed), Table 2 with simple tenses
-    (twice the size: its leak is small and needs many items to show), regenerated, splits."""
+def audit_frames(released, frames16, regenerated, splits, n_train, n_test, seed, lex,
+                 first_seed: int = 0) -> dict:
+    """Every set the audit checks: released, 2016 (the sets of ``first_seed``), Table 2 with
+    simple tenses (drawn with ``seed``, twice the size: its leak is small and needs many items
+    to show), regenerated, splits."""
     frames = {f"released {t}": f for t, f in released.items()}
-    frames.update({t: f(seed) for t, f in frames16.items()})
+    frames.update({t: f(first_seed) for t, f in frames16.items()})
     frames["prof-recommends, simple tenses allowed"] = proposed2016.event_negation_task(
         grammars.ettinger2016_grammar(lexicon=lex),
         "professor",

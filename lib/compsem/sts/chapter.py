@@ -730,11 +730,13 @@ def finetune_seed_table(runs: pd.DataFrame, targets: Mapping[str, dict]) -> pd.D
     """Our fine-tuning by seed (rows) and model and split (columns): ``rho_adv`` of
     :func:`finetune_runs`, with the row :data:`FINETUNE_PAPER_ROW`: the paper's fine-tuned SentBERT
     bar of each split (:data:`FINETUNE_PAPER_BARS`) under MPNet, the same model; NaN under the
-    other models, which the paper did not fine-tune, and where the targets have no bar."""
+    other models, which the paper did not fine-tune, and where the targets have no bar. Where no
+    column has a bar (MPNet not fine-tuned), the row is left out."""
     table = runs.pivot_table(index="seed", columns=["model", "split"], values="rho_adv", sort=False)
     keys = [FINETUNE_PAPER_BARS.get(split) if model == "mpnet" else None
             for model, split in table.columns]
     paper = [float(targets[key]["paper"]) if key in targets else np.nan for key in keys]
     table.index = table.index.astype(object)
-    table.loc[FINETUNE_PAPER_ROW] = paper
+    if not np.isnan(paper).all():
+        table.loc[FINETUNE_PAPER_ROW] = paper
     return table
