@@ -7,8 +7,8 @@
 
 Positives and negatives have the same structures (a positive is a negative's kind of sentence
 with the target placed in one noun phrase), so that which structure a sentence has says
-nothing about its label. The seeds of the 2016 experiments re-split one sentence set
-(:func:`resplit`). Every item frame is in the format of :mod:`compsem.probing.item_frames`.
+nothing about its label. A seed of the 2016 experiments draws its own sentence set, or, with
+``redraw=False`` in :func:`compsem.probing.chapter.frames_2016`, re-splits one (:func:`resplit`). Every item frame is in the format of :mod:`compsem.probing.item_frames`.
 """
 
 from __future__ import annotations
@@ -184,7 +184,8 @@ def has_human_task(
 
 def resplit(items: pd.DataFrame, seed=0) -> pd.DataFrame:
     """The same items with a new random train/test assignment of their groups (sizes kept,
-    labels balanced on each side): the seeds of the 2016 experiments re-split one sentence set.
+    labels balanced on each side): a seed re-splits one sentence set where the 2016 experiments
+    do not draw a new one per seed (``redraw=False`` in :func:`compsem.probing.chapter.frames_2016`).
     Not for tasks whose split holds words out (has-human: :func:`split_has_human`; the probed
     tasks: regenerate)."""
     rng = as_rng(seed)
