@@ -69,14 +69,14 @@ def bootstrap_levels(data, statistic, n_resamples: int, seed: int, levels: Seque
     (``numpy.random.default_rng(seed)``), every other level reads its interval from those draws
     (``bootstrap_result=``, ``n_resamples=0``). Each interval is therefore bit for bit the one a
     separate seeded bootstrap at that level gives, and the draws are made once. BCa's jackknife,
-    which scipy recomputes for each level, is computed once too: the statistic's values are
-    remembered by their input. Used for an interval and its Bonferroni interval in a union of
+    which scipy recomputes for each level, is computed once too: for BCa the statistic's values
+    are remembered by their input (the percentile method reads only the stored draws). Used for an interval and its Bonferroni interval in a union of
     tests (:func:`bonferroni_level`). Returns one scipy result per level."""
     levels = list(levels)
     if not levels:
         raise ValueError("bootstrap_levels needs at least one level")
     once = statistic
-    if len(levels) > 1:
+    if len(levels) > 1 and method.lower() == "bca":
         remembered = {}
 
         def once(*samples, axis=-1):

@@ -114,21 +114,22 @@ def frames_2016(n_train: int, n_test: int, generator_seed: int, lex, redraw: boo
     if redraw:
         draw = functools.cache(lambda seed: _sets_2016(n_train, n_test, [generator_seed, seed], lex))
         return {t: (lambda seed, t=t: draw(seed)[t].copy()) for t in TASKS_2016 + TASKS_PROPOSED}
-    sets = _sets_2016(n_train, n_test, generator_seed, lex)
-    n_neg = n_train - n_train // 2 + n_test - n_test // 2
-    pool = tasks2016.has_human_pool(grammars.ettinger2016_grammar(lexicon=lex), 2 * n_neg, n_neg,
-                                    generator_seed, lex)
+    sets = _sets_2016(n_train, n_test, generator_seed, lex, split_humans=False)
+    pool = sets.pop("has-human")
     frames = {t: (lambda seed, f=f: tasks2016.resplit(f, seed)) for t, f in sets.items()}
     frames["has-human"] = lambda seed: tasks2016.split_has_human(pool, n_train, n_test, seed)
     return {t: frames[t] for t in TASKS_2016 + TASKS_PROPOSED}
 
 
-def _sets_2016(n_train: int, n_test: int, seed, lex) -> dict:
-    """The five 2016 sets drawn with ``seed`` (an int or a list of ints), each split."""
+def _sets_2016(n_train: int, n_test: int, seed, lex, split_humans: bool = True) -> dict:
+    """The five 2016 sets drawn with ``seed`` (an int or a list of ints), each split; with
+    ``split_humans=False``, has-human is its unsplit pool
+    (:func:`compsem.probing.tasks2016.has_human_pool_for`)."""
     g16 = grammars.ettinger2016_grammar(lexicon=lex)
+    pool = tasks2016.has_human_pool_for(g16, n_train, n_test, seed, lex)
     return {
         "has-school": tasks2016.has_noun_task(g16, "school", n_train, n_test, seed, lex),
-        "has-human": tasks2016.has_human_task(g16, n_train, n_test, seed, lexicon=lex),
+        "has-human": tasks2016.split_has_human(pool, n_train, n_test, seed) if split_humans else pool,
         "school-as-agent": tasks2016.role_task(
             grammars.ettinger2016_grammar(simple=True, lexicon=lex), "school", n_train, n_test,
             seed, lex,

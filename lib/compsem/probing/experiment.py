@@ -153,7 +153,7 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
     bootstrap interval over test items (``interval = "items"``). With ``shared_items`` (every
     seed of a cell scores the same test items, as on the released 2018 sets, where the seed
     varies the probe only) the interval resamples the items and the seeds together
-    (:func:`compsem.stats.crossed_mean_interval`, ``n_boot`` resamples seeded by the first
+    (:func:`compsem.stats.crossed_mean_intervals`, ``n_boot`` resamples seeded by the first
     seed; ``interval = "items and seeds"``). Every interval at ``level``
     (:func:`cell_intervals`); with ``extra_levels`` (suffix -> level, e.g. ``{"90": 0.90}``)
     each cell's intervals at those levels too, in the columns ``low<suffix>`` /
@@ -216,8 +216,6 @@ def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
     :func:`compsem.stats.crossed_mean_intervals` of their per-item correctness (seeded by the
     first fit's seed), drawn once and read at every level."""
     correct = np.stack([np.asarray(c, dtype=np.float64) for c in group["correct"]])
-    if correct.size == 0:
-        raise ValueError("crossed_intervals needs fits with at least one test item")
     mean, bounds = stats.crossed_mean_intervals(correct, levels, n_boot, int(group["seed"].iloc[0]))
     return 100 * mean, [(100 * low, 100 * high) for low, high in bounds]
 

@@ -8,7 +8,8 @@
 Positives and negatives have the same structures (a positive is a negative's kind of sentence
 with the target placed in one noun phrase), so that which structure a sentence has says
 nothing about its label. A seed of the 2016 experiments draws its own sentence set, or, with
-``redraw=False`` in :func:`compsem.probing.chapter.frames_2016`, re-splits one (:func:`resplit`). Every item frame is in the format of :mod:`compsem.probing.item_frames`.
+``redraw=False`` in :func:`compsem.probing.chapter.frames_2016`, re-splits one
+(:func:`resplit`). Every item frame is in the format of :mod:`compsem.probing.item_frames`.
 """
 
 from __future__ import annotations
@@ -176,10 +177,16 @@ def has_human_task(
     lexicon=None,
 ) -> pd.DataFrame:
     """Has-human (2016 Table 3): label 1 when some noun denotes a human, the human nouns of the
-    test set never in training (:func:`has_human_pool` + :func:`split_has_human`)."""
-    n_neg = n_train - n_train // 2 + n_test - n_test // 2
-    pool = has_human_pool(grammar, 2 * n_neg, n_neg, seed, lexicon)
+    test set never in training (:func:`has_human_pool_for` + :func:`split_has_human`)."""
+    pool = has_human_pool_for(grammar, n_train, n_test, seed, lexicon)
     return split_has_human(pool, n_train, n_test, seed, test_humans)
+
+
+def has_human_pool_for(grammar: gen.Grammar, n_train: int, n_test: int, seed=0, lexicon=None) -> pd.DataFrame:
+    """The :func:`has_human_pool` that :func:`split_has_human` needs for ``n_train`` /
+    ``n_test`` items: twice the negatives of the split, and as many positives."""
+    n_neg = n_train - n_train // 2 + n_test - n_test // 2
+    return has_human_pool(grammar, 2 * n_neg, n_neg, seed, lexicon)
 
 
 def resplit(items: pd.DataFrame, seed=0) -> pd.DataFrame:

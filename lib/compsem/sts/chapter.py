@@ -194,10 +194,11 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
         if row in HYBRID_DROP_ROWS:  # an equivalence test in a union of k: Bonferroni's level from its 90%
             k = UNION_FAMILIES["hybrid_drops"]
             drop_levels[f"bonf{k}_ci"] = stats.bonferroni_level(k, 1 - 0.90)
-        drop = spearman(sims, human, non) - spearman(sims, human, adv)
+        rho_adv = spearman(sims, human, adv)
+        drop = spearman(sims, human, non) - rho_adv
         values |= {f"table9_drop_{key}": drop} | drop_intervals({f"table9_drop_{key}": sims}, human, non, adv,
                                                                 n_resamples, seed, drop_levels)
-        rows.append({"model": row, "adv": spearman(sims, human, adv),
+        rows.append({"model": row, "adv": rho_adv,
                      "adv low": values[f"table9_{key}_sts3k_adv_ci_low"],
                      "adv high": values[f"table9_{key}_sts3k_adv_ci_high"], "non − adv": drop,
                      "drop low": values[f"table9_drop_{key}_ci_low"], "drop high": values[f"table9_drop_{key}_ci_high"],

@@ -151,12 +151,10 @@ def bootstrap_spearman(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RES
     :func:`compsem.stats.spearman_interval` with ``method="percentile"`` (BCa's jackknife costs
     time and memory ~ n^2, too much for SICK's ~10,000 pairs; at these n the two agree).
 
-    Not in the paper; it puts an uncertainty on each Table 9 cell. Returns ``(low, high)``.
+    Not in the paper; it puts an uncertainty on each Table 9 cell. Returns ``(low, high)``
+    (:func:`bootstrap_spearman_levels` at one level).
     """
-    x, y = _finite_pairs(similarity, human, mask)
-    _, low, high = cstats.spearman_interval(x, y, n_resamples=n_boot, seed=seed, level=level,
-                                            method="percentile")
-    return low, high
+    return bootstrap_spearman_levels(similarity, human, mask, n_boot, seed, [level])[0]
 
 
 def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BOOTSTRAP_RESAMPLES,
@@ -165,16 +163,10 @@ def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BO
     Table 9, e.g. Mean-CN .800 - (-.291) = 1.091).
 
     The two portions are disjoint, so their pairs are resampled independently
-    (:func:`compsem.stats.independent_spearman_difference`, ``method="percentile"``).
-    Returns ``(low, high)``.
+    (the draws of :func:`compsem.stats.independent_spearman_difference`, ``method="percentile"``).
+    Returns ``(low, high)`` (:func:`bootstrap_difference_levels` at one level).
     """
-    if np.any(np.asarray(mask_non, dtype=bool) & np.asarray(mask_adv, dtype=bool)):
-        raise ValueError("mask_non and mask_adv overlap; the portions must be disjoint")
-    xn, yn = _finite_pairs(similarity, human, mask_non)
-    xa, ya = _finite_pairs(similarity, human, mask_adv)
-    _, low, high = cstats.independent_spearman_difference(
-        xn, yn, xa, ya, n_resamples=n_boot, seed=seed, level=level, method="percentile")
-    return low, high
+    return bootstrap_difference_levels(similarity, human, mask_non, mask_adv, n_boot, seed, [level])[0]
 
 
 # --------------------------------------------------------------------------- several levels, one set of draws
