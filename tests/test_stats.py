@@ -168,6 +168,18 @@ def test_seed_interval_equals_scipy_one_sample_t_interval():
     assert np.isnan(stats.seed_interval([0.5])[1])
 
 
+def test_seed_interval_bounds_cut_the_interval_to_the_range_of_the_mean():
+    """Three accuracies near 1: the t-interval reaches past 1, the bounded one stops there and
+    keeps its lower bound; a range the interval lies inside changes nothing."""
+    values = [0.99, 0.80, 1.0]
+    mean, low, high = stats.seed_interval(values)
+    assert high > 1
+    assert stats.seed_interval(values, bounds=stats.PROPORTION) == (mean, low, 1.0)
+    assert stats.seed_interval([0.01, 0.2, 0.0], bounds=stats.PROPORTION)[1] == 0.0
+    wide = stats.seed_interval([0.4, 0.5, 0.6], level=0.9)
+    assert stats.seed_interval([0.4, 0.5, 0.6], level=0.9, bounds=stats.PROPORTION) == wide
+
+
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
 def test_label_permutation_test_equals_scipy_two_sample_test_when_exact(alternative):
     """7 units: 7! = 5,040 orderings, all enumerated; each split of the units into the two

@@ -133,24 +133,35 @@ def test_centred_cosines_are_centred_over_all_rows_whichever_rows_are_scored():
     assert not np.allclose(centred, pair_cosines(a[rows], b[rows], standardised=True))  # not over the rows alone
 
 
-def test_heldout_family_intervals_use_the_bonferroni_level_and_widen_the_95_interval(monkeypatch):
+def test_random_split_family_intervals_use_the_bonferroni_level_and_widen_the_95_interval(monkeypatch):
     """random-split-heldout-*: "all models reach .7-.8" fails if some of five models lies below,
-    so each of the five intervals is at level 1 - .05/5 and contains the 95% interval."""
+    so each of the five nn3 intervals is also read at level 1 - .05/5, from the resamples of its
+    95% interval (which equals bootstrap_spearman's), and contains it; other files get no family
+    interval, and a family member without a file is an error."""
     from compsem.sts.similarity import bootstrap_spearman
 
     rng = np.random.default_rng(0)
     human = rng.normal(size=300)
-    predictions = {name: human + rng.normal(scale=1.0 + i, size=300) for i, name in enumerate(C.RANDOM_SPLIT_FAMILY)}
+    names = [*C.RANDOM_SPLIT_FAMILY, "verbnet"]
+    predictions = {name: human + rng.normal(scale=1.0 + i, size=300) for i, name in enumerate(names)}
     monkeypatch.setattr(regressors, "published_predictions",
                         lambda features, regressor, split, n_components: predictions[features])
+    files = pd.DataFrame([{"features": name, "regressor": regressor, "n_components": 8, "rho_all": 0.5,
+                           "rho_train": 0.6, "rho_heldout": 0.4}
+                          for name in names for regressor in ("nn3", "reg")])
     mask = np.arange(300) % 3 != 0
-    values = C.heldout_family_intervals(human, mask, n_resamples=500)
+    values = C.published_random_values(files, human, mask, n_resamples=500)
     assert values["pub_random_family_size"] == 5
     assert values["pub_random_family_level"] == pytest.approx(0.99)
     for name in C.RANDOM_SPLIT_FAMILY:
         short = regressors.PUBLISHED_LABELS[name][1]
         low95, high95 = bootstrap_spearman(predictions[name], human, mask, n_boot=500, seed=0)
+        assert (values[f"pub_random_heldout_{short}_nn3_ci_low"],
+                values[f"pub_random_heldout_{short}_nn3_ci_high"]) == (low95, high95)
         low, high = (values[f"pub_random_heldout_{short}_nn3_ci_family_{side}"] for side in ("low", "high"))
         assert low <= low95 < high95 <= high
-    with pytest.raises(ValueError):
-        C.heldout_family_intervals(human, mask, n_resamples=10, features=())
+    assert not [key for key in values if "ci_family" in key and ("_reg_" in key or "verbnet" in key)]
+    with pytest.raises(ValueError, match="family is empty"):
+        C.published_random_values(files, human, mask, n_resamples=10, family=())
+    with pytest.raises(ValueError, match=r"family \['mean'\] has no PCA-8 'nn3' file"):
+        C.published_random_values(files[files["features"] != "mean"], human, mask, n_resamples=10)

@@ -236,3 +236,19 @@ def test_paired_comparisons_of_a_family_add_the_bonferroni_interval():
     assert not any("gpt_4" in key and "bonf" in key for key in values)
     claim = next(c for c in claims.load("sts3k") if c.id == "hybrids-beat-transformers-substitute-vectors")
     assert set(claims.rule_keys(claim.fails_if)) == {key for key in values if "bonf4_ci_high" in key}
+
+
+def test_paired_comparisons_refuses_a_union_with_more_members_than_its_size():
+    """Four members read at Bonferroni's level for k = 2 would under-correct the union; a member
+    that is no candidate is a typo. Both stop with the parameter named; fewer members than k (a
+    reduced run's smaller family) are allowed."""
+    rng = np.random.default_rng(0)
+    human = rng.random(60)
+    candidates = {f"c{i}": human + rng.normal(0, 0.5, 60) for i in range(4)}
+    rivals = {"r": human + rng.normal(0, 0.9, 60)}
+    with pytest.raises(ValueError, match="4 members .* family=2"):
+        H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=2, members=list(candidates))
+    with pytest.raises(ValueError, match=r"members \['x'\] are not candidates"):
+        H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=2, members=["c0", "x"])
+    table = H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=4, members=["c0", "c1"])
+    assert table.loc[["c0", "c1"], "bonf4_ci_low"].notna().all()

@@ -381,10 +381,22 @@ def resampled_unit_means(per_unit, rng: np.random.Generator) -> np.ndarray:
     return np.take_along_axis(per_unit.T, picks, axis=1).mean(axis=1)
 
 
-def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+PROPORTION = (0.0, 1.0)
+"""The range of a proportion (an accuracy, a share of errors): ``bounds`` of :func:`seed_interval`."""
+
+PROPORTION_DIFFERENCE = (-1.0, 1.0)
+"""The range of a difference of two proportions: ``bounds`` of :func:`seed_interval`."""
+
+
+def seed_interval(values, level: float = 0.95, bounds: tuple[float, float] | None = None
+                  ) -> tuple[float, float, float]:
     """``(mean, low, high)``: Student-t interval of the mean over seeds
-    (:meth:`scipy.stats.t.interval`; a single seed or identical seeds give the mean as both
-    bounds' centre, one seed NaN bounds)."""
+    (:meth:`scipy.stats.t.interval`; identical seeds give the mean as both bounds, one seed NaN
+    bounds).
+
+    ``bounds``: the range the mean cannot leave (:data:`PROPORTION` for an accuracy). With few
+    seeds the t-interval of an accuracy near 0 or 1 reaches past it; the interval is then
+    intersected with the range, which keeps its coverage, since the true mean lies inside it."""
     values = np.asarray(values, dtype=np.float64).ravel()
     mean = float(values.mean())
     if len(values) < 2:
@@ -393,6 +405,8 @@ def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:
     if sem == 0:  # identical seeds: no spread to widen the interval
         return mean, mean, mean
     low, high = stats.t.interval(level, len(values) - 1, loc=mean, scale=sem)
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
     return mean, float(low), float(high)
 
 

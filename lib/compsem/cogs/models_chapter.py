@@ -30,7 +30,7 @@ from compsem.cogs.seq2seq import curve as curves
 from compsem.cogs.seq2seq import experiment, trainer
 from compsem.cogs.seq2seq import results as res
 from compsem.devices import resolve_device
-from compsem.stats import seed_interval, wilson_interval
+from compsem.stats import PROPORTION, PROPORTION_DIFFERENCE, seed_interval, wilson_interval
 
 CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
@@ -287,6 +287,12 @@ def paper_gen_key(exposures: int) -> str:
     return s45.target_key("transformer", exposures, "gen")
 
 
+SEED_DIFFERENCES = ("gap", "lexical_minus_structural", "common_minus_proper")
+"""The quantities of :func:`transformer_over_seeds` that are differences of two accuracies (their
+intervals are bounded by :data:`compsem.stats.PROPORTION_DIFFERENCE`; the others, accuracies, by
+:data:`compsem.stats.PROPORTION`)."""
+
+
 def transformer_over_seeds(
     collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float], exposures: int = 1,
     targets: Mapping[str, dict] | None = None,
@@ -335,8 +341,9 @@ def transformer_over_seeds(
     }
     values, rows = {}, {}
     for name, series in per_seed.items():
-        mean, low, high = seed_interval(series)
-        _, low90, high90 = seed_interval(series, level=0.90)
+        bounds = PROPORTION_DIFFERENCE if name in SEED_DIFFERENCES else PROPORTION
+        mean, low, high = seed_interval(series, bounds=bounds)
+        _, low90, high90 = seed_interval(series, level=0.90, bounds=bounds)
         values |= {
             f"{prefix}{name}_ci_low": low,
             f"{prefix}{name}_ci_high": high,
@@ -534,14 +541,15 @@ def exposure_gain(
     values, rows = {"cogs_tf_exposure_gain_n_seeds": len(seeds)}, {}
     for quantity in EXPOSURE_GAIN_QUANTITIES:
         gain = more.loc[seeds, quantity] - one.loc[seeds, quantity]
-        mean, low, high = seed_interval(gain)
-        _, low90, high90 = seed_interval(gain, level=0.90)
+        mean, low, high = seed_interval(gain, bounds=PROPORTION_DIFFERENCE)
+        _, low90, high90 = seed_interval(gain, level=0.90, bounds=PROPORTION_DIFFERENCE)
         key = f"cogs_tf_exposure_gain_{quantity}"
         values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high,
                    f"{key}_ci90_low": low90, f"{key}_ci90_high": high90}  # fmt: skip
         if quantity in EXPOSURE_GAIN_UNIONS:
             k = EXPOSURE_GAIN_UNIONS[quantity]
-            _, low_b, high_b = seed_interval(gain, level=multiplicity.bonferroni_level(k))
+            _, low_b, high_b = seed_interval(gain, level=multiplicity.bonferroni_level(k),
+                                             bounds=PROPORTION_DIFFERENCE)
             values |= {f"{key}_bonf{k}_ci_low": low_b, f"{key}_bonf{k}_ci_high": high_b}
         rows[quantity] = {
             "1 exposure (mean)": float(one.loc[seeds, quantity].mean()),
@@ -696,7 +704,7 @@ def beam_effect(decodings: pd.DataFrame, prefix: str) -> tuple[pd.DataFrame, dic
     values, rows = {f"{prefix}beam_effect_n_runs": len(wide)}, {}
     for quantity in BEAM_EFFECT_QUANTITIES:
         effect = wide[(quantity, "beam 5")] - wide[(quantity, "greedy")]
-        mean, low, high = seed_interval(effect)
+        mean, low, high = seed_interval(effect, bounds=PROPORTION_DIFFERENCE)
         key = f"{prefix}beam_effect_{'stops' if quantity == PRIMITIVE_STOPS else quantity}"
         values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high}
         rows[quantity] = {**effect.to_dict(), "mean": mean, "95% low": low, "95% high": high}
@@ -1007,7 +1015,8 @@ def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     values: dict = {"cogs_reduced_n_seeds": len(per_seed)}
     bounds = {}
     for column, key in REDUCED_SEED_KEYS.items():
-        mean, low, high = seed_interval(per_seed[column])
+        span = PROPORTION_DIFFERENCE if column == LEXICAL_LEAD else PROPORTION
+        mean, low, high = seed_interval(per_seed[column], bounds=span)
         bounds[column] = (mean, low, high)
         if column not in SUMMARY_COLUMNS:
             values[f"cogs_reduced_{key}"] = mean
@@ -1015,7 +1024,8 @@ def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         values[f"cogs_reduced_{key}_ci_high"] = high
         if column in REDUCED_GAP_UNION:
             k = len(REDUCED_GAP_UNION)
-            _, low, high = seed_interval(per_seed[column], multiplicity.bonferroni_level(k))
+            _, low, high = seed_interval(per_seed[column], multiplicity.bonferroni_level(k),
+                                         bounds=span)
             values[f"cogs_reduced_{key}_bonf{k}_ci_low"] = low
             values[f"cogs_reduced_{key}_bonf{k}_ci_high"] = high
     per_seed.index = [f"seed {seed}" for seed in per_seed.index]
@@ -1140,14 +1150,16 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             ("not_paren", "error_not_ending_paren"),
             ("edit_distance", "error_edit_distance"),
         ):
-            mean, low, high = seed_interval([shares[row] for shares in by_seed])
-            _, low90, high90 = seed_interval([shares[row] for shares in by_seed], level=0.90)
+            per_seed = [shares[row] for shares in by_seed]
+            bounds = ERROR_BOUNDS[key]
+            mean, low, high = seed_interval(per_seed, bounds=bounds)
+            _, low90, high90 = seed_interval(per_seed, level=0.90, bounds=bounds)
             values[f"cogs_tf1_{key}_mean"] = mean
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high
             values[f"cogs_tf1_{key}_ci90_low"] = low90
             values[f"cogs_tf1_{key}_ci90_high"] = high90
-            values |= error_against_paper([shares[row] for shares in by_seed], key, paper)
+            values |= error_against_paper(per_seed, key, paper)
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
             shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
@@ -1168,6 +1180,11 @@ ERROR_TARGETS = {
 }
 """The Transformer's error analyses decided over seeds (Sections 4.5.3 and 4.5.5.1), by the
 stem of their keys, and the target of each (the paper's value)."""
+
+ERROR_BOUNDS = {"single_lexical": PROPORTION, "not_paren": PROPORTION,
+                "edit_distance": (0.0, math.inf)}  # fmt: skip
+"""The range of each of :data:`ERROR_TARGETS` (two shares of the errors and a mean edit distance),
+the ``bounds`` of its interval over seeds."""
 
 
 def error_margin(paper: Mapping[str, float], key: str) -> float:

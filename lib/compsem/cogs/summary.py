@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from compsem.cogs import evaluation as ev
-from compsem.stats import seed_interval
+from compsem.stats import PROPORTION, seed_interval
 
 PAPER_SEEDS = 5
 """Runs per configuration in the dissertation (Section 4.5.1: "5 random seeds")."""
@@ -188,7 +188,7 @@ def findings_table(
     collected: pd.DataFrame, per_run: pd.DataFrame, model: str, exposures: int, paper: dict
 ) -> pd.DataFrame:
     """The cells of Table 4-5 (and the Figure 4-1 means) of one model and exposures: the paper's
-    mean of 5 seeds, our mean, its 95% t-interval over our seeds, their number, and whether the
+    mean of 5 seeds, our mean, its 95% t-interval over our seeds (within [0, 1]), their number, and whether the
     paper's mean, as printed (plus or minus :data:`PRINTED_HALF_DIGIT`), meets our interval."""
     rows = {}
     for quantity in [*MEANS, *ev.CASE_ORDER]:
@@ -196,7 +196,7 @@ def findings_table(
         key = target_key(model, exposures, quantity)
         if not len(values) or key not in paper:
             continue
-        mean, low, high = seed_interval(values)
+        mean, low, high = seed_interval(values, bounds=PROPORTION)
         rows[ev.CASE_LABELS.get(quantity, f"mean: {quantity}")] = {
             "paper (mean of 5)": paper[key],
             "ours (mean)": mean,

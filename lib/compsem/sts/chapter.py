@@ -25,7 +25,6 @@ from compsem.sts import amr, generator, hybrid, roles, table9, weights
 from compsem.sts.families import UNION_FAMILIES
 from compsem.sts.similarity import (
     bootstrap_difference_levels,
-    bootstrap_spearman,
     bootstrap_spearman_levels,
     spearman,
     table9_correlations,
@@ -545,60 +544,53 @@ HELDOUT_RESAMPLES = 10_000
 at 10,000 resamples its SD over seeds is about .0005 on these 846 rows (at 1,000 about .002)."""
 
 
+#: The authors' feature sets behind "all models can predict human judgements with correlations of
+#: 0.7 – 0.8" (§5.3, Figure 6; §6.2): the four transformers §5.3 names and Mean-CN.
+RANDOM_SPLIT_FAMILY = ("sentbert_mpnet_norml", "openai_norml", "defsent_cls_norml", "ernie_12_norml", "mean")
+
+
 def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
-                            n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0) -> dict[str, float]:
+                            n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0,
+                            family: Sequence[str] = RANDOM_SPLIT_FAMILY, family_regressor: str = "nn3",
+                            alpha: float = 0.05) -> dict[str, float]:
     """The authors' random-split prediction files scored three ways (Figure 6's random split,
     §5.3): ``pub_random_[nopca_]<scope>_<features>_<regressor>`` for ``scope`` in ``all``,
     ``train`` and ``heldout`` (the columns ``rho_all``, ``rho_train``, ``rho_heldout`` of
     :func:`compsem.sts.regressors.published_grid`; ``nopca_`` for the no-PCA files), and for the
     PCA-8 files the 95% percentile-bootstrap interval over the held-out rows (``heldout_mask``),
-    ``pub_random_heldout_<features>_<regressor>_ci_low`` and ``_ci_high``."""
+    ``pub_random_heldout_<features>_<regressor>_ci_low`` and ``_ci_high``.
+
+    "All models reach .7–.8" (§5.3) fails if *some* model of ``family`` lies below the range: a
+    union of ``len(family)`` tests, so the PCA-8 ``family_regressor`` file of each is also read at
+    Bonferroni's level ``1 - alpha / len(family)``, from the same resamples as its 95% interval
+    (:func:`bootstrap_spearman_levels`): ``..._ci_family_low`` and ``_high``, with
+    ``pub_random_family_size`` and ``pub_random_family_level``."""
     from compsem.sts import regressors as rg
 
-    values = {}
+    if not family:
+        raise ValueError("family is empty: the union needs at least one feature set")
+    pca8 = random_files[random_files["n_components"] == 8]
+    missing = [name for name in family
+               if not ((pca8["features"] == name) & (pca8["regressor"] == family_regressor)).any()]
+    if missing:
+        raise ValueError(f"family {missing} has no PCA-8 {family_regressor!r} file among random_files; "
+                         f"pass the authors' random-split files (compsem.sts.regressors.published_grid)")
+    level = stats.bonferroni_level(len(family), alpha)
+    values: dict[str, float] = {"pub_random_family_size": len(family), "pub_random_family_level": level}
     for row in random_files.itertuples(index=False):
         short = rg.PUBLISHED_LABELS[row.features][1]
         prefix = "pub_random_" if row.n_components == 8 else "pub_random_nopca_"
         for scope in ("all", "train", "heldout"):
             values[f"{prefix}{scope}_{short}_{row.regressor}"] = float(getattr(row, f"rho_{scope}"))
         if row.n_components == 8:
-            low, high = bootstrap_spearman(rg.published_predictions(row.features, row.regressor, "random", 8),
-                                           human, heldout_mask, n_boot=n_resamples, seed=seed)
-            values |= {f"pub_random_heldout_{short}_{row.regressor}_ci_low": low,
-                       f"pub_random_heldout_{short}_{row.regressor}_ci_high": high}
-    return values
-
-
-#: The authors' feature sets behind "all models can predict human judgements with correlations of
-#: 0.7 – 0.8" (§5.3, Figure 6; §6.2): the four transformers §5.3 names and Mean-CN.
-RANDOM_SPLIT_FAMILY = ("sentbert_mpnet_norml", "openai_norml", "defsent_cls_norml", "ernie_12_norml", "mean")
-
-
-def heldout_family_intervals(human, heldout_mask, n_resamples: int = HELDOUT_RESAMPLES,
-                             features: Sequence[str] = RANDOM_SPLIT_FAMILY, regressor: str = "nn3",
-                             alpha: float = 0.05, seed: int = 0) -> dict[str, float]:
-    """Bonferroni intervals for a family of held-out-row tests on the authors' random split.
-
-    "All models reach .7–.8" (§5.3) fails if *some* model lies below the range: a union of
-    ``len(features)`` tests, each at level ``1 - alpha / len(features)``. For every feature set the
-    percentile-bootstrap interval of Spearman rho of its PCA-8 ``regressor`` file on the held-out
-    rows (``heldout_mask``; the same bootstrap as the 95% intervals of
-    :func:`published_random_values`, at the family's level): keys
-    ``pub_random_heldout_<short>_<regressor>_ci_family_low`` and ``_high``, plus
-    ``pub_random_family_size`` and ``pub_random_family_level``.
-    """
-    from compsem.sts import regressors as rg
-
-    if not features:
-        raise ValueError("features is empty: the family needs at least one feature set")
-    level = stats.bonferroni_level(len(features), alpha)
-    values: dict[str, float] = {"pub_random_family_size": len(features), "pub_random_family_level": level}
-    for name in features:
-        prediction = rg.published_predictions(name, regressor, "random", 8)
-        low, high = bootstrap_spearman(prediction, human, heldout_mask, n_boot=n_resamples, seed=seed, level=level)
-        short = rg.PUBLISHED_LABELS[name][1]
-        values[f"pub_random_heldout_{short}_{regressor}_ci_family_low"] = low
-        values[f"pub_random_heldout_{short}_{regressor}_ci_family_high"] = high
+            in_family = row.features in family and row.regressor == family_regressor
+            intervals = bootstrap_spearman_levels(
+                rg.published_predictions(row.features, row.regressor, "random", 8), human, heldout_mask,
+                n_boot=n_resamples, seed=seed, levels=[0.95, level] if in_family else [0.95])
+            key = f"pub_random_heldout_{short}_{row.regressor}"
+            values[f"{key}_ci_low"], values[f"{key}_ci_high"] = intervals[0]
+            if in_family:
+                values[f"{key}_ci_family_low"], values[f"{key}_ci_family_high"] = intervals[1]
     return values
 
 

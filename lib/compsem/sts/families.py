@@ -22,9 +22,8 @@ whose rules read the keys by pattern (``_bonf*_``); in ``sts3k-hybrid``, verbnet
 (one direction per named weighting of the betas, six by default;
 :func:`compsem.sts.chapter.beta_sensitivity`; its rule reads ``sens_min_named_diff_bonf*_ci_high``
 by pattern too). The authors' random-split files form the family
-:data:`compsem.sts.chapter.RANDOM_SPLIT_FAMILY` (five directions, keys ``_ci_family_``), whose
-intervals are still a second seeded bootstrap of the same resamples
-(:func:`compsem.sts.chapter.heldout_family_intervals`).
+:data:`compsem.sts.chapter.RANDOM_SPLIT_FAMILY` (five directions, keys ``_ci_family_``), read from
+the resamples of their 95% intervals (:func:`compsem.sts.chapter.published_random_values`).
 """
 
 from __future__ import annotations

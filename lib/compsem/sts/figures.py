@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
-from scipy import stats
 
+from compsem import stats as cstats
 from compsem.plotting import PALETTE, interval_dots, paper_marks
 from compsem.sts import regressors as rg
 
@@ -151,8 +151,9 @@ def regressor_curves(grid: pd.DataFrame, targets: dict):
 
 
 def t_interval(values) -> tuple[float, float]:
-    """95% t-interval of the mean of ``values`` (an ``errorbar`` for seaborn)."""
-    return stats.t.interval(0.95, len(values) - 1, loc=np.mean(values), scale=stats.sem(values))
+    """95% t-interval of the mean of ``values`` (:func:`compsem.stats.seed_interval`), as seaborn's
+    ``errorbar`` wants it."""
+    return cstats.seed_interval(values)[1:]
 
 
 def random_split_files(files: pd.DataFrame, grid: pd.DataFrame):

@@ -345,10 +345,22 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``, the interval at Bonferroni's level
     ``1 - (1 - level) / k``, for the members only (NaN for a candidate outside the union). A
     candidate's levels are read from one set of resamples
-    (:func:`compsem.stats.paired_spearman_difference_levels`).
+    (:func:`compsem.stats.paired_spearman_difference_levels`). More members than k would
+    under-correct the union, so it is an error; fewer (a reduced run's smaller family) only
+    make the intervals conservative.
     """
     from compsem.stats import bonferroni_level, paired_spearman_difference_levels, spearman
 
+    if members is not None:
+        unknown = sorted(set(members) - set(candidates))
+        if unknown:
+            raise ValueError(f"paired_comparisons: members {unknown} are not candidates "
+                             f"({sorted(candidates)}); name members among the candidates")
+        if family > 1 and len(set(members)) > family:
+            raise ValueError(f"paired_comparisons: {len(set(members))} members {sorted(set(members))} "
+                             f"in a union sized family={family}; the Bonferroni level would be too "
+                             f"loose. Set family to the number of members (compsem.sts.families."
+                             f"UNION_FAMILIES) or name fewer members")
     keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)
     rival_rho = {name: spearman(np.asarray(v, dtype=float)[keep], h[keep])

@@ -494,12 +494,16 @@ SUMMARY_QUANTITIES = ("dev", "test", "gen", "lexical", "structural",
                       "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
                       "gen_token_accuracy", "gen_wn_accuracy")
 
+SUMMARY_LOSSES = ("aux_best_dev_loss", "best_dev_loss")
+"""The quantities of :data:`SUMMARY_QUANTITIES` that are losses; the others are proportions, whose
+intervals stay within [0, 1] (:data:`compsem.stats.PROPORTION`)."""
+
 
 def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame:
     """Mean, SD and 95% t-interval over seeds (:func:`compsem.stats.seed_interval`) of each
     quantity per model and objective: columns ``model``, ``objective``, ``quantity``, ``n``,
     ``mean``, ``sd``, ``low``, ``high``."""
-    from compsem.stats import seed_interval
+    from compsem.stats import PROPORTION, seed_interval
 
     rows = []
     for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
@@ -507,7 +511,8 @@ def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame
             values = pd.to_numeric(part[quantity], errors="coerce").dropna().to_numpy(float)
             if not len(values):
                 continue
-            mean, low, high = seed_interval(values)
+            bounds = None if quantity in SUMMARY_LOSSES else PROPORTION
+            mean, low, high = seed_interval(values, bounds=bounds)
             rows.append({"model": model, "objective": objective, "quantity": quantity,
                          "n": len(values), "mean": mean,
                          "sd": float(values.std(ddof=1)) if len(values) > 1 else float("nan"),
