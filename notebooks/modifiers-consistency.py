@@ -571,8 +571,8 @@ C.with_dashes(glove_table)
 #
 # The committed 2022 version of the pair test kept a set of seen adjective pairs across partner
 # nouns, so it evaluated only one noun pair and one order per adjective pair; it cannot give the
-# exact 0.5 diagonals 001 prints. The 2024 code can, and reproduces 001's MiniLM numbers here, so
-# 001's tables were evidently computed with the corrected logic.
+# exact 0.5 diagonals 001 prints. The 2024 code can, so 001's tables were most likely computed
+# with the corrected logic; how close ours come to 001's MiniLM numbers is decided in the Findings.
 #
 # **Inconsistencies in the papers.**
 #

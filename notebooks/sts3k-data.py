@@ -202,11 +202,10 @@ for name in ("all", "non", "adv"):
     report.glue(f"reliability_pairs_{name}", int(subsets[name].sum()))
     results[f"split_half_{name}"] = float(reliability.loc[name, "split_half"])
     results[f"kappa_{name}"] = float(reliability.loc[name, "kappa_sb"])
-    one_split = per_split[per_split["subset"] == name]
     for column, key in (("r", "split_half"), ("kappa", "kappa")):  # range of a single split, corrected
-        corrected = 2 * one_split[column] / (1 + one_split[column])
-        report.glue(f"{key}_{name}_ci_low", float(corrected.quantile(0.025)))
-        report.glue(f"{key}_{name}_ci_high", float(corrected.quantile(0.975)))
+        low, high = rt.single_split_range(per_split, name, column)
+        report.glue(f"{key}_{name}_ci_low", low)
+        report.glue(f"{key}_{name}_ci_high", high)
 reliability_keys = [f"{key}_{name}" for key in ("split_half", "kappa") for name in ("all", "non", "adv")]
 report.compare(results, "sts3k", keys=reliability_keys).drop(columns="source").assign(
     pairs=[int(reliability.loc[k.rsplit("_", 1)[1], "n_pairs"]) for k in reliability_keys]).round(4)

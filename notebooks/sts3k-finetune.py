@@ -155,33 +155,8 @@ for kind, name, regressor, mean in summary[["split kind", "features", "regressor
         results[key] = float(mean)
 
 
-cells = summary[["split kind", "features", "regressor", "mean", "std", "count"]]
-random_families = {"verbnet": len(regressors)}  # verbnet-random-split-flat fails if some regressor lies outside
-for kind, name, regressor, mean, sd, n in cells.itertuples(index=False, name=None):
-    key = f"ft_{'adv' if kind == 'adversarial' else 'random'}_{report.slug(name)}_{regressor}"
-    if kind == "adversarial" and key not in targets:  # the split is fixed: one fit, no interval
-        report.glue(key, float(mean))
-    elif kind == "random":  # mean over the random splits and its interval
-        report.glue(f"{key}_mean", float(mean))
-        if n > 1:
-            low, high = sg.t_interval(mean, sd, n)
-            report.glue(f"{key}_ci_low", low)
-            report.glue(f"{key}_ci_high", high)
-            low, high = sg.t_interval(mean, sd, n, level=0.90)  # the interval of an equivalence test
-            report.glue(f"{key}_ci90_low", low)
-            report.glue(f"{key}_ci90_high", high)
-            if name in random_families:  # a union of k equivalence tests: Bonferroni's level 1 - .10/k
-                family_k = random_families[name]
-                low, high = sg.t_interval(mean, sd, n, level=cstats.bonferroni_level(family_k, 0.10))
-                report.glue(f"{key}_bonf{family_k}_ci_low", low)
-                report.glue(f"{key}_bonf{family_k}_ci_high", high)
-best = cells[cells["split kind"] == "random"].sort_values("mean").groupby("features", sort=False).tail(1)
-for name, mean, sd, n in best[["features", "mean", "std", "count"]].itertuples(index=False, name=None):
-    report.glue(f"ft_random_best_{report.slug(name)}_mean", float(mean))  # the best regressor of a feature set
-    if n > 1:
-        low, high = sg.t_interval(mean, sd, n)
-        report.glue(f"ft_random_best_{report.slug(name)}_ci_low", low)
-        report.glue(f"ft_random_best_{report.slug(name)}_ci_high", high)
+# verbnet-random-split-flat fails if some regressor lies outside: a union of len(regressors) equivalence tests
+report.glue_all(sg.figure6_cell_values(summary, targets, {"verbnet": list(regressors)}))
 random_grid = grid[grid["split kind"] == "random"].pivot_table(index=["split", "regressor"], columns="features",
                                                                  values="rho_test")
 if {"verbnet", "mpnet"} <= set(random_grid.columns) and len(random_seeds) > 1:

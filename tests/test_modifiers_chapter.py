@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from test_modifiers_metrics import DictVectors, random_vectors, toy_lexicon
 
-from compsem import report
+from compsem import report, stats
 from compsem.modifiers import encoding, experiment, synonyms
 from compsem.modifiers import statistics as st
 from compsem.modifiers import tables as T
@@ -682,7 +682,7 @@ def test_one_sided_tests_without_a_model_run_on_the_test(toy):
         f"mod_x_aandrop_{k}_toy" for k in ("diff", "p", "padj")} | {
         "mod_x_aandrop_models", "mod_x_aandrop_rejected"}
     assert values["mod_x_aandrop_models"] == 1
-    assert values["mod_x_aandrop_rejected"] == int(values["mod_x_aandrop_padj_toy"] < C.ALPHA)
+    assert values["mod_x_aandrop_rejected"] == int(values["mod_x_aandrop_padj_toy"] <= stats.ALPHA)
 
 
 def test_plot_intervals_draws_the_intervals_the_table_has():
@@ -836,7 +836,7 @@ def test_class_differences_count_the_models_rejected_per_test(toy):
     for test in ("an", "aan", "pair", "ns"):
         p_holm = table.loc[test, "p_holm"]
         assert values[f"mod_x_perm_models_{test}"] == 2
-        assert values[f"mod_x_perm_rejected_{test}"] == int((p_holm < C.ALPHA).sum())
+        assert values[f"mod_x_perm_rejected_{test}"] == int((p_holm <= stats.ALPHA).sum())
     assert values["mod_x_perm_rejected_an"] == 0  # pooled vectors: every AN class at 1
     assert values["mod_x_perm_rejected_ns"] == 1  # a, whose classes differ by construction
     assert table.loc["ns", "p_holm"].tolist() == [values["mod_x_padj_ns_a"],

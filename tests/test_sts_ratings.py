@@ -232,3 +232,15 @@ def test_only_the_reduced_figure9_lists_give_the_published_values():
     check = data_chapter.figure9_list_check(human, (528, 691), paper)
     assert check["figure9_lists_max_difference"] <= data_chapter.PRINTED_HALF_DIGIT
     assert check["figure9_full_lists_types_off"] == 2 and check["figure9_full_lists_max_difference"] > 0.02
+
+
+def test_single_split_range_is_the_central_range_of_the_corrected_splits():
+    import pandas as pd
+
+    r = np.linspace(0.5, 0.9, 41)
+    per_split = pd.DataFrame({"subset": ["all"] * 41 + ["adv"], "r": [*r, 0.1], "kappa": [*r, 0.1]})
+    low, high = R.single_split_range(per_split, "all", "r", level=0.5)
+    corrected = R.spearman_brown(r)
+    assert (low, high) == (np.quantile(corrected, 0.25), np.quantile(corrected, 0.75))
+    with pytest.raises(ValueError, match="no split of subset 'non'"):
+        R.single_split_range(per_split, "non")

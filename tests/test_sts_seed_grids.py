@@ -241,3 +241,20 @@ def test_the_finetune_chapter_shows_its_tables_beside_the_paper():
     assert "sg.with_paper_column(no_pca_table, targets, sg.NO_PCA_KEY)" in source
     assert "C.finetune_seed_table(finetuned, targets)" in source
     assert "figures.regressor_curves(grid, targets)" in source
+
+
+def test_figure6_cell_values_glue_one_fit_per_adversarial_cell_and_intervals_over_random_splits():
+    summary = pd.DataFrame([
+        {"split kind": "adversarial", "features": "MiniLM", "regressor": "nn1", "mean": 0.2, "std": np.nan, "count": 1},
+        {"split kind": "adversarial", "features": "verbnet", "regressor": "nn1", "mean": 0.5, "std": np.nan, "count": 1},
+        {"split kind": "random", "features": "verbnet", "regressor": "nn1", "mean": 0.6, "std": 0.02, "count": 5},
+        {"split kind": "random", "features": "verbnet", "regressor": "nn2", "mean": 0.7, "std": 0.03, "count": 5},
+        {"split kind": "random", "features": "MiniLM", "regressor": "nn1", "mean": 0.4, "std": 0.05, "count": 1},
+    ])
+    values = sg.figure6_cell_values(summary, {"ft_adv_verbnet_nn1": {}}, {"verbnet": ["nn1", "nn2"]})
+    assert values["ft_adv_minilm_nn1"] == 0.2 and "ft_adv_verbnet_nn1" not in values  # a target: glued apart
+    assert (values["ft_random_verbnet_nn2_ci_low"], values["ft_random_verbnet_nn2_ci_high"]) == sg.t_interval(0.7, 0.03, 5)
+    assert values["ft_random_verbnet_nn2_ci90_low"] == sg.t_interval(0.7, 0.03, 5, 0.90)[0]
+    assert values["ft_random_verbnet_nn1_bonf2_ci_low"] < values["ft_random_verbnet_nn1_ci90_low"]
+    assert "ft_random_minilm_nn1_ci_low" not in values  # one split: no interval
+    assert values["ft_random_best_verbnet_mean"] == 0.7 and values["ft_random_best_minilm_mean"] == 0.4

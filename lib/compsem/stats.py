@@ -55,6 +55,19 @@ BOOTSTRAP_RESAMPLES = 2000
 PERMUTATIONS = 2000
 """Default number of random relabellings of a permutation test."""
 
+ALPHA = 0.05
+"""The error rate of a single test and the family-wise error rate of a corrected family: a
+(Holm-adjusted) p-value at most ``ALPHA`` rejects (:func:`rejects`)."""
+
+EQUIVALENCE_LEVEL = 0.90
+"""The level of an equivalence test's interval (two one-sided tests at ``ALPHA``)."""
+
+
+def rejects(p_values, alpha: float = ALPHA) -> np.ndarray:
+    """Which (Holm- or otherwise adjusted) p-values reject at ``alpha``: ``p <= alpha``, as a
+    boolean array (NaN, an untested hypothesis, never rejects)."""
+    return np.asarray(p_values, dtype=np.float64) <= alpha
+
 
 def _bootstrap(data, statistic, n_resamples: int, seed: int, level: float, method: str):
     """:func:`scipy.stats.bootstrap` of a vectorised ``statistic(*data, axis)``, seeded

@@ -34,6 +34,7 @@ from scipy import stats
 
 from compsem.scorecard.paper import paper_cells
 from compsem.stats import (
+    BOOTSTRAP_RESAMPLES,
     bonferroni_level,
     paired_spearman_difference_levels,
     resampled_unit_means,
@@ -210,7 +211,7 @@ def critical_rho(n: int, alpha: float = 0.05) -> float:
     return float(ok.min()) if len(ok) else float("nan")
 
 
-def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = 2000,
+def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = BOOTSTRAP_RESAMPLES,
                    seed: int = 0, level: float = 0.95) -> dict:
     """Do ``measure_a`` and ``measure_b`` order the encoders alike?
 
@@ -254,7 +255,7 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
             "low": float(low), "high": float(high), "p": float(p), "n_boot_used": len(boot)}
 
 
-def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = 2000, seed: int = 0,
+def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                     level: float = 0.95) -> pd.DataFrame:
     """:func:`rank_agreement` for every pair of :data:`PHENOMENA` (or ``phenomena``) whose two
     measures the table has on at least 3 encoders; one row per pair with a ``phenomenon``

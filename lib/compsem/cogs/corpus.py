@@ -173,7 +173,7 @@ def rank_frequency(frame: pd.DataFrame, kind: str = "noun") -> pd.Series:
             counts.update(t.value for a in form.atoms for t in a.args if t.kind == "const")
         elif kind == "verb":
             seen = {(a.lemma, a.args[0].value) for a in form.conjuncts if a.kind == "role"}
-            counts.update(lemma for lemma, _ in seen)
+            counts.update(sorted(lemma for lemma, _ in seen))  # sorted: ties keep one order
         else:
             raise ValueError(f"kind must be noun, name or verb, got {kind!r}")
     return pd.Series(dict(counts.most_common()), dtype=int)

@@ -30,7 +30,14 @@ from compsem.cogs.seq2seq import curve as curves
 from compsem.cogs.seq2seq import experiment, trainer
 from compsem.cogs.seq2seq import results as res
 from compsem.devices import resolve_device
-from compsem.stats import PROPORTION, PROPORTION_DIFFERENCE, seed_interval, wilson_interval
+from compsem.stats import (
+    EQUIVALENCE_LEVEL,
+    PROPORTION,
+    PROPORTION_DIFFERENCE,
+    rejects,
+    seed_interval,
+    wilson_interval,
+)
 
 CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
@@ -343,7 +350,7 @@ def transformer_over_seeds(
     for name, series in per_seed.items():
         bounds = PROPORTION_DIFFERENCE if name in SEED_DIFFERENCES else PROPORTION
         mean, low, high = seed_interval(series, bounds=bounds)
-        _, low90, high90 = seed_interval(series, level=0.90, bounds=bounds)
+        _, low90, high90 = seed_interval(series, level=EQUIVALENCE_LEVEL, bounds=bounds)
         values |= {
             f"{prefix}{name}_ci_low": low,
             f"{prefix}{name}_ci_high": high,
@@ -383,7 +390,7 @@ def transformer_over_seeds(
     values[f"{prefix}primitive_margin"] = primitive_margin(targets, exposures)
     paper_gen = (paper[paper_gen_key(exposures)], paper["cogs_fig43_transformer_gen_sd"])
     difference, low, high = s45.welch_difference(runs["gen"], *paper_gen)
-    _, low90, high90 = s45.welch_difference(runs["gen"], *paper_gen, level=0.90)
+    _, low90, high90 = s45.welch_difference(runs["gen"], *paper_gen, level=EQUIVALENCE_LEVEL)
     values |= {
         f"{prefix}gen_minus_paper": difference,
         f"{prefix}gen_minus_paper_ci_low": low,
@@ -451,7 +458,7 @@ def case_tests(
     p = [s45.welch_p_value(cases[c].dropna(), targets[keys[c]]["paper"],
                            s45.case_sd_from_tolerance(targets[keys[c]]["tol"])) for c in tested]  # fmt: skip
     adjusted = multiplicity.holm(p) if tested else np.array([])
-    differ = [c for c, q in zip(tested, adjusted, strict=True) if q <= multiplicity.ALPHA]
+    differ = [c for c, rejected in zip(tested, rejects(adjusted), strict=True) if rejected]
     above = [c for c in differ if cases[c].mean() > targets[keys[c]]["paper"]]
     values = {
         f"{prefix}cases_tested": len(tested),
@@ -469,7 +476,7 @@ def wilson_high(accuracy: float, n: int, level: float = 0.95) -> float:
 
 
 def replicate_half_width(
-    paper_sd: float, n_ours: int, n_paper: int = s45.PAPER_SEEDS, level: float = 0.90
+    paper_sd: float, n_ours: int, n_paper: int = s45.PAPER_SEEDS, level: float = EQUIVALENCE_LEVEL
 ) -> float:
     """The half-width of Welch's ``level`` interval of our mean minus the paper's
     (:func:`compsem.cogs.summary.welch_half_width`) for a replicate whose seeds spread exactly
@@ -542,7 +549,7 @@ def exposure_gain(
     for quantity in EXPOSURE_GAIN_QUANTITIES:
         gain = more.loc[seeds, quantity] - one.loc[seeds, quantity]
         mean, low, high = seed_interval(gain, bounds=PROPORTION_DIFFERENCE)
-        _, low90, high90 = seed_interval(gain, level=0.90, bounds=PROPORTION_DIFFERENCE)
+        _, low90, high90 = seed_interval(gain, level=EQUIVALENCE_LEVEL, bounds=PROPORTION_DIFFERENCE)
         key = f"cogs_tf_exposure_gain_{quantity}"
         values |= {key: mean, f"{key}_ci_low": low, f"{key}_ci_high": high,
                    f"{key}_ci90_low": low90, f"{key}_ci90_high": high90}  # fmt: skip
@@ -1153,7 +1160,7 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             per_seed = [shares[row] for shares in by_seed]
             bounds = ERROR_BOUNDS[key]
             mean, low, high = seed_interval(per_seed, bounds=bounds)
-            _, low90, high90 = seed_interval(per_seed, level=0.90, bounds=bounds)
+            _, low90, high90 = seed_interval(per_seed, level=EQUIVALENCE_LEVEL, bounds=bounds)
             values[f"cogs_tf1_{key}_mean"] = mean
             values[f"cogs_tf1_{key}_ci_low"] = low
             values[f"cogs_tf1_{key}_ci_high"] = high
@@ -1211,7 +1218,7 @@ def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = 
         paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
     margin = error_margin(paper, key)
     difference, low, high = s45.welch_difference(per_seed, paper[ERROR_TARGETS[key]], margin,
-                                                 level=0.90)  # fmt: skip
+                                                 level=EQUIVALENCE_LEVEL)  # fmt: skip
     stem = f"cogs_tf1_{key}"
     return {
         f"{stem}_minus_paper": difference,

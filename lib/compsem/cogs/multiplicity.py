@@ -18,10 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from compsem import stats
-from compsem.stats import bonferroni_level, sidak_level  # noqa: F401  (the project's, re-exported)
-
-ALPHA = 0.05
-"""The family-wise error rate of every family in the COGS chapters."""
+from compsem.stats import ALPHA, bonferroni_level, sidak_level  # noqa: F401  (the project's, re-exported)
 
 
 def holm(p_values) -> np.ndarray:

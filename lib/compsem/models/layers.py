@@ -107,11 +107,12 @@ def read_json(source: str, filename: str) -> dict | None:
     if local.is_dir():
         path = local / filename
         return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-    try:
-        from huggingface_hub import hf_hub_download
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import EntryNotFoundError
 
+    try:
         return json.loads(Path(hf_hub_download(source, filename)).read_text(encoding="utf-8"))
-    except Exception:  # missing file, no network: the caller decides
+    except (OSError, EntryNotFoundError):  # missing file, no network: the caller decides
         return None
 
 

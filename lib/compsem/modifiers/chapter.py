@@ -31,7 +31,7 @@ from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
 from compsem.plotting import interval_dots, paper_marks
 from compsem.report import slug
-from compsem.stats import bonferroni_level, spearman, wilson_interval
+from compsem.stats import bonferroni_level, rejects, spearman, wilson_interval
 
 UNION_FAMILIES = {
     "an_lowest_high": (5, 10),
@@ -55,9 +55,6 @@ class on top for either of two models (ns-highest-class-not-ns)."""
 NS_CLASSES = ("NS-Pl", "NS-Pr")
 """The non-subsective classes ('NS' categories of 004 §4.2.3)."""
 
-ALPHA = 0.05
-"""Level at which a (Holm-adjusted) p-value rejects; the counts of rejections glued as
-``mod_x_*_rejected`` use it."""
 
 STATUS_COLOURS = {
     "ours": "black",
@@ -564,9 +561,10 @@ def interval_width_ratio(frame: pd.DataFrame) -> float:
 
 def _holm_counts(p_holm) -> tuple[int, int]:
     """``(tested, rejected)`` of a family of Holm-adjusted p-values (:func:`compsem.stats.holm`):
-    how many are not NaN, and how many lie below :data:`ALPHA`."""
+    how many are not NaN, and how many reject at :data:`compsem.stats.ALPHA`
+    (:func:`compsem.stats.rejects`)."""
     p_holm = pd.Series(p_holm)
-    return int(p_holm.notna().sum()), int((p_holm < ALPHA).sum())
+    return int(p_holm.notna().sum()), int(rejects(p_holm).sum())
 
 
 def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
@@ -574,7 +572,7 @@ def class_differences(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     class_difference_tests`) for every model and test, Holm-adjusted per test over the models.
     Glues ``mod_x_p_<test>_<spec>`` (raw) and ``mod_x_padj_<test>_<spec>`` (Holm), and per
     test how many models were tested (``mod_x_perm_models_<test>``) and how many of them the
-    test rejects at :data:`ALPHA` after Holm (``mod_x_perm_rejected_<test>``)."""
+    test rejects at :data:`compsem.stats.ALPHA` after Holm (``mod_x_perm_rejected_<test>``)."""
     from compsem.modifiers import experiment
 
     frames = []
@@ -626,7 +624,7 @@ def ns_direction(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     towards themselves more than subsective ones (S-I, S-NI), as §3.5 of both versions
     predicts; Holm over the models. Keys ``mod_x_nsdir_{diff,p,padj}_<spec>``, and
     ``mod_x_nsdir_models`` / ``mod_x_nsdir_rejected`` (models tested, rejected at
-    :data:`ALPHA` after Holm)."""
+    :data:`compsem.stats.ALPHA` after Holm)."""
 
     def statistic_of(r):
         grid = st.adjective_grid(r.an_phrases, r.ns["holds"], lex)
@@ -641,7 +639,7 @@ def aan_drop(runs: dict, specs, lex: Lexicon, n_perm: int, seed: int):
     lower than those with one (:func:`statistics.pair_group_contrast`, code Eq. 3), Holm over
     the models run on the AAN test. Keys ``mod_x_aandrop_{diff,p,padj}_<spec>``, and
     ``mod_x_aandrop_models`` / ``mod_x_aandrop_rejected`` (models tested, rejected at
-    :data:`ALPHA` after Holm) when a model ran the AAN test."""
+    :data:`compsem.stats.ALPHA` after Holm) when a model ran the AAN test."""
 
     def statistic_of(r):
         grid = st.adjective_grid(r.aan_phrases, r.aan["code"]["holds"], lex)
@@ -825,7 +823,7 @@ def synonym_control(runs: dict, specs, lex: Lexicon, level: float):
     a test of "the class scores 0.5": a one-sample t-test of the per-adjective scores against
     0.5 (scipy.stats.ttest_1samp; the adjective is the unit), Holm-adjusted over every class of
     every model (one family).
-    Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at :data:`ALPHA` after
+    Values per model: ``mod_x_syn_classes_off_half_<spec>`` (classes rejected at :data:`compsem.stats.ALPHA` after
     Holm; over all models ``mod_x_syn_classes_off_half``, of ``mod_x_syn_classes_tested``
     classes tested), ``mod_x_syn_max_class_dev_<spec>`` (largest |class score - 0.5|),
     ``mod_x_syn_adj_dev_<spec>`` (mean |per-adjective score - 0.5|) beside

@@ -17,6 +17,7 @@ import pandas as pd
 from compsem.modifiers import encoding, intersectivity, pairs, phrases, subsectivity, synonyms
 from compsem.modifiers.lexicon import Lexicon
 from compsem.modifiers.space import Space
+from compsem.stats import PERMUTATIONS
 
 
 @dataclass
@@ -135,7 +136,7 @@ def plan(
 
 
 def class_difference_tests(
-    results: ModelResults, lexicon: Lexicon, n_perm: int = 2000, seed: int = 0
+    results: ModelResults, lexicon: Lexicon, n_perm: int = PERMUTATIONS, seed: int = 0
 ) -> pd.DataFrame:
     """Permutation tests (adjective labels shuffled) of "no difference between adjective
     classes" for every test run on a model, beside the phrase-level chi-square where it applies.

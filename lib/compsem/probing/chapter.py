@@ -199,7 +199,7 @@ def _wilson90(key: str, accuracy: float, items: pd.DataFrame) -> dict:
     """The 90% Wilson interval (percent) of a test accuracy over the test items of ``items``,
     glued as ``<key>_low90`` / ``<key>_high90``: the interval of an equivalence test of "at
     chance" (two one-sided tests at 5%)."""
-    return _wilson(key, accuracy, items, 0.90, "90")
+    return _wilson(key, accuracy, items, stats.EQUIVALENCE_LEVEL, "90")
 
 
 def _wilson(key: str, accuracy: float, items: pd.DataFrame, level: float, suffix: str) -> dict:
@@ -264,8 +264,26 @@ def pattern_tolerance(released: dict, targets: dict, level: float = 0.95) -> dic
             "probe_pattern_tol": tol, "probe_paragram_lag": float(lag)}
 
 
-def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
-    """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``."""
+CHANCE_ACCURACY = 50.0
+"""The accuracy (%) of a guess on the probing tasks, all of them balanced binary decisions."""
+
+
+def side_of_chance(low: float, high: float, chance: float = CHANCE_ACCURACY) -> str:
+    """Where an accuracy's interval ``[low, high]`` lies: ``"below chance"``, ``"above chance"``,
+    or ``"not apart from chance"`` when it contains ``chance`` (the words the prose glues, so
+    that no sentence says by hand on which side a cell fell)."""
+    if high < chance:
+        return "below chance"
+    if low > chance:
+        return "above chance"
+    return "not apart from chance"
+
+
+def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False,
+                sides: bool = False) -> dict:
+    """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``; with
+    ``sides``, also ``_side``, where the 95% interval lies against chance
+    (:func:`side_of_chance`)."""
     out = {}
     for row in summary.itertuples():
         if not with_control and row.control != "none":
@@ -274,6 +292,8 @@ def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) 
         out[key] = float(row.accuracy)
         if np.isfinite(row.low):
             out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
+            if sides:
+                out[f"{key}_side"] = side_of_chance(row.low, row.high)
     return out
 
 
@@ -285,8 +305,8 @@ def _key(prefix: str, task: str, encoder: str, control: str, with_control: bool)
 
 
 def grid_values(runs: pd.DataFrame, prefix: str, with_control: bool = False,
-                shared_items: bool = False, n_boot: int = 2000,
-                level: float = 0.90) -> tuple[pd.DataFrame, dict]:
+                shared_items: bool = False, n_boot: int = stats.BOOTSTRAP_RESAMPLES,
+                level: float = stats.EQUIVALENCE_LEVEL) -> tuple[pd.DataFrame, dict]:
     """The summary of a grid's cells (:func:`experiment.summarise` of ``runs``, every control
     with ``with_control``, else control ``none`` only) and the values the chapter glues of them:
     :func:`cell_values` (accuracy, 95% interval); the ``level`` interval of every cell,
@@ -326,15 +346,15 @@ UNION_FAMILIES: dict[str, tuple[int | None, float, tuple[str, ...]]] = {
     "has-school-accessible": (4, 0.95, tuple(f"{_T3}has_school_{e}"
                                              for e in ("glove50", "spacy_md", "sdae", "minilm"))),
     "has-human-generalises": (2, 0.95, (f"{_T3}has_human_glove50", f"{_T3}has_human_minilm")),
-    "school-as-agent-averaging-at-chance": (2, 0.90, (f"{_T3}school_as_agent_bow",
+    "school-as-agent-averaging-at-chance": (2, stats.EQUIVALENCE_LEVEL, (f"{_T3}school_as_agent_bow",
                                                       f"{_T3}school_as_agent_glove50")),
     "school-as-agent-order-aware-high": (2, 0.95, (f"{_T3}school_as_agent_minilm",
                                                    f"{_T3}school_as_agent_mpnet")),
-    "proposed-tasks-no-lexical-cue": (4, 0.90, tuple(f"probe_{t}_{e}"
+    "proposed-tasks-no-lexical-cue": (4, stats.EQUIVALENCE_LEVEL, tuple(f"probe_{t}_{e}"
                                                      for t in ("prof_ag_of_rec", "prof_recommends")
                                                      for e in ("bow", "glove50"))),
     "bow-reads-content": (2, 0.95, ("probe_t2_cont1_spacy_md_none", "probe_t2_cont2_spacy_md_none")),
-    "bow-at-chance-on-structure": (9, 0.90, tuple(f"probe_t2_{t}_{e}_none"
+    "bow-at-chance-on-structure": (9, stats.EQUIVALENCE_LEVEL, tuple(f"probe_t2_{t}_{e}_none"
                                                   for t in ("order", "sr", "neg")
                                                   for e in ("bow", "glove50", "spacy_md"))),
     "sdae-semrole-far-below-order": (2, 0.95, ("probe_t2_sdae_trainings_sr",
@@ -343,8 +363,8 @@ UNION_FAMILIES: dict[str, tuple[int | None, float, tuple[str, ...]]] = {
                                               "probe_t2_sdae_trainings_sr",
                                               "probe_t2_order_spacy_md_none",
                                               "probe_t2_sr_spacy_md_none")),
-    "random-probe-control-at-chance": (None, 0.90, ("probe_t2_*_random_probe",)),
-    "released-sets-no-probe-cue": (2, 0.90, ("probe_t2_cont1_random_sentence_draws",
+    "random-probe-control-at-chance": (None, stats.EQUIVALENCE_LEVEL, ("probe_t2_*_random_probe",)),
+    "released-sets-no-probe-cue": (2, stats.EQUIVALENCE_LEVEL, ("probe_t2_cont1_random_sentence_draws",
                                              "probe_released_cont1_probe_only")),
 }
 """The unions of tests the claims of data/claims/probing.yaml fail on (data/claims/README.md,
@@ -381,7 +401,7 @@ def bonferroni_levels_by_key(keys) -> dict[str, dict[str, float]]:
 
 
 def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, key: str,
-                       levels=(0.95, 0.90), n_boot: int = 2000, seed: int = 0) -> dict:
+                       levels=(0.95, stats.EQUIVALENCE_LEVEL), n_boot: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict:
     """Mean accuracy of the fits ``units_a`` minus that of the fits ``units_b`` on ``task``
     (rows of :func:`experiment.run_grid`, control ``none``), every fit scoring the same test
     items (a released 2018 set): e.g. an encoder's trainings (one MLP fit each) against
@@ -435,8 +455,8 @@ def margin_counts(values: dict, control: str, prefix: str, centre: float, margin
             f"{prefix}_outside": int(outside.sum())}
 
 
-def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = 2000,
-                          levels=((0.95, ""), (0.90, "90"))) -> dict:
+def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = stats.BOOTSTRAP_RESAMPLES,
+                          levels=((0.95, ""), (stats.EQUIVALENCE_LEVEL, "90"))) -> dict:
     """The 2018 "random sentence vectors" control (the probe alone) is run twice per task: as
     the encoder ``random`` (control ``none``) and as the control ``random sentence`` of the
     row ``(any)``, two draws of random vectors for the same items. Per task, the mean accuracy

@@ -51,7 +51,7 @@ def run_probe(
     classifier: str = "logreg",
     control: str | None = None,
     seed: int = 0,
-    n_boot: int = 2000,
+    n_boot: int = stats.BOOTSTRAP_RESAMPLES,
     cache: bool = True,
     **options,
 ) -> dict:

@@ -52,7 +52,7 @@ def run_grid(
     controls_to_run: Sequence[str] = ("none",),
     seeds: Sequence[int] = (0,),
     control_seeds: Sequence[int] | None = None,
-    n_boot: int = 2000,
+    n_boot: int = stats.BOOTSTRAP_RESAMPLES,
     batch_size: int = 64,
     device: str = "auto",
     lexicon=None,
@@ -147,7 +147,7 @@ CELL = ["task", "encoder", "classifier", "control"]
 
 
 def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = False,
-              n_boot: int = 2000, extra_levels: Mapping[str, float] | None = None) -> pd.DataFrame:
+              n_boot: int = stats.BOOTSTRAP_RESAMPLES, extra_levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """One row per (task, encoder, classifier, control): mean accuracy over seeds with a
     Student-t interval over seeds (``interval = "seeds"``), or, for a single seed, the
     bootstrap interval over test items (``interval = "items"``). With ``shared_items`` (every
@@ -178,7 +178,7 @@ fit (:func:`compsem.probing.evaluate.run_probe`)."""
 
 
 def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), shared_items: bool = False,
-                   n_boot: int = 2000) -> tuple[float, list[tuple[float, float]], str]:
+                   n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[float, list[tuple[float, float]], str]:
     """``(accuracy, [(low, high) per level of levels], over)`` (percent) of one cell's fits (rows
     of :func:`run_grid`): over several seeds the Student-t interval
     (:func:`compsem.stats.seed_interval`), or with ``shared_items`` the bootstrap over the items
@@ -210,7 +210,7 @@ def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), share
 
 
 def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
-                      n_boot: int = 2000) -> tuple[float, list[tuple[float, float]]]:
+                      n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[float, list[tuple[float, float]]]:
     """``(accuracy, [(low, high) per level of levels])`` in percent of one cell's fits over seeds
     on the same test items (rows of :func:`run_grid`): the two-level percentile bootstrap of
     :func:`compsem.stats.crossed_mean_intervals` of their per-item correctness (seeded by the
@@ -220,11 +220,12 @@ def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
     return 100 * mean, [(100 * low, 100 * high) for low, high in bounds]
 
 
-def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def selectivity(runs: pd.DataFrame, level: float = 0.95,
+                n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> pd.DataFrame:
     """Task accuracy minus control-task accuracy (Hewitt & Liang 2019, §2.2) per (task,
     encoder, classifier), from the seeds where both ran: the mean over seeds with a Student-t
     interval, or for one seed a paired bootstrap over the test items (the task and its control
-    share them). ``sound`` says whether every control task of the cell was sound; an unsound
+    share them; ``n_boot`` resamples). ``sound`` says whether every control task of the cell was sound; an unsound
     cell's selectivity is NaN (a control on types never seen in training measures nothing)."""
     task_runs = runs[runs["control"] == "none"].set_index(["task", "encoder", "classifier", "seed"])
     control_runs = runs[runs["control"] == "control task"]
@@ -243,7 +244,7 @@ def selectivity(runs: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             t, c = paired[0]
             mean = differences[0]
             low, high = (100 * v for v in stats.paired_mean_interval(
-                t["correct"], c.correct, seed=int(c.seed), level=level))
+                t["correct"], c.correct, n_resamples=n_boot, seed=int(c.seed), level=level))
         else:
             mean, low, high = stats.seed_interval(differences, level)
         if not sound:

@@ -94,7 +94,8 @@ def separation(
     one half; 0.5 = no separation)."""
     keep, change = np.asarray(cos_preserving, float), np.asarray(cos_changing, float)
     if keep.shape != change.shape or keep.ndim != 1 or keep.size == 0:
-        raise ValueError("separation needs two 1-d arrays of cosines of the same length")
+        raise ValueError(f"separation needs two non-empty 1-d arrays of cosines of the same length, "
+                         f"got shapes {keep.shape} and {change.shape}")
     diff = keep - change
     low, high = mean_interval(diff, n_resamples=n_boot, seed=seed, level=level)
     closer = np.where(np.isclose(keep, change, rtol=0, atol=1e-6), 0.5, (keep > change) * 1.0)

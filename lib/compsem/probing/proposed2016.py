@@ -113,7 +113,8 @@ def agent_of_task(
         if negative is None:
             return None
         pos, neg = ev.realise(event, lex), ev.realise(negative, lex)
-        assert is_agent(pos, noun, verb) and not is_agent(neg, noun, verb)
+        if not is_agent(pos, noun, verb) or is_agent(neg, noun, verb):  # a builder bug, never a user error
+            raise AssertionError(f"prof-recommends: mislabelled pair {pos!r} / {neg!r}")
         return [item_row(pos, 1, group, "positive"), item_row(neg, 0, group, kind)]
 
     groups = sample_groups(draw, 1.3 * (n_train + n_test), 40 * (n_train + n_test))
@@ -174,7 +175,8 @@ def event_negation_task(
             if mate is None:
                 return None
         pos, neg = ev.realise(event, lex), ev.realise(mate, lex)
-        assert performs(pos, noun, verb) and not performs(neg, noun, verb)
+        if not performs(pos, noun, verb) or performs(neg, noun, verb):  # a builder bug, never a user error
+            raise AssertionError(f"mislabelled pair {pos!r} / {neg!r} for {noun!r} {verb!r}")
         return [
             item_row(pos, 1, group, "positive", agent=int(is_agent(pos, noun, verb))),
             item_row(neg, 0, group, kind, agent=int(is_agent(neg, noun, verb))),

@@ -232,7 +232,8 @@ def role_task(
             return None
         event = ev.set_noun(event, ("agent",) if label else ("patient",), noun)
         sentence = ev.realise(event, lex)
-        assert is_agent(sentence, noun, event.verb) == bool(label)
+        if is_agent(sentence, noun, event.verb) != bool(label):  # a builder bug, never a user error
+            raise AssertionError(f"mislabelled sentence {sentence!r} (label {label})")
         return [item_row(sentence, label, group, "sampled")]
 
     groups = sample_groups(draw, 1.3 * (n_train + n_test), 20 * (n_train + n_test))

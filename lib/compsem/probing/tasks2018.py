@@ -327,7 +327,9 @@ def probe_task(
             )
         out[split] = chosen
     used_train = {r["sentence"] for r in out["train"]}
-    assert not used_train & {r["sentence"] for r in out["test"]}
+    overlap = used_train & {r["sentence"] for r in out["test"]}
+    if overlap:  # a builder bug, never a user error
+        raise AssertionError(f"{task}: {len(overlap)} sentences in both train and test")
     return item_frame(out["train"], out["test"], name or task)
 
 

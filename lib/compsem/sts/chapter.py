@@ -79,7 +79,7 @@ def family_levels(level: float, *families: int) -> dict[str, float]:
     return {"ci": level} | {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - level) for k in families}
 
 
-def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = 2000,
+def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                            seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
     """``<key>_sts3k_adv_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of
     ``levels`` (default ``{"ci": .95}``; :func:`family_levels` adds the Bonferroni levels of the
@@ -97,7 +97,7 @@ def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resa
     return values
 
 
-def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, n_resamples: int = 2000,
+def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                    seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
     """``<key>_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of ``levels``
     (default ``{"ci": .95}``; e.g. ``ci90`` at .90 for an equivalence test, :func:`family_levels`
@@ -189,10 +189,10 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
         in_families = [UNION_FAMILIES[family] for family, members in ADV_FAMILIES.items() if row in members]
         values |= adv_spearman_intervals({f"table9_{key}": sims}, human, adv, n_resamples, seed,
                                          family_levels(level, *in_families))
-        drop_levels = family_levels(level, UNION_FAMILIES["drops"]) | {"ci90": 0.90}
+        drop_levels = family_levels(level, UNION_FAMILIES["drops"]) | {"ci90": stats.EQUIVALENCE_LEVEL}
         if row in HYBRID_DROP_ROWS:  # an equivalence test in a union of k: Bonferroni's level from its 90%
             k = UNION_FAMILIES["hybrid_drops"]
-            drop_levels[f"bonf{k}_ci"] = stats.bonferroni_level(k, 1 - 0.90)
+            drop_levels[f"bonf{k}_ci"] = stats.bonferroni_level(k, 1 - stats.EQUIVALENCE_LEVEL)
         rho_adv = spearman(sims, human, adv)
         drop = spearman(sims, human, non) - rho_adv
         values |= {f"table9_drop_{key}": drop} | drop_intervals({f"table9_drop_{key}": sims}, human, non, adv,
@@ -222,9 +222,9 @@ def defsent_vs_sentbert(n_resamples: int = 1000, seed: int = 0, level: float = 0
     k = UNION_FAMILIES["defsent_vs_sentbert"]
     (direction,), equivalence = DEFSENT_FAMILY
     parts = [table9.paired_published("DefSent", "SentBERT", columns, n_resamples=n_resamples, seed=seed,
-                                     level=level, levels={"ci90": 0.90} | extra)
+                                     level=level, levels={"ci90": stats.EQUIVALENCE_LEVEL} | extra)
              for columns, extra in (([direction], {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - level)}),
-                                    (list(equivalence), {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - 0.90)}),
+                                    (list(equivalence), {f"bonf{k}_ci": stats.bonferroni_level(k, 1 - stats.EQUIVALENCE_LEVEL)}),
                                     ([c for c in DEFSENT_COLUMNS if c not in {direction, *equivalence}], {}))]
     table = pd.concat(parts).reindex(list(DEFSENT_COLUMNS))
     values = {}
@@ -283,7 +283,7 @@ def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], por
             if not (column.startswith("bonf") and np.isnan(row[column]))}
 
 
-def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 2000,
+def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                  seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
     """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its ``level`` (95%)
     paired bootstrap interval (BCa, as :func:`compsem.stats.paired_spearman_difference`):
@@ -306,7 +306,7 @@ def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 
 
 
 def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], human, mask,
-                n_resamples: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, dict[str, float]]:
+                n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[pd.DataFrame, dict[str, float]]:
     """The parser's effect with the word vectors held fixed (Table 11, App. 8.3.2: the hybrid "is
     robust to the particular parsing method used"): rho of VerbNet-CN on the GPT-4 parses minus
     rho on the corrected parses (``series`` of :func:`substitute_hybrids`) over the pairs in
@@ -319,7 +319,7 @@ def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], h
     rows, values = {}, {}
     for name in word_vectors:
         gap = stats.paired_spearman_difference(series[f"VerbNet-GPT-4-{name}"], series[f"VerbNet-{name}"],
-                                               human, mask=mask, n_resamples=n_resamples, seed=seed, level=0.90)
+                                               human, mask=mask, n_resamples=n_resamples, seed=seed, level=stats.EQUIVALENCE_LEVEL)
         rows[name] = gap
         key = f"parser_gap_{slug(name)}_adv"
         values |= {key: gap["difference"], f"{key}_ci90_low": gap["ci_low"], f"{key}_ci90_high": gap["ci_high"]}
@@ -332,7 +332,7 @@ def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], h
 
 
 def pilot_betas(word_vectors: Sequence[str], pilot_pairs: pd.DataFrame, pilot_parses: pd.DataFrame, stopwords,
-                n_resamples: int = 2000, seed: int = 0
+                n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0
                 ) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, float]], dict[str, float]]:
     """§4.6's betas re-derived from the 120 pilot pairs with each of ``word_vectors``
     (:func:`compsem.sts.weights.fit_pilot_betas` on :func:`compsem.sts.weights.pilot_role_similarities`).
@@ -371,7 +371,7 @@ def beta_variants(rolesims: pd.DataFrame, human, mask_non, pilot_weights: Mappin
 
 
 def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str, float]], best_neural, human,
-                     mask, n_resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
+                     mask, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """VerbNet-CN's rho on ``mask`` (STS3k-adv) under each weighting of Eq. 2
     (:func:`compsem.sts.weights.weight_sensitivity`), and its paired difference from the best
     neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval (as
@@ -643,7 +643,7 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     return table, predictions
 
 
-def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = 2000
+def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = stats.BOOTSTRAP_RESAMPLES
                   ) -> pd.DataFrame:
     """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same
     adversarial pairs (those among the random split's test rows), on the similarities centred over

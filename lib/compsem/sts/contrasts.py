@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.report import slug
-from compsem.stats import bonferroni_level
+from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
 
@@ -45,7 +45,7 @@ def _resamples(rows: Mapping[str, np.ndarray], n_resamples: int, seed: int) -> d
     return {name: r[rng.integers(0, len(r), size=(n_resamples, len(r)))] for name, r in rows.items()}
 
 
-def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, n_resamples: int = 2000,
+def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES,
                         seed: int = 0) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Figure 8 profiles and their bootstrap draws.
 
@@ -71,7 +71,7 @@ def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, 
 
 
 def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.DataFrame,
-                          n_resamples: int = 2000, seed: int = 0,
+                          n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                           categories: Sequence[str] = FIGURE8_CATEGORIES) -> tuple[pd.Series, pd.DataFrame]:
     """Within-category Spearman rho with people, weighted by the categories' numbers of pairs.
 

@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.data.sts3k import ROLES
+from compsem.stats import BOOTSTRAP_RESAMPLES
 from compsem.sts.composition import lookup, tokenise
 
 WEIGHTS: dict[str, float] = {
@@ -330,7 +331,7 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
 
 
 def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str, np.ndarray], human,
-                       mask=None, n_resamples: int = 2000, seed: int = 0, level: float = 0.95,
+                       mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, level: float = 0.95,
                        family: int = 1, members: Collection[str] | None = None) -> pd.DataFrame:
     """The paper's central contrast as paired tests (Table 9, STS3k-adv: "hybrids above every
     transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the

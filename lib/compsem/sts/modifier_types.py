@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.stats import bonferroni_level
+from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level
 
 MODIFIER_ROWS: dict[str, tuple[int, ...]] = {
     "Place": (
@@ -360,7 +360,7 @@ def _only_mod_human(labels: pd.DataFrame, human) -> pd.DataFrame:
     return frame
 
 
-def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = 2000, seed: int = 0,
+def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                        level: float = 0.95, family: int = 1) -> pd.DataFrame:
     """How far k added modifiers fall short of k times the effect of one (§6.4, Figure 9).
 

@@ -164,6 +164,21 @@ def spearman_brown(r):
     return 2.0 * r / (1.0 + r)
 
 
+def single_split_range(per_split: pd.DataFrame, subset: str, column: str = "r", level: float = 0.95
+                       ) -> tuple[float, float]:
+    """The central ``level`` range of one split's reliability, Spearman-Brown corrected
+    (:func:`spearman_brown`), over the splits of :func:`split_half_reliability` (``per_split``,
+    rows of ``subset``, ``column`` ``r`` or ``kappa``): the spread one random split of the raters
+    could give (§5.1), not a confidence interval of the mean over splits."""
+    rows = per_split[per_split["subset"] == subset]
+    if rows.empty:
+        raise ValueError(f"single_split_range: no split of subset {subset!r}; per_split has "
+                         f"{sorted(per_split['subset'].unique())}")
+    corrected = spearman_brown(rows[column].to_numpy())
+    alpha = (1 - level) / 2
+    return float(np.quantile(corrected, alpha)), float(np.quantile(corrected, 1 - alpha))
+
+
 def random_halves(n_participants: int, n_splits: int, seed=0) -> np.ndarray:
     """``n_splits`` random splits of the participants into two halves, as a boolean matrix.
 

@@ -181,10 +181,7 @@ def lexname(lemma: str, pos: str) -> str | None:
     """Lexname of the first WordNet sense of ``lemma`` (pos 'n' or 'v'), cached."""
     key = (lemma.lower(), pos)
     if key not in _LEX_CACHE:
-        try:
-            synsets = _wn().synsets(lemma.lower().replace(" ", "_"), pos=pos)
-        except Exception:  # noqa: BLE001 - WordNet missing: lexicons only
-            synsets = []
+        synsets = _wn().synsets(lemma.lower().replace(" ", "_"), pos=pos)
         _LEX_CACHE[key] = synsets[0].lexname() if synsets else None
     return _LEX_CACHE[key]
 

@@ -16,7 +16,7 @@ cells form its union, k their number); the other cells get none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -44,20 +44,48 @@ def adversarial_over_seeds(features: dict, human, split, regressors: Sequence[st
     return pd.concat(runs, ignore_index=True)
 
 
-EQUIVALENCE_LEVEL = 0.90
-"""The level of an equivalence test's interval (two one-sided tests at 5%)."""
-
 
 def _levels(name: str, regressor: str, equivalence_families: dict[str, Sequence[str]]) -> dict[str, float]:
     """Key suffix -> level of the intervals of the cell (``name``, ``regressor``): ``ci`` (95%),
     ``ci90`` (the equivalence test's) and, where ``equivalence_families`` puts the cell in the union
     of the k equivalence tests of feature set ``name`` (its k regressors), ``bonf<k>_ci`` at
     Bonferroni's level ``1 - .10/k``."""
-    levels = {"ci": 0.95, "ci90": EQUIVALENCE_LEVEL}
+    levels = {"ci": 0.95, "ci90": cstats.EQUIVALENCE_LEVEL}
     members = equivalence_families.get(name, ())
     if regressor in members and len(members) > 1:
-        levels[f"bonf{len(members)}_ci"] = cstats.bonferroni_level(len(members), 1 - EQUIVALENCE_LEVEL)
+        levels[f"bonf{len(members)}_ci"] = cstats.bonferroni_level(len(members), 1 - cstats.EQUIVALENCE_LEVEL)
     return levels
+
+
+def figure6_cell_values(summary: pd.DataFrame, targets: Mapping[str, dict],
+                        equivalence_families: dict[str, Sequence[str]] | None = None) -> dict[str, float]:
+    """The glued values of the Figure 6 grid (§5.3) from ``summary``, one row per split kind
+    (``adversarial`` or ``random``), feature set and regressor with the ``mean``, ``std`` and
+    ``count`` of test rho over the seeded splits: an adversarial cell without a target,
+    ``ft_adv_<features>_<regressor>`` (one fit on the fixed split); a random cell's
+    ``ft_random_<features>_<regressor>_mean`` with its t-intervals over the splits (:func:`_levels`:
+    ``_ci_*``, ``_ci90_*`` and, for a feature set of ``equivalence_families``, the Bonferroni
+    interval of its union of equivalence tests, ``_bonf<k>_ci_*``); and the best regressor of each
+    feature set on the random split, ``ft_random_best_<features>_mean`` and ``_ci_low|high``."""
+    families = equivalence_families or {}
+    values: dict[str, float] = {}
+    cells = summary[["split kind", "features", "regressor", "mean", "std", "count"]]
+    for kind, name, regressor, mean, sd, n in cells.itertuples(index=False, name=None):
+        key = f"ft_{'adv' if kind == 'adversarial' else 'random'}_{report.slug(name)}_{regressor}"
+        if kind == "adversarial" and key not in targets:  # the split is fixed: one fit, no interval
+            values[key] = float(mean)
+        elif kind == "random":
+            values[f"{key}_mean"] = float(mean)
+            if n > 1:
+                for tag, level in _levels(name, regressor, families).items():
+                    values[f"{key}_{tag}_low"], values[f"{key}_{tag}_high"] = t_interval(mean, sd, n, level)
+    best = cells[cells["split kind"] == "random"].sort_values("mean").groupby("features", sort=False).tail(1)
+    for name, mean, sd, n in best[["features", "mean", "std", "count"]].itertuples(index=False, name=None):
+        key = f"ft_random_best_{report.slug(name)}"
+        values[f"{key}_mean"] = float(mean)
+        if n > 1:
+            values[f"{key}_ci_low"], values[f"{key}_ci_high"] = t_interval(mean, sd, n)
+    return values
 
 
 def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, Sequence[str]] | None = None

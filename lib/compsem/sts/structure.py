@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.stats import BOOTSTRAP_RESAMPLES
 from compsem.sts.modifier_types import EXCLUDED_ROWS, modifier_groups
 
 FIGURE8_CATEGORIES = (
@@ -199,7 +200,7 @@ def modifier_profile(similarity, exclude=EXCLUDED_ROWS, ddof: int = 0) -> pd.Dat
     return table
 
 
-def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = 2000, seed: int = 0,
+def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                        level: float = 0.95, relative: bool = True) -> pd.DataFrame:
     """Figure 8 with bootstrap error bars: per category the mean similarity and a percentile
     bootstrap interval over the category's pairs (:func:`scipy.stats.bootstrap`, ``seed``).
@@ -233,7 +234,7 @@ def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = 2000
 
 
 def within_category_spearman(series: dict[str, np.ndarray], human, labels: pd.DataFrame,
-                             categories=FIGURE8_CATEGORIES, n_resamples: int = 2000, seed: int = 0,
+                             categories=FIGURE8_CATEGORIES, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                              level: float = 0.95) -> pd.DataFrame:
     """Extension: does a model rank the pairs *within* one kind of pair, or only the kinds?
 

@@ -40,7 +40,7 @@ import pandas as pd
 from compsem.data import sts3k, sts_benchmarks
 from compsem.data.registry import DataError
 from compsem.report import slug
-from compsem.stats import paired_spearman_difference_levels
+from compsem.stats import EQUIVALENCE_LEVEL, paired_spearman_difference_levels
 from compsem.sts.similarity import spearman
 
 PUBLISHED_ROWS: dict[str, str] = {
@@ -224,14 +224,11 @@ def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd
     ratings = sts3k.load_participant_ratings().to_numpy()
     subsets = rt.reliability_subsets(sts3k.load_participant_pairs(), ratings)
     summary, per_split = rt.split_half_reliability(ratings, subsets, n_splits=n_splits, seed=seed)
-    alpha = (1 - level) / 2
     rows = {}
     for column in STS3K_COLUMNS:
         subset = column.split("-")[1]
-        corrected = rt.spearman_brown(per_split.loc[per_split["subset"] == subset, "r"].to_numpy())
-        rows[column] = {"ceiling": float(summary.loc[subset, "split_half"]),
-                        "low": float(np.quantile(corrected, alpha)),
-                        "high": float(np.quantile(corrected, 1 - alpha)),
+        low, high = rt.single_split_range(per_split, subset, "r", level)
+        rows[column] = {"ceiling": float(summary.loc[subset, "split_half"]), "low": low, "high": high,
                         "n_pairs": int(summary.loc[subset, "n_pairs"])}
     return pd.DataFrame(rows).T.rename_axis("column")
 
@@ -281,7 +278,7 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
 
 
 def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1000, seed: int = 0,
-                            level: float = 0.90, portion: str = "sts3k_adv", family: int = 1) -> dict[str, float]:
+                            level: float = EQUIVALENCE_LEVEL, portion: str = "sts3k_adv", family: int = 1) -> dict[str, float]:
     """Each baseline minus each rival in Spearman rho with people on the pairs in ``mask``, a paired
     bootstrap (BCa, as :func:`compsem.stats.paired_spearman_difference`: both series of a pair
     resampled together) at ``level`` (90%: the interval of an equivalence test, two one-sided tests

@@ -95,7 +95,7 @@ def _fit(x: np.ndarray, y: np.ndarray, fit_intercept: bool) -> tuple[np.ndarray,
 
 
 def fit_pilot_betas(rolesims: pd.DataFrame, human, roles: Sequence[str] = CORE_ROLES,
-                    fit_intercept: bool = True, total: float = CORE_TOTAL, n_resamples: int = 2000,
+                    fit_intercept: bool = True, total: float = CORE_TOTAL, n_resamples: int = cstats.BOOTSTRAP_RESAMPLES,
                     seed: int = 0, level: float = 0.95) -> pd.DataFrame:
     """Least-squares betas of ``roles`` from the pilot RoleSims, rescaled to sum to ``total``.
 

@@ -41,6 +41,7 @@ from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
 from compsem.devices import resolve_device
+from compsem.stats import EQUIVALENCE_LEVEL
 
 RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-auxiliary"
 COGS_SPLITS = ("train", "dev", "test", "gen", "exposure-100")
@@ -569,7 +570,7 @@ def ensure_results(configs: list[dict], train_missing: bool = True, **options) -
     return done
 
 
-GRID_LEVELS = {"": 0.95, "_ci90": 0.90, "_bonf3": multiplicity.bonferroni_level(3, 0.10),
+GRID_LEVELS = {"": 0.95, "_ci90": EQUIVALENCE_LEVEL, "_bonf3": multiplicity.bonferroni_level(3, 0.10),
                "_bonf4": multiplicity.bonferroni_level(4, 0.10)}
 """The levels of Welch's intervals of the full configuration's differences, by key suffix
 (``<stem><suffix>_low`` and ``_high``), as the claims of the ledger declare them: 95% for a
