@@ -165,3 +165,13 @@ def test_random_split_family_intervals_use_the_bonferroni_level_and_widen_the_95
         C.published_random_values(files, human, mask, n_resamples=10, family=())
     with pytest.raises(ValueError, match=r"family \['mean'\] has no PCA-8 'nn3' file"):
         C.published_random_values(files[files["features"] != "mean"], human, mask, n_resamples=10)
+
+
+def test_fine_tune_defaults_are_the_recipe():
+    """RECIPE documents the STSb recipe (§4.7); fine_tune's defaults must be the same numbers
+    (its source is part of the fit cache's key, so the defaults are written out there)."""
+    import inspect
+
+    defaults = {name: p.default for name, p in inspect.signature(F.fine_tune).parameters.items()}
+    numeric = {name: value for name, value in F.RECIPE.items() if not isinstance(value, str)}
+    assert numeric == {name: defaults[name] for name in numeric}

@@ -53,8 +53,7 @@ def _check(X_train, y_train, X_test, y_test):
             "the same number of columns"
         )
     if len(X_train) != len(y_train) or len(X_test) != len(y_test):
-        raise ValueError(f"X and y disagree in length: X_train {len(X_train)} rows, y_train "
-                         f"{len(y_train)}, X_test {len(X_test)}, y_test {len(y_test)}")
+        raise ValueError("X and y disagree in length")
     if len(np.unique(y_train)) < 2:
         raise ValueError("y_train has a single class; a classifier cannot be trained")
     return X_train, y_train, X_test, y_test
@@ -232,12 +231,9 @@ def mlp_probe(
         rows_train, rows_test = np.asarray(rows_train, np.int64), np.asarray(rows_test, np.int64)
         y_train, y_test = np.asarray(y_train, np.float32), np.asarray(y_test).astype(int)
         if S_train.shape[1] != S_test.shape[1] or P_train.shape[1] != P_test.shape[1]:
-            raise ValueError(f"train and test features differ in width: S {S_train.shape[1]} vs "
-                             f"{S_test.shape[1]}, P {P_train.shape[1]} vs {P_test.shape[1]}")
+            raise ValueError("train and test features differ in width")
         if not (len(rows_train) == len(P_train) == len(y_train)) or len(rows_test) != len(P_test):
-            raise ValueError(f"rows, probe features and labels must have one entry per item: train "
-                             f"{len(rows_train)}, {len(P_train)}, {len(y_train)}; test "
-                             f"{len(rows_test)}, {len(P_test)}")
+            raise ValueError("rows, probe features and labels must have one entry per item")
         if len(np.unique(y_train)) < 2:
             raise ValueError("y_train has a single class; a classifier cannot be trained")
         d, k = S_train.shape[1], P_train.shape[1]
