@@ -839,7 +839,8 @@ summary_splits = experiment.summarise(runs_splits)
 report.glue("probe_split_n_train", int(split_n_train))
 report.glue("probe_split_n_test", int(split_n_test))
 report.glue("probe_split_halfwidth_at_chance", C.chance_halfwidth(split_n_test))
-report.glue_all(C.cell_values(summary_splits, "probe_split", sides=True))
+report.glue_all(C.cell_values(summary_splits, "probe_split"))
+report.glue_words(C.chance_sides(summary_splits, "probe_split"))
 C.plot_splits(summary_splits, split_encoders)
 plt.show()
 
@@ -859,7 +860,7 @@ C.interval_pivot(summary_splits, "task", "encoder").loc[list(splits), split_enco
 # {glue:text}`probe_split_no_rc_rc_minilm:.1f`%
 # [{glue:text}`probe_split_no_rc_rc_minilm_low:.1f`,
 # {glue:text}`probe_split_no_rc_rc_minilm_high:.1f`]). The SDAE trained on active probe verbs,
-# tested on passive ones, is {glue:text}`probe_split_active_passive_sdae_side`
+# tested on passive ones, is {glue:md}`probe_split_active_passive_sdae_side`
 # ({glue:text}`probe_split_active_passive_sdae:.1f`%
 # [{glue:text}`probe_split_active_passive_sdae_low:.1f`,
 # {glue:text}`probe_split_active_passive_sdae_high:.1f`]). A probe below chance is
@@ -873,11 +874,11 @@ C.interval_pivot(summary_splits, "task", "encoder").loc[list(splits), split_enco
 # {glue:text}`probe_split_neg_iid_sdae:.1f`% [{glue:text}`probe_split_neg_iid_sdae_low:.1f`,
 # {glue:text}`probe_split_neg_iid_sdae_high:.1f`]). Trained with the negation on the main
 # verb only and tested with it in the relative clause, the SDAE is
-# {glue:text}`probe_split_neg_main_rc_sdae_side`
+# {glue:md}`probe_split_neg_main_rc_sdae_side`
 # ({glue:text}`probe_split_neg_main_rc_sdae:.1f`%
 # [{glue:text}`probe_split_neg_main_rc_sdae_low:.1f`,
 # {glue:text}`probe_split_neg_main_rc_sdae_high:.1f`]) and MiniLM
-# {glue:text}`probe_split_neg_main_rc_minilm_side`
+# {glue:md}`probe_split_neg_main_rc_minilm_side`
 # ({glue:text}`probe_split_neg_main_rc_minilm:.1f`%
 # [{glue:text}`probe_split_neg_main_rc_minilm_low:.1f`,
 # {glue:text}`probe_split_neg_main_rc_minilm_high:.1f`]); MiniLM's is one MLP fit on one

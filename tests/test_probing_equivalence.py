@@ -252,3 +252,25 @@ def test_random_sentence_draws_take_every_mlp_seed_of_the_random_encoder():
     ])
     out = C.random_sentence_draws(runs, "probe_t2", n_boot=300)
     assert out["probe_t2_cont1_random_sentence_draws"] == pytest.approx(50.0)
+
+
+def test_chance_sides_name_where_each_interval_lies_against_chance():
+    """The phrases the prose quotes for the split cells: an interval wholly below 50 is below
+    chance, wholly above is above, one containing 50 is not apart from it; cells without an
+    interval and control rows get none."""
+    from compsem.probing import chapter as C
+
+    summary = pd.DataFrame({
+        "task": ["t", "t", "t", "t", "t"], "encoder": ["a", "b", "c", "d", "a"],
+        "control": ["none", "none", "none", "none", "control task"],
+        "low": [30.0, 50.5, 45.0, np.nan, 10.0], "high": [49.9, 60.0, 55.0, np.nan, 20.0]})
+    assert C.chance_sides(summary, "p") == {"p_t_a_side": "below chance", "p_t_b_side": "above chance",
+                                            "p_t_c_side": "not apart from chance"}
+    assert C.side_of_chance(40.0, 50.0) == "not apart from chance"  # the bound itself is not apart
+
+
+def test_glue_words_refuses_a_number():
+    from compsem import report
+
+    with pytest.raises(TypeError, match="expected a phrase"):
+        report.glue_words({"k": 0.5})

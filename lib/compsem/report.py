@@ -174,6 +174,19 @@ def glue_all(values: Mapping[str, float]) -> None:
         glue(key, value)
 
 
+def glue_words(phrases: Mapping[str, str]) -> None:
+    """Glue short phrases that a library function computed from numbers (e.g. "below chance"),
+    each under its key, for the prose to quote with ``{glue:md}`key```: so that no sentence says
+    by hand what the numbers show. Only numbers are read back (:func:`read_glued`)."""
+    from IPython.display import Markdown
+    from myst_nb import glue as myst_glue
+
+    for key, phrase in phrases.items():
+        if not isinstance(phrase, str):
+            raise TypeError(f"glue_words {key!r}: expected a phrase, got {type(phrase).__name__}")
+        myst_glue(key, Markdown(phrase), display=False)
+
+
 def targets_summary(values: Mapping[str, float]) -> dict:
     """How the targets among ``values`` fare: compared (expected to match), met, the difference
     that comes closest to (or goes furthest past) its tolerance; and apart from them, how many

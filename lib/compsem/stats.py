@@ -105,6 +105,20 @@ def bootstrap_levels(data, statistic, n_resamples: int, seed: int, levels: Seque
                                       method=method, bootstrap_result=first) for level in levels[1:]]
 
 
+def percentile_interval(draws, level: float = 0.95) -> tuple[float, float]:
+    """The percentile interval of bootstrap (or permutation, or seed) ``draws`` at ``level``: their
+    ``(1 - level) / 2`` and ``1 - (1 - level) / 2`` quantiles (:func:`numpy.quantile`, linear
+    interpolation; Efron & Tibshirani 1993, §13.3). Draws that are not finite (a resample on
+    which the statistic is undefined) are left out; no finite draw gives NaN bounds."""
+    d = np.asarray(draws, dtype=np.float64).ravel()
+    d = d[np.isfinite(d)]
+    if d.size == 0:
+        return float("nan"), float("nan")
+    alpha = (1 - level) / 2
+    low, high = np.quantile(d, [alpha, 1 - alpha])
+    return float(low), float(high)
+
+
 def interval_bounds(results) -> list[tuple[float, float]]:
     """``(low, high)`` of each :func:`scipy.stats.bootstrap` result (e.g. of :func:`bootstrap_levels`)."""
     return [(float(r.confidence_interval.low), float(r.confidence_interval.high)) for r in results]
@@ -368,8 +382,7 @@ def crossed_mean_intervals(scores, levels: Sequence[float] = (0.95,),
     items = rng.integers(0, scores.shape[1], size=(n_resamples, scores.shape[1]))
     per_seed = resampled_item_means(scores, items)  # seeds x resamples
     means = resampled_unit_means(per_seed, rng)
-    bounds = [np.percentile(means, [50 * (1 - level), 50 * (1 + level)]) for level in levels]
-    return mean, [(float(low), float(high)) for low, high in bounds]
+    return mean, [percentile_interval(means, level) for level in levels]
 
 
 def resampled_item_means(scores: np.ndarray, items: np.ndarray) -> np.ndarray:

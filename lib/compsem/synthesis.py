@@ -37,6 +37,7 @@ from compsem.stats import (
     BOOTSTRAP_RESAMPLES,
     bonferroni_level,
     paired_spearman_difference_levels,
+    percentile_interval,
     resampled_unit_means,
     spearman,
     spearman_of_resamples,
@@ -244,15 +245,13 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
     rng = np.random.default_rng(seed)
     resamples = np.stack([rng.integers(0, n, n) for _ in range(n_boot)])  # one draw per resample
     boot = spearman_of_resamples(a, b, resamples)  # all resamples at once; NaN where a measure is constant
-    boot = boot[np.isfinite(boot)]
-    alpha = (1 - level) / 2
-    low, high = (np.quantile(boot, [alpha, 1 - alpha]) if len(boot) else (np.nan, np.nan))
+    low, high = percentile_interval(boot, level)  # the draws where both measures vary
     if math.isnan(rho):  # a measure constant over the encoders (e.g. every AN S-I share 1.0)
         p = float("nan")
     else:
         p = spearman_permutation_p(a, b, n_resamples=n_boot, seed=seed, exact_up_to=MAX_EXACT)
     return {"measure_a": measure_a, "measure_b": measure_b, "n": n, "rho": rho, "tau": tau,
-            "low": float(low), "high": float(high), "p": float(p), "n_boot_used": len(boot)}
+            "low": float(low), "high": float(high), "p": float(p), "n_boot_used": int(np.isfinite(boot).sum())}
 
 
 def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
@@ -610,13 +609,13 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     for b in models_b:
         per_training = np.stack([resampled[t] - resampled[b] for t in trainings])
         boot = resampled_unit_means(per_training, np.random.default_rng([seed, len(trainings)]))
-        low, high = np.nanpercentile(boot, [50 * (1 - level), 50 * (1 + level)])
+        low, high = percentile_interval(boot, level)
         rho_a = float(np.mean([rho[t] for t in trainings]))
         rows.append({"model_a": trainings[0], "model_b": b, "rho_a": rho_a, "rho_b": rho[b],
                      "difference": rho_a - rho[b], "low": float(low), "high": float(high),
                      "n": int(len(human)), "n_trainings": len(trainings)})
         for name, wider in extra.items():  # the same resamples
-            w_low, w_high = np.nanpercentile(boot, [50 * (1 - wider), 50 * (1 + wider)])
+            w_low, w_high = percentile_interval(boot, wider)
             rows[-1] |= {f"low_{name}": float(w_low), f"high_{name}": float(w_high)}
     return pd.DataFrame(rows)
 

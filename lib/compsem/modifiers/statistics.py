@@ -41,6 +41,7 @@ from compsem.stats import (
     PERMUTATIONS,
     holm,  # noqa: F401  (re-exported: compsem.modifiers.statistics.holm)
     label_permutation_test,
+    percentile_interval,
     seed_interval,
 )
 
@@ -403,10 +404,7 @@ def draws_interval(observed: float, draws: np.ndarray, level: float = 0.95,
     adjectives noisier and the extremes more extreme."""
     if method not in ("percentile", "basic"):
         raise ValueError(f"method must be 'percentile' or 'basic', not {method!r}")
-    if draws.size == 0:
-        return float("nan"), float("nan")
-    alpha = (1 - level) / 2
-    low, high = np.quantile(draws, [alpha, 1 - alpha])
+    low, high = percentile_interval(draws, level)
     if method == "basic":
         low, high = 2 * observed - high, 2 * observed - low
     return float(low), float(high)

@@ -279,11 +279,8 @@ def side_of_chance(low: float, high: float, chance: float = CHANCE_ACCURACY) -> 
     return "not apart from chance"
 
 
-def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False,
-                sides: bool = False) -> dict:
-    """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``; with
-    ``sides``, also ``_side``, where the 95% interval lies against chance
-    (:func:`side_of_chance`)."""
+def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
+    """``{<prefix>_<task>_<encoder>[_<control>]: accuracy}`` with ``_low`` / ``_high``."""
     out = {}
     for row in summary.itertuples():
         if not with_control and row.control != "none":
@@ -292,9 +289,16 @@ def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False,
         out[key] = float(row.accuracy)
         if np.isfinite(row.low):
             out[f"{key}_low"], out[f"{key}_high"] = float(row.low), float(row.high)
-            if sides:
-                out[f"{key}_side"] = side_of_chance(row.low, row.high)
     return out
+
+
+def chance_sides(summary: pd.DataFrame, prefix: str) -> dict[str, str]:
+    """``{<prefix>_<task>_<encoder>_side: phrase}``: where each cell's 95% interval lies against
+    chance (:func:`side_of_chance`), for :func:`compsem.report.glue_words` (cells with an
+    interval, control ``none``)."""
+    rows = summary[(summary["control"] == "none") & np.isfinite(summary["low"])]
+    return {f"{_key(prefix, row.task, row.encoder, row.control, False)}_side": side_of_chance(row.low, row.high)
+            for row in rows.itertuples()}
 
 
 def _key(prefix: str, task: str, encoder: str, control: str, with_control: bool) -> str:
@@ -433,7 +437,7 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     out = {key: float(100 * (a.mean() - b.mean())), f"{key}_n_a": len(a), f"{key}_n_b": len(b)}
     for level in levels:
         tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
-        low, high = np.percentile(diffs, [50 * (1 - level), 50 * (1 + level)])
+        low, high = stats.percentile_interval(diffs, level)
         out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
     return out
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from compsem.report import slug
-from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level
+from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level, percentile_interval
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
 
@@ -109,15 +109,11 @@ def interval(point: float, draws, level: float = 0.95, family: int = 1) -> dict[
     :mod:`compsem.sts.families`), also ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``: the percentile
     interval of the same draws at Bonferroni's level ``1 - (1 - level) / k``
     (:func:`compsem.stats.bonferroni_level`), which contains the first."""
-    d = np.asarray(draws, dtype=float)
-    d = d[np.isfinite(d)]
-    alpha = (1 - level) / 2
-    out = {"value": float(point), "ci_low": float(np.quantile(d, alpha)),
-           "ci_high": float(np.quantile(d, 1 - alpha))}
+    low, high = percentile_interval(draws, level)
+    out = {"value": float(point), "ci_low": low, "ci_high": high}
     if family > 1:
-        alpha = (1 - bonferroni_level(family, 1 - level)) / 2
-        out |= {f"bonf{family}_ci_low": float(np.quantile(d, alpha)),
-                f"bonf{family}_ci_high": float(np.quantile(d, 1 - alpha))}
+        low, high = percentile_interval(draws, bonferroni_level(family, 1 - level))
+        out |= {f"bonf{family}_ci_low": low, f"bonf{family}_ci_high": high}
     return out
 
 

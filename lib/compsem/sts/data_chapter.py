@@ -212,7 +212,7 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
     / ``_ci_high``. Also ``heldout_n_halves``, ``heldout_n_test`` and
     ``heldout_n_worse_than_uninformed``, the halves on which the refitted boundaries err more than
     equal-size blocks."""
-    from compsem.stats import bonferroni_level, seed_interval
+    from compsem.stats import bonferroni_level, percentile_interval, seed_interval
     from compsem.sts.families import UNION_FAMILIES
 
     k = UNION_FAMILIES["heldout_bar"]
@@ -230,6 +230,6 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
             values[f"heldout_{column}_mean_bonf{k}_ci_low"] = low
             values[f"heldout_{column}_mean_bonf{k}_ci_high"] = high
         if column in HELDOUT_COLUMNS:
-            values[f"heldout_{column}_ci_low"] = float(np.quantile(per_half, 0.025))
-            values[f"heldout_{column}_ci_high"] = float(np.quantile(per_half, 0.975))
+            low, high = percentile_interval(per_half)  # the spread of single halves
+            values[f"heldout_{column}_ci_low"], values[f"heldout_{column}_ci_high"] = low, high
     return values

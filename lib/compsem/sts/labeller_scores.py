@@ -231,9 +231,8 @@ def score_table(labelled: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
                 difference = draws[IN_SAMPLE_SET, score] - draws[name, score]
                 table.loc[name, f"gap_{score}"] = gap
                 for tag, at in levels.items():
-                    alpha = 100 * (1 - at) / 2
-                    table.loc[name, [f"gap_{score}{tag}_low", f"gap_{score}{tag}_high"]] = np.percentile(
-                        difference, [alpha, 100 - alpha])
+                    table.loc[name, [f"gap_{score}{tag}_low", f"gap_{score}{tag}_high"]] = (
+                        stats.percentile_interval(difference, at))
     return table
 
 

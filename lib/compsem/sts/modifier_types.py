@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level
+from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level, percentile_interval
 
 MODIFIER_ROWS: dict[str, tuple[int, ...]] = {
     "Place": (
@@ -391,8 +391,6 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP
     rng = np.random.default_rng(seed)
     one = groups[1]
     one_boot = rng.choice(one, size=(n_resamples, len(one)), replace=True).mean(axis=1)
-    alpha = (1 - level) / 2
-    wide = (1 - bonferroni_level(family, 1 - level)) / 2
     rows = {}
     for k, values in sorted(groups.items()):
         if k <= 1:
@@ -400,13 +398,12 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP
         k_boot = rng.choice(values, size=(n_resamples, len(values)), replace=True).mean(axis=1)
         draws = k * (1 - one_boot) - (1 - k_boot)
         additive = k * (1 - one.mean())
-        rows[k] = {"gap": additive - (1 - values.mean()), "ci_low": float(np.quantile(draws, alpha)),
-                   "ci_high": float(np.quantile(draws, 1 - alpha)), "additive": additive,
+        low, high = percentile_interval(draws, level)
+        rows[k] = {"gap": additive - (1 - values.mean()), "ci_low": low, "ci_high": high, "additive": additive,
                    "observed": 1 - values.mean(), "n": len(values), "testable": bool(additive < 1)}
         if family > 1:
-            testable = rows[k]["testable"]
-            rows[k] |= {f"bonf{family}_ci_low": float(np.quantile(draws, wide)) if testable else np.nan,
-                        f"bonf{family}_ci_high": float(np.quantile(draws, 1 - wide)) if testable else np.nan}
+            wide = percentile_interval(draws, bonferroni_level(family, 1 - level)) if additive < 1 else (np.nan,) * 2
+            rows[k] |= {f"bonf{family}_ci_low": wide[0], f"bonf{family}_ci_high": wide[1]}
     table = pd.DataFrame(rows).T.rename_axis("added modifiers")
     return table.astype({"gap": float, "ci_low": float, "ci_high": float, "additive": float, "observed": float,
                          "n": int, "testable": bool} | {c: float for c in table.columns if c.startswith("bonf")})

@@ -36,6 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem import stats as cstats
+
 N_CATEGORIES = 7
 """The rating scale is 1..7 (§4.2)."""
 
@@ -174,9 +176,7 @@ def single_split_range(per_split: pd.DataFrame, subset: str, column: str = "r", 
     if rows.empty:
         raise ValueError(f"single_split_range: no split of subset {subset!r}; per_split has "
                          f"{sorted(per_split['subset'].unique())}")
-    corrected = spearman_brown(rows[column].to_numpy())
-    alpha = (1 - level) / 2
-    return float(np.quantile(corrected, alpha)), float(np.quantile(corrected, 1 - alpha))
+    return cstats.percentile_interval(spearman_brown(rows[column].to_numpy()), level)
 
 
 def random_halves(n_participants: int, n_splits: int, seed=0) -> np.ndarray:

@@ -168,8 +168,7 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
             row = {"features": name, "regressor": regressor, "n_seeds": len(preds),
                    "mean": float(np.mean([cstats.spearman(p, h) for p in preds]))}
             for tag, level in levels.items():
-                low, high = np.percentile(boot, [50 * (1 - level), 50 * (1 + level)])
-                row[f"{tag}_low"], row[f"{tag}_high"] = float(low), float(high)
+                row[f"{tag}_low"], row[f"{tag}_high"] = cstats.percentile_interval(boot, level)
             rows.append(row)
             key = f"{prefix}_{report.slug(name)}_{regressor}"
             values |= {f"{key}_{tag}_{bound}": row[f"{tag}_{bound}"] for tag in levels for bound in ("low", "high")}
