@@ -284,7 +284,8 @@ status
 
 # %% [markdown]
 # {glue:text}`caux_grid_runs_done` of the {glue:text}`caux_grid_runs_total` runs of the full
-# configuration have results. Ours (mean and 95% t-interval over the seeds) beside the paper's
+# configuration have results. Ours (mean and 95% t-interval over the seeds, cut to [0, 1] for an
+# accuracy, the range it can take) beside the paper's
 # means and SDs over its seeds; conditions without runs read *pending*, and the CCG conditions
 # are the paper's only:
 

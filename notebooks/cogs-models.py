@@ -343,8 +343,9 @@ report.show_comparison(
 #
 # The quantities the Findings check, per seed of the Transformer with one exposure, with their
 # mean and a 95% t-interval over the seeds ($\bar x \pm t_{0.975,\,n-1}\, s/\sqrt n$, cut to
-# the range an accuracy can take, [0, 1], or [-1, 1] for a difference of two: with three seeds
-# the interval of a case near 0 or 100% would otherwise reach past it). The last
+# the range an accuracy can take, [0, 1], or [-1, 1] for a difference of two: with a few seeds
+# the interval of a case near 0 or 100% would otherwise reach past it; so are all the COGS
+# t-intervals of accuracies below). The last
 # row is our gen mean minus the paper's, with Welch's interval, which also uses the paper's SD
 # over its 5 seeds (Figure 4-3): two means of a few seeds each are compared, not our mean with a
 # fixed number.

@@ -228,7 +228,7 @@ pd.DataFrame(C.grid_of(aan_sizes).astype(int), index=CLASSES, columns=CLASSES)
 # ({glue:text}`mod_x_n_perm:.0f` shuffles), bootstrap intervals resample adjectives within class
 # (and nouns). Every test of a claim is run on every model; the models run on one test form one
 # family, and its p-values are **Holm-adjusted** over those models (a claim is rejected when one
-# adjusted p-value is below 0.05, keeping a 5% family-wise error per claim).
+# adjusted p-value is at most 0.05, keeping a 5% family-wise error per claim).
 
 # %% [markdown]
 # ## Results
@@ -742,7 +742,7 @@ spread_table.round(3)
 
 # %% [markdown]
 # In each item, "rejects" counts the models whose Holm-adjusted p (column `p_holm` above) is
-# below 0.05:
+# at most 0.05:
 #
 # - **AN phrases, Eq. 4**: {glue:text}`mod_x_ceiling_an:.0f` of the
 #   {glue:text}`mod_x_perm_models_an:.0f` models run score 1 in every class (Table 1 above), a

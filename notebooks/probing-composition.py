@@ -964,10 +964,11 @@ if layers_2016 and layer_base in geometry_encoders:
 #   level, remain the controls that carry the papers' conclusions.
 # - **What the intervals do not support.** With the splits' small training sets the SemRole
 #   probes are barely above chance even in distribution, so the SemRole splits do not measure
-#   how far roles generalise; a probe below chance on a split (see the SDAE from active to
-#   passive and with the negation moved into the relative clause) has learned, at least in
-#   part, a cue that the split reverses, and one MLP fit (MiniLM's) does not separate that from
-#   its initialisation. The middle-layer advantage on Negation
+#   how far roles generalise; a probe below chance on a split has learned, at least in part, a
+#   cue that the split reverses (the SDAE from active to passive is
+#   {glue:md}`probe_split_active_passive_sdae_side`, with the negation moved into the relative
+#   clause {glue:md}`probe_split_neg_main_rc_sdae_side`), and one MLP fit (MiniLM's) does not
+#   separate that from its initialisation. The middle-layer advantage on Negation
 #   lies within the interval of the last layer. We draw no conclusion from either about how far
 #   roles or negation scope generalise.
 

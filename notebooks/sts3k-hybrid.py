@@ -624,8 +624,8 @@ relative_labeller.loc[["Human", *compared_rows]].assign(MAD=mads_labeller).round
 # largest change the paper reads as negligible when the parser is swapped (Table 11, App. 8.3.2:
 # GPT-4 parses move VerbNet-CN's STS3k-non correlation from .652 to .685, "robust to the particular
 # parsing method"), rounded down. F1 and rho are different units, so this is a convention, not a
-# derivation; the Findings show every deciding lower end beside it, so a reader can see whether
-# a verdict hinges on it.
+# derivation; the table below gives each gap's intervals, so a reader can see how far each
+# verdict stands from the margin.
 
 # %%
 generalisation = labeller_scores.generalisation(word_vectors=vectors, stopwords=stopwords, denominator=denominator,

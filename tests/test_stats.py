@@ -385,3 +385,16 @@ def test_holm_worked_example_and_nans_left_out():
     np.testing.assert_allclose(out[[0, 2]], [0.04, 0.4])
     assert np.all(np.isnan(stats.holm([np.nan, np.nan])))
     assert stats.holm([0.5, 0.9]).tolist() == [1.0, 1.0]  # capped at 1
+
+
+def test_rejects_is_adjusted_p_at_most_alpha():
+    """The one rejection rule: p <= alpha (Holm's adjusted p at alpha exactly rejects); NaN, an
+    untested hypothesis, never does."""
+    assert stats.rejects([0.05, 0.0500001, 0.01, float("nan")]).tolist() == [True, False, True, False]
+    assert stats.rejects([0.09], alpha=0.1).tolist() == [True]
+
+
+def test_percentile_interval_leaves_out_undefined_draws():
+    draws = np.r_[np.arange(101.0), np.nan, np.inf]
+    assert stats.percentile_interval(draws, 0.9) == pytest.approx((5.0, 95.0), abs=1e-12)
+    assert all(np.isnan(stats.percentile_interval([np.nan, np.nan])))

@@ -249,5 +249,7 @@ def test_paired_comparisons_refuses_a_union_with_more_members_than_its_size():
         H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=2, members=list(candidates))
     with pytest.raises(ValueError, match=r"members \['x'\] are not candidates"):
         H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=2, members=["c0", "x"])
+    with pytest.raises(ValueError, match="4 members .* family=3"):  # no members: every candidate
+        H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=3)
     table = H.paired_comparisons(candidates, rivals, human, n_resamples=50, family=4, members=["c0", "c1"])
     assert table.loc[["c0", "c1"], "bonf4_ci_low"].notna().all()

@@ -255,6 +255,8 @@ def test_figure6_cell_values_glue_one_fit_per_adversarial_cell_and_intervals_ove
     assert values["ft_adv_minilm_nn1"] == 0.2 and "ft_adv_verbnet_nn1" not in values  # a target: glued apart
     assert (values["ft_random_verbnet_nn2_ci_low"], values["ft_random_verbnet_nn2_ci_high"]) == sg.t_interval(0.7, 0.03, 5)
     assert values["ft_random_verbnet_nn2_ci90_low"] == sg.t_interval(0.7, 0.03, 5, 0.90)[0]
-    assert values["ft_random_verbnet_nn1_bonf2_ci_low"] < values["ft_random_verbnet_nn1_ci90_low"]
+    assert values["ft_random_verbnet_nn1_bonf2_ci_low"] == sg.t_interval(0.6, 0.02, 5, 1 - 0.10 / 2)[0]
+    one = sg.figure6_cell_values(summary, {}, {"verbnet": ["nn1"]})  # one regressor: a union of one
+    assert one["ft_random_verbnet_nn1_bonf1_ci_low"] == one["ft_random_verbnet_nn1_ci90_low"]
     assert "ft_random_minilm_nn1_ci_low" not in values  # one split: no interval
     assert values["ft_random_best_verbnet_mean"] == 0.7 and values["ft_random_best_minilm_mean"] == 0.4

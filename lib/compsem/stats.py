@@ -24,6 +24,12 @@ from scipy import stats
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
     "PERMUTATIONS",
+    "ALPHA",
+    "EQUIVALENCE_LEVEL",
+    "PROPORTION",
+    "PROPORTION_DIFFERENCE",
+    "rejects",
+    "percentile_interval",
     "mean_interval",
     "paired_mean_interval",
     "crossed_mean_interval",
@@ -518,7 +524,7 @@ def _family_size(k: int) -> int:
     return int(k)
 
 
-def bonferroni_level(k: int, alpha: float = 0.05) -> float:
+def bonferroni_level(k: int, alpha: float = ALPHA) -> float:
     """The level of each of ``k`` two-sided intervals whose joint coverage is at least
     ``1 - alpha`` whatever their dependence (Bonferroni): ``1 - alpha / k``. A rule that
     concludes when *some* of ``k`` intervals crosses a threshold (a union of ``k`` tests) reads
@@ -526,7 +532,7 @@ def bonferroni_level(k: int, alpha: float = 0.05) -> float:
     return 1 - alpha / _family_size(k)
 
 
-def sidak_level(k: int, alpha: float = 0.05) -> float:
+def sidak_level(k: int, alpha: float = ALPHA) -> float:
     """The level of each of ``k`` independent intervals whose joint coverage is exactly
     ``1 - alpha`` (Šidák 1967): ``(1 - alpha) ** (1 / k)``, a little below Bonferroni's level
     ``1 - alpha / k``, so its intervals are a little narrower."""

@@ -552,7 +552,7 @@ RANDOM_SPLIT_FAMILY = ("sentbert_mpnet_norml", "openai_norml", "defsent_cls_norm
 def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
                             n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0,
                             family: Sequence[str] = RANDOM_SPLIT_FAMILY, family_regressor: str = "nn3",
-                            alpha: float = 0.05) -> dict[str, float]:
+                            alpha: float = stats.ALPHA) -> dict[str, float]:
     """The authors' random-split prediction files scored three ways (Figure 6's random split,
     §5.3): ``pub_random_[nopca_]<scope>_<features>_<regressor>`` for ``scope`` in ``all``,
     ``train`` and ``heldout`` (the columns ``rho_all``, ``rho_train``, ``rho_heldout`` of

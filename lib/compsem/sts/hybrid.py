@@ -352,16 +352,16 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     """
     from compsem.stats import bonferroni_level, paired_spearman_difference_levels, spearman
 
-    if members is not None:
-        unknown = sorted(set(members) - set(candidates))
-        if unknown:
-            raise ValueError(f"paired_comparisons: members {unknown} are not candidates "
-                             f"({sorted(candidates)}); name members among the candidates")
-        if family > 1 and len(set(members)) > family:
-            raise ValueError(f"paired_comparisons: {len(set(members))} members {sorted(set(members))} "
-                             f"in a union sized family={family}; the Bonferroni level would be too "
-                             f"loose. Set family to the number of members (compsem.sts.families."
-                             f"UNION_FAMILIES) or name fewer members")
+    unknown = sorted(set(members or ()) - set(candidates))
+    if unknown:
+        raise ValueError(f"paired_comparisons: members {unknown} are not candidates "
+                         f"({sorted(candidates)}); name members among the candidates")
+    union = sorted(set(candidates if members is None else members))
+    if family > 1 and len(union) > family:
+        raise ValueError(f"paired_comparisons: {len(union)} members {union} in a union sized "
+                         f"family={family}; the Bonferroni level would be too loose. Set family to "
+                         f"the number of members (compsem.sts.families.UNION_FAMILIES) or name fewer "
+                         f"members")
     keep = np.ones(len(np.asarray(human)), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     h = np.asarray(human, dtype=float)
     rival_rho = {name: spearman(np.asarray(v, dtype=float)[keep], h[keep])

@@ -52,7 +52,7 @@ def _levels(name: str, regressor: str, equivalence_families: dict[str, Sequence[
     Bonferroni's level ``1 - .10/k``."""
     levels = {"ci": 0.95, "ci90": cstats.EQUIVALENCE_LEVEL}
     members = equivalence_families.get(name, ())
-    if regressor in members and len(members) > 1:
+    if regressor in members:  # one member: its level is the equivalence test's own
         levels[f"bonf{len(members)}_ci"] = cstats.bonferroni_level(len(members), 1 - cstats.EQUIVALENCE_LEVEL)
     return levels
 

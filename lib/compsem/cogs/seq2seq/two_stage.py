@@ -495,9 +495,10 @@ SUMMARY_QUANTITIES = ("dev", "test", "gen", "lexical", "structural",
                       "single_lexical_error_rate", "aux_best_dev_loss", "best_dev_loss",
                       "gen_token_accuracy", "gen_wn_accuracy")
 
-SUMMARY_LOSSES = ("aux_best_dev_loss", "best_dev_loss")
-"""The quantities of :data:`SUMMARY_QUANTITIES` that are losses; the others are proportions, whose
-intervals stay within [0, 1] (:data:`compsem.stats.PROPORTION`)."""
+SUMMARY_PROPORTIONS = ("dev", "test", "gen", "lexical", "structural", "single_lexical_error_rate",
+                       "gen_token_accuracy", "gen_wn_accuracy")
+"""The quantities of :data:`SUMMARY_QUANTITIES` that are proportions, whose intervals stay within
+[0, 1] (:data:`compsem.stats.PROPORTION`); the others (losses) are not bounded."""
 
 
 def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame:
@@ -512,7 +513,7 @@ def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame
             values = pd.to_numeric(part[quantity], errors="coerce").dropna().to_numpy(float)
             if not len(values):
                 continue
-            bounds = None if quantity in SUMMARY_LOSSES else PROPORTION
+            bounds = PROPORTION if quantity in SUMMARY_PROPORTIONS else None
             mean, low, high = seed_interval(values, bounds=bounds)
             rows.append({"model": model, "objective": objective, "quantity": quantity,
                          "n": len(values), "mean": mean,
