@@ -50,13 +50,21 @@ def package_versions() -> dict[str, str]:
     return {"python": platform.python_version(), **installed}
 
 
+EXECUTION_OUTPUTS = (":(exclude)book/*.ipynb", ":(exclude)book/findings.md", ":(exclude)README.md")
+"""Git pathspecs of the files that executing chapters writes (README for its findings block),
+left out of :func:`git_commit`'s ``+dirty``."""
+
+
 def git_commit() -> str:
-    """HEAD of the project checkout, with ``+dirty`` when the tree has changes."""
+    """HEAD of the project checkout, with ``+dirty`` when the tree has changes other than the
+    outputs of executions (the executed notebooks and the findings page, which chapters run
+    side by side write while another executes)."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=paths.PROJECT_DIR,
                               capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=paths.PROJECT_DIR,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", ".", *EXECUTION_OUTPUTS],
+                               cwd=paths.PROJECT_DIR, capture_output=True, text=True,
+                               check=True).stdout.strip()
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
