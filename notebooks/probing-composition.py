@@ -647,11 +647,12 @@ C.classifier_table(
 )
 
 # %% [markdown]
-# The linear probe fails every probed task that asks about the probe word in particular (bag of
-# words on Content1Probe {glue:text}`probe_lr_cont1_bow:.1f`% against the MLP's
-# {glue:text}`probe_t2_cont1_bow_none:.1f`%; SDAE on Negation {glue:text}`probe_lr_neg_sdae:.1f`%
-# against {glue:text}`probe_t2_neg_sdae_none:.1f`%): the 2018 move to an MLP was needed for
-# the probes, not a matter of capacity for its own sake.
+# Compare the linear probe with the MLP on the probed tasks, which ask about the probe word in
+# particular (bag of words on Content1Probe {glue:text}`probe_lr_cont1_bow:.1f`% against the
+# MLP's {glue:text}`probe_t2_cont1_bow_none:.1f`%; SDAE on Negation
+# {glue:text}`probe_lr_neg_sdae:.1f`% against {glue:text}`probe_t2_neg_sdae_none:.1f`%): where
+# the linear probe falls well short of the MLP, the 2018 move to an MLP was needed for the
+# probes, not a matter of capacity for its own sake.
 
 # %% [markdown]
 # ### The same tasks regenerated with our generator

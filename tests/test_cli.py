@@ -197,3 +197,12 @@ def test_the_cogs_set_holds_every_file_the_cogs_chapters_read():
     needed.add(sts_benchmarks.STR_2022_FILE)
     assert needed <= chosen
     assert not any(p.startswith(("bmmlab/", "aetting/", "dscarvalho/")) for p in chosen)
+
+
+def test_scorecard_file_names_are_readable_and_never_shared():
+    from compsem.cli import scorecard_file_names
+
+    assert scorecard_file_names(["glove50", "hf:BAAI/bge-small"]) == {
+        "glove50": "scorecard-glove50.pdf", "hf:BAAI/bge-small": "scorecard-hf_BAAI_bge-small.pdf"}
+    clash = scorecard_file_names(["a/b", "a_b"])
+    assert len(set(clash.values())) == 2 and all(name.startswith("scorecard-a_b-") for name in clash.values())

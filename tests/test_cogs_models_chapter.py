@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
-from compsem import report
+from compsem import report, stats
 from compsem.cogs import evaluation as ev
 from compsem.cogs import models_chapter as chapter
 from compsem.cogs import summary as s45
@@ -159,7 +159,7 @@ def test_transformer_over_seeds_decides_the_weakest_run_on_a_sidak_level_wilson_
     assert values["cogs_tf1_in_distribution_min_sidak_high"] == pytest.approx(ci.high)
     # wider than the 95% interval of the same run: the correction for picking the weakest
     assert values["cogs_tf1_in_distribution_min_sidak_high"] > values["cogs_tf1_in_distribution_min_wilson_high"]
-    low95, _ = chapter.wilson_interval(round(weakest * 3000), 3000, 0.95)
+    low95, _ = stats.accuracy_wilson(weakest, 3000, 0.95)
     assert values["cogs_tf1_in_distribution_min_sidak_low"] < low95
     weakest_ap = values["cogs_tf1_active_to_passive_min"]
     ci = scipy.stats.binomtest(round(weakest_ap * 1000), 1000).proportion_ci(0.95 ** (1 / 3), method="wilson")

@@ -398,3 +398,9 @@ def test_percentile_interval_leaves_out_undefined_draws():
     draws = np.r_[np.arange(101.0), np.nan, np.inf]
     assert stats.percentile_interval(draws, 0.9) == pytest.approx((5.0, 95.0), abs=1e-12)
     assert all(np.isnan(stats.percentile_interval([np.nan, np.nan])))
+
+
+def test_accuracy_wilson_is_the_wilson_interval_of_the_recovered_count():
+    assert stats.accuracy_wilson(0.75, 20) == tuple(float(v) for v in stats.wilson_interval(15, 20))
+    low, high = stats.accuracy_wilson(1.0, 10, 0.9)
+    assert high == 1.0 and 0.7 < low < 1.0

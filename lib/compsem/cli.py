@@ -272,7 +272,6 @@ def _data(args) -> int:
 
 def _scorecard(args) -> int:
     import os
-    import re
     import subprocess
 
     from compsem import determinism, scorecard
@@ -302,9 +301,10 @@ def _scorecard(args) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    names = scorecard_file_names(args.models)
     for model in args.models:
         fig = scorecard.figure(table, model)
-        path = out / f"scorecard-{re.sub(r'[^A-Za-z0-9_.-]+', '_', model)}.pdf"
+        path = out / names[model]
         fig.savefig(path)
         plt.close(fig)
         written.append(path)
@@ -312,6 +312,20 @@ def _scorecard(args) -> int:
           f"{time.perf_counter() - start:.1f} s (numerics {determinism.numerics()}): "
           f"{', '.join(str(p) for p in written)}", flush=True)
     return 0
+
+
+def scorecard_file_names(models) -> dict[str, str]:
+    """The file of each model's scorecard page, ``scorecard-<model>.pdf`` with the characters a
+    file name cannot hold replaced by ``_``; where two models would share a file (``a/b`` and
+    ``a_b``), every name gets a hash of its model (:func:`compsem.models.cache.safe_name`)."""
+    import re
+
+    from compsem.models.cache import safe_name
+
+    readable = {model: re.sub(r"[^A-Za-z0-9_.-]+", "_", model) for model in models}
+    if len(set(readable.values())) < len(readable):
+        readable = {model: safe_name(model) for model in models}
+    return {model: f"scorecard-{name}.pdf" for model, name in readable.items()}
 
 
 def _cache(args) -> int:

@@ -41,6 +41,7 @@ __all__ = [
     "resampled_unit_means",
     "seed_interval",
     "wilson_interval",
+    "accuracy_wilson",
     "TIE_DECIMALS",
     "tie_values",
     "spearman",
@@ -440,6 +441,13 @@ def seed_interval(values, level: float = 0.95, bounds: tuple[float, float] | Non
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
     return mean, float(low), float(high)
+
+
+def accuracy_wilson(accuracy: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """``(low, high)``: the Wilson interval (:func:`wilson_interval`) of an accuracy (a fraction)
+    measured on ``n`` items, its count of successes recovered as ``round(accuracy * n)``."""
+    low, high = wilson_interval(round(accuracy * n), n, level)
+    return float(low), float(high)
 
 
 def wilson_interval(successes, trials, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

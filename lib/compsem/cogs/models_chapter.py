@@ -34,9 +34,9 @@ from compsem.stats import (
     EQUIVALENCE_LEVEL,
     PROPORTION,
     PROPORTION_DIFFERENCE,
+    accuracy_wilson,
     rejects,
     seed_interval,
-    wilson_interval,
 )
 
 CHAPTER = "cogs-models"
@@ -425,7 +425,7 @@ def weakest_of(accuracy: float, n: int, k: int, stem: str) -> dict:
     threshold says every run is above it, its upper bound below says some run is below. Keys
     ``<stem>_k``, ``<stem>_sidak_level``, ``<stem>_min_sidak_low`` and ``_high``."""
     level = multiplicity.sidak_level(k)
-    low, high = wilson_interval(round(accuracy * n), n, level)
+    low, high = accuracy_wilson(accuracy, n, level)
     return {f"{stem}_k": k, f"{stem}_sidak_level": level,
             f"{stem}_min_sidak_low": float(low), f"{stem}_min_sidak_high": float(high)}  # fmt: skip
 
@@ -472,7 +472,7 @@ def case_tests(
 def wilson_high(accuracy: float, n: int, level: float = 0.95) -> float:
     """The upper end of the Wilson score interval (``level``) of one run's accuracy on ``n``
     sentences: how high the run's own accuracy could be, its sentences resampled."""
-    return float(wilson_interval(round(accuracy * n), n, level)[1])
+    return accuracy_wilson(accuracy, n, level)[1]
 
 
 def replicate_half_width(

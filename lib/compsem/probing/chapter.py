@@ -208,7 +208,7 @@ def _wilson(key: str, accuracy: float, items: pd.DataFrame, level: float, suffix
     ``<key>_high<suffix>``."""
 
     n = int((items["split"] == "test").sum())
-    low, high = stats.wilson_interval(round(accuracy * n), n, level)
+    low, high = stats.accuracy_wilson(accuracy, n, level)
     return {f"{key}_low{suffix}": percent(low), f"{key}_high{suffix}": percent(high)}
 
 

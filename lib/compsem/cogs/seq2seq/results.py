@@ -63,13 +63,15 @@ class ResultError(CompsemError, ValueError):
     """A result folder that :func:`seal` will not vouch for: the message names the file and why."""
 
 
-def results_root(where: str | Path | None = None) -> Path:
-    """The committed results folder (``None`` or ``""``), the cache (``"cache"``: runs that are
-    not to be committed, e.g. smoke runs), or any other folder."""
+def results_root(where: str | Path | None = None, chapter: str = "cogs-models",
+                 committed: Path = RESULTS_DIR) -> Path:
+    """Where a chapter's runs are kept: its committed results folder ``committed`` (``where``
+    ``None`` or ``""``), the cache (``"cache"``: runs that are not to be committed, e.g. smoke
+    runs, under ``chapter``), or any other folder."""
     if where in (None, ""):
-        return RESULTS_DIR
+        return committed
     if str(where) == "cache":
-        return paths.cache_dir("cogs-models", determinism.numerics(), "results")
+        return paths.cache_dir(chapter, determinism.numerics(), "results")
     return Path(where)
 
 

@@ -49,12 +49,8 @@ COGS_SPLITS = ("train", "dev", "test", "gen", "exposure-100")
 
 def results_root(where: str | Path | None = None) -> Path:
     """``data/results/cogs-auxiliary`` (``None`` or ``""``), the cache (``"cache"``), or a
-    folder."""
-    if where in (None, ""):
-        return RESULTS_DIR
-    if str(where) == "cache":
-        return paths.cache_dir("cogs-auxiliary", determinism.numerics(), "results")
-    return Path(where)
+    folder (:func:`compsem.cogs.seq2seq.results.results_root` for this chapter)."""
+    return results.results_root(where, chapter="cogs-auxiliary", committed=RESULTS_DIR)
 
 
 def checkpoint_root(where: str | Path | None = None) -> Path:
