@@ -295,9 +295,16 @@ def paper_gen_key(exposures: int) -> str:
 
 
 SEED_DIFFERENCES = ("gap", "lexical_minus_structural", "common_minus_proper")
-"""The quantities of :func:`transformer_over_seeds` that are differences of two accuracies (their
-intervals are bounded by :data:`compsem.stats.PROPORTION_DIFFERENCE`; the others, accuracies, by
-:data:`compsem.stats.PROPORTION`)."""
+"""The quantities of :func:`transformer_over_seeds` that are differences of two accuracies; every
+other quantity there is an accuracy."""
+
+
+def accuracy_bounds(quantity: str) -> tuple[float, float]:
+    """The range of ``quantity`` over seeds, the ``bounds`` of its t-interval
+    (:func:`compsem.stats.seed_interval`): [-1, 1] for a difference of two accuracies (one of
+    :data:`SEED_DIFFERENCES`, or :data:`LEXICAL_LEAD` of :func:`reduced_seeds`), else [0, 1]."""
+    difference = quantity in SEED_DIFFERENCES or quantity == LEXICAL_LEAD
+    return PROPORTION_DIFFERENCE if difference else PROPORTION
 
 
 def transformer_over_seeds(
@@ -348,7 +355,7 @@ def transformer_over_seeds(
     }
     values, rows = {}, {}
     for name, series in per_seed.items():
-        bounds = PROPORTION_DIFFERENCE if name in SEED_DIFFERENCES else PROPORTION
+        bounds = accuracy_bounds(name)
         mean, low, high = seed_interval(series, bounds=bounds)
         _, low90, high90 = seed_interval(series, level=EQUIVALENCE_LEVEL, bounds=bounds)
         values |= {
@@ -1022,7 +1029,7 @@ def reduced_seeds(analysed: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     values: dict = {"cogs_reduced_n_seeds": len(per_seed)}
     bounds = {}
     for column, key in REDUCED_SEED_KEYS.items():
-        span = PROPORTION_DIFFERENCE if column == LEXICAL_LEAD else PROPORTION
+        span = accuracy_bounds(column)
         mean, low, high = seed_interval(per_seed[column], bounds=span)
         bounds[column] = (mean, low, high)
         if column not in SUMMARY_COLUMNS:
