@@ -219,19 +219,28 @@ def spearman_of_resamples(x: np.ndarray, y: np.ndarray, idx) -> np.ndarray:
 
 def spearman_interval(x, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                       level: float = 0.95, method: str = "BCa") -> tuple[float, float, float]:
-    """Spearman rho of ``x`` with ``human`` and its bootstrap interval over pairs.
+    """Spearman rho of ``x`` with ``human`` and its bootstrap interval over pairs:
+    :func:`spearman_interval_levels` at one ``level``. Returns ``(rho, low, high)``."""
+    rho, intervals = spearman_interval_levels(x, human, mask, n_resamples, seed, [level], method)
+    return rho, *intervals[0]
 
-    Returns ``(rho, low, high)``. Resampling is paired (a pair keeps its two values): scipy
-    resamples the pair indices, as ``scipy.stats.bootstrap(..., paired=True)`` does, and the
-    draws are identical to it. ``method="BCa"`` runs a jackknife of n leave-one-out
+
+def spearman_interval_levels(x, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+                             levels: Sequence[float] = (0.95,),
+                             method: str = "BCa") -> tuple[float, list[tuple[float, float]]]:
+    """Spearman rho of ``x`` with ``human`` and its bootstrap interval over pairs at each of
+    ``levels``, from one set of resamples (:func:`bootstrap_levels`).
+
+    Returns ``(rho, [(low, high), ...])``. Resampling is paired (a pair keeps its two values):
+    scipy resamples the pair indices, as ``scipy.stats.bootstrap(..., paired=True)`` does, and
+    the draws are identical to it. ``method="BCa"`` runs a jackknife of n leave-one-out
     correlations (time and memory ~ n^2); for thousands of pairs ``"percentile"`` is the cheap
     choice.
     """
     x, h = _finite(x, human, mask=mask)
-    rho = spearman(x, h)
-    res = _bootstrap((np.arange(len(h)),), lambda i, axis=-1: spearman_of_resamples(x, h, i),
-                     n_resamples, seed, level, method)
-    return rho, float(res.confidence_interval.low), float(res.confidence_interval.high)
+    results = bootstrap_levels((np.arange(len(h)),), lambda i, axis=-1: spearman_of_resamples(x, h, i),
+                               n_resamples, seed, levels, method)
+    return spearman(x, h), interval_bounds(results)
 
 
 def williams_test(r_ah: float, r_bh: float, r_ab: float, n: int) -> tuple[float, float]:
@@ -298,19 +307,29 @@ def paired_spearman_difference_levels(a, b, human, mask=None, n_resamples: int =
 def independent_spearman_difference(x1, human1, x2, human2, n_resamples: int = BOOTSTRAP_RESAMPLES,
                                     seed: int = 0, level: float = 0.95,
                                     method: str = "BCa") -> tuple[float, float, float]:
+    """:func:`independent_spearman_difference_levels` at one ``level``: ``(difference, low, high)``."""
+    difference, intervals = independent_spearman_difference_levels(x1, human1, x2, human2, n_resamples,
+                                                                   seed, [level], method)
+    return difference, *intervals[0]
+
+
+def independent_spearman_difference_levels(x1, human1, x2, human2, n_resamples: int = BOOTSTRAP_RESAMPLES,
+                                           seed: int = 0, levels: Sequence[float] = (0.95,),
+                                           method: str = "BCa") -> tuple[float, list[tuple[float, float]]]:
     """rho(x1, human1) - rho(x2, human2) for two *disjoint* sets of pairs (e.g. the
     non-adversarial and the adversarial portions of STS3k, the gap of Fodor et al. 2025,
-    Fig. 4), with a bootstrap interval that resamples the pairs of each set independently
-    (two samples of :func:`scipy.stats.bootstrap`, ``paired=False``: resampling stratified by
-    set). Returns ``(difference, low, high)``.
+    Fig. 4), with a bootstrap interval at each of ``levels`` that resamples the pairs of each
+    set independently (two samples of :func:`scipy.stats.bootstrap`, ``paired=False``:
+    resampling stratified by set), from one set of resamples (:func:`bootstrap_levels`).
+    Returns ``(difference, [(low, high), ...])``.
     """
     x1, h1 = _finite(x1, human1)
     x2, h2 = _finite(x2, human2)
-    difference = spearman(x1, h1) - spearman(x2, h2)
-    res = _bootstrap((np.arange(len(h1)), np.arange(len(h2))),
-                     lambda i, j, axis=-1: spearman_of_resamples(x1, h1, i) - spearman_of_resamples(x2, h2, j),
-                     n_resamples, seed, level, method)
-    return difference, float(res.confidence_interval.low), float(res.confidence_interval.high)
+    results = bootstrap_levels(
+        (np.arange(len(h1)), np.arange(len(h2))),
+        lambda i, j, axis=-1: spearman_of_resamples(x1, h1, i) - spearman_of_resamples(x2, h2, j),
+        n_resamples, seed, levels, method)
+    return spearman(x1, h1) - spearman(x2, h2), interval_bounds(results)
 
 
 # --------------------------------------------------------------------------- means

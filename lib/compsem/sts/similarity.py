@@ -175,27 +175,23 @@ def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BO
 def bootstrap_spearman_levels(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                               levels: Sequence[float] = (0.95,)) -> list[tuple[float, float]]:
     """:func:`bootstrap_spearman` at each of ``levels`` from one set of resamples
-    (:func:`compsem.stats.bootstrap_levels`): ``[(low, high), ...]``, each equal to ``bootstrap_spearman`` at
-    that level with the same seed."""
+    (:func:`compsem.stats.spearman_interval_levels`, percentile): ``[(low, high), ...]``, each
+    equal to ``bootstrap_spearman`` at that level with the same seed."""
     x, y = _finite_pairs(similarity, human, mask)
-    x, h = cstats._finite(x, y)
-    return cstats.interval_bounds(cstats.bootstrap_levels((np.arange(len(h)),), lambda i, axis=-1: cstats.spearman_of_resamples(x, h, i),
-                                    n_boot, seed, levels, "percentile"))
+    return cstats.spearman_interval_levels(x, y, None, n_boot, seed, levels, "percentile")[1]
 
 
 def bootstrap_difference_levels(similarity, human, mask_non, mask_adv, n_boot: int = BOOTSTRAP_RESAMPLES,
                                 seed: int = 0, levels: Sequence[float] = (0.95,)) -> list[tuple[float, float]]:
     """:func:`bootstrap_difference` (the drop rho(non) - rho(adv), the portions resampled
-    independently) at each of ``levels`` from one set of resamples (:func:`compsem.stats.bootstrap_levels`):
+    independently) at each of ``levels`` from one set of resamples
+    (:func:`compsem.stats.independent_spearman_difference_levels`, percentile):
     ``[(low, high), ...]``, each equal to ``bootstrap_difference`` at that level with the same seed."""
     if np.any(np.asarray(mask_non, dtype=bool) & np.asarray(mask_adv, dtype=bool)):
         raise ValueError("mask_non and mask_adv overlap; the portions must be disjoint")
-    xn, hn = cstats._finite(*_finite_pairs(similarity, human, mask_non))
-    xa, ha = cstats._finite(*_finite_pairs(similarity, human, mask_adv))
-    return cstats.interval_bounds(cstats.bootstrap_levels(
-        (np.arange(len(hn)), np.arange(len(ha))),
-        lambda i, j, axis=-1: cstats.spearman_of_resamples(xn, hn, i) - cstats.spearman_of_resamples(xa, ha, j),
-        n_boot, seed, levels, "percentile"))
+    xn, hn = _finite_pairs(similarity, human, mask_non)
+    xa, ha = _finite_pairs(similarity, human, mask_adv)
+    return cstats.independent_spearman_difference_levels(xn, hn, xa, ha, n_boot, seed, levels, "percentile")[1]
 
 
 # --------------------------------------------------------------------------- baselines
