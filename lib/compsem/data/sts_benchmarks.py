@@ -23,16 +23,16 @@ from compsem.data.registry import DataError, fetch
 from compsem.data.sts3k import REPO, read_pair_file
 
 PROCESSED = {
-    # name: (file in Data-experiment/, scale divisor, Table 9 column)
-    "stsb-captions": ("STSb_captions_test.txt", 1.0, "STSb-capt"),
-    "stsb-test": ("STSb_test.txt", 5.0, "STSb-test"),
-    "stsb-forums": ("STSb_forums_test.txt", 1.0, None),
-    "stsb-headlines": ("STSb_headlines_test.txt", 1.0, None),
-    "sick": ("SICK_relatedness.txt", 1.0, "SICK"),
-    "stss-131": ("STS131_processed.csv", 1.0, "STSS-131"),
-    "gs2011": ("GS2011_processed.csv", 1.0, None),
-    "ks2013": ("KS2013_processed.csv", 1.0, None),
-    "fodor-pilot-2022": ("Fodor_pilot_2022.txt", 1.0, None),
+    # name: (file in Data-experiment/, scale divisor)
+    "stsb-captions": ("STSb_captions_test.txt", 1.0),
+    "stsb-test": ("STSb_test.txt", 5.0),
+    "stsb-forums": ("STSb_forums_test.txt", 1.0),
+    "stsb-headlines": ("STSb_headlines_test.txt", 1.0),
+    "sick": ("SICK_relatedness.txt", 1.0),
+    "stss-131": ("STS131_processed.csv", 1.0),
+    "gs2011": ("GS2011_processed.csv", 1.0),
+    "ks2013": ("KS2013_processed.csv", 1.0),
+    "fodor-pilot-2022": ("Fodor_pilot_2022.txt", 1.0),
 }
 """The authors' processed similarity sets; ``stsb-test`` is on 0-5 and divided by 5, ``sick`` is
 SICK's 1-5 relatedness as released."""
@@ -43,7 +43,7 @@ def load_processed(name: str) -> pd.DataFrame:
     (the order of the published per-model similarity files)."""
     if name not in PROCESSED:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(PROCESSED)}")
-    file, scale, _ = PROCESSED[name]
+    file, scale = PROCESSED[name]
     return read_pair_file(f"{REPO}/Data-experiment/{file}", scale=scale)
 
 
@@ -125,10 +125,6 @@ def load_str2022() -> pd.DataFrame:
          "human": score.to_numpy(dtype=float)},
         index=pd.Index(table["PairID"].to_numpy(), name="pair_id"),
     )
-
-
-TABLE9_DATASETS = (*[name for name, (_, _, column) in PROCESSED.items() if column], "str-2022")
-"""The dataset names behind Table 9's classic columns: the authors' processed copies and STR-2022."""
 
 
 def load_dataset(name: str) -> pd.DataFrame:

@@ -186,8 +186,8 @@ def paper_table9() -> pd.DataFrame:
 
 
 def columns_for(datasets) -> dict[str, tuple[str, np.ndarray]]:
-    """The Table 9 columns a list of dataset names (``"sts3k"`` and the names of
-    :data:`compsem.data.sts_benchmarks.TABLE9_DATASETS`) covers: column -> (dataset name, boolean
+    """The Table 9 columns a list of dataset names (the loaders of :data:`DATASETS`: ``"sts3k"``
+    and names for :func:`compsem.data.sts_benchmarks.load_dataset`) covers: column -> (dataset name, boolean
     mask over that dataset's pairs). STS3k gives three columns (all, non, adv)."""
     known = {loader for _, loader, _ in DATASETS.values() if loader}
     unknown = [d for d in datasets if d not in known]
