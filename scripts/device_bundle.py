@@ -105,17 +105,15 @@ exit $status
 
 
 def locked_versions(names, lock: Path = ROOT / "requirements.lock") -> dict[str, str]:
-    """``{name: version}`` for ``names`` as pinned in the lock file (``name==version`` lines)."""
-    pins = {}
-    for line in lock.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if "==" in line:
-            name, version = line.split("==", 1)
-            pins[name.strip().lower().replace("_", "-")] = version.strip()
-    missing = [n for n in names if n not in pins]
+    """``{name: version}`` for ``names`` as pinned in the lock file
+    (:func:`compsem.model_packages.pins`, the project's one reading of it)."""
+    from compsem.model_packages import canonical, pins
+
+    pinned = pins(lock)
+    missing = [n for n in names if canonical(n) not in pinned]
     if missing:
         raise SystemExit(f"{lock} pins no version of {missing}: regenerate the lock file or edit WHEELS")
-    return {n: pins[n] for n in names}
+    return {n: pinned[canonical(n)] for n in names}
 
 
 def download_wheels(dest: Path, names=WHEELS, python_version: str = "3.12") -> list[Path]:
