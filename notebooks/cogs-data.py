@@ -211,8 +211,9 @@ equivalence.round(3)
 # %% [markdown]
 # ### The lexicon, derived from the training data
 #
-# Section 4.4.1 describes the lexicon (its sizes are in the comparison table below; seven verb
-# types, animacy as the only selectional restriction) without listing it. `lexicon.derive_lexicon`
+# Section 4.4.1 describes the lexicon (its sizes are in the comparison table below; it announces
+# {glue:text}`cogsdata_paper_lex_verb_types` verb types and then lists more, see Deviations; animacy
+# as the only selectional restriction) without listing it. `lexicon.derive_lexicon`
 # recovers it from `train.tsv` by aligning each sentence with its form: a noun predicate
 # `noun ( x _ i )` names the word at position $i$ (so *TV* has the lemma `tv`), an event predicate
 # `verb . role ( x _ e , ... )` names the verb form at position $e$ (a past form in actives, a
@@ -371,11 +372,11 @@ report.glue(
 )
 pcfg.rules().round(3)
 
-# %% mystnb={"figure": {"caption": "Clause-frame probabilities of the grammar: estimated from the released training trees (blue) against the dissertation's scheme as applied to our frames (orange: CP embedding at the text's stated probability, the rest spread uniformly over our other frames, more per frame than the text's stated share, see the text below). Look at how far from uniform the estimated probabilities are.", "name": "fig-cogs-data-frame-weights"}}
+# %% mystnb={"figure": {"caption": "Clause-frame probabilities of the grammar: estimated from the released training trees (blue) against the dissertation's scheme as applied to our frames (orange: CP embedding at the text's stated probability, the rest spread uniformly over our other frames, more per frame than the text's stated share, see the text below); the dashed line is the dissertation's stated share per frame (Section 4.4.1, about 5%). Look at how far from uniform the estimated probabilities are.", "name": "fig-cogs-data-frame-weights"}}
 stated = chapter.stated_frame_values()
 report.glue("cogsdata_stated_frames_non_cp", stated.pop("cogsdata_stated_frames_non_cp"))
 results.update(stated)  # beside the text's stated probabilities in the comparison table
-figures.frame_weights(chapter.frame_weight_table(pcfg))
+figures.frame_weights(chapter.frame_weight_table(pcfg), glued_paper_values("cogs-data", "cogsdata")["cogsdata_paper_stated_frame_weight"])
 plt.show()
 
 # %% [markdown]
@@ -461,8 +462,9 @@ rates.round(4)
 # The generated training data contain each construction at a rate within
 # {glue:text}`cogsdata_generated_construction_maxdiff:.0%` of the released one. Doubly embedded
 # CPs, rare in both ({glue:text}`cogsdata_train_ccomp_two` released rows), are off by
-# {glue:text}`cogsdata_generated_ccomp_two_gap:.0%`: the frame probabilities are pooled over CP
-# depths 0 and 1. Rates over tens of thousands of rows are precise, though: the table below
+# {glue:text}`cogsdata_generated_ccomp_two_gap:.0%`, a gap within the sampling error of so few
+# rows (its interval in the table below contains 1); the generator's frame probabilities, pooled
+# over CP depths 0 and 1, could cause a real one, which these rows cannot show. Rates over tens of thousands of rows are precise, though: the table below
 # sets the ratio of the generated to the released rate beside its interval (two binomial
 # samples; the nine intervals hold together at 95%, Bonferroni), and for
 # {glue:text}`cogsdata_generated_constructions_differing` of the

@@ -481,7 +481,7 @@ report.glue("figure9_rows_off", int(off[np.concatenate(list(mt.modifier_groups(e
 paper9 = [targets[f"modifier_reduction_{report.slug(m)}"]["paper"] for m in figure9.index]
 figure9.assign(paper=paper9)[["n", "reduction", "paper", "sd", "z", "t", "p"]].round(4)
 
-# %% mystnb={"figure": {"caption": "Figure 9 of the paper, recomputed: reduction in similarity (1 - mean) of the pairs with one added modifier, by type. Bars: ours with 95% intervals; black dashes: the paper's values; dashed line: the pooled mean. Look at Passive against the pooled mean, and at the intervals of the other types.", "name": "fig-sts3k-data-figure9"}}
+# %% mystnb={"figure": {"caption": "Figure 9 of the paper, recomputed: reduction in similarity (1 - mean) of the pairs with one added modifier, by type. Bars: ours with Student-t 95% intervals of the mean; black dashes: the paper's values; dashed line: the pooled mean. Look at Passive against the pooled mean, and at the intervals of the other types.", "name": "fig-sts3k-data-figure9"}}
 figures.modifier_reductions(figure9, paper9, results["modifier_reduction_mean"])
 plt.show()
 

@@ -24,9 +24,10 @@
 # 2. recomputes them from the parses with the word vectors available here (GloVe, spaCy), since
 #    the paper's ConceptNet Numberbatch is not on the package index: labelled substitutes;
 # 3. makes VerbNet-CN usable on new sentences with a rule-based **role labeller** on spaCy's
-#    dependency parse, scored in sample against the authors' {glue:text}`hybrid_n_sentences:,.0f` hand-corrected STS3k parses it
-#    was written from, and on the three other sets whose parses they corrected (GS2011 as a
-#    development set, STSS-131 and the pilot as held-out test sets);
+#    dependency parse, scored in sample against the authors' {glue:text}`hybrid_n_sentences:,.0f` hand-corrected STS3k parses
+#    ({glue:text}`labeller_distinct_sts3k` distinct sentences) it was written from, and on the
+#    three other sets whose VerbNet parses they published (GS2011 as a development set, STSS-131
+#    and the pilot as held-out test sets);
 # 4. builds an **STS3k-style pair generator** with gold roles, to probe how each model reacts to
 #    each structural manipulation with no human ratings at all;
 # 5. reproduces the structure-sensitivity analysis of §5.4 (Figure 8 with bootstrap intervals,
@@ -106,7 +107,8 @@ report.glue("hybrid_n_sentences", 2 * len(pairs))  # each pair's two sentences, 
 # ## Data
 #
 # The authors' published files (`bmmlab/compositional-semantics-eval`, commit `c310abb`): the
-# hand-corrected VerbNet parses of all {glue:text}`hybrid_n_sentences:,.0f` sentences (SemParse output, corrected) and their GPT-4
+# hand-corrected VerbNet parses of all {glue:text}`hybrid_n_sentences:,.0f` sentences of the pairs
+# ({glue:text}`labeller_distinct_sts3k` distinct; SemParse output, corrected, §4.6) and their GPT-4
 # parses, the role-wise similarities (RoleSims) of every pair with ConceptNet vectors, the SPRING
 # AMR parses, and the per-pair similarity files behind Table 9. Pairs and human ratings are those
 # of the data chapter.
@@ -472,7 +474,9 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 # - **Alignment list.** The paper illustrates alignment with Agent/Patient, which is not in the
 #   code's list (Location/Trajectory, Theme/Patient, Theme/Manner, Manner/Trajectory,
 #   Patient/Location, Patient/Manner, tried in that order; once aligned a role is used up). The
-#   code lists Time and Location where §4.6 says "Place".
+#   eighth role is inconsistent within §4.6 itself: step 3 names Location, Trajectory, Manner
+#   and "Place", step 8 weights "Time, Manner, Location, and Trajectory"; the code follows step 8
+#   (Time).
 # - **AMR-SMATCH** is matched triples / 12, not F1 (see the table above and the Findings). The
 #   authors passed multi-line PENMAN strings to Smatch, whose reader then keeps the line break in
 #   the concept of every node with children, so such a node never matches a leaf with the same
@@ -605,8 +609,9 @@ relative_labeller.loc[["Human", *compared_rows]].assign(MAD=mads_labeller).round
 # %% [markdown]
 # ### The labeller on sentences it was not built on
 #
-# The authors also corrected by hand the VerbNet parses of three other sets (how much each one was
-# corrected is measured in the next section): GS2011 (transitive
+# The authors also published VerbNet parses of three other sets, in workbooks like STS3k's (how
+# far each departs from the raw SemParse output is measured in the next section; §4.6 describes
+# hand correction for STS3k only): GS2011 (transitive
 # sentences of Grefenstette & Sadrzadeh, 2011), STSS-131 (dictionary definitions, O'Shea et al.,
 # 2014) and the 120 pilot pairs from which §4.6 fixed the betas. No rule was written from them.
 # Before scoring any of them we made GS2011 the **development set** (a change to the rules may be

@@ -99,7 +99,8 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 #   set (SICK and STR-2022 in the `full` profile), and *within* each pair type of STS3k's
 #   Figure 8: rho over the
 #   role-swap pairs only (Swap-2: two constituents exchanged, "the man bit the dog" / "the dog
-#   bit the man"; Swap-3, Swap-4), over the negated pairs only (Negative), over the pairs that
+#   bit the man"; Swap-3, Swap-4), over the pairs that describe opposite situations without a
+#   negation word such as 'not', mostly through antonyms (Negative, Fodor et al.'s Table 7), over the pairs that
 #   only add modifiers (Modifiers). A within-type rho asks whether the encoder orders the pairs
 #   *inside* one kind of change as people do, not only whether it separates the kinds.
 # - **Modifiers** (`compsem.scorecard.modifiers`): the share of adjective-noun phrases that
@@ -288,7 +289,7 @@ swap2_differences.round(3)
 # {glue:text}`syn_swap2_diff_sdae_minus_glove50_high:.2f`]; the claim *order-blind-fail-both*
 # decides on every difference of the table.
 #
-# ### Negation: STS3k's negated pairs against the Negation probe
+# ### Negation: STS3k's opposite pairs against the Negation probe
 #
 # As above, the *: paper* column is the 2018 paper's Negation accuracy (Table 2) of the row the
 # encoder stands in for; the paper gives no selectivity and no within-type rho.
@@ -301,7 +302,7 @@ fig = S.scatter_figure(table, S.available(table, S.PHENOMENA["negation"]), agree
 plt.show()
 
 # %% [markdown]
-# Rank agreement of STS3k's negated pairs with the Negation probe: rho =
+# Rank agreement of STS3k's opposite pairs with the Negation probe: rho =
 # {glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_rho:.2f`
 # [{glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_low:.2f`,
 # {glue:text}`syn_agree_sts3k_within_negative_vs_negation_accuracy_high:.2f`]

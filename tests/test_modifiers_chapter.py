@@ -849,9 +849,10 @@ def test_synonym_control_counts_over_all_classes(toy):
     lex, labels, run = toy
     frame, values = C.synonym_control({"a": run, "b": toy_run(lex, seed=2)}, ["a", "b"], lex,
                                       level=0.95)
-    # the figure draws the Student-t interval the equivalence test decides on
+    # the figure draws the Student-t interval the equivalence test decides on, cut to [0, 1]
     a = frame[frame.model == frame.model.iloc[0]].set_index("class")
-    t = st.t_classes(run.synonym.grid(), labels, level=0.95)
+    t = st.t_classes(run.synonym.grid(), labels, level=0.95, bounds=stats.PROPORTION)
+    assert (a["t low"] >= 0).all() and (a["t high"] <= 1).all()
     assert np.allclose(a["t low"], t["low"]) and np.allclose(a["t high"], t["high"])
     assert values["mod_x_syn_classes_tested"] == int(frame["p_holm"].notna().sum()) == 10
     assert values["mod_x_syn_classes_off_half"] == (

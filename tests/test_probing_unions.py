@@ -50,8 +50,8 @@ def test_bonferroni_levels_by_key_name_k_and_the_level_of_the_single_test():
                              "probe_t3_school_as_agent_bow", "probe_t2_sdae_trainings_sr"])
     assert "probe_t3_has_school_bow" not in levels  # shown beside the claim, in no union
     assert levels["probe_t3_has_school_glove50"] == {"_bonf4": pytest.approx(1 - 0.05 / 4)}
-    # two equivalence tests on 90% intervals: each at 1 - .10/2, the 95% level
-    assert levels["probe_t3_school_as_agent_bow"] == {"90_bonf2": pytest.approx(0.95)}
+    # three equivalence tests on 90% intervals: each at 1 - .10/3
+    assert levels["probe_t3_school_as_agent_bow"] == {"90_bonf3": pytest.approx(1 - 0.10 / 3)}
     # in two families of the same k and level: one interval
     assert levels["probe_t2_sdae_trainings_sr"] == {"_bonf2": pytest.approx(1 - 0.05 / 2)}
 
@@ -89,15 +89,16 @@ def test_each_claim_fails_on_its_familys_bonferroni_intervals(claim_id):
 
 def test_a_union_fails_only_beyond_the_corrected_interval():
     """has-human-generalises: MiniLM's 95% interval below the threshold, but not its interval at
-    Bonferroni's level of the two tests: no longer a failure."""
+    Bonferroni's level of the four tests: no longer a failure."""
     claim = next(c for c in claims.load("probing") if c.id == "has-human-generalises")
-    values = {"probe_paper_2016_has_human_glove": 99.9, "probe_paper_2016_has_human_st": 99.0,
-              "probe_t3_has_human_glove50_low": 96.0, "probe_t3_has_human_glove50_high": 99.0,
-              "probe_t3_has_human_glove50_high_bonf2": 99.5,
-              "probe_t3_has_human_minilm_low": 88.0, "probe_t3_has_human_minilm_high": 93.0,
-              "probe_t3_has_human_minilm_high_bonf2": 95.0}
+    values = {"probe_paper_2016_has_human_glove": 99.9, "probe_paper_2016_has_human_st": 99.0}
+    for encoder in ("glove50", "spacy_md", "sdae"):
+        values |= {f"probe_t3_has_human_{encoder}_low": 96.0, f"probe_t3_has_human_{encoder}_high": 99.0,
+                   f"probe_t3_has_human_{encoder}_high_bonf4": 99.5}
+    values |= {"probe_t3_has_human_minilm_low": 88.0, "probe_t3_has_human_minilm_high": 93.0,
+               "probe_t3_has_human_minilm_high_bonf4": 95.0}
     assert claims.verdict(claim, values) == "inconclusive"
-    assert claims.verdict(claim, {**values, "probe_t3_has_human_minilm_high_bonf2": 93.5}) == "fails"
+    assert claims.verdict(claim, {**values, "probe_t3_has_human_minilm_high_bonf4": 93.5}) == "fails"
 
 
 # --------------------------------------------------------------------------- the grid's cells
@@ -293,6 +294,31 @@ def test_training_values_glue_the_trainings_bonferroni_intervals():
     assert not any("bonf" in k for k in t3)
 
 
+def test_trainings_on_shared_items_are_read_with_the_items_in_the_interval():
+    """On a released set every training scores the same test items: the interval resamples the
+    items and the trainings together (experiment.crossed_intervals): three trainings that answer
+    every item alike have no spread over trainings, but their accuracy still has the sampling
+    error of the items. The Bonferroni interval comes from the same resamples and contains the
+    95% one."""
+    trainings = ["sdae", "sdae:seed1", "sdae:seed2"]
+    runs = pd.DataFrame([fit(task, encoder, noisy(rate, 400, 1), seed=7)
+                         for task, rate in (("sr", 0.66), ("order", 0.9))
+                         for encoder in trainings])
+    _, crossed = C.training_values(runs, "probe_t2_sdae_trainings", {}, shared_items=True, n_boot=400)
+    _, over_trainings = C.training_values(runs, "probe_t2_sdae_trainings", {})
+    for task in ("sr", "order"):
+        key = f"probe_t2_sdae_trainings_{task}"
+        group = runs[runs.task == task]
+        mean, bounds = experiment.crossed_intervals(group, [0.95, 1 - 0.05 / 2], 400)
+        assert crossed[key] == pytest.approx(mean) == pytest.approx(group["accuracy"].mean())
+        assert (crossed[f"{key}_low"], crossed[f"{key}_high"]) == pytest.approx(bounds[0])
+        assert (crossed[f"{key}_low_bonf2"], crossed[f"{key}_high_bonf2"]) == pytest.approx(bounds[1])
+        assert contains(crossed, key, "_bonf2", "")
+        assert over_trainings[f"{key}_low"] == over_trainings[f"{key}_high"]  # no spread over trainings
+        assert crossed[f"{key}_high"] - crossed[f"{key}_low"] > 4  # the items' sampling error, ~2 SE
+        assert over_trainings[f"{key}_n"] == crossed[f"{key}_n"] == 3
+
+
 def test_the_probe_only_audit_glues_its_bonferroni_wilson_interval(monkeypatch):
     """released-sets-no-probe-cue: the logistic regression on the probe alone is one of two
     tests on 90% intervals, so its Wilson interval is glued at 1 - .10/2 too."""
@@ -324,7 +350,8 @@ def test_the_chapter_glues_every_family():
                  'C.grid_values(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], "probe"',
                  'C.grid_values(runs_2018, "probe_t2", with_control=True, shared_items=True',
                  "C.random_sentence_draws(runs_2018", "C.audit_table(",
-                 'C.training_values(runs_trainings, "probe_t2_sdae_trainings"'):
+                 'C.training_values(runs_trainings, "probe_t2_sdae_trainings",\n'
+                 '                                                      targets, shared_items=True'):
         assert call in source, call
     assert "1.96" not in source  # the halfwidth at chance is compsem.probing.chapter's
     assert math.isclose(C.chance_halfwidth(500), 4.37, abs_tol=0.01)

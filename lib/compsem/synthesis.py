@@ -7,7 +7,7 @@ metric of its own: the measures are the scorecard's. What is added here is the c
 
 - :data:`PHENOMENA`: which measure of one battery and which of another test the same phenomenon
   (role order: STS3k's role-swap pairs against the SemRole and Order probes of Ettinger et al.
-  2018; negation: STS3k's negated pairs against the Negation probe; modifiers: STS3k's
+  2018; negation: STS3k's opposite pairs (Negative) against the Negation probe; modifiers: STS3k's
   added-modifier pairs against the consistency tests of Carvalho et al.);
 - :func:`phenomenon_table`: those measures, one row per encoder, with their intervals;
 - :func:`rank_agreement`: do the two batteries order the encoders the same way? Spearman's rho

@@ -31,7 +31,7 @@ from compsem.modifiers import tables as T
 from compsem.modifiers.lexicon import CLASSES, Lexicon
 from compsem.plotting import interval_dots, paper_marks
 from compsem.report import slug
-from compsem.stats import bonferroni_level, rejects, spearman, wilson_interval
+from compsem.stats import PROPORTION, bonferroni_level, rejects, spearman, wilson_interval
 
 UNION_FAMILIES = {
     "an_lowest_high": (5, 10),
@@ -834,7 +834,7 @@ def synonym_control(runs: dict, specs, lex: Lexicon, level: float):
         control = runs[spec].synonym
         if control is None:
             continue
-        boot = st.t_classes(control.grid(), labels, level=level)
+        boot = st.t_classes(control.grid(), labels, level=level, bounds=PROPORTION)
         per_adj = control.per_adjective().to_numpy()
         for c in CLASSES:
             p = p_score_is_half(per_adj[labels == c])
@@ -1175,8 +1175,8 @@ def synonym_equivalence(runs: dict, specs, lex: Lexicon, alpha: float,
     n_excluding = 0
     for spec in specs:
         grid = runs[spec].synonym.grid()
-        tost = st.t_classes(grid, labels, level=1 - 2 * alpha)
-        wide = st.t_classes(grid, labels, level=bonferroni_level(m, alpha))
+        tost = st.t_classes(grid, labels, level=1 - 2 * alpha, bounds=PROPORTION)
+        wide = st.t_classes(grid, labels, level=bonferroni_level(m, alpha), bounds=PROPORTION)
         far = np.maximum((tost["low"] - 0.5).abs(), (tost["high"] - 0.5).abs())
         excludes = (wide["low"] > 0.5) | (wide["high"] < 0.5)
         near = np.where(excludes, np.minimum((wide["low"] - 0.5).abs(),

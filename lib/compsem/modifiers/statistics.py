@@ -207,6 +207,7 @@ def t_classes(
     labels: np.ndarray,
     level: float = 0.95,
     classes: Sequence[str] = CLASSES,
+    bounds: tuple[float, float] | None = None,
 ) -> pd.DataFrame:
     """Student-t interval of each class score of an adjective grid ``(n_adj, n_noun)``, the
     adjective the unit: the per-adjective means (over nouns) of the class, their mean ± the
@@ -216,7 +217,10 @@ def t_classes(
     the interval at ``1 - a`` exactly when that test rejects at ``a``. Unlike a percentile
     bootstrap of a class of three adjectives, whose interval cannot be wider than the range of
     the three, it widens as a class gets smaller. Every adjective scoring the same: the interval
-    is that point (the test's limit). Fewer than two adjectives: no interval, ``(-inf, inf)``."""
+    is that point (the test's limit). Fewer than two adjectives: no interval, ``(-inf, inf)``.
+    ``bounds``: the range a class score cannot leave (:data:`compsem.stats.PROPORTION` for the
+    pair test's shares), which the interval is cut to (:func:`compsem.stats.seed_interval`); the
+    cut keeps 0.5 inside or outside the interval as the t-test decides."""
     labels = np.asarray(labels)
     per_adj = np.asarray(grid, float).mean(axis=1)
     rows = {}
@@ -228,7 +232,7 @@ def t_classes(
         elif np.ptp(x) == 0:
             low = high = mean
         else:
-            _, low, high = seed_interval(x, level)
+            _, low, high = seed_interval(x, level, bounds)
         rows[cls] = {"score": mean, "low": float(low), "high": float(high)}
     return pd.DataFrame.from_dict(rows, orient="index")
 

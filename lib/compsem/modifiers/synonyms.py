@@ -8,8 +8,10 @@ Eq. 5: the second adjective is the first one's own synonym,
 
     SC = d(a n1, a n2) < d(syn(a) n1, syn(a) n2)                         (Eq. 5, a2 = syn(a1))
 
-An adjective and its synonym belong to the same class, so if the pair test measured the
-adjective's class (its intersectivity) SC would be a coin flip: 0.5 in every class, as the
+A synonym is chosen to mean what its adjective means, and so in general to belong to its class
+(where the lexicon classifies a synonym itself the classes mostly agree; *former*, the synonym
+of the privative *ex-*, is plain non-subsective: the chapter lists it), so if the pair test
+measured the adjective's class (its intersectivity) SC would be a coin flip: 0.5 in every class, as the
 diagonal cells (X, X) of Eq. 6 are by construction. A class score far from 0.5 says that the
 pair test reacts to the particular word (its frequency, its vector's length) rather than to
 the set-theoretic class. Noun pairs, the strict ``<`` and the per-first-noun weighting are those

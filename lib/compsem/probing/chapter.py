@@ -349,9 +349,10 @@ _T3 = "probe_t3_"
 UNION_FAMILIES: dict[str, tuple[int | None, float, tuple[str, ...]]] = {
     "has-school-accessible": (4, 0.95, tuple(f"{_T3}has_school_{e}"
                                              for e in ("glove50", "spacy_md", "sdae", "minilm"))),
-    "has-human-generalises": (2, 0.95, (f"{_T3}has_human_glove50", f"{_T3}has_human_minilm")),
-    "school-as-agent-averaging-at-chance": (2, stats.EQUIVALENCE_LEVEL, (f"{_T3}school_as_agent_bow",
-                                                      f"{_T3}school_as_agent_glove50")),
+    "has-human-generalises": (4, 0.95, tuple(f"{_T3}has_human_{e}"
+                                             for e in ("glove50", "spacy_md", "sdae", "minilm"))),
+    "school-as-agent-averaging-at-chance": (3, stats.EQUIVALENCE_LEVEL, tuple(f"{_T3}school_as_agent_{e}"
+                                                                for e in ("bow", "glove50", "spacy_md"))),
     "school-as-agent-order-aware-high": (2, 0.95, (f"{_T3}school_as_agent_minilm",
                                                    f"{_T3}school_as_agent_mpnet")),
     "proposed-tasks-no-lexical-cue": (4, stats.EQUIVALENCE_LEVEL, tuple(f"probe_{t}_{e}"
@@ -616,8 +617,9 @@ def kind_breakdown(runs: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, dict]:
 
 
 def plot_table3(summary: pd.DataFrame, targets: dict, encoders, controls: pd.DataFrame | None):
-    """2016 Table 3 as bars with intervals over seeds, control-task ticks and the paper's GloVe
-    and Skip-Thought as dashed lines."""
+    """2016 Table 3 as bars with intervals over seeds, control-task ticks where the control is
+    sound (an unsound control, e.g. has-human's, measures nothing: :mod:`compsem.probing.controls`)
+    and the paper's GloVe and Skip-Thought as dashed lines."""
     fig, axes = plt.subplots(1, len(TASKS_2016), figsize=(11, 3.6), sharey=True)
     for ax, task in zip(np.atleast_1d(axes), TASKS_2016, strict=True):
         sub = summary[(summary.task == task) & (summary.control == "none")].set_index("encoder")
@@ -627,7 +629,7 @@ def plot_table3(summary: pd.DataFrame, targets: dict, encoders, controls: pd.Dat
         yerr = np.nan_to_num([sub.accuracy - sub.low, sub.high - sub.accuracy])
         ax.errorbar(x, sub.accuracy, yerr=yerr, fmt="none", color="black", capsize=3)
         if controls is not None and len(controls):
-            ctl = controls[controls.task == task].set_index("encoder").reindex(sub.index)
+            ctl = controls[(controls.task == task) & controls["sound"]].set_index("encoder").reindex(sub.index)
             ax.scatter(
                 x, ctl.accuracy, marker="_", s=300, color=PALETTE[1], zorder=3, label="control task"
             )
@@ -906,29 +908,41 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
 
 
-def training_values(runs: pd.DataFrame, prefix: str, targets: dict,
-                    level: float = 0.95) -> tuple[pd.DataFrame, dict]:
+def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float = 0.95,
+                    shared_items: bool = False,
+                    n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[pd.DataFrame, dict]:
     """Per task, the mean accuracy over the trainings of :func:`over_trainings` with its
-    Student-t interval at ``level`` (:func:`compsem.stats.seed_interval`) and their number, beside
-    the paper's SDAE (2018 Table 2): a table and
+    interval at ``level`` and their number, beside the paper's SDAE (2018 Table 2): a table and
     ``{<prefix>_<task>: mean, <prefix>_<task>_low, _high, _n}``; for a task whose key a family of
-    :data:`UNION_FAMILIES` names, also its Bonferroni interval over the same trainings,
-    ``<prefix>_<task>_low_bonf<k>`` / ``_high_bonf<k>``."""
+    :data:`UNION_FAMILIES` names, also its Bonferroni interval from the same trainings,
+    ``<prefix>_<task>_low_bonf<k>`` / ``_high_bonf<k>``.
+
+    The interval: with ``shared_items`` (every training scores the same test items, a released
+    2018 set) the percentile bootstrap of the items and the trainings together
+    (:func:`experiment.crossed_intervals`, ``n_boot`` resamples), as a cell over MLP seeds is read,
+    so that the sampling of the test items is in it as well as the draw of the training;
+    otherwise (each training's accuracy a mean over seeds that draw their own sentences) the
+    Student-t interval over the trainings (:func:`compsem.stats.seed_interval`)."""
 
     rows, values = [], {}
     groups = {f"{prefix}_{slug(task)}": (task, group)
               for task, group in runs.groupby("task", sort=False)}
     unions = bonferroni_levels_by_key(groups)
     for key, (task, group) in groups.items():
-        mean, low, high = stats.seed_interval(group["accuracy"], level)
+        union_levels = unions.get(key, {})
+        if shared_items:
+            mean, bounds = experiment.crossed_intervals(group, [level, *union_levels.values()], n_boot)
+        else:
+            mean = stats.seed_interval(group["accuracy"], level)[0]
+            bounds = [stats.seed_interval(group["accuracy"], lv)[1:] for lv in [level, *union_levels.values()]]
+        (low, high), union_bounds = bounds[0], bounds[1:]
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
         rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,
                      "low": low, "high": high,
                      **{encoder: accuracy for encoder, accuracy in zip(group["encoder"], group["accuracy"], strict=True)}})
         values.update({key: mean, f"{key}_low": low, f"{key}_high": high, f"{key}_n": len(group)})
-        for suffix, union_level in unions.get(key, {}).items():
-            _, values[f"{key}_low{suffix}"], values[f"{key}_high{suffix}"] = stats.seed_interval(
-                group["accuracy"], union_level)
+        for suffix, (union_low, union_high) in zip(union_levels, union_bounds, strict=True):
+            values[f"{key}_low{suffix}"], values[f"{key}_high{suffix}"] = union_low, union_high
     return pd.DataFrame(rows).set_index("task").round(1), values
 
 

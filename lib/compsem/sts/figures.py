@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from scipy import stats
 
 from compsem import stats as cstats
 from compsem.plotting import PALETTE, interval_dots, paper_marks
@@ -86,12 +87,14 @@ def pair_type_boxes(types, human, order):
 
 def modifier_reductions(figure9: pd.DataFrame, paper, pooled_mean: float):
     """Paper Figure 9: reduction in similarity per added-modifier type (``figure9``: columns
-    reduction, sd, n; bars with the normal 95% interval of the mean, 1.96 SE), the paper's values
-    as black dashes and the pooled mean as a dashed line."""
+    reduction, sd, n; bars with the Student-t 95% interval of the mean, t(.975, n - 1) SE, since
+    a type holds as few as 11 pairs), the paper's values as black dashes and the pooled mean as a
+    dashed line."""
     fig, ax = plt.subplots()
     sem = figure9["sd"] / np.sqrt(figure9["n"])
+    half = stats.t.ppf(0.975, figure9["n"] - 1) * sem
     x = np.arange(len(figure9))
-    ax.bar(x, figure9["reduction"], yerr=1.96 * sem, capsize=3, label="ours (95% CI)")
+    ax.bar(x, figure9["reduction"], yerr=half, capsize=3, label="ours (95% CI)")
     paper_marks(ax, x, paper, marker="_", s=300)
     ax.axhline(pooled_mean, ls="--", color="grey", label="pooled mean")
     ax.set_xticks(x, figure9.index, rotation=30)

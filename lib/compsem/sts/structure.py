@@ -12,13 +12,13 @@ Single      AB_VERB + AB_SUBJ + AB_DOBJ, all modifier levels 0-3 (428)
 Swap-2      SWAP_SUBJ_DOBJ + SWAP_DOBJ_VERB + SWAP_SUBJ_VERB, 0-3 modifiers (538)
 Swap-3      TRIPLE (197)
 Swap-4      QUAD (179)
-Negative    NEGATIVE (71)
 Zero        ZERO (70)
+Negative    NEGATIVE (71)
 ==========  =====================================================================
 
-Order: the authors' notebook lists the categories in this order; the paper puts Negative "at
-the far right even though it involves few structural changes", i.e. after the swaps. Where Zero
-sits in the printed figure the paper's text does not say; we keep the notebook's order.
+Order: the paper's §5.4 puts Negative "on the far right of the graph even though it involves
+few structural changes", so it comes last, after Zero; the other categories keep the order of
+the authors' notebook, which lists Negative before Zero.
 
 For each series (human or a model) :func:`category_profile` gives the mean per category,
 :func:`relative_profile` divides each series by its own Modifiers mean, and :func:`mad` is the
@@ -53,10 +53,11 @@ FIGURE8_CATEGORIES = (
     "Swap-2",
     "Swap-3",
     "Swap-4",
-    "Negative",
     "Zero",
+    "Negative",
 )
-"""The eight Figure 8 categories, in the order of the authors' notebook."""
+"""The eight Figure 8 categories, in the paper's order: Negative "on the far right of the graph"
+(§5.4), the others as the authors' notebook lists them."""
 
 CATEGORY_CODES: dict[str, tuple[str, ...]] = {
     "Modifiers": ("ONLY_MOD",),
