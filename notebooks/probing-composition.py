@@ -395,7 +395,7 @@ report.style_comparison(
 )
 
 # %% mystnb={"figure": {"caption": "2016 Table 3, ours beside the paper: bars are our mean accuracy over seeds with its interval, orange ticks the control-task accuracy (first seed only; none where the control is not sound, as on has-human), dashed lines the paper's GloVe and Skip-Thought. Look at school-as-agent: the averaging encoders stay at the grey chance line, the order-aware encoders are far above it, as Skip-Thought was.", "name": "fig-probing-composition-table3"}}
-control_rows = summary_2016[summary_2016.control == "control task"] if control_tasks else None
+control_rows = runs_2016[runs_2016.control == "control task"] if control_tasks else None
 C.plot_table3(
     summary_2016, targets, list(dict.fromkeys(encoders_lexical + encoders_2016)), control_rows
 )

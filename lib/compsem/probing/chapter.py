@@ -617,9 +617,10 @@ def kind_breakdown(runs: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, dict]:
 
 
 def plot_table3(summary: pd.DataFrame, targets: dict, encoders, controls: pd.DataFrame | None):
-    """2016 Table 3 as bars with intervals over seeds, control-task ticks where the control is
-    sound (an unsound control, e.g. has-human's, measures nothing: :mod:`compsem.probing.controls`)
-    and the paper's GloVe and Skip-Thought as dashed lines."""
+    """2016 Table 3 as bars with intervals over seeds (``summary``), control-task ticks where the
+    control is sound (``controls``: the control-task fits of :func:`experiment.run_grid`, one seed,
+    with their ``sound`` column; an unsound control, e.g. has-human's, measures nothing:
+    :mod:`compsem.probing.controls`) and the paper's GloVe and Skip-Thought as dashed lines."""
     fig, axes = plt.subplots(1, len(TASKS_2016), figsize=(11, 3.6), sharey=True)
     for ax, task in zip(np.atleast_1d(axes), TASKS_2016, strict=True):
         sub = summary[(summary.task == task) & (summary.control == "none")].set_index("encoder")
