@@ -573,10 +573,9 @@ table_trainings
 # points [{glue:text}`probe_tost_pct`%: {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm_low90:.1f`,
 # {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm_high90:.1f`]: a bootstrap that resamples
 # the shared test items and, independently, the SDAE's trainings and MiniLM's MLP seeds
-# (`compsem.probing.chapter.crossed_difference`). The upper end of the SemRole
-# interval lies close to the bound of the SemRole-Order claim, so that claim's verdict depends on
-# the CPU the SDAE trains on: the trainings an AMD CPU makes spread wider than an Intel CPU's and
-# give it another verdict (*Determinism* in *Using this book*).
+# (`compsem.probing.chapter.crossed_difference`). The SDAE's trainings, and so these intervals,
+# differ with the CPU the SDAE trains on: an AMD CPU's trainings spread wider than an Intel CPU's
+# (*Determinism* in *Using this book*).
 
 # %% [markdown]
 # The one-hot bag of words and averaged GloVe 50d read Content1Probe almost perfectly
