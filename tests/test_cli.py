@@ -27,7 +27,10 @@ def test_list_shows_chapters_and_parameters(capsys):
      (["run", "/tmp/sts3k-data"], "no chapter '/tmp/sts3k-data'"),
      (["run", "sts3k-data", "-p", "n_splits", "0"], "parameter 'n_splits' (-p override) = 0"),
      (["run", "sts3k-data", "-p", "sd_ddof", "5000"], "must be <= 1"),
-     (["run", "sts3k-data", "-p", "sample_sizes", "[25, 50"], "is not valid YAML")],
+     (["run", "sts3k-data", "-p", "sample_sizes", "[25, 50"], "is not valid YAML"),
+     (["cache", "clear"], "name the part to clear"),
+     (["data", "mirror"], "usage: compsem data mirror DEST"),
+     (["data", "registry"], "usage: compsem data registry MANIFEST.tsv")],
 )
 def test_bad_run_fails_fast_with_exit_code_2(argv, message, capsys):
     assert cli.main(argv) == 2

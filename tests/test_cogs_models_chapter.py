@@ -126,7 +126,7 @@ def test_transformer_over_seeds_summarises_each_seed():
         assert low < low90 < high90 < high
     # every run above 90% is decided on the weakest run: test 0.98 - seed / 100 is lowest at seed 3
     assert values["cogs_tf1_test_min"] == pytest.approx(0.95) and values["cogs_tf1_test_min_seed"] == 3
-    weakest = min(per_run.dev.min(), per_run.test.min())
+    weakest = per_run.test.min()  # Section 4.5.6 speaks of test accuracy; dev is shown beside
     assert values["cogs_tf1_in_distribution_min"] == pytest.approx(weakest)
     assert values["cogs_tf1_in_distribution_min_wilson_high"] == pytest.approx(
         chapter.wilson_high(weakest, chapter.IN_DISTRIBUTION_SIZE)
@@ -150,11 +150,11 @@ def test_transformer_over_seeds_decides_the_weakest_run_on_a_sidak_level_wilson_
     collected = chapter.finished_runs(_collected())
     per_run = s45.run_level(collected)
     _, findings, values = chapter.transformer_over_seeds(collected, per_run, PAPER)
-    # every run's dev and test (3 seeds x 2 splits), every run's Active -> Passive (3 seeds)
-    assert values["cogs_tf1_in_distribution_k"] == 6 and values["cogs_tf1_active_to_passive_k"] == 3
-    assert values["cogs_tf1_in_distribution_sidak_level"] == pytest.approx(0.95 ** (1 / 6))
+    # every run's test accuracy (3 seeds), every run's Active -> Passive (3 seeds)
+    assert values["cogs_tf1_in_distribution_k"] == 3 and values["cogs_tf1_active_to_passive_k"] == 3
+    assert values["cogs_tf1_in_distribution_sidak_level"] == pytest.approx(0.95 ** (1 / 3))
     weakest = values["cogs_tf1_in_distribution_min"]
-    ci = scipy.stats.binomtest(round(weakest * 3000), 3000).proportion_ci(0.95 ** (1 / 6), method="wilson")
+    ci = scipy.stats.binomtest(round(weakest * 3000), 3000).proportion_ci(0.95 ** (1 / 3), method="wilson")
     assert values["cogs_tf1_in_distribution_min_sidak_low"] == pytest.approx(ci.low)
     assert values["cogs_tf1_in_distribution_min_sidak_high"] == pytest.approx(ci.high)
     # wider than the 95% interval of the same run: the correction for picking the weakest
@@ -752,7 +752,12 @@ def test_verdict_counts_flag_the_cases_away_from_the_paper():
     above, below, same = (s45.target_key("transformer", 1, c) for c in ev.CASE_ORDER[:3])
     results = {above: PAPER[above] + 0.9, below: PAPER[below] - 0.9, same: PAPER[same]}
     table, values = chapter.verdict_counts(results)
-    assert values == {"cogs_tf1_cases_flagged": 2, "cogs_tf1_cases_flagged_above": 1}
+    targets = report.load_targets("cogs-models")
+    keys = [s45.target_key("transformer", 1, c) for c in ev.CASE_ORDER]
+    reaching_zero = [k for k in keys if 0 < targets[k]["paper"] <= targets[k]["tol"]]
+    assert reaching_zero  # the primitive cases printed .06 or less against a tolerance of about .089
+    assert values == {"cogs_tf1_cases_flagged": 2, "cogs_tf1_cases_flagged_above": 1,
+                      "cogs_tf1_cells_tol_reaches_zero": len(reaching_zero)}
     assert table.loc["t45", "differs (partial)"] == 2
     assert table.loc["t45", "match (partial)"] == 1
 
@@ -830,3 +835,14 @@ def test_reduced_seeds_reads_the_union_of_reduced_run_gap_at_bonferronis_level()
         narrow = (values[f"cogs_reduced_{key}_ci_low"], values[f"cogs_reduced_{key}_ci_high"])
         assert low <= narrow[0] and high >= narrow[1] and (low, high) != narrow  # wider than 95%
     assert not any("bonf" in k for k in values if "gen" in k or "dev" in k)  # only the union's two
+
+
+def test_the_exposure_gain_table_sets_the_papers_means_beside_ours():
+    """Table 4-5's Transformer columns: gen .353 -> .626, the five primitive cases' mean
+    .046 -> .602 (their cells averaged), structural 0 in both."""
+    primitive = chapter.paper_exposure_means("primitive")
+    cells = [PAPER[s45.target_key("transformer", e, c)] for e in (1, 100) for c in chapter.PRIMITIVE_CASES]
+    assert primitive["1 exposure"] == pytest.approx(np.mean(cells[:5]))
+    assert primitive["gain"] == pytest.approx(np.mean(cells[5:]) - np.mean(cells[:5]))
+    assert chapter.paper_exposure_means("gen")["1 exposure"] == PAPER["cogs_t45_transformer_1_gen"]
+    assert chapter.paper_exposure_means("structural")["gain"] == 0

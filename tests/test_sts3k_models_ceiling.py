@@ -14,13 +14,13 @@ def test_noise_ceiling_is_the_split_half_reliability():
     ceiling = table9.noise_ceiling(n_splits=50, seed=0)
     assert list(ceiling.index) == ["STS3k-all", "STS3k-non", "STS3k-adv"]
     # §5.1: .953 all, .950 non, .940 adv; the spread over seeds is about 0.001 at 50 splits
-    np.testing.assert_allclose(ceiling["ceiling"], [0.953, 0.950, 0.940], atol=0.003)
-    assert (ceiling["low"] < ceiling["ceiling"]).all() and (ceiling["ceiling"] < ceiling["high"]).all()
+    np.testing.assert_allclose(ceiling["R"], [0.953, 0.950, 0.940], atol=0.003)
+    assert (ceiling["low"] < ceiling["R"]).all() and (ceiling["R"] < ceiling["high"]).all()
     assert ceiling["n_pairs"].astype(int).tolist() == [2790, 1054, 1736]
 
 
 def test_every_published_sts3k_cell_below_the_ceiling():
-    ceiling = table9.noise_ceiling(n_splits=20, seed=1)["ceiling"]
+    ceiling = table9.noise_ceiling(n_splits=20, seed=1)["R"]
     published = table9.published_table9()
     for column in table9.STS3K_COLUMNS:
         assert published[column].max() < ceiling[column]

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from compsem import paths
+from compsem.errors import CompsemError
 
 
 def _run(args) -> int:
@@ -237,7 +238,7 @@ def _data(args) -> int:
 
     if args.action == "registry":
         if len(args.paths) != 1:
-            raise SystemExit("usage: compsem data registry MANIFEST.tsv [--allow-removals]")
+            raise CompsemError("usage: compsem data registry MANIFEST.tsv [--allow-removals]")
         change = registry.write_registry(Path(args.paths[0]), paths.REGISTRY_FILE,
                                          allow_removals=args.allow_removals)
         for what, names in (("added", change.added), ("removed", change.removed),
@@ -248,7 +249,7 @@ def _data(args) -> int:
         return 0
     if args.action == "mirror":
         if not args.paths:
-            raise SystemExit("usage: compsem data mirror DEST [PATH ...] [--set NAME]")
+            raise CompsemError("usage: compsem data mirror DEST [PATH ...] [--set NAME]")
         dest, names = Path(args.paths[0]), select_data(args.paths[1:], args.sets or ())
         paths.output_folder(dest, "DEST")
         files = mirror_data(dest, names)
@@ -333,7 +334,7 @@ def _cache(args) -> int:
 
     if args.action == "clear":
         if not args.part:
-            raise SystemExit("compsem cache clear: name the part to clear (see `compsem cache`)")
+            raise CompsemError("compsem cache clear: name the part to clear (see `compsem cache`)")
         removed = caches.clear(args.part)
         print(f"[compsem cache] removed {args.part}: {removed.files} files, "
               f"{removed.bytes / 2**20:.1f} MB", flush=True)
@@ -433,8 +434,6 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; an error a user must fix (:class:`~compsem.errors.CompsemError`) is its
     message and exit status 2, an interruption (Ctrl-C, SIGTERM) one line and 130."""
-    from compsem.errors import CompsemError
-
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
     args.argv = argv

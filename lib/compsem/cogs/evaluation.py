@@ -2,7 +2,7 @@
 
 Metrics:
 
-- **exact match** (Section 4.4): the predicted token sequence equals the gold one; accuracy per
+- **exact match** (Section 4.2, "Metric"): the predicted token sequence equals the gold one; accuracy per
   split and per generalization case, and the lexical and structural aggregates (Figure 4-1: the
   mean over the 18 lexical and the 3 structural cases; every case has 1,000 examples, so this is
   also the pooled accuracy);

@@ -392,14 +392,15 @@ def noncompositional_gap(published: pd.DataFrame, paper9: pd.DataFrame, columns)
 
 def adversarial_drop(values: pd.DataFrame, paper: pd.DataFrame, ceiling: pd.DataFrame):
     """Paper Figure 4: rho on the non-adversarial and adversarial pairs and their difference per
-    model (bars), the paper's values as crosses, and the noise ceiling of each portion (dashed
-    line with its interval as a band)."""
+    model (bars), the paper's values as crosses, and the split-half reliability R of each
+    portion's ratings (dashed line with the range of single splits as a band; a model's noise
+    ceiling is sqrt(R), above it)."""
     fig, ax = plt.subplots(figsize=(9, 4))
     for colour, column in zip(PALETTE, ("STS3k-non", "STS3k-adv"), strict=False):
         ax.axhspan(ceiling.loc[column, "low"], ceiling.loc[column, "high"], color=colour,
                    alpha=0.25, lw=0)  # fmt: skip
-        ax.axhline(ceiling.loc[column, "ceiling"], color=colour, ls="--", lw=1,
-                   label=f"noise ceiling, {column}")  # fmt: skip
+        ax.axhline(ceiling.loc[column, "R"], color=colour, ls="--", lw=1,
+                   label=f"split-half reliability R, {column}")  # fmt: skip
     grouped_bars(ax, values, paper, paper_size=12)
     plt.setp(ax.get_xticklabels(), rotation=60, ha="right")
     ax.axhline(0, **ZERO)

@@ -18,7 +18,7 @@ Similarities/<dataset>_<model>_similarities.txt`` of the authors' repository, re
 
 Checked against the paper's Table 9: every STS3k cell equals the paper to 3 decimals
 (|rho - paper| <= 0.0005), and every cell of the four existing datasets is within 0.00054 of it:
-40 of the 46 round to the paper's value, and six are printed 0.001 above the 3-decimal rounding
+52 of the 58 round to the paper's value, and six are printed 0.001 above the 3-decimal rounding
 (Mult-CN STSb-capt .25948 -> .260, STSb-test .16847 -> .169, STSS-131 .27346 -> .274; SentBERT
 SICK .80349 -> .804; OpenAI SICK .80449 -> .805; AMR-SMATCH STSS-131 .65248 -> .653), as if rho
 had been rounded to 4 decimals and then to 3. That double rounding does not explain the STS3k
@@ -201,8 +201,8 @@ STS3K_COLUMNS = ("STS3k-all", "STS3k-non", "STS3k-adv")
 
 
 def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
-    """The noise ceiling of Table 9's STS3k columns: the split-half reliability of the human
-    ratings (§5.1; paper .953 all, .950 non, .940 adv), computed by
+    """What the noise ceiling of Table 9's STS3k columns follows from: the split-half reliability
+    R of the human ratings (§5.1; paper .953 all, .950 non, .940 adv), computed by
     :func:`compsem.sts.ratings.split_half_reliability` exactly as the data chapter does.
 
     The Spearman-Brown corrected split-half r (R) estimates how well the mean ratings of a second,
@@ -216,8 +216,9 @@ def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd
     reliability_subsets`), which differ slightly from the Table 9 columns: "all" omits the 10
     attention checks, "adv" is the rows marked ADV in the participant file (1,736, the 71
     negatives included; Table 9's STS3k-adv has 1,664). Returns one row per STS3k column:
-    ``ceiling`` (Spearman-Brown corrected mean r), ``low``/``high`` (the ``level`` range of the
-    corrected r of single splits, the spread one random split could give), ``n_pairs``.
+    ``R`` (Spearman-Brown corrected mean r; the ceiling of a model is its square root),
+    ``low``/``high`` (the ``level`` range of the corrected r of single splits, the spread one
+    random split could give), ``n_pairs``.
     """
     from compsem.sts import ratings as rt
 
@@ -228,7 +229,7 @@ def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd
     for column in STS3K_COLUMNS:
         subset = column.split("-")[1]
         low, high = rt.single_split_range(per_split, subset, "r", level)
-        rows[column] = {"ceiling": float(summary.loc[subset, "split_half"]), "low": low, "high": high,
+        rows[column] = {"R": float(summary.loc[subset, "split_half"]), "low": low, "high": high,
                         "n_pairs": int(summary.loc[subset, "n_pairs"])}
     return pd.DataFrame(rows).T.rename_axis("column")
 
