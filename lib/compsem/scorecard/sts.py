@@ -12,8 +12,9 @@ a model's cells are that chapter's recomputed cells (:func:`similarities`):
   word vectors or a baseline unstandardised, as Table 9 reports them. A word-vector model
   (``glove50``, ``spacy-md``) is scored as the chapter scores the word-vector means, as the Mean
   composition ``mean:<vectors>`` (:func:`compsem.scorecard.specs.study_spec`);
-  the STS3k columns (all / non-adversarial / adversarial) carry the split-half noise ceiling of
-  §5.1 (:func:`compsem.sts.table9.noise_ceiling`), the other datasets none (no per-rater data);
+  the STS3k columns (all / non-adversarial / adversarial) carry the noise ceiling sqrt(R), R the
+  split-half reliability of §5.1 (:func:`compsem.sts.table9.noise_ceiling`), the other datasets
+  none (no per-rater data);
 - per pair type: rho within each Figure 8 category of STS3k (role swaps Swap-2/3/4, Negative,
   Modifiers, Paraphrase, ...; :func:`compsem.sts.structure.within_category_spearman`, BCa
   interval), on the pair types reconstructed by :func:`compsem.sts.pair_types.
@@ -43,7 +44,8 @@ def check(model: str) -> None:
 def _ceiling(n_splits: int, seed: int) -> dict[str, float]:
     from compsem.sts import table9
 
-    return table9.noise_ceiling(n_splits=n_splits, seed=seed)["ceiling"].astype(float).to_dict()
+    reliability = table9.noise_ceiling(n_splits=n_splits, seed=seed)["R"].astype(float)
+    return np.sqrt(reliability).to_dict()  # a model's ceiling is sqrt(R), R the split-half reliability
 
 
 def similarities(model: str, frame, seed: int = 0, device: str = "auto",
