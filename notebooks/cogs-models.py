@@ -840,8 +840,8 @@ plt.show()
 # Section 4.5.5.3: the proper-noun variant of a case is harder although it takes fewer symbolic
 # steps (a constant instead of a predicate and a variable). Section 4.5.5.2: LSTM errors on
 # Active → Passive keep the target's structure, Transformer errors mostly do not. The second
-# table counts Active → Passive errors run by run (the paper's Transformer errors are summed
-# over its runs, so the comparison is per run; ours vary from seed to seed by an SD of
+# table counts Active → Passive errors run by run, with the paper's Transformer per run in its
+# last row (the paper's errors are summed over its runs, so the comparison is per run; ours vary from seed to seed by an SD of
 # {glue:text}`cogs_tf1_ap_errors_sd:.1f` errors). Averaged over the four paired cases, common
 # minus proper nouns is {glue:text}`cogs_tf1_common_minus_proper:.3f` for the Transformer
 # (t-interval over seeds {glue:text}`cogs_tf1_common_minus_proper_ci_low:.3f` to

@@ -1269,7 +1269,9 @@ def noun_table(
 
 def active_passive_runs(analysed: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     """Active -> Passive errors run by run and their structure (Section 4.5.5.2; the paper's 49
-    Transformer errors are over 5 runs), and the SD of the Transformer's errors over its seeds."""
+    Transformer errors are over 5 runs), with the paper's Transformer per run below ours (its
+    errors per run and those with a different structure, from its share of them; its single
+    lexical errors are not given), and the SD of the Transformer's errors over its seeds."""
     table = pd.concat(
         {name: s45.active_passive_table(frame) for name, frame in analysed.items()},
         names=["runs", "seed"],
@@ -1277,7 +1279,15 @@ def active_passive_runs(analysed: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFr
     transformer = transformer_runs(analysed)
     if transformer is None:
         return table, {}
-    return table, {"cogs_tf1_ap_errors_sd": float(table.loc[transformer, "errors"].std(ddof=1))}
+    targets = report.load_targets(CHAPTER)
+    errors = targets["cogs_ap_errors_transformer"]["paper"]
+    different = errors * targets["cogs_ap_wrong_structure_transformer"]["paper"]
+    paper_row = pd.DataFrame(
+        {"errors": [errors], "same structure": [errors - different], "of which single lexical": [np.nan],
+         "different structure": [different]},
+        index=pd.MultiIndex.from_tuples([("paper: Transformer (Section 4.5.5.2)", "per run")], names=["runs", "seed"]),
+    )
+    return pd.concat([table, paper_row]), {"cogs_tf1_ap_errors_sd": float(table.loc[transformer, "errors"].std(ddof=1))}
 
 
 def semantic_runs(analysed: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
