@@ -994,11 +994,11 @@ verdict_table
 #   lexical case's tolerance is then $2 \cdot .07\sqrt{2/5} \approx .089$, a cell printed 0.00
 #   gets $2 \cdot .01\sqrt{2/5} \approx .013$: an assumed SD for a typical case, not a floor
 #   under each case (independent cases of equal spread would each need an SD of .30, a tolerance
-#   of .38, and the earlier fixed .25 is wider than most cells it guards). For a lexical case
-#   printed below its tolerance (the Transformer's primitive cases, e.g. common noun as object,
-#   and several LSTM cells) the tolerance still reaches 0: such a cell cannot tell the paper's
-#   value from none, and its match says only that ours is as small
-#   ({glue:text}`cogs_tf1_cells_tol_reaches_zero` of the Transformer's 21 cases). A case outside this tolerance is
+#   of .38, and the earlier fixed .25 is wider than most cells it guards). For a cell printed
+#   above 0 but below its tolerance (of the Transformer's 21 cases,
+#   {glue:text}`cogs_tf1_cells_tol_reaches_zero`: a primitive in a new role, common noun as
+#   object; several LSTM cells) the tolerance still reaches 0: such a cell cannot tell the
+#   paper's value from none, and its match says only that ours is as small. A case outside this tolerance is
 #   **flagged, not proven** different (its own SD is unknown, and may be larger or smaller):
 #   {glue:text}`cogs_tf1_cases_flagged` of the 21 Transformer cases are,
 #   {glue:text}`cogs_tf1_cases_flagged_above` of them above the paper's value. These flags are

@@ -545,8 +545,9 @@ report.show_comparison(
 # between an Intel and an AMD CPU; *Determinism* in *Using this book*). So the
 # contrast between SemRole and Order is also measured over
 # {glue:text}`probe_t2_sdae_trainings_sr_n:.0f` trainings of the SDAE (`order_aware_trainings`;
-# the MLP of 2018 on the released sets; the mean over the trainings with a 95% bootstrap
-# interval that resamples the test items and the trainings together, as a cell over MLP seeds):
+# the MLP of 2018 on the released sets; the mean over the trainings with a 95% interval that
+# covers the test items and the trainings: the hull of the t-interval over the trainings and the
+# bootstrap of the items and the trainings together, `compsem.probing.chapter.training_values`):
 
 # %%
 runs_trainings = C.over_trainings(released, order_aware_trainings, ["cont2", "order", "sr", "neg"],
@@ -721,9 +722,9 @@ report.show_comparison(
 #   Corpus); our SDAE, trained here on {glue:text}`probe_sdae_corpus_sentences:,.0f` sentences
 #   with a 50-d input, stands in for
 #   the paper's SDAE; Paragram, Skip-Thought and InferSent are not available (targets marked
-#   *not-run*). MiniLM and MPNet stand in for Skip-Thought and InferSent in the pattern claims
-#   of the Findings (with our SDAE for Skip-Thought in 2016 Table 3); their digits are not
-#   compared with those models' cells.
+#   *not-run*). In the pattern claims of the Findings our SDAE and MiniLM stand in for the
+#   paper's sequence encoders (Skip-Thought, InferSent), and MPNet too for Skip-Thought in 2016
+#   Table 3; their digits are not compared with those models' cells.
 # - **2016 has-human.** The paper does not say how many human nouns a sentence has; a
 #   positive of ours names exactly one human among institutions, so that every positive is
 #   usable on one side of any split of the human nouns.

@@ -428,7 +428,8 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   same operator in closed form (one FFT per word), equal to the chain of convolutions to float
 #   rounding.
 # - **Ties by rounding noise.** Mean, Mult and Conv ignore word order, so the swap pairs of
-#   STS3k-adv have cosine 1 in exact arithmetic; in floating point most land a rounding error away
+#   STS3k-adv whose two sentences hold the same words (no modifier added or removed) have cosine 1
+#   in exact arithmetic; in floating point most land a rounding error away
 #   from 1, in an order set by the order of the arithmetic, and Spearman's rho ranks them by that
 #   noise (rho on STS3k-adv moved in its third decimal when only the order of the arithmetic
 #   changed). Every rank statistic here reads values equal to `compsem.stats.TIE_DECIMALS`

@@ -99,8 +99,9 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 #   set (SICK and STR-2022 in the `full` profile), and *within* each pair type of STS3k's
 #   Figure 8: rho over the
 #   role-swap pairs only (Swap-2: two constituents exchanged, "the man bit the dog" / "the dog
-#   bit the man"; Swap-3, Swap-4), over the pairs that describe opposite situations without a
-#   negation word such as 'not', mostly through antonyms (Negative, Fodor et al.'s Table 7), over the pairs that
+#   bit the man"; Swap-3, Swap-4), over the pairs that describe opposite situations without an
+#   explicit negation word such as 'not' (Negative, Fodor et al.'s Table 7; in our reading mostly
+#   antonyms), over the pairs that
 #   only add modifiers (Modifiers). A within-type rho asks whether the encoder orders the pairs
 #   *inside* one kind of change as people do, not only whether it separates the kinds.
 # - **Modifiers** (`compsem.scorecard.modifiers`): the share of adjective-noun phrases that

@@ -295,11 +295,12 @@ def test_training_values_glue_the_trainings_bonferroni_intervals():
 
 
 def test_trainings_on_shared_items_are_read_with_the_items_in_the_interval():
-    """On a released set every training scores the same test items: the interval resamples the
-    items and the trainings together (experiment.crossed_intervals): three trainings that answer
-    every item alike have no spread over trainings, but their accuracy still has the sampling
-    error of the items. The Bonferroni interval comes from the same resamples and contains the
-    95% one."""
+    """On a released set every training scores the same test items: the interval is the hull of
+    the t-interval over the trainings and the bootstrap of the items and the trainings together
+    (experiment.crossed_intervals). Three trainings that answer every item alike have no spread
+    over trainings, but their accuracy still has the sampling error of the items; three that
+    differ widely have a t-interval beyond their range, which a bootstrap over three units cannot
+    reach. The Bonferroni interval comes from the same resamples and contains the 95% one."""
     trainings = ["sdae", "sdae:seed1", "sdae:seed2"]
     runs = pd.DataFrame([fit(task, encoder, noisy(rate, 400, 1), seed=7)
                          for task, rate in (("sr", 0.66), ("order", 0.9))
@@ -317,6 +318,14 @@ def test_trainings_on_shared_items_are_read_with_the_items_in_the_interval():
         assert over_trainings[f"{key}_low"] == over_trainings[f"{key}_high"]  # no spread over trainings
         assert crossed[f"{key}_high"] - crossed[f"{key}_low"] > 4  # the items' sampling error, ~2 SE
         assert over_trainings[f"{key}_n"] == crossed[f"{key}_n"] == 3
+    spread = pd.DataFrame([fit("sr", encoder, noisy(rate, 400, 1), seed=7)
+                           for encoder, rate in zip(trainings, (0.55, 0.7, 0.85), strict=True)])
+    _, hull = C.training_values(spread, "probe_t2_sdae_trainings", {}, shared_items=True, n_boot=400)
+    _, t_only = C.training_values(spread, "probe_t2_sdae_trainings", {})
+    _, boot = experiment.crossed_intervals(spread, [0.95], 400)
+    key = "probe_t2_sdae_trainings_sr"
+    assert hull[f"{key}_low"] == min(t_only[f"{key}_low"], boot[0][0]) < spread["accuracy"].min()
+    assert hull[f"{key}_high"] == max(t_only[f"{key}_high"], boot[0][1]) > spread["accuracy"].max()
 
 
 def test_the_probe_only_audit_glues_its_bonferroni_wilson_interval(monkeypatch):

@@ -918,12 +918,14 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     :data:`UNION_FAMILIES` names, also its Bonferroni interval from the same trainings,
     ``<prefix>_<task>_low_bonf<k>`` / ``_high_bonf<k>``.
 
-    The interval: with ``shared_items`` (every training scores the same test items, a released
-    2018 set) the percentile bootstrap of the items and the trainings together
-    (:func:`experiment.crossed_intervals`, ``n_boot`` resamples), as a cell over MLP seeds is read,
-    so that the sampling of the test items is in it as well as the draw of the training;
-    otherwise (each training's accuracy a mean over seeds that draw their own sentences) the
-    Student-t interval over the trainings (:func:`compsem.stats.seed_interval`)."""
+    The interval: the Student-t interval over the trainings (:func:`compsem.stats.seed_interval`),
+    which carries the draw of the training; with ``shared_items`` (every training scores the
+    same test items, a released 2018 set) the hull of it and the percentile bootstrap of the
+    items and the trainings together (:func:`experiment.crossed_intervals`, ``n_boot``
+    resamples), which carries the sampling of the test items too but, over as few as three
+    trainings, cannot reach beyond their range: each alone leaves one source out or under-covers
+    it, and the hull covers both. Each training's 2016 accuracy is already a mean over seeds that
+    draw their own sentences, so the 2016 trainings read the t-interval alone."""
 
     rows, values = [], {}
     groups = {f"{prefix}_{slug(task)}": (task, group)
@@ -931,11 +933,13 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     unions = bonferroni_levels_by_key(groups)
     for key, (task, group) in groups.items():
         union_levels = unions.get(key, {})
+        levels = [level, *union_levels.values()]
+        mean = stats.seed_interval(group["accuracy"], level)[0]
+        bounds = [stats.seed_interval(group["accuracy"], lv)[1:] for lv in levels]
         if shared_items:
-            mean, bounds = experiment.crossed_intervals(group, [level, *union_levels.values()], n_boot)
-        else:
-            mean = stats.seed_interval(group["accuracy"], level)[0]
-            bounds = [stats.seed_interval(group["accuracy"], lv)[1:] for lv in [level, *union_levels.values()]]
+            _, crossed = experiment.crossed_intervals(group, levels, n_boot)
+            bounds = [(min(t_low, c_low), max(t_high, c_high))
+                      for (t_low, t_high), (c_low, c_high) in zip(bounds, crossed, strict=True)]
         (low, high), union_bounds = bounds[0], bounds[1:]
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
         rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,
