@@ -30,7 +30,7 @@ MACHINE_DEPENDENT: dict[str, str] = {}
 this book* say so). None now. sdae-semrole-far-below-order did while it was read on t-intervals
 over three SDAE trainings (the upper bound of SemRole 68.6 on the Intel CPU, just under the rule's
 68.7, holds; 74.5 on the AMD CPU, inconclusive); read with the test items in the interval it is
-inconclusive on the Intel CPU, and its bounds are superseded in the fixture.
+inconclusive on the Intel CPU, and its SemRole bounds are superseded in the fixture.
 architectures-similar-capacity changed too while it was decided on one SDAE training; it is
 decided over the trainings since, where it does not."""
 
