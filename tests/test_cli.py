@@ -82,8 +82,8 @@ def test_data_mirror_copies_a_set_into_a_folder_that_serves_as_the_mirror(tmp_pa
     (tmp_path / "a-file").write_text("")
     assert cli.main(["data", "mirror", str(tmp_path / "a-file")]) == 2
     assert "DEST" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="usage: compsem data mirror DEST"):
-        cli.main(["data", "mirror"])
+    assert cli.main(["data", "mirror"]) == 2
+    assert "usage: compsem data mirror DEST" in capsys.readouterr().err
 
 
 def test_setup_problems_are_a_message_not_a_traceback(monkeypatch, capsys):
