@@ -934,8 +934,8 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     for key, (task, group) in groups.items():
         union_levels = unions.get(key, {})
         levels = [level, *union_levels.values()]
-        mean = stats.seed_interval(group["accuracy"], level)[0]
-        bounds = [stats.seed_interval(group["accuracy"], lv)[1:] for lv in levels]
+        intervals = [stats.seed_interval(group["accuracy"], lv) for lv in levels]
+        mean, bounds = intervals[0][0], [interval[1:] for interval in intervals]
         if shared_items:
             _, crossed = experiment.crossed_intervals(group, levels, n_boot)
             bounds = [(min(t_low, c_low), max(t_high, c_high))

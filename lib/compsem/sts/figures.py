@@ -15,11 +15,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
-from scipy import stats
 
 from compsem import stats as cstats
 from compsem.plotting import PALETTE, interval_dots, paper_marks
 from compsem.sts import regressors as rg
+from compsem.sts import seed_grids
 
 ZERO = {"color": "black", "lw": 0.8}
 """The zero line of a correlation axis."""
@@ -87,12 +87,12 @@ def pair_type_boxes(types, human, order):
 
 def modifier_reductions(figure9: pd.DataFrame, paper, pooled_mean: float):
     """Paper Figure 9: reduction in similarity per added-modifier type (``figure9``: columns
-    reduction, sd, n; bars with the Student-t 95% interval of the mean, t(.975, n - 1) SE, since
-    a type holds as few as 11 pairs), the paper's values as black dashes and the pooled mean as a
-    dashed line."""
+    reduction, sd, n; bars with the Student-t 95% interval of the mean,
+    :func:`compsem.sts.seed_grids.t_interval`, since a type holds as few as 11 pairs), the paper's
+    values as black dashes and the pooled mean as a dashed line."""
     fig, ax = plt.subplots()
-    sem = figure9["sd"] / np.sqrt(figure9["n"])
-    half = stats.t.ppf(0.975, figure9["n"] - 1) * sem
+    half = [seed_grids.t_interval(mean, sd, n)[1] - mean
+            for mean, sd, n in zip(figure9["reduction"], figure9["sd"], figure9["n"], strict=True)]
     x = np.arange(len(figure9))
     ax.bar(x, figure9["reduction"], yerr=half, capsize=3, label="ours (95% CI)")
     paper_marks(ax, x, paper, marker="_", s=300)
