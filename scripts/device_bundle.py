@@ -17,10 +17,11 @@ book/using.md). The bundle holds
 - ``run.sh``: run from the checkout's root, it installs the wheels into /tmp/site, points
   ``PYTHONPATH`` (the checkout's ``lib/``, then /tmp/site), ``COMPSEM_DATA_DIR`` (the bundle's
   ``data/``) and ``COMPSEM_CACHE_DIR`` (default /tmp/compsem-cache) at them, runs its
-  arguments, and then, when ``OUT`` names a folder, packs the files the command wrote under
-  ``data/results/`` into ``$OUT/results.tar.gz``, whether the command succeeded or not, and exits
-  with the command's status. The command runs under ``timeout`` (``DEVICE_LIMIT_S`` seconds,
-  default 540, inside a 10-minute command limit), and what it wrote is packed when it reaches
+  arguments, and then, when ``COMPSEM_RESULTS_OUT`` names a folder (one the GPU machine lets you
+  copy back), packs the files the command wrote under ``data/results/`` into
+  ``results.tar.gz`` there, whether the command succeeded or not, and exits with the command's
+  status. The command runs under ``timeout`` (``COMPSEM_COMMAND_LIMIT_S`` seconds, default 540,
+  below a limit per command where the GPU machine sets one), and what it wrote is packed when it reaches
   that limit (status 124) or the script is terminated (SIGTERM or SIGINT, status 143) too; only
   a SIGKILL of the script packs nothing. Bound the training inside it with ``--train-minutes``
   (a run cut short by it stops at its first update past the budget, saves its checkpoint, is
@@ -36,7 +37,7 @@ unpack the results into the checkout you commit from::
     python scripts/device_bundle.py                     # writes .device/ (ignored by git)
     tar czf ../compsem-gpu.tar.gz --exclude=./.venv --exclude=./.git --exclude=./_build .
     # on the GPU machine, in the unpacked checkout's root:
-    mkdir -p ~/compsem-out && OUT=~/compsem-out bash .device/run.sh \\
+    mkdir -p ~/compsem-out && COMPSEM_RESULTS_OUT=~/compsem-out bash .device/run.sh \\
         python3 -m compsem.cogs.seq2seq.train --grid --jobs 4 --device cuda --train-minutes 120
     # back in the checkout you commit from, with results.tar.gz copied there:
     tar xzf results.tar.gz                              # the result folders, with their SHA256SUMS
@@ -72,10 +73,10 @@ PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x8
              "manylinux1_x86_64")
 
 RUNNER = """#!/bin/bash
-# Run a command on the device machine with compsem importable and its data at hand, under a time
-# limit (DEVICE_LIMIT_S seconds, default 540: inside a 10-minute command limit); then pack the
-# files it wrote under data/results/ into $OUT/results.tar.gz, whether it succeeded, failed, ran
-# out of time (status 124) or this script was terminated (status 143).
+# Run a command on an offline GPU machine with compsem importable and its data at hand, under a
+# time limit (COMPSEM_COMMAND_LIMIT_S seconds, default 540); then pack the files it wrote under
+# data/results/ into results.tar.gz in the folder COMPSEM_RESULTS_OUT names, whether it
+# succeeded, failed, ran out of time (status 124) or this script was terminated (status 143).
 # Written by scripts/device_bundle.py.
 here=$(cd "$(dirname "$0")" && pwd)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \\
@@ -83,12 +84,13 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 export PYTHONPATH="$PWD/lib:/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
 export COMPSEM_DATA_DIR="$here/data" COMPSEM_CACHE_DIR="${COMPSEM_CACHE_DIR:-/tmp/compsem-cache}"
 export PYTHONUNBUFFERED=1
-limit=${DEVICE_LIMIT_S:-540}
+limit=${COMPSEM_COMMAND_LIMIT_S:-540}
 started=$(mktemp)
 pack() {  # the result files this command wrote, in one file
-    if [ -n "$OUT" ] && [ -d data/results ]; then
-        find data/results -type f -newer "$started" -print0 | tar czf "$OUT/results.tar.gz" --null -T - \\
-            && echo "device_bundle: $(tar tzf "$OUT/results.tar.gz" | wc -l) new result files in \\$OUT/results.tar.gz"
+    if [ -n "$COMPSEM_RESULTS_OUT" ] && [ -d data/results ]; then
+        archive="$COMPSEM_RESULTS_OUT/results.tar.gz"
+        find data/results -type f -newer "$started" -print0 | tar czf "$archive" --null -T - \\
+            && echo "device_bundle: $(tar tzf "$archive" | wc -l) new result files in $archive"
     fi
 }
 # in the background, so that a TERM to this script is handled at once: the command gets it

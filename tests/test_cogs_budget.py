@@ -123,7 +123,7 @@ def test_a_run_cut_by_its_deadline_is_decoded_on_a_sample(tmp_path, monkeypatch)
     assert results.find_config(cfg, tmp_path / "r", any_decoding=True) == result.config
 
 
-# ------------------------------------------------------------------ the device machine's runner
+# ------------------------------------------------------------------ the GPU machine's runner
 
 
 bundle = runpy.run_path(str(ROOT / "scripts" / "device_bundle.py"), run_name="device_bundle")
@@ -131,14 +131,14 @@ bundle = runpy.run_path(str(ROOT / "scripts" / "device_bundle.py"), run_name="de
 
 def _runner(tmp_path):
     """run.sh in a bundle, a python3 whose "pip install" succeeds, a checkout and the folder the
-    script packs its results into (named by OUT)."""
+    script packs its results into (named by COMPSEM_RESULTS_OUT)."""
     dest, fake_bin, repo, out = (tmp_path / n for n in ("bundle", "bin", "repo", "out"))
     for folder in (dest, fake_bin, repo / "data" / "results", out):
         folder.mkdir(parents=True)
     (dest / "run.sh").write_text(bundle["RUNNER"])
     (fake_bin / "python3").write_text("#!/bin/sh\nexit 0\n")
     (fake_bin / "python3").chmod(0o755)
-    env = {"PATH": f"{fake_bin}:/usr/bin:/bin", "OUT": str(out)}
+    env = {"PATH": f"{fake_bin}:/usr/bin:/bin", "COMPSEM_RESULTS_OUT": str(out)}
     return dest / "run.sh", repo, out, env
 
 
@@ -147,7 +147,7 @@ WRITE_THEN_HANG = "mkdir -p data/results/new && echo done > data/results/new/met
 
 def test_the_runner_ends_its_command_at_its_time_limit_and_packs_what_was_written(tmp_path):
     script, repo, out, env = _runner(tmp_path)
-    env["DEVICE_LIMIT_S"] = "2"
+    env["COMPSEM_COMMAND_LIMIT_S"] = "2"
     start = time.time()
     done = subprocess.run(["bash", str(script), "bash", "-c", WRITE_THEN_HANG], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=40)

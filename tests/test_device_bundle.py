@@ -88,7 +88,7 @@ def test_the_runner_sets_up_runs_and_packs_only_new_results(tmp_path):
     out.mkdir()
     command = ("mkdir -p data/results/new && echo $COMPSEM_DATA_DIR $PYTHONPATH > data/results/new/env.txt; "
                "exit 7")
-    env = {"PATH": f"{fake_bin}:/usr/bin:/bin", "OUT": str(out)}
+    env = {"PATH": f"{fake_bin}:/usr/bin:/bin", "COMPSEM_RESULTS_OUT": str(out)}
     done = subprocess.run(["bash", str(dest / "run.sh"), "bash", "-c", command], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 7, done.stdout + done.stderr

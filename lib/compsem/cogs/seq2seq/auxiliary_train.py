@@ -4,8 +4,8 @@ Examples::
 
     # the Transformer's baseline and glossing, 5 seeds, on one GPU: four runs at a time, one
     # batch of the large output layer at a time (--no-fuse: the vocabulary of the auxiliary
-    # text has 28,408 target types), training cut after 6 minutes so that a 10-minute
-    # command also decodes (beam 5, the paper's decoding and the chapter's default; --greedy is
+    # text has 28,408 target types), training cut after 6 minutes so that a command
+    # limited to 10 minutes also decodes (beam 5, the paper's decoding and the chapter's default; --greedy is
     # faster); run it again until --list shows every run done: finished runs are skipped,
     # interrupted ones resume in either stage from their checkpoints
     python -m compsem.cogs.seq2seq.auxiliary_train --model transformer --objective none gloss \
