@@ -507,7 +507,7 @@ def test_both_poolings_from_one_pass_fill_both_caches(cache_dir, minilm_layers, 
     assert sum(batches) == 4  # each text through the model once for both poolings
     assert set(out) == {(1, "mean"), (1, "cls"), ("last", "mean"), ("last", "cls")}
     for name in ("minilm:layer1", "minilm:layer1:cls", "minilm:layer6", "minilm:layer6:cls"):
-        assert cache_mod.missing(name, LAYER_TEXTS) == []
+        assert cache_mod.missing(get_encoder(name, device="cpu"), LAYER_TEXTS) == []
     cls_only = cached_encode_layers("minilm", LAYER_TEXTS, ["last"], device="cpu", pooling="cls")
     assert sum(batches) == 4  # a cache hit
     np.testing.assert_array_equal(cls_only["last"], out["last", "cls"])
@@ -545,8 +545,8 @@ def test_one_pass_fills_every_requested_layer_cache(cache_dir, minilm_layers, mo
     np.testing.assert_array_equal(cached_encode(get_encoder("minilm"), more), out2["sentence"])
     assert sum(batches) == 9
     for name in ("minilm:layer5", "minilm"):
-        assert cache_mod.missing(name, more) == []
-    assert cache_mod.missing("minilm:layer0", more) == ["A new sentence."]
+        assert cache_mod.missing(get_encoder(name, device="cpu"), more) == []
+    assert cache_mod.missing(get_encoder("minilm:layer0", device="cpu"), more) == ["A new sentence."]
 
 
 def test_sentence_fill_refused_for_non_mean_pooling(cache_dir, minilm_layers, monkeypatch):
@@ -562,7 +562,33 @@ def test_sentence_fill_refused_for_non_mean_pooling(cache_dir, minilm_layers, mo
 def test_cache_missing_lists_new_texts_once_in_order(cache_dir):
     enc = CountingEncoder()
     cached_encode(enc, ["a", "b"])
-    assert cache_mod.missing(enc.name, ["c", "a", "c", "d"]) == ["c", "d"]
+    assert cache_mod.missing(enc, ["c", "a", "c", "d"]) == ["c", "d"]
+
+
+def test_torch_vectors_are_kept_apart_by_device_and_thread_count(monkeypatch):
+    """A torch encoder's vectors from a GPU, or from another thread count than the chapters',
+    go to their own numerics folder; an encoder without a device (numpy) is not split."""
+    import torch
+
+    from compsem import determinism
+
+    base = determinism.numerics()
+
+    class Torchy:
+        name = "t"
+        resolved_device = "cpu"
+
+    assert cache_mod.numerics_of(CountingEncoder()) == base
+    monkeypatch.setattr(torch, "get_num_threads", lambda: determinism.KERNEL_THREADS)
+    assert cache_mod.numerics_of(Torchy()) == base
+    monkeypatch.setattr(torch, "get_num_threads", lambda: determinism.KERNEL_THREADS + 1)
+    assert cache_mod.numerics_of(Torchy()) == f"{base}-threads{determinism.KERNEL_THREADS + 1}"
+    Torchy.compute_threads = determinism.KERNEL_THREADS  # the encoder's own count decides
+    assert cache_mod.numerics_of(Torchy()) == base
+    Torchy.resolved_device = "cuda:1"
+    assert cache_mod.numerics_of(Torchy()) == f"{base}-cuda"
+    assert get_encoder("minilm", device="cpu").resolved_device == "cpu"
+    assert get_encoder("minilm:layer1", device="cpu").resolved_device == "cpu"
 
 
 @pytest.mark.slow

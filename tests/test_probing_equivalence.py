@@ -61,8 +61,11 @@ def test_wilson90_counts_the_test_items_only_and_decides_at_chance():
     # the same accuracy on 40 test items: a much wider interval, beyond the margin
     wide = C._wilson90("k", 0.5, items(40, n_train=5000))
     assert wide["k_low90"] < 45 and wide["k_high90"] > 55
-    # an accuracy read back from a share (0.6 * 50 = 30.000000000000004): rounded to a count
-    assert C._wilson90("k", 0.6, items(50)) == C._wilson90("k", 30 / 50, items(50))
+    # an accuracy read back from a share is rounded to a count (0.57 * 100 = 56.99999999999999:
+    # 57 successes, where truncation would give 56)
+    low, high = stats.wilson_interval(57, 100, 0.90)
+    assert C._wilson90("k", 0.57, items(100)) == {"k_low90": 100 * float(low),
+                                                  "k_high90": 100 * float(high)}
 
 
 # --------------------------------------------------------------------------- grid_values at 90%

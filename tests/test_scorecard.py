@@ -173,6 +173,12 @@ def test_sts_battery_scores_as_sts3k_models():
     rows = pd.DataFrame(sts.rows("glove50", subset=True, n_boot=20))
     same = pd.DataFrame(sts.rows("mean:glove50", subset=True, n_boot=20))
     pd.testing.assert_frame_equal(rows, same)
+    # a sentence encoder: standardised embeddings ("centre"), not its raw cosines
+    encoder = sts.similarities("minilm", pairs, device="cpu")
+    np.testing.assert_array_equal(encoder, scoring.pair_similarities(
+        "minilm", pairs, standardised=True, method="centre", device="cpu", show_progress=False))
+    raw = scoring.pair_similarities("minilm", pairs, device="cpu", show_progress=False)
+    assert not np.allclose(encoder, raw, atol=1e-3)
 
 
 # --- the paper's cell beside a scorecard row (compsem.scorecard.paper) ---

@@ -140,21 +140,31 @@ def test_config_is_validated_and_hashed_by_every_field():
     names = {tiny_encoder(**change).name
              for change in ({}, {"seed": 4}, {"p_swap": 0.2}, {"epochs": 2})}
     assert len(names) == 4
-    # threads do not change the weights (1 or 2 give the same bits), so not the name either
-    assert tiny_encoder(threads=1).name == tiny_encoder(threads=2).name
+    # a thread count other than one is keyed apart: a small model's last bits change with it
+    assert tiny_encoder(threads=1).name != tiny_encoder(threads=2).name
     with pytest.raises(ValueError, match="threads must be >= 0"):
         sdae.SDAEConfig(threads=-1)
 
 
-def test_weights_trained_with_one_thread_count_serve_another():
-    """threads=0 (the default) takes the process's thread count; a cache written under any
-    thread count is read, never retrained (it is the same model)."""
+def test_weights_are_keyed_by_a_thread_count_other_than_one():
+    """threads=0 (the default) takes the process's thread count: one thread reads the model
+    trained on one; two threads train their own (their last bits may differ), never reading
+    the one-thread weights."""
+    import torch
+
     assert sdae.SDAEConfig().threads == 0
     first = tiny_encoder(threads=1).ensure_trained()
     assert first.trained_now
-    for threads in (2, 0):
-        again = tiny_encoder(threads=threads).ensure_trained()
-        assert not again.trained_now and not list(first.path.parent.glob("*.bad"))
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        assert tiny_encoder(threads=0).name == first.name
+        assert not tiny_encoder(threads=0).ensure_trained().trained_now
+    finally:
+        torch.set_num_threads(before)
+    two = tiny_encoder(threads=2).ensure_trained()
+    assert two.trained_now and two.name != first.name
+    assert not list(first.path.parent.glob("*.bad"))
 
 
 # --------------------------------------------------------------------------- encoder and cache

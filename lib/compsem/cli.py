@@ -275,7 +275,7 @@ def _scorecard(args) -> int:
     import os
     import subprocess
 
-    from compsem import determinism, scorecard
+    from compsem import determinism, run, scorecard
 
     batteries = [b.strip() for b in args.batteries.split(",") if b.strip()]
     try:
@@ -284,11 +284,13 @@ def _scorecard(args) -> int:
         print(f"compsem scorecard: error: {error}", file=sys.stderr)
         return 2
     out = paths.output_folder(args.out)  # before any model is scored
-    if determinism.KERNEL_ENV and determinism.numerics() != "avx2-cnr":
-        # The chapters' code paths (compsem.determinism), so that the scorecard's vectors are
-        # theirs and their embedding cache is shared. The libraries read these variables when
-        # they load, and this process has loaded them: the command runs in a fresh one.
-        env = {**os.environ, **determinism.KERNEL_ENV}
+    kernel_env = {**determinism.KERNEL_ENV, **run.thread_env(determinism.KERNEL_THREADS)}
+    if any(os.environ.get(name) != value for name, value in kernel_env.items()):
+        # The chapters' code paths and thread count (compsem.determinism), so that the
+        # scorecard's vectors and models are theirs and their caches are shared. The libraries
+        # read these variables when they load, and this process has loaded them: the command
+        # runs in a fresh one.
+        env = {**os.environ, **kernel_env}
         return subprocess.run([sys.executable, "-m", "compsem", *args.argv], env=env).returncode
     start = time.perf_counter()
     if len(args.models) > 1 or args.scheduler:

@@ -13,7 +13,7 @@ identical with 1 and 2 threads, the AVX2 branch costs no time on an AVX2 CPU, th
 ``COMPATIBLE`` one (SSE2) two to three times as much (``benchmarks/bench_kernel_isa.py``). torch's own
 kernels are not covered: their last bits change with the thread count (MiniLM similarities by
 ~1e-9 between 1 and 2 threads, measured 2026-11-24), so every kernel also runs on a fixed number
-of threads (:data:`compsem.run.KERNEL_THREADS`). The variables act when a library loads, so they
+of threads (:data:`KERNEL_THREADS`). The variables act when a library loads, so they
 are set for the kernel process, never changed inside it.
 
 What MKL's strict AVX2 branch promises is the same results on every *Intel* CPU with AVX2; on
@@ -39,6 +39,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 X86 = platform.machine().lower() in ("x86_64", "amd64")
+KERNEL_THREADS = 1
+"""OpenMP/MKL/OpenBLAS/torch threads of every chapter kernel (:func:`compsem.run.execute`), on
+any machine. The thread count changes the last bits of torch's own kernels (MKL's strict mode
+does not cover them): MiniLM and MPNet similarities on STS3k differ by ~1e-9 between 1 and 2
+threads, and the MLP regressors of sts3k-finetune turn that into .10 against .01 for one cell
+(measured 2026-11-24). One thread is also what ``compsem run-all --jobs 2`` gives each of two
+chapters on two cores."""
+
 KERNEL_ENV: dict[str, str] = (
     {
         "MKL_CBWR": "AVX2,STRICT",  # MKL: the AVX2 branch, bitwise reproducible across threads

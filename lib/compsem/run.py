@@ -56,13 +56,8 @@ VISIBLE_TAGS = ("parameters", "injected-parameters", "show-input", "hide-input",
 behind "show code" in the book (tag ``hide-input``), so a reader meets results, not imports."""
 
 
-KERNEL_THREADS = 1
-"""OpenMP/MKL/OpenBLAS/torch threads of every chapter kernel (:func:`compsem.run.execute`), on
-any machine. The thread count changes the last bits of torch's own kernels (MKL's strict mode
-does not cover them): MiniLM and MPNet similarities on STS3k differ by ~1e-9 between 1 and 2
-threads, and the MLP regressors of sts3k-finetune turn that into .10 against .01 for one cell
-(measured 2026-11-24). One thread is also what ``compsem run-all --jobs 2`` gives each of two
-chapters on two cores."""
+KERNEL_THREADS = determinism.KERNEL_THREADS
+"""The threads of every chapter kernel (:data:`compsem.determinism.KERNEL_THREADS`)."""
 
 
 class ChapterFailed(CompsemError, RuntimeError):

@@ -19,8 +19,9 @@ encoder and is never used. A shard without a digest (written before shards carri
 unverified and set aside the same way, so such a cache is recomputed once. The encoder's own
 output is refused (RuntimeError) when it is not finite, since it could never be read back.
 
-Vectors are kept apart by the CPU code paths that computed them (``determinism.numerics()``),
-so a chapter kernel never reads vectors computed under other numerics. The cache trusts the
+Vectors are kept apart by the numerics that computed them (:func:`numerics_of`: the CPU code
+paths, and for torch encoders the device and the thread count), so a chapter kernel never reads
+vectors computed under other numerics, on a GPU or on another number of threads. The cache trusts the
 encoder name: an encoder whose output changes must change its name (the
 registry puts options like ``-normalized`` into it). :func:`clear` removes one encoder's cache.
 """
@@ -60,9 +61,30 @@ def safe_name(name: str) -> str:
     return f"{readable[:80]}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
 
 
-def cache_folder(name: str) -> Path:
-    """The folder holding the cached vectors of the encoder called ``name``."""
-    folder = paths.cache_dir(EMBEDDINGS, determinism.numerics(), safe_name(name))
+def numerics_of(encoder) -> str:
+    """The numerics folder of ``encoder``'s vectors: :func:`compsem.determinism.numerics`, and for
+    an encoder that computes with torch (one with a ``resolved_device``) ``-<device type>`` off
+    the CPU (a GPU's kernels give other last bits) or ``-threads<n>`` on ``n`` CPU threads other
+    than :data:`compsem.determinism.KERNEL_THREADS` (torch's own kernels change their last bits
+    with the thread count). The thread count is the encoder's ``compute_threads`` where it has
+    one, else torch's."""
+    numerics = determinism.numerics()
+    device = getattr(encoder, "resolved_device", None)
+    if device is None:
+        return numerics
+    kind = str(device).split(":")[0]
+    if kind != "cpu":
+        return f"{numerics}-{kind}"
+    import torch
+
+    threads = getattr(encoder, "compute_threads", None) or torch.get_num_threads()
+    return numerics if threads == determinism.KERNEL_THREADS else f"{numerics}-threads{threads}"
+
+
+def cache_folder(name: str, numerics: str | None = None) -> Path:
+    """The folder holding the cached vectors of the encoder called ``name`` computed under
+    ``numerics`` (:func:`numerics_of`; default: :func:`compsem.determinism.numerics`)."""
+    folder = paths.cache_dir(EMBEDDINGS, numerics or determinism.numerics(), safe_name(name))
     label = folder / "ENCODER"
     if not label.exists():
         _atomic_write_bytes(label, name.encode("utf-8"))
@@ -228,7 +250,7 @@ def cached_encode(
             encoder.encode(texts, batch_size=batch_size, show_progress=show_progress),
             dtype=np.float32,
         )
-    folder = cache_folder(encoder.name)
+    folder = cache_folder(encoder.name, numerics_of(encoder))
     keys = [text_key(t).encode("ascii") for t in texts]
     index, matrix, shards = _read(folder)
 
@@ -273,9 +295,9 @@ def cached_encode(
     return np.ascontiguousarray(matrix[[index[k] for k in keys]], dtype=np.float32)
 
 
-def missing(name: str, texts: Sequence[str]) -> list[str]:
-    """The distinct texts (first-seen order) that the cache of the encoder ``name`` lacks."""
-    index, _, _ = _read(cache_folder(name))
+def missing(encoder, texts: Sequence[str]) -> list[str]:
+    """The distinct texts (first-seen order) that the cache of ``encoder`` lacks."""
+    index, _, _ = _read(cache_folder(encoder.name, numerics_of(encoder)))
     out: dict[str, None] = {}
     for text in check_texts(texts):
         if text not in out and text_key(text).encode("ascii") not in index:

@@ -24,8 +24,10 @@ from compsem.models.registry import get_encoder
 class _Prefilled:
     """An encoder that answers from vectors already computed (fills a cache without a model)."""
 
-    def __init__(self, name: str, dim: int, vectors: dict[str, np.ndarray]):
-        self.name, self.dim, self.vectors = name, dim, vectors
+    def __init__(self, like, vectors: dict[str, np.ndarray]):
+        """Answers as the encoder ``like`` (its name and device, so its cache folder)."""
+        self.name, self.dim, self.vectors = like.name, -1, vectors
+        self.resolved_device = like.resolved_device
 
     def encode(self, texts, batch_size=64, show_progress=False):
         if not texts:
@@ -115,7 +117,7 @@ def cached_encode_layers(
 
     missing: dict[str, None] = {}
     for enc in targets.values():
-        for text in missing_texts(enc.name, texts):
+        for text in missing_texts(enc, texts):
             missing.setdefault(text)
     unique = list(missing)
     computed = {}
@@ -128,7 +130,7 @@ def cached_encode_layers(
         vectors = {}
         if unique:
             vectors = dict(zip(unique, _finish(key, enc, computed, normalize), strict=True))
-        result[key] = cached_encode(_Prefilled(enc.name, -1, vectors), texts)
+        result[key] = cached_encode(_Prefilled(enc, vectors), texts)
     return result
 
 

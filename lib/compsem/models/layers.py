@@ -313,6 +313,11 @@ class LayerMeanEncoder:
         return f"{type(self).__name__}(name={self.name!r}, device={self.device!r})"
 
     @property
+    def resolved_device(self) -> str:
+        """The device the model computes on (``"auto"`` resolved)."""
+        return resolve_device(self.device)
+
+    @property
     def model(self) -> LayerModel:
         return layer_model(self.base, self.device)
 

@@ -29,12 +29,11 @@ What is scaled down (:class:`SDAEConfig` holds every choice):
 
 Training (:func:`train`) is seeded and, on the CPU, bit-for-bit reproducible for a given CPU code
 path (``torch.use_deterministic_algorithms``; noise from a numpy generator seeded per epoch;
-length-bucketed minibatches in a seeded order); checked on the default model: repeated runs, and
-1 against 2 threads, give identical weights under :data:`compsem.determinism.KERNEL_ENV`. Weights are
+length-bucketed minibatches in a seeded order); repeated runs give identical weights. Weights are
 kept in the fit cache (:mod:`compsem.fitcache`, kind ``sdae``: plain arrays, no pickle) under
 :meth:`SDAEEncoder.key`, the fit cache's key of the config, the corpus, the word vectors, the
-source of this module's training code, the versions of torch and numpy and the training device
-when it is not the CPU; the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
+source of this module's training code, the versions of torch and numpy, the training device
+when it is not the CPU and the thread count when it is not one; the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
 never mixes two models. An entry that cannot be read or does not fit the config is set aside
 as ``*.bad`` with a warning and the model is retrained.
 
@@ -480,11 +479,22 @@ class SDAEEncoder:
 
         return "cpu" if self.device == "auto" else resolve_device(self.device)
 
+    @property
+    def compute_threads(self) -> int:
+        """The CPU threads the model trains and encodes on (the config's, 0: the process's)."""
+        import torch
+
+        return int(self.config.threads) or torch.get_num_threads()
+
     def key(self) -> str:
-        """The fit cache's key (:func:`compsem.fitcache.key`) of the config (without
-        ``threads``, which does not change the weights), :data:`FORMAT_VERSION`, the corpus, the
-        word vectors, the source of the training code (:func:`_training_code`), the versions of
-        torch and numpy and (when not ``"cpu"``) the training device."""
+        """The fit cache's key (:func:`compsem.fitcache.key`) of the config (its fields but
+        ``threads``), :data:`FORMAT_VERSION`, the corpus, the word vectors, the source of the
+        training code (:func:`_training_code`), the versions of torch and numpy, (when not
+        ``"cpu"``) the training device and (when not the chapters' one,
+        :data:`compsem.determinism.KERNEL_THREADS`) the CPU thread count of the training.
+        The default model's weights are the same bits on one or two threads, but not every
+        shape's (a hidden size of 16 differs in its last bits), so a model trained on another
+        count than the chapters' one thread is kept apart from theirs."""
         if self._key is None:
             parts = {
                 "config": self.config.weights_fields(),
@@ -496,6 +506,11 @@ class SDAEEncoder:
             device = self.resolved_device
             if device != "cpu":
                 parts["train_device"] = device.split(":")[0]
+            else:
+                from compsem.determinism import KERNEL_THREADS
+
+                if self.compute_threads != KERNEL_THREADS:
+                    parts["threads"] = self.compute_threads
             self._key = fitcache.key(parts)
         return self._key
 

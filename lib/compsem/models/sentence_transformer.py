@@ -41,6 +41,11 @@ class SentenceTransformerEncoder:
         return f"{type(self).__name__}(name={self.name!r}, device={self.device!r})"
 
     @property
+    def resolved_device(self) -> str:
+        """The device the model computes on (``"auto"`` resolved)."""
+        return resolve_device(self.device)
+
+    @property
     def model(self):
         """The loaded ``SentenceTransformer`` (loaded on first access)."""
         if self._model is None:

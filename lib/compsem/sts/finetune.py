@@ -565,9 +565,11 @@ def _split_key(model_name, pairs: pd.DataFrame, train_idx: np.ndarray, test_idx:
         import torch
 
         document["gpu"] = torch.cuda.get_device_name(settings["device"])
-    if determinism.numerics() != "avx2-cnr":  # bits may depend on the thread count there
-        import torch
+    import torch
 
+    # torch's own kernels change their last bits with the thread count (compsem.determinism),
+    # so a count other than the chapters' is keyed apart
+    if determinism.numerics() != "avx2-cnr" or torch.get_num_threads() != determinism.KERNEL_THREADS:
         document["threads"] = torch.get_num_threads()
     try:
         return fitcache.key(document)

@@ -79,7 +79,7 @@ def figure6_cell_values(summary: pd.DataFrame, targets: Mapping[str, dict],
             if n > 1:
                 for tag, level in _levels(name, regressor, families).items():
                     values[f"{key}_{tag}_low"], values[f"{key}_{tag}_high"] = t_interval(mean, sd, n, level)
-    best = cells[cells["split kind"] == "random"].sort_values("mean").groupby("features", sort=False).tail(1)
+    best = cells[cells["split kind"] == "random"].sort_values("mean", kind="stable").groupby("features", sort=False).tail(1)
     for name, mean, sd, n in best[["features", "mean", "std", "count"]].itertuples(index=False, name=None):
         key = f"ft_random_best_{report.slug(name)}"
         values[f"{key}_mean"] = float(mean)

@@ -18,12 +18,14 @@ each gen case, so the chapter can show how far the number it compares moves with
 
 from __future__ import annotations
 
+import io
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
 from compsem.cogs import evaluation
-from compsem.cogs.seq2seq import decoding, trainer
+from compsem.cogs.seq2seq import decoding, results, trainer
 from compsem.cogs.seq2seq.config import build_model
 
 CURVE_FILE = "curve.tsv"
@@ -103,28 +105,71 @@ def with_aggregates(frame: pd.DataFrame) -> pd.DataFrame:
 
 def save_curve(frame: pd.DataFrame, folder: Path, per_case: int = 0, per_split: int = 0) -> Path:
     """Write ``curve.tsv`` (step, quantity, accuracy) into a run's result folder, after a comment
-    line with the sample sizes it was scored on (``# per_case=100 per_split=500``)."""
+    line with the sample sizes it was scored on (``# per_case=100 per_split=500``), atomically
+    (:func:`compsem.cogs.seq2seq.results.write_atomic`): a save cut short leaves no truncated
+    curve under the final name."""
     path = Path(folder) / CURVE_FILE
     body = frame[COLUMNS].sort_values(["step", "quantity"]).to_csv(
         sep="\t", index=False, float_format="%.6g"
     )
-    path.write_text(f"# per_case={int(per_case)} per_split={int(per_split)}\n" + body)
+    text = f"# per_case={int(per_case)} per_split={int(per_split)}\n" + body
+    results.write_atomic(path, text.encode())
     return path
 
 
 def load_curve(folder: Path) -> pd.DataFrame | None:
     """The curve of a run's result folder, or None when it has none; its sample sizes in
-    ``frame.attrs["sample"]`` (``{"per_case": ..., "per_split": ...}``)."""
+    ``frame.attrs["sample"]`` (``{"per_case": ..., "per_split": ...}``). A ``curve.tsv`` that is
+    not a curve as :func:`save_curve` writes it (not a table, :func:`curve_problem`, or its last
+    line cut short) counts as none, with a warning naming the file and why, so that the caller
+    traces it again (and overwrites it) rather than reading it as good."""
     path = Path(folder) / CURVE_FILE
     if not path.exists():
         return None
-    first = path.read_text().split("\n", 1)[0]
-    frame = pd.read_csv(path, sep="\t", comment="#")
-    if first.startswith("#"):
-        frame.attrs["sample"] = {
-            k: int(v) for k, v in (item.split("=") for item in first[1:].split())
-        }
+    try:
+        text = path.read_text()
+        frame = pd.read_csv(io.StringIO(text), sep="\t", comment="#")
+        first = text.split("\n", 1)[0]
+        if first.startswith("#"):
+            frame.attrs["sample"] = {
+                k: int(v) for k, v in (item.split("=") for item in first[1:].split())
+            }
+    except ValueError as error:  # undecodable bytes, a bad table or sample line (pandas' too)
+        problem = f"it cannot be read as a curve ({type(error).__name__}: {error})"
+    else:
+        problem = curve_problem(frame)
+        if not problem and not text.endswith("\n"):
+            problem = "its last line has no line end (the file was cut short)"
+    if problem:
+        warnings.warn(f"{path}: {problem}; the curve counts as missing and is traced again from "
+                      f"the kept weights where they exist", stacklevel=2)
+        return None
     return frame
+
+
+def curve_problem(frame: pd.DataFrame) -> str | None:
+    """Why ``frame`` is not a curve as :func:`save_curve` writes it (None when it is): columns
+    other than :data:`COLUMNS`, no rows, a step that is not a whole number >= 0, steps out of
+    order, an empty quantity, an accuracy that is not a number in [0, 1], a (step, quantity)
+    twice, or an update without every quantity of the others (a file cut short)."""
+    if list(frame.columns) != COLUMNS:
+        return f"its columns are {list(frame.columns)}, not {COLUMNS}"
+    if not len(frame):
+        return "it has no rows"
+    if not pd.api.types.is_integer_dtype(frame.step) or (frame.step < 0).any():
+        return "its step column is not whole numbers >= 0"
+    if not frame.step.is_monotonic_increasing:
+        return "its steps are not in increasing order"
+    if frame.quantity.isna().any() or (frame.quantity.astype(str).str.strip() == "").any():
+        return "a quantity is empty"
+    accuracy = pd.to_numeric(frame.accuracy, errors="coerce")
+    if accuracy.isna().any() or not accuracy.between(0, 1).all():
+        return "an accuracy is not a number in [0, 1]"
+    if frame.duplicated(["step", "quantity"]).any():
+        return "a (step, quantity) occurs twice"
+    if frame.groupby("step").quantity.apply(frozenset).nunique() > 1:
+        return "its updates do not all have the same quantities (the file was cut short?)"
+    return None
 
 
 def trace(

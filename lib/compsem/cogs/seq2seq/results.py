@@ -64,15 +64,31 @@ class ResultError(CompsemError, ValueError):
 
 
 def results_root(where: str | Path | None = None, chapter: str = "cogs-models",
-                 committed: Path = RESULTS_DIR) -> Path:
-    """Where a chapter's runs are kept: its committed results folder ``committed`` (``where``
-    ``None`` or ``""``), the cache (``"cache"``: runs that are not to be committed, e.g. smoke
-    runs, under ``chapter``), or any other folder."""
+                 committed: Path = RESULTS_DIR, must_exist: bool = False) -> Path:
+    """Where a chapter's runs are kept (its ``results_dir`` parameter, a command's ``--results``):
+    its committed results folder ``committed`` (``where`` ``None`` or ``""``), the cache
+    (``"cache"``: runs that are not to be committed, e.g. smoke runs, under ``chapter``), or any
+    other folder: an absolute path, or a path relative to the project root
+    (:data:`compsem.paths.PROJECT_DIR`), never to the working directory (a chapter's kernel runs
+    in ``notebooks/``); ``~`` is expanded.
+
+    ``must_exist`` (a caller that only reads): such a folder that does not exist raises
+    FileNotFoundError naming ``results_dir`` and the fix (a misspelt ``cache`` is not a fresh,
+    empty folder)."""
     if where in (None, ""):
         return committed
     if str(where) == "cache":
         return paths.cache_dir(chapter, determinism.numerics(), "results")
-    return Path(where)
+    folder = Path(where).expanduser()
+    if not folder.is_absolute():
+        folder = paths.PROJECT_DIR / folder
+    if must_exist and not folder.is_dir():
+        raise FileNotFoundError(
+            f"results_dir {str(where)!r} is {folder}, which is not a folder (a relative "
+            f"results_dir is taken from the project root {paths.PROJECT_DIR}): check its spelling, "
+            f"or give '' for the committed results, 'cache' for the cache, or an existing folder"
+        )
+    return folder
 
 
 def result_dir(config: dict, root: str | Path | None = None) -> Path:
@@ -80,8 +96,10 @@ def result_dir(config: dict, root: str | Path | None = None) -> Path:
 
 
 def load_metrics(config: dict, root: str | Path | None = None) -> dict:
-    """The ``metrics.json`` of ``config``'s run under ``root`` (check :func:`has_result` first)."""
-    return json.loads((result_dir(config, root) / "metrics.json").read_text())
+    """The ``metrics.json`` of ``config``'s run under ``root`` (check :func:`has_result` first;
+    a ``root`` that does not exist raises, see :func:`results_root`)."""
+    folder = results_root(root, must_exist=True) / config_hash(config)
+    return json.loads((folder / "metrics.json").read_text())
 
 
 def has_result(config: dict, root: str | Path | None = None, partial: bool = False) -> bool:
@@ -192,8 +210,9 @@ def _digest_problem(folder: Path, contents: dict[str, bytes]) -> str | None:
     return None
 
 
-def _write_atomic(target: Path, data: bytes) -> None:
-    """Write ``data`` to a unique temporary file beside ``target``, then rename it into place."""
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to a unique temporary file beside ``target``, then rename it into place: a
+    write cut short leaves ``target`` as it was (absent, or its previous content)."""
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
                                      delete=False) as handle:
         handle.write(data)
@@ -234,14 +253,15 @@ def save_result(result: Result, root: str | Path | None = None) -> Path:
         "metrics.json": (json.dumps(result.metrics, indent=1, sort_keys=True) + "\n").encode(),
     }
     for name, data in contents.items():
-        _write_atomic(folder / name, data)
-    _write_atomic(folder / DIGEST_FILE, _digest_text(contents).encode())
+        write_atomic(folder / name, data)
+    write_atomic(folder / DIGEST_FILE, _digest_text(contents).encode())
     return folder
 
 
 def load_result(config: dict, root: str | Path | None = None) -> Result:
-    """The result files of ``config``; FileNotFoundError naming the command that makes them."""
-    folder = result_dir(config, root)
+    """The result files of ``config``; FileNotFoundError naming the command that makes them, or
+    naming ``results_dir`` when ``root`` does not exist (:func:`results_root`)."""
+    folder = results_root(root, must_exist=True) / config_hash(config)
     if not has_result(config, root, partial=True):
         raise FileNotFoundError(
             f"no results for {config['model']} seed {config['seed']} in {folder}; run "

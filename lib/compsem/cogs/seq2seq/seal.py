@@ -26,7 +26,7 @@ from compsem.cogs.seq2seq.results import (
     _digest_problem,
     _digest_text,
     _read_back,
-    _write_atomic,
+    write_atomic,
 )
 from compsem.errors import CompsemError
 
@@ -57,7 +57,7 @@ def seal(folder: str | Path) -> str:
     if missing:
         raise ResultError(f"{folder}/metrics.json lacks {', '.join(missing)}; not sealed")
     _check_scores(folder, config, metrics, contents["predictions.tsv.gz"])
-    _write_atomic(folder / DIGEST_FILE, _digest_text(contents).encode())
+    write_atomic(folder / DIGEST_FILE, _digest_text(contents).encode())
     return "sealed"
 
 

@@ -114,7 +114,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="gen examples per case (0: all)")
     p.add_argument("--curve-per-split", type=non_negative_int, default=500,
                    help="dev and test examples (0: all)")
-    p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models)")
+    p.add_argument("--results", default="", help="results folder ('' = data/results/cogs-models; 'cache'; a relative path "
+                   "is taken from the project root)")
     p.add_argument("--checkpoints", default=None, help="checkpoint folder (default: the cache)")
     add_execution_arguments(p)
     return parse(p, argv)

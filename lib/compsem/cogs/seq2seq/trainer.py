@@ -234,10 +234,10 @@ def _save(path: Path, payload: dict) -> None:
     torch.save(payload, tmp)
     digest = sha256_of(tmp)
     sidecar = _digest_path(path)
-    sidecar_tmp = sidecar.with_name(sidecar.name + ".tmp")
-    sidecar_tmp.write_text(digest + "\n")
+    pending = _pending_digest_path(path)
+    pending.write_text(digest + "\n")
     os.replace(tmp, path)
-    os.replace(sidecar_tmp, sidecar)
+    os.replace(pending, sidecar)
 
 
 def _digest_path(path: Path) -> Path:
@@ -245,16 +245,30 @@ def _digest_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
 
 
+def _pending_digest_path(path: Path) -> Path:
+    """``<checkpoint>.sha256.tmp``: the new digest, written before the checkpoint is renamed
+    into place and renamed to :func:`_digest_path` after it."""
+    return path.with_name(path.name + ".sha256.tmp")
+
+
 def verify_checkpoint(path: Path) -> None:
     """Raise RuntimeError when ``path`` does not match the sha256 stored beside it.
 
-    A checkpoint saved before digests were stored (no ``.sha256`` file) is accepted as is.
+    A save interrupted between its two renames (:func:`_save`: the checkpoint, then its digest)
+    leaves the new checkpoint beside the old digest and the new one in ``<path>.sha256.tmp``:
+    when that pending digest matches ``path``, its rename is finished here and the checkpoint
+    accepted. A checkpoint saved before digests were stored (no ``.sha256`` file) is accepted
+    as is.
     """
     sidecar = _digest_path(path)
     if not sidecar.exists():
         return
     expected = sidecar.read_text().strip()
     found = sha256_of(path)
+    pending = _pending_digest_path(path)
+    if found != expected and pending.exists() and pending.read_text().strip() == found:
+        os.replace(pending, sidecar)
+        return
     if found != expected:
         raise RuntimeError(
             f"checkpoint {path} is corrupted: sha256 {found}, but {sidecar} records {expected}; "
