@@ -103,12 +103,18 @@ import warnings
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from compsem import report
+from compsem import parameters, report
 from compsem.data import probing as released_files
 from compsem.probing import chapter as C
 from compsem.probing import experiment, generalisation, geometry, grammars, lexicon, tasks2018
 from compsem.targets import glued_paper_values
 
+parameters.check_models(dict(  # every encoder name and layer, before any model loads or trains
+    encoders_2016=encoders_2016, encoders_lexical=encoders_lexical, encoders_2018=encoders_2018,
+    regenerated_encoders=regenerated_encoders, split_encoders=split_encoders, layer_base=layer_base,
+    geometry_encoders=geometry_encoders, logreg_encoders_2018=logreg_encoders_2018, order_aware=order_aware,
+    order_aware_trainings=order_aware_trainings, bow_substitute=bow_substitute), "probing",
+    layers={"layer_base": {"layers_2016": layers_2016, "layers_2018": layers_2018}})
 warnings.filterwarnings("ignore", category=FutureWarning)
 C.limit_threads(threads)
 report.set_theme()

@@ -71,7 +71,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from compsem import report
+from compsem import parameters, report
 from compsem import stats as cstats
 from compsem.data import sts3k
 from compsem.sts import chapter as C
@@ -80,6 +80,7 @@ from compsem.sts import regressors as rg
 from compsem.sts import seed_grids as sg
 from compsem.sts.families import UNION_FAMILIES, VERBNET_SPLIT_REGRESSORS
 
+parameters.check_models({"finetune_models": finetune_models}, "sts-finetune")  # before any fine-tuning
 report.set_theme()
 results = {}
 targets = report.load_targets("sts3k")

@@ -74,7 +74,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from compsem import report
+from compsem import parameters, report
 from compsem.data import sts3k
 from compsem.models import get_encoder
 from compsem.sts import (
@@ -94,6 +94,7 @@ from compsem.sts import (
 from compsem.sts import chapter as C
 from compsem.sts.families import UNION_FAMILIES
 
+parameters.check_models({"generator_models": generator_models}, "sts")  # before any model loads
 report.set_theme()
 results = {}  # glued at the end; the numbers with a target key are compared with the paper
 targets = report.load_targets("sts3k")

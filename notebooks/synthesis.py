@@ -75,9 +75,13 @@ import warnings
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from compsem import report
+from compsem import parameters, report
 from compsem import synthesis as S
 
+parameters.check_models(  # the groups among the encoders; the trainings, scored on STS3k
+    {"encoders": encoders, "order_blind": order_blind, "order_aware": order_aware,
+     "encoder_trainings": encoder_trainings},
+    {"encoder_trainings": "sts"}, among={"order_blind": "encoders", "order_aware": "encoders"})
 warnings.filterwarnings("ignore", category=FutureWarning)
 report.set_theme()
 results = {"syn_ci_pct": 100 * ci_level}  # glued at the end

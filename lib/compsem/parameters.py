@@ -12,15 +12,22 @@ Guarantees:
 - chapter names are only those of :func:`chapters` (never a path);
 - unknown parameter names, values of the wrong type and values outside the chapter's schema
   (type, item type, range, choices, length, pattern, null) fail before any heavy work, with a
-  message naming the parameter, where the value came from, the value and what is allowed.
+  message naming the parameter, where the value came from, the value and what is allowed;
+- a string that spells a number is that number where the schema declares one (``1e3``);
+- what the schema cannot say about model parameters (the names a study accepts, a group that
+  must be among another, the layers an encoder has) fails in the chapter's first code cell, by
+  one call of :func:`check_models`, before any model loads or trains.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import math
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import yaml
@@ -248,8 +255,10 @@ def validate_parameter(chapter: str, name: str, value, spec: dict, origin: str =
 
 def _coerce(chapter: str, name: str, value, spec: dict, origin: str):
     """``value`` read as the schema ``spec`` declares it: a string from ``-p`` is read as YAML
-    unless the parameter is a ``str`` (``'200'`` is 200), an int where a ``float`` is declared
-    becomes a float. Whether the value then fits is :func:`validate_parameter`'s one check."""
+    unless the parameter is a ``str`` (``'200'`` is 200), a string that spells a number is that
+    number where an int or a float (or a list of them) is declared (``'1e3'`` is 1000,
+    :func:`_number`), an int where a ``float`` is declared becomes a float. Whether the value
+    then fits is :func:`validate_parameter`'s one check."""
     if isinstance(value, str) and spec["type"] != "str":
         try:
             value = yaml.safe_load(value)  # '-p n_splits 200' arrives as the string '200'
@@ -257,9 +266,29 @@ def _coerce(chapter: str, name: str, value, spec: dict, origin: str):
             raise ParameterError(
                 f"chapter {chapter!r}: parameter {name!r} ({origin}): {value!r} is not valid YAML "
                 f"({str(error).splitlines()[0]})") from None
+    if spec["type"] == "list" and spec.get("item") in ("int", "float") and isinstance(value, list):
+        value = [_number(item, spec["item"]) for item in value]
+    value = _number(value, spec["type"])
     if spec["type"] == "float" and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     return value
+
+
+def _number(value, declared: str | None):
+    """A string that spells a number (``'1e3'``) as that number where the schema declares an int
+    or a float: YAML 1.1 reads a float only with a dot and a signed exponent (``1.0e+3``), so
+    ``-p n_boot 1e3`` arrives as the string ``'1e3'``. An int must be whole (``'1e3'`` -> 1000;
+    ``'2.5e0'`` stays a string, which :func:`validate_parameter` then refuses); anything else is
+    returned as it is."""
+    if declared not in ("int", "float") or not isinstance(value, str):
+        return value
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    if declared == "float":
+        return number
+    return int(number) if number.is_integer() else value
 
 
 def resolve_parameters(chapter: str, profile: str, overrides: dict | None = None,
@@ -310,3 +339,142 @@ def _resolved(chapter: str, profile: str, candidates: dict[str, list], origin: s
         if name not in resolved:
             validate_parameter(chapter, name, value, schema[name], "default in the parameters cell")
     return resolved
+
+
+# --------------------------------------------------------------------------- model parameters
+# What the schema cannot say about a chapter's model parameters (which names its study accepts,
+# which parameter's models must be among another's), checked by one call in the chapter's first
+# code cell, before any model loads or trains.
+
+GRAMMARS = ("sts", "probing", "sts-finetune")
+"""The grammars of model specs a chapter's models can be checked against (:func:`model_grammar`)."""
+
+
+def model_grammar(grammar: str) -> Callable[[str], Any]:
+    """The parser of one model spec in ``grammar`` (one of :data:`GRAMMARS`), which raises
+    ValueError saying what the study accepts and loads nothing: ``sts`` the STS studies' specs
+    (:func:`compsem.sts.scoring.parse`: encoders, compositions ``mean:<vectors>`` ..., baselines
+    ``overlap``, ``random``), ``probing`` the probing study's (:func:`compsem.probing.features.encode`:
+    encoders and the baselines ``bow``, ``random``), ``sts-finetune`` the models the STS
+    fine-tuning takes (:func:`finetune_model`)."""
+    if grammar == "sts":
+        from compsem.sts import scoring
+
+        return scoring.parse
+    if grammar == "probing":
+        from compsem.models.spec import parse_spec
+        from compsem.probing.features import BASELINES
+
+        return functools.partial(parse_spec, baselines=BASELINES)
+    if grammar == "sts-finetune":
+        return finetune_model
+    raise ValueError(f"no grammar of model specs {grammar!r}; grammars: {', '.join(GRAMMARS)}")
+
+
+def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | None = None,
+                 among: Mapping[str, str] | None = None,
+                 layers: Mapping[str, Mapping[str, Sequence[int]]] | None = None) -> None:
+    """Raise ParameterError, naming the parameter, its value and what to give instead, unless a
+    chapter's model parameters are valid and fit together.
+
+    ``models``: parameter name -> value: a model spec, a list of specs, or a mapping of an
+    encoder to its trainings (a list of at least two different specs, the encoder itself first:
+    the one the chapter scores, e.g. ``{"sdae": ["sdae", "sdae:seed1", "sdae:seed2"]}``).
+
+    ``grammar``: the grammar (:func:`model_grammar`) every spec and every training must parse
+    in; or parameter name -> grammar, for those parameters only.
+
+    ``among``: parameter name -> the name of another parameter of ``models``: every spec of the
+    first (of a mapping: every encoder) must be one of the second's.
+
+    ``layers``: parameter name -> ``{layer parameter: its layers}``: the spec must be an encoder
+    with hidden-state layers and have each of them (``<spec>:layer<k>`` in the grammar of
+    :func:`compsem.models.spec.parse_spec`: ``minilm`` 0-6, ``mpnet`` 0-12, ``hf:<hub id>``).
+    """
+    for name, value in models.items():
+        if isinstance(value, Mapping):
+            for encoder, trainings in value.items():
+                _check_trainings(name, value, encoder, trainings)
+        chosen = grammar.get(name) if isinstance(grammar, Mapping) else grammar
+        if chosen is None:
+            continue
+        parse = model_grammar(chosen)
+        specs = ([t for trainings in value.values() for t in trainings]
+                 if isinstance(value, Mapping) else _specs(value))
+        for spec in specs:
+            try:
+                parse(spec)
+            except ValueError as error:
+                raise ParameterError(f"parameter {name!r} = {value!r}: {error}") from None
+    for name, other in (among or {}).items():
+        missing = [spec for spec in _specs(models[name]) if spec not in _specs(models[other])]
+        if missing:
+            raise ParameterError(
+                f"parameter {name!r} = {models[name]!r}: {', '.join(map(repr, missing))} not in "
+                f"{other} = {models[other]!r}; add {'it' if len(missing) == 1 else 'them'} to "
+                f"{other} or leave {'it' if len(missing) == 1 else 'them'} out of {name}")
+    for name, asked in (layers or {}).items():
+        _check_layers(name, models[name], asked)
+
+
+def _specs(value) -> list:
+    """The model specs of a parameter's value: the value itself, its items, or the encoders a
+    mapping gives the trainings of."""
+    return list(value) if isinstance(value, Mapping | list | tuple) else [value]
+
+
+def _check_trainings(name: str, value, encoder, trainings) -> None:
+    """ParameterError unless ``trainings`` lists at least two different specs, ``encoder`` first."""
+    if (not isinstance(trainings, list | tuple) or not trainings
+            or not all(isinstance(t, str) and t for t in trainings)
+            or len(set(trainings)) < 2 or trainings[0] != encoder):
+        raise ParameterError(
+            f"parameter {name!r} = {value!r}: the trainings of {encoder!r} must be a list of at "
+            f"least two different model specs, {encoder!r} itself first (the one the chapter "
+            f"scores), e.g. [{encoder!r}, '{encoder}:seed1', '{encoder}:seed2']; got {trainings!r}")
+
+
+def _check_layers(name: str, base, asked: Mapping[str, Sequence[int]]) -> None:
+    """ParameterError unless ``base`` (parameter ``name``) has every layer of ``asked``."""
+    from compsem.models.layers import PACKAGED_LAYERS
+    from compsem.models.spec import parse_spec
+
+    try:
+        parse_spec(f"{base}:layer0")
+    except ValueError as error:
+        detail = f" ({error})" if str(base).startswith("hf:") else ""  # what is wrong with the hub id
+        raise ParameterError(
+            f"parameter {name!r} = {base!r} is not an encoder with hidden-state layers: give one "
+            f"of {', '.join(PACKAGED_LAYERS)} or hf:<hub id>{detail}") from None
+    for layer_parameter, numbers in asked.items():
+        for k in numbers:
+            try:
+                parse_spec(f"{base}:layer{k}")
+            except ValueError as error:
+                raise ParameterError(f"parameter {layer_parameter!r} = {list(numbers)!r} (layers of "
+                                     f"{name} = {base!r}): {error}") from None
+
+
+def finetune_model(name) -> str:
+    """``name`` when :func:`compsem.sts.finetune.load_model` can fine-tune it: an alias of
+    :data:`compsem.sts.finetune.MODEL_ALIASES`, a Hugging Face hub id ``owner/name`` or a folder
+    with a saved model (:func:`compsem.models.spec.check_hf_source`); else ValueError saying what
+    to give (a name without an owner, such as ``mpnett``, is refused: it is far more often a
+    misspelt alias than a hub id). The grammar ``sts-finetune`` of :func:`check_models`. Nothing
+    is loaded or downloaded."""
+    from compsem.models.spec import check_hf_source
+    from compsem.sts.finetune import MODEL_ALIASES
+
+    if isinstance(name, str) and name in MODEL_ALIASES:
+        return name
+    if isinstance(name, str) and name.startswith("hf:"):
+        raise ValueError(f"model {name!r}: fine-tuning loads the model with sentence-transformers, "
+                         f"which takes the hub id without 'hf:': write {name[3:]!r}")
+    if isinstance(name, str) and ("/" in name or Path(name).expanduser().is_dir()):
+        try:
+            return check_hf_source(name)
+        except ValueError:
+            pass
+    raise ValueError(f"model {name!r} cannot be fine-tuned here; give one of "
+                     f"{', '.join(MODEL_ALIASES)}, a Hugging Face hub id (owner/name) or a folder "
+                     "with a saved sentence-transformers model")
