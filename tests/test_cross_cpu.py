@@ -1,9 +1,11 @@
 """This machine's bits against those computed on other CPUs (tests/fixtures/cross_cpu).
 
-Each fixture records the CPU and the numerics it was made under. On a CPU of the same kind
-(vendor, family and model) under the same numerics the bits must be identical. On another CPU
-the encoders' vectors must agree within :data:`FLOAT32_BOUND`, a few units in the last place of
-a float32 vector of unit scale: MKL's strict AVX2 branch is documented for Intel CPUs only, and
+Each fixture records the CPU and the numerics it was made under. Under the same numerics the
+bits must be identical on a CPU of the same kind (vendor, family and model) and on any Intel CPU
+against an Intel fixture (:func:`same_bits_expected`: MKL's strict AVX2 branch is documented to
+give the same results on every Intel CPU with AVX2; measured on three Xeon models). On another
+CPU the encoders' vectors must agree within :data:`FLOAT32_BOUND`: MKL's strict AVX2 branch is
+documented for Intel CPUs only, and
 on another vendor MKL runs its AUTO branch, whose kernels for small matrices sum in another
 order. Measured between the two recorded CPUs (an Intel Xeon, family 6 model 207, and an AMD
 EPYC Zen 4): every vector of a sentence of :data:`SAME_BITS_FROM_TOKENS` tokens or more is
@@ -45,7 +47,9 @@ COMPATIBLE_FINGERPRINTS = {"fingerprint-amd-zen4-compatible.json": AMD_ZEN4,
 as giving the same results on Intel and compatible CPUs: measured, the two recorded CPUs give
 identical bits for every product and fit of the grid (under the chapters' strict AVX2 branch,
 1,818 of the 3,000 products part)."""
-FLOAT32_BOUND = 1e-5
+FLOAT32_BOUND = 1e-6
+"""Vectors of unit scale from CPUs of two vendors: about ten times the largest difference
+measured between the two recorded CPUs (1.1e-7)."""
 SAME_BITS_FROM_TOKENS = 12
 """Sentences of at least this many tokens had identical vectors on both recorded CPUs."""
 KIND_KEYS = ("vendor_id", "cpu family", "model")
@@ -54,6 +58,13 @@ KIND_KEYS = ("vendor_id", "cpu family", "model")
 def cpu_kind() -> dict[str, str]:
     """vendor_id, cpu family and model of this machine's first CPU."""
     return {k: v for k, v in determinism.cpu_kind().items() if k in KIND_KEYS}
+
+
+def same_bits_expected(here: dict[str, str], made_on: dict[str, str]) -> bool:
+    """Whether this CPU must reproduce a fixture made on ``made_on`` bit for bit: the same kind
+    of CPU, or two Intel CPUs (MKL's strict AVX2 branch; another vendor runs MKL's AUTO branch,
+    whose kernels change with the microarchitecture)."""
+    return here == made_on or here.get("vendor_id") == made_on.get("vendor_id") == "GenuineIntel"
 
 
 def _kernel_env() -> dict[str, str]:
@@ -102,9 +113,10 @@ def test_encoder_vectors_match_the_fixture(fixture, ours):
         assert ours[name].shape == reference.shape and ours[name].dtype == reference.dtype, name
         gap = float(np.max(np.abs(ours[name].astype(np.float64) - reference)))
         assert gap <= FLOAT32_BOUND, f"{name}: {gap:.2e} from {fixture}, above {FLOAT32_BOUND}"
-        if here == made_on:
+        if same_bits_expected(here, made_on):
             assert np.array_equal(ours[name], reference), (
-                f"{name}: on the fixture's own kind of CPU the vectors differ (max {gap:.2e})")
+                f"{name}: on a CPU that must give the fixture's bits ({here}) the vectors "
+                f"differ (max {gap:.2e})")
         elif here in VECTORS.values():
             assert np.array_equal(ours[name][long_rows], reference[long_rows]), (
                 f"{name}: vectors of sentences of {SAME_BITS_FROM_TOKENS}+ tokens differ from "
@@ -113,8 +125,8 @@ def test_encoder_vectors_match_the_fixture(fixture, ours):
 
 @pytest.mark.skipif(not determinism.KERNEL_ENV, reason="the fixtures' numerics are x86-64's")
 @pytest.mark.parametrize("fixture", sorted(FINGERPRINTS))
-def test_fingerprint_matches_a_fixture_of_the_same_kind_of_cpu(fixture):
-    if cpu_kind() != FINGERPRINTS[fixture]:
+def test_fingerprint_matches_the_fixtures_this_cpu_must_reproduce(fixture):
+    if not same_bits_expected(cpu_kind(), FINGERPRINTS[fixture]):
         pytest.skip(f"{fixture} was made on another kind of CPU ({FINGERPRINTS[fixture]}); "
                     f"scripts/cross_cpu_fingerprint.py --against shows where the two differ")
     _assert_same_fingerprint(_fingerprint_here(), fixture)
@@ -123,11 +135,9 @@ def test_fingerprint_matches_a_fixture_of_the_same_kind_of_cpu(fixture):
 @pytest.mark.skipif(not determinism.KERNEL_ENV, reason="the fixtures' numerics are x86-64's")
 @pytest.mark.parametrize("fixture", sorted(COMPATIBLE_FINGERPRINTS))
 def test_compatible_branch_gives_the_bits_of_both_recorded_vendors(fixture):
-    """On either recorded CPU, MKL's COMPATIBLE branch gives the bits recorded on each of them,
-    the other vendor's included: the cross-vendor promise, held from one machine."""
-    if cpu_kind() not in COMPATIBLE_FINGERPRINTS.values():
-        pytest.skip(f"this CPU ({cpu_kind()}) is not one of the recorded kinds; "
-                    f"scripts/cross_cpu_fingerprint.py --mkl-cbwr COMPATIBLE --against {fixture}")
+    """On any x86-64 CPU, MKL's COMPATIBLE branch gives the bits recorded on each recorded CPU,
+    the other vendor's included: the promise Intel documents for that branch (Intel and
+    compatible CPUs), held from one machine."""
     _assert_same_fingerprint(_fingerprint_here("--mkl-cbwr", "COMPATIBLE"), fixture)
 
 

@@ -5,7 +5,10 @@ Each chapter's smoke profile runs twice in fresh processes: ``OMP_NUM_THREADS`` 
 thread variables) 1 vs 2, ``PYTHONHASHSEED`` 1 vs 2 (set iteration order), and each run with an
 empty embedding cache of its own (the packaged model folders are shared through links), so that
 encoding, probe training, bootstraps and shuffles are all recomputed. Every glued value must be
-identical, except those that measure time (``determinism.is_timing``).
+identical, except those that measure time (``determinism.is_timing``). probing-composition sets
+its own threads from its ``threads`` parameter (one), so for it only the process, the hash seed
+and the empty cache vary; the thread half is modifiers-consistency's (MiniLM on one or two
+threads).
 """
 
 from __future__ import annotations
