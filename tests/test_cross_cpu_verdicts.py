@@ -10,7 +10,8 @@ every claim of those chapters, the verdict from the committed book is compared w
 from the same values where each CPU-dependent one is replaced by the other machine's number. A
 claim whose verdict differs is machine-dependent: it must be listed in :data:`MACHINE_DEPENDENT`
 with the reason, and README says so; any other claim that starts to depend on the CPU fails
-this test.
+this test. A claim whose CPU-dependent values have all changed since cannot be replayed and is
+named in :data:`UNREPLAYED` instead.
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ over three SDAE trainings (the upper bound of SemRole 68.6 on the Intel CPU, jus
 inconclusive on the Intel CPU, and its SemRole bounds are superseded in the fixture.
 architectures-similar-capacity changed too while it was decided on one SDAE training; it is
 decided over the trainings since, where it does not."""
+
+
+UNREPLAYED: tuple[str, ...] = ()
+"""Claims that read CPU-dependent values (the fixture lists them) of which none can be replayed:
+each has changed by design since the fixture's commit (superseded, or no longer either machine's
+number). The test cannot say whether their verdicts depend on the CPU until the book is executed
+on both vendors again; it only makes sure the list is the true one, so that a claim never passes
+here unchecked without being named."""
 
 
 def _fixture() -> dict:
@@ -96,11 +105,19 @@ def test_no_verdict_depends_on_the_cpu_but_the_listed_ones(chapter):
         f"{len(stale)} of the {len(pairs)} CPU-dependent values of {chapter} have changed since "
         f"the fixture's commit: the fixture no longer describes this book; make it again from "
         f"the book executed on two CPU vendors")
-    flips = {}
+    flips, unreplayed = {}, set()
     for claim in claims.for_chapter(chapter):
         here, there = claims.verdict(claim, values), claims.verdict(claim, replaced)
         if here != there:
             flips[claim.id] = (here, there)
+        read = {key for rule in claim.rules for key in claims.rule_keys(rule, values)}
+        dependent = read & set(_fixture()["values"][chapter])
+        if dependent and all(replaced[key] == values[key] for key in dependent):
+            unreplayed.add(claim.id)
+    expected = {c.id for c in claims.for_chapter(chapter)} & set(UNREPLAYED)
+    assert unreplayed == expected, (
+        f"claims of {chapter} whose CPU-dependent values the fixture can no longer replay (they "
+        f"changed since, by design): {sorted(unreplayed)}; listed in UNREPLAYED: {sorted(expected)}")
     listed = {c.id for c in claims.for_chapter(chapter)} & set(MACHINE_DEPENDENT)
     assert set(flips) == listed, (
         f"verdicts that change with the CPU in {chapter}: {flips}; listed as machine-dependent: "

@@ -591,6 +591,32 @@ def test_torch_vectors_are_kept_apart_by_device_and_thread_count(monkeypatch):
     assert get_encoder("minilm:layer1", device="cpu").resolved_device == "cpu"
 
 
+def test_vectors_of_another_thread_count_land_in_their_own_folder_and_clear_removes_all(
+        cache_dir, minilm_layers, monkeypatch):
+    """cached_encode and the layer pass write a torch encoder's vectors of another thread count
+    under ``<numerics>-threads<n>``, where a one-thread run never reads them; clear removes an
+    encoder's vectors under every numerics."""
+    import torch
+
+    from compsem import determinism, paths
+    from compsem.models import cached_encode_layers
+
+    other = determinism.KERNEL_THREADS + 1
+    monkeypatch.setattr(torch, "get_num_threads", lambda: other)
+    cached_encode_layers("minilm", LAYER_TEXTS, [1], device="cpu")
+    layer = get_encoder("minilm:layer1", device="cpu")
+    folder = paths.cache_dir(cache_mod.EMBEDDINGS, f"{determinism.numerics()}-threads{other}",
+                             cache_mod.safe_name(layer.name))
+    assert list(folder.glob("shard-*.npz"))
+    assert cache_mod.missing(layer, LAYER_TEXTS) == []
+    monkeypatch.setattr(torch, "get_num_threads", lambda: determinism.KERNEL_THREADS)
+    assert cache_mod.missing(layer, LAYER_TEXTS) == LAYER_TEXTS  # not read by a one-thread run
+    cached_encode(layer, LAYER_TEXTS[:1])
+    cache_mod.clear(layer)
+    assert not folder.exists()
+    assert not list(cache_mod.cache_folder(layer.name).glob("shard-*.npz"))
+
+
 @pytest.mark.slow
 def test_mpnet_layer12_normalised_equals_mpnet():
     texts = LAYER_TEXTS

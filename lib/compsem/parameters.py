@@ -373,7 +373,8 @@ def model_grammar(grammar: str) -> Callable[[str], Any]:
 
 def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | None = None,
                  among: Mapping[str, str] | None = None,
-                 layers: Mapping[str, Mapping[str, Sequence[int]]] | None = None) -> None:
+                 layers: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
+                 distinct: Sequence[str] = ()) -> None:
     """Raise ParameterError, naming the parameter, its value and what to give instead, unless a
     chapter's model parameters are valid and fit together.
 
@@ -390,6 +391,9 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
     ``layers``: parameter name -> ``{layer parameter: its layers}``: the spec must be an encoder
     with hidden-state layers and have each of them (``<spec>:layer<k>`` in the grammar of
     :func:`compsem.models.spec.parse_spec`: ``minilm`` 0-6, ``mpnet`` 0-12, ``hf:<hub id>``).
+
+    ``distinct``: names of list parameters that must hold at least two different specs (the
+    trainings an interval is taken over).
     """
     for name, value in models.items():
         if isinstance(value, Mapping):
@@ -415,6 +419,11 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
                 f"{other} or leave {'it' if len(missing) == 1 else 'them'} out of {name}")
     for name, asked in (layers or {}).items():
         _check_layers(name, models[name], asked)
+    for name in distinct:
+        if len(set(_specs(models[name]))) < 2:
+            raise ParameterError(
+                f"parameter {name!r} = {models[name]!r}: give at least two different model "
+                f"specs (an interval is taken over them), e.g. ['sdae', 'sdae:seed1', 'sdae:seed2']")
 
 
 def _specs(value) -> list:

@@ -306,7 +306,8 @@ def missing(encoder, texts: Sequence[str]) -> list[str]:
 
 
 def clear(encoder_or_name) -> None:
-    """Delete the cached vectors of one encoder (an encoder or its name)."""
+    """Delete the cached vectors of one encoder (an encoder or its name) under every numerics
+    (:func:`numerics_of`: the CPU code paths, a GPU, another thread count)."""
     name = encoder_or_name if isinstance(encoder_or_name, str) else encoder_or_name.name
-    shutil.rmtree(paths.cache_dir(EMBEDDINGS, determinism.numerics(), safe_name(name)),
-                  ignore_errors=True)
+    for folder in sorted(paths.cache_dir(EMBEDDINGS).glob(f"*/{safe_name(name)}")):
+        shutil.rmtree(folder, ignore_errors=True)

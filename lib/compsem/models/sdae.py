@@ -33,7 +33,10 @@ length-bucketed minibatches in a seeded order); repeated runs give identical wei
 kept in the fit cache (:mod:`compsem.fitcache`, kind ``sdae``: plain arrays, no pickle) under
 :meth:`SDAEEncoder.key`, the fit cache's key of the config, the corpus, the word vectors, the
 source of this module's training code, the versions of torch and numpy, the training device
-when it is not the CPU and the thread count when it is not one; the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
+when it is not the CPU and the thread count when it is not one (the docstrings of
+:class:`SDAEConfig`, which are part of the hashed training code and so are left as they were,
+still say the weights do not depend on the thread count: measured, a small model's last bits
+do); the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
 never mixes two models. An entry that cannot be read or does not fit the config is set aside
 as ``*.bad`` with a warning and the model is retrained.
 

@@ -96,11 +96,9 @@ def logreg_cv(
     training set (scored by weighted F1 as in the authors' code), refitted on all of it, scored
     on the test set (2016 §4). ``standardise``: features centred and scaled by the training
     set's mean and SD first (our choice; it makes one C grid fit every encoder). ``tol`` and
-    ``max_iter`` of L-BFGS: 1e-4 is scikit-learn's default. A looser stop is not free: on the
-    2016 grid (``benchmarks/bench_probe_tol.py``, against 1e-5) 1e-2 moved test accuracies by
-    up to 9 points and changed the C that cross-validation chose in 15 of 33 cells; 1e-4 stays
-    within 2 points (3 cells choose another C, near-ties in cross-validation), at a fraction of
-    a second per fit."""
+    ``max_iter`` of L-BFGS: 1e-4 is scikit-learn's default; what a looser stop changes and
+    saves is measured by ``benchmarks/bench_probe_tol.py`` (its figures in
+    ``benchmarks/results/bench_probe_tol_cpu2.txt``)."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegressionCV
     from sklearn.model_selection import StratifiedKFold
