@@ -110,18 +110,25 @@ def test_the_chapter_traces_a_damaged_curve_again(tmp_path, monkeypatch):
 # checkpoint digests ------------------------------------------------------------------------
 
 
-def test_a_checkpoint_saved_up_to_its_digest_rename_is_accepted(tmp_path):
+def test_a_checkpoint_saved_up_to_its_digest_rename_is_accepted(tmp_path, monkeypatch):
     path = tmp_path / "last.pt"
     trainer._save(path, {"step": torch.tensor(1)})
-    old_digest = (tmp_path / "last.pt.sha256").read_text()
-    trainer._save(path, {"step": torch.tensor(2)})
-    new_digest = (tmp_path / "last.pt.sha256").read_text()
-    # the crash: the new checkpoint renamed into place, its digest not yet
-    (tmp_path / "last.pt.sha256.tmp").write_text(new_digest)
-    (tmp_path / "last.pt.sha256").write_text(old_digest)
+    real_replace, renames = os.replace, []
+
+    def crash_after_the_first_rename(source, target):
+        renames.append(target)
+        real_replace(source, target)
+        raise KeyboardInterrupt("killed right after the checkpoint's rename")
+
+    # the crash inside _save itself: the new checkpoint renamed into place, nothing after it
+    monkeypatch.setattr(trainer.os, "replace", crash_after_the_first_rename)
+    with pytest.raises(KeyboardInterrupt):
+        trainer._save(path, {"step": torch.tensor(2)})
+    monkeypatch.setattr(trainer.os, "replace", real_replace)
+    assert renames == [path] and (tmp_path / "last.pt.sha256.tmp").exists()
 
     assert int(trainer.load_checkpoint(path)["step"]) == 2
-    assert (tmp_path / "last.pt.sha256").read_text() == new_digest  # the rename was finished
+    assert (tmp_path / "last.pt.sha256").read_text() == trainer.sha256_of(path) + "\n"  # rename finished
     assert not (tmp_path / "last.pt.sha256.tmp").exists()
 
 

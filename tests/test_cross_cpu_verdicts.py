@@ -36,7 +36,15 @@ architectures-similar-capacity changed too while it was decided on one SDAE trai
 decided over the trainings since, where it does not."""
 
 
-UNREPLAYED: tuple[str, ...] = ()
+UNREPLAYED: tuple[str, ...] = (
+    # probing-composition: their CPU-dependent values are 2018 probes now means over MLP seeds,
+    # or 2016 cells whose sentences each seed now draws anew
+    "bow-at-chance-on-structure", "bow-beats-sdae-on-cont2", "bow-reads-content",
+    "has-human-generalises", "has-school-accessible", "order-aware-reads-order",
+    "released-sets-no-probe-cue",
+    # synthesis: the scorecard's probes over probe_seeds, the SDAE's differences over trainings
+    "order-blind-fail-both", "role-order-batteries-agree", "transformers-structure-insensitive",
+)
 """Claims that read CPU-dependent values (the fixture lists them) of which none can be replayed:
 each has changed by design since the fixture's commit (superseded, or no longer either machine's
 number). The test cannot say whether their verdicts depend on the CPU until the book is executed

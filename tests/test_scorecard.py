@@ -134,6 +134,22 @@ def test_cli_runs_again_under_the_chapters_kernel_settings(tmp_path, monkeypatch
     [(command, env)] = calls
     assert command == [sys.executable, "-m", "compsem", *argv]
     assert all(env[key] == value for key, value in determinism.KERNEL_ENV.items())
+    threads = str(determinism.KERNEL_THREADS)  # the chapters' thread count too
+    assert all(env[key] == threads for key in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"))
+
+
+@pytest.mark.skipif(not determinism.KERNEL_ENV, reason="no fixed kernel settings on this CPU")
+def test_cli_runs_again_when_only_the_thread_count_differs(tmp_path, monkeypatch):
+    for key, value in determinism.KERNEL_ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("OMP_NUM_THREADS", str(determinism.KERNEL_THREADS + 1))
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda command, env: calls.append(env)
+                        or subprocess.CompletedProcess(command, 0))
+    monkeypatch.setattr(scorecard, "run", lambda *a, **k: pytest.fail("must run in the child"))
+    assert cli.main(["scorecard", "glove50", "--subset", "--out", str(tmp_path / "card"), "-q"]) == 0
+    [env] = calls
+    assert env["OMP_NUM_THREADS"] == str(determinism.KERNEL_THREADS)
 
 
 @pytest.mark.slow
