@@ -144,3 +144,13 @@ def test_a_checkpoint_that_matches_no_digest_is_still_refused(tmp_path):
     with pytest.raises(RuntimeError, match="is corrupted"):
         trainer.verify_checkpoint(path)
     assert (tmp_path / "last.pt.sha256").read_text() == old_digest
+
+
+def test_reading_reduced_runs_from_a_folder_that_does_not_exist_names_results_dir(tmp_path):
+    """Without train_missing the chapter only reads: a misspelt results_dir is an error naming
+    the parameter, not a folder of no runs (which would leave every seed out silently)."""
+    with pytest.raises(FileNotFoundError, match="results_dir 'cahce'"):
+        models_chapter.reduced_runs([{}], train_missing=False, device="cpu", results_dir="cahce",
+                                    keep_every=0)
+    assert models_chapter.reduced_runs([], train_missing=False, device="cpu",
+                                       results_dir=str(tmp_path), keep_every=0) == []
