@@ -149,6 +149,8 @@ def test_a_checkpoint_that_matches_no_digest_is_still_refused(tmp_path):
 def test_reading_reduced_runs_from_a_folder_that_does_not_exist_names_results_dir(tmp_path):
     """Without train_missing the chapter only reads: a misspelt results_dir is an error naming
     the parameter, not a folder of no runs (which would leave every seed out silently)."""
+    from compsem.cogs import models_chapter
+
     with pytest.raises(FileNotFoundError, match="results_dir 'cahce'"):
         models_chapter.reduced_runs([{}], train_missing=False, device="cpu", results_dir="cahce",
                                     keep_every=0)
