@@ -8,7 +8,9 @@ another optimum, and a fresh clone on another machine once reproduced only 864 o
 values (the best MPNet layer for semantic roles moved from 12 to 8).
 
 So the kernel that executes a chapter gets :data:`KERNEL_ENV`: every library held to its AVX2
-kernels, MKL in strict conditional numerical reproducibility mode. Measured: the bits are
+kernels, numpy's own vectorised loops too (its AVX-512 exp, log and sort give other last bits
+and another order of ties than its AVX2 ones), MKL in strict conditional numerical
+reproducibility mode. Measured: the bits are
 identical with 1 and 2 threads, the AVX2 branch costs no time on an AVX2 CPU, the
 ``COMPATIBLE`` one (SSE2) two to three times as much (``benchmarks/bench_kernel_isa.py``). torch's own
 kernels are not covered: their last bits change with the thread count (MiniLM similarities by
@@ -53,6 +55,10 @@ KERNEL_ENV: dict[str, str] = (
         "ATEN_CPU_CAPABILITY": "avx2",  # torch's own vectorised kernels
         "ONEDNN_MAX_CPU_ISA": "AVX2",  # torch's oneDNN kernels
         "OPENBLAS_CORETYPE": "Haswell",  # numpy / scipy / scikit-learn: the AVX2 kernels
+        # numpy's own loops (exp, log, sorting): not its AVX-512 code, so a CPU without AVX-512
+        # runs the same (disabling a feature the CPU lacks is no error; a name numpy does not
+        # dispatch only warns)
+        "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
     }
     if X86
     else {}
