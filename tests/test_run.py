@@ -144,6 +144,24 @@ def test_chapter_kernels_compute_with_fixed_cpu_code_paths(monkeypatch):
     assert not determinism.is_timing("split_half_all")
 
 
+def test_numpy_runs_its_avx2_loops_under_the_kernel_settings():
+    """numpy's own exp, log and sort pick AVX-512 code on a CPU that has it; a process with
+    KERNEL_ENV (as every chapter kernel) has it off, whatever the CPU, and imports cleanly."""
+    import subprocess
+    import sys
+
+    from compsem import determinism
+
+    if not determinism.KERNEL_ENV:
+        pytest.skip("no fixed CPU code paths on this machine")
+    code = ("from numpy._core._multiarray_umath import __cpu_features__ as f; "
+            "print(f['X86_V4'], f['AVX512_ICL'], f['AVX512_SPR'])")
+    result = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True,
+                            text=True, env={**os.environ, **determinism.KERNEL_ENV}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False", "False"]
+
+
 # --- issue 21: chapter names, schemas, invalid values, NaN results, staleness -------------------
 
 
