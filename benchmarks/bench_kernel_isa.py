@@ -76,8 +76,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--sentences", type=int, default=256)
     args = parser.parse_args()
-    from compsem.determinism import KERNEL_ENV
-    from compsem.run import KERNEL_THREADS, thread_env
+    from compsem.determinism import KERNEL_ENV, KERNEL_THREADS
+    from compsem.run import thread_env
 
     threads = thread_env(KERNEL_THREADS)
     base = {k: v for k, v in os.environ.items() if k not in KERNEL_ENV}

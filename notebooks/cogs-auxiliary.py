@@ -65,7 +65,7 @@ grid_decoding = "beam"  # decoding of the full runs to read: beam (beam 5, the p
 grid_train = False  # train missing runs of the full configuration here (needs a GPU)
 device = "auto"  # auto (GPU when present), cpu or cuda
 threads = 0  # CPU threads for torch (0 means the torch default)
-results_dir = ""  # reduced-run results: empty for data/results/cogs-auxiliary, or cache
+results_dir = ""  # reduced-run results: empty for data/results/cogs-auxiliary, cache, or an existing folder
 
 # %%
 import matplotlib.pyplot as plt
@@ -82,6 +82,7 @@ from compsem.cogs.seq2seq import two_stage
 from compsem.devices import resolve_device
 
 report.set_theme()
+two_stage.results_root(results_dir, must_exist=True)  # a misspelt results_dir fails here, before any training
 if threads:
     torch.set_num_threads(threads)
 results = {}  # every number compared with the paper, by target key

@@ -100,7 +100,7 @@ size_models = ["transformer-small", "transformer-large"]  # Figure 4-3, beside t
 grid_train = False  # train missing runs of the paper grid here (needs a GPU; full profile)
 device = "auto"  # auto (GPU when present), cpu or cuda
 threads = 0  # CPU threads for torch (0 means the torch default)
-results_dir = ""  # reduced-run results: empty for data/results/cogs-models, or cache
+results_dir = ""  # reduced-run results: empty for data/results/cogs-models, cache, or an existing folder
 grid_amp = True  # bfloat16 autocast when training the grid on a GPU (False: float32, as the paper)
 lstm_embedding_dropout = 0.0  # 0.0: none, as the released code ran; None: the model's 0.1, as the text
 grid_keep_every = 500  # keep the grid's weights every N updates, for accuracy over updates
@@ -124,6 +124,7 @@ from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 from compsem.data import cogs
 
 report.set_theme()
+res.results_root(results_dir, must_exist=True)  # a misspelt results_dir fails here, before any training
 if threads:
     torch.set_num_threads(threads)
 results = {}  # every number the chapter glues, by key (glued under "Results beside the paper")

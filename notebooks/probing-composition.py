@@ -115,7 +115,7 @@ parameters.check_models(dict(  # every encoder name and layer, before any model 
     geometry_encoders=geometry_encoders, logreg_encoders_2018=logreg_encoders_2018, order_aware=order_aware,
     order_aware_trainings=order_aware_trainings, bow_substitute=bow_substitute), "probing",
     layers={"layer_base": {"layers_2016": layers_2016, "layers_2018": layers_2018}},
-    distinct=("order_aware_trainings",))
+    trainings=("order_aware_trainings",))
 warnings.filterwarnings("ignore", category=FutureWarning)
 C.limit_threads(threads)
 report.set_theme()

@@ -146,13 +146,19 @@ def test_a_checkpoint_that_matches_no_digest_is_still_refused(tmp_path):
     assert (tmp_path / "last.pt.sha256").read_text() == old_digest
 
 
-def test_reading_reduced_runs_from_a_folder_that_does_not_exist_names_results_dir(tmp_path):
-    """Without train_missing the chapter only reads: a misspelt results_dir is an error naming
-    the parameter, not a folder of no runs (which would leave every seed out silently)."""
+@pytest.mark.parametrize("train_missing", [False, True])
+def test_reduced_runs_in_a_folder_that_does_not_exist_name_results_dir(tmp_path, train_missing):
+    """A misspelt results_dir is an error naming the parameter: not a folder of no runs (which
+    would leave every seed out silently), nor a new folder to train hours into (create it first)."""
     from compsem.cogs import models_chapter
+    from compsem.cogs.seq2seq import two_stage
 
+    with pytest.raises(FileNotFoundError, match="results_dir 'cahce'.*create it first"):
+        models_chapter.reduced_runs([{}], train_missing=train_missing, device="cpu",
+                                    results_dir="cahce", keep_every=0)
     with pytest.raises(FileNotFoundError, match="results_dir 'cahce'"):
-        models_chapter.reduced_runs([{}], train_missing=False, device="cpu", results_dir="cahce",
-                                    keep_every=0)
-    assert models_chapter.reduced_runs([], train_missing=False, device="cpu",
+        two_stage.ensure_results([{}], train_missing, device="cpu", results_dir="cahce")
+    assert not (paths.PROJECT_DIR / "cahce").exists()
+    assert models_chapter.reduced_runs([], train_missing=train_missing, device="cpu",
                                        results_dir=str(tmp_path), keep_every=0) == []
+    assert two_stage.ensure_results([], train_missing, device="cpu", results_dir=tmp_path) == []

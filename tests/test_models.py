@@ -353,9 +353,9 @@ def _batch_check(threads: int) -> dict:
 
 
 def _threads_promised() -> tuple[int, ...]:
-    from compsem import determinism, run
+    from compsem import determinism
 
-    return (1, 2) if determinism.KERNEL_ENV else (run.KERNEL_THREADS,)
+    return (1, 2) if determinism.KERNEL_ENV else (determinism.KERNEL_THREADS,)
 
 
 @pytest.mark.parametrize("threads", (1, 2))

@@ -192,7 +192,7 @@ def test_every_profile_passes_the_chapter_check(chapter, profile):
      ("probing-composition", {"order_aware": "sdea"}, "parameter 'order_aware' = 'sdea'"),
      ("probing-composition", {"order_aware_trainings": "[sdae, sdae:seed]"}, "parameter 'order_aware_trainings'"),
      ("probing-composition", {"order_aware_trainings": "[sdae, sdae]"},
-      "parameter 'order_aware_trainings' = ['sdae', 'sdae']: give at least two different model specs"),
+      "parameter 'order_aware_trainings' = ['sdae', 'sdae']: the trainings must be a list of at least two different model specs"),
      ("probing-composition", {"regenerated_encoders": "[bow, minlm]"}, "parameter 'regenerated_encoders'"),
      ("probing-composition", {"layer_base": "glove50"}, "parameter 'layer_base' = 'glove50' is not an encoder"),
      ("probing-composition", {"layer_base": "minilm"}, "parameter 'layers_2016' = [0, 3, 6, 9, 12] (layers of "

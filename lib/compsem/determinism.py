@@ -112,8 +112,10 @@ def is_timing(key: str) -> bool:
 
 def set_threads(threads: int | None) -> None:
     """torch and the BLAS libraries on ``threads`` CPU threads for the rest of the process
-    (None or 0: unchanged). One thread is fastest when other processes share the cores, and
-    the results do not depend on it (:data:`KERNEL_ENV`)."""
+    (None or 0: unchanged). One thread is fastest when other processes share the cores. Under
+    :data:`KERNEL_ENV` the BLAS libraries give the same bits on any thread count, torch's own
+    kernels do not: only :data:`KERNEL_THREADS` reproduces the chapters' digits (and shares
+    their embedding cache, :func:`compsem.models.cache.numerics_of`)."""
     if threads:
         import torch
         from threadpoolctl import threadpool_limits

@@ -374,7 +374,7 @@ def model_grammar(grammar: str) -> Callable[[str], Any]:
 def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | None = None,
                  among: Mapping[str, str] | None = None,
                  layers: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
-                 distinct: Sequence[str] = ()) -> None:
+                 trainings: Sequence[str] = ()) -> None:
     """Raise ParameterError, naming the parameter, its value and what to give instead, unless a
     chapter's model parameters are valid and fit together.
 
@@ -392,18 +392,18 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
     with hidden-state layers and have each of them (``<spec>:layer<k>`` in the grammar of
     :func:`compsem.models.spec.parse_spec`: ``minilm`` 0-6, ``mpnet`` 0-12, ``hf:<hub id>``).
 
-    ``distinct``: names of list parameters that must hold at least two different specs (the
-    trainings an interval is taken over).
+    ``trainings``: names of list parameters that are trainings in themselves (at least two
+    different specs, an interval is taken over them; no encoder need come first).
     """
     for name, value in models.items():
         if isinstance(value, Mapping):
-            for encoder, trainings in value.items():
-                _check_trainings(name, value, encoder, trainings)
+            for encoder, runs in value.items():
+                _check_trainings(name, value, encoder, runs)
         chosen = grammar.get(name) if isinstance(grammar, Mapping) else grammar
         if chosen is None:
             continue
         parse = model_grammar(chosen)
-        specs = ([t for trainings in value.values() for t in trainings]
+        specs = ([t for runs in value.values() for t in runs]
                  if isinstance(value, Mapping) else _specs(value))
         for spec in specs:
             try:
@@ -419,11 +419,8 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
                 f"{other} or leave {'it' if len(missing) == 1 else 'them'} out of {name}")
     for name, asked in (layers or {}).items():
         _check_layers(name, models[name], asked)
-    for name in distinct:
-        if len(set(_specs(models[name]))) < 2:
-            raise ParameterError(
-                f"parameter {name!r} = {models[name]!r}: give at least two different model "
-                f"specs (an interval is taken over them), e.g. ['sdae', 'sdae:seed1', 'sdae:seed2']")
+    for name in trainings:
+        _check_trainings(name, models[name], None, models[name])
 
 
 def _specs(value) -> list:
@@ -432,15 +429,19 @@ def _specs(value) -> list:
     return list(value) if isinstance(value, Mapping | list | tuple) else [value]
 
 
-def _check_trainings(name: str, value, encoder, trainings) -> None:
-    """ParameterError unless ``trainings`` lists at least two different specs, ``encoder`` first."""
+def _check_trainings(name: str, value, encoder: str | None, trainings) -> None:
+    """ParameterError unless ``trainings`` lists at least two different specs (an interval is
+    taken over them), ``encoder`` first when one is given (the training the chapter scores)."""
     if (not isinstance(trainings, list | tuple) or not trainings
             or not all(isinstance(t, str) and t for t in trainings)
-            or len(set(trainings)) < 2 or trainings[0] != encoder):
+            or len(set(trainings)) < 2 or (encoder is not None and trainings[0] != encoder)):
+        example = encoder or "sdae"
+        whose, first = ((f"the trainings of {encoder!r}", f", {encoder!r} itself first (the one "
+                         f"the chapter scores)") if encoder is not None else ("the trainings", ""))
         raise ParameterError(
-            f"parameter {name!r} = {value!r}: the trainings of {encoder!r} must be a list of at "
-            f"least two different model specs, {encoder!r} itself first (the one the chapter "
-            f"scores), e.g. [{encoder!r}, '{encoder}:seed1', '{encoder}:seed2']; got {trainings!r}")
+            f"parameter {name!r} = {value!r}: {whose} must be a list of at least two different "
+            f"model specs{first}, e.g. [{example!r}, '{example}:seed1', '{example}:seed2']; got "
+            f"{trainings!r}")
 
 
 def _check_layers(name: str, base, asked: Mapping[str, Sequence[int]]) -> None:

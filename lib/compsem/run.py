@@ -13,7 +13,7 @@ Guarantees:
   SIGTERM and SIGINT unwind the run, so its temporary folder is removed);
 - a run during which the chapter source or a ``compsem`` module it imported changed is
   refused (:func:`compsem.provenance.changed_while_running`);
-- every kernel computes on :data:`KERNEL_THREADS` threads with the CPU code paths of
+- every kernel computes on :data:`compsem.determinism.KERNEL_THREADS` threads with the CPU code paths of
   :data:`compsem.determinism.KERNEL_ENV`, and prints no progress bars into the notebook.
 """
 
@@ -56,10 +56,6 @@ VISIBLE_TAGS = ("parameters", "injected-parameters", "show-input", "hide-input",
 behind "show code" in the book (tag ``hide-input``), so a reader meets results, not imports."""
 
 
-KERNEL_THREADS = determinism.KERNEL_THREADS
-"""The threads of every chapter kernel (:data:`compsem.determinism.KERNEL_THREADS`)."""
-
-
 class ChapterFailed(CompsemError, RuntimeError):
     """A chapter raised during execution; the previous executed notebook is untouched."""
 
@@ -75,7 +71,7 @@ def execute(chapter: str, profile: str = "default", overrides: dict | None = Non
     two runs of one chapter never share a temporary file. SIGTERM and SIGINT during the run
     unwind it (:func:`_interruptible`): the temporary folder is removed. ``threads``: the
     kernel's OpenMP/BLAS/torch threads (:func:`thread_env`; None:
-    :data:`KERNEL_THREADS`, the same on every machine, since the thread
+    :data:`compsem.determinism.KERNEL_THREADS`, the same on every machine, since the thread
     count changes the last digits; another count may give other digits). ``progress``: True,
     papermill's per-cell progress bar; ``"sections"``, a line each time the chapter enters a new
     section (:func:`section_titles`), readable when several chapters run at once; False, silent.
@@ -207,7 +203,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         nbformat.write(notebook, source_nb)
         start = time.perf_counter()
         quiet = {**QUIET_KERNEL_ENV, **determinism.KERNEL_ENV,
-                 **thread_env(threads or KERNEL_THREADS)}
+                 **thread_env(threads or determinism.KERNEL_THREADS)}
         # tqdm.auto warns "IProgress not found" in a kernel without ipywidgets
         quiet["PYTHONWARNINGS"] = ",".join(
             filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:IProgress not found"]))

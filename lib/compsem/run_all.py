@@ -14,7 +14,7 @@ LocalCluster of ``jobs`` worker processes, or any scheduler given its address), 
   short chapters fill the other workers. The order never changes a digit: a vector or a fit
   is the same whichever chapter computed it (:func:`compsem.models.base.equal_length_batches`).
 - **Threads.** Each chapter's kernel runs on ``threads`` threads, by default
-  :data:`compsem.run.KERNEL_THREADS` (one) on every machine, whatever ``jobs`` is: the
+  :data:`compsem.determinism.KERNEL_THREADS` (one) on every machine, whatever ``jobs`` is: the
   thread count changes the last digits of torch's kernels, so it is fixed like the seeds. On two
   cores, two jobs keep both busy.
 - **Failures.** A chapter that fails does not stop the others (its previous executed notebook
@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compsem import parameters, paths, provenance, run
+from compsem import determinism, parameters, paths, provenance, run
 
 AFTER: dict[str, tuple[str, ...]] = {
     "sts3k-finetune": ("sts3k-models",),
@@ -140,7 +140,7 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
     in the order they ran. Every chapter's parameters are validated before any runs.
 
     ``jobs``: chapters at a time (1: in this process, one after the other). ``threads``: threads
-    of each chapter's kernel (None: :data:`compsem.run.KERNEL_THREADS`; another count
+    of each chapter's kernel (None: :data:`compsem.determinism.KERNEL_THREADS`; another count
     may change the last digits). ``scheduler``: a Dask scheduler's address instead of a local
     cluster.
     ``output_dir``: where the executed notebooks go (default ``book/``).
@@ -164,7 +164,7 @@ def run_all(profile: str = "default", chapters: Sequence[str] | None = None, job
 
     from compsem.dask_tasks import submit_all
 
-    threads = threads or run.KERNEL_THREADS
+    threads = threads or determinism.KERNEL_THREADS
     position = {name: i for i, (name, _) in enumerate(order)}
     def waiting(name: str, waits: list[str]) -> str:
         if name in LAST:

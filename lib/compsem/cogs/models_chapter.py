@@ -837,11 +837,10 @@ def reduced_runs(
     """The reduced CPU runs, a substitute for Section 4.5.1's protocol, one per configuration
     (seed) of ``configs``: each read back when its results exist, else trained when
     ``train_missing`` (the first keeping its weights every ``keep_every`` updates, for the
-    accuracy curve), else left out (pending). Without ``train_missing`` only reading is asked
-    for, so a ``results_dir`` folder that does not exist is an error (a misspelt name), not a
-    folder of no runs."""
-    if not train_missing:
-        res.results_root(results_dir, must_exist=True)
+    accuracy curve), else left out (pending). A ``results_dir`` folder that does not exist is
+    an error (a misspelt name is neither a folder of no runs nor a place to train into; to train
+    into a new folder, create it first)."""
+    res.results_root(results_dir, must_exist=True)
     runs = []
     for position, config in enumerate(configs):
         if not (res.has_result(config, results_dir) or train_missing):

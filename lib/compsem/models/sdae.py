@@ -33,10 +33,8 @@ length-bucketed minibatches in a seeded order); repeated runs give identical wei
 kept in the fit cache (:mod:`compsem.fitcache`, kind ``sdae``: plain arrays, no pickle) under
 :meth:`SDAEEncoder.key`, the fit cache's key of the config, the corpus, the word vectors, the
 source of this module's training code, the versions of torch and numpy, the training device
-when it is not the CPU and the thread count when it is not one (the docstrings of
-:class:`SDAEConfig`, which are part of the hashed training code and so are left as they were,
-still say the weights do not depend on the thread count: measured, a small model's last bits
-do); the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
+when it is not the CPU and the thread count when it is not one (a small model's last bits
+depend on it, measured); the encoder's ``name`` is ``sdae-<key[:12]>``, so the embedding cache
 never mixes two models. An entry that cannot be read or does not fit the config is set aside
 as ``*.bad`` with a warning and the model is retrained.
 
@@ -84,7 +82,9 @@ class SDAEConfig:
     threads while training and encoding on the CPU (0: as many as the process has, which
     ``OMP_NUM_THREADS`` sets: a kernel of ``compsem run-all --jobs 2`` has one. A fixed 2 beside
     another chapter's process on two cores made the two OpenMP threads wait on each other and
-    trained many times slower). The weights do not depend on it (:meth:`SDAEEncoder.key`).
+    trained many times slower). The default model's weights are the same bits on one or two
+    threads, a small model's are not, so the key names a count other than the chapters' one
+    (:meth:`SDAEEncoder.key`).
     """
 
     seed: int = 0
@@ -121,8 +121,9 @@ class SDAEConfig:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
     def weights_fields(self) -> dict:
-        """The fields that determine the weights: all but ``threads`` (1 or 2 threads give
-        identical weights, tested), so a cache trained with any thread count is used."""
+        """The config's fields but ``threads``, which :meth:`SDAEEncoder.key` adds only when
+        it is not the chapters' count (so ``threads=0`` and ``threads=1`` share a model on one
+        thread)."""
         return {k: v for k, v in dataclasses.asdict(self).items() if k != "threads"}
 
 

@@ -72,9 +72,9 @@ def results_root(where: str | Path | None = None, chapter: str = "cogs-models",
     (:data:`compsem.paths.PROJECT_DIR`), never to the working directory (a chapter's kernel runs
     in ``notebooks/``); ``~`` is expanded.
 
-    ``must_exist`` (a caller that only reads): such a folder that does not exist raises
-    FileNotFoundError naming ``results_dir`` and the fix (a misspelt ``cache`` is not a fresh,
-    empty folder)."""
+    ``must_exist`` (a chapter's ``results_dir``, a caller that only reads): such a folder that
+    does not exist raises FileNotFoundError naming ``results_dir`` and the fix (a misspelt
+    ``cache`` is not a fresh, empty folder to read nothing from or train into)."""
     if where in (None, ""):
         return committed
     if str(where) == "cache":
@@ -86,7 +86,8 @@ def results_root(where: str | Path | None = None, chapter: str = "cogs-models",
         raise FileNotFoundError(
             f"results_dir {str(where)!r} is {folder}, which is not a folder (a relative "
             f"results_dir is taken from the project root {paths.PROJECT_DIR}): check its spelling, "
-            f"or give '' for the committed results, 'cache' for the cache, or an existing folder"
+            f"or give '' for the committed results, 'cache' for the cache, or an existing folder "
+            f"(create it first to train into a new one)"
         )
     return folder
 

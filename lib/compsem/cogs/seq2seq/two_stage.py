@@ -47,10 +47,12 @@ RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-auxiliary"
 COGS_SPLITS = ("train", "dev", "test", "gen", "exposure-100")
 
 
-def results_root(where: str | Path | None = None) -> Path:
+def results_root(where: str | Path | None = None, must_exist: bool = False) -> Path:
     """``data/results/cogs-auxiliary`` (``None`` or ``""``), the cache (``"cache"``), or a
-    folder (:func:`compsem.cogs.seq2seq.results.results_root` for this chapter)."""
-    return results.results_root(where, chapter="cogs-auxiliary", committed=RESULTS_DIR)
+    folder (:func:`compsem.cogs.seq2seq.results.results_root` for this chapter; ``must_exist``:
+    a folder that does not exist is an error)."""
+    return results.results_root(where, chapter="cogs-auxiliary", committed=RESULTS_DIR,
+                                must_exist=must_exist)
 
 
 def checkpoint_root(where: str | Path | None = None) -> Path:
@@ -556,8 +558,9 @@ def difference_at_levels(runs: pd.DataFrame, model: str, objective: str, quantit
 
 def ensure_results(configs: list[dict], train_missing: bool = True, **options) -> list[dict]:
     """Make sure every configuration has results (:func:`train_and_decode`, ``options`` passed on; trained
-    only when ``train_missing``) and return those that have them, in order."""
-    root = results_root(options.get("results_dir"))
+    only when ``train_missing``) and return those that have them, in order. A ``results_dir``
+    folder that does not exist is an error, not a place to train into (create it first)."""
+    root = results_root(options.get("results_dir"), must_exist=True)
     done = []
     for config in configs:
         if not results.has_result(config, root) and train_missing:
