@@ -337,8 +337,8 @@ closed.to_frame("rows outside the grammar without open nouns")
 
 # %% [markdown]
 # So the dissertation's "gaps that can be filled by composing known parts" (claim
-# *gaps-fillable-by-composition*) holds of the held-out words and structures, every one of which
-# the parser reads, but not of every released row when "known parts" is read strictly, as the
+# *gaps-fillable-by-composition*, decided in the Findings) describes the held-out words and
+# structures, every one of which the parser reads, but not every released row when "known parts" is read strictly, as the
 # words of train: {glue:text}`cogsdata_ref_closed_outside_gen` gen rows (and
 # {glue:text}`cogsdata_ref_closed_outside_dev` dev and {glue:text}`cogsdata_ref_closed_outside_test`
 # test rows) contain a noun no training row has. A model can only guess those nouns' predicate
@@ -466,7 +466,8 @@ rates.round(4)
 # rows (its interval in the table below contains 1); the generator's frame probabilities, pooled
 # over CP depths 0 and 1, could cause a real one, which these rows cannot show. Rates over tens of thousands of rows are precise, though: the table below
 # sets the ratio of the generated to the released rate beside its interval (two binomial
-# samples; the nine intervals hold together at 95%, Bonferroni), and for
+# samples; the {glue:text}`cogsdata_generated_constructions_compared` intervals hold together at
+# 95%, Bonferroni), and for
 # {glue:text}`cogsdata_generated_constructions_differing` of the
 # {glue:text}`cogsdata_generated_constructions_compared` constructions the interval excludes 1
 # (the rows marked *differs*): there the generator's rate differs from the released one beyond

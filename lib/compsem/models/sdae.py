@@ -20,7 +20,7 @@ What is scaled down (:class:`SDAEConfig` holds every choice):
   with a 35k-sentence corpus they would be untrained for most words;
 - **recurrent cell**: an LSTM (``cell="lstm"``), as in the paper; its final hidden state ``h``
   is the sentence vector (the cell state ``c`` is dropped; the decoder starts from ``(h, 0)``).
-  ``cell="gru"`` is offered too: measured here it trains no faster (~0.10 s per 64-sentence step
+  ``cell="gru"`` is offered too: measured on a 2-core CPU it trains no faster (~0.10 s per 64-sentence step
   either way on two cores), so nothing argued for leaving the paper's cell;
 - **size**: 256 hidden units, an output vocabulary of the corpus's 8,000 most frequent words
   (+ ``<pad>``, ``<unk>``, ``<eos>``; the decoder's first input is the zero vector, a fixed

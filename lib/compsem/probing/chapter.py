@@ -195,6 +195,16 @@ def audit_table(frames: dict, alpha: float) -> tuple[pd.DataFrame, dict]:
     return table, values
 
 
+def audit_failed_words(table: pd.DataFrame) -> dict[str, str]:
+    """The sets that fail the audit (:func:`audit_table`'s ``passes``), as a phrase for the
+    prose (``probe_audit_failed_sets``): their names in italics, or "none"."""
+    failed = [f"*{name}*" for name in table.index[~table["passes"].astype(bool)]]
+    if not failed:
+        return {"probe_audit_failed_sets": "none"}
+    phrase = failed[0] if len(failed) == 1 else f"{', '.join(failed[:-1])} and {failed[-1]}"
+    return {"probe_audit_failed_sets": phrase}
+
+
 def _wilson90(key: str, accuracy: float, items: pd.DataFrame) -> dict:
     """The 90% Wilson interval (percent) of a test accuracy over the test items of ``items``,
     glued as ``<key>_low90`` / ``<key>_high90``: the interval of an equivalence test of "at

@@ -122,8 +122,8 @@ def pair_features(emb_a, emb_b, n_components: int | None = 8, return_model: bool
     no-PCA check of App. 8.3.1 / Fig. 11: ``min(n_rows, 2d)`` components, a full-rank rotation.
     An exact (LAPACK) SVD is used so the result is deterministic (the authors' sklearn default
     may have picked the randomized solver; the components agree up to sign/noise), on
-    ``n_threads`` BLAS threads (1: ~3 s for 2,800 x 1,536; more threads were slower on the
-    shared 2-core machine). Returns an array
+    ``n_threads`` BLAS threads (1: ~3 s for 2,800 x 1,536; more threads were slower on a
+    2-core CPU shared with another chapter). Returns an array
     (n_rows, n_components), or ``(features, fitted_pca)`` with ``return_model``. With ``cache``
     the features (not the model) are kept in the fit cache (:mod:`compsem.fitcache`), keyed by
     the embeddings, ``n_components``, the code and the library versions.
