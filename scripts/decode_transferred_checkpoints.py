@@ -7,9 +7,13 @@ weights are installed as a finished checkpoint in the compsem cache, then the ru
 with :func:`compsem.cogs.seq2seq.experiment.train_and_decode` and its ``metrics.json`` records where it was
 trained and decoded.
 
-    python scripts/decode_transferred_checkpoints.py RUN.ckpt ...                 # greedy, all
-    python scripts/decode_transferred_checkpoints.py RUN.ckpt --method beam \\
-        --per-case 100 --per-split 500                                           # beam 5, sample
+    python scripts/decode_transferred_checkpoints.py RUN.ckpt ... --trained-on "cuda: <GPU name>"
+    python scripts/decode_transferred_checkpoints.py RUN.ckpt --trained-on "cuda: <GPU name>" \\
+        --method beam --per-case 100 --per-split 500                             # beam 5, sample
+
+``--trained-on`` (the training device, as ``metrics.json`` names devices) and ``--no-amp`` (the
+training ran in float32, not under bfloat16 autocast) describe the training, which the file does
+not record; ``--note`` adds what else a reader should know of it.
 """
 
 from __future__ import annotations
@@ -25,11 +29,8 @@ from compsem.cogs.seq2seq.options import CommandParser, non_negative_int, positi
 from compsem.cogs.seq2seq.trainer import load_checkpoint
 from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 
-NOTE = (
-    "trained on the H100 (bfloat16 autocast, three runs sharing the GPU, before the cuDNN "
-    "attention fix); its best weights came back as a bfloat16 copy "
-    "and were decoded ({method}) on the CPU in float32"
-)
+NOTE = ("trained on {device} ({precision}{extra}); its best weights came back as a bfloat16 copy "
+        "and were decoded ({method}) on the CPU in float32")
 
 
 def install_checkpoint(saved: dict, config: dict, src_size: int, tgt_size: int) -> None:
@@ -59,6 +60,11 @@ def main() -> None:
     parser.add_argument("--per-split", type=non_negative_int, default=0,
                         help="dev/test examples (0: all)")
     parser.add_argument("--batch-size", type=positive_int, default=256)
+    parser.add_argument("--trained-on", required=True, metavar="DEVICE",
+                        help='the device the runs were trained on, e.g. "cuda: NVIDIA A100-SXM4-80GB"')
+    parser.add_argument("--no-amp", dest="amp", action="store_false",
+                        help="the runs trained in float32 (default: under bfloat16 autocast)")
+    parser.add_argument("--note", default="", help="more about the training, for the result's note")
     args = parser.parse_args()
     src, tgt = cogs_vocabularies()
     for name in args.checkpoints:
@@ -82,9 +88,11 @@ def main() -> None:
         metrics = dict(decoded.metrics)
         metrics.update(
             decoded_on=metrics["device"],
-            device="cuda: NVIDIA H100 80GB HBM3",
-            amp=True,
-            note=NOTE.format(method=args.method),
+            device=args.trained_on,
+            amp=args.amp,
+            note=NOTE.format(device=args.trained_on, method=args.method,
+                             precision="bfloat16 autocast" if args.amp else "float32",
+                             extra=f", {args.note}" if args.note else ""),
         )
         # saved again, so that the result's digest (SHA256SUMS) covers the amended metrics
         results.save_result(results.Result(decoded.config, metrics, decoded.predictions))

@@ -9,7 +9,7 @@ book/using.md). The bundle holds
 
 - ``wheels/``: the locked versions (``requirements.lock``) of :data:`WHEELS` (Dask distributed
   and its dependencies, which ``--jobs`` and ``--scheduler`` need), for x86-64 Linux and the
-  target's CPython (``--python-version``, default 3.12);
+  target's CPython (``--python-version``, default the Python that runs this script);
 - ``data/``: the registry files the COGS trainers read (:data:`DATA_PREFIXES`, the same files as
   ``compsem data mirror DEST --set cogs``: COGS, the 100-exposure file, and the auxiliary corpus
   of Chapter 5: STS Benchmark, SICK, STR-2022), laid out as a data mirror and each checked
@@ -20,9 +20,9 @@ book/using.md). The bundle holds
   arguments, and then, when ``COMPSEM_RESULTS_OUT`` names a folder (one the GPU machine lets you
   copy back), packs the files the command wrote under ``data/results/`` into
   ``results.tar.gz`` there, whether the command succeeded or not, and exits with the command's
-  status. The command runs under ``timeout`` (``COMPSEM_COMMAND_LIMIT_S`` seconds, default 540,
-  below a limit per command where the GPU machine sets one), and what it wrote is packed when it reaches
-  that limit (status 124) or the script is terminated (SIGTERM or SIGINT, status 143) too; only
+  status. Where the GPU machine limits each command, set ``COMPSEM_COMMAND_LIMIT_S`` to a little
+  less than that limit: the command then runs under ``timeout`` for that many seconds, and what it
+  wrote is packed when it reaches the limit (status 124), as when the script is terminated (SIGTERM or SIGINT, status 143) too; only
   a SIGKILL of the script packs nothing. Bound the training inside it with ``--train-minutes``
   (a run cut short by it stops at its first update past the budget, saves its checkpoint, is
   decoded on a sample and written with stop reason "time limit", counts as not done, and
@@ -73,8 +73,8 @@ PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x8
              "manylinux1_x86_64")
 
 RUNNER = """#!/bin/bash
-# Run a command on an offline GPU machine with compsem importable and its data at hand, under a
-# time limit (COMPSEM_COMMAND_LIMIT_S seconds, default 540); then pack the files it wrote under
+# Run a command on an offline GPU machine with compsem importable and its data at hand (under a
+# time limit of COMPSEM_COMMAND_LIMIT_S seconds where that is set); then pack the files it wrote under
 # data/results/ into results.tar.gz in the folder COMPSEM_RESULTS_OUT names, whether it
 # succeeded, failed, ran out of time (status 124) or this script was terminated (status 143).
 # Written by scripts/device_bundle.py.
@@ -84,7 +84,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 export PYTHONPATH="$PWD/lib:/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
 export COMPSEM_DATA_DIR="$here/data" COMPSEM_CACHE_DIR="${COMPSEM_CACHE_DIR:-/tmp/compsem-cache}"
 export PYTHONUNBUFFERED=1
-limit=${COMPSEM_COMMAND_LIMIT_S:-540}
+limit=${COMPSEM_COMMAND_LIMIT_S:-}
 started=$(mktemp)
 pack() {  # the result files this command wrote, in one file
     if [ -n "$COMPSEM_RESULTS_OUT" ] && [ -d data/results ]; then
@@ -95,7 +95,7 @@ pack() {  # the result files this command wrote, in one file
 }
 # in the background, so that a TERM to this script is handled at once: the command gets it
 # (timeout passes it on), 20 s to end, and then what it wrote is packed
-timeout --kill-after=20 "$limit" "$@" &
+if [ -n "$limit" ]; then timeout --kill-after=20 "$limit" "$@" & else "$@" & fi
 child=$!
 trap 'echo "device_bundle: terminated; packing"; kill -TERM $child 2>/dev/null; wait $child; pack; exit 143' TERM INT
 wait $child
@@ -118,7 +118,11 @@ def locked_versions(names, lock: Path = ROOT / "requirements.lock") -> dict[str,
     return {n: pinned[canonical(n)] for n in names}
 
 
-def download_wheels(dest: Path, names=WHEELS, python_version: str = "3.12") -> list[Path]:
+PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+"""The default target CPython of the wheels: the one that runs this script."""
+
+
+def download_wheels(dest: Path, names=WHEELS, python_version: str = PYTHON_VERSION) -> list[Path]:
     """The locked wheels of ``names`` for CPython ``python_version`` on x86-64 Linux, into
     ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
@@ -146,7 +150,7 @@ def copy_data(dest: Path, prefixes=DATA_PREFIXES) -> list[str]:
     return chosen
 
 
-def build(dest: Path, wheels: bool = True, python_version: str = "3.12") -> None:
+def build(dest: Path, wheels: bool = True, python_version: str = PYTHON_VERSION) -> None:
     """Write the bundle (wheels, data, run.sh) into ``dest``, replacing an earlier one."""
     if dest.exists():
         shutil.rmtree(dest)
@@ -163,8 +167,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dest", default=str(ROOT / ".device"), help="bundle folder (default .device/)")
     parser.add_argument("--no-wheels", action="store_true", help="do not download the wheels")
-    parser.add_argument("--python-version", default="3.12", metavar="X.Y",
-                        help="the GPU machine's CPython, for the wheels (default 3.12)")
+    parser.add_argument("--python-version", default=PYTHON_VERSION, metavar="X.Y",
+                        help=f"the GPU machine's CPython, for the wheels (default {PYTHON_VERSION}, "
+                             "the Python that runs this script)")
     args = parser.parse_args(argv)
     from compsem.data.registry import DataError
 

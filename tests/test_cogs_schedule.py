@@ -447,3 +447,13 @@ def test_cached_progress_reads_both_stages_of_a_chapter5_run(tmp_path, monkeypat
                                                  "stop_reason": ""}})
     assert S.cached_progress(config) == {"auxiliary": (5000, True), "cogs": (1000, False)}
     assert not S._finished(S.cached_progress(config))
+
+
+def test_the_command_knows_no_window_length_unless_given_one(capsys):
+    """No whole-window length is built in: without --window a unit that does not fit the minutes
+    left is only "does not fit"; with --window 30, one estimated longer is marked as never fitting."""
+    assert S.main(["--minutes", "1"]) == 0
+    plain = capsys.readouterr().out
+    assert "does not fit" in plain and "longer than a window" not in plain
+    assert S.main(["--minutes", "1", "--window", "30"]) == 0
+    assert "longer than a window" in capsys.readouterr().out

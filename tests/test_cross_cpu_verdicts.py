@@ -9,7 +9,7 @@ with several MLP seeds): they are not replayed until the book is executed on bot
 every claim of those chapters, the verdict from the committed book is compared with the verdict
 from the same values where each CPU-dependent one is replaced by the other machine's number. A
 claim whose verdict differs is machine-dependent: it must be listed in :data:`MACHINE_DEPENDENT`
-with the reason, and README says so; any other claim that starts to depend on the CPU fails
+with the reason, and *Determinism* in book/using.md says so; any other claim that starts to depend on the CPU fails
 this test. A claim whose CPU-dependent values have all changed since cannot be replayed and is
 named in :data:`UNREPLAYED` instead.
 """
@@ -27,8 +27,8 @@ from compsem import claims, paths, report
 FIXTURE = Path(__file__).parent / "fixtures" / "cross_cpu" / "glued-differences-ae75118.json"
 
 MACHINE_DEPENDENT: dict[str, str] = {}
-"""Claims whose verdict the fixture shows to change with the CPU, and why (README and *Using
-this book* say so). None now. sdae-semrole-far-below-order did while it was read on t-intervals
+"""Claims whose verdict the fixture shows to change with the CPU, and why (*Determinism* in *Using
+this book* says so). None now. sdae-semrole-far-below-order did while it was read on t-intervals
 over three SDAE trainings (the upper bound of SemRole 68.6 on the Intel CPU, just under the rule's
 68.7, holds; 74.5 on the AMD CPU, inconclusive); read with the test items in the interval it is
 inconclusive on the Intel CPU, and its SemRole bounds are superseded in the fixture.

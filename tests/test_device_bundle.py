@@ -43,7 +43,7 @@ def test_the_wheels_are_for_the_python_version_asked(tmp_path, monkeypatch):
                         lambda dest, wheels, python_version: copied.append((wheels, python_version)))
     assert bundle["main"](["--dest", str(tmp_path / "b"), "--python-version", "3.11"]) == 0
     assert bundle["main"](["--dest", str(tmp_path / "b"), "--no-wheels"]) == 0
-    assert copied == [(True, "3.11"), (False, "3.12")]
+    assert copied == [(True, "3.11"), (False, f"{sys.version_info.major}.{sys.version_info.minor}")]
 
 
 @pytest.mark.needs_data

@@ -1,7 +1,8 @@
 """Which COGS runs fit in one GPU window: budget-aware scheduling in the runbook's order.
 
-A GPU machine lent for a fixed time keeps nothing afterwards, checkpoints included, so a run
-is worth starting only if it can train to its stopping rule *and* be decoded before the window
+A window is a fixed time on a GPU machine whose disk is not kept afterwards (a batch-queue
+allocation, a rented instance): nothing survives it, checkpoints included, so a run is worth
+starting only if it can train to its stopping rule *and* be decoded before the window
 closes; a run cut by the time budget is decoded on a sample and must be trained again from
 the start in a later window. Given the minutes left, :func:`plan` walks :data:`RUNBOOK` (the
 priority order of the COGS chapters' open runs: the Transformer seeds of Table 4-5 that were cut,
@@ -137,7 +138,7 @@ RUNBOOK: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
 one run each; ``group``, the seeds of a configuration trained as one model; ``seed``, one run
 each, seed by seed, so that a seed's baseline and glossing run of Chapter 5 come one after the
 other and the pairs the chapter compares complete first; a pair is not one unit, since its two
-runs together take longer than a GPU window of 15 minutes)."""
+runs together can take longer than a short window)."""
 
 
 def _configurations(command: str, argv: Sequence[str]) -> list[dict]:
@@ -672,11 +673,13 @@ def parse_args(argv=None) -> argparse.Namespace:
                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     p.add_argument("--minutes", type=non_negative_float, required=True,
                    help="GPU minutes left in this window")
-    p.add_argument("--window", type=non_negative_float, default=30.0,
+    p.add_argument("--window", type=non_negative_float, default=None,
                    help="minutes of a whole GPU window: a unit estimated longer is marked as never "
-                        "fitting one (default 30)")
+                        "fitting one (default: no whole window is known, and a unit that does not "
+                        "fit the minutes left is marked as such only)")
     p.add_argument("--speed", type=_speed, action="append", default=[], metavar="MODEL=SECONDS",
-                   help="seconds per update of a model on this GPU (e.g. from the speed check), "
+                   help="seconds per update of a model on this GPU (e.g. measured by "
+                        "benchmarks/bench_cogs.py), "
                         "instead of the committed runs' figure; Chapter 5's runs as "
                         "MODEL:chapter5 (e.g. transformer:chapter5=0.09)")
     p.add_argument("--jobs", type=positive_int, default=1,
@@ -712,7 +715,7 @@ def main(argv=None) -> int:
     batch = args.decode_batch_size or batch_size_for("cuda" if uses_gpu(args.device) else "cpu")
     runbook = fused() if args.chapter5_fused else RUNBOOK
     steps = plan(units(runbook), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
-                 window=args.window or None, jobs=args.jobs, progress=cached_progress)
+                 window=args.window, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
         return 0
