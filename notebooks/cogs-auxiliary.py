@@ -69,7 +69,6 @@ results_dir = ""  # reduced-run results: empty for data/results/cogs-auxiliary, 
 
 # %%
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import torch
 from IPython.display import display
@@ -292,49 +291,20 @@ status
 # are the paper's only:
 
 # %% tags=["full-width"]
-OBJECTIVE_KEYS = ["none", "ccg", "gloss", "denoise", "gloss_ccg"]
-OBJECTIVE_NAMES = {**LABELS, "ccg": "CCG supertagging", "gloss_ccg": "glossing + CCG"}
-rows, paper_rows = [], []
-for model in grid_models:
-    for objective in OBJECTIVE_KEYS:
-        row = {"model": cfg.LABELS[model], "objective": OBJECTIVE_NAMES[objective]}
-        for split in ("dev", "test", "gen"):
-            key = f"caux_{model}_{objective}_{split}"
-            sd = paper.get(f"caux_{model}_{objective}_gen_sd") if split == "gen" else None
-            row[f"paper {split}"] = f"{paper[key]:.2f}" + (f" (SD {sd:.2f})" if sd else "")
-            ours = grid_summary[(grid_summary.model == model)
-                                & (grid_summary.objective == objective)
-                                & (grid_summary.quantity == split)]
-            if len(ours):
-                r = ours.iloc[0]
-                results[key] = r["mean"]
-                row[f"ours {split}"] = f"{r['mean']:.2f} [{r['low']:.2f}, {r['high']:.2f}] (n={r['n']})"
-                if split == "gen" and r["n"] > 1:
-                    results[f"caux_{model}_{objective}_gen_sd"] = r["sd"]
-            elif objective in ("ccg", "gloss_ccg"):
-                row[f"ours {split}"] = "not run (CCGBank)"
-            else:
-                row[f"ours {split}"] = "pending (needs a GPU)"
-        rows.append(row)
-        paper_rows.append({"model": model, "objective": objective,
-                           "mean": paper[f"caux_{model}_{objective}_gen"],
-                           "sd": paper.get(f"caux_{model}_{objective}_gen_sd", np.nan)})
-pd.DataFrame(rows).set_index(["model", "objective"])
+table, values = two_stage.grid_table(grid_summary, paper, grid_models, LABELS)
+results.update(values)
+table
 
 # %%
 # for the claims, once runs exist: Welch's intervals at the levels the claims declare
 report.glue_all(two_stage.difference_keys(two_stage.differences(grid_runs, levels=two_stage.GRID_LEVELS)))
-for _, r in grid_summary.iterrows():
-    if r["quantity"] in ("gen", "structural") and np.isfinite(r["low"]):
-        report.glue(f"caux_{r['model']}_{r['objective']}_{r['quantity']}_low", r["low"])
-        report.glue(f"caux_{r['model']}_{r['objective']}_{r['quantity']}_high", r["high"])
-grid_keys = [f"caux_{m}_{o}_{s}" for m in grid_models for o in OBJECTIVE_KEYS
-             for s in ("dev", "test", "gen")]
-report.show_comparison(report.compare(results, "cogs-auxiliary", keys=grid_keys),
+report.glue_all(two_stage.interval_keys(grid_summary))
+report.show_comparison(report.compare(results, "cogs-auxiliary",
+                                      keys=two_stage.grid_mean_keys(grid_models)),
                        "means of Figures 5-1 to 5-3")
 
 # %% mystnb={"figure": {"caption": "Figures 5-1 to 5-3 recomputed: gen accuracy of each architecture as a baseline, after glossing and after denoising (language modelling); the paper's mean over its seeds as black crosses with its SD as a grey bar, ours as blue dots with the 95% t-interval over our seeds where the full configuration's runs exist (otherwise 'pending'). Look at the Transformer's glossing column against its baseline, and at whether the LSTMs move at all.", "name": "fig-cogs-auxiliary-grid"}}
-paper_frame = pd.DataFrame(paper_rows)
+paper_frame = two_stage.paper_gen(paper, grid_models)
 auxiliary_figures.paper_vs_ours(
     paper_frame[paper_frame.objective.isin(grid_objectives)],
     grid_summary[grid_summary.quantity == "gen"],
@@ -356,21 +326,9 @@ plt.show()
 # dot attention. The paper's values and ours, where the runs exist:
 
 # %%
-extra_rows = []
-for model in grid_models:
-    for objective, quantity, key in (
-        ("none", "single_lexical_error_rate", f"caux_{model}_none_single_lexical"),
-        ("gloss", "single_lexical_error_rate", f"caux_{model}_gloss_single_lexical"),
-        ("gloss", "aux_best_dev_loss", f"caux_{model}_gloss_aux_loss"),
-    ):
-        if key not in targets:
-            continue
-        ours = grid_summary[(grid_summary.model == model) & (grid_summary.objective == objective)
-                            & (grid_summary.quantity == quantity)]
-        if len(ours):
-            results[key] = ours.iloc[0]["mean"]
-        extra_rows.append(key)
-report.style_comparison(report.compare(results, "cogs-auxiliary", keys=extra_rows))
+values, extra_keys = two_stage.paper_error_values(grid_summary, grid_models, targets)
+results.update(values)
+report.style_comparison(report.compare(results, "cogs-auxiliary", keys=extra_keys))
 
 # %% [markdown]
 # ### Experiment 2: the amount of pretraining (not run)
@@ -453,16 +411,7 @@ red_runs.drop(columns=["hash", "device"]).round(3)
 # Mean and 95% t-interval over the seeds:
 
 # %%
-QUANTITIES = ["dev", "test", "gen", "lexical", "structural", "single_lexical_error_rate",
-              "best_dev_loss", "gen_token_accuracy", "gen_wn_accuracy", "aux_best_dev_loss"]
-for _, r in red_summary.iterrows():
-    if r["quantity"] not in QUANTITIES:
-        continue
-    stem = f"caux_reduced_{r['objective']}_{r['quantity']}"
-    report.glue(f"{stem}_mean", r["mean"])
-    if np.isfinite(r["low"]):
-        report.glue(f"{stem}_low", r["low"])
-        report.glue(f"{stem}_high", r["high"])
+report.glue_all(two_stage.reduced_summary_keys(red_summary))
 if {"none", "gloss"} <= set(red_runs.objective):  # one family of contrasts (Bonferroni)
     report.glue_all(two_stage.reduced_contrasts(red_runs, "transformer-reduced", "gloss"))
 (

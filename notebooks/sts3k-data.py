@@ -210,8 +210,8 @@ reliability_keys = [f"{key}_{name}" for key in ("split_half", "kappa") for name 
 report.compare(results, "sts3k", keys=reliability_keys).drop(columns="source").assign(
     pairs=[int(reliability.loc[k.rsplit("_", 1)[1], "n_pairs"]) for k in reliability_keys]).round(4)
 
-# %% mystnb={"figure": {"caption": "Agreement between two random halves of the raters, one value per split, before the Spearman-Brown correction: Pearson r between the halves' means (left) and weighted kappa (right), for all, non-adversarial and adversarial pairs. Look at the spread: it is what one random split could give; the reliability reported is the mean over splits.", "name": "fig-sts3k-data-split-half"}}
-figures.split_half_histograms(per_split, n_splits)
+# %% mystnb={"figure": {"caption": "Agreement between two random halves of the raters, one value per split, before the Spearman-Brown correction: Pearson r between the halves' means (left) and weighted kappa (right), for all, non-adversarial and adversarial pairs; black crosses: the paper's values (§5.1) with the correction undone, rho / (2 - rho), the mean over splits they imply, each at the height of its subset's tallest bin. Look at the spread: it is what one random split could give; the reliability reported is the mean over splits.", "name": "fig-sts3k-data-split-half"}}
+figures.split_half_histograms(per_split, n_splits, paper=figures.split_half_paper(report.load_targets("sts3k")))
 plt.show()
 
 # %% [markdown]
@@ -294,8 +294,8 @@ pd.crosstab(parse["block"], parse["parse"].replace("", "(none)"), rownames=["blo
 # {glue:text}`parse_pairs` pairs; the disagreements are parser errors or pairs whose content
 # differs from their block's label, and the published means follow the blocks.
 
-# %% mystnb={"figure": {"caption": "Human similarity by reconstructed pair type (boxes: quartiles, whiskers: 1.5 IQR). Compare the swaps, which keep the words and change their roles, with the single changes and the added modifiers.", "name": "fig-sts3k-data-types"}}
-figures.pair_type_boxes(labels["type"], pairs["human"], pt.TYPES)
+# %% mystnb={"figure": {"caption": "Human similarity by reconstructed pair type (boxes: quartiles, whiskers: 1.5 IQR); black crosses: the paper's mean human similarity of the type's pairs at each number of modifiers (and, for the double swaps, each pair of swapped roles), as the authors' notebook prints them (§5.4; Table 7 gives counts only, and Other and Check have no published means). The crosses are means of groups, not the medians of the boxes. Compare the swaps, which keep the words and change their roles, with the single changes and the added modifiers.", "name": "fig-sts3k-data-types"}}
+figures.pair_type_boxes(labels["type"], pairs["human"], pt.TYPES, paper=figures.pair_type_paper_means(targets))
 plt.show()
 
 # %% [markdown]

@@ -72,13 +72,13 @@ import numpy as np
 import pandas as pd
 
 from compsem import parameters, report
-from compsem import stats as cstats
 from compsem.data import sts3k
 from compsem.sts import chapter as C
-from compsem.sts import figures, finetune, pair_types, similarity
+from compsem.sts import figures, finetune, pair_types
+from compsem.sts import finetune_results as fr
 from compsem.sts import regressors as rg
 from compsem.sts import seed_grids as sg
-from compsem.sts.families import UNION_FAMILIES, VERBNET_SPLIT_REGRESSORS
+from compsem.sts.families import VERBNET_SPLIT_REGRESSORS
 
 parameters.check_models({"finetune_models": finetune_models}, "sts-finetune")  # before any fine-tuning
 report.set_theme()
@@ -143,44 +143,15 @@ pd.DataFrame({name: {part: len(idx) for part, idx in split.items()} for name, sp
 # rows their models trained on included (see below); Table 8 has no nn4 (Appendix 8.3.1 does) and the paper no Mean-GloVe or MiniLM.
 
 # %%
-grids = []
-grids.append(rg.evaluate_grid(pca8, human, adversarial, regressors, split_name="adversarial", progress=False, n_jobs=n_jobs))
-for seed in random_seeds:
-    grids.append(rg.evaluate_grid(pca8, human, splits[f"random (seed {seed})"], regressors,
-                                  split_name=f"random (seed {seed})", progress=False, n_jobs=n_jobs))
-grid = pd.concat(grids, ignore_index=True)
-grid["split kind"] = np.where(grid["split"] == "adversarial", "adversarial", "random")
-summary = grid.groupby(["split kind", "features", "regressor", "n_weights"], sort=False)["rho_test"].agg(
-    ["mean", "std", "count"]).reset_index()
-for kind, name, regressor, mean in summary[["split kind", "features", "regressor", "mean"]].itertuples(
-        index=False, name=None):  # cells with a paper value (VerbNet-CN; MPNet = the paper's SentBERT)
-    key = f"ft_{'adv' if kind == 'adversarial' else 'random'}_{report.slug(name)}_{regressor}"
-    if key in targets:
-        results[key] = float(mean)
-
+grid = sg.figure6_grid(pca8, human, splits, regressors, n_jobs)  # the adversarial split, then each random one
+summary = sg.figure6_summary(grid)
+results |= sg.figure6_paper_cells(summary, targets)  # cells with a paper value (VerbNet-CN; MPNet = SentBERT)
 
 # verbnet-random-split-flat fails if some regressor lies outside: a union of len(regressors) equivalence tests
 report.glue_all(sg.figure6_cell_values(summary, targets, {"verbnet": list(regressors)}))
-random_grid = grid[grid["split kind"] == "random"].pivot_table(index=["split", "regressor"], columns="features",
-                                                                 values="rho_test")
-if {"verbnet", "mpnet"} <= set(random_grid.columns) and len(random_seeds) > 1:
-    # VerbNet-CN minus SentBERT (MPNet) features on the same random split, per regressor, over the splits;
-    # and how much that gap narrows from the smallest regressor to the largest run here
-    gaps = (random_grid["verbnet"] - random_grid["mpnet"]).unstack("regressor")
-    smallest, largest = regressors[0], regressors[-1]
-    per_split = {**{f"ft_random_gap_mpnet_{r}": gaps[r] for r in regressors},
-                 "ft_random_gap_narrowing_mpnet": gaps[smallest] - gaps[largest]}
-    gap_family = UNION_FAMILIES["few_parameters_gap"]  # fails if the gap with reg or its narrowing lies below 0
-    for key, values in per_split.items():
-        low, high = sg.t_interval(values.mean(), values.std(), values.count())
-        report.glue(f"{key}_mean", float(values.mean()))
-        report.glue(f"{key}_ci_low", low)
-        report.glue(f"{key}_ci_high", high)
-        if key in (f"ft_random_gap_mpnet_{smallest}", "ft_random_gap_narrowing_mpnet"):
-            low, high = sg.t_interval(values.mean(), values.std(), values.count(),
-                                      level=cstats.bonferroni_level(gap_family))
-            report.glue(f"{key}_bonf{gap_family}_ci_low", low)
-            report.glue(f"{key}_bonf{gap_family}_ci_high", high)
+# VerbNet-CN minus SentBERT (MPNet) features on the same random split, per regressor, over the splits;
+# and how much that gap narrows from the smallest regressor to the largest run here
+report.glue_all(sg.random_gap_values(grid, regressors))
 for name in rg.REGRESSORS:  # Table 8: weights of each regressor on the 8 VerbNet-CN features
     results[f"n_weights_verbnet_{name}"] = rg.n_weights(name, 8)
 sg.figure6_table(summary, regressors, targets).round(3)  # paper rows: the values Figure 6 plots
@@ -387,23 +358,10 @@ report.compare(results, "sts3k", keys=list(table10) + [f"n_weights_verbnet_nn{k}
 # split: PCA-8 nn3):
 
 # %%
-fig7_keys = {"no training": "fig7_sentbert_no_training", "random split (10-fold)": "fig7_sentbert_random_10fold",
-             "adversarial split": "fig7_sentbert_adversarial", "STSb-trained": "fig7_sentbert_stsb_trained"}
-for condition, key in fig7_keys.items():
-    results[key] = float(published_ft.set_index("condition").loc[condition, "rho_adv"])
-fig7_files = published_ft.set_index("condition")["file"]
-transfer_gap = cstats.paired_spearman_difference(  # random split (10-fold) minus adversarial split, same pairs
-    sts3k.load_published_similarities(fig7_files["random split (10-fold)"]),
-    sts3k.load_published_similarities(fig7_files["adversarial split"]), human,
-    mask=sts3k.portion_mask(pairs, "adv"), seed=0)
-for part in ("difference", "ci_low", "ci_high"):
-    report.glue(f"fig7_sentbert_transfer_gap_{part}", transfer_gap[part])
-verbnet_random_file = C.published_row(published, "verbnet", "nn5", "random", 2800)
-results["fig7_verbnet_no_training"] = similarity.spearman(
-    sts3k.load_published_similarities("verbnet_fixedparms_basic"), human, sts3k.portion_mask(pairs, "adv"))
-results["fig7_verbnet_random"] = float(verbnet_random_file["rho_adv"])
-results["fig7_verbnet_adversarial"] = float(C.published_row(published, "verbnet", "nn3", "adversarial", 8)["rho_adv"])
-report.glue("pub_fig7_verbnet_random_heldout_adv", float(verbnet_random_file["rho_heldout_adv"]))
+results |= fr.figure7_bars(published_ft, published, pairs, human)
+# random split (10-fold) minus adversarial split, same pairs
+report.glue_all(fr.figure7_transfer_gap(published_ft, pairs, human))
+report.glue("pub_fig7_verbnet_random_heldout_adv", fr.figure7_verbnet_heldout(published))
 bars = pd.DataFrame({
     "SentBERT": [results[f"fig7_sentbert_{c}"] for c in ("no_training", "random_10fold", "adversarial")],
     "VerbNet-CN": [results[f"fig7_verbnet_{c}"] for c in ("no_training", "random", "adversarial")]},
@@ -552,11 +510,7 @@ copies
 # sentence-model features start to transfer with more data?
 
 # %% mystnb={"figure": {"caption": "Learning curves: rho on the adversarial pairs against the number of non-adversarial training pairs, linear regression on PCA-8 features (mean and SD over subsamples). Look at whether any sentence-model curve rises with more data.", "name": "fig-sts3k-finetune-learning-curves"}}
-curves = []
-for name, features in pca8.items():
-    curve = rg.learning_curve(features, human, adversarial, learning_sizes, regressor="reg", seeds=learning_seeds)
-    curves.append(curve.assign(features=name))
-curves = pd.concat(curves, ignore_index=True)
+curves = fr.learning_curves(pca8, human, adversarial, learning_sizes, learning_seeds, regressor="reg")
 figures.learning_curves(curves)
 plt.show()
 
@@ -572,17 +526,9 @@ across = rg.manipulation_split(labels["category"], manipulation_train, manipulat
 across_grid = rg.evaluate_grid(pca8, human, across, ["reg", "nn2"], split_name="across", progress=False, n_jobs=n_jobs)
 report.glue("across_n_train", len(across["train"]))
 report.glue("across_n_test", len(across["test"]))
-for name, regressor, rho_test, rho_train in across_grid[["features", "regressor", "rho_test", "rho_train"]].itertuples(
-        index=False, name=None):
-    report.glue(f"across_{report.slug(name)}_{regressor}", float(rho_test))
-    report.glue(f"across_{report.slug(name)}_{regressor}_train", float(rho_train))
-verbnet_untrained = sts3k.load_published_similarities("verbnet_fixedparms_basic")
-for part in ("train", "test"):  # VerbNet-CN without training (Table 9's fixed weights) on the same rows
-    report.glue(f"across_verbnet_untrained_{part}", similarity.spearman(verbnet_untrained[across[part]],
-                                                                        human[across[part]]))
-    if "verbnet" in pca8:  # spread of the Verb role's similarity in each part
-        report.glue(f"across_verb_rolesim_sd_{part}", float(np.std(pca8["verbnet"][across[part], 1])))
-report.glue("across_best_trained", float(across_grid["rho_test"].max()))
+verbnet_untrained = sts3k.load_published_similarities(fr.VERBNET_UNTRAINED)  # Table 9's fixed weights
+# with VerbNet-CN untrained on the same rows, and the spread of the Verb role's similarity in each part
+report.glue_all(fr.manipulation_values(across_grid, across, human, verbnet_untrained, pca8.get("verbnet")))
 across_grid.pivot_table(index="features", columns="regressor", values="rho_test").round(3)
 
 # %% [markdown]

@@ -447,7 +447,7 @@ pd.DataFrame(fig8_contrasts).T.round(3)
 # for people are the data chapter's Figure 9 (with paper markers); on this relative scale there
 # are no paper values to mark.
 
-# %% mystnb={"figure": {"caption": "Figure 9 for people and models: the reduction in similarity caused by one added modifier of each type, relative to the series' own mean over all single-modifier pairs (0 = an average modifier). Look at Passive for people (black) against each model.", "name": "fig-sts3k-hybrid-figure9"}}
+# %% mystnb={"figure": {"caption": "Figure 9 for people and models: the reduction in similarity caused by one added modifier of each type, relative to the series' own mean over all single-modifier pairs (0 = an average modifier). The paper gives no values on this relative scale (its Figure 9 plots people's raw reductions, 1 - mean, marked on the data chapter's Figure 9), so no paper marker is drawn. Look at Passive for people (black) against each model.", "name": "fig-sts3k-hybrid-figure9"}}
 fig9 = pd.DataFrame({name: structure.modifier_profile(values)["relative_reduction"] for name, values in series.items()})
 figures.relative_reductions(fig9)
 plt.show()

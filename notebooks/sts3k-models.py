@@ -66,6 +66,8 @@ device = "auto"  # "auto" (GPU if present), "cpu" or "cuda"
 batch_size = 64
 
 # %%
+import functools
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -75,7 +77,7 @@ from compsem import report, stats
 from compsem.data import sts3k
 from compsem.data import sts_benchmarks as sb
 from compsem.sts import chapter as C
-from compsem.sts import figures, pair_types, scoring, similarity, table9
+from compsem.sts import figures, pair_types, scoring, table9
 from compsem.sts.families import UNION_FAMILIES
 
 report.set_theme()
@@ -149,19 +151,9 @@ pd.DataFrame(
 
 # %% tags=["full-width"]
 published = table9.published_table9()
-for row in published.index:
-    for column in published.columns:
-        key = table9.target_key(row, column)
-        if key in targets and not np.isnan(published.loc[row, column]):
-            results[key] = float(published.loc[row, column])
+results |= table9.target_values(published, targets)  # the cells the paper prints
 ceiling = table9.noise_ceiling(n_splits=n_splits, seed=seed, level=ci_level)  # split-half reliability, §5.1
-for column, values in ceiling.iterrows():
-    key = f"noise_ceiling_{table9.COLUMN_SLUGS[column]}"
-    report.glue(key, float(values["R"]))
-    report.glue(f"{key}_ci_low", float(values["low"]))
-    report.glue(f"{key}_ci_high", float(values["high"]))
-    for stat in ("R", "low", "high"):  # a model's upper bound, sqrt(R) (Method)
-        report.glue(f"{key}_sqrt{'' if stat == 'R' else '_ci_' + stat}", float(np.sqrt(values[stat])))
+report.glue_all(table9.noise_ceiling_values(ceiling))  # R, its range, and a model's upper bound sqrt(R) (Method)
 ceiling_row = ceiling["R"].rename("split-half reliability R").to_frame().T.reindex(columns=published.columns)
 pd.concat([published, ceiling_row]).style.format("{:.3f}", na_rep="–").background_gradient(
     cmap="RdBu", vmin=-1, vmax=1, axis=None)
@@ -222,31 +214,10 @@ plt.show()
 # with another model list encodes only the new models.
 
 # %%
-for name in datasets:  # one forward pass per base model serves all its layers
-    scoring.prefetch(models, frames[name]["sentence_a"].tolist() + frames[name]["sentence_b"].tolist(),
-                     batch_size=batch_size, device=device, show_progress=False)
-recomputed_rows, similarities = [], {}
-for spec in models:
-    for standardised in ((False, True) if scoring.is_encoder(spec) else (False,)):
-        label = spec + (" (std)" if standardised else "")
-        for name in datasets:
-            sims = scoring.pair_similarities(spec, frames[name], standardised=standardised, seed=seed,
-                                             batch_size=batch_size, device=device, show_progress=False,
-                                             method=standardisation)
-            similarities[(label, name)] = sims
-            for column, (dataset, mask) in columns.items():
-                if dataset != name:
-                    continue
-                human = frames[name]["human"].to_numpy()
-                rho = similarity.spearman(sims, human, mask)
-                levels = C.recomputed_levels(label, column, ci_level)  # 95%, and a union's where one reads it
-                bounds = dict(zip(levels, similarity.bootstrap_spearman_levels(
-                    sims, human, mask, n_boot=n_boot, seed=seed, levels=list(levels.values())), strict=True))
-                recomputed_rows.append({"model": label, "column": column, "rho": rho, "low": bounds["ci"][0],
-                                        "high": bounds["ci"][1], "bounds": bounds})
-recomputed = pd.DataFrame(recomputed_rows)
-recomputed_table = recomputed.pivot(index="model", columns="column", values="rho").reindex(
-    columns=[c for c in columns if c in set(recomputed.column)])
+interval_levels = functools.partial(C.recomputed_levels, level=ci_level)  # 95%, and a union's where one reads it
+recomputed, similarities = table9.recomputed_cells(models, frames, columns, interval_levels, n_boot=n_boot, seed=seed,
+                                                   batch_size=batch_size, device=device, method=standardisation)
+recomputed_table = table9.recomputed_table(recomputed, columns)
 pd.concat([recomputed_table, ceiling_row.reindex(columns=recomputed_table.columns)]).style.format(
     "{:.3f}", na_rep="–").background_gradient(cmap="RdBu", vmin=-1, vmax=1, axis=None)
 
@@ -256,9 +227,7 @@ pd.concat([recomputed_table, ceiling_row.reindex(columns=recomputed_table.column
 
 # %% tags=["full-width"]
 report.glue("n_boot_used", n_boot)
-with_ci = recomputed.assign(cell=[f"{r:.3f} [{lo:.3f}, {hi:.3f}]" for r, lo, hi in
-                                  zip(recomputed.rho, recomputed.low, recomputed.high, strict=True)])
-with_ci.pivot(index="model", columns="column", values="cell").reindex(columns=recomputed_table.columns)
+table9.recomputed_table(recomputed, columns, intervals=True)
 
 # %% [markdown]
 # #### Recomputed rows beside the paper
@@ -329,22 +298,16 @@ if ("overlap", "sts3k") in similarities and ("mpnet (std)", "sts3k") in similari
         pairs["human"].to_numpy()[adv], n_resamples=n_boot, seed=seed, level=ci_level)
     for stat, suffix in (("ci_low", "_ci_low"), ("ci_high", "_ci_high"), ("p", "_p")):  # the difference: below
         report.glue(f"overlap_minus_sentbert_sts3k_adv{suffix}", overlap_vs_sentbert[stat])
+    means = {m: similarities[(m, "sts3k")] for m in ("mean:glove50", "mean:spacy-md") if (m, "sts3k") in similarities}
     lexical = {"overlap": similarities[("overlap", "sts3k")], "Mean-CN": sts3k.load_published_similarities("mean")}
-    lexical |= {m: similarities[(m, "sts3k")] for m in ("mean:glove50", "mean:spacy-md") if (m, "sts3k") in similarities}
+    lexical |= means
     report.glue_all(table9.equivalence_differences(  # 90% paired intervals; §6.2 names OpenAI (the authors' file)
         lexical, {"SentBERT": similarities[("mpnet (std)", "sts3k")],
                   "OpenAI": sts3k.load_published_similarities("openai_norml")},
         pairs["human"].to_numpy(), adv, n_resamples=n_boot, seed=seed,
         family=UNION_FAMILIES["lexical_baseline"]))  # a baseline fails against either rival: k = 2
-    for mean_model in ("mean:glove50", "mean:spacy-md"):  # STS3k-adv's separation with substitute means
-        if (mean_model, "sts3k") in similarities:
-            gap = stats.paired_spearman_difference(
-                similarities[("mpnet (std)", "sts3k")][adv], similarities[(mean_model, "sts3k")][adv],
-                pairs["human"].to_numpy()[adv], n_resamples=n_boot, seed=seed, level=ci_level)
-            key = f"mpnet_minus_{report.slug(mean_model)}_sts3k_adv"
-            report.glue(key, gap["difference"])
-            report.glue(f"{key}_ci_low", gap["ci_low"])
-            report.glue(f"{key}_ci_high", gap["ci_high"])
+    report.glue_all(table9.adv_differences(  # STS3k-adv's separation with substitute means
+        similarities[("mpnet (std)", "sts3k")], means, pairs, "mpnet", n_resamples=n_boot, seed=seed, level=ci_level))
     low, high = overlap_vs_sentbert["ci_low"], overlap_vs_sentbert["ci_high"]
     verdict_text = ("the interval contains zero: on the adversarial pairs the data cannot tell SentBERT "
                     "from a count of shared words" if low <= 0 <= high else
@@ -365,7 +328,7 @@ display_overlap
 # Like the paper's figure it counts the single changes among the adversarial pairs, which Table 7
 # marks non-adversarial (Deviations and errata).
 
-# %% mystnb={"figure": {"caption": "Figure 5 of the paper, redrawn: model similarity (published files) against human similarity for the adversarial pairs and, as in the paper, the single-change pairs (grey), with quadruple swaps (purple), single changes (orange) and added modifiers (red) highlighted. Look at the quadruple swaps: same words, low human similarity. A model that reads only words puts them at the top.", "name": "fig-sts3k-models-figure5"}}
+# %% mystnb={"figure": {"caption": "Figure 5 of the paper, redrawn: model similarity (published files) against human similarity for the adversarial pairs and, as in the paper, the single-change pairs (grey), with quadruple swaps (purple), single changes (orange) and added modifiers (red) highlighted. Look at the quadruple swaps: same words, low human similarity. A model that reads only words puts them at the top. The paper publishes no per-pair values for this figure, so no paper marker is drawn.", "name": "fig-sts3k-models-figure5"}}
 labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
 panels = {"Mean-CN (published)": sts3k.load_published_similarities("mean"),
           "OpenAI (published)": sts3k.load_published_similarities(table9.PUBLISHED_ROWS["OpenAI"]),
@@ -454,15 +417,10 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 
 # %%
 if "mpnet" in models and "sts3k" in datasets:
-    human = pairs["human"].to_numpy()
-    rows = {}
-    for method in ("centre", "zscore"):
-        sims = scoring.pair_similarities("mpnet", pairs, standardised=True, method=method, show_progress=False)
-        rows[method] = {c: similarity.spearman(sims, human, sts3k.portion_mask(pairs, c.split("-")[1]))
-                        for c in ("STS3k-all", "STS3k-non", "STS3k-adv")}
-    report.glue("sentbert_zscore_sts3k_adv", rows["zscore"]["STS3k-adv"])
-    paper_row = paper9.loc[["SentBERT"], list(rows["centre"])].rename(index={"SentBERT": "paper: Table 9, SentBERT"})
-    display_table = pd.concat([pd.DataFrame(rows).T, paper_row]).rename_axis("standardisation").round(3)
+    rows = table9.standardisation_rhos(pairs, "mpnet", ("centre", "zscore"))
+    report.glue("sentbert_zscore_sts3k_adv", float(rows.loc["zscore", "STS3k-adv"]))
+    paper_row = paper9.loc[["SentBERT"], list(rows.columns)].rename(index={"SentBERT": "paper: Table 9, SentBERT"})
+    display_table = pd.concat([rows, paper_row]).rename_axis("standardisation").round(3)
 else:
     display_table = None
 display_table
@@ -522,22 +480,9 @@ published_ci.join(paper_ci.add_prefix("paper: ")).round(3) if "sts3k" in dataset
 # two drops is the test of their difference).
 
 # %% mystnb={"figure": {"caption": "Drop from the non-adversarial to the adversarial pairs for every model recomputed here, with bootstrap intervals that resample the two portions independently. Look at which intervals exclude zero, and which models' intervals do not overlap (those the data order; overlapping ones may still differ). Only mpnet (std) has a paper counterpart: black cross, SentBERT's drop in Table 9 (Figure 4).", "name": "fig-sts3k-models-recomputed-drops"}}
-if "sts3k" in datasets:
-    non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    human = pairs["human"].to_numpy()
-    drops = []
-    for (label, name), sims in similarities.items():
-        if name != "sts3k":
-            continue
-        key = f"recomputed_drop_{report.slug(label)}"  # the 95% interval, and a union's where one reads it
-        drop_values = C.drop_intervals({key: sims}, human, non, adv, n_resamples=n_boot, seed=seed,
-                                       levels=C.recomputed_levels(label, "drop", ci_level))
-        drop = similarity.spearman(sims, human, non) - similarity.spearman(sims, human, adv)
-        drops.append({"model": label, "non − adv": drop, "low": drop_values[f"{key}_ci_low"],
-                      "high": drop_values[f"{key}_ci_high"]})
-        report.glue(key, drop)
-        report.glue_all(drop_values)
-    drops = pd.DataFrame(drops).set_index("model").sort_values("non − adv")
+if "sts3k" in datasets:  # each drop with its interval at ci_level, and a union's where one reads it
+    drops, drop_values = C.recomputed_drops(similarities, pairs, n_boot=n_boot, seed=seed, level=ci_level)
+    report.glue_all(drop_values)
     figures.recomputed_drops(drops, ci_level, {"mpnet (std)": paper9.loc["SentBERT", "STS3k-non"] - paper9.loc["SentBERT", "STS3k-adv"]})
     plt.show()
 

@@ -508,6 +508,127 @@ def test_the_chapters_family_is_the_table_it_shows():
     assert shown == set(ts.REDUCED_CONTRASTS)
 
 
+# ---------------------------------------------------------------- the chapter's tables
+
+
+def _summary(rows):
+    return pd.DataFrame(rows, columns=["model", "objective", "quantity", "n", "mean", "sd", "low",
+                                       "high"])
+
+
+def test_grid_table_sets_ours_beside_the_papers_and_says_why_a_cell_is_empty():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    summary = _summary([
+        ("lstm", "none", "dev", 3, 0.9, 0.01, 0.88, 0.92),
+        ("lstm", "none", "gen", 3, 0.25, 0.05, 0.125, 0.375),
+        ("lstm", "gloss", "gen", 1, 0.5, np.nan, np.nan, np.nan),
+        ("transformer", "none", "gen", 2, 0.7, 0.1, 0.0, 1.0),  # another model: not shown
+    ])
+    paper = {f"caux_lstm_{o}_{s}": 0.5 for o in ts.GRID_OBJECTIVES for s in ts.GRID_SPLITS}
+    paper |= {"caux_lstm_none_gen": 0.1234, "caux_lstm_none_gen_sd": 0.05,
+              "caux_lstm_gloss_gen_sd": 0.0}  # an SD of 0 is not printed
+    labels = {"none": "base", "gloss": "gl", "denoise": "dn"}
+    table, values = ts.grid_table(summary, paper, ["lstm"], labels)
+    assert list(table.index) == [("LSTM (Uni)", name) for name in
+                                 ("base", "CCG supertagging", "gl", "dn", "glossing + CCG")]
+    assert list(table.columns) == ["paper dev", "ours dev", "paper test", "ours test", "paper gen",
+                                   "ours gen"]
+    base = table.loc[("LSTM (Uni)", "base")]
+    assert base["paper gen"] == "0.12 (SD 0.05)" and base["paper dev"] == "0.50"
+    assert base["ours dev"] == "0.90 [0.88, 0.92] (n=3)"
+    assert base["ours gen"] == "0.25 [0.12, 0.38] (n=3)"
+    assert base["ours test"] == "pending (needs a GPU)"
+    gloss = table.loc[("LSTM (Uni)", "gl")]
+    assert gloss["paper gen"] == "0.50" and gloss["ours gen"] == "0.50 [nan, nan] (n=1)"
+    assert table.loc[("LSTM (Uni)", "CCG supertagging"), "ours dev"] == "not run (CCGBank)"
+    assert table.loc[("LSTM (Uni)", "dn"), "ours gen"] == "pending (needs a GPU)"
+    # our means in the table's order; the gen SD only with 2+ seeds
+    assert list(values.items()) == [("caux_lstm_none_dev", 0.9), ("caux_lstm_none_gen", 0.25),
+                                    ("caux_lstm_none_gen_sd", 0.05), ("caux_lstm_gloss_gen", 0.5)]
+    with pytest.raises(KeyError, match="caux_bilstm_none_dev"):
+        ts.grid_table(summary, paper, ["bilstm"], labels)
+
+
+def test_paper_gen_and_grid_keys_follow_models_then_objectives():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    paper = {f"caux_{m}_{o}_gen": i + 10 * j for j, m in enumerate(["b", "a"])
+             for i, o in enumerate(ts.GRID_OBJECTIVES)} | {"caux_a_gloss_gen_sd": 0.3}
+    frame = ts.paper_gen(paper, ["a", "b"])
+    assert list(frame.columns) == ["model", "objective", "mean", "sd"]
+    assert list(zip(frame.model, frame.objective, strict=True))[:2] == [("a", "none"), ("a", "ccg")]
+    assert list(frame["mean"]) == [10, 11, 12, 13, 14, 0, 1, 2, 3, 4]
+    assert frame["sd"].iloc[2] == 0.3 and frame["sd"].drop(2).isna().all()
+    assert ts.grid_mean_keys(["a", "b"], ["none", "gloss"]) == [
+        "caux_a_none_dev", "caux_a_none_test", "caux_a_none_gen",
+        "caux_a_gloss_dev", "caux_a_gloss_test", "caux_a_gloss_gen",
+        "caux_b_none_dev", "caux_b_none_test", "caux_b_none_gen",
+        "caux_b_gloss_dev", "caux_b_gloss_test", "caux_b_gloss_gen"]
+    assert len(ts.grid_mean_keys(["a"])) == 15
+
+
+def test_interval_keys_glue_the_finite_intervals_of_gen_and_structural():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    summary = _summary([
+        ("t", "gloss", "gen", 3, 0.5, 0.1, 0.25, 0.75),
+        ("t", "gloss", "dev", 3, 0.9, 0.1, 0.8, 1.0),  # not a claim's quantity
+        ("t", "none", "structural", 2, 0.0, 0.0, 0.0, 0.0),
+        ("l", "none", "gen", 1, 0.3, np.nan, np.nan, np.nan),  # one seed: no interval
+    ])
+    assert list(ts.interval_keys(summary).items()) == [
+        ("caux_t_gloss_gen_low", 0.25), ("caux_t_gloss_gen_high", 0.75),
+        ("caux_t_none_structural_low", 0.0), ("caux_t_none_structural_high", 0.0)]
+    assert ts.interval_keys(summary, ("dev",)) == {"caux_t_gloss_dev_low": 0.8,
+                                                    "caux_t_gloss_dev_high": 1.0}
+    assert ts.interval_keys(summary.iloc[:0]) == {}
+
+
+def test_paper_error_values_read_the_targets_of_section_5_2_6():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    summary = _summary([
+        ("t", "none", "single_lexical_error_rate", 3, 0.25, 0.1, 0.1, 0.4),
+        ("t", "gloss", "aux_best_dev_loss", 3, 1.5, 0.1, 1.2, 1.8),
+        ("t", "gloss", "gen", 3, 0.8, 0.1, 0.7, 0.9),
+        ("l", "gloss", "aux_best_dev_loss", 3, 2.5, 0.1, 2.2, 2.8),
+    ])
+    targets = {"caux_t_none_single_lexical": {}, "caux_t_gloss_single_lexical": {},
+               "caux_t_gloss_aux_loss": {}, "caux_l_gloss_aux_loss": {}}
+    values, keys = ts.paper_error_values(summary, ["t", "l"], targets)
+    assert values == {"caux_t_none_single_lexical": 0.25, "caux_t_gloss_aux_loss": 1.5,
+                      "caux_l_gloss_aux_loss": 2.5}
+    assert keys == ["caux_t_none_single_lexical", "caux_t_gloss_single_lexical",
+                    "caux_t_gloss_aux_loss", "caux_l_gloss_aux_loss"]
+    # a key without a target is neither compared nor read
+    assert ts.paper_error_values(summary, ["t"], {"caux_t_gloss_aux_loss": {}}) == (
+        {"caux_t_gloss_aux_loss": 1.5}, ["caux_t_gloss_aux_loss"])
+
+
+def test_reduced_summary_keys_glue_means_and_finite_intervals():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    summary = _summary([
+        ("r", "none", "gen", 3, 0.2, 0.1, 0.05, 0.35),
+        ("r", "gloss", "best_dev_loss", 1, 0.9, np.nan, np.nan, np.nan),
+        ("r", "gloss", "steps", 3, 100.0, 0.0, 100.0, 100.0),  # not a summary quantity
+    ])
+    assert list(ts.reduced_summary_keys(summary).items()) == [
+        ("caux_reduced_none_gen_mean", 0.2), ("caux_reduced_none_gen_low", 0.05),
+        ("caux_reduced_none_gen_high", 0.35), ("caux_reduced_gloss_best_dev_loss_mean", 0.9)]
+    assert ts.reduced_summary_keys(summary, ["steps"]) == {
+        "caux_reduced_gloss_steps_mean": 100.0, "caux_reduced_gloss_steps_low": 100.0,
+        "caux_reduced_gloss_steps_high": 100.0}
+    # what the chapter glues: every quantity summarise computes
+    runs = pd.DataFrame({"model": ["r"] * 4, "objective": ["none"] * 2 + ["gloss"] * 2,
+                         **{q: [0.1, 0.3, 0.5, 0.5] for q in ts.SUMMARY_QUANTITIES}})
+    keys = ts.reduced_summary_keys(ts.summarise(runs))
+    assert len(keys) == 2 * 3 * len(ts.SUMMARY_QUANTITIES)
+    assert keys["caux_reduced_none_gen_mean"] == pytest.approx(0.2)
+    assert keys["caux_reduced_gloss_dev_low"] == keys["caux_reduced_gloss_dev_high"] == 0.5
+
+
 def test_cogs_stage_start_says_how_each_arm_starts_its_optimiser():
     """Under ``cogs_optimizer="continue"`` the reduced glossing arm's COGS stage starts past its
     warm-up, so it never reaches the baseline's peak noam rate; under "restart" both warm up

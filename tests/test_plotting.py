@@ -186,6 +186,54 @@ def test_sts_distribution_figures():
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
 
 
+def paper_offsets(ax) -> np.ndarray:
+    """The (x, y) of every point drawn as the paper's values, in drawing order."""
+    return np.concatenate([c.get_offsets() for c in ax.collections
+                           if isinstance(c, PathCollection) and c.get_zorder() == plotting.PAPER["zorder"]]
+                          or [np.empty((0, 2))])  # fmt: skip
+
+
+def test_sts_split_half_histograms_mark_the_papers_uncorrected_mean_per_subset():
+    per_split = pd.DataFrame([dict(subset=s, r=RNG.normal(m, 0.005), kappa=RNG.normal(m - 0.2, 0.01))
+                              for s, m in (("all", 0.91), ("non", 0.90), ("adv", 0.88))
+                              for _ in range(30)])  # fmt: skip
+    axes = one_figure(sts_figures.split_half_histograms(per_split, 30), 2)
+    assert [paper_points(ax) for ax in axes] == [0, 0]
+    plt.close("all")
+    targets = {f"{key}_{s}": {"paper": v} for key, values in (("split_half", (0.953, 0.95, 0.94)),
+                                                                ("kappa", (0.832, 0.825, 0.804)))
+               for s, v in zip(("all", "non", "adv"), values, strict=True)}  # fmt: skip
+    paper = sts_figures.split_half_paper(targets)
+    assert paper.loc["adv", "r"] == 0.94 and paper.loc["non", "kappa"] == 0.825
+    axes = one_figure(sts_figures.split_half_histograms(per_split, 30, paper=paper), 2)
+    for ax, column in zip(axes, ["r", "kappa"], strict=True):
+        at = paper_offsets(ax)
+        rho = paper[column].to_numpy()
+        np.testing.assert_allclose(at[:, 0], rho / (2 - rho))  # Spearman-Brown undone
+        edges = np.histogram_bin_edges(per_split[column], bins=20)
+        tallest = [np.histogram(per_split.loc[per_split.subset == s, column], edges)[0].max()
+                   for s in paper.index]  # fmt: skip
+        np.testing.assert_allclose(at[:, 1], tallest)
+
+
+def test_sts_pair_type_boxes_mark_the_papers_group_means_on_their_type():
+    types = pd.Series(RNG.choice(["Zero", "Double swap"], 40))
+    human = pd.Series(RNG.uniform(size=40))
+    (ax,) = one_figure(sts_figures.pair_type_boxes(types, human, ["Zero", "Double swap"]), 1)
+    assert paper_points(ax) == 0
+    plt.close("all")
+    targets = {"type_mean_zero_0": {"paper": 0.027}, "type_mean_swap_subj_dobj_2": {"paper": 0.445},
+               "type_mean_swap_subj_verb_0": {"paper": 0.236}, "type_mean_const_verb_1": {"paper": 0.077},
+               "only_mod_similarity_3": {"paper": 0.673}, "split_half_all": {"paper": 0.953}}  # fmt: skip
+    paper = sts_figures.pair_type_paper_means(targets)
+    assert sorted(zip(paper.index, paper, strict=True)) == [
+        ("Added modifiers", 0.673), ("Constant verb", 0.077), ("Double swap", 0.236),
+        ("Double swap", 0.445), ("Zero", 0.027)]  # fmt: skip
+    (ax,) = one_figure(sts_figures.pair_type_boxes(types, human, ["Zero", "Double swap"], paper=paper), 1)
+    at = paper_offsets(ax)  # types not on the figure are not marked; boxes stand at 1, 2
+    assert sorted(map(tuple, at)) == [(1, 0.027), (2, 0.236), (2, 0.445)]
+
+
 def test_sts_within_category_markers_by_series():
     within = pd.DataFrame([dict(series=s, category=c, rho=0.3, ci_low=0.2, ci_high=0.4)
                            for s in ("VerbNet-CN", "SentBERT") for c in ("x", "y", "z")])  # fmt: skip

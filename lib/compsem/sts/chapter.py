@@ -115,6 +115,34 @@ def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, 
     return values
 
 
+def recomputed_drops(similarities: Mapping[tuple[str, str], np.ndarray], pairs: pd.DataFrame,
+                     n_boot: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                     level: float = 0.95) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The drop rho(non) - rho(adv) (Figure 4's difference bar, sign reversed; §5.2) of every
+    STS3k series of ``similarities`` (keys (label, dataset name), as
+    :func:`compsem.sts.table9.recomputed_cells` gives them; other datasets skipped), with the
+    intervals of :func:`drop_intervals` at :func:`recomputed_levels` (``level``, and a union's
+    where one reads it).
+
+    Returns ``(drops, values)``. ``drops``: index ``model`` (the label), columns ``non − adv``,
+    ``low``, ``high`` (the ``"ci"`` interval), sorted by the drop. ``values``: for each label,
+    ``recomputed_drop_<label>`` (the drop) and its ``_<tag>_low`` / ``_high``."""
+    human = pairs["human"].to_numpy()
+    non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    rows, values = [], {}
+    for (label, name), sims in similarities.items():
+        if name != "sts3k":
+            continue
+        key = f"recomputed_drop_{slug(label)}"
+        bounds = drop_intervals({key: sims}, human, non, adv, n_resamples=n_boot, seed=seed,
+                                levels=recomputed_levels(label, "drop", level))
+        drop = spearman(sims, human, non) - spearman(sims, human, adv)
+        values |= {key: drop, **bounds}
+        rows.append({"model": label, "non − adv": drop, "low": bounds[f"{key}_ci_low"],
+                     "high": bounds[f"{key}_ci_high"]})
+    return pd.DataFrame(rows).set_index("model").sort_values("non − adv"), values
+
+
 # --------------------------------------------------------------------------- unions of tests (sts3k-models)
 
 

@@ -18,6 +18,7 @@ import seaborn as sns
 
 from compsem import stats as cstats
 from compsem.plotting import PALETTE, interval_dots, paper_marks
+from compsem.sts import pair_types as pt
 from compsem.sts import regressors as rg
 from compsem.sts import seed_grids
 
@@ -53,9 +54,28 @@ def ratings_histogram(means, shuffled_means, ks: dict):
     return fig
 
 
-def split_half_histograms(per_split: pd.DataFrame, n_splits: int):
+def split_half_paper(targets: Mapping) -> pd.DataFrame:
+    """The paper's split-half reliability and weighted kappa, Spearman-Brown corrected (§5.1),
+    from ``targets`` ``split_half_<subset>`` and ``kappa_<subset>``: index the subsets all, non,
+    adv; columns ``r`` and ``kappa``, the ``per_split`` columns they correct (the ``paper`` of
+    :func:`split_half_histograms`)."""
+    subsets = ["all", "non", "adv"]
+    return pd.DataFrame(
+        {column: [targets[f"{key}_{name}"]["paper"] for name in subsets]
+         for column, key in (("r", "split_half"), ("kappa", "kappa"))},
+        index=subsets,
+    )  # fmt: skip
+
+
+def split_half_histograms(per_split: pd.DataFrame, n_splits: int, paper: pd.DataFrame | None = None):
     """Histograms over random splits of the raters of the Pearson r (left) and weighted kappa
-    (right) between the two halves, per subset (``per_split``: columns subset, r, kappa)."""
+    (right) between the two halves, per subset (``per_split``: columns subset, r, kappa).
+
+    ``paper`` (index subset, columns r and kappa, e.g. :func:`split_half_paper`): the paper's
+    Spearman-Brown corrected means over splits, drawn as crosses at the uncorrected mean they
+    imply, ``rho / (2 - rho)`` (the inverse of :func:`compsem.sts.ratings.spearman_brown`, which
+    §5.1 applies to the mean over splits), each at the height of its subset's tallest bin; None
+    draws none."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
     for ax, column, label in zip(
         axes, ["r", "kappa"], ["Pearson r between halves", "weighted kappa between halves"],
@@ -64,6 +84,13 @@ def split_half_histograms(per_split: pd.DataFrame, n_splits: int):
         sns.histplot(data=per_split, x=column, hue="subset", bins=20, element="step", alpha=0.3,
                      ax=ax)  # fmt: skip
         ax.set(xlabel=label, ylabel="splits")
+        if paper is not None:
+            edges = np.histogram_bin_edges(per_split[column], bins=20)  # seaborn's common bins
+            subsets = [s for s in paper.index if (per_split["subset"] == s).any()]
+            heights = [np.histogram(per_split.loc[per_split["subset"] == s, column], edges)[0].max()
+                       for s in subsets]  # fmt: skip
+            rho = paper.loc[subsets, column].to_numpy(dtype=float)
+            paper_marks(ax, rho / (2.0 - rho), heights)
     axes[1].get_legend().remove()
     fig.suptitle(
         f"Agreement between random halves of the raters ({n_splits} splits, before Spearman–Brown)"
@@ -71,14 +98,34 @@ def split_half_histograms(per_split: pd.DataFrame, n_splits: int):
     return fig
 
 
-def pair_type_boxes(types, human, order):
+def pair_type_paper_means(targets: Mapping) -> pd.Series:
+    """The paper's mean human similarity of groups of pairs within each Table 7 type (the
+    authors' notebook output, §5.4; Table 7 itself prints counts only), indexed by type, one
+    value per group: the type x modifier cells ``type_mean_<category>_<k>``
+    (:func:`compsem.sts.pair_types.published_cells`, the category's type by
+    :data:`~compsem.sts.pair_types.CATEGORY_TYPE`) and the Added modifiers means
+    ``only_mod_similarity_<k>`` (the ``paper`` of :func:`pair_type_boxes`)."""
+    cells = pt.published_cells(targets)
+    types = [pt.CATEGORY_TYPE[category] for category, _ in cells.index]
+    only_mod = [target["paper"] for key, target in targets.items()
+                if key.startswith("only_mod_similarity_")]  # fmt: skip
+    return pd.Series([*cells.to_numpy(), *only_mod],
+                     index=[*types, *[pt.CATEGORY_TYPE["ONLY_MOD"]] * len(only_mod)], name="paper")
+
+
+def pair_type_boxes(types, human, order, paper: pd.Series | None = None):
     """Box plot of the human similarity per reconstructed pair type (boxes: quartiles, whiskers:
-    1.5 IQR, no outliers drawn), types in ``order``."""
+    1.5 IQR, no outliers drawn), types in ``order``. ``paper`` (type -> value, a type repeated
+    once per value, e.g. :func:`pair_type_paper_means`): the paper's means, drawn as crosses on
+    their type's box; None draws none."""
     frame = pd.DataFrame({"type": types, "human": human})
     order = list(order)
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.boxplot([frame.loc[frame["type"] == t, "human"] for t in order], tick_labels=order,
                showfliers=False)  # fmt: skip
+    if paper is not None:
+        marked = paper[paper.index.isin(order)]
+        paper_marks(ax, [order.index(t) + 1 for t in marked.index], marked)  # boxes at 1..n
     plt.setp(ax.get_xticklabels(), rotation=60, ha="right")
     ax.set(xlabel="", ylabel="normalised human similarity",
            title="Human similarity by reconstructed pair type")  # fmt: skip

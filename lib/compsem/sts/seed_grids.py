@@ -12,6 +12,11 @@ seeds), so that linear regression, which has no seed, gets an interval too. Wher
 regressor of the union, :mod:`compsem.sts.families`), both also give those cells their intervals
 at Bonferroni's level ``1 - .10/k`` (``equivalence_families``: feature set -> the regressors whose
 cells form its union, k their number); the other cells get none.
+
+Figure 6 itself is a result over seeded splits, so its grid is here too: the fits on the
+adversarial split and the seeded random splits (:func:`figure6_grid`), their mean, SD and count
+per cell (:func:`figure6_summary`), the cells compared with the paper (:func:`figure6_paper_cells`)
+and the VerbNet-CN minus MPNet gap over the random splits (:func:`random_gap_values`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from scipy import stats
 from compsem import report
 from compsem import stats as cstats
 from compsem.sts import regressors as rg
+from compsem.sts.families import UNION_FAMILIES
 
 
 def t_interval(mean: float, sd: float, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -55,6 +61,78 @@ def _levels(name: str, regressor: str, equivalence_families: dict[str, Sequence[
     if regressor in members:  # one member: its level is the equivalence test's own
         levels[f"bonf{len(members)}_ci"] = cstats.bonferroni_level(len(members), 1 - cstats.EQUIVALENCE_LEVEL)
     return levels
+
+
+def figure6_grid(features: Mapping[str, np.ndarray], human, splits: Mapping[str, dict],
+                 regressors: Sequence[str], n_jobs: int = 1) -> pd.DataFrame:
+    """The fits of Figure 6 (§4.7, §5.3): every feature set x regressor of Table 8
+    (:func:`compsem.sts.regressors.evaluate_grid`, ``random_state=1``) on each split of ``splits``
+    (name -> split, in its order: ``adversarial`` and the seeded random splits), one row per split
+    and cell (column ``split``: the split's name) with ``split kind``, ``adversarial`` for the split
+    named so and ``random`` for every other."""
+    grids = [rg.evaluate_grid(features, human, split, regressors, split_name=name, progress=False,
+                              n_jobs=n_jobs)
+             for name, split in splits.items()]
+    grid = pd.concat(grids, ignore_index=True)
+    grid["split kind"] = np.where(grid["split"] == "adversarial", "adversarial", "random")
+    return grid
+
+
+def figure6_summary(grid: pd.DataFrame) -> pd.DataFrame:
+    """Figure 6 per split kind, feature set and regressor (§5.3): the ``mean``, sample ``std``
+    (ddof 1) and ``count`` of test rho over the splits of a kind in ``grid``
+    (:func:`figure6_grid`), with the regressor's ``n_weights`` (Table 8); one row per cell in the
+    order of ``grid``."""
+    return grid.groupby(["split kind", "features", "regressor", "n_weights"], sort=False)["rho_test"].agg(
+        ["mean", "std", "count"]).reset_index()
+
+
+def figure6_paper_cells(summary: pd.DataFrame, targets: Mapping[str, dict]) -> dict[str, float]:
+    """The mean test rho of each Figure 6 cell that has a paper value in ``targets`` (VerbNet-CN;
+    MPNet, the paper's SentBERT checkpoint), under its key :data:`FIGURE6_KEY`
+    (:func:`paper_key`), for the comparison with the paper; ``summary``: :func:`figure6_summary`."""
+    values = {}
+    for kind, name, regressor, mean in summary[["split kind", "features", "regressor", "mean"]].itertuples(
+            index=False, name=None):
+        key = paper_key(FIGURE6_KEY, name, regressor, kind)
+        if key in targets:
+            values[key] = float(mean)
+    return values
+
+
+def random_gap_values(grid: pd.DataFrame, regressors: Sequence[str]) -> dict[str, float]:
+    """VerbNet-CN minus MPNet (the paper's SentBERT checkpoint) on the random split (§5.3,
+    Figure 6), per regressor: their difference of test rho on the same seeded split, its mean over
+    the splits and 95% t-interval (:func:`t_interval`), keys ``ft_random_gap_mpnet_<regressor>``;
+    and how much that gap narrows from the smallest regressor of ``regressors`` (the first) to the
+    largest (the last), ``ft_random_gap_narrowing_mpnet``. The gap of the smallest and the
+    narrowing form the union of family ``few_parameters_gap`` (:mod:`compsem.sts.families`: the
+    claim fails if either lies below 0), so they also get the t-interval at Bonferroni's level,
+    ``_bonf<k>_ci_low|high``. Empty unless ``grid`` (:func:`figure6_grid`) has both feature sets
+    and more than one random split."""
+    random_grid = grid[grid["split kind"] == "random"].pivot_table(index=["split", "regressor"], columns="features",
+                                                                     values="rho_test")
+    if not {"verbnet", "mpnet"} <= set(random_grid.columns):
+        return {}
+    if random_grid.index.get_level_values("split").nunique() < 2:  # no spread over one split
+        return {}
+    gaps = (random_grid["verbnet"] - random_grid["mpnet"]).unstack("regressor")
+    smallest, largest = regressors[0], regressors[-1]
+    per_split = {**{f"ft_random_gap_mpnet_{r}": gaps[r] for r in regressors},
+                 "ft_random_gap_narrowing_mpnet": gaps[smallest] - gaps[largest]}
+    gap_family = UNION_FAMILIES["few_parameters_gap"]
+    values: dict[str, float] = {}
+    for key, gap in per_split.items():
+        low, high = t_interval(gap.mean(), gap.std(), gap.count())
+        values[f"{key}_mean"] = float(gap.mean())
+        values[f"{key}_ci_low"] = low
+        values[f"{key}_ci_high"] = high
+        if key in (f"ft_random_gap_mpnet_{smallest}", "ft_random_gap_narrowing_mpnet"):
+            low, high = t_interval(gap.mean(), gap.std(), gap.count(),
+                                   level=cstats.bonferroni_level(gap_family))
+            values[f"{key}_bonf{gap_family}_ci_low"] = low
+            values[f"{key}_bonf{gap_family}_ci_high"] = high
+    return values
 
 
 def figure6_cell_values(summary: pd.DataFrame, targets: Mapping[str, dict],

@@ -15,6 +15,10 @@ Similarities/<dataset>_<model>_similarities.txt`` of the authors' repository, re
 - :func:`published_table9`: the whole table (``variants="paper"`` reproduces the published
   numbers; ``"consistent"`` uses the row's file in every column), optionally with the exception
   variants as extra rows.
+- :func:`recomputed_cells`, :func:`recomputed_table`,
+  :func:`standardisation_rhos`, :func:`adv_differences`: Table 9's cells from models run here
+  (:mod:`compsem.sts.scoring`), with bootstrap intervals (not in the paper).
+- :func:`target_values`, :func:`noise_ceiling_values`: the numbers the chapter compares or glues.
 
 Checked against the paper's Table 9: every STS3k cell equals the paper to 3 decimals
 (|rho - paper| <= 0.0005), and every cell of the four existing datasets is within 0.00054 of it:
@@ -32,7 +36,7 @@ its column is NaN in :func:`published_table9`, and only models recomputed here
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -40,8 +44,13 @@ import pandas as pd
 from compsem.data import sts3k, sts_benchmarks
 from compsem.data.registry import DataError
 from compsem.report import slug
-from compsem.stats import EQUIVALENCE_LEVEL, paired_spearman_difference_levels
-from compsem.sts.similarity import spearman
+from compsem.stats import (
+    EQUIVALENCE_LEVEL,
+    paired_spearman_difference,
+    paired_spearman_difference_levels,
+)
+from compsem.sts import scoring
+from compsem.sts.similarity import bootstrap_spearman_levels, spearman
 
 PUBLISHED_ROWS: dict[str, str] = {
     "Mean-CN": "mean",
@@ -169,6 +178,19 @@ def published_table9(variants: str = "paper", extra_rows: bool = False) -> pd.Da
     return table
 
 
+def target_values(table: pd.DataFrame, targets: Mapping[str, dict]) -> dict[str, float]:
+    """The cells of a Table 9 frame (:func:`published_table9`) that ``targets`` (data/targets/
+    sts3k.json) hold, under their keys (:func:`target_key`), row by row in the frame's order; NaN
+    cells (no file) left out: the numbers compared with the paper's Table 9."""
+    values = {}
+    for row in table.index:
+        for column in table.columns:
+            key = target_key(row, column)
+            if key in targets and not np.isnan(table.loc[row, column]):
+                values[key] = float(table.loc[row, column])
+    return values
+
+
 def paper_table9() -> pd.DataFrame:
     """The paper's Table 9 (minus signs restored) from the ``table9_*`` targets of
     ``data/targets/sts3k.json``: same layout as :func:`published_table9`, NaN for "-" cells
@@ -197,7 +219,87 @@ def columns_for(datasets) -> dict[str, tuple[str, np.ndarray]]:
             if loader in datasets}
 
 
+def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
+                     columns: Mapping[str, tuple[str, np.ndarray]],
+                     levels: Callable[[str, str], Mapping[str, float]], n_boot: int = 1000,
+                     seed: int = 0, batch_size: int = 64, device: str = "auto",
+                     method: str = "centre") -> tuple[pd.DataFrame, dict[tuple[str, str], np.ndarray]]:
+    """Table 9's cells (Spearman rho with people, §5.2) of models run here, with percentile-bootstrap
+    intervals over pairs (not in the paper).
+
+    ``models``: model specs of :mod:`compsem.sts.scoring`; ``frames``: dataset name -> its pairs
+    (``sentence_a``, ``sentence_b``, ``human``); ``columns``: Table 9 column -> (dataset name,
+    mask over its pairs), as :func:`columns_for` gives. The embeddings of every dataset are fetched
+    first (:func:`compsem.sts.scoring.prefetch`: one forward pass per base model serves all its
+    layers). A sentence encoder is scored on raw and on standardised embeddings (row label
+    ``"<spec> (std)"``; ``method`` "centre" as the authors' code, "zscore" as §4.3's text), a
+    composition or baseline once, unstandardised, as in Table 9. ``levels(label, column)`` gives
+    the ``tag -> level`` of a cell's intervals (``"ci"`` among them; e.g.
+    :func:`compsem.sts.chapter.recomputed_levels`), every level read from one set of ``n_boot``
+    resamples (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, ``seed``).
+
+    Returns ``(cells, similarities)``. ``cells``: one row per (label, column) in the order
+    models x (raw, standardised) x datasets x columns, with ``model`` (the label), ``column``,
+    ``rho``, ``low``/``high`` (the ``"ci"`` interval) and ``bounds`` (``tag -> (low, high)``).
+    ``similarities``: (label, dataset name) -> the per-pair similarities.
+    """
+    for frame in frames.values():
+        scoring.prefetch(models, frame["sentence_a"].tolist() + frame["sentence_b"].tolist(),
+                         batch_size=batch_size, device=device, show_progress=False)
+    rows, similarities = [], {}
+    for spec in models:
+        for standardised in ((False, True) if scoring.is_encoder(spec) else (False,)):
+            label = spec + (" (std)" if standardised else "")
+            for name, frame in frames.items():
+                sims = scoring.pair_similarities(spec, frame, standardised=standardised, seed=seed,
+                                                 batch_size=batch_size, device=device,
+                                                 show_progress=False, method=method)
+                similarities[(label, name)] = sims
+                for column, (dataset, mask) in columns.items():
+                    if dataset != name:
+                        continue
+                    human = frame["human"].to_numpy()
+                    rho = spearman(sims, human, mask)
+                    tags = levels(label, column)
+                    bounds = dict(zip(tags, bootstrap_spearman_levels(
+                        sims, human, mask, n_boot=n_boot, seed=seed, levels=list(tags.values())),
+                        strict=True))
+                    rows.append({"model": label, "column": column, "rho": rho,
+                                 "low": bounds["ci"][0], "high": bounds["ci"][1], "bounds": bounds})
+    return pd.DataFrame(rows), similarities
+
+
+def recomputed_table(cells: pd.DataFrame, columns, intervals: bool = False) -> pd.DataFrame:
+    """The :func:`recomputed_cells` as Table 9: one row per model label, the columns in the order of
+    ``columns`` (those with a cell); rho, or with ``intervals`` the text ``"rho [low, high]"`` to
+    three decimals."""
+    table = cells.pivot(index="model", columns="column", values="rho").reindex(
+        columns=[c for c in columns if c in set(cells.column)])
+    if not intervals:
+        return table
+    text = cells.assign(cell=[f"{r:.3f} [{lo:.3f}, {hi:.3f}]" for r, lo, hi in
+                              zip(cells.rho, cells.low, cells.high, strict=True)])
+    return text.pivot(index="model", columns="column", values="cell").reindex(columns=table.columns)
+
+
 STS3K_COLUMNS = ("STS3k-all", "STS3k-non", "STS3k-adv")
+
+
+def standardisation_rhos(pairs: pd.DataFrame, spec: str = "mpnet",
+                         methods=("centre", "zscore")) -> pd.DataFrame:
+    """Spearman rho of ``spec``'s standardised similarities on Table 9's three STS3k columns under
+    each standardisation ``method`` of :func:`compsem.sts.similarity.standardise`: "centre"
+    (per-feature centring, the authors' code) and "zscore" (per-feature z-scores, §4.3's text).
+    With ``spec="mpnet"`` (all-mpnet-base-v2, the paper's SentBERT) this shows which of the two
+    gives Table 9's SentBERT row. One row per method, columns :data:`STS3K_COLUMNS`."""
+    human = pairs["human"].to_numpy()
+    rows = {}
+    for method in methods:
+        sims = scoring.pair_similarities(spec, pairs, standardised=True, method=method,
+                                         show_progress=False)
+        rows[method] = {column: spearman(sims, human, sts3k.portion_mask(pairs, DATASETS[column][2]))
+                        for column in STS3K_COLUMNS}
+    return pd.DataFrame(rows).T
 
 
 def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
@@ -232,6 +334,21 @@ def noise_ceiling(n_splits: int = 100, seed: int = 0, level: float = 0.95) -> pd
         rows[column] = {"R": float(summary.loc[subset, "split_half"]), "low": low, "high": high,
                         "n_pairs": int(summary.loc[subset, "n_pairs"])}
     return pd.DataFrame(rows).T.rename_axis("column")
+
+
+def noise_ceiling_values(ceiling: pd.DataFrame) -> dict[str, float]:
+    """The numbers of a :func:`noise_ceiling` table under their keys, per STS3k column:
+    ``noise_ceiling_<column>`` (R) with ``_ci_low`` / ``_ci_high`` (the range of single splits),
+    then a model's upper bound sqrt(R) and that range's square roots, ``..._sqrt``,
+    ``..._sqrt_ci_low``, ``..._sqrt_ci_high``."""
+    values = {}
+    for column, row in ceiling.iterrows():
+        key = f"noise_ceiling_{COLUMN_SLUGS[column]}"
+        values |= {key: float(row["R"]), f"{key}_ci_low": float(row["low"]),
+                   f"{key}_ci_high": float(row["high"])}
+        for stat in ("R", "low", "high"):
+            values[f"{key}_sqrt{'' if stat == 'R' else '_ci_' + stat}"] = float(np.sqrt(row[stat]))
+    return values
 
 
 BCA_MAX_PAIRS = 5000
@@ -310,6 +427,27 @@ def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1
             values[key] = result["difference"]
             for tag, (low, high) in zip(levels, result["intervals"], strict=True):
                 values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
+    return values
+
+
+def adv_differences(reference, rivals: Mapping[str, np.ndarray], pairs: pd.DataFrame, prefix: str,
+                    n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, float]:
+    """``reference`` minus each rival in Spearman rho with people on STS3k-adv (Table 9's column,
+    §5.2), a paired bootstrap (:func:`compsem.stats.paired_spearman_difference`, BCa: both series
+    of a pair resampled together) at ``level``. ``reference`` and the values of ``rivals`` are
+    per-pair similarities over all of ``pairs``. Returns ``<prefix>_minus_<rival>_sts3k_adv`` (the
+    difference) with ``_ci_low`` / ``_ci_high``, rival names slugged (``"mean:glove50"`` ->
+    ``mean_glove50``). Not in the paper; used for STS3k-adv's separation of SentBERT from the
+    bag-of-words means over substitute vectors."""
+    adv = sts3k.portion_mask(pairs, "adv")
+    values = {}
+    for rival, sims in rivals.items():
+        gap = paired_spearman_difference(np.asarray(reference)[adv], np.asarray(sims)[adv],
+                                         pairs["human"].to_numpy()[adv], n_resamples=n_resamples,
+                                         seed=seed, level=level)
+        key = f"{prefix}_minus_{slug(rival)}_sts3k_adv"
+        values |= {key: gap["difference"], f"{key}_ci_low": gap["ci_low"],
+                   f"{key}_ci_high": gap["ci_high"]}
     return values
 
 

@@ -19,6 +19,9 @@ stopped. Results go to ``data/results/cogs-auxiliary/<config hash>/`` in the fil
 :mod:`compsem.cogs.seq2seq.results`, ``metrics.json`` adding the auxiliary stage (updates, stop
 reason, best dev cross-entropy per token: Section 5.2.6 compares the architectures by it) and
 the single-lexical-error rate over the decoded gen examples (Section 5.2.6).
+
+The last section builds what the chapter ``cogs-auxiliary`` shows of the runs: the grid's table
+beside the paper's (Figures 5-1 to 5-3), the numbers of Section 5.2.6 and the values to glue.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from compsem import determinism, paths
 from compsem.cogs import auxiliary_data, evaluation, masking, multiplicity
 from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
+from compsem.cogs.seq2seq.config import LABELS as MODEL_LABELS
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
 from compsem.devices import resolve_device
@@ -643,4 +647,125 @@ def reduced_contrasts(runs: pd.DataFrame, model: str, objective: str = "gloss",
         values |= {stem: d["difference"], f"{stem}_low": d["low"], f"{stem}_high": d["high"]}
         if quantity in family:
             values |= {f"{stem}_family_low": d["low_family"], f"{stem}_family_high": d["high_family"]}
+    return values
+
+
+# ---------------------------------------------------------------- the chapter's tables
+
+
+GRID_OBJECTIVES = ("none", "ccg", "gloss", "denoise", "gloss_ccg")
+"""The objectives of Figures 5-1 to 5-3 in the order the chapter ``cogs-auxiliary`` shows them:
+the baseline, CCG supertagging, glossing, denoising (language modelling) and glossing + CCG."""
+CCG_OBJECTIVES = {"ccg": "CCG supertagging", "gloss_ccg": "glossing + CCG"}
+"""The objectives that need CCGBank's supertags (licensed), by label: the paper's only, not run."""
+GRID_SPLITS = ("dev", "test", "gen")
+"""The splits of the paper's grid (Figures 5-1 to 5-3; Section 5.2.6)."""
+PAPER_ERROR_KEYS = (("none", "single_lexical_error_rate", "single_lexical"),
+                    ("gloss", "single_lexical_error_rate", "single_lexical"),
+                    ("gloss", "aux_best_dev_loss", "aux_loss"))
+"""The numbers of Section 5.2.6 beside the grid, per model: (objective, quantity of
+:func:`summarise`, key suffix) for the single lexical error rate of the baseline and after
+glossing, and the glossing stage's best dev cross-entropy."""
+
+
+def grid_table(summary: pd.DataFrame, paper: dict, models, labels: dict,
+               objectives=GRID_OBJECTIVES) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Figures 5-1 to 5-3 as a table: one row per model and objective (indexed by their labels,
+    the models' from :data:`compsem.cogs.seq2seq.config.LABELS`, the objectives' from ``labels``
+    and :data:`CCG_OBJECTIVES`), for each split the paper's mean (``paper``: ``caux_<model>_
+    <objective>_<split>``, with the SD ``..._gen_sd`` for gen where it gives one) and ours from
+    ``summary`` (:func:`summarise`: mean, 95% t-interval and number of seeds), or why there is
+    none (CCG: not run; otherwise pending). Also the values to compare with the paper, in the
+    table's order: our mean per model, objective and split, and the gen SD where 2+ seeds."""
+    names = {**labels, **CCG_OBJECTIVES}
+    rows, values = [], {}
+    for model in models:
+        for objective in objectives:
+            row = {"model": MODEL_LABELS[model], "objective": names[objective]}
+            for split in GRID_SPLITS:
+                key = f"caux_{model}_{objective}_{split}"
+                sd = paper.get(f"caux_{model}_{objective}_gen_sd") if split == "gen" else None
+                row[f"paper {split}"] = f"{paper[key]:.2f}" + (f" (SD {sd:.2f})" if sd else "")
+                ours = summary[(summary.model == model) & (summary.objective == objective)
+                               & (summary.quantity == split)]
+                if len(ours):
+                    r = ours.iloc[0]
+                    values[key] = r["mean"]
+                    row[f"ours {split}"] = (f"{r['mean']:.2f} [{r['low']:.2f}, {r['high']:.2f}] "
+                                            f"(n={r['n']})")
+                    if split == "gen" and r["n"] > 1:
+                        values[f"caux_{model}_{objective}_gen_sd"] = r["sd"]
+                elif objective in CCG_OBJECTIVES:
+                    row[f"ours {split}"] = "not run (CCGBank)"
+                else:
+                    row[f"ours {split}"] = "pending (needs a GPU)"
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["model", "objective"]), values
+
+
+def paper_gen(paper: dict, models, objectives=GRID_OBJECTIVES) -> pd.DataFrame:
+    """The paper's gen accuracy of Figures 5-1 to 5-3 (``caux_<model>_<objective>_gen``) with
+    its SD over seeds (NaN where it gives none): columns ``model``, ``objective``, ``mean``,
+    ``sd``, one row per model and objective, for
+    :func:`compsem.cogs.auxiliary_figures.paper_vs_ours`."""
+    rows = []
+    for model in models:
+        for objective in objectives:
+            rows.append({"model": model, "objective": objective,
+                         "mean": paper[f"caux_{model}_{objective}_gen"],
+                         "sd": paper.get(f"caux_{model}_{objective}_gen_sd", np.nan)})
+    return pd.DataFrame(rows)
+
+
+def grid_mean_keys(models, objectives=GRID_OBJECTIVES) -> list[str]:
+    """The keys of the grid's means (Figures 5-1 to 5-3), ``caux_<model>_<objective>_<split>``,
+    by model, objective and split."""
+    return [f"caux_{m}_{o}_{s}" for m in models for o in objectives for s in GRID_SPLITS]
+
+
+def interval_keys(summary: pd.DataFrame, quantities=("gen", "structural")) -> dict[str, float]:
+    """The 95% t-intervals of ``summary`` (:func:`summarise`) for ``quantities``, where finite,
+    as values to glue for the claims on the full configuration (Figures 5-1 to 5-3):
+    ``caux_<model>_<objective>_<quantity>_low`` and ``..._high``, in the table's row order."""
+    values = {}
+    for _, r in summary.iterrows():
+        if r["quantity"] in quantities and np.isfinite(r["low"]):
+            values[f"caux_{r['model']}_{r['objective']}_{r['quantity']}_low"] = r["low"]
+            values[f"caux_{r['model']}_{r['objective']}_{r['quantity']}_high"] = r["high"]
+    return values
+
+
+def paper_error_values(summary: pd.DataFrame, models, targets) -> tuple[dict[str, float], list[str]]:
+    """Section 5.2.6 beside our runs: for each model and each of :data:`PAPER_ERROR_KEYS` whose
+    key ``caux_<model>_<objective>_<suffix>`` is among ``targets`` (the chapter's targets), our
+    mean from ``summary`` (:func:`summarise`) where runs exist. Returns those means and the keys
+    to compare (every such target, with runs or not), in order."""
+    values, keys = {}, []
+    for model in models:
+        for objective, quantity, suffix in PAPER_ERROR_KEYS:
+            key = f"caux_{model}_{objective}_{suffix}"
+            if key not in targets:
+                continue
+            ours = summary[(summary.model == model) & (summary.objective == objective)
+                           & (summary.quantity == quantity)]
+            if len(ours):
+                values[key] = ours.iloc[0]["mean"]
+            keys.append(key)
+    return values, keys
+
+
+def reduced_summary_keys(summary: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> dict[str, float]:
+    """The reduced run's means over seeds and their 95% t-intervals (:func:`summarise`; one
+    model) as values to glue: ``caux_reduced_<objective>_<quantity>_mean`` and, where the
+    interval is finite, ``..._low`` and ``..._high``, for the rows of ``quantities``, in the
+    table's row order."""
+    values = {}
+    for _, r in summary.iterrows():
+        if r["quantity"] not in quantities:
+            continue
+        stem = f"caux_reduced_{r['objective']}_{r['quantity']}"
+        values[f"{stem}_mean"] = r["mean"]
+        if np.isfinite(r["low"]):
+            values[f"{stem}_low"] = r["low"]
+            values[f"{stem}_high"] = r["high"]
     return values
