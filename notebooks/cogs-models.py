@@ -230,8 +230,9 @@ report.style_comparison(report.compare(results, "cogs-models", prefixes="cogs_pa
 # - **Transformer, seeds 1-5, one exposure, trained by the paper's rule** (early stopping on
 #   dev loss; the updates are in the runs table below), under bfloat16 autocast. The best
 #   weights of seeds 1-3 were kept as a bfloat16 copy and were
-#   decoded **greedily on the CPU** in float32 (beam 5 over 27,000 sentences takes over an hour
-#   per run on a CPU), and with beam 5 on a sample; seeds 4-5, trained later two at a time on
+#   decoded **greedily on the CPU** in float32 (beam 5 over 27,000 sentences takes hours per run
+#   on a CPU: `benchmarks/results/bench_cogs_cpu2.txt` gives its sentences per second), and with
+#   beam 5 on a sample; seeds 4-5, trained later two at a time on
 #   one GPU, were decoded there with beam 5 on the whole sets, the paper's decoding. These runs
 #   fill Table 4-5's Transformer column with the paper's 5 seeds (targets marked *partial*: the
 #   precision, and the decoding of seeds 1-3, are not the paper's).
@@ -531,7 +532,7 @@ else:
 #
 # Transformer seeds 1-3 were decoded greedily, the paper decodes with beam 5 (as seeds 4-5 were).
 # Where a trained model also has a beam-5 decoding of a sample (500 dev and 500 test sentences, 100 per
-# gen case; beam search over all 27,000 sentences takes over an hour per run on a CPU), both
+# gen case; beam search over all 27,000 sentences takes hours per run on a CPU), both
 # are scored on the same sentences, with three shares of their gen errors. The averages in the
 # text are taken over the seeds of the 9.5M Transformer with one exposure that have both
 # decodings, {glue:text}`cogs_beam_n_seeds` of them: a measurement on those seeds, not on the
@@ -790,8 +791,9 @@ if runs:
 # *reduced-run-gap* from these intervals. The common- and proper-noun variants
 # and Active → Passive are compared below. The gap between
 # test and gen above is not part of that check: the paper prints no dev or test accuracy for 100
-# exposures. The absolute level is not the paper's and is not compared with it: a tenth of the
-# parameters and about a dozen epochs.
+# exposures. The absolute level is not the paper's and is not compared with it:
+# {glue:text}`cogs_reduced_parameters:,.0f` parameters against our paper-size Transformer's
+# {glue:text}`cogs_params_transformer:,.0f`, and {glue:text}`cogs_reduced_epochs:.1f` epochs.
 
 # %% [markdown]
 # ### Error analyses (Section 4.5.3-4.5.5)
