@@ -778,7 +778,9 @@ report.show_comparison(
 #   sentences, the split, the folds and the classifier (the paper ran one set once);
 #   `redraw_sentences = False` re-splits one set instead. The audit checks the set of the
 #   first seed. 2018 released sets: the mean over the MLP seeds
-#   with an interval over test items and seeds (one fit per cell in the paper); our regenerated
+#   with an interval over test items and seeds, the hull of the t-interval over the seeds and the
+#   bootstrap of the items and seeds together, which over three seeds cannot reach beyond their
+#   range (one fit per cell in the paper); our regenerated
 #   sets and the structural splits: one fit per cell with a bootstrap interval over test items;
 #   the layer sweep: {glue:text}`probe_layer_n_subsamples` subsamples with an
 #   interval over them.

@@ -155,7 +155,8 @@ def released_grid():
 
 def test_grid_values_on_shared_items_are_the_crossed_bootstrap_of_the_same_resamples():
     """The released 2018 sets: the MLP seeds score the same items; the Bonferroni interval of a
-    cell is the same crossed bootstrap (same seed, same resamples) at the higher level, so it
+    cell is the hull of the same crossed bootstrap (same seed, same resamples) and the t-interval
+    over the seeds at the higher level, so it
     contains both the 95% interval of experiment.summarise and the 90% one of the equivalence
     test; every random-probe cell is one test of its family, k their number."""
     runs = released_grid()
@@ -169,7 +170,9 @@ def test_grid_values_on_shared_items_are_the_crossed_bootstrap_of_the_same_resam
         key = f"probe_t2_{t}_bow_none"  # bow-at-chance-on-structure: k = 9 on 90% tests
         group = runs[(runs.task == t) & (runs.encoder == "bow") & (runs.control == "none")]
         _, low, high = stats.crossed_mean_interval(np.stack(group["correct"]), 500, 0, 1 - 0.10 / 9)
-        assert (out[f"{key}_low90_bonf9"], out[f"{key}_high90_bonf9"]) == (100 * low, 100 * high)
+        _, t_low, t_high = stats.seed_interval(group["accuracy"], 1 - 0.10 / 9)  # their hull
+        assert (out[f"{key}_low90_bonf9"], out[f"{key}_high90_bonf9"]) == (min(100 * low, t_low),
+                                                                           max(100 * high, t_high))
         assert contains(values, key, "90_bonf9", "90") and contains(values, key, "90_bonf9", "")
         # the random-probe family: the nine cells of this grid
         assert contains(values, f"probe_t2_{t}_minilm_random_probe", "90_bonf9", "90")
@@ -203,9 +206,10 @@ def test_cell_intervals_at_several_levels_equal_one_call_per_level():
             assert experiment.cell_intervals(group, [level], shared, 500) == (mean, [interval], over)
     correct = np.stack(seeds["correct"])
     _, bounds, _ = experiment.cell_intervals(seeds, LEVELS, True, 500)
-    for level, interval in zip(LEVELS, bounds, strict=True):
+    for level, interval in zip(LEVELS, bounds, strict=True):  # the hull of both intervals
         _, low, high = stats.crossed_mean_interval(correct, 500, 0, level)
-        assert interval == (100 * low, 100 * high)
+        _, t_low, t_high = stats.seed_interval(seeds["accuracy"], level)
+        assert interval == (min(100 * low, t_low), max(100 * high, t_high))
     _, bounds, _ = experiment.cell_intervals(seeds, LEVELS, False, 500)
     assert bounds == [stats.seed_interval(seeds["accuracy"], level)[1:] for level in LEVELS]
     _, bounds, _ = experiment.cell_intervals(one, LEVELS, False, 500)
@@ -364,3 +368,19 @@ def test_the_chapter_glues_every_family():
         assert call in source, call
     assert "1.96" not in source  # the halfwidth at chance is compsem.probing.chapter's
     assert math.isclose(C.chance_halfwidth(500), 4.37, abs_tol=0.01)
+
+
+def test_mlp_seeds_on_shared_items_reach_beyond_their_range_as_trainings_do():
+    """A released 2018 cell's MLP seeds score the same test items: its interval is the same hull
+    as the SDAE trainings' (experiment.shared_item_intervals), so three seeds that differ widely
+    get an interval beyond their range, which the bootstrap over three seeds alone cannot reach."""
+    seeds = pd.DataFrame([fit("sr", "bow", noisy(rate, 400, 1), seed=seed)
+                          for seed, rate in zip((3, 4, 5), (0.55, 0.7, 0.85), strict=True)])
+    _, (cell,), over = experiment.cell_intervals(seeds, [0.95], True, 400)
+    _, (boot,) = experiment.crossed_intervals(seeds, [0.95], 400)
+    assert over == "items and seeds"
+    assert boot[0] >= seeds["accuracy"].min() and boot[1] <= seeds["accuracy"].max()
+    assert cell[0] < seeds["accuracy"].min() and cell[1] > seeds["accuracy"].max()
+    assert cell == experiment.shared_item_intervals(seeds, [0.95], 400)[1][0]
+    _, hull = C.training_values(seeds, "p", {}, shared_items=True, n_boot=400)
+    assert (hull["p_sr_low"], hull["p_sr_high"]) == cell  # one rule for seeds and trainings

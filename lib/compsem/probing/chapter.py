@@ -331,7 +331,8 @@ def grid_values(runs: pd.DataFrame, prefix: str, with_control: bool = False,
     level are read from one set of seeds or resamples, drawn once (``extra_levels`` of
     :func:`experiment.summarise`, :func:`experiment.cell_intervals`: over seeds a Student-t
     interval; with ``shared_items``, seeds that vary the probe only on the same test items, the
-    bootstrap over items and seeds together; for a single fit the percentile bootstrap over its
+    hull of that and the bootstrap over items and seeds together
+    (:func:`experiment.shared_item_intervals`); for a single fit the percentile bootstrap over its
     test items, the fit's seed), so each Bonferroni interval contains the uncorrected one. The
     summary has the columns ``low<suffix>`` / ``high<suffix>`` of those levels too."""
     if not with_control:
@@ -931,10 +932,8 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     The interval: the Student-t interval over the trainings (:func:`compsem.stats.seed_interval`),
     which carries the draw of the training; with ``shared_items`` (every training scores the
     same test items, a released 2018 set) the hull of it and the percentile bootstrap of the
-    items and the trainings together (:func:`experiment.crossed_intervals`, ``n_boot``
-    resamples), which carries the sampling of the test items too but, over as few as three
-    trainings, cannot reach beyond their range: each alone leaves one source out or under-covers
-    it, and the hull covers both. Each training's 2016 accuracy is already a mean over seeds that
+    items and the trainings together (:func:`experiment.shared_item_intervals`, ``n_boot``
+    resamples), as for the MLP seeds of a released set. Each training's 2016 accuracy is already a mean over seeds that
     draw their own sentences, so the 2016 trainings read the t-interval alone."""
 
     rows, values = [], {}
@@ -944,12 +943,9 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     for key, (task, group) in groups.items():
         union_levels = unions.get(key, {})
         levels = [level, *union_levels.values()]
-        intervals = [stats.seed_interval(group["accuracy"], lv) for lv in levels]
-        mean, bounds = intervals[0][0], [interval[1:] for interval in intervals]
-        if shared_items:
-            _, crossed = experiment.crossed_intervals(group, levels, n_boot)
-            bounds = [(min(t_low, c_low), max(t_high, c_high))
-                      for (t_low, t_high), (c_low, c_high) in zip(bounds, crossed, strict=True)]
+        mean = stats.seed_interval(group["accuracy"], level)[0]
+        bounds = (experiment.shared_item_intervals(group, levels, n_boot)[1] if shared_items else
+                  [stats.seed_interval(group["accuracy"], lv)[1:] for lv in levels])
         (low, high), union_bounds = bounds[0], bounds[1:]
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
         rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,

@@ -152,9 +152,9 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
     Student-t interval over seeds (``interval = "seeds"``), or, for a single seed, the
     bootstrap interval over test items (``interval = "items"``). With ``shared_items`` (every
     seed of a cell scores the same test items, as on the released 2018 sets, where the seed
-    varies the probe only) the interval resamples the items and the seeds together
-    (:func:`compsem.stats.crossed_mean_intervals`, ``n_boot`` resamples seeded by the first
-    seed; ``interval = "items and seeds"``). Every interval at ``level``
+    varies the probe only) the interval covers the items and the seeds together
+    (:func:`shared_item_intervals`, ``n_boot`` resamples seeded by the first seed; ``interval =
+    "items and seeds"``). Every interval at ``level``
     (:func:`cell_intervals`); with ``extra_levels`` (suffix -> level, e.g. ``{"90": 0.90}``)
     each cell's intervals at those levels too, in the columns ``low<suffix>`` /
     ``high<suffix>`` after the others, read from the same seeds or resamples: a cell draws its
@@ -181,8 +181,8 @@ def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), share
                    n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[float, list[tuple[float, float]], str]:
     """``(accuracy, [(low, high) per level of levels], over)`` (percent) of one cell's fits (rows
     of :func:`run_grid`): over several seeds the Student-t interval
-    (:func:`compsem.stats.seed_interval`), or with ``shared_items`` the bootstrap over the items
-    and the seeds together (:func:`crossed_intervals`, resamples seeded by the first fit's
+    (:func:`compsem.stats.seed_interval`), or with ``shared_items`` an interval over the items
+    and the seeds together (:func:`shared_item_intervals`, resamples seeded by the first fit's
     seed); for one fit the percentile bootstrap over its test items, the fit's own interval at
     :data:`FIT_LEVEL`, else :func:`compsem.stats.mean_intervals` of its per-item correctness with ``n_boot``
     resamples seeded by the fit's seed, the resamples :func:`run_grid` drew with the same
@@ -204,9 +204,27 @@ def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), share
                   for level in levels]
         return mean, bounds, "items"
     if shared_items:
-        mean, bounds = crossed_intervals(group, levels, n_boot)
+        mean, bounds = shared_item_intervals(group, levels, n_boot)
         return mean, bounds, "items and seeds"
     return mean, [stats.seed_interval(group["accuracy"], level)[1:] for level in levels], "seeds"
+
+
+def shared_item_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
+                          n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[float, list[tuple[float, float]]]:
+    """``(accuracy, [(low, high) per level of levels])`` in percent of one cell's fits over seeds (or
+    trainings) that score the same test items: the hull of the Student-t interval over the fits
+    (:func:`compsem.stats.seed_interval`), which carries the draw of the seed, and the percentile
+    bootstrap of the items and the fits together (:func:`crossed_intervals`), which carries the
+    sampling of the test items too but, over as few as three fits, cannot reach beyond their
+    range. Each alone leaves one source out or under-covers it; the hull covers both. Each level's
+    bootstrap interval comes from one set of resamples, so a Bonferroni interval contains the
+    uncorrected one, as do the t-intervals. The accuracy is the bootstrap's (the mean of every
+    fit's correctness on every item)."""
+    levels = list(levels)
+    mean, crossed = crossed_intervals(group, levels, n_boot)
+    t_bounds = [stats.seed_interval(group["accuracy"], level)[1:] for level in levels]
+    return mean, [(min(t_low, c_low), max(t_high, c_high))
+                  for (t_low, t_high), (c_low, c_high) in zip(t_bounds, crossed, strict=True)]
 
 
 def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
