@@ -94,13 +94,13 @@ pack() {  # the result files this command wrote, in one file
     fi
 }
 # in the background, so that a TERM to this script is handled at once: the command gets it
-# (timeout passes it on), 20 s to end, and then what it wrote is packed
+# (under a limit, timeout passes it on), 20 s to end before a KILL, and then what it wrote is packed
 if [ -n "$limit" ]; then timeout --kill-after=20 "$limit" "$@" & else "$@" & fi
 child=$!
-trap 'echo "device_bundle: terminated; packing"; kill -TERM $child 2>/dev/null; wait $child; pack; exit 143' TERM INT
+trap 'echo "device_bundle: terminated; packing"; kill -TERM $child 2>/dev/null; (sleep 20; kill -KILL $child 2>/dev/null) & wait $child; pack; exit 143' TERM INT
 wait $child
 status=$?
-[ $status -eq 124 ] && echo "device_bundle: the command reached its time limit of $limit s"
+[ -n "$limit" ] && [ $status -eq 124 ] && echo "device_bundle: the command reached its time limit of $limit s"
 pack
 exit $status
 """

@@ -449,9 +449,14 @@ def test_cached_progress_reads_both_stages_of_a_chapter5_run(tmp_path, monkeypat
     assert not S._finished(S.cached_progress(config))
 
 
-def test_the_command_knows_no_window_length_unless_given_one(capsys):
-    """No whole-window length is built in: without --window a unit that does not fit the minutes
-    left is only "does not fit"; with --window 30, one estimated longer is marked as never fitting."""
+def test_the_command_knows_no_window_length_unless_given_one(capsys, monkeypatch):
+    """No whole-window length is built in: without --window (or with 0) a unit that does not fit
+    the minutes left is only "does not fit"; with --window 30, one estimated longer is marked as
+    never fitting. Every unit of the runbook counts as open here, whatever is committed."""
+    monkeypatch.setattr(S, "is_done", lambda unit: False)
+    monkeypatch.setattr(S, "cached_progress", lambda config: {})
+    assert S.main(["--minutes", "1", "--window", "0"]) == 0
+    assert "longer than a window" not in capsys.readouterr().out
     assert S.main(["--minutes", "1"]) == 0
     plain = capsys.readouterr().out
     assert "does not fit" in plain and "longer than a window" not in plain

@@ -676,7 +676,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--window", type=non_negative_float, default=None,
                    help="minutes of a whole GPU window: a unit estimated longer is marked as never "
                         "fitting one (default: no whole window is known, and a unit that does not "
-                        "fit the minutes left is marked as such only)")
+                        "fit the minutes left is marked as such only; 0 is the same)")
     p.add_argument("--speed", type=_speed, action="append", default=[], metavar="MODEL=SECONDS",
                    help="seconds per update of a model on this GPU (e.g. measured by "
                         "benchmarks/bench_cogs.py), "
@@ -715,7 +715,7 @@ def main(argv=None) -> int:
     batch = args.decode_batch_size or batch_size_for("cuda" if uses_gpu(args.device) else "cpu")
     runbook = fused() if args.chapter5_fused else RUNBOOK
     steps = plan(units(runbook), args.minutes, measured(committed_runs(), batch), is_done, dict(args.speed),
-                 window=args.window, jobs=args.jobs, progress=cached_progress)
+                 window=args.window or None, jobs=args.jobs, progress=cached_progress)
     print(show(steps, args.minutes, args.jobs), flush=True)
     if not args.run:
         return 0
