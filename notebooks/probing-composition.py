@@ -763,7 +763,8 @@ report.show_comparison(
 #   of the authors' released scripts, `probe_classify.py` has that one layer and
 #   `xy_classify.py` three. We implement the paper's one layer. The paper gives one number per
 #   cell and no seeds; ours is the mean over {glue:text}`probe_t2_n_mlp_seeds` MLP seeds with an
-#   interval over the test items and the seeds (`compsem.stats.crossed_mean_interval`), and the
+#   interval over the test items and the seeds (`compsem.probing.experiment.shared_item_intervals`:
+#   the hull of the t-interval over seeds and the bootstrap of items and seeds together), and the
 #   claims on our SDAE are decided over its trainings, each with its own MLP fit.
 # - **Control tasks.** Hewitt & Liang define them for word-level probes; ours label a
 #   (sentence, probe) item by a random function of two of its word types (Method). The
@@ -973,8 +974,8 @@ if layers_2016 and layer_base in geometry_encoders:
 #   read from each vector (the one-hot bag of words, the averages of pretrained vectors, the
 #   stand-in of the 2018 BOW row) and whether permutation-invariant vectors stay near chance
 #   where the answer needs structure (2016 Table 3, 2018 BOW row). Our audit, a logistic
-#   regression, detects a cue at its level only in {glue:md}`probe_audit_failed_sets` (above),
-#   which does not show the others free of cues;
+#   regression, detects a cue at its level in these sets (above): {glue:md}`probe_audit_failed_sets`;
+#   that it detects none in the others does not show them free of cues;
 #   the 2018 MLP is the stronger reader of the words, and on our
 #   regenerated Order set it finds more in the bag of words than the audit does.
 # - **The papers' contrast, with an encoder of their kind.** Our SDAE, an order-aware

@@ -120,9 +120,13 @@ def test_grid_values_over_seeds_are_student_t_at_bonferronis_level():
     for e in ("glove50", "sdae"):
         key = f"probe_t3_has_school_{e}"
         acc = runs[runs.encoder == e]["accuracy"]
-        _, low, high = stats.seed_interval(acc, stats.bonferroni_level(4))
+        _, low, high = stats.seed_interval(acc, stats.bonferroni_level(4), (0, 100))
         assert (out[f"{key}_low_bonf4"], out[f"{key}_high_bonf4"]) == (low, high)
         assert contains(values, key, "_bonf4", "")
+    # an accuracy's interval stays within 0-100 (without bounds sdae's would pass 100 here)
+    _, _, unbounded = stats.seed_interval(runs[runs.encoder == "sdae"]["accuracy"],
+                                          stats.bonferroni_level(4))
+    assert unbounded > 100 and out["probe_t3_has_school_sdae_high_bonf4"] == 100
 
 
 def test_grid_values_of_equivalence_tests_contain_the_90_percent_interval():
@@ -134,7 +138,7 @@ def test_grid_values_of_equivalence_tests_contain_the_90_percent_interval():
         key = f"probe_{task.replace('-', '_')}_{encoder}"
         assert contains(values, key, "90_bonf4", "90")
         acc = runs[(runs.task == task) & (runs.encoder == encoder)]["accuracy"]
-        _, low, high = stats.seed_interval(acc, 1 - 0.10 / 4)
+        _, low, high = stats.seed_interval(acc, 1 - 0.10 / 4, (0, 100))
         assert (values[f"{key}_low90_bonf4"], values[f"{key}_high90_bonf4"]) == pytest.approx((low, high))
 
 

@@ -945,7 +945,7 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
         levels = [level, *union_levels.values()]
         mean = stats.seed_interval(group["accuracy"], level)[0]
         bounds = (experiment.shared_item_intervals(group, levels, n_boot)[1] if shared_items else
-                  [stats.seed_interval(group["accuracy"], lv)[1:] for lv in levels])
+                  [stats.seed_interval(group["accuracy"], lv, experiment.PERCENT)[1:] for lv in levels])
         (low, high), union_bounds = bounds[0], bounds[1:]
         paper = targets.get(f"probe_2018_sdae_{slug(task)}", {}).get("paper", np.nan)
         rows.append({"task": task, "paper SDAE": paper, "trainings": len(group), "mean": mean,

@@ -172,6 +172,14 @@ def summarise(runs: pd.DataFrame, level: float = 0.95, shared_items: bool = Fals
     return pd.DataFrame(out)
 
 
+PERCENT = (0.0, 100.0)
+"""The range of an accuracy in percent: the ``bounds`` of every Student-t interval over seeds or
+trainings here (:func:`compsem.stats.seed_interval`; three seeds near 100% would otherwise give
+an upper bound past it)."""
+
+PERCENT_DIFFERENCE = (-100.0, 100.0)
+"""The range of a difference of two accuracies in percent (selectivity)."""
+
 FIT_LEVEL = 0.95
 """The level of the bootstrap interval over test items that :func:`run_grid` stores with each
 fit (:func:`compsem.probing.evaluate.run_probe`)."""
@@ -206,7 +214,7 @@ def cell_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,), share
     if shared_items:
         mean, bounds = shared_item_intervals(group, levels, n_boot)
         return mean, bounds, "items and seeds"
-    return mean, [stats.seed_interval(group["accuracy"], level)[1:] for level in levels], "seeds"
+    return mean, [stats.seed_interval(group["accuracy"], level, PERCENT)[1:] for level in levels], "seeds"
 
 
 def shared_item_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),
@@ -222,7 +230,7 @@ def shared_item_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,)
     fit's correctness on every item)."""
     levels = list(levels)
     mean, crossed = crossed_intervals(group, levels, n_boot)
-    t_bounds = [stats.seed_interval(group["accuracy"], level)[1:] for level in levels]
+    t_bounds = [stats.seed_interval(group["accuracy"], level, PERCENT)[1:] for level in levels]
     return mean, [(min(t_low, c_low), max(t_high, c_high))
                   for (t_low, t_high), (c_low, c_high) in zip(t_bounds, crossed, strict=True)]
 
@@ -264,7 +272,7 @@ def selectivity(runs: pd.DataFrame, level: float = 0.95,
             low, high = (100 * v for v in stats.paired_mean_interval(
                 t["correct"], c.correct, n_resamples=n_boot, seed=int(c.seed), level=level))
         else:
-            mean, low, high = stats.seed_interval(differences, level)
+            mean, low, high = stats.seed_interval(differences, level, PERCENT_DIFFERENCE)
         if not sound:
             mean = low = high = float("nan")
         out.append(
