@@ -164,16 +164,9 @@ order
 
 # %%
 ambiguous = chapter.ambiguous_order_counts(all_rows, forms)
-for name in ("train", "gen", "exposure-100"):
-    report.glue(
-        f"cogsdata_ambiguous_order_{name.replace('-', '')}",
-        chapter.ambiguous_order_total(ambiguous, name),
-    )
+report.glue_all(chapter.ambiguous_order_values(ambiguous, ("train", "gen", "exposure-100")))
 rng = random.Random(0)  # shared with the perturbations below
-unrestored = sum(
-    chapter.shuffled_not_restored(splits[name].target, forms.loc[name], rng)
-    for name in ("train", "gen")
-)
+unrestored = chapter.shuffled_unrestored(splits, forms, rng, ("train", "gen"))
 report.glue("cogsdata_shuffled_unrestored", unrestored)
 ambiguous.to_frame()
 

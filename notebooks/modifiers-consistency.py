@@ -520,12 +520,7 @@ norm_rule
 # tolerance {glue:text}`mod_x_tol_001t1:.3f` (tolerances as in the targets file).
 
 # %% tags=["full-width"]
-for key, target in (("mod_x_paper_minilm_ns_nspl_t8", "mod_minilm_ns_nspl_001t8"),
-                    ("mod_x_paper_minilm_ns_nspr_t8", "mod_minilm_ns_nspr_001t8"),
-                    ("mod_x_paper_minilm_ns_nspr_t4", "mod_minilm_ns_nspr_001t4"),
-                    ("mod_x_paper_labse_aan_si_si_001", "mod_labse_aan_si_si_001t6"),
-                    ("mod_x_paper_labse_aan_si_si_004", "mod_labse_aan_si_si_004t6")):
-    results[key] = targets[target]["paper"]  # the paper's number, quoted in the text
+results.update(C.quoted_paper_values(targets))  # the paper's numbers, quoted in the text
 results.update(C.minilm_tolerances(targets))  # the tolerances, quoted in the text
 minilm_table, values = C.minilm_comparison(results)
 results.update(values)

@@ -364,7 +364,7 @@ report.glue_all(values)
 # our SDAE on school-as-agent over its trainings (each the mean over the seeds): a training is one draw
 runs_t3_trainings = experiment.run_grid({"school-as-agent": frames_2016["school-as-agent"]}, order_aware_trainings,
                                         "logreg", ("none",), seeds, progress=False, **grid)
-per_training = runs_t3_trainings.groupby(["task", "encoder"], sort=False)["accuracy"].mean().reset_index()
+per_training = C.training_means(runs_t3_trainings)
 report.glue_all(C.training_values(per_training, "probe_t3_sdae_trainings", targets)[1])
 for task in C.TASKS_2016:
     results[f"probe_2016_{report.slug(task)}_glove"] = values[

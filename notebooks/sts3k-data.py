@@ -237,12 +237,7 @@ for name, row in counts.iterrows():
 results["n_adversarial"] = int(counts.loc[counts.adversarial, "ours"].sum())
 # Table 7 describes the Adjective pairs as one adjective added to one sentence: compare their content words
 stopwords = sts3k.load_stopwords()
-adjective = (labels["type"] == "Adjective").to_numpy()
-bags = [(sorted(pt.content_stems(a, stopwords)), sorted(pt.content_stems(b, stopwords)))
-        for a, b in zip(pairs["sentence_a"][adjective], pairs["sentence_b"][adjective], strict=True)]
-report.glue("adjective_same_words_share", float(np.mean([x == y for x, y in bags])))
-report.glue("adjective_one_added_share", float(np.mean(
-    [abs(len(x) - len(y)) == 1 and (set(x) <= set(y) or set(y) <= set(x)) for x, y in bags])))
+report.glue_all(pt.adjective_word_shares(pairs, labels, stopwords))
 counts.astype({"table7": int, "difference": int})
 
 # %% [markdown]
@@ -284,9 +279,7 @@ report.show_comparison(report.compare(results, "sts3k", keys=mean_keys).drop(col
 
 # %%
 parse = pt.parse_check(pairs)
-agreement = (parse["block"] == parse["parse"]).mean()
-report.glue("parse_agreement", float(agreement))
-report.glue("parse_pairs", len(parse))
+report.glue_all(pt.parse_agreement(parse))
 pd.crosstab(parse["block"], parse["parse"].replace("", "(none)"), rownames=["block"], colnames=["parse"])
 
 # %% [markdown]
@@ -329,39 +322,12 @@ plt.show()
 human = pairs["human"].to_numpy()
 families = pt.family_bases(pairs, stopwords)
 published_cells = pt.published_cells(targets)
-checked_cells = published_cells[[c in pt.VALIDATED_CODES for c, _ in published_cells.index]]
+checked_cells = pt.validated_cells(published_cells)
 rule_labels, rule_decided = pt.rule_only_pair_types(pairs, stopwords)
 block_scores = pt.score_cells(labels, human, checked_cells)
 rule_scores = pt.score_cells(rule_labels, human, checked_cells)
-report.glue("rule_only_cells", len(checked_cells))
-report.glue("rule_only_categories", len(pt.VALIDATED_CODES))
-report.glue("heldout_n_boundaries", sum(len(codes) - 1 for _, _, codes in pt.BOUNDARY_BLOCKS.values()))
-report.glue("labels_cells_within", int(block_scores["within"].sum()))
-report.glue("labels_cells_mae", float(block_scores["error"].mean()))
-report.glue("rule_only_cells_within", int(rule_scores["within"].sum()))
-report.glue("rule_only_cells_mae", float(rule_scores["error"].mean()))
-report.glue("rule_only_cells_max_error", float(rule_scores["error"].max()))
-report.glue("rule_only_fallback", int((rule_decided["how"] == "fallback").sum()))
-report.glue("rule_only_base_pairs", len(rule_decided))
-report.glue("rule_only_agreement", float((rule_decided["rule_label"] == rule_decided["block_label"]).mean()))
-for block, group in rule_decided.groupby("block"):
-    report.glue(f"rule_only_agreement_{block}", float((group["rule_label"] == group["block_label"]).mean()))
-    report.glue(f"rule_only_disagree_{block}", int((group["rule_label"] != group["block_label"]).sum()))
-for block, codes in (("constant", ("CONST_VERB", "CONST_SUBJ", "CONST_DOBJ")),
-                     ("single", ("AB_VERB", "AB_SUBJ", "AB_DOBJ")),
-                     ("swap", ("SWAP_DOBJ_VERB", "SWAP_SUBJ_VERB", "SWAP_SUBJ_DOBJ", "TRIPLE", "QUAD"))):
-    in_block = [c in codes for c, _ in rule_scores.index]
-    report.glue(f"rule_only_{block}_within", int(rule_scores.loc[in_block, "within"].sum()))
-    report.glue(f"rule_only_{block}_cells", int(sum(in_block)))
-    report.glue(f"rule_only_{block}_max_error", float(rule_scores.loc[in_block, "error"].max()))
-cell_table = pd.DataFrame({
-    "paper": checked_cells,
-    "block labels": block_scores["ours"],
-    "rule-only labels": rule_scores["ours"],
-    "rule-only error": rule_scores["error"],
-})
-cell_table.index.names = ["category", "modifiers"]
-cell_table.round(3)
+report.glue_all(data_chapter.rule_only_values(checked_cells, block_scores, rule_scores, rule_decided))
+data_chapter.cell_table(checked_cells, block_scores, rule_scores).round(3)
 
 # %% [markdown]
 # The rule-only labels agree with the block labels on {glue:text}`rule_only_agreement:.1%` of
@@ -434,14 +400,9 @@ mad_series = {"Human": human,
               "VerbNet-CN": sts3k.load_published_similarities("verbnet_fixedparms_basic")}
 _, _, mads_blocks = structure.figure8(mad_series, labels)
 _, _, mads_rule = structure.figure8(mad_series, rule_labels)
-mad_results = {}
-for name in mads_blocks.index:
-    mad_results[f"labels_mad_{report.slug(name)}"] = float(mads_blocks[name])
-    mad_results[f"rule_only_mad_{report.slug(name)}"] = float(mads_rule[name])
+mad_results, mad_glue = data_chapter.mad_values(mads_blocks, mads_rule, targets)
 results.update(mad_results)
-report.glue("rule_only_mad_max_gap", float((mads_rule - mads_blocks).abs().max()))
-report.glue("labels_mad_max_difference", max(abs(value - targets[key]["paper"])
-                                             for key, value in mad_results.items() if key.startswith("labels_")))
+report.glue_all(mad_glue)
 report.compare(mad_results, "sts3k").drop(columns="source").round(4)
 
 # %% [markdown]
@@ -548,22 +509,14 @@ report.show_comparison(comparison, "numbers of §5.1, Table 7 and Figure 9")
 
 # %%
 ks_seeds = range(n_shuffle_seeds)
-ks_runs = [(w, k, rt.ks_against_shuffled(ratings, seed=k, within=w)) for w in ("rated", "column") for k in ks_seeds]
-ks_spread = pd.DataFrame([{"within": w, "seed": k, "D": ks_["statistic"], "log10 p": ks_["log10_pvalue"]}
-                          for w, k, ks_ in ks_runs])
+ks_spread = rt.ks_over_seeds(ratings, ks_seeds, withins=("rated", "column"))
 report.glue("ks_n_seeds", len(ks_seeds))
-report.glue("ks_log10_p_max", float(ks_spread["log10 p"].max()))  # the least significant shuffle
-for w, group in ks_spread.groupby("within"):
-    report.glue(f"ks_d_{w}_mean", group["D"].mean())
-    report.glue(f"ks_d_{w}_sd", group["D"].std())
-report.glue("sd_ddof1", float(np.nanmean(rt.per_pair_sd(ratings, ddof=1))))
-report.glue("sd_ddof0", float(np.nanmean(rt.per_pair_sd(ratings, ddof=0))))
-report.glue("modifier_reduction_unweighted", float(figure9["reduction"].mean()))
+report.glue_all(data_chapter.errata_values(ks_spread, ratings, figure9["reduction"]))
 report.glue_all(data_chapter.constant_block_ranges(labels))
 report.glue_all(data_chapter.individual_ks(ratings, shuffle_seed, shuffle_within))
 report.glue_all({f"paper_{key}": targets[key]["paper"] for key in ("n_adversarial", "n_participants")})
 report.glue_all(data_chapter.figure9_list_check(human, exclude, paper9, reductions=figure9["reduction"]))
-ks_spread.groupby("within")["D"].describe()[["mean", "std", "min", "max"]].round(4)
+data_chapter.ks_spread_table(ks_spread).round(4)
 
 # %% [markdown]
 #
@@ -669,19 +622,10 @@ ks_spread.groupby("within")["D"].describe()[["mean", "std", "min", "max"]].round
 # %%
 growth = rt.reliability_by_sample_size(ratings, subsets, sample_sizes, n_splits=n_splits_extension,
                                        seed=seed, n_samples=n_samples_extension)
-by_size = growth.groupby(["participants", "subset"], sort=True)
-growth_summary = by_size[["raters_per_pair", "split_half", "kappa_sb", "pairs_used"]].mean()
-growth_summary["split_half_low"] = by_size["split_half"].quantile(0.025)
-growth_summary["split_half_high"] = by_size["split_half"].quantile(0.975)
-smallest = int(min(sample_sizes))
+growth_summary = rt.reliability_growth_summary(growth, quantiles=(0.025, 0.975))
 report.glue("raters_n_samples", n_samples_extension)
-report.glue("raters_smallest", smallest)
-report.glue("raters_smallest_pairs_used", float(growth_summary.loc[(smallest, "all"), "pairs_used"]))
-report.glue("raters_smallest_split_half_all", float(growth_summary.loc[(smallest, "all"), "split_half"]))
-report.glue("raters_smallest_per_pair", float(growth_summary.loc[(smallest, "all"), "raters_per_pair"]))
-reaching = [m for m in sorted(sample_sizes) if growth_summary.loc[(m, "all"), "split_half"] >= 0.9]
-report.glue("raters_needed_090", float(reaching[0]) if reaching else float("nan"))
-growth_summary.unstack("subset")[["split_half", "split_half_low", "split_half_high", "pairs_used"]].round(3)
+report.glue_all(data_chapter.rater_count_values(growth_summary, sample_sizes))
+data_chapter.rater_count_table(growth_summary).round(3)
 
 # %% mystnb={"figure": {"caption": "Reliability against the number of participants kept: split-half reliability (left) and weighted kappa (right), both Spearman-Brown corrected; lines: mean over random participant samples, bands: 95% range over samples; black crosses: the paper's values for all 501 participants. Look at the slope at the full sample (is reliability still rising?) and at the adversarial curve against the other two.", "name": "fig-sts3k-data-raters"}}
 paper_reliability = {column: [targets[f"{key}_{name}"]["paper"] for name in ("all", "non", "adv")]

@@ -174,8 +174,7 @@ pd.DataFrame({"encoder": [S.label(m) for m in ran.index], "spec": ran.index,
 # inconclusive by rule.
 
 # %%
-for n in (5, 6, 7):
-    results[f"syn_critical_rho_{n}"] = S.critical_rho(n)
+results.update(S.critical_rhos((5, 6, 7)))
 results["syn_n_boot_agreement"] = n_boot_agreement
 results["syn_n_encoders"] = table["model"].nunique()
 results.update(S.left_out_sizes())
@@ -227,12 +226,7 @@ S.paper_sources(table)
 # %%
 agreement = S.agreement_table(table, n_boot=n_boot_agreement, seed=seed, level=ci_level)
 results.update(S.glue_values(table, agreement))
-for measure, key in (("STS3k within Swap-2", "swap2"), ("SemRole accuracy", "semrole"),
-                     ("STS3k within Negative", "negative"), ("Negation accuracy", "negation")):
-    for group, models in (("order_blind", order_blind), ("order_aware", order_aware)):
-        if measure in set(table["measure"]) and set(models) & set(table["model"]):
-            low, high = S.group_range(table, measure, models)
-            results[f"syn_{key}_{group}_min"], results[f"syn_{key}_{group}_max"] = low, high
+results.update(S.group_ranges(table, {"order_blind": order_blind, "order_aware": order_aware}))
 if "syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_n" in results:
     results["syn_boot_distinct_headline"] = S.expected_distinct(
         results["syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_n"])

@@ -212,6 +212,11 @@ def critical_rho(n: int, alpha: float = 0.05) -> float:
     return float(ok.min()) if len(ok) else float("nan")
 
 
+def critical_rhos(ns, prefix: str = "syn") -> dict[str, float]:
+    """:func:`critical_rho` of each of ``ns`` encoders, as ``<prefix>_critical_rho_<n>``."""
+    return {f"{prefix}_critical_rho_{n}": critical_rho(n) for n in ns}
+
+
 def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = BOOTSTRAP_RESAMPLES,
                    seed: int = 0, level: float = 0.95) -> dict:
     """Do ``measure_a`` and ``measure_b`` order the encoders alike?
@@ -289,6 +294,27 @@ def group_range(table: pd.DataFrame, measure: str, models) -> tuple[float, float
         raise ValueError(f"none of {list(models)} is scored on {measure!r}; scored: "
                          f"{', '.join(table.loc[table['measure'] == measure, 'model'])}")
     return float(rows.min()), float(rows.max())
+
+
+RANGE_MEASURES = {"STS3k within Swap-2": "swap2", "SemRole accuracy": "semrole",
+                  "STS3k within Negative": "negative", "Negation accuracy": "negation"}
+"""The measures whose range over a group of encoders the chapter quotes (:func:`group_ranges`),
+each with the short name of its keys."""
+
+
+def group_ranges(table: pd.DataFrame, groups, measures=None, prefix: str = "syn") -> dict[str, float]:
+    """:func:`group_range` of every measure of ``measures`` (``{measure: key}``, by default
+    :data:`RANGE_MEASURES`) over every group of ``groups`` (``{group: models}``, e.g. the
+    order-blind and the order-aware encoders), as ``<prefix>_<key>_<group>_min`` / ``_max``,
+    measure by measure; a measure the table lacks, or a group none of whose encoders is in the
+    table, is left out."""
+    out = {}
+    for measure, key in (RANGE_MEASURES if measures is None else measures).items():
+        for group, models in groups.items():
+            if measure in set(table["measure"]) and set(models) & set(table["model"]):
+                low, high = group_range(table, measure, models)
+                out[f"{prefix}_{key}_{group}_min"], out[f"{prefix}_{key}_{group}_max"] = low, high
+    return out
 
 
 PAPER = "paper"

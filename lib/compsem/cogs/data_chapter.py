@@ -217,6 +217,23 @@ def shuffled_not_restored(
     return fails
 
 
+def ambiguous_order_values(counts: pd.Series, files: Iterable[str] = ("train", "gen", "exposure-100")
+                           ) -> dict[str, int]:
+    """:func:`ambiguous_order_total` of each of ``files`` (``counts``:
+    :func:`ambiguous_order_counts`), glued as ``cogsdata_ambiguous_order_<file>`` (the file's
+    name without hyphens)."""
+    return {f"cogsdata_ambiguous_order_{name.replace('-', '')}": ambiguous_order_total(counts, name)
+            for name in files}
+
+
+def shuffled_unrestored(splits: dict[str, pd.DataFrame], forms: pd.Series, rng: random.Random,
+                        files: Iterable[str] = ("train", "gen")) -> int:
+    """:func:`shuffled_not_restored` summed over ``files``, in their order, all drawing from the
+    one ``rng``: ``splits[file].target`` with its forms ``forms.loc[file]`` (``forms`` indexed by
+    file, as :func:`all_released_rows`)."""
+    return sum(shuffled_not_restored(splits[name].target, forms.loc[name], rng) for name in files)
+
+
 def _renamed(atom: lf.Atom, new_index: dict[int, int]) -> lf.Atom:
     """``atom`` with every Skolem index ``i`` replaced by ``new_index[i]``."""
     args = tuple(lf.Term("var", new_index[t.value]) if t.is_var else t for t in atom.args)

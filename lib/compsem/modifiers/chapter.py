@@ -160,6 +160,23 @@ def minilm_comparison(results: dict) -> tuple[pd.DataFrame, dict[str, float]]:
     }
 
 
+QUOTED_PAPER_KEYS = {
+    "mod_x_paper_minilm_ns_nspl_t8": "mod_minilm_ns_nspl_001t8",
+    "mod_x_paper_minilm_ns_nspr_t8": "mod_minilm_ns_nspr_001t8",
+    "mod_x_paper_minilm_ns_nspr_t4": "mod_minilm_ns_nspr_001t4",
+    "mod_x_paper_labse_aan_si_si_001": "mod_labse_aan_si_si_001t6",
+    "mod_x_paper_labse_aan_si_si_004": "mod_labse_aan_si_si_004t6",
+}
+"""The printed numbers that the text beside the MiniLM comparison quotes: glued key -> target."""
+
+
+def quoted_paper_values(targets: dict, keys: dict[str, str] | None = None) -> dict[str, float]:
+    """The paper's number of each target of ``keys`` (``{glued key: target key}``, by default
+    :data:`QUOTED_PAPER_KEYS`), read from the targets file, under its glued key, for the text."""
+    return {key: targets[target]["paper"]
+            for key, target in (QUOTED_PAPER_KEYS if keys is None else keys).items()}
+
+
 def minilm_tolerances(targets: dict, model: str = "minilm") -> dict[str, float]:
     """The tolerance of ``model``'s targets in each table (``mod_x_tol_<version>t<table>``,
     e.g. ``mod_x_tol_001t8``), read from the targets file, for the text that explains them.

@@ -920,6 +920,14 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
 
 
+def training_means(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per task and encoder (one encoder a training, as :func:`over_trainings` names them), the
+    mean accuracy over the seeds of ``runs`` (:func:`experiment.run_grid`): one row per task and
+    training, in the order of ``runs``, for :func:`training_values` to read each training as
+    one draw."""
+    return runs.groupby(["task", "encoder"], sort=False)["accuracy"].mean().reset_index()
+
+
 def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float = 0.95,
                     shared_items: bool = False,
                     n_boot: int = stats.BOOTSTRAP_RESAMPLES) -> tuple[pd.DataFrame, dict]:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.report import slug
 from compsem.sts import pair_types as pt
 from compsem.sts import ratings as rt
 
@@ -233,3 +234,140 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
             low, high = percentile_interval(per_half)  # the spread of single halves
             values[f"heldout_{column}_ci_low"], values[f"heldout_{column}_ci_high"] = low, high
     return values
+
+
+RULE_ONLY_BLOCKS = ("constant", "single", "swap")
+"""The blocks of :data:`compsem.sts.pair_types.BOUNDARY_BLOCKS` by which :func:`rule_only_values`
+reports the rule-only labelling, in the chapter's order."""
+
+
+def rule_only_values(checked_cells: pd.Series, block_scores: pd.DataFrame, rule_scores: pd.DataFrame,
+                     rule_decided: pd.DataFrame) -> dict:
+    """The check of the pair-type labels (Table 7) on numbers they were not fitted to, as glue values.
+
+    ``checked_cells``: the published type x modifier means of the categories with fitted
+    boundaries (:func:`compsem.sts.pair_types.validated_cells`); ``block_scores`` and
+    ``rule_scores``: :func:`compsem.sts.pair_types.score_cells` of the block labels and of the
+    rule-only labels on them; ``rule_decided``: the base pairs the rule labelled
+    (:func:`compsem.sts.pair_types.rule_only_pair_types`). Keys: ``rule_only_cells``,
+    ``rule_only_categories``, ``heldout_n_boundaries`` (inner boundaries of the three blocks);
+    ``labels_cells_within`` / ``_mae`` and ``rule_only_cells_within`` / ``_mae`` / ``_max_error``
+    (cells within the printed precision, mean and largest absolute error); ``rule_only_fallback``,
+    ``rule_only_base_pairs``, ``rule_only_agreement`` (share of base pairs labelled as by the
+    blocks), and per block ``rule_only_agreement_<block>``, ``rule_only_disagree_<block>`` (in
+    the sorted order of the blocks), then per block of :data:`RULE_ONLY_BLOCKS`
+    ``rule_only_<block>_within``, ``_cells`` and ``_max_error`` of its cells."""
+    agree = rule_decided["rule_label"] == rule_decided["block_label"]
+    values = {
+        "rule_only_cells": len(checked_cells),
+        "rule_only_categories": len(pt.VALIDATED_CODES),
+        "heldout_n_boundaries": sum(len(codes) - 1 for _, _, codes in pt.BOUNDARY_BLOCKS.values()),
+        "labels_cells_within": int(block_scores["within"].sum()),
+        "labels_cells_mae": float(block_scores["error"].mean()),
+        "rule_only_cells_within": int(rule_scores["within"].sum()),
+        "rule_only_cells_mae": float(rule_scores["error"].mean()),
+        "rule_only_cells_max_error": float(rule_scores["error"].max()),
+        "rule_only_fallback": int((rule_decided["how"] == "fallback").sum()),
+        "rule_only_base_pairs": len(rule_decided),
+        "rule_only_agreement": float(agree.mean()),
+    }
+    for block, group in rule_decided.groupby("block"):
+        values[f"rule_only_agreement_{block}"] = float((group["rule_label"] == group["block_label"]).mean())
+        values[f"rule_only_disagree_{block}"] = int((group["rule_label"] != group["block_label"]).sum())
+    for block in RULE_ONLY_BLOCKS:
+        codes = pt.BOUNDARY_BLOCKS[block][2]
+        in_block = [c in codes for c, _ in rule_scores.index]
+        values[f"rule_only_{block}_within"] = int(rule_scores.loc[in_block, "within"].sum())
+        values[f"rule_only_{block}_cells"] = int(sum(in_block))
+        values[f"rule_only_{block}_max_error"] = float(rule_scores.loc[in_block, "error"].max())
+    return values
+
+
+def cell_table(checked_cells: pd.Series, block_scores: pd.DataFrame, rule_scores: pd.DataFrame) -> pd.DataFrame:
+    """The published type x modifier means (``paper``) beside the means under the block labels
+    and the rule-only labels and the rule-only error, indexed by (category, modifiers): the table
+    of the rule-only check of :func:`rule_only_values`."""
+    table = pd.DataFrame({
+        "paper": checked_cells,
+        "block labels": block_scores["ours"],
+        "rule-only labels": rule_scores["ours"],
+        "rule-only error": rule_scores["error"],
+    })
+    table.index.names = ["category", "modifiers"]
+    return table
+
+
+def mad_values(mads_blocks: pd.Series, mads_rule: pd.Series, targets: dict) -> tuple[dict, dict]:
+    """Figure 8's MADs (:func:`compsem.sts.structure.figure8`) under the block labels
+    (``mads_blocks``) and the rule-only labels (``mads_rule``), one per similarity series.
+
+    Returns the results to compare with the paper, ``labels_mad_<series>`` and
+    ``rule_only_mad_<series>`` (series in the order of ``mads_blocks``), and the values to glue:
+    ``rule_only_mad_max_gap``, the largest absolute difference between the two labellings, and
+    ``labels_mad_max_difference``, the largest absolute difference of the block labels' MADs from
+    the authors' (``targets[key]["paper"]``)."""
+    results = {}
+    for name in mads_blocks.index:
+        results[f"labels_mad_{slug(name)}"] = float(mads_blocks[name])
+        results[f"rule_only_mad_{slug(name)}"] = float(mads_rule[name])
+    values = {
+        "rule_only_mad_max_gap": float((mads_rule - mads_blocks).abs().max()),
+        "labels_mad_max_difference": max(abs(value - targets[key]["paper"])
+                                         for key, value in results.items() if key.startswith("labels_")),
+    }
+    return results, values
+
+
+def errata_values(ks_spread: pd.DataFrame, ratings: np.ndarray, reductions: pd.Series) -> dict:
+    """The numbers the chapter's errata quote (§5.1, §5.4).
+
+    ``ks_spread``: :func:`compsem.sts.ratings.ks_over_seeds`. Keys: ``ks_log10_p_max``, the least
+    significant shuffle; ``ks_d_<within>_mean`` and ``ks_d_<within>_sd`` (sample SD), the KS
+    statistic over the seeds of each shuffle (in sorted order of ``within``); ``sd_ddof1`` and
+    ``sd_ddof0``, the average per-pair SD (:func:`compsem.sts.ratings.mean_per_pair_sd`) of the
+    raw ``ratings`` with either ddof; ``modifier_reduction_unweighted``, the unweighted mean of
+    the type reductions of Figure 9 (``reductions``: the ``reduction`` column of
+    :func:`compsem.sts.modifier_types.reductions`, a pandas Series)."""
+    values = {"ks_log10_p_max": float(ks_spread["log10 p"].max())}
+    for w, group in ks_spread.groupby("within"):
+        values[f"ks_d_{w}_mean"] = group["D"].mean()
+        values[f"ks_d_{w}_sd"] = group["D"].std()
+    values["sd_ddof1"] = rt.mean_per_pair_sd(ratings, ddof=1)
+    values["sd_ddof0"] = rt.mean_per_pair_sd(ratings, ddof=0)
+    values["modifier_reduction_unweighted"] = float(reductions.mean())
+    return values
+
+
+def ks_spread_table(ks_spread: pd.DataFrame) -> pd.DataFrame:
+    """Mean, SD, min and max of the KS statistic over the seeds of each shuffle
+    (:func:`compsem.sts.ratings.ks_over_seeds`), one row per ``within``."""
+    return ks_spread.groupby("within")["D"].describe()[["mean", "std", "min", "max"]]
+
+
+RELIABILITY_BAR = 0.9
+"""The split-half reliability that ``raters_needed_090`` of :func:`rater_count_values` asks for."""
+
+
+def rater_count_values(summary: pd.DataFrame, sizes) -> dict:
+    """The extension of §5.1 to fewer raters as glue values, from
+    :func:`compsem.sts.ratings.reliability_growth_summary` (``summary``) over the sample ``sizes``:
+    ``raters_smallest``, the smallest size, with the share of pairs that entered its splits
+    (``raters_smallest_pairs_used``), its split-half reliability over all pairs
+    (``raters_smallest_split_half_all``) and its ratings per pair (``raters_smallest_per_pair``);
+    and ``raters_needed_090``, the smallest size whose mean split-half reliability over all pairs
+    reaches :data:`RELIABILITY_BAR` (NaN when none does)."""
+    smallest = int(min(sizes))
+    return {
+        "raters_smallest": smallest,
+        "raters_smallest_pairs_used": float(summary.loc[(smallest, "all"), "pairs_used"]),
+        "raters_smallest_split_half_all": float(summary.loc[(smallest, "all"), "split_half"]),
+        "raters_smallest_per_pair": float(summary.loc[(smallest, "all"), "raters_per_pair"]),
+        "raters_needed_090": rt.sample_size_reaching(summary, sizes, bar=RELIABILITY_BAR),
+    }
+
+
+def rater_count_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The split-half reliability by number of participants (rows) and subset (columns), with its
+    range over samples and the share of pairs used, from
+    :func:`compsem.sts.ratings.reliability_growth_summary`."""
+    return summary.unstack("subset")[["split_half", "split_half_low", "split_half_high", "pairs_used"]]

@@ -145,6 +145,16 @@ def ks_against_shuffled(
     }
 
 
+def ks_over_seeds(ratings, seeds, withins=("rated", "column")) -> pd.DataFrame:
+    """:func:`ks_against_shuffled` for every shuffle in ``withins`` and every seed in ``seeds``
+    (shuffles outer, seeds inner): how the KS statistic of §5.1 varies with the random shuffle
+    and with what is shuffled. One row per run: ``within``, ``seed``, ``D`` (the statistic) and
+    ``log10 p``."""
+    runs = [(w, k, ks_against_shuffled(ratings, seed=k, within=w)) for w in withins for k in seeds]
+    return pd.DataFrame([{"within": w, "seed": k, "D": ks["statistic"], "log10 p": ks["log10_pvalue"]}
+                         for w, k, ks in runs])
+
+
 def per_pair_sd(ratings, ddof: int = 1) -> np.ndarray:
     """SD of the normalised ratings of each pair across its raters (§5.1: average 0.216).
 
@@ -158,6 +168,12 @@ def per_pair_sd(ratings, ddof: int = 1) -> np.ndarray:
     ss = np.nansum((r - mean[:, None]) ** 2, axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > ddof, np.sqrt(ss / (count - ddof)), np.nan)
+
+
+def mean_per_pair_sd(ratings, ddof: int = 1) -> float:
+    """The average over pairs of :func:`per_pair_sd` (NaN pairs skipped), the number §5.1 reports
+    as 0.216."""
+    return float(np.nanmean(per_pair_sd(ratings, ddof=ddof)))
 
 
 def spearman_brown(r):
@@ -364,3 +380,30 @@ def reliability_by_sample_size(ratings, subsets: dict, sizes, n_splits: int = 20
                              "pairs_used": float(used[name] / row["n_pairs"])})
     return pd.DataFrame(rows)
 
+
+GROWTH_COLUMNS = ("raters_per_pair", "split_half", "kappa_sb", "pairs_used")
+"""The columns of :func:`reliability_by_sample_size` that :func:`reliability_growth_summary`
+averages over the participant samples."""
+
+
+def reliability_growth_summary(growth: pd.DataFrame, quantiles: tuple[float, float] = (0.025, 0.975)
+                               ) -> pd.DataFrame:
+    """:func:`reliability_by_sample_size` summarised over the participant samples, one row per
+    (participants, subset), sorted: the mean of each of :data:`GROWTH_COLUMNS`, and the
+    ``quantiles`` of the samples' split-half reliability (§5.1's statistic; pandas' linear
+    quantiles, by default the central 95% range), ``split_half_low`` and ``split_half_high``."""
+    low, high = quantiles
+    by_size = growth.groupby(["participants", "subset"], sort=True)
+    summary = by_size[list(GROWTH_COLUMNS)].mean()
+    summary["split_half_low"] = by_size["split_half"].quantile(low)
+    summary["split_half_high"] = by_size["split_half"].quantile(high)
+    return summary
+
+
+def sample_size_reaching(summary: pd.DataFrame, sizes, bar: float = 0.9, subset: str = "all",
+                         column: str = "split_half") -> float:
+    """The smallest of ``sizes`` whose mean ``column`` of ``subset`` in ``summary``
+    (:func:`reliability_growth_summary`) reaches ``bar``; NaN when none does. An extension of §5.1:
+    how many participants the reliability needs."""
+    reaching = [m for m in sorted(sizes) if summary.loc[(m, subset), column] >= bar]
+    return float(reaching[0]) if reaching else float("nan")
