@@ -37,11 +37,12 @@ decided over the trainings since, where it does not."""
 
 
 UNREPLAYED: tuple[str, ...] = (
-    # probing-composition: their CPU-dependent values are 2018 probes now means over MLP seeds,
-    # or 2016 cells whose sentences each seed now draws anew
+    # probing-composition: their CPU-dependent values are 2018 probes now means over MLP seeds
+    # (with the hull of the t-interval over the seeds), or 2016 cells whose sentences each seed
+    # now draws anew
     "bow-at-chance-on-structure", "bow-beats-sdae-on-cont2", "bow-reads-content",
-    "has-human-generalises", "has-school-accessible", "order-aware-reads-order",
-    "released-sets-no-probe-cue",
+    "has-human-generalises", "has-school-accessible", "negation-read-better-than-roles",
+    "order-aware-reads-order", "released-sets-no-probe-cue",
     # synthesis: the scorecard's probes over probe_seeds, the SDAE's differences over trainings
     "order-blind-fail-both", "role-order-batteries-agree", "transformers-structure-insensitive",
 )
@@ -76,6 +77,14 @@ def other_cpu_values(values: dict, pairs: dict, machines: tuple[str, str]) -> tu
     return out, stale
 
 
+def _is_count(value: float, numbers: dict) -> bool:
+    """Whether a key holds a small count (a whole number, as are both machines' numbers): a
+    superseded count can equal one machine's number again by coincidence (random-probe cells not
+    within the margin: 2 on the Intel CPU at the fixture's commit, 2 again after the MLP seeds'
+    intervals became the hull with the t-interval), which says nothing about the CPU."""
+    return all(float(v).is_integer() for v in (value, *numbers.values()))
+
+
 def _machines() -> tuple[str, str]:
     return tuple(sorted(_fixture()["machines"]))
 
@@ -105,8 +114,8 @@ def test_no_verdict_depends_on_the_cpu_but_the_listed_ones(chapter):
     pairs = _fixture()["values"][chapter]
     replaced, stale = other_cpu_values(values, pairs, _machines())
     superseded = set(_fixture().get("superseded", {}).get("keys", {}).get(chapter, []))
-    assert superseded <= set(stale), (
-        f"{sorted(superseded - set(stale))} are listed as superseded but still one machine's number")
+    still = [key for key in superseded - set(stale) if not _is_count(values[key], pairs[key])]
+    assert not still, f"{sorted(still)} are listed as superseded but still one machine's number"
     stale = [key for key in stale if key not in superseded]
     pairs = {key: numbers for key, numbers in pairs.items() if key not in superseded}
     assert len(stale) <= len(pairs) / 2, (
