@@ -191,7 +191,7 @@ smatch_authors = amr.smatch_scores(amr.smatch_many(amr_parses["amr_a"], amr_pars
 smatch_f1 = amr.smatch_scores(amr.smatch_many(amr_parses["amr_a"], amr_parses["amr_b"], seed=smatch_seed,
                                                restarts=smatch_restarts, layout="one_line"), "f1")
 published_smatch = sts3k.load_published_similarities("smatch")
-report.glue("smatch_agreement", amr.share_equal(smatch_authors, published_smatch, atol=1e-6))
+report.glue("smatch_agreement", float(np.mean(np.isclose(smatch_authors, published_smatch, atol=1e-6))))
 smatch_table = C.sts3k_table({
     "published file (Table 9)": published_smatch,
     "matched triples / 12 (authors)": smatch_authors,
@@ -199,8 +199,8 @@ smatch_table = C.sts3k_table({
     "AMR-CN, published file": sts3k.load_published_similarities("AMR"),
 }, pairs)
 results |= C.sts3k_values(smatch_table, [None, "smatch_authors", "smatch_f1", None])
-hybrid.add_paper_rows(smatch_table, targets, {"paper, Table 9 AMR-SMATCH": "table9_amr_smatch",
-                                              "paper, Table 9 AMR-CN": "table9_amr_cn"})
+for row, key in (("AMR-SMATCH", "amr_smatch"), ("AMR-CN", "amr_cn")):
+    smatch_table.loc[f"paper, Table 9 {row}"] = C.paper_portions(targets, f"table9_{key}")
 smatch_table.round(3)
 
 # %% [markdown]
@@ -248,10 +248,9 @@ substitute_series, substitute_table, substitute_values = C.substitute_hybrids(
 results |= substitute_values
 neural = list(C.NEURAL_ROWS)  # Table 9's neural models, AMRBART and S3BERT included
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
-hybrid.add_paper_rows(substitute_table, targets, {  # the paper's Numberbatch values (Tables 9 and 11)
-    "paper (Numberbatch): VerbNet-CN, corrected parses": "table9_verbnet_cn",
-    "paper (Numberbatch): VerbNet-CN, GPT-4 parses": "verbnet_gpt4_glove50",
-    "paper (Numberbatch): AMR-CN": "table9_amr_cn"})
+for row, key in (("VerbNet-CN, corrected parses", "table9_verbnet_cn"), ("VerbNet-CN, GPT-4 parses", "verbnet_gpt4_glove50"),
+                 ("AMR-CN", "table9_amr_cn")):  # the paper's Numberbatch values (Tables 9 and 11)
+    substitute_table.loc[f"paper (Numberbatch): {row}"] = C.paper_portions(targets, key)
 substitute_table.round(3)
 
 # %% [markdown]
@@ -594,7 +593,7 @@ vectors = get_encoder(labeller_vectors).word_vectors
 ours_sims = hybrid.verbnet_cn(ours, word_vectors=vectors, stopwords=stopwords, denominator=denominator)
 labeller_table = C.sts3k_table({f"corrected parses ({labeller_vectors})": theirs_sims,
                                 f"our labeller ({labeller_vectors})": ours_sims}, pairs)
-report.glue("labeller_sims_r", hybrid.pearson_r(ours_sims, theirs_sims))
+report.glue("labeller_sims_r", float(np.corrcoef(ours_sims, theirs_sims)[0, 1]))
 labeller_table.round(3)
 
 # %% [markdown]

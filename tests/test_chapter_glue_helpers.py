@@ -1,12 +1,11 @@
-"""Library helpers that took over small computations from the chapter sources (a metric, a
-table's paper rows, a loop of glued values): each gives exactly what the chapter's own code
+"""Library helpers that took over small computations from the chapter sources (a loop of glued
+values, the paper's numbers the text quotes): each gives exactly what the chapter's own code
 gave, on synthetic inputs against that code written out."""
 
 from __future__ import annotations
 
 import random
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -14,60 +13,7 @@ from compsem import synthesis
 from compsem.cogs import data_chapter, lf
 from compsem.modifiers import chapter as modifiers_chapter
 from compsem.probing import chapter as probing_chapter
-from compsem.sts import amr, hybrid
 from compsem.targets import load_targets
-
-# --------------------------------------------------------------------------- sts3k-hybrid
-
-
-def test_share_equal_is_the_share_within_the_tolerances():
-    published = np.array([0.25, 0.5, 0.75, 1.0, 1e6])
-    ours = published + np.array([5e-7, 2e-5, -1e-3, 0.0, 5.0])  # 1e6 + 5: within isclose's rtol
-    share = amr.share_equal(ours, published, atol=1e-6)
-    assert share == float(np.mean(np.isclose(ours, published, atol=1e-6)))
-    assert share == pytest.approx(3 / 5)
-    assert amr.share_equal(ours, published, atol=1e-4) == pytest.approx(4 / 5)
-
-
-def test_pearson_r_is_corrcoefs_cell_bit_for_bit():
-    rng = np.random.default_rng(4)
-    a = rng.random(257)
-    b = 0.3 * a + rng.random(257)
-    assert hybrid.pearson_r(a, b) == float(np.corrcoef(a, b)[0, 1])
-    assert hybrid.pearson_r(a, 2 * a + 1) == pytest.approx(1.0)
-    assert hybrid.pearson_r(a, -a) == pytest.approx(-1.0)
-
-
-def sts3k_like_table() -> pd.DataFrame:
-    return pd.DataFrame({"ours": {"all": 0.1, "non": 0.2, "adv": 0.3},
-                         "published": {"all": 0.4, "non": 0.5, "adv": 0.6}}).T
-
-
-def test_add_paper_rows_appends_the_papers_portions_in_order():
-    targets = {f"{prefix}_sts3k_{portion}": {"paper": value, "tol": 0.01, "source": "x"}
-               for prefix, base in (("table9_a", 0.7), ("b", 0.9))
-               for portion, value in zip(("all", "non", "adv"), (base, base - 0.1, base - 0.2), strict=True)}
-    table = sts3k_like_table()
-    hybrid.add_paper_rows(table, targets, {"paper A": "table9_a", "paper B": "b"})
-    expected = sts3k_like_table()  # the chapter's code before: one .loc row per paper row
-    for label, prefix in (("paper A", "table9_a"), ("paper B", "b")):
-        expected.loc[label] = [targets[f"{prefix}_sts3k_{portion}"]["paper"] for portion in ("all", "non", "adv")]
-    pd.testing.assert_frame_equal(table, expected)
-    assert list(table.index) == ["ours", "published", "paper A", "paper B"]
-    assert table.loc["paper B"].tolist() == [0.9, 0.8, 0.9 - 0.2]
-
-
-def test_add_paper_rows_reads_the_chapters_targets_as_paper_portions():
-    from compsem.sts import chapter as C
-
-    targets = load_targets("sts3k")
-    rows = {"paper, Table 9 AMR-SMATCH": "table9_amr_smatch", "paper, Table 9 AMR-CN": "table9_amr_cn",
-            "paper (Numberbatch): VerbNet-CN, GPT-4 parses": "verbnet_gpt4_glove50"}
-    table = pd.DataFrame({"x": dict.fromkeys(C.PORTIONS, 0.0)}).T
-    hybrid.add_paper_rows(table, targets, rows)
-    for label, prefix in rows.items():
-        assert table.loc[label].tolist() == C.paper_portions(targets, prefix)
-
 
 # --------------------------------------------------------------------------- probing-composition
 

@@ -269,15 +269,8 @@ def smatch_scores(counts: np.ndarray, kind: str = "authors") -> np.ndarray:
     raise ValueError(f"kind must be 'authors' or 'f1', not {kind!r}")
 
 
-def share_equal(scores, published, atol: float = 1e-6) -> float:
-    """The share of pairs whose ``scores`` equal the ``published`` ones (:func:`numpy.isclose`
-    with ``atol`` and its default relative tolerance): how often our Smatch counts give the
-    authors' value (the hill-climbing search is randomised)."""
-    return float(np.mean(np.isclose(scores, published, atol=atol)))
-
-
 __all__ = [
     "ROOT", "SMATCH_DIVISOR", "parse_amr", "variables", "role_paths", "strip_sense", "normalise_filler",
     "filler_similarity", "dice_similarity", "amr_cn", "amr_cn_many", "one_line", "smatch_counts",
-    "smatch_authors", "smatch_f1", "smatch_many", "smatch_scores", "share_equal",
+    "smatch_authors", "smatch_f1", "smatch_many", "smatch_scores",
 ]

@@ -327,21 +327,6 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
     return combine(sims, weights, denominator)
 
 
-def pearson_r(sims_a, sims_b) -> float:
-    """Pearson's r of two similarity series over the same pairs (:func:`numpy.corrcoef`, its
-    ``[0, 1]`` cell): how closely VerbNet-CN on one set of parses follows it on another."""
-    return float(np.corrcoef(sims_a, sims_b)[0, 1])
-
-
-def add_paper_rows(table: pd.DataFrame, targets: Mapping[str, dict], rows: Mapping[str, str]) -> None:
-    """Append to ``table`` (an STS3k table: one column per portion, as
-    :func:`compsem.sts.chapter.sts3k_table`), in place and in the order of ``rows``, one row per
-    item ``label -> prefix``: the paper's values ``targets["<prefix>_sts3k_<portion>"]["paper"]``
-    for the table's columns (:func:`compsem.sts.chapter.paper_portions`'s values)."""
-    for label, prefix in rows.items():
-        table.loc[label] = [targets[f"{prefix}_sts3k_{portion}"]["paper"] for portion in table.columns]
-
-
 # --------------------------------------------------------------------------- paired comparisons
 
 
