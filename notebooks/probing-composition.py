@@ -563,7 +563,7 @@ runs_trainings = C.over_trainings(released, order_aware_trainings, ["cont2", "or
 table_trainings, values_trainings = C.training_values(runs_trainings, "probe_t2_sdae_trainings",
                                                       targets, shared_items=True, n_boot=n_boot)
 report.glue_all(values_trainings)
-# SemRole, the SDAE's trainings minus MiniLM's MLP seeds: one bootstrap over items, trainings, seeds
+# SemRole, the SDAE's trainings minus MiniLM's MLP seeds: one interval over items, trainings, seeds
 report.glue_all(C.crossed_difference(runs_trainings, runs_2018[runs_2018.encoder == "minilm"], "sr",
                                      "probe_t2_sr_sdae_trainings_minus_minilm", n_boot=n_boot,
                                      seed=mlp_seeds_2018[0]))
@@ -580,9 +580,10 @@ table_trainings
 # are decided on these intervals. The claim on the SDAE against MiniLM is decided on one
 # interval of their difference on SemRole, {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm:.1f`
 # points [{glue:text}`probe_tost_pct`%: {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm_low90:.1f`,
-# {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm_high90:.1f`]: a bootstrap that resamples
-# the shared test items and, independently, the SDAE's trainings and MiniLM's MLP seeds
-# (`compsem.probing.chapter.crossed_difference`). The SDAE's trainings, and so these intervals,
+# {glue:text}`probe_t2_sr_sdae_trainings_minus_minilm_high90:.1f`], by the rule of the cells: the
+# hull of Welch's interval over the trainings' and the seeds' accuracies and a bootstrap that
+# resamples the shared test items and, independently, the SDAE's trainings and MiniLM's MLP
+# seeds (`compsem.probing.chapter.crossed_difference`). The SDAE's trainings, and so these intervals,
 # differ with the CPU the SDAE trains on: an AMD CPU's trainings spread wider than an Intel CPU's
 # (*Determinism* in *Using this book*).
 

@@ -1,13 +1,14 @@
 """compsem.probing.chapter.crossed_difference: one interval of the difference between the mean
 of one side's fits (an encoder's trainings) and the other's (another encoder's MLP seeds), all
-scoring the same test items, by a bootstrap over the shared items and, independently, the units
-of each side; on constructed fits (no data, no encoder)."""
+scoring the same test items: the hull of Welch's interval over the units and a bootstrap over the
+shared items and, independently, the units of each side; on constructed fits (no data, no encoder)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from compsem import stats
 from compsem.probing import chapter as C
@@ -39,7 +40,7 @@ def test_point_is_the_difference_of_the_sides_means_and_keys_by_level():
     assert C.crossed_difference(side("sdae", a), side("minilm", b), "sr", KEY, n_boot=500) == out
 
 
-def test_it_is_the_crossed_bootstrap_with_the_libraries_unit_level():
+def test_it_is_the_hull_of_the_crossed_bootstrap_and_welchs_interval():
     rng = np.random.default_rng(1)
     a = (rng.random((3, 200)) < 0.7).astype(float)
     b = (rng.random((2, 200)) < 0.5).astype(float)
@@ -47,6 +48,42 @@ def test_it_is_the_crossed_bootstrap_with_the_libraries_unit_level():
                                seed=7)
     r = np.random.default_rng(7)
     items = r.integers(0, 200, size=(300, 200))
+    per_a = np.stack([row[items].mean(axis=1) for row in a])
+    per_b = np.stack([row[items].mean(axis=1) for row in b])
+    diffs = 100 * (stats.resampled_unit_means(per_a, r) - stats.resampled_unit_means(per_b, r))
+    boot_low, boot_high = np.percentile(diffs, [5, 95])
+    welch = scipy.stats.ttest_ind(100 * a.mean(axis=1), 100 * b.mean(axis=1),
+                                  equal_var=False).confidence_interval(0.90)
+    assert (out["k_low90"], out["k_high90"]) == pytest.approx(
+        (min(boot_low, welch.low), max(boot_high, welch.high)))
+
+
+def test_the_hull_reaches_past_the_units_range_where_the_bootstrap_cannot():
+    """Three units a side: the bootstrap's interval stays inside the range of the units'
+    differences, Welch's t over the units (2+ degrees of freedom) reaches past it."""
+    rng = np.random.default_rng(3)
+    b = (rng.random(500) < 0.6).astype(float)
+    a = []
+    for flips in (10, 25, 40):  # +2, +5 and +8 points on the same items
+        row = b.copy()
+        row[np.flatnonzero(b == 0)[:flips]] = 1.0
+        a.append(row)
+    out = C.crossed_difference(side("a", a), side("b", [b, b, b]), "sr", "k", n_boot=1000)
+    assert out["k"] == pytest.approx(5.0)
+    welch = scipy.stats.ttest_ind([2.0, 5.0, 8.0], [0.0, 0.0, 0.0], equal_var=False)
+    ci = welch.confidence_interval(0.90)
+    assert (out["k_low90"], out["k_high90"]) == pytest.approx((ci.low, ci.high))
+    assert out["k_low90"] < 2.0 and out["k_high90"] > 8.0
+
+
+def test_one_unit_on_a_side_is_the_bootstrap_alone():
+    rng = np.random.default_rng(4)
+    a = (rng.random((1, 300)) < 0.7).astype(float)
+    b = (rng.random((3, 300)) < 0.5).astype(float)
+    out = C.crossed_difference(side("a", a), side("b", b), "sr", "k", levels=(0.90,), n_boot=300,
+                               seed=5)
+    r = np.random.default_rng(5)
+    items = r.integers(0, 300, size=(300, 300))
     per_a = np.stack([row[items].mean(axis=1) for row in a])
     per_b = np.stack([row[items].mean(axis=1) for row in b])
     diffs = 100 * (stats.resampled_unit_means(per_a, r) - stats.resampled_unit_means(per_b, r))

@@ -180,6 +180,23 @@ def test_seed_interval_bounds_cut_the_interval_to_the_range_of_the_mean():
     assert stats.seed_interval([0.4, 0.5, 0.6], level=0.9, bounds=stats.PROPORTION) == wide
 
 
+def test_welch_intervals_equal_scipys_welch_test_at_every_level():
+    a, b = [71.2, 74.0, 69.5], [65.1, 60.3, 66.0, 62.2]
+    difference, bounds = stats.welch_intervals(a, b, (0.95, 0.90))
+    welch = sps.ttest_ind(a, b, equal_var=False)
+    assert difference == pytest.approx(np.mean(a) - np.mean(b))
+    for (low, high), level in zip(bounds, (0.95, 0.90), strict=True):
+        ci = welch.confidence_interval(level)
+        assert (low, high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert bounds[0][0] < bounds[1][0] < difference < bounds[1][1] < bounds[0][1]
+    # one value on a side: undefined; no spread on either side: the difference itself
+    assert np.isnan(stats.welch_intervals([1.0], b)[1][0][0])
+    assert stats.welch_intervals([2.0, 2.0], [1.0, 1.0]) == (1.0, [(1.0, 1.0)])
+    # bounds cut the interval to the range of a difference
+    wide = stats.welch_intervals([0.9, 0.1, 0.95], [0.0, 0.02], bounds=stats.PROPORTION_DIFFERENCE)[1][0]
+    assert wide[1] == 1.0 and stats.welch_intervals([0.9, 0.1, 0.95], [0.0, 0.02])[1][0][1] > 1
+
+
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
 def test_label_permutation_test_equals_scipy_two_sample_test_when_exact(alternative):
     """7 units: 7! = 5,040 orderings, all enumerated; each split of the units into the two

@@ -462,6 +462,32 @@ def seed_interval(values, level: float = 0.95, bounds: tuple[float, float] | Non
     return mean, float(low), float(high)
 
 
+def welch_intervals(a, b, levels: Sequence[float] = (0.95,), bounds: tuple[float, float] | None = None
+                    ) -> tuple[float, list[tuple[float, float]]]:
+    """``(difference, [(low, high) per level of levels])``: the mean of ``a`` minus the mean of
+    ``b``, two independent sets of seeds (or trainings), with Welch's interval at each level
+    (:func:`scipy.stats.ttest_ind` with unequal variances, one test read at every level).
+    Fewer than two values on a side give NaN bounds; no spread on either side gives the
+    difference as both bounds. ``bounds`` as in :func:`seed_interval`
+    (:data:`PROPORTION_DIFFERENCE` for a difference of accuracies)."""
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    difference = float(a.mean() - b.mean())
+    if len(a) < 2 or len(b) < 2:
+        return difference, [(float("nan"), float("nan"))] * len(levels)
+    if a.std() == 0 and b.std() == 0:
+        return difference, [(difference, difference)] * len(levels)
+    welch = stats.ttest_ind(a, b, equal_var=False)
+    out = []
+    for level in levels:
+        ci = welch.confidence_interval(level)
+        low, high = float(ci.low), float(ci.high)
+        if bounds is not None:
+            low, high = max(low, bounds[0]), min(high, bounds[1])
+        out.append((low, high))
+    return difference, out
+
+
 def accuracy_wilson(accuracy: float, n: int, level: float = 0.95) -> tuple[float, float]:
     """``(low, high)``: the Wilson interval (:func:`wilson_interval`) of an accuracy (a fraction)
     measured on ``n`` items, its count of successes recovered as ``round(accuracy * n)``."""

@@ -421,22 +421,28 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     """Mean accuracy of the fits ``units_a`` minus that of the fits ``units_b`` on ``task``
     (rows of :func:`experiment.run_grid`, control ``none``), every fit scoring the same test
     items (a released 2018 set): e.g. an encoder's trainings (one MLP fit each) against
-    another encoder's MLP seeds. One interval of the difference itself, a percentile
-    bootstrap of a crossed design: each resample draws the test items with replacement, the
-    same items for every fit of both sides, and, independently, the units of each side with
-    replacement (:func:`compsem.stats.resampled_unit_means`), and takes the difference of the
-    two sides' means; the interval so covers the items, the units of ``a`` and those of ``b``,
-    and the items' correlation between the sides (the same items) is kept. Glued as ``key``
-    (points) with ``<key>_low<level>`` / ``<key>_high<level>`` (``_low`` / ``_high`` at 95%,
-    ``_low90`` / ``_high90`` at 90%) and the units on each side (``<key>_n_a``, ``<key>_n_b``).
-    Empty when a side has no fit; an error when the sides' test sets differ in size."""
+    another encoder's MLP seeds. One interval of the difference itself, by the rule of
+    :func:`experiment.shared_item_intervals` for a cell: the hull of Welch's interval over the
+    fits' accuracies (:func:`compsem.stats.welch_intervals`; the two sides' units are
+    independent draws), and a percentile bootstrap of a crossed design, in which each resample
+    draws the test items with replacement, the same items for every fit of both sides, and,
+    independently, the units of each side with replacement
+    (:func:`compsem.stats.resampled_unit_means`), and takes the difference of the two sides'
+    means. The bootstrap covers the items and keeps their correlation between the sides (the
+    same items) but, over as few as three units a side, cannot reach beyond the units' range;
+    Welch's interval carries the draw of the units. With one unit on a side Welch's interval
+    is undefined and the bootstrap stands alone. Glued as ``key`` (points) with
+    ``<key>_low<level>`` / ``<key>_high<level>`` (``_low`` / ``_high`` at 95%, ``_low90`` /
+    ``_high90`` at 90%) and the units on each side (``<key>_n_a``, ``<key>_n_b``). Empty when a
+    side has no fit; an error when the sides' test sets differ in size."""
 
-    sides = []
+    sides, accuracies = [], []
     for units in (units_a, units_b):
         rows = units[(units["task"] == task) & (units["control"] == "none")]
         if rows.empty:
             return {}
         sides.append(np.stack([np.asarray(c, dtype=np.float64) for c in rows["correct"]]))
+        accuracies.append(rows["accuracy"].to_numpy(np.float64))
     a, b = sides
     if a.shape[1] != b.shape[1]:
         raise ValueError(f"crossed_difference: {a.shape[1]} and {b.shape[1]} test items on {task!r}; "
@@ -446,10 +452,13 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     per_a = stats.resampled_item_means(a, items)  # units x resamples
     per_b = stats.resampled_item_means(b, items)
     diffs = 100 * (stats.resampled_unit_means(per_a, rng) - stats.resampled_unit_means(per_b, rng))
+    _, welch = stats.welch_intervals(*accuracies, levels, experiment.PERCENT_DIFFERENCE)
     out = {key: float(100 * (a.mean() - b.mean())), f"{key}_n_a": len(a), f"{key}_n_b": len(b)}
-    for level in levels:
+    for level, (w_low, w_high) in zip(levels, welch, strict=True):
         tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
         low, high = stats.percentile_interval(diffs, level)
+        if not np.isnan(w_low):  # one unit on a side: the bootstrap alone
+            low, high = min(low, w_low), max(high, w_high)
         out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
     return out
 

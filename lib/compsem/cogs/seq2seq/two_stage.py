@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from compsem import determinism, paths
+from compsem import determinism, paths, stats
 from compsem.cogs import auxiliary_data, evaluation, masking, multiplicity
 from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
@@ -45,7 +45,6 @@ from compsem.cogs.seq2seq.config import LABELS as MODEL_LABELS
 from compsem.cogs.seq2seq.config import config_hash, count_parameters, training_hash
 from compsem.cogs.seq2seq.vocab import SOURCE_SPECIALS, TARGET_SPECIALS, Vocab
 from compsem.devices import resolve_device
-from compsem.stats import EQUIVALENCE_LEVEL
 
 RESULTS_DIR = paths.PROJECT_DATA_DIR / "results" / "cogs-auxiliary"
 COGS_SPLITS = ("train", "dev", "test", "gen", "exposure-100")
@@ -507,16 +506,14 @@ def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame
     """Mean, SD and 95% t-interval over seeds (:func:`compsem.stats.seed_interval`) of each
     quantity per model and objective: columns ``model``, ``objective``, ``quantity``, ``n``,
     ``mean``, ``sd``, ``low``, ``high``."""
-    from compsem.stats import PROPORTION, seed_interval
-
     rows = []
     for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
         for quantity in quantities:
             values = pd.to_numeric(part[quantity], errors="coerce").dropna().to_numpy(float)
             if not len(values):
                 continue
-            bounds = PROPORTION if quantity in SUMMARY_PROPORTIONS else None
-            mean, low, high = seed_interval(values, bounds=bounds)
+            bounds = stats.PROPORTION if quantity in SUMMARY_PROPORTIONS else None
+            mean, low, high = stats.seed_interval(values, bounds=bounds)
             rows.append({"model": model, "objective": objective, "quantity": quantity,
                          "n": len(values), "mean": mean,
                          "sd": float(values.std(ddof=1)) if len(values) > 1 else float("nan"),
@@ -535,11 +532,10 @@ def difference(runs: pd.DataFrame, model: str, objective: str, quantity: str = "
 
 def difference_at_levels(runs: pd.DataFrame, model: str, objective: str, quantity: str = "gen",
                          baseline: str = "none", levels=None) -> dict:
-    """:func:`difference` at several levels from one Welch test: ``levels`` maps a suffix to a
-    level (by default ``{"": 0.95}``); keys ``difference``, ``n`` and ``low<suffix>``,
-    ``high<suffix>`` for each level."""
-    from scipy import stats
-
+    """:func:`difference` at several levels from one Welch test
+    (:func:`compsem.stats.welch_intervals`): ``levels`` maps a suffix to a level (by default
+    ``{"": 0.95}``); keys ``difference``, ``n`` and ``low<suffix>``, ``high<suffix>`` for each
+    level."""
     levels = {"": 0.95} if levels is None else dict(levels)
     part = runs[runs.model == model]
     a = part.loc[part.objective == objective, quantity].to_numpy(float)
@@ -547,16 +543,10 @@ def difference_at_levels(runs: pd.DataFrame, model: str, objective: str, quantit
     if len(a) < 2 or len(b) < 2:
         raise ValueError(f"{model}: need 2+ seeds of {objective!r} and {baseline!r}, got "
                          f"{len(a)} and {len(b)}")
-    diff = float(a.mean() - b.mean())
+    diff, bounds = stats.welch_intervals(a, b, list(levels.values()))
     out: dict = {"difference": diff, "n": (len(a), len(b))}
-    if a.std() == 0 and b.std() == 0:
-        for suffix in levels:
-            out |= {f"low{suffix}": diff, f"high{suffix}": diff}
-        return out
-    welch = stats.ttest_ind(a, b, equal_var=False)  # once; an interval per level
-    for suffix, level in levels.items():
-        ci = welch.confidence_interval(level)
-        out |= {f"low{suffix}": float(ci.low), f"high{suffix}": float(ci.high)}
+    for suffix, (low, high) in zip(levels, bounds, strict=True):
+        out |= {f"low{suffix}": low, f"high{suffix}": high}
     return out
 
 
@@ -574,7 +564,7 @@ def ensure_results(configs: list[dict], train_missing: bool = True, **options) -
     return done
 
 
-GRID_LEVELS = {"": 0.95, "_ci90": EQUIVALENCE_LEVEL, "_bonf3": multiplicity.bonferroni_level(3, 0.10),
+GRID_LEVELS = {"": 0.95, "_ci90": stats.EQUIVALENCE_LEVEL, "_bonf3": multiplicity.bonferroni_level(3, 0.10),
                "_bonf4": multiplicity.bonferroni_level(4, 0.10)}
 """The levels of Welch's intervals of the full configuration's differences, by key suffix
 (``<stem><suffix>_low`` and ``_high``), as the claims of the ledger declare them: 95% for a
