@@ -20,7 +20,8 @@
 # fine-tune SentBERT itself, on two splits:
 #
 # - a **random split**, where training and test pairs are of the same kinds. The paper says that
-#   with enough parameters every feature set reaches ρ = .7–.8 on it; we test that claim against
+#   "with enough parameters, all models can predict human judgements with correlations of
+#   0.7 – 0.8" (§5.3); we test that claim against
 #   our own fits and against the authors' prediction files, scored on the rows their models did
 #   not train on;
 # - the **adversarial split**: train on the non-adversarial pairs, test on the adversarial ones.
@@ -468,7 +469,8 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   rows, least squares interpolates the training rows, and ours scores
 #   {glue:text}`ft_nopca_adv_mpnet_reg:.3f`. We could not find what produced it.
 # - **Random split, sentence-model features.** The paper (§5.3, §6.2) says that with
-#   enough parameters all feature sets reach .7–.8 on the random split. The Findings decide this on
+#   enough parameters all feature sets reach "correlations of 0.7 – 0.8" on the random split.
+#   The Findings decide this on
 #   nn3, the largest regressor of §5.3, declared beforehand: MPNet (the paper's SentBERT checkpoint)
 #   reaches {glue:text}`ft_random_mpnet_nn3_mean:.3f` with it. The best of our regressors,
 #   chosen after seeing them, reach {glue:text}`ft_random_best_minilm_mean:.3f` with MiniLM,
@@ -477,7 +479,7 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 #   authors' own SentBERT nn3 file, scored on the rows their models did not train on, gives
 #   {glue:text}`pub_random_heldout_sentbert_nn3:.3f`, close to our MPNet's value (no test compares
 #   the two); the Findings check the four transformers' files and Mean-CN's as one family of five
-#   models. The files reach the paper's .7–.8 on all pairs, training rows included
+#   models. The files reach the paper's "0.7 – 0.8" on all pairs, training rows included
 #   (SentBERT nn3 {glue:text}`pub_random_all_sentbert_nn3:.3f`): Figure 6's random-split transformer
 #   curves score the regressors partly on their training data. VerbNet-CN's values do not depend on
 #   this, as its 8 features barely overfit.

@@ -856,3 +856,24 @@ def test_the_exposure_gain_table_sets_the_papers_means_beside_ours():
     assert primitive["gain"] == pytest.approx(np.mean(cells[5:]) - np.mean(cells[:5]))
     assert chapter.paper_exposure_means("gen")["1 exposure"] == PAPER["cogs_t45_transformer_1_gen"]
     assert chapter.paper_exposure_means("structural")["gain"] == 0
+
+
+def test_tolerance_values_follow_the_targets_rule():
+    """The Deviations' tolerance numbers: the gen SD of Figure 4-3 carried by the 18 lexical
+    cases, a case's tolerance 2 s sqrt(2/5) as the targets file stores it, the largest SD of a
+    cell printed 0.00, and Active -> Passive's errors per run; a targets file whose lexical
+    tolerance no longer follows the rule is an error."""
+    targets = report.load_targets(chapter.CHAPTER)
+    values = chapter.tolerance_values(targets)
+    assert values["cogs_tol_gen_sd"] == PAPER["cogs_fig43_transformer_gen_sd"]
+    assert values["cogs_tol_lexical_sd"] == pytest.approx(PAPER["cogs_fig43_transformer_gen_sd"] * 21 / 18)
+    assert values["cogs_tol_lexical_case"] == pytest.approx(2 * values["cogs_tol_lexical_sd"] * math.sqrt(0.4), abs=1e-5)
+    assert values["cogs_tol_zero_sd"] == pytest.approx(0.01)  # one run at .025, four at 0
+    assert PAPER["cogs_t45_transformer_1_cp_recursion"] == 0.0  # a cell printed 0.00
+    assert values["cogs_tol_zero_case"] == targets["cogs_t45_transformer_1_cp_recursion"]["tol"]
+    assert values["cogs_tol_ap_errors_total"] == pytest.approx(5 * values["cogs_tol_ap_errors_per_run"])
+    assert values["cogs_tol_independent_sd"] == pytest.approx(values["cogs_tol_lexical_sd"] * math.sqrt(18))
+    broken = {**targets, "cogs_t45_transformer_1_passive_to_active": {
+        **targets["cogs_t45_transformer_1_passive_to_active"], "tol": 0.25}}
+    with pytest.raises(ValueError, match="cogs-models.json"):
+        chapter.tolerance_values(broken)

@@ -446,6 +446,44 @@ def primitive_margin(targets: Mapping[str, dict], exposures: int = 1) -> float:
     return float(np.mean([s45.case_sd_from_tolerance(targets[k]["tol"]) for k in keys]))
 
 
+def tolerance_values(targets: Mapping[str, dict]) -> dict[str, float]:
+    """The numbers behind the tolerances of Table 4-5's targets (Deviations, "Tolerances of the
+    partial targets"), each read from the targets file or computed by the rule its ``source``
+    states (:func:`compsem.cogs.summary.per_case_tolerance`): ``cogs_tol_gen_sd`` (the
+    Transformer's gen SD, Figure 4-3), ``cogs_tol_small_sd`` (the SD assumed where Table 4-3
+    prints none), ``cogs_tol_lexical_sd`` (the gen SD carried by the lexical cases, a bound on
+    their average SD), ``cogs_tol_lexical_case`` (a lexical case's tolerance),
+    ``cogs_tol_zero_sd`` / ``cogs_tol_zero_case`` (the largest SD of a cell printed 0.00 and its
+    tolerance), ``cogs_tol_independent_sd`` / ``cogs_tol_independent_case`` (the SD each case
+    would need were the lexical cases independent, and its tolerance), ``cogs_tol_gen_mean`` (the
+    gen mean the error analyses' spread is scaled by) and ``cogs_tol_ap_errors_per_run`` /
+    ``cogs_tol_ap_errors_total`` (Active -> Passive errors, Section 4.5.5.2). An error if a
+    lexical case's target does not carry the tolerance the rule gives."""
+    n_cases, n_lexical = len(ev.CASE_ORDER), len(ev.CASE_ORDER) - len(ev.STRUCTURAL_CASES)
+    gen_sd = targets["cogs_fig43_transformer_gen_sd"]["paper"]
+    lexical_sd = gen_sd * n_cases / n_lexical
+    lexical_case = s45.per_case_tolerance(0.5, lexical_sd)
+    stored = targets[s45.target_key("transformer", 1, "passive_to_active")]["tol"]
+    if not math.isclose(stored, lexical_case, abs_tol=1e-5):
+        raise ValueError(f"data/targets/cogs-models.json: a lexical case's tol is {stored}, the rule "
+                         f"gives {lexical_case}; recompute the targets' tolerances")
+    independent_sd = lexical_sd * math.sqrt(n_lexical)
+    errors = targets["cogs_ap_errors_transformer"]["paper"]
+    return {
+        "cogs_tol_gen_sd": gen_sd,
+        "cogs_tol_small_sd": s45.case_sd_from_tolerance(targets["cogs_fig43_transformer_dev"]["tol"]),
+        "cogs_tol_lexical_sd": lexical_sd,
+        "cogs_tol_lexical_case": lexical_case,
+        "cogs_tol_zero_sd": s45.largest_seed_sd(0.0),
+        "cogs_tol_zero_case": s45.per_case_tolerance(0.0, lexical_sd),
+        "cogs_tol_independent_sd": independent_sd,
+        "cogs_tol_independent_case": 2 * independent_sd * math.sqrt(2 / s45.PAPER_SEEDS),
+        "cogs_tol_gen_mean": targets["cogs_t45_transformer_1_gen"]["paper"],
+        "cogs_tol_ap_errors_per_run": errors,
+        "cogs_tol_ap_errors_total": errors * s45.PAPER_SEEDS,
+    }
+
+
 HOLM_COLUMN = "vs paper: Holm p"
 """The column of the Findings' Table 4-5 with each case's Holm-adjusted p (:func:`case_tests`)."""
 
