@@ -893,8 +893,7 @@ chapter.semantic_by_case(by_case).round(3) if runs else None
 # are committed.
 
 # %%
-report.glue_all(results)
-report.glue_all(chapter.tolerance_values(targets))
+report.glue_all(results | chapter.tolerance_values(targets))  # and the numbers behind the tolerances
 verdict_table, values = chapter.verdict_counts(results)
 report.glue_all(values)
 verdict_table
