@@ -73,7 +73,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 
-from compsem import report, stats
+from compsem import report
 from compsem.data import sts3k
 from compsem.data import sts_benchmarks as sb
 from compsem.sts import chapter as C
@@ -248,17 +248,10 @@ table9.recomputed_table(recomputed, columns, intervals=True)
 # `hf:nghuyong/ernie-2.0-base-en:layer12` runs the paper's model.
 
 # %% tags=["full-width"]
-for row in recomputed.itertuples():
-    key = f"recomputed_{report.slug(row.model)}_{table9.COLUMN_SLUGS[row.column]}"
-    if key in targets:
-        results[key] = float(row.rho)
-    else:  # no paper number, but the Findings use it (baselines, substitutes)
-        report.glue(key, float(row.rho))
-    if row.column == "STS3k-adv":
-        for tag, (low, high) in row.bounds.items():
-            report.glue(f"{key}_{tag}_low", float(low))
-            report.glue(f"{key}_{tag}_high", float(high))
-recomputed_keys = [k for k in results if k.startswith("recomputed_")]
+recomputed_compared, recomputed_other = table9.recomputed_values(recomputed, targets)
+results |= recomputed_compared
+report.glue_all(recomputed_other)  # no paper number, but the Findings use them (baselines, substitutes)
+recomputed_keys = list(recomputed_compared)
 report.show_comparison(report.compare(results, "sts3k", keys=recomputed_keys).drop(columns="source"),
                        "recomputed cells") if recomputed_keys else None
 
@@ -291,33 +284,10 @@ report.show_comparison(report.compare(results, "sts3k", keys=recomputed_keys).dr
 
 # %%
 report.glue("ci_level_pct", 100 * ci_level)
-if ("overlap", "sts3k") in similarities and ("mpnet (std)", "sts3k") in similarities:
-    adv = sts3k.portion_mask(pairs, "adv")
-    overlap_vs_sentbert = stats.paired_spearman_difference(
-        similarities[("overlap", "sts3k")][adv], similarities[("mpnet (std)", "sts3k")][adv],
-        pairs["human"].to_numpy()[adv], n_resamples=n_boot, seed=seed, level=ci_level)
-    for stat, suffix in (("ci_low", "_ci_low"), ("ci_high", "_ci_high"), ("p", "_p")):  # the difference: below
-        report.glue(f"overlap_minus_sentbert_sts3k_adv{suffix}", overlap_vs_sentbert[stat])
-    means = {m: similarities[(m, "sts3k")] for m in ("mean:glove50", "mean:spacy-md") if (m, "sts3k") in similarities}
-    lexical = {"overlap": similarities[("overlap", "sts3k")], "Mean-CN": sts3k.load_published_similarities("mean")}
-    lexical |= means
-    report.glue_all(table9.equivalence_differences(  # 90% paired intervals; §6.2 names OpenAI (the authors' file)
-        lexical, {"SentBERT": similarities[("mpnet (std)", "sts3k")],
-                  "OpenAI": sts3k.load_published_similarities("openai_norml")},
-        pairs["human"].to_numpy(), adv, n_resamples=n_boot, seed=seed,
-        family=UNION_FAMILIES["lexical_baseline"]))  # a baseline fails against either rival: k = 2
-    report.glue_all(table9.adv_differences(  # STS3k-adv's separation with substitute means
-        similarities[("mpnet (std)", "sts3k")], means, pairs, "mpnet", n_resamples=n_boot, seed=seed, level=ci_level))
-    low, high = overlap_vs_sentbert["ci_low"], overlap_vs_sentbert["ci_high"]
-    verdict_text = ("the interval contains zero: on the adversarial pairs the data cannot tell SentBERT "
-                    "from a count of shared words" if low <= 0 <= high else
-                    f"the interval excludes zero: {'word overlap' if low > 0 else 'SentBERT'} is the better "
-                    "of the two on the adversarial pairs")
-    display_overlap = Markdown(f"Word overlap − SentBERT on STS3k-adv: {overlap_vs_sentbert['difference']:+.3f} "
-                               f"[{low:+.3f}, {high:+.3f}]; {verdict_text}.")
-else:
-    display_overlap = None
-display_overlap
+lexical_values = table9.lexical_baselines(similarities, pairs, n_resamples=n_boot, seed=seed, level=ci_level,
+                                          family=UNION_FAMILIES["lexical_baseline"])  # a baseline fails against either rival: k = 2
+report.glue_all(lexical_values)
+Markdown(table9.overlap_reading(lexical_values)) if lexical_values else None
 
 # %% [markdown]
 # ### Figure 5: model similarity against human similarity

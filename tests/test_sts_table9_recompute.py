@@ -198,3 +198,53 @@ def test_noise_ceiling_values_give_r_and_its_square_root():
     assert values["noise_ceiling_sts3k_adv"] == 0.64 and values["noise_ceiling_sts3k_adv_ci_high"] == 0.7
     assert values["noise_ceiling_sts3k_adv_sqrt"] == pytest.approx(0.8)
     assert values["noise_ceiling_sts3k_all_sqrt_ci_low"] == float(np.sqrt(0.75)) and len(values) == 12
+
+
+def test_recomputed_values_split_compared_cells_from_the_others(stub_scoring):
+    cells, _ = table9.recomputed_cells(["enc", "base"], FRAMES, COLUMNS, _levels, n_boot=N_BOOT, seed=SEED)
+    targets = {"recomputed_enc_std_sts3k_adv": {}, "recomputed_base_sick": {}}
+    compared, other = table9.recomputed_values(cells, targets)
+    rho = {(c.model, c.column): c.rho for c in cells.itertuples()}
+    assert compared == {"recomputed_enc_std_sts3k_adv": rho[("enc (std)", "STS3k-adv")],
+                        "recomputed_base_sick": rho[("base", "SICK")]}
+    assert other["recomputed_enc_sts3k_all"] == rho[("enc", "STS3k-all")]
+    assert not set(compared) & set(other)
+    std_adv = cells[(cells.model == "enc (std)") & (cells.column == "STS3k-adv")].iloc[0]
+    assert other["recomputed_enc_std_sts3k_adv_bonf2_ci_low"] == std_adv.bounds["bonf2_ci"][0]
+    assert other["recomputed_enc_std_sts3k_adv_ci_high"] == std_adv.bounds["ci"][1]
+    assert not any(k.startswith("recomputed_enc_sts3k_all_") for k in other)  # bounds: STS3k-adv only
+
+
+def test_lexical_baselines_are_the_three_paired_comparisons(monkeypatch):
+    pairs = FRAMES["sts3k"]
+    human = pairs["human"].to_numpy()
+    rng = np.random.default_rng(5)
+    sims = {("overlap", "sts3k"): human + rng.normal(0, 0.4, 40),
+            ("mpnet (std)", "sts3k"): human + rng.normal(0, 0.2, 40),
+            ("mean:glove50", "sts3k"): rng.random(40)}
+    published = {"mean": human + rng.normal(0, 0.6, 40), "openai_norml": human + rng.normal(0, 0.3, 40)}
+    monkeypatch.setattr(table9.sts3k, "load_published_similarities", lambda name: published[name])
+    values = table9.lexical_baselines(sims, pairs, n_resamples=N_BOOT, seed=SEED, level=0.9, family=2)
+    adv = (pairs["portion"] == "adv").to_numpy()
+    gap = stats.paired_spearman_difference(sims[("overlap", "sts3k")][adv], sims[("mpnet (std)", "sts3k")][adv],
+                                           human[adv], n_resamples=N_BOOT, seed=SEED, level=0.9)
+    assert values["overlap_minus_sentbert_sts3k_adv_p"] == gap["p"]
+    assert values["overlap_minus_sentbert_sts3k_adv_ci_low"] == gap["ci_low"]
+    equivalence = table9.equivalence_differences(
+        {"overlap": sims[("overlap", "sts3k")], "Mean-CN": published["mean"], "mean:glove50": sims[("mean:glove50", "sts3k")]},
+        {"SentBERT": sims[("mpnet (std)", "sts3k")], "OpenAI": published["openai_norml"]},
+        human, adv, n_resamples=N_BOOT, seed=SEED, family=2)
+    assert {k: values[k] for k in equivalence} == equivalence
+    assert values["overlap_minus_sentbert_sts3k_adv"] == pytest.approx(gap["difference"])
+    assert "mpnet_minus_mean_glove50_sts3k_adv_ci_low" in values
+    assert "mpnet_minus_mean_spacy_md_sts3k_adv" not in values  # not run
+    assert table9.lexical_baselines({k: v for k, v in sims.items() if k[0] != "overlap"}, pairs) == {}
+
+
+def test_overlap_reading_says_which_side_the_interval_lies():
+    key = "overlap_minus_sentbert_sts3k_adv"
+    inside = table9.overlap_reading({key: 0.01, f"{key}_ci_low": -0.02, f"{key}_ci_high": 0.04})
+    assert inside.startswith("Word overlap − SentBERT on STS3k-adv: +0.010 [-0.020, +0.040]")
+    assert "cannot tell" in inside
+    assert "SentBERT is the better" in table9.overlap_reading({key: -0.1, f"{key}_ci_low": -0.15, f"{key}_ci_high": -0.05})
+    assert "word overlap is the better" in table9.overlap_reading({key: 0.1, f"{key}_ci_low": 0.05, f"{key}_ci_high": 0.15})

@@ -282,6 +282,22 @@ def recomputed_table(cells: pd.DataFrame, columns, intervals: bool = False) -> p
     return text.pivot(index="model", columns="column", values="cell").reindex(columns=table.columns)
 
 
+def recomputed_values(cells: pd.DataFrame, targets: Mapping[str, dict]) -> tuple[dict, dict]:
+    """The glue values of :func:`recomputed_cells`: ``recomputed_<model>_<column>`` (rho) for every
+    cell, and for the STS3k-adv cells their bounds at every level, ``..._<tag>_low`` /
+    ``..._<tag>_high``. Returns ``(compared, other)``: the cells with a paper target (to be
+    compared with it) and everything else (no paper number, but the Findings use them: baselines
+    and substitutes, and the bounds)."""
+    compared, other = {}, {}
+    for row in cells.itertuples():
+        key = f"recomputed_{slug(row.model)}_{COLUMN_SLUGS[row.column]}"
+        (compared if key in targets else other)[key] = float(row.rho)
+        if row.column == "STS3k-adv":
+            for tag, (low, high) in row.bounds.items():
+                other |= {f"{key}_{tag}_low": float(low), f"{key}_{tag}_high": float(high)}
+    return compared, other
+
+
 STS3K_COLUMNS = ("STS3k-all", "STS3k-non", "STS3k-adv")
 
 
@@ -449,6 +465,49 @@ def adv_differences(reference, rivals: Mapping[str, np.ndarray], pairs: pd.DataF
         values |= {key: gap["difference"], f"{key}_ci_low": gap["ci_low"],
                    f"{key}_ci_high": gap["ci_high"]}
     return values
+
+
+def lexical_baselines(similarities: Mapping[tuple[str, str], np.ndarray], pairs: pd.DataFrame,
+                      n_resamples: int = 1000, seed: int = 0, level: float = 0.95,
+                      family: int = 1) -> dict[str, float]:
+    """The lexical baselines against the transformers on STS3k-adv (§6.2: leading transformers
+    "rely primarily on lexical cues"), from the :func:`recomputed_cells` similarities
+    (``(label, "sts3k")`` keys) and the authors' files: word overlap minus SentBERT (``"mpnet
+    (std)"``) at ``level`` (``overlap_minus_sentbert_sts3k_adv_ci_low`` / ``_ci_high`` / ``_p``,
+    :func:`compsem.stats.paired_spearman_difference`); every lexical baseline (overlap, the
+    authors' Mean-CN, the GloVe and spaCy means run here) minus SentBERT and the authors' OpenAI
+    (:func:`equivalence_differences`, 90%, ``family`` for the union of the two rivals); SentBERT
+    minus each mean run here (:func:`adv_differences`, prefix ``mpnet``). Empty when overlap or
+    SentBERT was not run."""
+    if ("overlap", "sts3k") not in similarities or ("mpnet (std)", "sts3k") not in similarities:
+        return {}
+    adv = sts3k.portion_mask(pairs, "adv")
+    human = pairs["human"].to_numpy()
+    overlap, sentbert = similarities[("overlap", "sts3k")], similarities[("mpnet (std)", "sts3k")]
+    gap = paired_spearman_difference(overlap[adv], sentbert[adv], human[adv], n_resamples=n_resamples,
+                                     seed=seed, level=level)
+    values = {f"overlap_minus_sentbert_sts3k_adv_{stat}": gap[stat] for stat in ("ci_low", "ci_high", "p")}
+    means = {m: similarities[(m, "sts3k")] for m in ("mean:glove50", "mean:spacy-md") if (m, "sts3k") in similarities}
+    lexical = {"overlap": overlap, "Mean-CN": sts3k.load_published_similarities("mean")} | means
+    values |= equivalence_differences(
+        lexical, {"SentBERT": sentbert, "OpenAI": sts3k.load_published_similarities("openai_norml")},
+        human, adv, n_resamples=n_resamples, seed=seed, family=family)
+    values |= adv_differences(sentbert, means, pairs, "mpnet", n_resamples=n_resamples, seed=seed,
+                              level=level)
+    return values
+
+
+def overlap_reading(values: Mapping[str, float]) -> str:
+    """One sentence on word overlap minus SentBERT on STS3k-adv (:func:`lexical_baselines`'
+    values): the difference, its interval, and whether the interval contains zero."""
+    key = "overlap_minus_sentbert_sts3k_adv"
+    low, high = values[f"{key}_ci_low"], values[f"{key}_ci_high"]
+    if low <= 0 <= high:
+        reading = "the interval contains zero: on the adversarial pairs the data cannot tell SentBERT from a count of shared words"
+    else:
+        better = "word overlap" if low > 0 else "SentBERT"
+        reading = f"the interval excludes zero: {better} is the better of the two on the adversarial pairs"
+    return f"Word overlap − SentBERT on STS3k-adv: {values[key]:+.3f} [{low:+.3f}, {high:+.3f}]; {reading}."
 
 
 NEAR_ZERO_FRACTION = 0.1
