@@ -226,11 +226,7 @@ denoised.assign(source=denoised.source.str.slice(0, 160) + " ...",
 # %%
 counts = two_stage.parameter_counts(full_config)
 results.update({f"caux_params_{m}": counts[gloss_tokens][m] for m in ac.GRID_MODELS})
-report.glue("caux_vocab_source", counts[gloss_tokens]["source"])
-report.glue("caux_vocab_target", counts[gloss_tokens]["target"])
-report.glue("caux_vocab_target_primed", counts["primed"]["target"])
-for tokens in counts:
-    report.glue(f"caux_params_{tokens}_transformer_m", counts[tokens]["transformer"] / 1e6)
+report.glue_all(two_stage.parameter_values(counts, gloss_tokens))
 report.glue("caux_paper_params_transformer_m", paper["caux_params_transformer"] / 1e6)
 display(pd.DataFrame(counts).T.rename_axis("glosses"))
 report.style_comparison(
@@ -386,16 +382,9 @@ reduced = [
 available = two_stage.ensure_results(reduced, train_missing, device=device, results_dir=results_dir)
 red_runs, red_cases = two_stage.collect(available, results_dir)
 red_summary = two_stage.summarise(red_runs)
-report.glue("caux_reduced_n_runs", len(red_runs))
-report.glue("caux_reduced_n_seeds", int(red_runs.groupby("objective").seed.count().min())
-            if len(red_runs) else 0)
-for objective in reduced_objectives:  # runs still improving at their last validation
-    report.glue(f"caux_reduced_{objective}_best_is_last",
-                int(red_runs[red_runs.objective == objective].best_is_last.sum()))
+report.glue_all(two_stage.reduced_run_values(red_runs, reduced_objectives))  # runs, seeds, minutes
 start = two_stage.cogs_stage_start(available, red_runs)  # how each arm's COGS stage starts
 report.glue_all({f"caux_reduced_{k}": v for k, v in start.items()})
-report.glue("caux_reduced_train_minutes",
-            float((red_runs.wall_seconds.sum() if len(red_runs) else 0) / 60))
 net = cfg.build_model(reduced[0], *map(len, two_stage.vocabularies(reduced[0])))
 report.glue("caux_reduced_parameters", cfg.count_parameters(net))
 report.glue("caux_reduced_aux_steps", reduced_aux_max_steps)

@@ -298,8 +298,7 @@ chapter.irregular_verbs(derived).T
 # %%
 reference = chapter.reference_parse(splits, interpreter, sample_per_split)
 ref_splits = chapter.reference_splits(reference)
-for name in splits:
-    report.glue(f"cogsdata_ref_{name}", float(ref_splits.loc[name, "exact match"]))
+report.glue_all(chapter.reference_split_values(ref_splits))
 ref_splits
 
 # %% [markdown]

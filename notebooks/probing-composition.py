@@ -366,10 +366,7 @@ runs_t3_trainings = experiment.run_grid({"school-as-agent": frames_2016["school-
                                         "logreg", ("none",), seeds, progress=False, **grid)
 per_training = C.training_means(runs_t3_trainings)
 report.glue_all(C.training_values(per_training, "probe_t3_sdae_trainings", targets)[1])
-for task in C.TASKS_2016:
-    results[f"probe_2016_{report.slug(task)}_glove"] = values[
-        f"probe_t3_{report.slug(task)}_glove50"
-    ]
+results |= C.table3_glove_values(values)  # compared with the paper's GloVe column
 C.table3(summary_2016, targets, list(dict.fromkeys(encoders_lexical + encoders_2016)))
 
 # %% [markdown]

@@ -198,11 +198,7 @@ figures.noncompositional_gap(published, paper9, fig3_columns)
 plt.show()
 
 # %% mystnb={"figure": {"caption": "Figure 4 of the paper, from the published similarities: Spearman rho on the non-adversarial and adversarial pairs and their difference, per model; black crosses: the paper's Table 9 values; dashed lines with bands: the split-half reliability R of the ratings of each portion, with the range of single splits (a model's ceiling is the square root of R, higher). Look at the difference bars: how far each model falls on the adversarial pairs, and which stay near zero; and at the distance of every bar from the reliability.", "name": "fig-sts3k-models-figure4"}}
-fig4 = published[["STS3k-non", "STS3k-adv"]].copy()
-fig4["adv − non"] = fig4["STS3k-adv"] - fig4["STS3k-non"]
-paper_fig4 = paper9[["STS3k-non", "STS3k-adv"]].copy()
-paper_fig4["adv − non"] = paper_fig4["STS3k-adv"] - paper_fig4["STS3k-non"]
-figures.adversarial_drop(fig4, paper_fig4, ceiling)
+figures.adversarial_drop(table9.figure4_frame(published), table9.figure4_frame(paper9), ceiling)
 plt.show()
 
 # %% [markdown]
@@ -420,7 +416,7 @@ if "sts3k" in datasets:  # each file bootstrapped once; every level (95%, 90%, t
     published_ci, published_values = C.published_intervals(pairs, n_resamples=n_boot, seed=seed, level=ci_level)
     report.glue_all(published_values)
     report.glue("figure4_near_zero_margin", table9.near_zero_margin(targets))  # 'close to zero' (§5.2)
-    paper_ci = pd.DataFrame({"adv": paper9["STS3k-adv"], "non − adv": paper9["STS3k-non"] - paper9["STS3k-adv"]})
+    paper_ci = table9.adv_and_drop(paper9)
     figures.published_intervals(published_ci, paper_ci, ci_level)
     plt.show()
 
@@ -453,7 +449,7 @@ published_ci.join(paper_ci.add_prefix("paper: ")).round(3) if "sts3k" in dataset
 if "sts3k" in datasets:  # each drop with its interval at ci_level, and a union's where one reads it
     drops, drop_values = C.recomputed_drops(similarities, pairs, n_boot=n_boot, seed=seed, level=ci_level)
     report.glue_all(drop_values)
-    figures.recomputed_drops(drops, ci_level, {"mpnet (std)": paper9.loc["SentBERT", "STS3k-non"] - paper9.loc["SentBERT", "STS3k-adv"]})
+    figures.recomputed_drops(drops, ci_level, {"mpnet (std)": table9.adv_and_drop(paper9).loc["SentBERT", "non − adv"]})
     plt.show()
 
 # %% [markdown]

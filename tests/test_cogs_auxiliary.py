@@ -710,3 +710,28 @@ def test_cogs_stage_continues_or_restarts_the_auxiliary_optimiser(small_cogs, tm
         assert first["lr"] == trainer.noam_lr(start + 2, 1.0, 16, 1)
     with pytest.raises(ValueError, match="cogs_optimizer must be one of continue, restart"):
         _tiny("gloss", tmp_path, cogs_optimizer="reset")
+
+
+def test_parameter_values_name_the_chosen_glosses_and_every_transformer():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    counts = {"word": {"source": 10, "target": 20, "transformer": 2_500_000, "lstm": 7, "bilstm": 8},
+              "primed": {"source": 10, "target": 31, "transformer": 3_000_000, "lstm": 9, "bilstm": 9}}
+    assert ts.parameter_values(counts, "word") == {
+        "caux_vocab_source": 10, "caux_vocab_target": 20, "caux_vocab_target_primed": 31,
+        "caux_params_word_transformer_m": 2.5, "caux_params_primed_transformer_m": 3.0}
+    assert ts.parameter_values(counts, "primed")["caux_vocab_target"] == 31
+
+
+def test_reduced_run_values_count_runs_seeds_and_minutes():
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    runs = pd.DataFrame({"objective": ["none", "none", "none", "gloss", "gloss"],
+                         "seed": [1, 2, 3, 1, 2], "best_is_last": [True, False, True, False, False],
+                         "wall_seconds": [60.0, 120.0, 30.0, 90.0, 300.0]})
+    assert ts.reduced_run_values(runs, ["none", "gloss"]) == {
+        "caux_reduced_n_runs": 5, "caux_reduced_n_seeds": 2, "caux_reduced_none_best_is_last": 2,
+        "caux_reduced_gloss_best_is_last": 0, "caux_reduced_train_minutes": 10.0}
+    empty = ts.reduced_run_values(runs.iloc[:0], ["none"])
+    assert empty == {"caux_reduced_n_runs": 0, "caux_reduced_n_seeds": 0,
+                     "caux_reduced_none_best_is_last": 0, "caux_reduced_train_minutes": 0.0}

@@ -992,3 +992,8 @@ def test_case_embedded_counts_count_rows_and_embedded_rows():
     assert counts.loc["cp_recursion", "rows"] == 2 and counts.loc["cp_recursion", "embedded"] == 1
     assert counts.loc["pp", "embedded"] == 0
     assert np.allclose(counts.embedded / counts.rows, chapter.case_profile(gen).embedded)
+
+
+def test_reference_split_values_glue_exact_match_per_split():
+    table = pd.DataFrame({"rows": [3, 4], "exact match": [1.0, 0.75]}, index=["train", "gen"])
+    assert chapter.reference_split_values(table) == {"cogsdata_ref_train": 1.0, "cogsdata_ref_gen": 0.75}

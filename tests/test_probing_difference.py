@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
-from compsem import stats
+from compsem import report, stats
 from compsem.probing import chapter as C
 
 KEY = "probe_t2_sr_sdae_trainings_minus_minilm"
@@ -118,3 +118,10 @@ def test_missing_sides_other_controls_and_other_item_counts():
     assert out["k"] == 100.0 and out["k_low90"] == out["k_high90"] == 100.0
     with pytest.raises(ValueError, match="same items"):
         C.crossed_difference(a, side("b", [np.zeros(40)]), "sr", "k")
+
+
+def test_table3_glove_values_are_our_glove50_cells_under_the_papers_keys():
+    values = {f"probe_t3_{report.slug(t)}_glove50": float(i) for i, t in enumerate(C.TASKS_2016)}
+    values["probe_t3_school_as_agent_minilm"] = 99.0
+    out = C.table3_glove_values(values)
+    assert out == {f"probe_2016_{report.slug(t)}_glove": float(i) for i, t in enumerate(C.TASKS_2016)}

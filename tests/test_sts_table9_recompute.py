@@ -248,3 +248,15 @@ def test_overlap_reading_says_which_side_the_interval_lies():
     assert "cannot tell" in inside
     assert "SentBERT is the better" in table9.overlap_reading({key: -0.1, f"{key}_ci_low": -0.15, f"{key}_ci_high": -0.05})
     assert "word overlap is the better" in table9.overlap_reading({key: 0.1, f"{key}_ci_low": 0.05, f"{key}_ci_high": 0.15})
+
+
+def test_figure4_frame_and_adv_and_drop_are_the_portions_and_their_differences():
+    table = pd.DataFrame({"STS3k-all": [0.5, 0.6], "STS3k-non": [0.7, 0.65], "STS3k-adv": [0.2, 0.6]},
+                         index=["A", "B"])
+    frame = table9.figure4_frame(table)
+    assert list(frame.columns) == ["STS3k-non", "STS3k-adv", "adv − non"]
+    assert frame.loc["A", "adv − non"] == 0.2 - 0.7 and frame.loc["B", "STS3k-non"] == 0.65
+    drops = table9.adv_and_drop(table)
+    assert list(drops.columns) == ["adv", "non − adv"]
+    assert drops.loc["A", "non − adv"] == 0.7 - 0.2 and drops.loc["B", "adv"] == 0.6
+    assert "STS3k-all" not in frame and table.shape == (2, 3)  # the input is not changed

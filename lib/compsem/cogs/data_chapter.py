@@ -499,6 +499,12 @@ def reference_splits(reference: dict) -> pd.DataFrame:
     ).T
 
 
+def reference_split_values(splits: pd.DataFrame) -> dict[str, float]:
+    """The reference parse's exact match per split of :func:`reference_splits`, glued as
+    ``cogsdata_ref_<split>`` (Section 4.5's metric)."""
+    return {f"cogsdata_ref_{name}": float(splits.loc[name, "exact match"]) for name in splits.index}
+
+
 def reference_case_values(by_case: pd.DataFrame) -> dict:
     """Glued exact match of the reference parser per generalization case
     (``cogsdata_ref_gen_<case>``) and its mean over the lexical and the structural cases

@@ -560,6 +560,13 @@ def interval_cell(row) -> str:
 # --------------------------------------------------------------------------- tables beside the paper
 
 
+def table3_glove_values(values: dict) -> dict[str, float]:
+    """Our averaged GloVe 50d (``probe_t3_<task>_glove50`` of ``values``) as the cells compared
+    with the paper's GloVe column of 2016 Table 3, ``probe_2016_<task>_glove``, for every task
+    of :data:`TASKS_2016`."""
+    return {f"probe_2016_{slug(t)}_glove": values[f"probe_t3_{slug(t)}_glove50"] for t in TASKS_2016}
+
+
 def table3(summary: pd.DataFrame, targets: dict, encoders) -> pd.DataFrame:
     """2016 Table 3: the paper's GloVe, Paragram and Skip-Thought beside our encoders (mean
     over seeds [95% interval over seeds])."""

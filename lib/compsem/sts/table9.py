@@ -282,6 +282,20 @@ def recomputed_table(cells: pd.DataFrame, columns, intervals: bool = False) -> p
     return text.pivot(index="model", columns="column", values="cell").reindex(columns=table.columns)
 
 
+def figure4_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """Figure 4 (§5.2) of a Table 9 (the published files' or the paper's): each row's STS3k-non
+    and STS3k-adv rho and their difference, ``adv − non``."""
+    frame = table[["STS3k-non", "STS3k-adv"]].copy()
+    frame["adv − non"] = frame["STS3k-adv"] - frame["STS3k-non"]
+    return frame
+
+
+def adv_and_drop(table: pd.DataFrame) -> pd.DataFrame:
+    """Each row's STS3k-adv rho (``adv``) and its drop from STS3k-non (``non − adv``) of a Table
+    9, the two quantities of :func:`compsem.sts.chapter.published_intervals`."""
+    return pd.DataFrame({"adv": table["STS3k-adv"], "non − adv": table["STS3k-non"] - table["STS3k-adv"]})
+
+
 def recomputed_values(cells: pd.DataFrame, targets: Mapping[str, dict]) -> tuple[dict, dict]:
     """The glue values of :func:`recomputed_cells`: ``recomputed_<model>_<column>`` (rho) for every
     cell, and for the STS3k-adv cells their bounds at every level, ``..._<tag>_low`` /

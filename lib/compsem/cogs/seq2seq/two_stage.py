@@ -159,6 +159,18 @@ def parameter_counts(config: dict) -> dict[str, dict[str, int]]:
     return out
 
 
+def parameter_values(counts: dict[str, dict[str, int]], gloss_tokens: str) -> dict[str, float]:
+    """The glue values of :func:`parameter_counts` (Section 5.2.4): the vocabulary sizes of the
+    chosen way of writing glosses (``caux_vocab_source``, ``caux_vocab_target``) and the target
+    vocabulary with primed glosses (``caux_vocab_target_primed``), and the Transformer's
+    parameters in millions for each way (``caux_params_<tokens>_transformer_m``)."""
+    values = {"caux_vocab_source": counts[gloss_tokens]["source"],
+              "caux_vocab_target": counts[gloss_tokens]["target"],
+              "caux_vocab_target_primed": counts["primed"]["target"]}
+    return values | {f"caux_params_{tokens}_transformer_m": counts[tokens]["transformer"] / 1e6
+                     for tokens in counts}
+
+
 def auxiliary_pairs(config: dict) -> pd.DataFrame:
     """The auxiliary stage's pairs (``source``, ``target``, ``split``); denoising corrupts with
     the run's seed."""
@@ -500,6 +512,19 @@ SUMMARY_PROPORTIONS = ("dev", "test", "gen", "lexical", "structural", "single_le
                        "gen_token_accuracy", "gen_wn_accuracy")
 """The quantities of :data:`SUMMARY_QUANTITIES` that are proportions, whose intervals stay within
 [0, 1] (:data:`compsem.stats.PROPORTION`); the others (losses) are not bounded."""
+
+
+def reduced_run_values(runs: pd.DataFrame, objectives) -> dict[str, float]:
+    """How the reduced run went (rows of :func:`collect`): ``caux_reduced_n_runs``,
+    ``caux_reduced_n_seeds`` (the fewest seeds of an objective), per objective of ``objectives``
+    the runs still improving at their last validation (``caux_reduced_<objective>_best_is_last``)
+    and the training time in minutes (``caux_reduced_train_minutes``)."""
+    values = {"caux_reduced_n_runs": len(runs),
+              "caux_reduced_n_seeds": int(runs.groupby("objective").seed.count().min()) if len(runs) else 0}
+    for objective in objectives:
+        values[f"caux_reduced_{objective}_best_is_last"] = int(runs[runs.objective == objective].best_is_last.sum())
+    values["caux_reduced_train_minutes"] = float((runs.wall_seconds.sum() if len(runs) else 0) / 60)
+    return values
 
 
 def summarise(runs: pd.DataFrame, quantities=SUMMARY_QUANTITIES) -> pd.DataFrame:
