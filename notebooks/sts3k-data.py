@@ -198,17 +198,11 @@ plt.show()
 report.glue("n_splits_used", n_splits)
 subsets = rt.reliability_subsets(xlsx, ratings)
 reliability, per_split = rt.split_half_reliability(ratings, subsets, n_splits=n_splits, seed=seed)
-for name in ("all", "non", "adv"):
-    report.glue(f"reliability_pairs_{name}", int(subsets[name].sum()))
-    results[f"split_half_{name}"] = float(reliability.loc[name, "split_half"])
-    results[f"kappa_{name}"] = float(reliability.loc[name, "kappa_sb"])
-    for column, key in (("r", "split_half"), ("kappa", "kappa")):  # range of a single split, corrected
-        low, high = rt.single_split_range(per_split, name, column)
-        report.glue(f"{key}_{name}_ci_low", low)
-        report.glue(f"{key}_{name}_ci_high", high)
-reliability_keys = [f"{key}_{name}" for key in ("split_half", "kappa") for name in ("all", "non", "adv")]
-report.compare(results, "sts3k", keys=reliability_keys).drop(columns="source").assign(
-    pairs=[int(reliability.loc[k.rsplit("_", 1)[1], "n_pairs"]) for k in reliability_keys]).round(4)
+reliability_results, reliability_glue, reliability_table = data_chapter.reliability_values(
+    reliability, per_split, subsets)  # means over splits; glue: pairs and the range of a single split
+results.update(reliability_results)
+report.glue_all(reliability_glue)
+reliability_table.round(4)
 
 # %% mystnb={"figure": {"caption": "Agreement between two random halves of the raters, one value per split, before the Spearman-Brown correction: Pearson r between the halves' means (left) and weighted kappa (right), for all, non-adversarial and adversarial pairs; black crosses: the paper's values (§5.1) with the correction undone, rho / (2 - rho), the mean over splits they imply, each at the height of its subset's tallest bin. Look at the spread: it is what one random split could give; the reliability reported is the mean over splits.", "name": "fig-sts3k-data-split-half"}}
 figures.split_half_histograms(per_split, n_splits, paper=figures.split_half_paper(report.load_targets("sts3k")))
@@ -228,17 +222,12 @@ plt.show()
 # %%
 labels = pt.reconstruct_pair_types(pairs, sts3k.load_stopwords())
 targets = report.load_targets("sts3k")
-type_key = lambda name: "type_count_" + report.slug(name)  # noqa: E731
-
-table7 = {t: targets[type_key(t)]["paper"] for t in pt.TYPES}
-counts = pt.type_counts(labels, published=table7)
-for name, row in counts.iterrows():
-    results[type_key(name)] = int(row["ours"])
-results["n_adversarial"] = int(counts.loc[counts.adversarial, "ours"].sum())
+count_results, counts = data_chapter.type_count_values(labels, targets)
+results.update(count_results)
 # Table 7 describes the Adjective pairs as one adjective added to one sentence: compare their content words
 stopwords = sts3k.load_stopwords()
 report.glue_all(pt.adjective_word_shares(pairs, labels, stopwords))
-counts.astype({"table7": int, "difference": int})
+counts
 
 # %% [markdown]
 # How each label was decided, and how well the reconstruction reproduces the published mean
@@ -257,11 +246,9 @@ counts.astype({"table7": int, "difference": int})
 labels.groupby(["type", "rule"], observed=True).size().unstack(fill_value=0)
 
 # %%
-type_means = pt.type_modifier_means(labels, pairs["human"])
-mean_keys = [k for k in targets if k.startswith("type_mean_")]
-for key in mean_keys:
-    code, n_mod = key[len("type_mean_"):].rsplit("_", 1)
-    results[key] = float(type_means.loc[code.upper(), int(n_mod)])
+mean_results, type_means = data_chapter.type_mean_values(labels, pairs["human"], targets)
+results.update(mean_results)
+mean_keys = list(mean_results)
 type_means.round(3)
 
 # %% [markdown]
@@ -357,7 +344,7 @@ data_chapter.cell_table(checked_cells, block_scores, rule_scores).round(3)
 # rule-only labels:
 
 # %%
-pt.type_counts(rule_labels, published=table7).loc[:, ["ours", "table7", "difference"]].astype(int).T
+pt.type_counts(rule_labels, published=counts["table7"].to_dict()).loc[:, ["ours", "table7", "difference"]].astype(int).T
 
 # %%
 heldout = pt.heldout_boundaries(labels, human, families, published_cells,
@@ -423,20 +410,9 @@ report.compare(mad_results, "sts3k").drop(columns="source").round(4)
 # %%
 exclude = tuple(modifier_exclude)
 human = pairs["human"].to_numpy()
-figure9 = mt.reductions(human, exclude=exclude)
-figure9 = figure9.join(mt.t_tests(human, exclude=exclude))
-anova = mt.anova(human, exclude=exclude)
-for name in figure9.index:
-    results[f"modifier_reduction_{report.slug(name)}"] = float(figure9.loc[name, "reduction"])
-    report.glue(f"modifier_p_{report.slug(name)}", float(figure9.loc[name, "p"]))
-    report.glue(f"modifier_z_{report.slug(name)}", float(figure9.loc[name, "z"]))
-report.glue_all({f"modifier_g_{report.slug(name)}": g for name, g in mt.grubbs_statistics(human, exclude=exclude).items()})
-report.glue("modifier_grubbs_critical", mt.grubbs_critical(len(figure9)))  # two-sided 5%, n = 8 types
-results["modifier_reduction_mean"] = mt.mean_reduction(human, exclude=exclude)
-results["passive_z"] = float(figure9.loc["Passive", "z"])
-results["anova_f"] = anova["F"]
-results["place_t_test_p"] = float(figure9.loc["Place", "p"])
-report.glue("anova_p", anova["p"])
+figure9_results, figure9_glue, figure9 = data_chapter.figure9_values(human, exclude)  # Grubbs: two-sided 5%
+results.update(figure9_results)
+report.glue_all(figure9_glue)
 report.glue("anova_f_participant_means", mt.anova(means, exclude=exclude)["F"])
 report.glue("figure9_rows_off", int(off[np.concatenate(list(mt.modifier_groups(exclude).values()))].sum()))
 paper9 = [targets[f"modifier_reduction_{report.slug(m)}"]["paper"] for m in figure9.index]
@@ -454,13 +430,9 @@ plt.show()
 # added modifiers:
 
 # %%
-subadditive = mt.subadditivity(labels, human)
-for n_mod, value in subadditive.items():
-    if int(n_mod) > 0:
-        results[f"only_mod_similarity_{int(n_mod)}"] = float(value)
-subadditive.to_frame("mean human similarity").assign(
-    paper=[targets.get(f"only_mod_similarity_{int(k)}", {}).get("paper", np.nan) for k in subadditive.index]
-).rename_axis("added modifiers").round(3)
+subadditive_results, subadditive = data_chapter.subadditivity_values(labels, human, targets)
+results.update(subadditive_results)
+subadditive.round(3)
 
 # %% [markdown]
 # Subadditive means that k modifiers lower similarity by less than k times what one does: the
@@ -478,14 +450,9 @@ subadditive.to_frame("mean human similarity").assign(
 subadditive_resamples = report.glue("subadditive_n_resamples", 2000)
 family_size = UNION_FAMILIES["subadditive_gaps"]  # the testable gaps: 2, 3 and 4 modifiers
 report.glue("subadditive_family_level", stats.bonferroni_level(family_size))
-subadditive_gaps = mt.subadditivity_gaps(labels, human, n_resamples=subadditive_resamples, seed=seed,
-                                         family=family_size)
-for k, row in subadditive_gaps.iterrows():
-    report.glue(f"subadditive_gap_{int(k)}", float(row["gap"]))
-    for column in ("ci_low", "ci_high", f"bonf{family_size}_ci_low", f"bonf{family_size}_ci_high"):
-        if not np.isnan(row[column]):  # the Bonferroni interval: the testable gaps only
-            report.glue(f"subadditive_gap_{int(k)}_{column}", float(row[column]))
-report.glue("subadditive_n_testable", int(subadditive_gaps["testable"].sum()))
+gap_glue, subadditive_gaps = data_chapter.subadditivity_gap_values(
+    labels, human, n_resamples=subadditive_resamples, seed=seed, family=family_size)
+report.glue_all(gap_glue)
 subadditive_gaps.round(3)
 
 # %% [markdown]

@@ -69,8 +69,6 @@ n_jobs = 2  # worker processes for the regressor grids (1 thread each; same numb
 
 # %%
 import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
 
 from compsem import parameters, report
 from compsem.data import sts3k
@@ -110,9 +108,9 @@ if "verbnet" in feature_sets:
     pca8 = {"verbnet": rg.role_features(rolesims)} | pca8
 adversarial = rg.adversarial_split(pairs)
 splits = {"adversarial": adversarial} | {f"random (seed {s})": rg.random_split(len(pairs), s) for s in random_seeds}
-report.glue("adv_n_train", len(adversarial["train"]))
-report.glue("adv_n_test", len(adversarial["test"]))
-pd.DataFrame({name: {part: len(idx) for part, idx in split.items()} for name, split in splits.items()}).T
+split_table, split_values = sg.split_sizes(splits)  # pairs per split and part; the adversarial split's glued
+report.glue_all(split_values)
+split_table
 
 # %% [markdown]
 # ## Method
@@ -153,8 +151,7 @@ report.glue_all(sg.figure6_cell_values(summary, targets, {"verbnet": list(regres
 # VerbNet-CN minus SentBERT (MPNet) features on the same random split, per regressor, over the splits;
 # and how much that gap narrows from the smallest regressor to the largest run here
 report.glue_all(sg.random_gap_values(grid, regressors))
-for name in rg.REGRESSORS:  # Table 8: weights of each regressor on the 8 VerbNet-CN features
-    results[f"n_weights_verbnet_{name}"] = rg.n_weights(name, 8)
+results |= sg.table8_weights()  # Table 8: weights of each regressor on the 8 VerbNet-CN features
 sg.figure6_table(summary, regressors, targets).round(3)  # paper rows: the values Figure 6 plots
 
 # %% mystnb={"figure": {"caption": "Figure 6 of the paper, recomputed with the feature sets available here: Spearman rho on the test pairs against the number of weights of the regressor, on the random split (left; mean and SD over the seeded splits) and the adversarial split (right). Black markers: the values the paper's figure plots, from the authors' prediction files (crosses: VerbNet-CN; pluses: SentBERT, i.e. MPNet), scored as the figure scores them: on the adversarial pairs, and for the random split on all pairs, the rows their models trained on included (see below). Look at how high the sentence-model features climb on the random split, and where they sit on the adversarial one.", "name": "fig-sts3k-finetune-figure6"}}
@@ -179,8 +176,7 @@ MLP_SEEDS = (1, 2, 3, 4, 5)  # random_state of the MLPs; 1 is the authors' (the 
 
 adversarial_seeds = sg.adversarial_over_seeds(pca8, human, adversarial, regressors, MLP_SEEDS, n_jobs)
 seed_table, seed_values = sg.over_seeds(adversarial_seeds, "ft_advseeds")
-for key, value in seed_values.items():
-    report.glue(key, value)
+report.glue_all(seed_values)
 report.glue("ft_advseeds_n_seeds", len(MLP_SEEDS))
 sg.with_paper_column(seed_table, targets, sg.FIGURE6_KEY).round(3)
 
@@ -232,24 +228,13 @@ published[(published["split"] == "adversarial") & (published["n_components"] == 
 
 # %%
 train_rows = rg.published_training_rows(pairs)
-for name, n_components in rg.INTERPOLATING_FILES:  # inputs of the two interpolating linear regressions
-    report.glue(f"pub_inputs_{rg.PUBLISHED_LABELS[name][1]}", rg.published_n_features(name, n_components))
-report.glue("pub_random_n_train", len(train_rows))
-report.glue("pub_random_n_heldout", len(pairs) - len(train_rows))
-random_files = published[(published["split"] == "random") & published["regressor"].isin(list(rg.REGRESSORS))]
-heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
-# with the Bonferroni intervals of "all models reach .7-.8", which fails if some of five models lies below
-report.glue_all(C.published_random_values(random_files, human, heldout_mask))
-published_ft = finetune.published_finetuned(pairs, train_rows)
-traintest = published_ft.set_index("condition").loc["random split (train/test)"]
-report.glue("pub_traintest_train_adv", float(traintest["rho_train_adv"]))
-report.glue("pub_traintest_heldout_adv", float(traintest["rho_heldout_adv"]))
-random_table = random_files[random_files["n_components"] == 8].melt(
-    id_vars=["feature set", "regressor"], value_vars=["rho_all", "rho_train", "rho_heldout"], var_name="rows")
-random_table["rows"] = random_table["rows"].map({"rho_all": "all pairs", "rho_train": "training rows",
-                                                 "rho_heldout": "held-out rows"})
-random_table.pivot_table(index=["feature set", "rows"], columns="regressor", values="value", sort=False).reindex(
-    columns=[r for r in rg.REGRESSORS if r in set(random_table["regressor"])]).round(3)
+published_ft = finetune.published_finetuned(pairs, train_rows)  # the authors' fine-tuned SentBERT (Figure 7)
+# the inputs of the two interpolating linear regressions, the split's sizes, the files scored on each set of rows
+# (with the Bonferroni intervals of "all models reach .7-.8", which fails if some of five models lies below)
+# and the SentBERT fine-tuned on the same split, on its training rows and on the held-out ones
+random_files, random_values = C.published_random_split(pairs, published, train_rows, published_ft)
+report.glue_all(random_values)
+C.published_random_table(random_files).round(3)
 
 # %% [markdown]
 # On the held-out rows the authors' own features reach at most
@@ -288,12 +273,9 @@ plt.show()
 # %%
 no_pca = {name: rg.pair_features(a, b, n_components=None) for name, (a, b) in raw.items()}
 no_pca_grid = rg.evaluate_grid(no_pca, human, adversarial, no_pca_regressors, split_name="adversarial", progress=False, n_jobs=n_jobs)
-for name, regressor, rho in no_pca_grid[["features", "regressor", "rho_test"]].itertuples(index=False, name=None):
-    key = f"ft_nopca_adv_{report.slug(name)}_{regressor}"
-    if key in targets:  # MPNet = the paper's SentBERT: compared in "Results beside the paper"
-        results[key] = float(rho)
-    else:
-        report.glue(key, float(rho))
+no_pca_compared, no_pca_glued = sg.no_pca_values(no_pca_grid, targets)
+results |= no_pca_compared  # MPNet = the paper's SentBERT: compared in "Results beside the paper"
+report.glue_all(no_pca_glued)
 sg.no_pca_table(no_pca_grid, no_pca_regressors, targets).round(3)
 
 # %% [markdown]
@@ -335,18 +317,10 @@ plt.show()
 # beside the paper's:
 
 # %%
-table10 = {}
-if "mpnet" in no_pca:
-    for regressor in ["reg", "nn1", "nn3", "nn4"]:
-        table10[f"n_weights_nopca_mpnet_{regressor}"] = rg.n_weights(regressor, no_pca["mpnet"].shape[1])
-results |= table10
-results["nn2_hidden_units_2"] = rg.REGRESSORS["nn2"][1]  # Table 8 prints another second hidden layer
-report.glue_all({f"paper_{key}": targets[key]["paper"] for key in (
-    "n_weights_verbnet_nn1", "n_weights_verbnet_nn2", "nn2_hidden_units_2", "n_weights_nopca_mpnet_nn3")})
-report.glue("mean_cn_dims", rg.PUBLISHED_DIMS["mean"])
-report.glue("n_weights_nopca_mean_cn_reg", rg.n_weights("reg", 2 * rg.PUBLISHED_DIMS["mean"]))
-report.compare(results, "sts3k", keys=list(table10) + [f"n_weights_verbnet_nn{k}" for k in (2, 3, 4, 5)]).drop(
-    columns="source")
+table10, table10_glued, table10_table = sg.table10_weights(no_pca, targets)
+results |= table10  # MPNet's counts, then nn2's second hidden layer (Table 8 prints another)
+report.glue_all(table10_glued)  # the paper's printed counts of the errata, and Mean-CN's width and count
+table10_table
 
 # %% [markdown]
 # ### Full fine-tuning (Figure 7)
@@ -363,18 +337,11 @@ results |= fr.figure7_bars(published_ft, published, pairs, human)
 # random split (10-fold) minus adversarial split, same pairs
 report.glue_all(fr.figure7_transfer_gap(published_ft, pairs, human))
 report.glue("pub_fig7_verbnet_random_heldout_adv", fr.figure7_verbnet_heldout(published))
-bars = pd.DataFrame({
-    "SentBERT": [results[f"fig7_sentbert_{c}"] for c in ("no_training", "random_10fold", "adversarial")],
-    "VerbNet-CN": [results[f"fig7_verbnet_{c}"] for c in ("no_training", "random", "adversarial")]},
-    index=["no training", "random split", "adversarial split"])
-paper_bars = pd.DataFrame({
-    "SentBERT": [targets[f"fig7_sentbert_{c}"]["paper"] for c in ("no_training", "random_10fold", "adversarial")],
-    "VerbNet-CN": [targets[f"fig7_verbnet_{c}"]["paper"] for c in ("no_training", "random", "adversarial")]},
-    index=bars.index)
-pd.concat({"authors' files, scored here": bars, "paper (Figure 7)": paper_bars}, axis=1).round(3)
+figure7 = fr.figure7_table(results, targets)  # the bars scored here beside the paper's
+figure7.round(3)
 
 # %% mystnb={"figure": {"caption": "Figure 7 of the paper, recomputed from the authors' published similarity files: Spearman rho on the adversarial pairs of SentBERT (MPNet) and VerbNet-CN without training, trained on a random split (SentBERT: 10-fold out-of-fold predictions) and trained on the non-adversarial pairs; black markers: the paper's bars. Look at the adversarial-split bars against the random-split bars.", "name": "fig-sts3k-finetune-figure7"}}
-figures.finetune_bars(bars, paper_bars)
+figures.finetune_bars(figure7[fr.FIGURE7_OURS], figure7[fr.FIGURE7_PAPER])
 plt.show()
 
 # %% [markdown]
@@ -410,8 +377,7 @@ report.glue("finetune_epochs_used", finetune_epochs)
 finetuned, finetune_predictions = C.finetune_runs(finetune_models, finetune_splits, finetune_seeds, pairs,
                                                   epochs=finetune_epochs, cv_folds=cv_folds, device=device)
 transfer = C.transfer_gaps(finetune_predictions)
-for key, value in C.finetune_values(finetuned, transfer).items():
-    report.glue(key, value)
+report.glue_all(C.finetune_values(finetuned, transfer))
 results |= C.finetune_paper_values(finetuned)
 C.finetune_seed_table(finetuned, targets).round(3) if len(finetuned) else "no fine-tuning in this profile"
 

@@ -721,3 +721,65 @@ def test_figure6_marks_the_plotted_sentbert_and_verbnet_values_of_both_splits():
             assert len(marks) == 8
     finally:
         plt.close(fig)
+
+
+# --------------------------------------------------------------------------- the authors' random split
+
+
+def _published_files(n: int = 60, seed: int = 5):
+    """A published grid: the five models of the random-split family and VerbNet-CN, random and
+    adversarial files, a no-PCA one and an untrained one; and the predictions of each file."""
+    from compsem.sts import regressors as rg
+
+    rng = np.random.default_rng(seed)
+    rows = [{"features": f, "regressor": r, "split": "random", "n_components": 8}
+            for f in (*C.RANDOM_SPLIT_FAMILY, "verbnet") for r in ("nn3", "reg")]
+    rows += [{"features": "verbnet", "regressor": "nn5", "split": "random", "n_components": 2800},
+             {"features": "verbnet", "regressor": "none", "split": "random", "n_components": 8},
+             {"features": "verbnet", "regressor": "nn3", "split": "adversarial", "n_components": 8}]
+    published = pd.DataFrame(rows)
+    for column in ("rho_all", "rho_train", "rho_heldout"):
+        published[column] = rng.uniform(0, 1, len(published))
+    published["feature set"] = published["features"].map(lambda f: rg.PUBLISHED_LABELS[f][0])
+    predictions = {(f, r): rng.normal(size=n) for f, r in zip(published["features"], published["regressor"], strict=True)}
+    return published, predictions
+
+
+def test_published_random_split_reads_the_split_off_the_files_and_scores_them(monkeypatch):
+    from compsem.sts import regressors as rg
+
+    pairs = _pairs(60)
+    published, predictions = _published_files(60)
+    monkeypatch.setattr(rg, "published_predictions", lambda features, regressor, split, n: predictions[(features, regressor)])
+    train_rows = np.arange(0, 60, 3)
+    published_ft = pd.DataFrame({"condition": ["no training", "random split (train/test)"],
+                                 "rho_train_adv": [0.1, np.float64(0.9)], "rho_heldout_adv": [0.2, np.float64(0.3)]})
+    random_files, values = C.published_random_split(pairs, published, train_rows, published_ft)
+    chosen = (published["split"] == "random") & (published["regressor"] != "none")
+    pd.testing.assert_frame_equal(random_files, published[chosen])
+    heldout = np.ones(60, dtype=bool)
+    heldout[train_rows] = False
+    scored = C.published_random_values(published[chosen], pairs["human"].to_numpy(), heldout)
+    assert list(values.items()) == [("pub_inputs_openai", 2800), ("pub_inputs_defsent", 2 * 1024),  # min(2800, 2d)
+                                    ("pub_random_n_train", 20), ("pub_random_n_heldout", 40), *scored.items(),
+                                    ("pub_traintest_train_adv", 0.9), ("pub_traintest_heldout_adv", 0.3)]
+    assert type(values["pub_traintest_train_adv"]) is float
+    nn3 = published[chosen & (published["features"] == "mean") & (published["regressor"] == "nn3")].iloc[0]
+    assert values["pub_random_heldout_mean_cn_nn3"] == nn3["rho_heldout"]
+    low, high = bootstrap_spearman(predictions[("mean", "nn3")], pairs["human"].to_numpy(), heldout,
+                                   n_boot=C.HELDOUT_RESAMPLES, seed=0)
+    assert (values["pub_random_heldout_mean_cn_nn3_ci_low"], values["pub_random_heldout_mean_cn_nn3_ci_high"]) == \
+        pytest.approx((low, high), abs=1e-12)
+
+
+def test_published_random_table_scores_each_pca8_file_on_each_set_of_rows():
+    published, _ = _published_files()
+    random_files = published[(published["split"] == "random") & (published["regressor"] != "none")]
+    table = C.published_random_table(random_files)
+    assert list(table.columns) == ["reg", "nn3"]  # the order of regressors.REGRESSORS; no-PCA nn5 left out
+    labels = list(dict.fromkeys(random_files["feature set"]))
+    rows = ("all pairs", "training rows", "held-out rows")
+    assert list(table.index) == [(label, row) for label in labels for row in rows]
+    for file in random_files[random_files["n_components"] == 8].itertuples(index=False):
+        for column, row in zip(("rho_all", "rho_train", "rho_heldout"), rows, strict=True):
+            assert table.loc[(file[-1], row), file.regressor] == getattr(file, column)

@@ -237,3 +237,186 @@ def test_rater_count_values_and_table():
     assert table[("split_half", "all")].tolist() == summary.xs("all", level="subset")["split_half"].tolist()
     assert list(table.columns.get_level_values(0).unique()) == ["split_half", "split_half_low",
                                                                  "split_half_high", "pairs_used"]
+
+
+# --- the chapter's loops: reliability, Table 7, Figure 9, subadditivity -----------------------
+
+
+def _reliability_inputs():
+    raw = _ratings(4, n_pairs=60, n_participants=14)
+    raw[:3] = 5.0  # three rows rated by everyone: the attention checks
+    checks = rt.check_mask(raw)
+    adversarial = np.arange(len(raw)) % 3 == 0
+    subsets = {"adv": adversarial, "all": ~checks, "non": ~adversarial & ~checks}  # not the chapter's order
+    reliability, per_split = rt.split_half_reliability(raw, subsets, n_splits=8, seed=2)
+    return subsets, reliability, per_split
+
+
+def test_reliability_values_against_the_direct_computation():
+    from compsem import report
+
+    subsets, reliability, per_split = _reliability_inputs()
+    results, values, table = data_chapter.reliability_values(reliability, per_split, subsets)
+    # the chapter's former loop
+    expected_results, expected_values = {}, {}
+    for name in ("all", "non", "adv"):
+        expected_values[f"reliability_pairs_{name}"] = int(subsets[name].sum())
+        expected_results[f"split_half_{name}"] = float(reliability.loc[name, "split_half"])
+        expected_results[f"kappa_{name}"] = float(reliability.loc[name, "kappa_sb"])
+        for column, key in (("r", "split_half"), ("kappa", "kappa")):
+            low, high = rt.single_split_range(per_split, name, column)
+            expected_values[f"{key}_{name}_ci_low"] = low
+            expected_values[f"{key}_{name}_ci_high"] = high
+    assert list(results.items()) == list(expected_results.items())
+    assert list(values.items()) == list(expected_values.items())
+    assert values["reliability_pairs_all"] == 57 and values["reliability_pairs_adv"] == 20
+    # the range of one split, corrected, by hand
+    r_non = per_split.loc[per_split.subset == "non", "r"].to_numpy()
+    assert (values["split_half_non_ci_low"], values["split_half_non_ci_high"]) == pytest.approx(
+        tuple(np.quantile(2 * r_non / (1 + r_non), [0.025, 0.975])))
+    keys = [f"{key}_{name}" for key in ("split_half", "kappa") for name in ("all", "non", "adv")]
+    assert list(table.index) == keys and "source" not in table.columns
+    expected_table = report.compare(results, "sts3k", keys=keys).drop(columns="source")
+    pd.testing.assert_frame_equal(table.drop(columns="pairs"), expected_table)
+    assert table["pairs"].tolist() == [57, 57 - 20 + 1, 20] * 2  # row 0 is a check and adversarial
+
+
+def _types(seed=0):
+    rng = np.random.default_rng(seed)
+    types = rng.choice(list(pt.TYPES[:-2]), size=80)  # the last two types get no pair
+    return pd.DataFrame({"type": pd.Categorical(types, categories=list(pt.TYPES))})
+
+
+def test_type_count_values_against_the_direct_computation():
+    from compsem.report import slug
+
+    labels = _types()
+    targets = {f"type_count_{slug(t)}": {"paper": 5 + i} for i, t in enumerate(pt.TYPES)}
+    targets["type_mean_zero_0"] = {"paper": 0.1}
+    results, table = data_chapter.type_count_values(labels, targets)
+    ours = [int((labels["type"] == t).sum()) for t in pt.TYPES]
+    assert list(results) == [f"type_count_{slug(t)}" for t in pt.TYPES] + ["n_adversarial"]
+    assert [results[f"type_count_{slug(t)}"] for t in pt.TYPES] == ours
+    assert results[f"type_count_{slug(pt.TYPES[-1])}"] == 0
+    assert results["n_adversarial"] == sum(n for t, n in zip(pt.TYPES, ours, strict=True)
+                                           if t in pt.ADVERSARIAL_TYPES)
+    assert sum(ours) == 80 and 0 < results["n_adversarial"] < 80
+    assert list(table.index) == list(pt.TYPES)
+    assert table["ours"].tolist() == ours and table["table7"].tolist() == [5 + i for i in range(len(pt.TYPES))]
+    assert table["difference"].tolist() == [n - 5 - i for i, n in enumerate(ours)]
+    assert table["table7"].dtype.kind == "i" and table["difference"].dtype.kind == "i"
+    # the published counts as the chapter passes them on to the rule-only counts
+    again = pt.type_counts(labels, published=table["table7"].to_dict())
+    pd.testing.assert_frame_equal(again.astype({"table7": int, "difference": int}), table)
+
+
+def test_type_mean_values_against_the_direct_computation():
+    labels = pd.DataFrame({"category": ["AB_VERB"] * 4 + ["QUAD"] * 3 + ["ZERO"],
+                           "n_modifiers": [0, 0, 1, 1, 0, 2, 2, 0]})
+    human = np.array([0.1, 0.3, 0.5, 0.6, 0.2, 0.4, 0.9, 0.05])
+    targets = {"type_mean_quad_2": {"paper": 0.6}, "type_count_zero": {"paper": 70},
+               "type_mean_ab_verb_0": {"paper": 0.2}, "type_mean_quad_1": {"paper": 0.5},
+               "type_mean_ab_verb_1": {"paper": 0.55}}
+    results, table = data_chapter.type_mean_values(labels, human, targets)
+    assert list(results) == ["type_mean_quad_2", "type_mean_ab_verb_0", "type_mean_quad_1",
+                             "type_mean_ab_verb_1"]  # the order of the targets
+    assert results["type_mean_quad_2"] == float(np.mean([0.4, 0.9]))
+    assert results["type_mean_ab_verb_0"] == float(np.mean([0.1, 0.3]))
+    assert results["type_mean_ab_verb_1"] == pytest.approx(0.55)
+    assert np.isnan(results["type_mean_quad_1"])  # QUAD has no pair with one modifier
+    pd.testing.assert_frame_equal(table, pt.type_modifier_means(labels, human))
+    for key, value in results.items():
+        code, k = key.removeprefix("type_mean_").rsplit("_", 1)
+        frame = labels.assign(human=human)
+        chosen = frame[(frame.category == code.upper()) & (frame.n_modifiers == int(k))]["human"]
+        assert value == pytest.approx(chosen.mean(), nan_ok=True)
+
+
+def test_figure9_values_against_the_direct_computation():
+    from compsem.report import slug
+    from compsem.sts import modifier_types as mt
+
+    human = np.random.default_rng(5).random(2800)
+    exclude = (528, 691)
+    results, values, table = data_chapter.figure9_values(human, exclude)
+    # the chapter's former cell
+    figure9 = mt.reductions(human, exclude=exclude).join(mt.t_tests(human, exclude=exclude))
+    anova = mt.anova(human, exclude=exclude)
+    expected_results, expected_values = {}, {}
+    for name in figure9.index:
+        expected_results[f"modifier_reduction_{slug(name)}"] = float(figure9.loc[name, "reduction"])
+        expected_values[f"modifier_p_{slug(name)}"] = float(figure9.loc[name, "p"])
+        expected_values[f"modifier_z_{slug(name)}"] = float(figure9.loc[name, "z"])
+    expected_values |= {f"modifier_g_{slug(name)}": g
+                        for name, g in mt.grubbs_statistics(human, exclude=exclude).items()}
+    expected_values["modifier_grubbs_critical"] = mt.grubbs_critical(len(figure9))
+    expected_results["modifier_reduction_mean"] = mt.mean_reduction(human, exclude=exclude)
+    expected_results["passive_z"] = float(figure9.loc["Passive", "z"])
+    expected_results["anova_f"] = anova["F"]
+    expected_results["place_t_test_p"] = float(figure9.loc["Place", "p"])
+    expected_values["anova_p"] = anova["p"]
+    assert list(results.items()) == list(expected_results.items())
+    assert list(values.items()) == list(expected_values.items())
+    pd.testing.assert_frame_equal(table, figure9, check_exact=True)
+    # by hand: the pooled reduction and one type's reduction
+    groups = mt.modifier_groups(exclude)
+    assert 528 not in groups["Passive"].tolist() + groups["IOBJ adj"].tolist()
+    assert results["modifier_reduction_passive"] == pytest.approx(1 - human[groups["Passive"]].mean())
+    assert results["modifier_reduction_mean"] == pytest.approx(1 - human[np.concatenate(list(groups.values()))].mean())
+    assert values["modifier_grubbs_critical"] == pytest.approx(2.1266, abs=1e-4)  # eight types
+
+
+def _only_mod(groups: dict[int, list[float]]):
+    rows, human = [], []
+    for k, values in groups.items():
+        for v in values:
+            rows += [{"category": "ONLY_MOD", "n_modifiers": k}, {"category": "ZERO", "n_modifiers": k}]
+            human += [v, 0.0]
+    return pd.DataFrame(rows), np.array(human)
+
+
+def test_subadditivity_values_against_the_direct_computation():
+    from compsem.sts import modifier_types as mt
+
+    labels, human = _only_mod({0: [0.9, 1.0], 1: [0.8, 0.7], 2: [0.6, 0.7, 0.65], 3: [0.5]})
+    targets = {"only_mod_similarity_1": {"paper": 0.75}, "only_mod_similarity_2": {"paper": 0.66}}
+    results, table = data_chapter.subadditivity_values(labels, human, targets)
+    expected = {}  # the chapter's former loop
+    for n_mod, value in mt.subadditivity(labels, human).items():
+        if int(n_mod) > 0:
+            expected[f"only_mod_similarity_{int(n_mod)}"] = float(value)
+    assert list(results.items()) == list(expected.items())
+    assert list(results) == ["only_mod_similarity_1", "only_mod_similarity_2", "only_mod_similarity_3"]
+    assert results["only_mod_similarity_1"] == pytest.approx(0.75)
+    assert results["only_mod_similarity_2"] == pytest.approx(0.65)
+    assert results["only_mod_similarity_3"] == 0.5
+    assert list(table.columns) == ["mean human similarity", "paper"] and table.index.name == "added modifiers"
+    assert table.index.tolist() == [0, 1, 2, 3]
+    assert table["mean human similarity"].tolist() == pytest.approx([0.95, 0.75, 0.65, 0.5])
+    assert table["paper"].tolist()[1:3] == [0.75, 0.66]
+    assert np.isnan(table["paper"].iloc[0]) and np.isnan(table["paper"].iloc[3])
+
+
+def test_subadditivity_gap_values_against_the_direct_computation():
+    from compsem.sts import modifier_types as mt
+
+    # s_1 = 0.875: additive k/8; k = 9 exceeds the scale (not testable: no Bonferroni interval)
+    labels, human = _only_mod({1: [0.75, 1.0, 0.875, 0.875], 2: [0.75, 0.875, 0.75, 0.825],
+                               3: [0.5, 0.6, 0.55], 9: [0.5, 0.5, 0.5]})
+    values, gaps = data_chapter.subadditivity_gap_values(labels, human, n_resamples=300, seed=1, family=3)
+    expected_gaps = mt.subadditivity_gaps(labels, human, n_resamples=300, seed=1, family=3)
+    pd.testing.assert_frame_equal(gaps, expected_gaps, check_exact=True)
+    expected = {}  # the chapter's former loop
+    for k, row in expected_gaps.iterrows():
+        expected[f"subadditive_gap_{int(k)}"] = float(row["gap"])
+        for column in ("ci_low", "ci_high", "bonf3_ci_low", "bonf3_ci_high"):
+            if not np.isnan(row[column]):
+                expected[f"subadditive_gap_{int(k)}_{column}"] = float(row[column])
+    expected["subadditive_n_testable"] = int(expected_gaps["testable"].sum())
+    assert list(values.items()) == list(expected.items())
+    assert "subadditive_gap_9_bonf3_ci_low" not in values and "subadditive_gap_9_ci_low" in values
+    assert values["subadditive_gap_2"] == pytest.approx(0.05) and values["subadditive_n_testable"] == 2
+    assert values["subadditive_gap_3_bonf3_ci_low"] <= values["subadditive_gap_3_ci_low"]
+    single, _ = data_chapter.subadditivity_gap_values(labels, human, n_resamples=300, seed=1, family=1)
+    assert not any("bonf" in key for key in single)
+    assert single["subadditive_gap_3_ci_low"] == values["subadditive_gap_3_ci_low"]

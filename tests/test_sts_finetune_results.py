@@ -226,3 +226,20 @@ def test_manipulation_values_score_each_cell_and_the_untrained_weights_per_part(
     assert sts3k.ROLES[1] == "Verb"
     without = fr.manipulation_values(grid, split, human, untrained)
     assert set(values) - set(without) == {"across_verb_rolesim_sd_train", "across_verb_rolesim_sd_test"}
+
+
+def test_figure7_table_puts_the_bars_scored_here_beside_the_papers():
+    ours = {"fig7_sentbert_no_training": 0.14, "fig7_sentbert_random_10fold": 0.87, "fig7_sentbert_adversarial": 0.4,
+            "fig7_sentbert_stsb_trained": 0.17, "fig7_verbnet_no_training": 0.66, "fig7_verbnet_random": 0.79,
+            "fig7_verbnet_adversarial": 0.59, "other": 1.0}
+    targets = {key: {"paper": value + 0.001} for key, value in ours.items()}
+    table = fr.figure7_table(ours, targets)
+    conditions = ["no training", "random split", "adversarial split"]
+    assert list(table.columns) == [(group, model) for group in (fr.FIGURE7_OURS, fr.FIGURE7_PAPER)
+                                   for model in ("SentBERT", "VerbNet-CN")]
+    for group, source in ((fr.FIGURE7_OURS, ours), (fr.FIGURE7_PAPER, {k: v["paper"] for k, v in targets.items()})):
+        direct = pd.DataFrame({"SentBERT": [source["fig7_sentbert_no_training"], source["fig7_sentbert_random_10fold"],
+                                            source["fig7_sentbert_adversarial"]],
+                               "VerbNet-CN": [source["fig7_verbnet_no_training"], source["fig7_verbnet_random"],
+                                              source["fig7_verbnet_adversarial"]]}, index=conditions)
+        pd.testing.assert_frame_equal(table[group], direct, check_exact=True)  # the data of finetune_bars

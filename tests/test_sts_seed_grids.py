@@ -260,3 +260,89 @@ def test_figure6_cell_values_glue_one_fit_per_adversarial_cell_and_intervals_ove
     assert one["ft_random_verbnet_nn1_bonf1_ci_low"] == one["ft_random_verbnet_nn1_ci90_low"]
     assert "ft_random_minilm_nn1_ci_low" not in values  # one split: no interval
     assert values["ft_random_best_verbnet_mean"] == 0.7 and values["ft_random_best_minilm_mean"] == 0.4
+
+
+# --------------------------------------------------------------------------- splits, Table 8, Figure 11, Table 10
+
+
+def test_split_sizes_count_the_pairs_of_each_part_and_glue_the_adversarial_split():
+    from compsem.sts import regressors as rg
+
+    splits = {"adversarial": {"train": np.arange(5), "test": np.arange(5, 12)},
+              "random (seed 0)": rg.random_split(20, 0), "random (seed 3)": rg.random_split(31, 3)}
+    table, values = sg.split_sizes(splits)
+    assert list(table.index) == list(splits)
+    assert sorted(table.columns) == ["dev", "test", "train"]
+    for name, split in splits.items():
+        for part in ("train", "dev", "test"):
+            expected = len(split[part]) if part in split else None
+            assert (np.isnan(table.loc[name, part]) if expected is None else table.loc[name, part] == expected)
+    assert table.loc["random (seed 0)", ["train", "dev", "test"]].tolist() == [14, 3, 3]  # round(n * .7), round(n * .15)
+    assert values == {"adv_n_train": 5, "adv_n_test": 7}
+    assert all(type(v) is int for v in values.values())
+
+
+def test_table8_weights_count_the_weights_of_each_regressor_on_eight_inputs():
+    from compsem.sts import regressors as rg
+
+    weights = sg.table8_weights()
+    assert list(weights) == [f"n_weights_verbnet_{r}" for r in rg.REGRESSORS]
+    by_hand = {"reg": 8, "nn1": 8 * 10 + 10, "nn2": 8 * 60 + 60 * 10 + 10, "nn3": 8 * 100 + 100 * 100 + 100 * 10 + 10,
+               "nn4": 8 * 1000 + 1000 * 100 + 100 * 100 + 100 * 10 + 10,
+               "nn5": 8 * 1000 + 1000 * 1000 + 1000 * 100 + 100 * 10 + 10 * 10 + 10}
+    assert weights == {f"n_weights_verbnet_{r}": n for r, n in by_hand.items()}
+
+
+def _former_no_pca(grid, targets):
+    """The loop sts3k-finetune ran inline before no_pca_values (results and glue collected)."""
+    from compsem import report
+
+    results, glued = {}, {}
+    for name, regressor, rho in grid[["features", "regressor", "rho_test"]].itertuples(index=False, name=None):
+        key = f"ft_nopca_adv_{report.slug(name)}_{regressor}"
+        if key in targets:
+            results[key] = float(rho)
+        else:
+            glued[key] = float(rho)
+    return results, glued
+
+
+def test_no_pca_values_split_the_cells_with_a_paper_value_from_the_others():
+    rng = np.random.default_rng(4)
+    grid = pd.DataFrame([{"features": f, "regressor": r, "rho_test": np.float64(rng.uniform(-0.3, 0.3))}
+                         for f in ("mean:glove50", "mpnet", "minilm") for r in ("reg", "nn1", "nn3")])
+    targets = {f"ft_nopca_adv_mpnet_{r}": {"paper": 0.0} for r in ("reg", "nn1", "nn3")} | {"ft_adv_minilm_reg": {}}
+    compared, glued = sg.no_pca_values(grid, targets)
+    cells = grid.set_index(["features", "regressor"])["rho_test"]
+    assert compared == {f"ft_nopca_adv_mpnet_{r}": float(cells[("mpnet", r)]) for r in ("reg", "nn1", "nn3")}
+    assert list(glued)[:3] == ["ft_nopca_adv_mean_glove50_reg", "ft_nopca_adv_mean_glove50_nn1",
+                               "ft_nopca_adv_mean_glove50_nn3"]
+    assert glued["ft_nopca_adv_minilm_nn3"] == float(cells[("minilm", "nn3")])
+    assert len(glued) == 6 and all(type(v) is float for v in (compared | glued).values())
+    # the chapter's former inline loop: the same keys, in the same order, to the last bit
+    former_results, former_glued = _former_no_pca(grid, targets)
+    assert list(compared.items()) == list(former_results.items())
+    assert list(glued.items()) == list(former_glued.items())
+
+
+def test_table10_weights_count_mpnet_no_pca_and_read_the_errata_from_the_targets():
+    targets = _sts3k_targets()
+    compared, glued, table = sg.table10_weights({"minilm": np.zeros((3, 768)), "mpnet": np.zeros((3, 1536))}, targets)
+    assert list(compared.items()) == [("n_weights_nopca_mpnet_reg", 1536), ("n_weights_nopca_mpnet_nn1", 1536 * 10 + 10),
+                                      ("n_weights_nopca_mpnet_nn3", 1536 * 100 + 100 * 100 + 100 * 10 + 10),
+                                      ("n_weights_nopca_mpnet_nn4", 1536 * 1000 + 1000 * 100 + 100 * 100 + 100 * 10 + 10),
+                                      ("nn2_hidden_units_2", 10)]
+    assert list(glued) == ["paper_n_weights_verbnet_nn1", "paper_n_weights_verbnet_nn2", "paper_nn2_hidden_units_2",
+                           "paper_n_weights_nopca_mpnet_nn3", "mean_cn_dims", "n_weights_nopca_mean_cn_reg"]
+    assert [glued[f"paper_{k}"] for k in ("n_weights_verbnet_nn1", "nn2_hidden_units_2", "n_weights_nopca_mpnet_nn3")] \
+        == [80, 100, 164700] == [targets[k]["paper"] for k in ("n_weights_verbnet_nn1", "nn2_hidden_units_2",
+                                                                "n_weights_nopca_mpnet_nn3")]
+    assert (glued["mean_cn_dims"], glued["n_weights_nopca_mean_cn_reg"]) == (300, 600)
+    verbnet = [f"n_weights_verbnet_nn{k}" for k in (2, 3, 4, 5)]
+    assert list(table.index) == list(compared)[:4] + verbnet and "source" not in table.columns
+    assert table["ours"].tolist() == [v for k, v in compared.items() if k != "nn2_hidden_units_2"] + [
+        1090, 11810, 119010, 1109110]
+    assert table["paper"].tolist() == [targets[k]["paper"] for k in table.index]
+    # without MPNet: nn2's second layer compared, VerbNet-CN's counts shown
+    compared, _, table = sg.table10_weights({"minilm": np.zeros((3, 768))}, targets)
+    assert compared == {"nn2_hidden_units_2": 10} and list(table.index) == verbnet

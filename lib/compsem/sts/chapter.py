@@ -761,3 +761,58 @@ def finetune_seed_table(runs: pd.DataFrame, targets: Mapping[str, dict]) -> pd.D
     if not np.isnan(paper).all():
         table.loc[FINETUNE_PAPER_ROW] = paper
     return table
+
+
+# --------------------------------------------------------------------------- the authors' random split, read off their files
+
+
+def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_rows, published_ft: pd.DataFrame
+                           ) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The authors' random split (§4.7; Figure 6's random split, §5.3) as their own files give it
+    away: ``(random_files, values)``.
+
+    ``random_files``: the rows of ``published`` (:func:`compsem.sts.regressors.published_grid`)
+    of the random-split regressor files (reg to nn5). ``values``, in this order:
+    ``pub_inputs_<short>``, the inputs of the two no-PCA linear regressions that interpolate
+    their training rows (:data:`compsem.sts.regressors.INTERPOLATING_FILES`); the number of
+    training rows ``train_rows`` (:func:`compsem.sts.regressors.published_training_rows`) and of
+    the others, ``pub_random_n_train`` and ``pub_random_n_heldout``; the files scored on all,
+    training and held-out rows, with the intervals over the held-out ones
+    (:func:`published_random_values`); and the authors' SentBERT fine-tuned on the same split
+    (``published_ft``: :func:`compsem.sts.finetune.published_finetuned` given ``train_rows``) on
+    the adversarial pairs among the training rows and among the held-out ones,
+    ``pub_traintest_train_adv`` and ``pub_traintest_heldout_adv``."""
+    from compsem.sts import regressors as rg
+
+    values: dict[str, float] = {f"pub_inputs_{rg.PUBLISHED_LABELS[name][1]}": rg.published_n_features(name, n_components)
+                                for name, n_components in rg.INTERPOLATING_FILES}
+    values["pub_random_n_train"] = len(train_rows)
+    values["pub_random_n_heldout"] = len(pairs) - len(train_rows)
+    random_files = published[(published["split"] == "random") & published["regressor"].isin(list(rg.REGRESSORS))]
+    heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
+    values |= published_random_values(random_files, pairs["human"].to_numpy(), heldout_mask)
+    traintest = published_ft.set_index("condition").loc["random split (train/test)"]
+    values["pub_traintest_train_adv"] = float(traintest["rho_train_adv"])
+    values["pub_traintest_heldout_adv"] = float(traintest["rho_heldout_adv"])
+    return random_files, values
+
+
+RANDOM_SPLIT_ROWS = {"rho_all": "all pairs", "rho_train": "training rows", "rho_heldout": "held-out rows"}
+"""The scores of a random-split file (:func:`compsem.sts.regressors.published_grid`) -> the rows
+they are scored on, as :func:`published_random_table` labels them."""
+
+
+def published_random_table(random_files: pd.DataFrame) -> pd.DataFrame:
+    """The authors' PCA-8 random-split files scored on each set of rows (Figure 6's random split,
+    §5.3): Spearman rho, one row per feature set and set of rows (:data:`RANDOM_SPLIT_ROWS`: all
+    pairs, the training rows, the held-out rows), in the order they first occur, and one column
+    per regressor of ``random_files`` in the order of :data:`compsem.sts.regressors.REGRESSORS`.
+    ``random_files``: those of :func:`published_random_split`, with the column ``feature set``
+    (the display label of the features)."""
+    from compsem.sts import regressors as rg
+
+    table = random_files[random_files["n_components"] == 8].melt(
+        id_vars=["feature set", "regressor"], value_vars=["rho_all", "rho_train", "rho_heldout"], var_name="rows")
+    table["rows"] = table["rows"].map(RANDOM_SPLIT_ROWS)
+    return table.pivot_table(index=["feature set", "rows"], columns="regressor", values="value", sort=False).reindex(
+        columns=[r for r in rg.REGRESSORS if r in set(table["regressor"])])

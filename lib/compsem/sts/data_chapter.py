@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.report import slug
+from compsem.report import compare, slug
+from compsem.sts import modifier_types as mt
 from compsem.sts import pair_types as pt
 from compsem.sts import ratings as rt
 
@@ -135,6 +136,80 @@ def published_against_participants(
     return counts, rows, off, values
 
 
+RELIABILITY_SUBSETS = ("all", "non", "adv")
+"""The subsets of :func:`compsem.sts.ratings.reliability_subsets` the chapter reports (§5.1), in its
+order."""
+
+RELIABILITY_MEASURES = (("split_half", "r", "split_half"), ("kappa", "kappa", "kappa_sb"))
+"""Each reliability measure of §5.1: its key prefix, its column in the ``per_split`` table and its
+corrected column in the summary of :func:`compsem.sts.ratings.split_half_reliability`."""
+
+
+def reliability_values(reliability: pd.DataFrame, per_split: pd.DataFrame, subsets: dict
+                       ) -> tuple[dict, dict, pd.DataFrame]:
+    """Split-half reliability and weighted kappa (§5.1) as the chapter's results, glue values and
+    table, from :func:`compsem.sts.ratings.split_half_reliability` (``reliability``, the summary by
+    subset, and ``per_split``) over ``subsets`` (:func:`compsem.sts.ratings.reliability_subsets`).
+
+    Returns, for each subset of :data:`RELIABILITY_SUBSETS` in turn: the results
+    ``split_half_<subset>`` and ``kappa_<subset>`` (means over the splits, Spearman-Brown
+    corrected); the glue values ``reliability_pairs_<subset>`` (pairs in the subset) and the
+    central 95% range of a single split, corrected (:func:`compsem.sts.ratings.single_split_range`),
+    ``split_half_<subset>_ci_low`` / ``_ci_high`` then ``kappa_<subset>_ci_low`` / ``_ci_high``;
+    and the results beside the paper's (:func:`compsem.report.compare` without its source column),
+    the split-half rows of the subsets first, then the kappa rows, with the ``pairs`` of each
+    subset."""
+    results, values = {}, {}
+    for name in RELIABILITY_SUBSETS:
+        values[f"reliability_pairs_{name}"] = int(subsets[name].sum())
+        for key, _, corrected in RELIABILITY_MEASURES:
+            results[f"{key}_{name}"] = float(reliability.loc[name, corrected])
+        for key, column, _ in RELIABILITY_MEASURES:  # the range of a single split, corrected
+            low, high = rt.single_split_range(per_split, name, column)
+            values[f"{key}_{name}_ci_low"] = low
+            values[f"{key}_{name}_ci_high"] = high
+    keys = [f"{key}_{name}" for key, _, _ in RELIABILITY_MEASURES for name in RELIABILITY_SUBSETS]
+    table = compare(results, "sts3k", keys=keys).drop(columns="source").assign(
+        pairs=[int(reliability.loc[k.rsplit("_", 1)[1], "n_pairs"]) for k in keys])
+    return results, values, table
+
+
+def type_count_values(labels: pd.DataFrame, targets: dict) -> tuple[dict, pd.DataFrame]:
+    """Table 7: the number of pairs of each type under the reconstructed ``labels``
+    (:func:`compsem.sts.pair_types.reconstruct_pair_types`) beside the published count
+    (``targets["type_count_<type>"]["paper"]``, ``data/targets/sts3k.json``).
+
+    Returns the results ``type_count_<type>`` (in Table 7's order) and ``n_adversarial`` (the
+    pairs of the adversarial types), and the table of :func:`compsem.sts.pair_types.type_counts`
+    with the published counts, its ``table7`` and ``difference`` columns as integers."""
+    published = {t: targets["type_count_" + slug(t)]["paper"] for t in pt.TYPES}
+    counts = pt.type_counts(labels, published=published)
+    results = {"type_count_" + slug(name): int(ours) for name, ours in counts["ours"].items()}
+    results["n_adversarial"] = int(counts.loc[counts.adversarial, "ours"].sum())
+    return results, counts.astype({"table7": int, "difference": int})
+
+
+TYPE_MEAN_PREFIX = "type_mean_"
+"""The prefix of the published type x modifier means in the targets, ``type_mean_<category>_<k>``."""
+
+
+def type_mean_values(labels: pd.DataFrame, human, targets: dict) -> tuple[dict, pd.DataFrame]:
+    """The mean human similarity of each internal category x number of modifiers under the
+    reconstructed ``labels`` (:func:`compsem.sts.pair_types.type_modifier_means`, the means the
+    authors' notebook prints for the types of Table 7, §5.4).
+
+    Returns the results, one per published cell of ``targets`` (``type_mean_<category>_<k>``, in
+    the order of ``targets``): our mean of that category with k modifiers (NaN where it has no
+    pair); and the table of every mean (categories x modifiers)."""
+    type_means = pt.type_modifier_means(labels, human)
+    results = {}
+    for key in targets:
+        if key.startswith(TYPE_MEAN_PREFIX):
+            code, n_mod = key[len(TYPE_MEAN_PREFIX):].rsplit("_", 1)
+            results[key] = float(type_means.loc[code.upper(), int(n_mod)])
+    return results, type_means
+
+
 def constant_block_ranges(labels: pd.DataFrame) -> dict:
     """The first and last row of each constant-pair block of the reconstructed labels
     (:data:`compsem.sts.pair_types.BOUNDARY_BLOCKS`, keys ``<code>_first``, ``<code>_last``) and
@@ -174,8 +249,6 @@ def figure9_list_check(human, exclude, paper, reductions=None) -> dict:
     (half the last printed digit) off with every row kept. ``reductions``: the reductions with
     ``exclude`` where the caller already holds them (the ``reduction`` column of
     :func:`compsem.sts.modifier_types.reductions`), in place of computing them again."""
-    from compsem.sts import modifier_types as mt
-
     paper = np.asarray(paper, dtype=float)
     if reductions is None:
         reductions = mt.reductions(human, exclude=tuple(exclude))["reduction"]
@@ -184,6 +257,75 @@ def figure9_list_check(human, exclude, paper, reductions=None) -> dict:
     return {"figure9_lists_max_difference": float(np.abs(reduced).max()),
             "figure9_full_lists_max_difference": float(np.abs(full).max()),
             "figure9_full_lists_types_off": int((np.abs(full) > PRINTED_HALF_DIGIT + FLOAT_SLACK).sum())}
+
+
+def figure9_values(human, exclude) -> tuple[dict, dict, pd.DataFrame]:
+    """Figure 9 (§5.4): the reduction ``1 - mean`` of the pairs with one added modifier, by
+    modifier type (:func:`compsem.sts.modifier_types.reductions` with the t-test of each type
+    against the pooled mean, :func:`compsem.sts.modifier_types.t_tests`), the rows in ``exclude``
+    left out of the authors' lists.
+
+    Returns the results: ``modifier_reduction_<type>`` (in the figure's order),
+    ``modifier_reduction_mean`` (pooled), ``passive_z``, ``anova_f`` (one-way ANOVA over the types,
+    :func:`compsem.sts.modifier_types.anova`) and ``place_t_test_p``; the glue values:
+    ``modifier_p_<type>`` and ``modifier_z_<type>`` type by type, ``modifier_g_<type>`` (Grubbs'
+    statistic, :func:`compsem.sts.modifier_types.grubbs_statistics`), ``modifier_grubbs_critical``
+    (two-sided 5% for the number of types) and ``anova_p``; and the table of the types (``n``,
+    ``reduction``, ``sd``, ``z``, ``t``, ``p``)."""
+    figure9 = mt.reductions(human, exclude=exclude).join(mt.t_tests(human, exclude=exclude))
+    anova = mt.anova(human, exclude=exclude)
+    results, values = {}, {}
+    for name in figure9.index:
+        results[f"modifier_reduction_{slug(name)}"] = float(figure9.loc[name, "reduction"])
+        values[f"modifier_p_{slug(name)}"] = float(figure9.loc[name, "p"])
+        values[f"modifier_z_{slug(name)}"] = float(figure9.loc[name, "z"])
+    for name, g in mt.grubbs_statistics(human, exclude=exclude).items():
+        values[f"modifier_g_{slug(name)}"] = g
+    values["modifier_grubbs_critical"] = mt.grubbs_critical(len(figure9))
+    results["modifier_reduction_mean"] = mt.mean_reduction(human, exclude=exclude)
+    results["passive_z"] = float(figure9.loc["Passive", "z"])
+    results["anova_f"] = anova["F"]
+    results["place_t_test_p"] = float(figure9.loc["Place", "p"])
+    values["anova_p"] = anova["p"]
+    return results, values, figure9
+
+
+def subadditivity_values(labels: pd.DataFrame, human, targets: dict) -> tuple[dict, pd.DataFrame]:
+    """Subadditivity (§5.4, §6.4): the mean human similarity of the added-modifier pairs by number
+    of added modifiers (:func:`compsem.sts.modifier_types.subadditivity`).
+
+    Returns the results ``only_mod_similarity_<k>`` for k > 0 (in increasing k), and the table of
+    the means (``mean human similarity``, indexed by ``added modifiers``) beside the paper's
+    (``targets["only_mod_similarity_<k>"]["paper"]``; NaN where the paper gives none)."""
+    subadditive = mt.subadditivity(labels, human)
+    results = {f"only_mod_similarity_{int(n_mod)}": float(value)
+               for n_mod, value in subadditive.items() if int(n_mod) > 0}
+    table = subadditive.to_frame("mean human similarity").assign(
+        paper=[targets.get(f"only_mod_similarity_{int(k)}", {}).get("paper", np.nan) for k in subadditive.index]
+    ).rename_axis("added modifiers")
+    return results, table
+
+
+def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed: int, family: int
+                             ) -> tuple[dict, pd.DataFrame]:
+    """The subadditivity gaps ``k(1 - s_1) - (1 - s_k)`` of k > 1 added modifiers with their
+    bootstrap intervals (§6.4; :func:`compsem.sts.modifier_types.subadditivity_gaps` with
+    ``n_resamples``, ``seed`` and the Bonferroni ``family`` of the testable gaps).
+
+    Returns the glue values, k by k: ``subadditive_gap_<k>``, then those of its interval bounds
+    that are not NaN, ``subadditive_gap_<k>_ci_low`` / ``_ci_high`` and
+    ``subadditive_gap_<k>_bonf<family>_ci_low`` / ``_ci_high`` (the Bonferroni interval: testable
+    gaps only); then ``subadditive_n_testable``; and the table of the gaps."""
+    gaps = mt.subadditivity_gaps(labels, human, n_resamples=n_resamples, seed=seed, family=family)
+    columns = ["ci_low", "ci_high"] + ([f"bonf{family}_ci_low", f"bonf{family}_ci_high"] if family > 1 else [])
+    values = {}
+    for k, row in gaps.iterrows():
+        values[f"subadditive_gap_{int(k)}"] = float(row["gap"])
+        for column in columns:
+            if not np.isnan(row[column]):
+                values[f"subadditive_gap_{int(k)}_{column}"] = float(row[column])
+    values["subadditive_n_testable"] = int(gaps["testable"].sum())
+    return values, gaps
 
 
 HELDOUT_COLUMNS = ("within", "mae", "labels_within", "labels_mae", "uninformed_within", "uninformed_mae",

@@ -4,7 +4,8 @@ once they exist, about how training carries over to pairs of another kind.
 - Figure 7 (§5.3), from the authors' published similarity files: the bars of SentBERT and
   VerbNet-CN on the adversarial pairs (:func:`figure7_bars`), SentBERT's transfer gap, random
   split minus adversarial split on the same pairs (:func:`figure7_transfer_gap`), and VerbNet-CN's
-  random-split file on its held-out adversarial pairs (:func:`figure7_verbnet_heldout`);
+  random-split file on its held-out adversarial pairs (:func:`figure7_verbnet_heldout`), and the
+  bars beside the paper's (:func:`figure7_table`);
 - learning curves on the adversarial split, one per feature set (:func:`learning_curves`; not in
   the paper);
 - a split by kind of manipulation, training on some kinds of swap and testing on others
@@ -77,6 +78,30 @@ def figure7_verbnet_heldout(published: pd.DataFrame) -> float:
     adversarial pairs its model did not train on (``rho_heldout_adv`` of
     :func:`compsem.sts.regressors.published_grid`)."""
     return float(published_row(published, "verbnet", "nn5", "random", 2800)["rho_heldout_adv"])
+
+
+FIGURE7_OURS = "authors' files, scored here"
+"""The column group of :func:`figure7_table` holding the bars scored here (:func:`figure7_bars`)."""
+FIGURE7_PAPER = "paper (Figure 7)"
+"""The column group of :func:`figure7_table` holding the paper's bars (the targets)."""
+
+
+def figure7_table(values: Mapping[str, float], targets: Mapping[str, dict]) -> pd.DataFrame:
+    """Figure 7's bars (§5.3) beside the paper's: one row per condition (no training, random
+    split, adversarial split), columns SentBERT and VerbNet-CN under two groups,
+    :data:`FIGURE7_OURS` (``values``' ``fig7_*`` bars, :func:`figure7_bars`; SentBERT's random
+    split: the 10-fold bar) and :data:`FIGURE7_PAPER` (the ``paper`` value of the same keys in
+    ``targets``). Each group is the data of one set of bars of
+    :func:`compsem.sts.figures.finetune_bars`."""
+    bars = pd.DataFrame({
+        "SentBERT": [values[f"fig7_sentbert_{c}"] for c in ("no_training", "random_10fold", "adversarial")],
+        "VerbNet-CN": [values[f"fig7_verbnet_{c}"] for c in ("no_training", "random", "adversarial")]},
+        index=["no training", "random split", "adversarial split"])
+    paper_bars = pd.DataFrame({
+        "SentBERT": [targets[f"fig7_sentbert_{c}"]["paper"] for c in ("no_training", "random_10fold", "adversarial")],
+        "VerbNet-CN": [targets[f"fig7_verbnet_{c}"]["paper"] for c in ("no_training", "random", "adversarial")]},
+        index=bars.index)
+    return pd.concat({FIGURE7_OURS: bars, FIGURE7_PAPER: paper_bars}, axis=1)
 
 
 def learning_curves(features: Mapping[str, np.ndarray], human, split: Mapping[str, np.ndarray],

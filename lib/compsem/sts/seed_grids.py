@@ -13,10 +13,13 @@ regressor of the union, :mod:`compsem.sts.families`), both also give those cells
 at Bonferroni's level ``1 - .10/k`` (``equivalence_families``: feature set -> the regressors whose
 cells form its union, k their number); the other cells get none.
 
-Figure 6 itself is a result over seeded splits, so its grid is here too: the fits on the
-adversarial split and the seeded random splits (:func:`figure6_grid`), their mean, SD and count
-per cell (:func:`figure6_summary`), the cells compared with the paper (:func:`figure6_paper_cells`)
-and the VerbNet-CN minus MPNet gap over the random splits (:func:`random_gap_values`).
+Figure 6 itself is a result over seeded splits, so its grid is here too: the sizes of the splits
+(:func:`split_sizes`), the fits on the adversarial split and the seeded random splits
+(:func:`figure6_grid`), their mean, SD and count per cell (:func:`figure6_summary`), the cells
+compared with the paper (:func:`figure6_paper_cells`) and the VerbNet-CN minus MPNet gap over the
+random splits (:func:`random_gap_values`); and so are the weight counts of Table 8
+(:func:`table8_weights`) and Table 10 (:func:`table10_weights`) and Figure 11's cells
+(:func:`no_pca_values`).
 """
 
 from __future__ import annotations
@@ -76,6 +79,24 @@ def figure6_grid(features: Mapping[str, np.ndarray], human, splits: Mapping[str,
     grid = pd.concat(grids, ignore_index=True)
     grid["split kind"] = np.where(grid["split"] == "adversarial", "adversarial", "random")
     return grid
+
+
+def split_sizes(splits: Mapping[str, Mapping[str, np.ndarray]]) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The sizes of the splits of Figure 6 (§4.7): ``(table, values)``, ``table`` one row per split
+    of ``splits`` (name -> split, in its order) and one column per part (``train``, ``dev``,
+    ``test``) holding its number of pairs; ``values`` the adversarial split's (``splits["adversarial"]``),
+    ``adv_n_train`` and ``adv_n_test``."""
+    table = pd.DataFrame({name: {part: len(idx) for part, idx in split.items()} for name, split in splits.items()}).T
+    adversarial = splits["adversarial"]
+    return table, {"adv_n_train": len(adversarial["train"]), "adv_n_test": len(adversarial["test"])}
+
+
+def table8_weights() -> dict[str, int]:
+    """Table 8 (§4.7): the weights (no biases, as the paper counts them;
+    :func:`compsem.sts.regressors.n_weights`) of each regressor of
+    :data:`compsem.sts.regressors.REGRESSORS` in its order on the 8 VerbNet-CN role similarities,
+    ``n_weights_verbnet_<regressor>``."""
+    return {f"n_weights_verbnet_{name}": rg.n_weights(name, 8) for name in rg.REGRESSORS}
 
 
 def figure6_summary(grid: pd.DataFrame) -> pd.DataFrame:
@@ -327,3 +348,55 @@ def no_pca_table(grid: pd.DataFrame, regressors: Sequence[str], targets: dict) -
     table = grid.pivot_table(index="features", columns="regressor", values="rho_test",
                              sort=False).reindex(columns=list(regressors))
     return with_paper_rows(table, targets, NO_PCA_KEY)
+
+
+def no_pca_values(grid: pd.DataFrame, targets: Mapping[str, dict]) -> tuple[dict[str, float], dict[str, float]]:
+    """Figure 11 (App. 8.3.1): the adversarial-split test rho of each cell of ``grid`` (one fit per
+    feature set and regressor, all PCA components kept), keyed :data:`NO_PCA_KEY`
+    (:func:`paper_key`), in the order of ``grid``: ``(compared, glued)``, ``compared`` the cells
+    with a paper value in ``targets`` (MPNet, the paper's SentBERT), for the comparison with the
+    paper, ``glued`` the others."""
+    compared: dict[str, float] = {}
+    glued: dict[str, float] = {}
+    for name, regressor, rho in grid[["features", "regressor", "rho_test"]].itertuples(index=False, name=None):
+        key = paper_key(NO_PCA_KEY, name, regressor)
+        (compared if key in targets else glued)[key] = float(rho)
+    return compared, glued
+
+
+TABLE10_REGRESSORS = ("reg", "nn1", "nn3", "nn4")
+"""The regressors of Table 10's SentBERT row (App. 8.3.1), as its parameter counts decode."""
+
+TABLE10_VERBNET = tuple(f"n_weights_verbnet_nn{k}" for k in (2, 3, 4, 5))
+"""VerbNet-CN's weight counts (:func:`table8_weights`) in Table 10 (nn2 to nn5)."""
+
+WEIGHT_ERRATA = ("n_weights_verbnet_nn1", "n_weights_verbnet_nn2", "nn2_hidden_units_2", "n_weights_nopca_mpnet_nn3")
+"""The targets whose printed value the chapter's errata of Tables 8 and 10 quote."""
+
+
+def table10_weights(no_pca: Mapping[str, np.ndarray], targets: Mapping[str, dict]
+                    ) -> tuple[dict[str, int], dict[str, float], pd.DataFrame]:
+    """The weight counts of Table 10 (App. 8.3.1) and the errata of Tables 8 and 10 (weights only,
+    :func:`compsem.sts.regressors.n_weights`): ``(compared, glued, table)``.
+
+    ``compared``, for the comparison with the paper: MPNet's counts on all its no-PCA inputs
+    (``no_pca["mpnet"]``, the paper's SentBERT; none where ``no_pca`` has no MPNet),
+    ``n_weights_nopca_mpnet_<regressor>`` for :data:`TABLE10_REGRESSORS`, then
+    ``nn2_hidden_units_2``, the second hidden layer of nn2 in the authors' code (Table 8 prints
+    another). ``glued``: the paper's printed value of each of :data:`WEIGHT_ERRATA`,
+    ``paper_<key>``; ``mean_cn_dims``, the width of a Mean-CN vector; and
+    ``n_weights_nopca_mean_cn_reg``, linear regression's weights on two of them (which Table 10's
+    Mean-CN row falls short of). ``table``: MPNet's counts, then VerbNet-CN's nn2 to nn5
+    (:func:`table8_weights`, :data:`TABLE10_VERBNET`), beside the paper's
+    (:func:`compsem.report.compare`, without its ``source`` column)."""
+    mpnet: dict[str, int] = {}
+    if "mpnet" in no_pca:
+        for regressor in TABLE10_REGRESSORS:
+            mpnet[f"n_weights_nopca_mpnet_{regressor}"] = rg.n_weights(regressor, no_pca["mpnet"].shape[1])
+    compared = mpnet | {"nn2_hidden_units_2": rg.REGRESSORS["nn2"][1]}
+    glued = {f"paper_{key}": targets[key]["paper"] for key in WEIGHT_ERRATA}
+    glued["mean_cn_dims"] = rg.PUBLISHED_DIMS["mean"]
+    glued["n_weights_nopca_mean_cn_reg"] = rg.n_weights("reg", 2 * rg.PUBLISHED_DIMS["mean"])
+    table = report.compare(mpnet | table8_weights(), "sts3k", keys=list(mpnet) + list(TABLE10_VERBNET)).drop(
+        columns="source")
+    return compared, glued, table
