@@ -130,12 +130,60 @@ def test_bootstrap_intervals_cover_the_estimate_and_vanish_without_variation():
     assert (boot["low"] == 1).all() and (boot["high"] == 1).all()
 
 
+def _class_bootstrap_by_hand(grid, labels, n_boot, seed, level):
+    """The percentile bounds of bootstrap_classes with nouns resampled, written out: per
+    resample, adjectives drawn with replacement within each class (classes in sorted order,
+    one rng.choice each), then the nouns (one rng.integers(0, n_noun, n_noun))."""
+    rng = np.random.default_rng(seed)
+    n_noun = grid.shape[1]
+    draws = np.empty((n_boot, len(CLASSES)))
+    for b in range(n_boot):
+        idx = np.empty(len(labels), dtype=np.int64)
+        for cls in sorted(set(labels)):
+            members = np.flatnonzero(labels == cls)
+            idx[members] = rng.choice(members, size=len(members), replace=True)
+        cols = rng.integers(0, n_noun, n_noun)
+        resampled = grid[idx][:, cols]
+        for j, cls in enumerate(CLASSES):
+            draws[b, j] = resampled[labels == cls].mean()
+    alpha = (1 - level) / 2
+    return np.quantile(draws, alpha, axis=0), np.quantile(draws, 1 - alpha, axis=0)
+
+
+def test_bootstrap_classes_resamples_nouns_by_default():
+    """The adjectives of a class are identical and only the nouns vary: resampling adjectives
+    within class cannot move a class score, so the interval has width 0 with the nouns fixed and
+    width > 0 only where the nouns are resampled (the default, the chapter's path). The bounds
+    are those of the resampling written out by hand."""
+    rng = np.random.default_rng(5)
+    per_class = rng.random((len(CLASSES), 12))  # one row of noun values per class
+    grid = per_class[[CLASSES.index(c) for c in LABELS]]
+    boot = S.bootstrap_classes(grid, LABELS, n_boot=300, seed=2, level=0.9)
+    assert ((boot["high"] - boot["low"]) > 0.05).all()
+    fixed = S.bootstrap_classes(grid, LABELS, n_boot=300, seed=2, level=0.9, resample_nouns=False)
+    assert (fixed["low"] == fixed["score"]).all() and (fixed["high"] == fixed["score"]).all()
+    assert fixed["score"].to_numpy() == pytest.approx(per_class.mean(axis=1))
+    low, high = _class_bootstrap_by_hand(grid, LABELS, 300, 2, 0.9)
+    np.testing.assert_allclose(boot["low"], low, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(boot["high"], high, rtol=0, atol=1e-12)
+    # adjectives and nouns both varying: adjective and noun draws taken together, in that order
+    mixed = rng.random((len(LABELS), 12))
+    boot = S.bootstrap_classes(mixed, LABELS, n_boot=300, seed=7)
+    low, high = _class_bootstrap_by_hand(mixed, LABELS, 300, 7, 0.95)
+    np.testing.assert_allclose(boot["low"], low, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(boot["high"], high, rtol=0, atol=1e-12)
+
+
 def test_bootstrap_cells_ignores_self_pairs():
+    """W is 1 on the diagonal too, so only the mask gives a pair of two copies of one adjective
+    (and a slot paired with itself) weight 0; S is 0 there and 1 on every pair of two different
+    adjectives, so every resampled cell is 1 exactly, and any self-pair kept would pull it below."""
     n = len(LABELS)
     Smat = np.ones((n, n)) - np.eye(n)
-    W = 1.0 - np.eye(n)
+    W = np.ones((n, n))
     boot = S.bootstrap_cells(Smat, W, LABELS, n_boot=50, seed=0)
-    assert np.allclose(boot["low"], 1.0) and np.allclose(boot["high"], 1.0)
+    assert (boot["low"] == 1.0).all() and (boot["high"] == 1.0).all()
+    assert (np.diag(boot["score"]) < 1.0).all()  # unresampled, the diagonal of W counts
 
 
 def test_label_shuffle_null_and_chi_square():
@@ -241,6 +289,18 @@ def test_pair_resampled_zeroes_the_pairs_of_two_copies():
     # other weights are carried over, not reset to 1
     Wb2 = S.pair_resampled(Smat, 0.5 * W, np.array([3, 2, 1, 0]))[1]
     np.testing.assert_array_equal(Wb2, 0.5 * W)
+    # weights that are not 0 on the diagonal: only the mask zeroes the two copies' pairs (and
+    # each slot paired with itself), every other weight is the one of its adjectives' pair
+    W_full = np.arange(1.0, n * n + 1).reshape(n, n)
+    Sb, Wb = S.pair_resampled(Smat, W_full, idx)
+    np.testing.assert_array_equal(Sb, Smat[np.ix_(idx, idx)])
+    np.testing.assert_array_equal(
+        Wb,
+        [[0, 0, 3, 4],
+         [0, 0, 3, 4],
+         [9, 9, 0, 12],
+         [13, 13, 15, 0]],
+    )
 
 
 def test_spread_is_largest_minus_smallest_ignoring_nan():

@@ -134,10 +134,21 @@ def test_comparison_frame_puts_the_verdicts_under_the_paper_row():
 
 
 def test_target_values_fill_every_table_of_a_test():
-    scores = {c: 0.5 for c in T.AN_CELLS}
+    """Each cell's own score under that cell's key of every table (a distinct score per cell,
+    so a key given another cell's score shows)."""
+    scores = {c: (i + 1) / 10 for i, c in enumerate(T.AN_CELLS)}
+    assert len(set(scores.values())) == len(T.AN_CELLS)
     values = T.target_values("minilm", "ns", scores, TARGETS)
-    assert set(values) == {
-        T.target_key("minilm", "ns", c, "001", n) for c in T.AN_CELLS for n in (4, 8)
+    expected = {
+        T.target_key("minilm", "ns", c, "001", n): scores[c] for c in T.AN_CELLS for n in (4, 8)
+    }
+    assert values == expected
+    assert values["mod_minilm_ns_nspr_001t4"] == values["mod_minilm_ns_nspr_001t8"] == 0.4
+    # the pair test's 15 cells, 5 of them in Table 3 as well as all 15 in Table 7
+    pair = {c: float(i) for i, c in enumerate(T.PAIR_CELLS)}
+    values = T.target_values("minilm", "pair", pair, TARGETS)
+    assert values == {T.target_key("minilm", "pair", c, "001", 7): pair[c] for c in T.PAIR_CELLS} | {
+        T.target_key("minilm", "pair", c, "001", 3): pair[c] for c in T.PAIR_CELLS[:5]
     }
 
 
