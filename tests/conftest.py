@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import re
 import tempfile
+from typing import NoReturn
 
 import pytest
 
@@ -132,6 +134,23 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             f"a mirror or COMPSEM_DATA_URL to a server", yellow=True, bold=True)
 
 
+def unavailable(reason: str) -> NoReturn:
+    """Skip the test for a missing part of the setup (a model, an optional package); under CI
+    (``CI`` set, as ``.ci/run`` does) fail it instead: CI installs everything, so a missing part
+    is a broken setup there, never a reason to skip silently (as for the data and Chromium)."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI: the setup is incomplete: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_module(name: str):
+    """``pytest.importorskip(name)`` that fails under CI (:func:`unavailable`)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        unavailable(f"could not import {name!r}: {error}")
+
+
 @pytest.fixture(scope="session")
 def mirror():
     """The local data mirror named by COMPSEM_DATA_DIR (only for tests of the mirror itself)."""
@@ -156,14 +175,15 @@ def data_file():
 @pytest.fixture(scope="session")
 def nlp():
     """spaCy's ``en_core_web_sm`` pipeline (:func:`compsem.resources.spacy_pipeline`), loaded once;
-    the test is skipped where the packaged model is not installed."""
-    pytest.importorskip("spacy")
+    the test is skipped where the packaged model is not installed (under CI it fails:
+    :func:`unavailable`)."""
+    require_module("spacy")
     from compsem.resources import ModelUnavailableError, spacy_pipeline
 
     try:
         return spacy_pipeline("sm")
     except ModelUnavailableError as error:  # pragma: no cover - environment without the model
-        pytest.skip(str(error))
+        unavailable(str(error))
 
 
 @pytest.fixture
@@ -214,16 +234,16 @@ def hf_offline(monkeypatch):
 def minilm_dir() -> str:
     """The folder of the packaged all-MiniLM-L6-v2, for the fine-tuning tests
     (:mod:`compsem.sts.finetune`); skipped where the model or sentence-transformers' training
-    extra (datasets, accelerate) is not installed."""
-    pytest.importorskip("datasets")
-    pytest.importorskip("accelerate")
+    extra (datasets, accelerate) is not installed (under CI it fails: :func:`unavailable`)."""
+    require_module("datasets")
+    require_module("accelerate")
     from compsem.models import ModelUnavailableError
     from compsem.models import registry as models
 
     try:
         return str(models.minilm_path())
     except ModelUnavailableError as error:
-        pytest.skip(str(error))
+        unavailable(str(error))
 
 
 @pytest.fixture(scope="session")
