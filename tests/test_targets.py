@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -62,6 +63,21 @@ def test_glued_value_within_tolerance(key):
     )
 
 
+@pytest.mark.parametrize("key", sorted(k for k in TARGETS if k in GLUED
+                                       if TARGETS[k][1].get("expect") == "differs"
+                                       and TARGETS[k][1].get("status") not in SHOWN))
+def test_a_value_expected_to_differ_lies_on_the_side_its_reason_explains(key):
+    """"Differs" alone would pass any value outside the tolerance (a glued 0, a sign flip): the
+    targets file declares on which side of the paper's value ours lies (``direction``, the side
+    the ``reason`` explains), and ours must lie beyond the tolerance on that side."""
+    _, target = TARGETS[key]
+    chapter, ours = GLUED[key]
+    paper, tol = float(target["paper"]), float(target["tol"])
+    side = ours > paper + tol if target["direction"] == "above" else ours < paper - tol
+    assert side, (f"{chapter}: {key} = {ours:.4f} is not {target['direction']} the paper's "
+                  f"{paper} ± {tol}, the side its reason explains: {target['reason']}")
+
+
 def test_shown_targets_say_why_and_their_glued_values_are_numbers():
     """A substitute or not-run target is not compared (a stand-in's digits, a run not made), so
     it must say why, and what a chapter glues under its key must still be a finite number."""
@@ -81,3 +97,20 @@ def test_every_compared_tolerance_is_justified():
     unjustified = [f"{study}:{key}" for key, (study, target) in TARGETS.items()
                    if target.get("status") in (None, "partial", "fitted") and "tol:" not in target["source"]]
     assert not unjustified, f"targets whose source does not say where the tolerance comes from: {unjustified[:20]}"
+
+
+def test_a_target_expected_to_differ_must_say_on_which_side(tmp_path, monkeypatch):
+    from compsem import targets
+
+    monkeypatch.setattr(paths, "TARGETS_DIR", tmp_path)
+    base = {"paper": 1.0, "tol": 0.1, "source": "Table 1; tol: print", "expect": "differs", "reason": "r"}
+    for name, extra, error in (("none", {}, "give \"direction\""), ("sideways", {"direction": "left"}, "'above', 'below'"),
+                               ("ok", {"direction": "below"}, None)):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"k": base | extra}))
+        targets.load_targets.cache_clear()
+        if error:
+            with pytest.raises(ValueError, match=re.escape(error)):
+                targets.load_targets(name)
+        else:
+            assert targets.load_targets(name)["k"]["direction"] == "below"
+    targets.load_targets.cache_clear()

@@ -4,7 +4,8 @@ The convention (``data/targets/<study>.json``)::
 
     {"split_half_all": {"paper": 0.953, "tol": 0.005, "source": "§5.1"}, ...}
 
-optionally with ``"status"`` (:data:`STATUSES`) and a ``"reason"``; :mod:`compsem.report` sets
+optionally with ``"status"`` (:data:`STATUSES`) and a ``"reason"``, or ``"expect": "differs"``
+with a ``"reason"`` and a ``"direction"`` (:data:`DIRECTIONS`); :mod:`compsem.report` sets
 ours beside them, :mod:`compsem.claims` quotes them in a claim's text (``{paper:key}``).
 """
 
@@ -20,6 +21,11 @@ STATUSES = ("substitute", "not-run", "partial", "fitted")
 computed here; ``partial``: computed on part of the paper's design, held to its tolerance;
 ``fitted``: a number our reconstruction was tuned to reproduce (a consistency check, held to
 its tolerance but not evidence that the paper reproduces)."""
+
+
+DIRECTIONS = ("above", "below")
+"""The side of the paper's value on which a target expected to differ lies (``direction``): the
+side its ``reason`` explains, which the test suite holds ours to."""
 
 
 @functools.cache
@@ -42,6 +48,9 @@ def load_targets(study: str) -> dict[str, dict]:
             raise ValueError(f"{file}: target {key!r}: expect must be 'match' or 'differs'")
         if target.get("expect") == "differs" and not target.get("reason"):
             raise ValueError(f"{file}: target {key!r} is expected to differ but gives no reason")
+        if target.get("expect") == "differs" and target.get("direction") not in DIRECTIONS:
+            raise ValueError(f"{file}: target {key!r} is expected to differ: give \"direction\", "
+                             f"one of {list(DIRECTIONS)}, the side of the paper's value its reason explains")
     return targets
 
 
