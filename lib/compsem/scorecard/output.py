@@ -19,7 +19,7 @@ X_LABELS = {"sts": "Spearman ρ with human ratings", "modifiers": "share of phra
 
 
 def write(table: pd.DataFrame, out_dir) -> list[Path]:
-    """``scorecard.csv`` (and ``scorecard.parquet`` when pyarrow is installed) under ``out_dir``;
+    """``scorecard.csv`` and ``scorecard.parquet`` under ``out_dir``;
     each file is written to a temporary name first, so a failure leaves no half-written table."""
     missing = [c for c in COLUMNS if c not in table]
     if missing:
@@ -27,13 +27,8 @@ def write(table: pd.DataFrame, out_dir) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    targets = [("scorecard.csv", lambda p: table.to_csv(p, index=False))]
-    try:
-        import pyarrow  # noqa: F401
-
-        targets.append(("scorecard.parquet", lambda p: table.to_parquet(p, index=False)))
-    except ImportError:
-        pass
+    targets = [("scorecard.csv", lambda p: table.to_csv(p, index=False)),
+               ("scorecard.parquet", lambda p: table.to_parquet(p, index=False))]  # pyarrow: a dependency
     for name, save in targets:
         tmp = out / f".{name}.tmp"
         save(tmp)
