@@ -606,7 +606,7 @@ plt.show()
 # {glue:text}`raters_smallest_per_pair:.1f` ratings per pair) only
 # {glue:text}`raters_smallest_pairs_used:.0%` of the pairs do, so the smallest sizes describe
 # that subset of pairs. Averaged over {glue:text}`raters_n_samples` participant samples per
-# size, split-half reliability over all pairs first reaches .9 at
+# size, split-half reliability over all pairs first reaches {glue:text}`raters_bar:.1f` at
 # {glue:text}`raters_needed_090:.0f` participants of those tried.
 
 # %% [markdown]

@@ -425,7 +425,8 @@ published_ci.join(paper_ci.add_prefix("paper: ")).round(3) if "sts3k" in dataset
 
 # %% [markdown]
 # Some Findings conclude when *some* of several tests does, a union of k tests: that three
-# transformers, or the re-run SentBERT, lie above .2, some neural model above a hybrid, some drop above Mean-CN's, or one
+# transformers, or the re-run SentBERT, lie above the "very low correlations of less than 0.2" of
+# §5.2, some neural model above a hybrid, some drop above Mean-CN's, or one
 # of the hybrids' drops outside the margin. Such a rule reads each interval at Bonferroni's level
 # 1 − .05/k (1 − .10/k for the 90% interval of an equivalence test), computed from the same
 # resamples as the intervals above (the same draws, read at another level), so it contains them

@@ -225,7 +225,7 @@ def test_rater_count_values_and_table():
     summary = rt.reliability_growth_summary(growth)
     sizes = [200, 25, 100]
     values = data_chapter.rater_count_values(summary, sizes)
-    assert values["raters_smallest"] == 25
+    assert values["raters_smallest"] == 25 and values["raters_bar"] == 0.9
     assert values["raters_smallest_split_half_all"] == float(summary.loc[(25, "all"), "split_half"])
     assert values["raters_smallest_pairs_used"] == float(summary.loc[(25, "all"), "pairs_used"])
     assert values["raters_smallest_per_pair"] == float(summary.loc[(25, "all"), "raters_per_pair"])

@@ -497,13 +497,14 @@ def rater_count_values(summary: pd.DataFrame, sizes) -> dict:
     (``raters_smallest_pairs_used``), its split-half reliability over all pairs
     (``raters_smallest_split_half_all``) and its ratings per pair (``raters_smallest_per_pair``);
     and ``raters_needed_090``, the smallest size whose mean split-half reliability over all pairs
-    reaches :data:`RELIABILITY_BAR` (NaN when none does)."""
+    reaches :data:`RELIABILITY_BAR` (``raters_bar``; NaN when none does)."""
     smallest = int(min(sizes))
     return {
         "raters_smallest": smallest,
         "raters_smallest_pairs_used": float(summary.loc[(smallest, "all"), "pairs_used"]),
         "raters_smallest_split_half_all": float(summary.loc[(smallest, "all"), "split_half"]),
         "raters_smallest_per_pair": float(summary.loc[(smallest, "all"), "raters_per_pair"]),
+        "raters_bar": RELIABILITY_BAR,
         "raters_needed_090": rt.sample_size_reaching(summary, sizes, bar=RELIABILITY_BAR),
     }
 
