@@ -1000,7 +1000,7 @@ verdict_table
 #   {glue:text}`cogs_tol_zero_case:.3f`: an assumed SD for a typical case, not a floor under each
 #   case (independent cases of equal spread would each need an SD of
 #   {glue:text}`cogs_tol_independent_sd:.2f`, a tolerance of
-#   {glue:text}`cogs_tol_independent_case:.2f`, wider than most cells it would guard). For a cell printed
+#   {glue:text}`cogs_tol_independent_case:.2f`). For a cell printed
 #   above 0 but below its tolerance (of the Transformer's 21 cases,
 #   {glue:text}`cogs_tf1_cells_tol_reaches_zero`: a primitive in a new role, common noun as
 #   object; several LSTM cells) the tolerance still reaches 0: such a cell cannot tell the

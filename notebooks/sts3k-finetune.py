@@ -213,7 +213,7 @@ published[(published["split"] == "adversarial") & (published["n_components"] == 
     index="feature set", columns="regressor", values="rho_adv").round(3)
 
 # %% [markdown]
-# #### The random split: where does .7–.8 come from?
+# #### The random split: where does "0.7 – 0.8" come from?
 #
 # The random split's `Set` column is unpublished, but the authors' files give its training rows
 # away. Two of their no-PCA linear regressions have more inputs than the split has training rows

@@ -873,6 +873,11 @@ def test_tolerance_values_follow_the_targets_rule():
     assert values["cogs_tol_zero_case"] == targets["cogs_t45_transformer_1_cp_recursion"]["tol"]
     assert values["cogs_tol_ap_errors_total"] == pytest.approx(5 * values["cogs_tol_ap_errors_per_run"])
     assert values["cogs_tol_independent_sd"] == pytest.approx(values["cogs_tol_lexical_sd"] * math.sqrt(18))
+    assert values["cogs_tol_independent_case"] == pytest.approx(2 * values["cogs_tol_independent_sd"] * math.sqrt(0.4), abs=1e-5)
+    assert values["cogs_tol_small_sd"] == pytest.approx(targets["cogs_fig43_transformer_dev"]["tol"] / (2 * math.sqrt(0.4)))
+    # the error analyses' scale (error_margin): the gen SD on the gen mean of Figure 4-3
+    assert values["cogs_tol_gen_sd"] / values["cogs_tol_gen_mean"] == pytest.approx(
+        chapter.error_margin(PAPER, "not_paren") / PAPER[chapter.ERROR_TARGETS["not_paren"]])
     broken = {**targets, "cogs_t45_transformer_1_passive_to_active": {
         **targets["cogs_t45_transformer_1_passive_to_active"], "tol": 0.25}}
     with pytest.raises(ValueError, match="cogs-models.json"):

@@ -40,6 +40,7 @@ __all__ = [
     "resampled_item_means",
     "resampled_unit_means",
     "seed_interval",
+    "welch_intervals",
     "wilson_interval",
     "accuracy_wilson",
     "TIE_DECIMALS",

@@ -24,8 +24,10 @@ its tolerance but not evidence that the paper reproduces)."""
 
 
 DIRECTIONS = ("above", "below")
-"""The side of the paper's value on which a target expected to differ lies (``direction``): the
-side its ``reason`` explains, which the test suite holds ours to."""
+"""The side of the paper's value on which ours lies for a target expected to differ
+(``direction``), recorded with its ``reason`` (which for most targets explains that side, for a
+few only the size of the gap): the test suite holds ours beyond the tolerance on that side, so
+a value that crosses to the other side, or a glued 0, fails until the reason is revisited."""
 
 
 @functools.cache
@@ -50,7 +52,7 @@ def load_targets(study: str) -> dict[str, dict]:
             raise ValueError(f"{file}: target {key!r} is expected to differ but gives no reason")
         if target.get("expect") == "differs" and target.get("direction") not in DIRECTIONS:
             raise ValueError(f"{file}: target {key!r} is expected to differ: give \"direction\", "
-                             f"one of {list(DIRECTIONS)}, the side of the paper's value its reason explains")
+                             f"one of {list(DIRECTIONS)}, the side of the paper's value where ours lies")
     return targets
 
 

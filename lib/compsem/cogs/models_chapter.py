@@ -456,7 +456,7 @@ def tolerance_values(targets: Mapping[str, dict]) -> dict[str, float]:
     ``cogs_tol_zero_sd`` / ``cogs_tol_zero_case`` (the largest SD of a cell printed 0.00 and its
     tolerance), ``cogs_tol_independent_sd`` / ``cogs_tol_independent_case`` (the SD each case
     would need were the lexical cases independent, and its tolerance), ``cogs_tol_gen_mean`` (the
-    gen mean the error analyses' spread is scaled by) and ``cogs_tol_ap_errors_per_run`` /
+    gen mean the error analyses' spread is scaled by, Figure 4-3, as :func:`error_margin`) and ``cogs_tol_ap_errors_per_run`` /
     ``cogs_tol_ap_errors_total`` (Active -> Passive errors, Section 4.5.5.2). An error if a
     lexical case's target does not carry the tolerance the rule gives."""
     n_cases, n_lexical = len(ev.CASE_ORDER), len(ev.CASE_ORDER) - len(ev.STRUCTURAL_CASES)
@@ -477,8 +477,8 @@ def tolerance_values(targets: Mapping[str, dict]) -> dict[str, float]:
         "cogs_tol_zero_sd": s45.largest_seed_sd(0.0),
         "cogs_tol_zero_case": s45.per_case_tolerance(0.0, lexical_sd),
         "cogs_tol_independent_sd": independent_sd,
-        "cogs_tol_independent_case": 2 * independent_sd * math.sqrt(2 / s45.PAPER_SEEDS),
-        "cogs_tol_gen_mean": targets["cogs_t45_transformer_1_gen"]["paper"],
+        "cogs_tol_independent_case": s45.per_case_tolerance(0.5, independent_sd),
+        "cogs_tol_gen_mean": targets["cogs_fig43_transformer_gen"]["paper"],
         "cogs_tol_ap_errors_per_run": errors,
         "cogs_tol_ap_errors_total": errors * s45.PAPER_SEEDS,
     }

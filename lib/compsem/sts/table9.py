@@ -15,9 +15,12 @@ Similarities/<dataset>_<model>_similarities.txt`` of the authors' repository, re
 - :func:`published_table9`: the whole table (``variants="paper"`` reproduces the published
   numbers; ``"consistent"`` uses the row's file in every column), optionally with the exception
   variants as extra rows.
-- :func:`recomputed_cells`, :func:`recomputed_table`,
+- :func:`recomputed_cells`, :func:`recomputed_table`, :func:`recomputed_values`,
   :func:`standardisation_rhos`, :func:`adv_differences`: Table 9's cells from models run here
   (:mod:`compsem.sts.scoring`), with bootstrap intervals (not in the paper).
+- :func:`equivalence_differences`, :func:`lexical_baselines`, :func:`overlap_reading`: the
+  lexical baselines against the transformers on STS3k-adv (§6.2).
+- :func:`figure4_frame`, :func:`adv_and_drop`: Figure 4's portions and drops of a Table 9.
 - :func:`target_values`, :func:`noise_ceiling_values`: the numbers the chapter compares or glues.
 
 Checked against the paper's Table 9: every STS3k cell equals the paper to 3 decimals
