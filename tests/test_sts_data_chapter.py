@@ -275,9 +275,18 @@ def test_reliability_values_against_the_direct_computation():
     assert (values["split_half_non_ci_low"], values["split_half_non_ci_high"]) == pytest.approx(
         tuple(np.quantile(2 * r_non / (1 + r_non), [0.025, 0.975])))
     keys = [f"{key}_{name}" for key in ("split_half", "kappa") for name in ("all", "non", "adv")]
-    assert list(table.index) == keys and "source" not in table.columns
-    expected_table = report.compare(results, "sts3k", keys=keys).drop(columns="source")
-    pd.testing.assert_frame_equal(table.drop(columns="pairs"), expected_table)
+    assert list(table.index) == keys and table.index.name == "quantity"
+    assert list(table.columns) == ["ours", "paper", "difference", "tolerance", "verdict", "pairs"]
+    targets = report.load_targets("sts3k")
+    ours = [float(reliability.loc[k.rsplit("_", 1)[1], "kappa_sb" if k.startswith("kappa") else "split_half"])
+            for k in keys]
+    paper = [targets[k]["paper"] for k in keys]
+    assert table["ours"].tolist() == ours
+    assert table["paper"].tolist() == paper and paper[0] == 0.953 and paper[3] == 0.832  # split_half_all, kappa_all
+    assert table["difference"].tolist() == [o - q for o, q in zip(ours, paper, strict=True)]
+    assert table["tolerance"].tolist() == [targets[k]["tol"] for k in keys]
+    assert table["verdict"].tolist() == ["match" if abs(o - q) <= targets[k]["tol"] + 1e-12 else "differs"
+                                         for k, o, q in zip(keys, ours, paper, strict=True)]
     assert table["pairs"].tolist() == [57, 57 - 20 + 1, 20] * 2  # row 0 is a check and adversarial
 
 
@@ -293,7 +302,7 @@ def test_type_count_values_against_the_direct_computation():
     labels = _types()
     targets = {f"type_count_{slug(t)}": {"paper": 5 + i} for i, t in enumerate(pt.TYPES)}
     targets["type_mean_zero_0"] = {"paper": 0.1}
-    results, table = data_chapter.type_count_values(labels, targets)
+    results, table, published = data_chapter.type_count_values(labels, targets)
     ours = [int((labels["type"] == t).sum()) for t in pt.TYPES]
     assert list(results) == [f"type_count_{slug(t)}" for t in pt.TYPES] + ["n_adversarial"]
     assert [results[f"type_count_{slug(t)}"] for t in pt.TYPES] == ours
@@ -305,8 +314,9 @@ def test_type_count_values_against_the_direct_computation():
     assert table["ours"].tolist() == ours and table["table7"].tolist() == [5 + i for i in range(len(pt.TYPES))]
     assert table["difference"].tolist() == [n - 5 - i for i, n in enumerate(ours)]
     assert table["table7"].dtype.kind == "i" and table["difference"].dtype.kind == "i"
-    # the published counts as the chapter passes them on to the rule-only counts
-    again = pt.type_counts(labels, published=table["table7"].to_dict())
+    # the published counts, as the chapter passes them on to the rule-only counts
+    assert list(published.items()) == [(t, 5 + i) for i, t in enumerate(pt.TYPES)]
+    again = pt.type_counts(labels, published=published)
     pd.testing.assert_frame_equal(again.astype({"table7": int, "difference": int}), table)
 
 
@@ -316,15 +326,21 @@ def test_type_mean_values_against_the_direct_computation():
     human = np.array([0.1, 0.3, 0.5, 0.6, 0.2, 0.4, 0.9, 0.05])
     targets = {"type_mean_quad_2": {"paper": 0.6}, "type_count_zero": {"paper": 70},
                "type_mean_ab_verb_0": {"paper": 0.2}, "type_mean_quad_1": {"paper": 0.5},
-               "type_mean_ab_verb_1": {"paper": 0.55}}
+               "type_mean_ab_verb_1": {"paper": 0.55}, "type_mean_triple_0": {"paper": 0.3},
+               "type_mean_zero_3": {"paper": 0.1}, "n_adversarial": {"paper": 1}}
     results, table = data_chapter.type_mean_values(labels, human, targets)
     assert list(results) == ["type_mean_quad_2", "type_mean_ab_verb_0", "type_mean_quad_1",
-                             "type_mean_ab_verb_1"]  # the order of the targets
+                             "type_mean_ab_verb_1", "type_mean_triple_0", "type_mean_zero_3"]  # the targets' order
+    assert np.isnan(results["type_mean_triple_0"])  # no TRIPLE pair at all
+    assert np.isnan(results["type_mean_zero_3"])  # no pair has three modifiers
     assert results["type_mean_quad_2"] == float(np.mean([0.4, 0.9]))
     assert results["type_mean_ab_verb_0"] == float(np.mean([0.1, 0.3]))
     assert results["type_mean_ab_verb_1"] == pytest.approx(0.55)
     assert np.isnan(results["type_mean_quad_1"])  # QUAD has no pair with one modifier
-    pd.testing.assert_frame_equal(table, pt.type_modifier_means(labels, human))
+    # the table by hand: categories x modifiers, NaN where a category has no pair with k modifiers
+    assert list(table.index) == ["AB_VERB", "QUAD", "ZERO"] and list(table.columns) == [0, 1, 2]
+    np.testing.assert_allclose(table.to_numpy(), [[0.2, 0.55, np.nan], [0.2, np.nan, 0.65],
+                                                  [0.05, np.nan, np.nan]], rtol=0, atol=1e-12)
     for key, value in results.items():
         code, k = key.removeprefix("type_mean_").rsplit("_", 1)
         frame = labels.assign(human=human)
@@ -333,14 +349,34 @@ def test_type_mean_values_against_the_direct_computation():
 
 
 def test_figure9_values_against_the_direct_computation():
+    from scipy import stats
+
     from compsem.report import slug
     from compsem.sts import modifier_types as mt
 
     human = np.random.default_rng(5).random(2800)
     exclude = (528, 691)
     results, values, table = data_chapter.figure9_values(human, exclude)
-    # the chapter's former cell
-    figure9 = mt.reductions(human, exclude=exclude).join(mt.t_tests(human, exclude=exclude))
+    # the table by hand: per type n, 1 - mean, SD, z over the eight reductions (population SD) and
+    # the one-sample t-test of the type's reductions against the pooled mean reduction
+    groups = mt.modifier_groups(exclude)
+    assert list(table.index) == list(mt.MODIFIER_ROWS) and list(table.columns) == ["n", "reduction", "sd", "z",
+                                                                                   "t", "p"]
+    reduction = {name: 1 - human[rows].mean() for name, rows in groups.items()}
+    spread = np.sqrt(np.mean([(r - np.mean(list(reduction.values()))) ** 2 for r in reduction.values()]))
+    pooled = 1 - human[np.concatenate(list(groups.values()))].mean()
+    for name, rows in groups.items():
+        n = len(rows)
+        sd = np.sqrt(((human[rows] - human[rows].mean()) ** 2).sum() / (n - 1))
+        t = (reduction[name] - pooled) / (sd / np.sqrt(n))
+        assert table.loc[name, "n"] == n
+        assert table.loc[name, ["reduction", "sd"]].tolist() == pytest.approx([reduction[name], sd], rel=1e-12)
+        assert table.loc[name, "z"] == pytest.approx((np.mean(list(reduction.values())) - reduction[name]) / spread,
+                                                     rel=1e-9)
+        assert table.loc[name, "t"] == pytest.approx(t, rel=1e-9)
+        assert table.loc[name, "p"] == pytest.approx(2 * stats.t.sf(abs(t), n - 1), rel=1e-9)
+    # the chapter's former cell, on the table checked above
+    figure9 = table
     anova = mt.anova(human, exclude=exclude)
     expected_results, expected_values = {}, {}
     for name in figure9.index:
@@ -357,9 +393,7 @@ def test_figure9_values_against_the_direct_computation():
     expected_values["anova_p"] = anova["p"]
     assert list(results.items()) == list(expected_results.items())
     assert list(values.items()) == list(expected_values.items())
-    pd.testing.assert_frame_equal(table, figure9, check_exact=True)
     # by hand: the pooled reduction and one type's reduction
-    groups = mt.modifier_groups(exclude)
     assert 528 not in groups["Passive"].tolist() + groups["IOBJ adj"].tolist()
     assert results["modifier_reduction_passive"] == pytest.approx(1 - human[groups["Passive"]].mean())
     assert results["modifier_reduction_mean"] == pytest.approx(1 - human[np.concatenate(list(groups.values()))].mean())
@@ -398,21 +432,30 @@ def test_subadditivity_values_against_the_direct_computation():
 
 
 def test_subadditivity_gap_values_against_the_direct_computation():
-    from compsem.sts import modifier_types as mt
-
     # s_1 = 0.875: additive k/8; k = 9 exceeds the scale (not testable: no Bonferroni interval)
     labels, human = _only_mod({1: [0.75, 1.0, 0.875, 0.875], 2: [0.75, 0.875, 0.75, 0.825],
                                3: [0.5, 0.6, 0.55], 9: [0.5, 0.5, 0.5]})
     values, gaps = data_chapter.subadditivity_gap_values(labels, human, n_resamples=300, seed=1, family=3)
-    expected_gaps = mt.subadditivity_gaps(labels, human, n_resamples=300, seed=1, family=3)
-    pd.testing.assert_frame_equal(gaps, expected_gaps, check_exact=True)
-    expected = {}  # the chapter's former loop
-    for k, row in expected_gaps.iterrows():
+    # the frame by hand: s_1 = 0.875, s_2 = 0.8, s_3 = 0.55, s_9 = 0.5; gap = k(1 - s_1) - (1 - s_k)
+    assert list(gaps.index) == [2, 3, 9] and gaps.index.name == "added modifiers"
+    assert list(gaps.columns) == ["gap", "ci_low", "ci_high", "additive", "observed", "n", "testable",
+                                  "bonf3_ci_low", "bonf3_ci_high"]
+    assert gaps["gap"].tolist() == pytest.approx([0.05, -0.075, 0.625], abs=1e-12)
+    assert gaps["additive"].tolist() == pytest.approx([0.25, 0.375, 1.125], abs=1e-12)
+    assert gaps["observed"].tolist() == pytest.approx([0.2, 0.45, 0.5], abs=1e-12)
+    assert gaps["n"].tolist() == [4, 3, 3] and gaps["testable"].tolist() == [True, True, False]
+    assert gaps[["ci_low", "ci_high"]].notna().all().all()
+    assert (gaps["ci_low"] <= gaps["ci_high"]).all()
+    assert gaps.loc[9, ["bonf3_ci_low", "bonf3_ci_high"]].isna().all()  # k = 9 is in no test
+    for k in (2, 3):  # the Bonferroni interval holds the 95% one
+        assert gaps.loc[k, "bonf3_ci_low"] <= gaps.loc[k, "ci_low"] <= gaps.loc[k, "ci_high"] <= gaps.loc[k, "bonf3_ci_high"]
+    expected = {}  # the chapter's former loop, on the frame checked above
+    for k, row in gaps.iterrows():
         expected[f"subadditive_gap_{int(k)}"] = float(row["gap"])
         for column in ("ci_low", "ci_high", "bonf3_ci_low", "bonf3_ci_high"):
             if not np.isnan(row[column]):
                 expected[f"subadditive_gap_{int(k)}_{column}"] = float(row[column])
-    expected["subadditive_n_testable"] = int(expected_gaps["testable"].sum())
+    expected["subadditive_n_testable"] = int(gaps["testable"].sum())
     assert list(values.items()) == list(expected.items())
     assert "subadditive_gap_9_bonf3_ci_low" not in values and "subadditive_gap_9_ci_low" in values
     assert values["subadditive_gap_2"] == pytest.approx(0.05) and values["subadditive_n_testable"] == 2

@@ -174,23 +174,21 @@ def reliability_values(reliability: pd.DataFrame, per_split: pd.DataFrame, subse
     return results, values, table
 
 
-def type_count_values(labels: pd.DataFrame, targets: dict) -> tuple[dict, pd.DataFrame]:
+def type_count_values(labels: pd.DataFrame, targets: dict) -> tuple[dict, pd.DataFrame, dict]:
     """Table 7: the number of pairs of each type under the reconstructed ``labels``
     (:func:`compsem.sts.pair_types.reconstruct_pair_types`) beside the published count
     (``targets["type_count_<type>"]["paper"]``, ``data/targets/sts3k.json``).
 
     Returns the results ``type_count_<type>`` (in Table 7's order) and ``n_adversarial`` (the
-    pairs of the adversarial types), and the table of :func:`compsem.sts.pair_types.type_counts`
-    with the published counts, its ``table7`` and ``difference`` columns as integers."""
+    pairs of the adversarial types); the table of :func:`compsem.sts.pair_types.type_counts`
+    with the published counts, its ``table7`` and ``difference`` columns as integers; and the
+    published counts themselves (type -> count, in Table 7's order), to pass on to
+    :func:`compsem.sts.pair_types.type_counts` for other labels."""
     published = {t: targets["type_count_" + slug(t)]["paper"] for t in pt.TYPES}
     counts = pt.type_counts(labels, published=published)
     results = {"type_count_" + slug(name): int(ours) for name, ours in counts["ours"].items()}
     results["n_adversarial"] = int(counts.loc[counts.adversarial, "ours"].sum())
-    return results, counts.astype({"table7": int, "difference": int})
-
-
-TYPE_MEAN_PREFIX = "type_mean_"
-"""The prefix of the published type x modifier means in the targets, ``type_mean_<category>_<k>``."""
+    return results, counts.astype({"table7": int, "difference": int}), published
 
 
 def type_mean_values(labels: pd.DataFrame, human, targets: dict) -> tuple[dict, pd.DataFrame]:
@@ -198,15 +196,17 @@ def type_mean_values(labels: pd.DataFrame, human, targets: dict) -> tuple[dict, 
     reconstructed ``labels`` (:func:`compsem.sts.pair_types.type_modifier_means`, the means the
     authors' notebook prints for the types of Table 7, §5.4).
 
-    Returns the results, one per published cell of ``targets`` (``type_mean_<category>_<k>``, in
-    the order of ``targets``): our mean of that category with k modifiers (NaN where it has no
-    pair); and the table of every mean (categories x modifiers)."""
+    Returns the results, one per published cell of ``targets`` (the keys that
+    :func:`compsem.sts.pair_types.published_cells` reads, ``type_mean_<category>_<k>``, in the
+    order of ``targets``): our mean of that category with k modifiers (NaN where the labels give
+    it no pair, an unknown category or k included); and the table of every mean (categories x
+    modifiers)."""
     type_means = pt.type_modifier_means(labels, human)
+    no_pairs = pd.Series(dtype=float)
     results = {}
-    for key in targets:
-        if key.startswith(TYPE_MEAN_PREFIX):
-            code, n_mod = key[len(TYPE_MEAN_PREFIX):].rsplit("_", 1)
-            results[key] = float(type_means.loc[code.upper(), int(n_mod)])
+    for key, target in targets.items():
+        for code, k in pt.published_cells({key: target}).index:  # none unless ``key`` is a published cell
+            results[key] = float(type_means.get(k, no_pairs).get(code, np.nan))
     return results, type_means
 
 

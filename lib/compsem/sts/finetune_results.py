@@ -37,6 +37,10 @@ FIGURE7_SENTBERT_KEYS = {"no training": "fig7_sentbert_no_training",
 """Condition of :func:`compsem.sts.finetune.published_finetuned` -> key of SentBERT's Figure 7 bar
 (the STSb-trained file is the text's value for the untrained SentBERT, §5.3)."""
 
+FIGURE7_VERBNET_KEYS = ("fig7_verbnet_no_training", "fig7_verbnet_random", "fig7_verbnet_adversarial")
+"""The keys of VerbNet-CN's Figure 7 bars (:func:`figure7_bars`): without training, on the random
+split and on the adversarial split (one per row of :func:`figure7_table`)."""
+
 VERBNET_UNTRAINED = "verbnet_fixedparms_basic"
 """The authors' similarity file of VerbNet-CN with Table 9's fixed weights (no training)."""
 
@@ -52,10 +56,11 @@ def figure7_bars(published_ft: pd.DataFrame, published: pd.DataFrame, pairs: pd.
     by_condition = published_ft.set_index("condition")
     values = {key: float(by_condition.loc[condition, "rho_adv"])
               for condition, key in FIGURE7_SENTBERT_KEYS.items()}
-    values["fig7_verbnet_no_training"] = similarity.spearman(
+    untrained_key, random_key, adversarial_key = FIGURE7_VERBNET_KEYS
+    values[untrained_key] = similarity.spearman(
         sts3k.load_published_similarities(VERBNET_UNTRAINED), human, sts3k.portion_mask(pairs, "adv"))
-    values["fig7_verbnet_random"] = float(published_row(published, "verbnet", "nn5", "random", 2800)["rho_adv"])
-    values["fig7_verbnet_adversarial"] = float(published_row(published, "verbnet", "nn3", "adversarial", 8)["rho_adv"])
+    values[random_key] = float(published_row(published, "verbnet", "nn5", "random", 2800)["rho_adv"])
+    values[adversarial_key] = float(published_row(published, "verbnet", "nn3", "adversarial", 8)["rho_adv"])
     return values
 
 
@@ -85,23 +90,28 @@ FIGURE7_OURS = "authors' files, scored here"
 FIGURE7_PAPER = "paper (Figure 7)"
 """The column group of :func:`figure7_table` holding the paper's bars (the targets)."""
 
+FIGURE7_CONDITIONS = {"no training": "no training", "random split": "random split (10-fold)",
+                      "adversarial split": "adversarial split"}
+"""The rows of :func:`figure7_table` and the condition of :data:`FIGURE7_SENTBERT_KEYS` each shows
+(SentBERT's random split: the 10-fold bar)."""
+
 
 def figure7_table(values: Mapping[str, float], targets: Mapping[str, dict]) -> pd.DataFrame:
-    """Figure 7's bars (§5.3) beside the paper's: one row per condition (no training, random
-    split, adversarial split), columns SentBERT and VerbNet-CN under two groups,
-    :data:`FIGURE7_OURS` (``values``' ``fig7_*`` bars, :func:`figure7_bars`; SentBERT's random
-    split: the 10-fold bar) and :data:`FIGURE7_PAPER` (the ``paper`` value of the same keys in
-    ``targets``). Each group is the data of one set of bars of
+    """Figure 7's bars (§5.3) beside the paper's: one row per condition of
+    :data:`FIGURE7_CONDITIONS` (no training, random split, adversarial split), columns SentBERT
+    and VerbNet-CN under two groups, :data:`FIGURE7_OURS` (``values``' ``fig7_*`` bars,
+    :func:`figure7_bars`; SentBERT's random split: the 10-fold bar) and :data:`FIGURE7_PAPER` (the
+    ``paper`` value of the same keys in ``targets``). Each group is the data of one set of bars of
     :func:`compsem.sts.figures.finetune_bars`."""
-    bars = pd.DataFrame({
-        "SentBERT": [values[f"fig7_sentbert_{c}"] for c in ("no_training", "random_10fold", "adversarial")],
-        "VerbNet-CN": [values[f"fig7_verbnet_{c}"] for c in ("no_training", "random", "adversarial")]},
-        index=["no training", "random split", "adversarial split"])
-    paper_bars = pd.DataFrame({
-        "SentBERT": [targets[f"fig7_sentbert_{c}"]["paper"] for c in ("no_training", "random_10fold", "adversarial")],
-        "VerbNet-CN": [targets[f"fig7_verbnet_{c}"]["paper"] for c in ("no_training", "random", "adversarial")]},
-        index=bars.index)
-    return pd.concat({FIGURE7_OURS: bars, FIGURE7_PAPER: paper_bars}, axis=1)
+    keys = {"SentBERT": [FIGURE7_SENTBERT_KEYS[c] for c in FIGURE7_CONDITIONS.values()],
+            "VerbNet-CN": list(FIGURE7_VERBNET_KEYS)}
+
+    def bars(value) -> pd.DataFrame:
+        return pd.DataFrame({model: [value(key) for key in model_keys] for model, model_keys in keys.items()},
+                            index=list(FIGURE7_CONDITIONS))
+
+    return pd.concat({FIGURE7_OURS: bars(values.__getitem__),
+                      FIGURE7_PAPER: bars(lambda key: targets[key]["paper"])}, axis=1)
 
 
 def learning_curves(features: Mapping[str, np.ndarray], human, split: Mapping[str, np.ndarray],
