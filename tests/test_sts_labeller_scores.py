@@ -145,14 +145,32 @@ def test_object_conventions_and_glue_keys():
     row = conventions.loc["GS2011"]
     assert (row["Patient"], row["Theme"], row["one object"]) == (2, 2, 2)
     assert row["share Patient"] == 0.5 and row["Attribute"] == 0
-    table = labeller_scores.score_table({"sts3k": (PREDICTED, gold)}, n_resamples=50)
+    # for the glue: sentence 0 twice (4 rows, 3 distinct), one copula complement kept as Attribute
+    # (3 Patients, 2 Themes); lone objects: Patient in rows 0 and 3, Theme in row 2 (row 1 has
+    # both) -> share Patient 2/3
+    gold = pd.concat([GOLD, GOLD.iloc[[0]]], ignore_index=True).assign(Attribute=[None, "a jewel", None, None])
+    predicted = pd.concat([PREDICTED, PREDICTED.iloc[[0]]], ignore_index=True)
+    table = labeller_scores.score_table({"sts3k": (predicted, gold)}, n_resamples=50)
     results = {"scores": table.assign(convention="verb class").rename_axis("key").reset_index(),
-               "conventions": labeller_scores.object_conventions({"sts3k": (PREDICTED, gold)})}
+               "conventions": labeller_scores.object_conventions({"sts3k": (predicted, gold)})}
     values = labeller_scores.glue_values(results)
     assert {"labeller_f1_lenient_sts3k_verb_class", "labeller_f1_pooled_sts3k_verb_class_high",
             "labeller_gap_exact_sts3k_verb_class_low", "labeller_share_patient_sts3k",
             "labeller_attribute_sts3k", "labeller_distinct_sts3k"} <= set(values)
     assert all(isinstance(v, int | float) for v in values.values())
+    assert math.isclose(values["labeller_share_patient_sts3k"], 2 / 3)
+    assert values["labeller_attribute_sts3k"] == 1
+    assert values["labeller_distinct_sts3k"] == 3
+    cells = table.loc["sts3k"]
+    assert cells["F1_lenient_low"] < cells["F1_lenient_high"]  # a swap of the two would show
+    for suffix in ("", "_low", "_high"):
+        assert values[f"labeller_f1_lenient_sts3k_verb_class{suffix}"] == cells[f"F1_lenient{suffix}"]
+        assert values[f"labeller_f1_pooled_sts3k_verb_class{suffix}"] == cells[f"F1_pooled{suffix}"]
+    # the lenient F1 itself, from the rows: 2 TP / (#predicted + #gold)
+    counts = roles.row_counts(predicted, gold)
+    assert math.isclose(values["labeller_f1_lenient_sts3k_verb_class"],
+                        2 * counts["tp_lenient"].sum() / (counts["n_pred"].sum() + counts["n_gold"].sum()))
+    assert values["labeller_gap_lenient_sts3k_verb_class"] == 0.0  # STS3k against itself
 
 
 def test_object_conventions_of_the_labeller(nlp):

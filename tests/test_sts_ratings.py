@@ -53,23 +53,58 @@ def test_kappa_and_pearson_drop_missing_per_row():
     np.testing.assert_allclose(R.rowwise_pearson(a, b), [1.0, 1.0])
 
 
+@st.composite
+def contiguous_rating_pairs(draw):
+    """Pairs of ratings whose categories, pooled over both raters, are every integer lo..hi
+    (lo < hi): the case in which sklearn's rank weights equal our category weights."""
+    lo = draw(st.integers(1, 6))
+    hi = draw(st.integers(lo + 1, 7))
+    category = st.integers(lo, hi)
+    # each category of lo..hi given once, by the first or the second rater
+    cover = [(c, draw(category)) if draw(st.booleans()) else (draw(category), c) for c in range(lo, hi + 1)]
+    extra = draw(st.lists(st.tuples(category, category), max_size=35))
+    return draw(st.permutations(cover + extra))
+
+
 @settings(max_examples=40, deadline=None)
-@given(
-    st.lists(st.tuples(st.integers(1, 7), st.integers(1, 7)), min_size=3, max_size=40),
-)
+@given(contiguous_rating_pairs())
 def test_kappa_matches_sklearn_property(pairs):
     x = np.array([p[0] for p in pairs], dtype=float)
     y = np.array([p[1] for p in pairs], dtype=float)
     labels = np.union1d(x, y)
-    # sklearn weights by label rank: equal to ours when no interior category is missing.
-    if len(labels) < 2 or labels.max() - labels.min() + 1 != len(labels):
-        return
+    assert len(labels) >= 2 and labels.max() - labels.min() + 1 == len(labels)
     ours = R.rowwise_weighted_kappa(x[None], y[None])[0]
     theirs = cohen_kappa_score(x, y, weights="linear")
-    if np.isnan(theirs):
-        assert np.isnan(ours)
-    else:
-        assert ours == pytest.approx(theirs, abs=1e-9)
+    # two or more categories: the expected disagreement is positive, kappa is finite
+    assert np.isfinite(theirs)
+    assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+def _linear_kappa_by_the_formula(x, y, k=7):
+    """kappa_w = 1 - sum_ij |i - j| O_ij / sum_ij |i - j| E_ij, O the counts of (x, y) = (i, j),
+    E_ij = (row total i) (column total j) / n, categories 1..k."""
+    n = len(x)
+    observed = [[sum(1 for a, b in zip(x, y, strict=True) if (a, b) == (i, j)) for j in range(1, k + 1)]
+                for i in range(1, k + 1)]
+    rows = [sum(observed[i]) for i in range(k)]
+    columns = [sum(observed[i][j] for i in range(k)) for j in range(k)]
+    disagreement = sum(abs(i - j) * observed[i][j] for i in range(k) for j in range(k))
+    chance = sum(abs(i - j) * rows[i] * columns[j] / n for i in range(k) for j in range(k))
+    return 1 - disagreement / chance
+
+
+def test_kappa_with_a_missing_interior_category():
+    # categories 1, 2 and 4: 3 is used by neither rater
+    x = [1, 2, 4, 4, 1, 2]
+    y = [1, 4, 4, 2, 2, 2]
+    # by hand: observed sum |x - y| = 0+2+0+2+1+0 = 5; marginals x {1: 2, 2: 2, 4: 2},
+    # y {1: 1, 2: 3, 4: 2}: sum_ij |i - j| r_i c_j = 18 + 10 + 18 = 46, over n = 6;
+    # kappa = 1 - 5 / (46 / 6) = 8 / 23
+    assert _linear_kappa_by_the_formula(x, y) == pytest.approx(8 / 23)
+    ours = R.rowwise_weighted_kappa(np.array([x], dtype=float), np.array([y], dtype=float))[0]
+    assert ours == pytest.approx(8 / 23, abs=1e-12)
+    # sklearn weights by rank (1, 2, 4 -> 0, 1, 2): 1 - 3 / 5 = 0.4, not the category distance
+    assert cohen_kappa_score(x, y, weights="linear") == pytest.approx(0.4)
 
 
 @settings(max_examples=30, deadline=None)
