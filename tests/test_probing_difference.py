@@ -26,6 +26,17 @@ def side(encoder, rows, **kw):
     return pd.DataFrame([fit(f"{encoder}{i}", r, seed=i, **kw) for i, r in enumerate(rows)])
 
 
+def crossed_bootstrap(a, b, n_boot, seed, level=0.90):
+    """The crossed bootstrap written out: one item resample shared by both sides, then each
+    side's units drawn with the library's unit level."""
+    r = np.random.default_rng(seed)
+    items = r.integers(0, a.shape[1], size=(n_boot, a.shape[1]))
+    per_a = np.stack([row[items].mean(axis=1) for row in a])
+    per_b = np.stack([row[items].mean(axis=1) for row in b])
+    diffs = 100 * (stats.resampled_unit_means(per_a, r) - stats.resampled_unit_means(per_b, r))
+    return tuple(np.percentile(diffs, [50 - 50 * level, 50 + 50 * level]))
+
+
 def test_point_is_the_difference_of_the_sides_means_and_keys_by_level():
     rng = np.random.default_rng(0)
     a = (rng.random((3, 400)) < 0.67).astype(float)
@@ -46,12 +57,7 @@ def test_it_is_the_hull_of_the_crossed_bootstrap_and_welchs_interval():
     b = (rng.random((2, 200)) < 0.5).astype(float)
     out = C.crossed_difference(side("a", a), side("b", b), "sr", "k", levels=(0.90,), n_boot=300,
                                seed=7)
-    r = np.random.default_rng(7)
-    items = r.integers(0, 200, size=(300, 200))
-    per_a = np.stack([row[items].mean(axis=1) for row in a])
-    per_b = np.stack([row[items].mean(axis=1) for row in b])
-    diffs = 100 * (stats.resampled_unit_means(per_a, r) - stats.resampled_unit_means(per_b, r))
-    boot_low, boot_high = np.percentile(diffs, [5, 95])
+    boot_low, boot_high = crossed_bootstrap(a, b, 300, 7)
     welch = scipy.stats.ttest_ind(100 * a.mean(axis=1), 100 * b.mean(axis=1),
                                   equal_var=False).confidence_interval(0.90)
     assert (out["k_low90"], out["k_high90"]) == pytest.approx(
@@ -82,12 +88,7 @@ def test_one_unit_on_a_side_is_the_bootstrap_alone():
     b = (rng.random((3, 300)) < 0.5).astype(float)
     out = C.crossed_difference(side("a", a), side("b", b), "sr", "k", levels=(0.90,), n_boot=300,
                                seed=5)
-    r = np.random.default_rng(5)
-    items = r.integers(0, 300, size=(300, 300))
-    per_a = np.stack([row[items].mean(axis=1) for row in a])
-    per_b = np.stack([row[items].mean(axis=1) for row in b])
-    diffs = 100 * (stats.resampled_unit_means(per_a, r) - stats.resampled_unit_means(per_b, r))
-    assert (out["k_low90"], out["k_high90"]) == pytest.approx(tuple(np.percentile(diffs, [5, 95])))
+    assert (out["k_low90"], out["k_high90"]) == pytest.approx(crossed_bootstrap(a, b, 300, 5))
 
 
 def test_shared_items_keep_the_pairing_and_units_widen_the_interval():
