@@ -406,12 +406,7 @@ config = chapter.generator_config(
 held = config.held_out
 generated = generate.generate(config, committed_pcfg, interpreter)
 report.glue("cogsdata_generated_reparsed", chapter.reparsed_share(generated, interpreter))
-pd.DataFrame(
-    {
-        "released": {n: len(f) for n, f in splits.items()},
-        "generated": {n: len(f) for n, f in generated.items()},
-    }
-)
+chapter.split_sizes(splits, generated)
 
 # %% [markdown]
 # **Lengths.** Token lengths of sources and targets, released beside generated, and the

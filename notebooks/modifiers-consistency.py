@@ -121,23 +121,8 @@ run_plan = experiment.plan(models, aan_models, pooling_models, template_models)
 
 # %%
 lex = lexicon.load()
-info = lexicon.class_info()
-sizes = lex.class_sizes()
-adjectives_of = lex.adjectives.groupby("cls")
-class_table = pd.DataFrame(
-    {
-        "class": [c["name"] for c in info["classes"]],
-        "definition": [c["definition"] for c in info["classes"]],
-        "adjectives": [sizes[c["code"]] for c in info["classes"]],
-        "001 Table 5": [c["count_2022"] for c in info["classes"]],
-        "words": [", ".join(adjectives_of.get_group(c)["word"]) for c in CLASSES],
-        "004 synonyms": [", ".join(adjectives_of.get_group(c)["synonym"]) for c in CLASSES],
-    },
-    index=CLASSES,
-)
-results.update({f"mod_n_class_{T.cell_slug((c,))}": n for c, n in sizes.items()})
-results["mod_n_adjectives"] = len(lex.adjectives)
-results["mod_n_nouns"] = len(lex.nouns)
+class_table, class_counts = C.class_table(lex)
+results.update(class_counts)
 results.update(C.synonym_counts(lex))  # 004 §4.1.1 "totaling 122 adjectives"
 class_table
 
@@ -257,15 +242,7 @@ results["mod_x_paper_an_min_sbert"] = C.paper_an_min(targets, "sbert")
 results.update(C.no_difference_margin(targets))  # "no perceptible differences" (001 §4.2.1)
 results["mod_x_tost_pct"] = 100 * (1 - 2 * (1 - ci_level))  # level of the equivalence intervals
 results["mod_x_tost_alpha_pct"] = 100 * (1 - ci_level)  # level of each of their one-sided tests
-pd.DataFrame(
-    {
-        "model": [T.display_name(s) for s in runs],
-        "AAN test": [r.aan != {} for r in runs.values()],
-        "strings embedded": [len(r.space) for r in runs.values()],
-        "seconds (embedding and tests)": [round(r.seconds, 1) for r in runs.values()],
-        "out-of-vocabulary words": [", ".join(r.space.oov) or "–" for r in runs.values()],
-    }
-).set_index("model")
+C.runs_table(runs)
 
 # %% [markdown]
 # ### Table 1: single-phrase intersectivity on AN phrases

@@ -133,9 +133,7 @@ table = S.scorecards(encoders, batteries, subset_batteries, n_boot=n_boot, seed=
                      device=device, batch_size=batch_size, n_jobs=n_jobs, progress=False,
                      probe_seeds=probe_seeds, extra_levels=S.bonferroni_extra_levels(union_k))
 report.glue("syn_probe_seeds", probe_seeds)
-ran = table.groupby("model", sort=False)["battery"].unique()
-pd.DataFrame({"encoder": [S.label(m) for m in ran.index], "spec": ran.index,
-              "batteries": [", ".join(b) for b in ran]}).set_index("encoder")
+S.batteries_run(table)
 
 # %% [markdown]
 # ## Method
@@ -343,10 +341,7 @@ if {"AN S-I", "STS3k within Modifiers"} <= set(table["measure"]):
 # ### All comparisons at once
 
 # %%
-shown = agreement.assign(
-    interval=[f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(agreement["low"], agreement["high"], strict=True)]
-)
-shown[["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]].round(3)
+S.agreement_display(agreement)
 
 # %% [markdown]
 # ### What the combined picture says about each paper

@@ -997,3 +997,10 @@ def test_case_embedded_counts_count_rows_and_embedded_rows():
 def test_reference_split_values_glue_exact_match_per_split():
     table = pd.DataFrame({"rows": [3, 4], "exact match": [1.0, 0.75]}, index=["train", "gen"])
     assert chapter.reference_split_values(table) == {"cogsdata_ref_train": 1.0, "cogsdata_ref_gen": 0.75}
+
+
+def test_split_sizes_sets_released_beside_generated():
+    released = {"train": pd.DataFrame({"x": range(3)}), "gen": pd.DataFrame({"x": range(5)})}
+    generated = {"train": pd.DataFrame({"x": range(2)}), "gen": pd.DataFrame({"x": range(5)})}
+    table = chapter.split_sizes(released, generated)
+    assert table.to_dict() == {"released": {"train": 3, "gen": 5}, "generated": {"train": 2, "gen": 5}}

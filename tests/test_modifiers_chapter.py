@@ -887,3 +887,39 @@ def test_minilm_tolerances_are_read_from_the_targets():
     changed = {**TARGETS, "mod_minilm_ns_si_001t8": {**TARGETS["mod_minilm_ns_si_001t8"], "tol": 0.1}}
     with pytest.raises(ValueError, match="001t8"):
         C.minilm_tolerances(changed)
+
+
+def test_class_table_counts_the_lexicons_classes():
+    from compsem.modifiers import chapter as C
+    from compsem.modifiers import lexicon
+
+    lex = lexicon.load()
+    table, counts = C.class_table(lex)
+    assert list(table.index) == list(lexicon.CLASSES)
+    for cls in lexicon.CLASSES:
+        words = lex.adjectives.loc[lex.adjectives["cls"] == cls, "word"]
+        assert table.loc[cls, "adjectives"] == len(words) == counts[f"mod_n_class_{T.cell_slug((cls,))}"]
+        assert table.loc[cls, "words"] == ", ".join(words)
+    assert table["adjectives"].sum() == counts["mod_n_adjectives"] == len(lex.adjectives)
+    assert counts["mod_n_nouns"] == len(lex.nouns)
+    info = {c["code"]: c for c in lexicon.class_info()["classes"]}
+    assert table.loc["S-I", "001 Table 5"] == info["S-I"]["count_2022"]
+
+
+def test_runs_table_says_what_each_run_did():
+    from types import SimpleNamespace
+
+    from compsem.modifiers import chapter as C
+
+    class Space(list):
+        oov: list
+
+    space, small = Space(range(7)), Space(range(3))
+    space.oov, small.oov = ["zyx"], []
+    run = SimpleNamespace(aan={"x": 1}, space=space, seconds=1.26)
+    empty = SimpleNamespace(aan={}, space=small, seconds=0.04)
+    runs = C.runs_table({"glove50": run, "minilm": empty})
+    assert runs.to_dict("list") == {"AAN test": [True, False], "strings embedded": [7, 3],
+                                    "seconds (embedding and tests)": [1.3, 0.0],
+                                    "out-of-vocabulary words": ["zyx", "–"]}
+    assert list(runs.index) == [T.display_name("glove50"), T.display_name("minilm")]

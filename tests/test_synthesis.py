@@ -312,3 +312,18 @@ def test_the_chapter_shows_the_papers_beside_ours():
     assert "S.paper_glue_values(table)" in source
     assert "S.wide(table)" not in source  # the table without the papers
     assert source.count("S.phenomenon_table(") == 3
+
+
+def test_batteries_run_and_agreement_display():
+    table = pd.DataFrame({"model": ["minilm", "minilm", "glove50"], "battery": ["sts3k", "probing", "sts3k"]})
+    ran = synthesis.batteries_run(table)
+    assert list(ran.index) == [synthesis.label("minilm"), synthesis.label("glove50")]
+    assert ran["spec"].tolist() == ["minilm", "glove50"]
+    assert ran["batteries"].tolist() == ["sts3k, probing", "sts3k"]
+    agreement = pd.DataFrame({"phenomenon": ["roles"], "measure_a": ["a"], "measure_b": ["b"], "n": [6],
+                              "rho": [0.71234], "low": [0.1], "high": [0.956], "tau": [0.6], "p": [0.01234],
+                              "extra": [1]})
+    shown = synthesis.agreement_display(agreement)
+    assert list(shown.columns) == ["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]
+    assert shown.loc[0, "interval"] == "[0.10, 0.96]"
+    assert shown.loc[0, "rho"] == 0.712 and shown.loc[0, "p"] == 0.012

@@ -169,6 +169,14 @@ def _check_measures(table: pd.DataFrame, measures) -> None:
                          f"gives it (compsem.scorecard.BATTERIES) on the encoders")
 
 
+def batteries_run(table: pd.DataFrame) -> pd.DataFrame:
+    """Which batteries each encoder of a :func:`scorecards` table ran, in the table's order: one
+    row per encoder (its :func:`label`), with its spec and the batteries joined."""
+    ran = table.groupby("model", sort=False)["battery"].unique()
+    return pd.DataFrame({"encoder": [label(m) for m in ran.index], "spec": ran.index,
+                         "batteries": [", ".join(b) for b in ran]}).set_index("encoder")
+
+
 def wide(table: pd.DataFrame, column: str = "value", models=None) -> pd.DataFrame:
     """One row per measure, one column per model (``models`` order, default the table's), the
     scorecard's ``column`` (``value``, ``low`` or ``high``) in the cells; NaN where a battery
@@ -276,6 +284,14 @@ def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = BOOTSTRAP
     columns = ["phenomenon", "measure_a", "measure_b", "n", "rho", "tau", "low", "high", "p",
                "n_boot_used"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def agreement_display(agreement: pd.DataFrame) -> pd.DataFrame:
+    """An :func:`agreement_table` for reading: the phenomenon, the two measures, n, rho with its
+    interval written ``[low, high]`` to two decimals, Kendall's tau and p, rounded to 3."""
+    interval = [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(agreement["low"], agreement["high"], strict=True)]
+    return agreement.assign(interval=interval)[
+        ["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]].round(3)
 
 
 def available(table: pd.DataFrame, pairs) -> list[tuple[str, str]]:

@@ -499,6 +499,13 @@ def reference_splits(reference: dict) -> pd.DataFrame:
     ).T
 
 
+def split_sizes(released: dict[str, pd.DataFrame], generated: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Rows per split of the released files and of our generated splits (Section 4.4.3), side
+    by side."""
+    return pd.DataFrame({"released": {n: len(f) for n, f in released.items()},
+                         "generated": {n: len(f) for n, f in generated.items()}})
+
+
 def reference_split_values(splits: pd.DataFrame) -> dict[str, float]:
     """The reference parse's exact match per split of :func:`reference_splits`, glued as
     ``cogsdata_ref_<split>`` (Section 4.5's metric)."""

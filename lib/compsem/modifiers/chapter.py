@@ -28,7 +28,7 @@ from compsem.modifiers import pairs as pair_test
 from compsem.modifiers import statistics as st
 from compsem.modifiers import subsectivity
 from compsem.modifiers import tables as T
-from compsem.modifiers.lexicon import CLASSES, Lexicon
+from compsem.modifiers.lexicon import CLASSES, Lexicon, class_info
 from compsem.plotting import interval_dots, paper_marks
 from compsem.report import slug
 from compsem.stats import PROPORTION, bonferroni_level, rejects, spearman, wilson_interval
@@ -202,6 +202,44 @@ def show_minilm_comparison(table: pd.DataFrame):
     if table.empty:
         return Markdown("*MiniLM was not run (parameter `models`): no number of it to compare.*")
     return report.show_comparison(table, "MiniLM numbers of 001 Tables 1-4 and 6-8")
+
+
+def class_table(lex: Lexicon) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The five adjective classes (001 §3, Table 5; 004 Table 1): name, definition, how many
+    adjectives the lexicon has (and 001 Table 5 counts), the words and their 004 synonyms, one
+    row per class of :data:`CLASSES`; and the counts to compare with the paper's:
+    ``mod_n_class_<class>``, ``mod_n_adjectives`` and ``mod_n_nouns``."""
+    info = class_info()["classes"]
+    sizes = lex.class_sizes()
+    adjectives_of = lex.adjectives.groupby("cls")
+    table = pd.DataFrame(
+        {
+            "class": [c["name"] for c in info],
+            "definition": [c["definition"] for c in info],
+            "adjectives": [sizes[c["code"]] for c in info],
+            "001 Table 5": [c["count_2022"] for c in info],
+            "words": [", ".join(adjectives_of.get_group(c)["word"]) for c in CLASSES],
+            "004 synonyms": [", ".join(adjectives_of.get_group(c)["synonym"]) for c in CLASSES],
+        },
+        index=CLASSES,
+    )
+    counts = {f"mod_n_class_{T.cell_slug((c,))}": n for c, n in sizes.items()}
+    counts |= {"mod_n_adjectives": len(lex.adjectives), "mod_n_nouns": len(lex.nouns)}
+    return table, counts
+
+
+def runs_table(runs: dict) -> pd.DataFrame:
+    """What each model's run did (:func:`compsem.modifiers.experiment.run`): whether it ran the
+    AAN test, how many strings it embedded, its seconds and its out-of-vocabulary words."""
+    return pd.DataFrame(
+        {
+            "model": [T.display_name(s) for s in runs],
+            "AAN test": [r.aan != {} for r in runs.values()],
+            "strings embedded": [len(r.space) for r in runs.values()],
+            "seconds (embedding and tests)": [round(r.seconds, 1) for r in runs.values()],
+            "out-of-vocabulary words": [", ".join(r.space.oov) or "–" for r in runs.values()],
+        }
+    ).set_index("model")
 
 
 def lowest_an(runs: dict) -> dict[str, float]:
