@@ -73,6 +73,7 @@ from compsem.sts.families import UNION_FAMILIES
 
 report.set_theme()
 results = {}  # every number compared with the paper, by target key
+targets = report.load_targets("sts3k")  # the paper's numbers
 
 # %% [markdown]
 # ## Data
@@ -205,7 +206,7 @@ report.glue_all(reliability_glue)
 reliability_table.round(4)
 
 # %% mystnb={"figure": {"caption": "Agreement between two random halves of the raters, one value per split, before the Spearman-Brown correction: Pearson r between the halves' means (left) and weighted kappa (right), for all, non-adversarial and adversarial pairs; black crosses: the paper's values (§5.1) with the correction undone, rho / (2 - rho), the mean over splits they imply, each at the height of its subset's tallest bin. Look at the spread: it is what one random split could give; the reliability reported is the mean over splits.", "name": "fig-sts3k-data-split-half"}}
-figures.split_half_histograms(per_split, n_splits, paper=figures.split_half_paper(report.load_targets("sts3k")))
+figures.split_half_histograms(per_split, n_splits, paper=figures.split_half_paper(targets))
 plt.show()
 
 # %% [markdown]
@@ -221,7 +222,6 @@ plt.show()
 
 # %%
 labels = pt.reconstruct_pair_types(pairs, sts3k.load_stopwords())
-targets = report.load_targets("sts3k")
 count_results, counts, table7_counts = data_chapter.type_count_values(labels, targets)
 results.update(count_results)
 # Table 7 describes the Adjective pairs as one adjective added to one sentence: compare their content words
@@ -595,9 +595,7 @@ report.glue_all(data_chapter.rater_count_values(growth_summary, sample_sizes))
 data_chapter.rater_count_table(growth_summary).round(3)
 
 # %% mystnb={"figure": {"caption": "Reliability against the number of participants kept: split-half reliability (left) and weighted kappa (right), both Spearman-Brown corrected; lines: mean over random participant samples, bands: 95% range over samples; black crosses: the paper's values for all 501 participants. Look at the slope at the full sample (is reliability still rising?) and at the adversarial curve against the other two.", "name": "fig-sts3k-data-raters"}}
-paper_reliability = {column: [targets[f"{key}_{name}"]["paper"] for name in ("all", "non", "adv")]
-                     for column, key in (("split_half", "split_half"), ("kappa_sb", "kappa"))}
-figures.reliability_growth(growth, paper_reliability, raw.shape[1])
+figures.reliability_growth(growth, figures.split_half_paper(targets), raw.shape[1])
 plt.show()
 
 # %% [markdown]

@@ -172,7 +172,7 @@ def test_sts_bar_figures_put_one_paper_mark_per_bar():
 def test_sts_distribution_figures():
     growth = pd.DataFrame([dict(participants=p, subset=s, split_half=RNG.uniform(), kappa_sb=RNG.uniform())
                            for p in (50, 100) for s in ("all", "adv") for _ in range(5)])  # fmt: skip
-    paper = {"split_half": [0.9, 0.8, 0.7], "kappa_sb": [0.6, 0.5, 0.4]}
+    paper = pd.DataFrame({"r": [0.9, 0.8, 0.7], "kappa": [0.6, 0.5, 0.4]}, index=["all", "non", "adv"])
     axes = one_figure(sts_figures.reliability_growth(growth, paper, 501), 2)
     assert [paper_points(ax) for ax in axes] == [3, 3]
     assert len(axes[0].get_lines()) >= 2  # a mean line per subset

@@ -967,7 +967,7 @@ def training_values(runs: pd.DataFrame, prefix: str, targets: dict, level: float
     for key, (task, group) in groups.items():
         union_levels = unions.get(key, {})
         levels = [level, *union_levels.values()]
-        mean = stats.seed_interval(group["accuracy"], level)[0]
+        mean = float(np.mean(group["accuracy"].to_numpy(np.float64)))
         bounds = (experiment.shared_item_intervals(group, levels, n_boot)[1] if shared_items else
                   [stats.seed_interval(group["accuracy"], lv, experiment.PERCENT)[1:] for lv in levels])
         (low, high), union_bounds = bounds[0], bounds[1:]

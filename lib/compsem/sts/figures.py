@@ -150,20 +150,21 @@ def modifier_reductions(figure9: pd.DataFrame, paper, pooled_mean: float):
     return fig
 
 
-def reliability_growth(growth: pd.DataFrame, paper: dict, participants: int):
+def reliability_growth(growth: pd.DataFrame, paper: pd.DataFrame, participants: int):
     """Split-half reliability and weighted kappa (Spearman-Brown) against the number of
     participants kept: the mean over samples with the 95% percentile band over samples (seaborn
-    ``lineplot``, ``errorbar=("pi", 95)``), per subset; the paper's values (``paper``: column ->
-    values) as crosses at ``participants``."""
+    ``lineplot``, ``errorbar=("pi", 95)``), per subset; the paper's values (``paper``: columns
+    ``r`` and ``kappa``, one row per subset, :func:`split_half_paper`) as crosses at
+    ``participants``."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharex=True)
-    for ax, column, label in zip(
-        axes, ["split_half", "kappa_sb"],
+    for ax, column, paper_column, label in zip(
+        axes, ["split_half", "kappa_sb"], ["r", "kappa"],
         ["split-half reliability (Spearman–Brown)", "weighted kappa (Spearman–Brown)"], strict=True,
     ):  # fmt: skip
         sns.lineplot(data=growth, x="participants", y=column, hue="subset", marker="o",
                      markeredgecolor=None, errorbar=("pi", 95), err_kws={"alpha": 0.25, "lw": 0},
                      ax=ax)  # fmt: skip
-        paper_marks(ax, [participants] * len(paper[column]), paper[column],
+        paper_marks(ax, [participants] * len(paper), paper[paper_column].tolist(),
                     label="paper (501 participants)" if ax is axes[0] else None)  # fmt: skip
         ax.set(xlabel="participants kept", ylabel=label)
     axes[0].legend(title="subset", fontsize=8)
