@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from compsem import paths, run
+from compsem import parameters, paths
 
 PROFILE = "smoke"
 
@@ -37,7 +37,7 @@ def apply(chapter: str, book_dir: Path = paths.BOOK_DIR) -> Path:
     shown = notebook.metadata.get("compsem", {}).get("profile", "default")
     comment = (f"Parameters of the {PROFILE} profile (notebooks/params/{chapter}.{PROFILE}.yaml); "
                f"the outputs shown are the book's ({shown} profile) until the notebook is run")
-    notebook = parameterize_notebook(notebook, run.resolve_parameters(chapter, PROFILE),
+    notebook = parameterize_notebook(notebook, parameters.resolve_parameters(chapter, PROFILE),
                                      comment=comment)
     nbformat.write(notebook, path)
     return path
@@ -46,7 +46,7 @@ def apply(chapter: str, book_dir: Path = paths.BOOK_DIR) -> Path:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     book_dir = Path(argv[0]) if argv else paths.BOOK_DIR
-    for chapter in run.chapters():
+    for chapter in parameters.chapters():
         print(f"[binder] {apply(chapter, book_dir)}: {PROFILE} profile")
     return 0
 

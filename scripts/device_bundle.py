@@ -7,8 +7,9 @@ studies' data: the lighter alternative to installing the whole environment from 
 (``make wheelhouse``, ``make setup WHEELHOUSE=...``: *Training on an offline GPU machine* in
 book/using.md). The bundle holds
 
-- ``wheels/``: the locked versions (``requirements.lock``) of :data:`WHEELS` (Dask distributed
-  and its dependencies, which ``--jobs`` and ``--scheduler`` need), for x86-64 Linux and the
+- ``wheels/``: the locked versions (``requirements.lock``) of :data:`WHEELS` and of everything
+  they require (:func:`requirement_closure`): Dask distributed, which ``--jobs`` and
+  ``--scheduler`` need, and tqdm, the decoders' progress bar; for x86-64 Linux only and the
   target's CPython (``--python-version``, default the Python that runs this script);
 - ``data/``: the registry files the COGS trainers read (:data:`DATA_PREFIXES`, the same files as
   ``compsem data mirror DEST --set cogs``: COGS, the 100-exposure file, and the auxiliary corpus
@@ -56,9 +57,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-WHEELS = ("dask", "distributed", "tblib", "zict", "tornado", "locket", "partd")
+WHEELS = ("dask", "distributed", "tqdm")
 """Packages compsem's training commands import that a Python with torch and the scientific stack
-commonly lacks: Dask distributed and its dependencies."""
+commonly lacks; the bundle carries them with everything they require (:func:`requirement_closure`)."""
 
 DATA_PREFIXES = (
     "najoungkim/COGS/data/",
@@ -122,11 +123,41 @@ PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 """The default target CPython of the wheels: the one that runs this script."""
 
 
+def requirement_closure(names, python_version: str = PYTHON_VERSION) -> list[str]:
+    """``names`` and every package they require, transitively, sorted: read from the metadata of
+    the installed distributions (the project's environment, installed at the lock's versions),
+    each requirement's environment marker evaluated for CPython ``python_version`` on Linux
+    without extras (e.g. ``importlib_metadata`` is required below Python 3.12 only)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    from compsem.model_packages import canonical
+
+    environment = {"python_version": python_version, "python_full_version": f"{python_version}.0",
+                   "implementation_name": "cpython", "platform_python_implementation": "CPython",
+                   "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix", "extra": ""}
+    found, pending = {}, list(names)
+    while pending:
+        name = pending.pop()
+        if canonical(name) in found:
+            continue
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError as missing:
+            raise SystemExit(f"{name} is not installed here: run the bundle from the project's "
+                             "environment (make setup), whose packages are those of requirements.lock") from missing
+        found[canonical(name)] = metadata.metadata(name)["Name"]
+        pending += [r.name for r in map(Requirement, requires)
+                    if r.marker is None or r.marker.evaluate(environment)]
+    return sorted(found.values(), key=canonical)
+
+
 def download_wheels(dest: Path, names=WHEELS, python_version: str = PYTHON_VERSION) -> list[Path]:
-    """The locked wheels of ``names`` for CPython ``python_version`` on x86-64 Linux, into
-    ``dest``."""
+    """The locked wheels of ``names`` and of everything they require
+    (:func:`requirement_closure`) for CPython ``python_version`` on x86-64 Linux, into ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
-    pins = [f"{n}=={v}" for n, v in locked_versions(names).items()]
+    pins = [f"{n}=={v}" for n, v in locked_versions(requirement_closure(names, python_version)).items()]
     platforms = [arg for p in PLATFORMS for arg in ("--platform", p)]
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                     "--python-version", python_version, "--implementation", "cp", *platforms, "-d", str(dest), *pins],

@@ -213,7 +213,8 @@ def test_quotes_are_compared_after_normalising_layout():
 
 
 @pytest.mark.skipif(not PAPERS_DIR, reason="COMPSEM_PAPERS_DIR is not set: the quotes are not "
-                    "checked against the paper texts (CI sets it to ../shared/papers)")
+                    "checked against the paper texts (set it to a folder holding them, "
+                    "named as compsem.claims.PAPER_TEXTS says)")
 @pytest.mark.parametrize("claim", ALL, ids=[f"{c.study}:{c.id}" for c in ALL])
 def test_every_quote_is_the_papers_words(claim):
     status, detail = claims.quote_check(claim, Path(PAPERS_DIR))

@@ -17,10 +17,32 @@ bundle = runpy.run_path(str(ROOT / "scripts" / "device_bundle.py"), run_name="de
 
 
 def test_every_wheel_is_pinned_by_the_lock_file():
-    pins = bundle["locked_versions"](bundle["WHEELS"])
-    assert set(pins) == set(bundle["WHEELS"]) and all(pins.values())
+    closure = bundle["requirement_closure"](bundle["WHEELS"])
+    pins = bundle["locked_versions"](closure)
+    assert set(pins) == set(closure) and all(pins.values())
     with pytest.raises(SystemExit, match="pins no version"):
         bundle["locked_versions"](["no-such-package"])
+
+
+def test_the_wheels_carry_every_requirement_of_dask_distributed_and_tqdm():
+    """The bundle holds what ``import distributed`` needs beyond the packages named (PyYAML,
+    msgpack, psutil, ...: without them the import fails), closed under the requirements, with the
+    markers read for the target Python."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    from compsem.model_packages import canonical
+
+    closure = bundle["requirement_closure"](bundle["WHEELS"], "3.11")
+    names = {canonical(n) for n in closure}
+    assert {"dask", "distributed", "tqdm", "pyyaml", "msgpack", "psutil", "cloudpickle", "toolz"} <= names
+    for name in closure:
+        for requirement in map(Requirement, metadata.requires(name) or []):
+            if requirement.marker is None:
+                assert canonical(requirement.name) in names, (name, requirement)
+    assert "importlib-metadata" in names  # required by dask below Python 3.12 only
+    assert "importlib-metadata" not in {canonical(n) for n in bundle["requirement_closure"](bundle["WHEELS"], "3.12")}
 
 
 def test_the_bundled_data_is_the_cogs_set_of_compsem_data_mirror():

@@ -333,7 +333,7 @@ def test_the_offline_gpu_instructions_name_real_targets_options_and_pins(monkeyp
                     assert LOCK[canonical(name)] == version, word
             if "-e" not in words and "torch==2.13.0" not in words:
                 assert "--no-deps" in words, words
-        elif head not in ("tar", "export", "python3.11"):
+        elif head not in ("tar", "export", "mkdir", "python3.11"):
             raise AssertionError(f"a command this test does not check: {words}")
         seen.add(head if head != ".venv/bin/python" else " ".join(words[:3]))
     assert {"make", ".venv/bin/compsem", ".venv/bin/python -m compsem.cogs.seq2seq.train",
@@ -423,3 +423,16 @@ def test_test_workflow_runs_make_test_on_push_with_a_data_cache():
     restore = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache/restore"))
     save = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache/save"))
     assert restore < fetch < save < test, "restore, fetch what is missing, save, then test"
+
+
+def test_binder_script_runs_over_the_whole_book(tmp_path, capsys):
+    """binder/postBuild runs the script's ``main`` on every chapter (under ``set -e``: a failure
+    stops the image build); each notebook of a copied book comes out with the smoke values."""
+    for chapter in parameters.chapters():
+        shutil.copy(paths.BOOK_DIR / f"{chapter}.ipynb", tmp_path)
+    assert _load_smoke_script().main([str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == len(parameters.chapters())
+    for chapter in parameters.chapters():
+        cells = nbformat.read(tmp_path / f"{chapter}.ipynb", as_version=4).cells
+        assert sum("injected-parameters" in _tags(c) for c in cells) == 1
