@@ -149,7 +149,8 @@ def test_findings_headline_counts_claims_and_targets():
     values = {key: targets[key]["paper"]}
     headline = report.findings_headline(rows, values)
     assert headline.startswith("3 claims: 1 reproduced, 1 contradicted, 1 not testable")
-    assert "1 of 1 published numbers (the paper's or its authors' files) reproduced within tolerance (largest against its tolerance" in headline
+    assert ("1 of 1 published numbers compared (the paper's or its authors' files) are within tolerance "
+            "(largest against its tolerance, of those expected to match" in headline)
 
 
 # ---------------------------------------------------------------- verdicts, evidence, texts

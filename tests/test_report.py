@@ -38,11 +38,29 @@ def test_headline_counts_errata_and_fitted_numbers_apart():
     values = {plain: targets[plain]["paper"], erratum: targets[erratum]["paper"] + 1.0,
               fitted: targets[fitted]["paper"]}
     summary = report.targets_summary(values)
-    assert (summary["compared"], summary["met"], summary["explained"], summary["fitted"]) == (1, 1, 1, 1)
+    assert (summary["compared"], summary["met"], summary["explained"], summary["fitted"]) == (2, 1, 1, 1)
+    assert summary["unexpected"] == 0 and summary["partial"] == 0
     assert summary["worst_key"] == plain  # an explained erratum is never the headline's worst
     headline = report.findings_headline([], values)
-    assert "1 of 1 published numbers (the paper's or its authors' files) reproduced" in headline
-    assert "1 more differs, as expected and explained" in headline and "1 more is a number the" in headline
+    assert "1 of 2 published numbers compared (the paper's or its authors' files) are within tolerance" in headline
+    assert "; 1 differs as the targets file expects, explained" in headline and "1 more is a number the" in headline
+
+
+def test_headline_counts_partial_matches_and_unexpected_differences():
+    """Numbers met from part of the paper's runs are counted as such; a number expected to match
+    that differs is said to differ unexpectedly (the denominator holds every compared number)."""
+    targets = report.load_targets("cogs-models")
+    partial = next(k for k, t in targets.items() if t.get("status") == "partial" and t.get("expect") != "differs")
+    plain = sorted(k for k, t in report.load_targets("sts3k").items()
+                   if not t.get("status") and t.get("expect") != "differs")[:2]
+    values = {partial: targets[partial]["paper"], plain[0]: 0.0 + report.load_targets("sts3k")[plain[0]]["paper"],
+              plain[1]: report.load_targets("sts3k")[plain[1]]["paper"] + 10.0}
+    summary = report.targets_summary(values)
+    assert (summary["compared"], summary["met"], summary["partial"], summary["unexpected"]) == (3, 2, 1, 1)
+    headline = report.findings_headline([], values)
+    assert "2 of 3 published numbers compared" in headline
+    assert "2 of them" not in headline and "1 of them computed from part of the paper's runs" in headline
+    assert "; 1 differs unexpectedly" in headline
 
 
 def test_expected_verdict_of_a_known_contradiction():
