@@ -450,11 +450,21 @@ C.interval_pivot(summary_2016[summary_2016.task.isin(C.TASKS_PROPOSED)], "encode
 by_kind, kind_values = C.kind_breakdown(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], seeds[0])
 report.glue_all(kind_values)
 report.glue("probe_kind_seed", seeds[0])
+# how the averaging encoders' 90% intervals lie against chance +- the claims' pattern tolerance
+report.glue_all(C.order_blind_margin(values, C.TASKS_PROPOSED, encoders_2016, "probe",
+                                     "probe_proposed_order_blind", pattern["probe_pattern_tol"]))
 by_kind
 
 # %% [markdown]
-# Averaging encoders are at chance on both tasks, as they must be: a swapped or displaced
-# negative has the nouns and verbs of its positive. MPNet answers both well above chance
+# The averaging encoders (bag of words, averaged GloVe 50d, spaCy's average) stay near chance
+# on both tasks: a swapped or displaced negative has the nouns and verbs of its positive. Of
+# their {glue:text}`probe_proposed_order_blind_cells` 90% intervals over the seeds,
+# {glue:text}`probe_proposed_order_blind_outside` lie wholly outside chance ±
+# {glue:text}`probe_pattern_tol:.0f` points (the pattern tolerance) and
+# {glue:text}`probe_proposed_order_blind_not_within` are not inside it, so for those,
+# equivalence with chance is undecided (the interval end furthest from chance:
+# {glue:text}`probe_proposed_order_blind_widest_end:.1f`%; Findings,
+# *proposed-tasks-no-lexical-cue*). MPNet answers both well above chance
 # ({glue:text}`probe_prof_ag_of_rec_mpnet:.1f`% and {glue:text}`probe_prof_recommends_mpnet:.1f`%);
 # our SDAE scores {glue:text}`probe_prof_ag_of_rec_sdae:.1f`%
 # [{glue:text}`probe_prof_ag_of_rec_sdae_low:.1f`, {glue:text}`probe_prof_ag_of_rec_sdae_high:.1f`]
@@ -819,33 +829,66 @@ layer_summary = C.layer_sweep(
 if len(layer_summary):
     layers_table, layer_values = C.layer_summary(layer_summary)
     report.glue_all(layer_values)
+    # the layers the text names (lowest, best, first reaching the best, highest), from the sweep
+    landmark_values, landmark_words = C.layer_landmarks(layers_table, pattern["probe_pattern_tol"])
+    report.glue_all(landmark_values)
+    report.glue_words(landmark_words)
     C.plot_layers(layers_table, layer_base)
     plt.show()
 
 # %% [markdown]
-# At layer 0 (the figure) the mean of the input embeddings contains position embeddings, but
-# averaged they do not say who did what, and the first token at layer 0 is the same vector for
-# every sentence. Three blocks already reach
-# {glue:text}`probe_layer_school_as_agent_mean_3:.1f`% on school-as-agent (mean pooling; the
-# best layer is {glue:text}`probe_layer_best_school_as_agent_mean`, with
-# {glue:text}`probe_layer_school_as_agent_mean_6:.1f`% at layer 6). The roles and the negation
-# scope of the proposed tasks build up mostly over the first half of the network
-# (prof-ag-of-rec, mean pooling: {glue:text}`probe_layer_prof_ag_of_rec_mean_3:.1f`% at layer 3,
-# {glue:text}`probe_layer_prof_ag_of_rec_mean_6:.1f`% at layer 6,
-# {glue:text}`probe_layer_prof_ag_of_rec_mean_12:.1f`% at layer 12; best layers: prof-ag-of-rec
-# {glue:text}`probe_layer_best_prof_ag_of_rec_mean`, prof-recommends
-# {glue:text}`probe_layer_best_prof_recommends_mean`). On the released Negation
-# subsets, mean pooling gives {glue:text}`probe_layer_released_neg_mean_8:.1f`%
-# [{glue:text}`probe_layer_released_neg_mean_8_low:.1f`,
-# {glue:text}`probe_layer_released_neg_mean_8_high:.1f`] at layer 8 and
-# {glue:text}`probe_layer_released_neg_mean_12:.1f`%
-# [{glue:text}`probe_layer_released_neg_mean_12_low:.1f`,
-# {glue:text}`probe_layer_released_neg_mean_12_high:.1f`] at layer 12: where the intervals
-# overlap, the subsets do not show that a middle layer beats the last one. SemRole stays close
+# At the lowest layer swept, layer {glue:text}`probe_layer_lowest_school_as_agent_mean` (the
+# figure's left end), mean pooling's accuracy on school-as-agent is
+# {glue:md}`probe_layer_lowest_school_as_agent_mean_side`:
+# {glue:text}`probe_layer_lowest_school_as_agent_mean_acc:.1f`%
+# [{glue:text}`probe_layer_lowest_school_as_agent_mean_acc_low:.1f`,
+# {glue:text}`probe_layer_lowest_school_as_agent_mean_acc_high:.1f`], where the bag of words
+# reads {glue:text}`probe_t3_school_as_agent_bow:.1f`% (its mean over the seeds; the sweep uses
+# the sentences of seed {glue:text}`probe_kind_seed`). The embedding layer adds a position
+# embedding to each token's embedding, so the mean of its vectors, unlike an average of word
+# vectors, can change when the same words take other positions; whether that is what the
+# probe reads here is not tested. The first token's state at the embedding layer is the same
+# vector for every sentence (the start token in the first position), so first-token pooling
+# cannot leave chance there
+# ({glue:text}`probe_layer_lowest_school_as_agent_cls_acc:.1f`% at the lowest layer swept).
+#
+# Below, a layer *reaches the best* when its interval's lower end reaches the best layer's
+# accuracy less the pattern tolerance ({glue:text}`probe_pattern_tol:.0f` points). With mean
+# pooling, school-as-agent reaches its best first at layer
+# {glue:text}`probe_layer_first_reaching_best_school_as_agent_mean`
+# ({glue:text}`probe_layer_first_reaching_best_school_as_agent_mean_acc:.1f`%
+# [{glue:text}`probe_layer_first_reaching_best_school_as_agent_mean_acc_low:.1f`,
+# {glue:text}`probe_layer_first_reaching_best_school_as_agent_mean_acc_high:.1f`]; the best
+# layer is {glue:text}`probe_layer_best_school_as_agent_mean`, with
+# {glue:text}`probe_layer_best_school_as_agent_mean_acc:.1f`%). On the proposed tasks, mean
+# pooling at the lowest layer swept is {glue:md}`probe_layer_lowest_prof_ag_of_rec_mean_side` on
+# prof-ag-of-rec ({glue:text}`probe_layer_lowest_prof_ag_of_rec_mean_acc:.1f`%) and
+# {glue:md}`probe_layer_lowest_prof_recommends_mean_side` on prof-recommends
+# ({glue:text}`probe_layer_lowest_prof_recommends_mean_acc:.1f`%); prof-ag-of-rec reaches its
+# best first at layer {glue:text}`probe_layer_first_reaching_best_prof_ag_of_rec_mean`
+# ({glue:text}`probe_layer_first_reaching_best_prof_ag_of_rec_mean_acc:.1f`%; best layer
+# {glue:text}`probe_layer_best_prof_ag_of_rec_mean`,
+# {glue:text}`probe_layer_best_prof_ag_of_rec_mean_acc:.1f`%), prof-recommends at layer
+# {glue:text}`probe_layer_first_reaching_best_prof_recommends_mean`
+# ({glue:text}`probe_layer_first_reaching_best_prof_recommends_mean_acc:.1f`%; best layer
+# {glue:text}`probe_layer_best_prof_recommends_mean`,
+# {glue:text}`probe_layer_best_prof_recommends_mean_acc:.1f`%); the last layer swept is
+# {glue:text}`probe_layer_highest_prof_ag_of_rec_mean`. On the
+# released Negation subsets, mean pooling's best layer,
+# {glue:text}`probe_layer_best_released_neg_mean`, gives
+# {glue:text}`probe_layer_best_released_neg_mean_acc:.1f`%
+# [{glue:text}`probe_layer_best_released_neg_mean_acc_low:.1f`,
+# {glue:text}`probe_layer_best_released_neg_mean_acc_high:.1f`] and the last,
+# {glue:text}`probe_layer_highest_released_neg_mean`,
+# {glue:text}`probe_layer_highest_released_neg_mean_acc:.1f`%
+# [{glue:text}`probe_layer_highest_released_neg_mean_acc_low:.1f`,
+# {glue:text}`probe_layer_highest_released_neg_mean_acc_high:.1f`]: where the intervals
+# overlap, the subsets do not show that the best layer beats the last one. SemRole stays close
 # to chance at every layer with these small training subsets, though not at it everywhere:
-# first-token pooling at layer 8 gives {glue:text}`probe_layer_released_sr_cls_8:.1f`%
-# [{glue:text}`probe_layer_released_sr_cls_8_low:.1f`,
-# {glue:text}`probe_layer_released_sr_cls_8_high:.1f`].
+# first-token pooling at its best layer, {glue:text}`probe_layer_best_released_sr_cls`, gives
+# {glue:text}`probe_layer_best_released_sr_cls_acc:.1f`%
+# [{glue:text}`probe_layer_best_released_sr_cls_acc_low:.1f`,
+# {glue:text}`probe_layer_best_released_sr_cls_acc_high:.1f`].
 
 # %% [markdown]
 # ### Structural generalisation
@@ -953,7 +996,11 @@ if layers_2016 and layer_base in geometry_encoders:
 
 # %% [markdown]
 # Averaging encoders cannot tell a role swap from the sentence itself (cosine 1), so the
-# paraphrase is never closer. The sentence transformers separate negation from paraphrase
+# paraphrase is almost never closer (bag of words {glue:text}`probe_geometry_bow_swap_closer:.1f`%,
+# averaged GloVe 50d {glue:text}`probe_geometry_glove50_swap_closer:.1f`% of the sentences; a tie
+# counts half, and the bag of words, which marks only which words occur, ties where the
+# paraphrase has the sentence's word types, a passive clause of the sentence already holding
+# the auxiliary and *by*). The sentence transformers separate negation from paraphrase
 # (the paraphrase is closer than the negation for
 # {glue:text}`probe_geometry_mpnet_negation_closer:.0f`% of the sentences with MPNet,
 # {glue:text}`probe_geometry_minilm_negation_closer:.0f`% with MiniLM), but not roles: the

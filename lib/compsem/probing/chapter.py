@@ -463,21 +463,54 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     return out
 
 
-def margin_counts(values: dict, control: str, prefix: str, centre: float, margin: float,
-                  tag: str = "90") -> dict:
-    """How the ``<tag>`` intervals of every cell of one control (the keys
-    ``..._<control>_low<tag>`` / ``_high<tag>`` of :func:`grid_values`) lie against
-    ``centre`` ± ``margin``: ``<prefix>_cells`` (how many cells), ``<prefix>_not_within`` (how
-    many intervals are not inside the margin, so that "at chance" is not shown for them) and
-    ``<prefix>_outside`` (how many lie wholly outside it)."""
-    lows = {k[: -len(f"_low{tag}")]: v for k, v in values.items()
-            if k.endswith(f"_{control}_low{tag}")}
-    highs = [values[f"{cell}_high{tag}"] for cell in lows]
-    low, high = np.array(list(lows.values()), dtype=float), np.array(highs, dtype=float)
+def margin_summary(values: dict, cells, prefix: str, centre: float, margin: float,
+                   tag: str = "90") -> dict:
+    """How the ``<tag>`` intervals of ``cells`` (glued keys whose intervals are
+    ``<cell>_low<tag>`` / ``<cell>_high<tag>``, as :func:`grid_values` glues them) lie against
+    ``centre`` ± ``margin``, the equivalence test of an "at chance" claim (data/claims/README.md,
+    "Decision rules"): ``<prefix>_cells`` (how many cells), ``<prefix>_not_within`` (how many
+    intervals are not inside the margin, so that "at chance" is not shown for them),
+    ``<prefix>_outside`` (how many lie wholly outside it) and ``<prefix>_widest_end`` (the
+    interval end furthest from ``centre``; NaN without cells). Raises KeyError for a cell
+    without both ends."""
+    cells = list(cells)
+    low = np.array([values[f"{cell}_low{tag}"] for cell in cells], dtype=float)
+    high = np.array([values[f"{cell}_high{tag}"] for cell in cells], dtype=float)
     inside = (low >= centre - margin) & (high <= centre + margin)
     outside = (low > centre + margin) | (high < centre - margin)
-    return {f"{prefix}_cells": len(lows), f"{prefix}_not_within": int((~inside).sum()),
-            f"{prefix}_outside": int(outside.sum())}
+    ends = np.concatenate([low, high])
+    widest = float(ends[np.argmax(np.abs(ends - centre))]) if len(ends) else float("nan")
+    return {f"{prefix}_cells": len(cells), f"{prefix}_not_within": int((~inside).sum()),
+            f"{prefix}_outside": int(outside.sum()), f"{prefix}_widest_end": widest}
+
+
+def margin_counts(values: dict, control: str, prefix: str, centre: float, margin: float,
+                  tag: str = "90") -> dict:
+    """:func:`margin_summary`'s counts for every cell of one control (the keys
+    ``..._<control>_low<tag>`` / ``_high<tag>`` of :func:`grid_values`): ``<prefix>_cells``,
+    ``<prefix>_not_within`` and ``<prefix>_outside``."""
+    cells = [k[: -len(f"_low{tag}")] for k in values if k.endswith(f"_{control}_low{tag}")]
+    summary = margin_summary(values, cells, prefix, centre, margin, tag)
+    return {key: summary[key] for key in (f"{prefix}_cells", f"{prefix}_not_within", f"{prefix}_outside")}
+
+
+ORDER_BLIND = ("bow", "glove50", "spacy-md")
+"""The chapter's permutation-invariant (averaging) encoders: the one-hot bag of words and the
+averages of GloVe 50d and of spaCy's 300-d vectors. None can read word order, so none can leave
+chance on a task whose answer needs structure but through a cue in the words (2016 §3.3)."""
+
+
+def order_blind_margin(values: dict, tasks, encoders, prefix: str, name: str, margin: float,
+                       centre: float = CHANCE_ACCURACY) -> dict:
+    """:func:`margin_summary` of the 90% intervals (``<prefix>_<task>_<encoder>_low90`` /
+    ``_high90``, :func:`grid_values`, control ``none``) of the :data:`ORDER_BLIND` encoders among
+    ``encoders`` on ``tasks`` against ``centre`` ± ``margin``, glued as ``<name>_cells``,
+    ``<name>_not_within``, ``<name>_outside`` and ``<name>_widest_end``: how far the averaging
+    encoders are shown at chance on tasks whose words cannot give the answer (the proposed
+    tasks of 2016 Tables 1 and 2, §3.3)."""
+    cells = [_key(prefix, task, encoder, "none", False)
+             for task in tasks for encoder in encoders if encoder in ORDER_BLIND]
+    return margin_summary(values, cells, name, centre, margin)
 
 
 def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = stats.BOOTSTRAP_RESAMPLES,
@@ -730,8 +763,9 @@ def plot_layers(summary: pd.DataFrame, base: str):
 
 
 def layer_summary(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    """Layer and pooling parsed from the encoder names (``mpnet:layer3[:cls]``), the best layer
-    per task and pooling, and the glued values ``probe_layer_<task>_<pooling>_<layer>``."""
+    """Layer and pooling parsed from the encoder names (``mpnet:layer3[:cls]``) and the glued
+    values ``probe_layer_<task>_<pooling>_<layer>`` (with ``_low`` / ``_high``); the layers the
+    prose names are :func:`layer_landmarks`."""
     parts = summary.encoder.str.extract(r":layer(\d+)(:cls)?$")
     out = summary.assign(
         layer=parts[0].astype(int), pooling=np.where(parts[1].notna(), "cls", "mean")
@@ -742,10 +776,47 @@ def layer_summary(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         values[key] = float(row.accuracy)
         if np.isfinite(row.low):
             values[f"{key}_low"], values[f"{key}_high"] = float(row.low), float(row.high)
-    best = out.loc[out.groupby(["task", "pooling"]).accuracy.idxmax()]
-    for row in best.itertuples():
-        values[f"probe_layer_best_{slug(row.task)}_{row.pooling}"] = int(row.layer)
     return out, values
+
+
+def layer_landmarks(table: pd.DataFrame, margin: float,
+                    chance: float = CHANCE_ACCURACY) -> tuple[dict, dict[str, str]]:
+    """The layers the chapter's prose names, derived from the layers swept (the parameters
+    ``layers_2016`` and ``layers_2018``) so that no layer number is typed by hand. Per task and
+    pooling of ``table`` (the first return of :func:`layer_summary`):
+
+    - ``lowest`` and ``highest``: the lowest and the highest layer swept;
+    - ``best``: the layer of the highest accuracy (the lowest such layer on a tie);
+    - ``first_reaching_best``: the lowest layer whose interval's lower end reaches the best
+      layer's accuracy less ``margin`` (the chapter's pattern tolerance, the margin its claims
+      read "at the paper's level" with): the first layer shown within the margin of the best.
+      NaN when no layer's does (an interval wider than the margin, or none).
+
+    Returns the numbers, ``probe_layer_<landmark>_<task>_<pooling>`` (the layer) with ``_acc``,
+    ``_acc_low`` and ``_acc_high`` (its accuracy and interval, where it has one), and the words,
+    ``probe_layer_lowest_<task>_<pooling>_side``: :func:`side_of_chance` of the lowest layer's
+    interval (for :func:`compsem.report.glue_words`)."""
+    values: dict = {}
+    words: dict[str, str] = {}
+    for (task, pooling), group in table.groupby(["task", "pooling"], sort=False):
+        group = group.sort_values("layer", kind="stable")
+        best = group.iloc[int(np.argmax(group.accuracy.to_numpy()))]
+        reaching = group[group.low >= best.accuracy - margin]
+        landmarks = {"lowest": group.iloc[0], "best": best, "highest": group.iloc[-1],
+                     "first_reaching_best": reaching.iloc[0] if len(reaching) else None}
+        for name, row in landmarks.items():
+            key = f"probe_layer_{name}_{slug(task)}_{pooling}"
+            if row is None:
+                values[key] = values[f"{key}_acc"] = float("nan")
+                continue
+            values[key], values[f"{key}_acc"] = int(row.layer), float(row.accuracy)
+            if np.isfinite(row.low):
+                values[f"{key}_acc_low"], values[f"{key}_acc_high"] = float(row.low), float(row.high)
+        lowest = landmarks["lowest"]
+        if np.isfinite(lowest.low):
+            words[f"probe_layer_lowest_{slug(task)}_{pooling}_side"] = side_of_chance(
+                lowest.low, lowest.high, chance)
+    return values, words
 
 
 def plot_splits(summary: pd.DataFrame, encoders):
