@@ -122,7 +122,12 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 # the means of GloVe 50d and spaCy word vectors; and two baselines that only some batteries can
 # take, the one-hot bag of words (a probing baseline: it has no cosine worth taking) and word
 # overlap (an STS baseline: it has no vector to probe). A battery that cannot take an encoder is
-# left out for it, so the number of encoders behind each comparison differs. MPNet's layers
+# left out for it, so the number of encoders behind each comparison differs. The SDAE is trained
+# here, so each of its trainings is one draw of the encoder: the scorecard, its tables and
+# figures and the rank agreements take one training (`sdae`, its first seed, labelled "one
+# training"), while the paired role-order differences, on which a claim is decided, and the
+# SDAE's within-Swap-2 rho quoted in the text are its mean over the `encoder_trainings` with an
+# interval. MPNet's layers
 # (`mpnet:layer<k>`, the mean of the token states after layer k) are in the `full` profile: each
 # layer is a new encoder for the probing and STS batteries, several minutes of encoding on a CPU.
 
@@ -256,8 +261,13 @@ plt.show()
 # or a difference below 0), so it reads each of those intervals at Bonferroni's level, from the
 # same resamples (keys `_bonf<k>`, `compsem.synthesis.bonferroni_extra_levels`).
 # The SDAE is an encoder trained here, so one training is one draw: its differences are the mean
-# over its trainings (`encoder_trainings`, those of the probing chapter), with an interval that
-# resamples the pairs and the trainings together (`compsem.synthesis.trainings_within_differences`).
+# over its trainings (`encoder_trainings`, those of the probing chapter), with the hull of two
+# intervals (`compsem.synthesis.trainings_within_differences`, `trainings_intervals`): the
+# Student-t interval over the trainings' differences, which carries the draw of the training,
+# and a bootstrap that resamples the pairs and the trainings together, which carries the
+# sampling of the pairs but, over so few trainings, cannot reach beyond their range (the rule of
+# the probing chapter for a probe's seeds). Its mean within-Swap-2 rho over the trainings comes
+# with an interval by the same rule, from the same resamples.
 
 # %%
 single = [m for m in order_aware if m not in encoder_trainings]
@@ -271,6 +281,7 @@ swap2_differences = pd.concat([
       for m in order_aware if m in encoder_trainings],
 ], ignore_index=True)
 results.update(S.difference_values(swap2_differences, "swap2"))
+results.update(S.trainings_rho_values(swap2_differences, "swap2"))
 results.update(S.union_values(table, swap2_differences, union_k, order_blind))
 report.glue_all({f"syn_{m}_n_trainings": len(encoder_trainings[m]) for m in order_aware if m in encoder_trainings})
 swap2_differences.round(3)
@@ -285,6 +296,35 @@ swap2_differences.round(3)
 # [{glue:text}`syn_swap2_diff_sdae_minus_glove50_low:.2f`,
 # {glue:text}`syn_swap2_diff_sdae_minus_glove50_high:.2f`]; the claim *order-blind-fail-both*
 # decides on every difference of the table.
+#
+# **What a bag of words reads in the role swaps.** An order-blind encoder can rank the Swap-2
+# pairs only by their words. Swap-2 pools double swaps with
+# {glue:text}`syn_swap2_modifiers_min:.0f` to {glue:text}`syn_swap2_modifiers_max:.0f` added
+# modifiers (the row blocks of Fodor et al.'s §4.1, `compsem.sts.pair_types`), so the
+# modifiers are one source of differing words; the swap itself is another, since exchanging
+# two constituents often changes their forms ("The artist painted the object." / "The artist
+# objected to the paint."). The table splits the within-Swap-2 rho by the number of added
+# modifiers (`compsem.synthesis.modifier_strata`: BCa intervals over the pairs of each stratum,
+# as the scorecard's), with the pairs each encoder gives similarity 1, which an order-blind
+# encoder reads as the same words.
+
+# %%
+strata = S.modifier_strata(table, encoders, "Swap-2", n_boot=n_boot, seed=seed, device=device,
+                           batch_size=batch_size)
+results.update(S.modifier_strata_values(strata, "swap2"))
+S.modifier_strata_display(strata)
+
+# %% [markdown]
+# On the {glue:text}`syn_swap2_mod0_n:.0f` Swap-2 pairs with no added modifier the GloVe mean's
+# rho is {glue:text}`syn_swap2_mod0_rho_glove50:.2f`
+# [{glue:text}`syn_swap2_mod0_rho_glove50_low:.2f`, {glue:text}`syn_swap2_mod0_rho_glove50_high:.2f`]
+# and the spaCy mean's {glue:text}`syn_swap2_mod0_rho_spacy_md:.2f`
+# [{glue:text}`syn_swap2_mod0_rho_spacy_md_low:.2f`, {glue:text}`syn_swap2_mod0_rho_spacy_md_high:.2f`],
+# against {glue:text}`syn_sts3k_within_swap_2_glove50:.2f` and
+# {glue:text}`syn_sts3k_within_swap_2_spacy_md:.2f` over all of Swap-2: the bags of words do not
+# need the added modifiers. The GloVe mean gives the two sentences the same vector in
+# {glue:text}`syn_swap2_mod0_identical_glove50:.0f` of those pairs and ranks the others by the
+# words the swap changed.
 #
 # ### Negation: STS3k's opposite pairs against the Negation probe
 #
@@ -353,13 +393,18 @@ S.agreement_display(agreement)
 # read from similarities: MiniLM's STS3k-adv rho is {glue:text}`syn_sts3k_adv_minilm:.2f` and
 # MPNet's {glue:text}`syn_sts3k_adv_mpnet:.2f` (the paper's SentBERT, the same model:
 # {glue:text}`syn_paper_sts3k_adv_mpnet:.3f`), against {glue:text}`syn_sts3k_non_minilm:.2f`
-# and {glue:text}`syn_sts3k_non_mpnet:.2f` on the non-adversarial pairs. The probe asks whether
-# the structure is in the vector at all: the Order probe reaches
-# {glue:text}`syn_order_accuracy_minilm:.1f` on MiniLM and {glue:text}`syn_order_accuracy_mpnet:.1f`
-# on MPNet (chance is 50), the SemRole probe {glue:text}`syn_semrole_accuracy_minilm:.1f` and
-# {glue:text}`syn_semrole_accuracy_mpnet:.1f`. A cosine can be blind to information that a
-# classifier reads, so "insensitive" in the paper's sense is a statement about the similarity,
-# not about the representation.
+# and {glue:text}`syn_sts3k_non_mpnet:.2f` on the non-adversarial pairs. The paper raises the
+# next question itself (§6.2): "Although numerous probing studies have found that transformers do
+# represent information about syntax and word order in their hidden layers (Clark et al. 2019;
+# Manning et al. 2020), this information may not be effectively utilised in sentence embeddings
+# for representing the meaning of the entire sentence." The probes put it to the sentence
+# embeddings themselves, the pooled vectors whose cosines STS3k scores: the Order probe, an MLP,
+# reaches {glue:text}`syn_order_accuracy_minilm:.1f` on MiniLM and
+# {glue:text}`syn_order_accuracy_mpnet:.1f` on MPNet (chance is 50), the SemRole probe
+# {glue:text}`syn_semrole_accuracy_minilm:.1f` and {glue:text}`syn_semrole_accuracy_mpnet:.1f`.
+# The word order is in the pooled vector, and a classifier reads it; the cosine does not use it.
+# "Insensitive" in the paper's sense is a statement about the similarity, and its hedge about
+# sentence embeddings holds of their cosines, not of what the vectors carry.
 #
 # **Ettinger et al. (probing).** Their controls require a bag of words to be at chance where a
 # task needs order (SemRole, chance 50: GloVe {glue:text}`syn_semrole_accuracy_glove50:.1f`,
@@ -370,15 +415,20 @@ S.agreement_display(agreement)
 # false item about different noun-verb pairs, and no two of its items share both their words
 # and their pair), so one fit could sit off chance by the luck of its initialisation.
 # The same encoders are not at "chance" on STS3k's role swaps: the best order-blind within-Swap-2
-# rho is {glue:text}`syn_swap2_order_blind_max:.2f`, because Swap-2 pools pairs with 0 to 3
-# added modifiers, whose words differ. The within-type rho rewards any cue that orders the pairs
-# as people do, lexical ones included; the probe's sets remove the lexical cues by design. The
-# two batteries then need not rank the encoders alike even where they name the same phenomenon.
-# The order-aware recurrent SDAE shows it most plainly: its Order probe reaches
-# {glue:text}`syn_order_accuracy_sdae:.1f` (the paper's SDAE, a larger network trained on
-# other text: {glue:text}`syn_paper_order_accuracy_sdae:.1f`), yet its within-Swap-2 rho is
-# {glue:text}`syn_sts3k_within_swap_2_sdae:.2f`, the lowest of the order-aware encoders
-# ({glue:text}`syn_swap2_order_aware_min:.2f`).
+# rho is {glue:text}`syn_swap2_order_blind_max:.2f`, and on the Swap-2 pairs with no added
+# modifier the GloVe mean's is {glue:text}`syn_swap2_mod0_rho_glove50:.2f` (Role order, above):
+# a swap often changes the forms of the words it moves, and a bag of words ranks the pairs by those.
+# The within-type rho rewards any cue that orders the pairs as people do, lexical ones included;
+# the probe's sets remove the lexical cues by design. The two batteries then need not rank the
+# encoders alike even where they name the same phenomenon. The order-aware recurrent SDAE shows
+# it most plainly: its Order probe reaches {glue:text}`syn_order_accuracy_sdae:.1f` on its first
+# training (the one in the tables; the paper's SDAE, a larger network trained on other text:
+# {glue:text}`syn_paper_order_accuracy_sdae:.1f`), yet its within-Swap-2 rho, the mean over its
+# {glue:text}`syn_sdae_n_trainings` trainings, is {glue:text}`syn_swap2_rho_sdae_over_trainings:.2f`
+# [{glue:text}`syn_swap2_rho_sdae_over_trainings_low:.2f`,
+# {glue:text}`syn_swap2_rho_sdae_over_trainings_high:.2f`], against MiniLM's
+# {glue:text}`syn_sts3k_within_swap_2_minilm:.2f` and MPNet's
+# {glue:text}`syn_sts3k_within_swap_2_mpnet:.2f`.
 #
 # **Carvalho et al. (modifiers).** Their tests ask whether phrase geometry respects adjective
 # classes; STS3k's modifier pairs ask whether adding a modifier lowers similarity as much as
@@ -386,7 +436,7 @@ S.agreement_display(agreement)
 # scores above 0.5, is {glue:text}`syn_pair_s_i_ns_pr_glove50:.2f` for GloVe,
 # {glue:text}`syn_pair_s_i_ns_pr_spacy_md:.2f` for spaCy, {glue:text}`syn_pair_s_i_ns_pr_minilm:.2f`
 # for MiniLM, {glue:text}`syn_pair_s_i_ns_pr_mpnet:.2f` for MPNet and
-# {glue:text}`syn_pair_s_i_ns_pr_sdae:.2f` for the SDAE.
+# {glue:text}`syn_pair_s_i_ns_pr_sdae:.2f` for the SDAE (its first training).
 #
 # **What none of them can say alone.** With {glue:text}`syn_n_encoders:.0f` encoders, and
 # {glue:text}`syn_agree_sts3k_within_swap_2_vs_semrole_accuracy_n:.0f` on a headline comparison,

@@ -204,6 +204,137 @@ def test_trainings_within_differences_average_over_the_trainings():
         synthesis.trainings_within_differences(table, ["glove50"], ["overlap"])
 
 
+def test_trainings_intervals_are_the_hull_of_student_t_and_the_crossed_bootstrap():
+    """Written out: the percentile interval of the trainings' means drawn with replacement in
+    each resample (the picks of compsem.stats.resampled_unit_means), and mean +- t * sd / sqrt(n)
+    over the trainings; the interval is their hull at every level."""
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(5)
+    values = np.array([0.15, 0.22, 0.19])
+    resampled = values[:, None] + rng.normal(scale=0.03, size=(3, 400))
+    levels = (0.95, 0.99)
+    out = synthesis.trainings_intervals(values, resampled, np.random.default_rng(7), levels)
+    picks = np.random.default_rng(7).integers(0, 3, size=(400, 3))
+    boot = np.array([resampled[picks[r], r].mean() for r in range(400)])
+    for level, (low, high) in zip(levels, out, strict=True):
+        alpha = (1 - level) / 2
+        b_low, b_high = np.quantile(boot, [alpha, 1 - alpha])
+        half = sps.t.ppf(1 - alpha, 2) * values.std(ddof=1) / np.sqrt(3)
+        assert (low, high) == pytest.approx((min(b_low, values.mean() - half),
+                                             max(b_high, values.mean() + half)), abs=1e-12)
+    assert out[1][0] <= out[0][0] and out[0][1] <= out[1][1]
+    # one training: no t-interval, the bootstrap alone
+    (alone,) = synthesis.trainings_intervals(values[:1], resampled[:1], np.random.default_rng(7), [0.95])
+    assert alone == pytest.approx(np.quantile(resampled[0], [0.025, 0.975]))
+
+
+def test_trainings_intervals_reach_beyond_the_trainings_range():
+    """Three trainings far apart, each measured almost without error: the bootstrap over them
+    stays inside their range, the Student-t interval (t = 4.30 with two degrees of freedom) and
+    so the hull reach beyond it."""
+    from compsem import stats
+
+    values = np.array([0.1, 0.2, 0.3])
+    resampled = values[:, None] + np.random.default_rng(0).normal(scale=1e-3, size=(3, 500))
+    ((low, high),) = synthesis.trainings_intervals(values, resampled, np.random.default_rng(1), [0.95])
+    boot = stats.resampled_unit_means(resampled, np.random.default_rng(1))
+    assert values.min() - 0.01 < boot.min() and boot.max() < values.max() + 0.01
+    _, t_low, t_high = stats.seed_interval(values, 0.95)
+    assert (low, high) == pytest.approx((t_low, t_high))
+    assert low < values.min() - 0.1 and high > values.max() + 0.1
+    # bounds: a t-interval of correlations does not leave [-1, 1]
+    ((low, high),) = synthesis.trainings_intervals([0.1, 0.9, 0.95], np.full((3, 10), 0.6),
+                                                   np.random.default_rng(1), [0.95], synthesis.RHO)
+    assert high == 1.0 and low > -1
+
+
+@pytest.fixture
+def strata_data(monkeypatch):
+    """Constructed STS3k-like data: 600 pairs, 400 in the category with 0 to 3 added modifiers,
+    three trainings of one encoder far apart, an order-blind encoder that gives 1 to a third of
+    the 0-modifier pairs."""
+    rng = np.random.default_rng(3)
+    n = 600
+    human = rng.normal(size=n)
+    mask = np.arange(n) < 400
+    n_modifiers = np.where(mask, np.arange(n) % 4, np.nan)
+    sims = {"t0": 0.2 * human + rng.normal(size=n), "t1": 0.6 * human + rng.normal(size=n),
+            "t2": 1.0 * human + rng.normal(size=n), "blind": 0.5 * human + rng.normal(size=n)}
+    sims["blind"] = np.tanh(np.abs(sims["blind"]))  # in [0, 1)
+    sims["blind"][mask & (n_modifiers == 0) & (np.arange(n) % 3 == 0)] = 1.0
+    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask))
+    monkeypatch.setattr(synthesis, "_category_modifiers", lambda category: (n_modifiers, human, mask))
+    monkeypatch.setattr(synthesis, "_sts3k_similarities", lambda m, seed, device, batch_size: sims[m])
+    table = pd.DataFrame({"model": list(sims), "measure": "STS3k within Swap-2"})
+    return table, human, mask, n_modifiers, sims
+
+
+def test_trainings_within_differences_take_the_hull_over_the_trainings(strata_data):
+    """The difference and the mean rho over trainings far apart: the intervals are those of
+    trainings_intervals on the same resamples, and reach beyond the trainings' range."""
+    from compsem import stats
+
+    table, human, mask, _, sims = strata_data
+    trainings = ["t0", "t1", "t2"]
+    out = synthesis.trainings_within_differences(table, trainings, ["blind"], n_boot=300, seed=2,
+                                                 extra_levels={"bonf3": stats.bonferroni_level(3)})
+    row = out.iloc[0]
+    h = stats.tie_values(human[mask])
+    x = {m: stats.tie_values(sims[m][mask]) for m in [*trainings, "blind"]}
+    rho = {m: stats.spearman(v, h) for m, v in x.items()}
+    idx = np.random.default_rng(2).integers(0, len(h), size=(300, len(h)))
+    boot = {m: stats.spearman_of_resamples(v, h, idx) for m, v in x.items()}
+    diffs = [rho[t] - rho["blind"] for t in trainings]
+    expected = synthesis.trainings_intervals(
+        diffs, np.stack([boot[t] - boot["blind"] for t in trainings]), np.random.default_rng([2, 3]),
+        [0.95, stats.bonferroni_level(3)], synthesis.RHO_DIFFERENCE)
+    assert (row["low"], row["high"]) == pytest.approx(expected[0])
+    assert (row["low_bonf3"], row["high_bonf3"]) == pytest.approx(expected[1])
+    assert row["difference"] == pytest.approx(np.mean(diffs))
+    assert row["low"] < min(diffs) and row["high"] > max(diffs)  # the t-interval's reach
+    rhos = [rho[t] for t in trainings]
+    assert row["rho_a"] == pytest.approx(np.mean(rhos))
+    assert (row["rho_a_low"], row["rho_a_high"]) == pytest.approx(synthesis.trainings_intervals(
+        rhos, np.stack([boot[t] for t in trainings]), np.random.default_rng([2, 3]), [0.95], synthesis.RHO)[0])
+    assert row["rho_a_low"] < min(rhos) and row["rho_a_high"] > max(rhos)
+    assert synthesis.trainings_rho_values(out, "swap2") == {
+        "syn_swap2_rho_t0_over_trainings": row["rho_a"],
+        "syn_swap2_rho_t0_over_trainings_low": row["rho_a_low"],
+        "syn_swap2_rho_t0_over_trainings_high": row["rho_a_high"]}
+    plain = pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "rho_a": [0.1]})
+    assert synthesis.trainings_rho_values(plain, "swap2") == {}
+
+
+def test_modifier_strata_split_the_category_by_added_modifiers(strata_data):
+    from compsem import stats
+
+    table, human, mask, n_modifiers, sims = strata_data
+    out = synthesis.modifier_strata(table, ["blind", "unscored", "t2"], n_boot=200, seed=1)
+    assert list(out["n_modifiers"]) == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert list(out["n"]) == [100] * 8
+    blind = out[out["model"] == "blind"].set_index("n_modifiers")
+    assert blind.loc[0, "identical"] == 34 and blind.loc[1:, "identical"].eq(0).all()
+    assert out.loc[out["model"] == "t2", "identical"].eq(0).all()
+    for r in out.itertuples():
+        stratum = mask & (n_modifiers == r.n_modifiers)
+        expected = stats.spearman_interval(sims[r.model], human, mask=stratum, n_resamples=200, seed=1)
+        assert (r.rho, r.low, r.high) == pytest.approx(expected)
+    values = synthesis.modifier_strata_values(out, "swap2")
+    assert values["syn_swap2_modifiers_min"] == 0 and values["syn_swap2_modifiers_max"] == 3
+    assert values["syn_swap2_mod0_n"] == 100 and values["syn_swap2_mod0_identical_blind"] == 34
+    assert values["syn_swap2_mod2_rho_t2"] == pytest.approx(out.iloc[6]["rho"])
+    assert values["syn_swap2_mod2_rho_t2_low"] == pytest.approx(out.iloc[6]["low"])
+    assert synthesis.modifier_strata_values(out.iloc[:0], "swap2") == {}
+    assert synthesis.modifier_strata(table, ["unscored"]).empty
+    shown = synthesis.modifier_strata_display(out)
+    assert list(shown.index) == ["blind", "t2"]
+    assert list(shown.columns[:2]) == ["0 added (100 pairs): rho", "0 added: similarity 1"]
+    assert shown.loc["blind", "0 added: similarity 1"] == 34
+    r = out.iloc[0]
+    assert shown.loc["blind", "0 added (100 pairs): rho"] == f"{r.rho:.2f} [{r.low:.2f}, {r.high:.2f}]"
+
+
 @pytest.mark.needs_data
 def test_left_out_sizes_count_what_the_subsets_skip():
     sizes = synthesis.left_out_sizes()
@@ -241,11 +372,11 @@ def test_overview_table_sets_the_papers_number_beside_ours():
     assert out.loc[adv, ("GloVe 50d mean", "paper (Mean-CN)")] == pytest.approx(-0.291)
     assert out.loc[adv, ("spaCy mean", "paper (Mean-CN, BOW)")] == pytest.approx(-0.291)
     assert out.loc[semrole, ("spaCy mean", "paper (Mean-CN, BOW)")] == pytest.approx(51.3)
-    assert out.loc[semrole, ("SDAE (recurrent)", "paper (SDAE)")] == pytest.approx(63.7)
+    assert out.loc[semrole, ("SDAE (recurrent, one training)", "paper (SDAE)")] == pytest.approx(63.7)
     assert out.loc[("modifiers", "NS S-I"), ("MiniLM", "paper (MiniLM)")] == pytest.approx(0.6136)
     # blank where the paper has no such number: the within-type rho, selectivity, other batteries
     assert math.isnan(out.loc[("sts", "STS3k within Swap-2"), ("MPNet", "paper (SentBERT)")])
-    assert math.isnan(out.loc[("probing", "SemRole selectivity"), ("SDAE (recurrent)", "paper (SDAE)")])
+    assert math.isnan(out.loc[("probing", "SemRole selectivity"), ("SDAE (recurrent, one training)", "paper (SDAE)")])
     assert math.isnan(out.loc[adv, ("MiniLM", "paper (MiniLM)")])
     # encoders without any paper counterpart get no paper column; every encoder keeps its own
     encoders = dict.fromkeys(out.columns.get_level_values("encoder"))
@@ -287,7 +418,7 @@ def test_paper_sources_and_glued_paper_values():
     sources = synthesis.paper_sources(PAPER_CARD).set_index(["encoder", "battery"])
     assert sources.loc[("MPNet", "sts"), "paper row"] == "SentBERT"
     assert sources.loc[("MPNet", "sts"), "ours is"] == "the paper's model"
-    assert sources.loc[("SDAE (recurrent)", "probing"), "ours is"] == "substitute"
+    assert sources.loc[("SDAE (recurrent, one training)", "probing"), "ours is"] == "substitute"
     assert sources.loc[("spaCy mean", "probing"), "source"] == "Ettinger et al. 2018, Table 2"
     assert ("one-hot BOW", "probing") not in sources.index
     glued = synthesis.paper_glue_values(PAPER_CARD)

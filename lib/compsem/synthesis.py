@@ -39,7 +39,9 @@ from compsem.stats import (
     paired_spearman_difference_levels,
     percentile_interval,
     resampled_unit_means,
+    seed_interval,
     spearman,
+    spearman_interval,
     spearman_of_resamples,
     spearman_permutation_p,
     tie_values,
@@ -66,9 +68,11 @@ PHENOMENA: dict[str, tuple[tuple[str, str], ...]] = {
 test it. The first pair of each phenomenon is its headline comparison."""
 
 LABELS = {"minilm": "MiniLM", "mpnet": "MPNet", "glove50": "GloVe 50d mean",
-          "spacy-md": "spaCy mean", "sdae": "SDAE (recurrent)", "bow": "one-hot BOW",
+          "spacy-md": "spaCy mean", "sdae": "SDAE (recurrent, one training)", "bow": "one-hot BOW",
           "overlap": "word overlap", "random": "random"}
-"""Display names of the packaged model specs; a layer spec ``mpnet:layer6`` reads "MPNet layer 6"."""
+"""Display names of the packaged model specs; a layer spec ``mpnet:layer6`` reads "MPNet layer 6".
+``sdae`` is one training of an encoder trained here (its first seed; the others are
+``sdae:seed<k>``), and its name says so wherever a table or figure shows that one draw."""
 
 
 def label(spec: str) -> str:
@@ -528,20 +532,40 @@ def left_out_sizes() -> dict:
 
 
 @functools.cache
+def _pair_labels() -> pd.DataFrame:
+    """The reconstructed pair types of every STS3k pair
+    (:func:`compsem.sts.pair_types.reconstruct_pair_types`: ``type``, ``category``,
+    ``n_modifiers``, ``rule``) with their Figure 8 category (``figure8``,
+    :func:`compsem.sts.structure.figure8_category`); cached, so that the pair types are
+    reconstructed once per process."""
+    from compsem.data import sts3k
+    from compsem.sts import pair_types, structure
+
+    labels = pair_types.reconstruct_pair_types(sts3k.load_pairs(), sts3k.load_stopwords())
+    return labels.assign(figure8=structure.figure8_category(labels).to_numpy())
+
+
+@functools.cache
 def _category_pairs(category: str) -> tuple[np.ndarray, np.ndarray]:
     """The human ratings of every STS3k pair and the mask of the pairs in the Figure 8
     ``category`` (pair types of :func:`compsem.sts.pair_types.reconstruct_pair_types`); cached,
     so that the within-category differences reconstruct the pair types once per process."""
     from compsem.data import sts3k
-    from compsem.sts import pair_types, structure
 
     pairs = sts3k.load_pairs()
-    labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
-    mask = structure.figure8_category(labels).to_numpy() == category
+    mask = _pair_labels()["figure8"].to_numpy() == category
     human, mask = np.array(pairs["human"].to_numpy()), np.asarray(mask)
     human.setflags(write=False)
     mask.setflags(write=False)
     return human, mask
+
+
+def _category_modifiers(category: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The number of added modifiers of every STS3k pair (NaN where unknown; the pair types'
+    ``n_modifiers``, from the row blocks of §4.1) and, through :func:`_category_pairs`, the
+    category's mask: ``(n_modifiers, human, mask)``."""
+    human, mask = _category_pairs(category)
+    return _pair_labels()["n_modifiers"].to_numpy(float), human, mask
 
 
 @functools.cache
@@ -613,6 +637,40 @@ def paired_difference(a, b, human, mask, levels, n_boot: int = 1000, seed: int =
     return {key: result[key] for key in ("rho_a", "rho_b", "difference", "n", "intervals")}
 
 
+RHO = (-1.0, 1.0)
+"""The range of a correlation: ``bounds`` of :func:`compsem.stats.seed_interval`."""
+
+RHO_DIFFERENCE = (-2.0, 2.0)
+"""The range of a difference of two correlations: ``bounds`` of
+:func:`compsem.stats.seed_interval`."""
+
+
+def trainings_intervals(values, resampled, rng: np.random.Generator, levels,
+                        bounds: tuple[float, float] | None = None) -> list[tuple[float, float]]:
+    """``[(low, high) per level of levels]`` of the mean over the trainings of an encoder (or any
+    units that score the same items) of a statistic with one value per training, ``values``,
+    and its values on the same resamples of the items, ``resampled`` (trainings x resamples,
+    the same item resample for every training): the hull of the Student-t interval over the
+    trainings (:func:`compsem.stats.seed_interval`, intersected with ``bounds``), which carries
+    the draw of the training, and the two-level percentile bootstrap of the crossed design, the
+    trainings drawn with replacement in each resample of the items
+    (:func:`compsem.stats.resampled_unit_means` with ``rng``, drawn once and read at every
+    level by :func:`compsem.stats.percentile_interval`), which carries the sampling of the
+    items but, over as few as three trainings, cannot reach beyond their range. The rule of
+    :func:`compsem.probing.experiment.shared_item_intervals` and
+    :func:`compsem.probing.chapter.crossed_difference` for a probe's seeds; with one training
+    the t-interval is undefined and the bootstrap stands alone."""
+    boot = resampled_unit_means(resampled, rng)
+    out = []
+    for level in levels:
+        low, high = percentile_interval(boot, level)
+        _, t_low, t_high = seed_interval(values, level, bounds)
+        if not math.isnan(t_low):  # one training: the bootstrap alone
+            low, high = min(low, t_low), max(high, t_high)
+        out.append((float(low), float(high)))
+    return out
+
+
 def trainings_within_differences(table: pd.DataFrame, trainings, models_b, category: str = "Swap-2",
                                  n_boot: int = 1000,
                                  seed: int = 0, level: float = 0.95, device: str = "auto",
@@ -621,14 +679,17 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     (e.g. ``["sdae", "sdae:seed1", "sdae:seed2"]``, one model each seed): a training is one
     draw of the encoder, so a difference decided on one training would be one draw too. For
     every ``b`` of ``models_b`` scored on ``STS3k within <category>`` in ``table``,
-    rho(training) - rho(b) within the category, averaged over the
-    trainings, with a two-level percentile bootstrap of the crossed design (every training
-    scores every pair): the pairs resampled with replacement, the same for every training and
-    for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`), ``n_boot``
-    resamples seeded by ``seed``. Rows as :func:`paired_within_differences`, ``model_a`` the
-    first training's spec, ``rho_a`` the mean over the trainings, and ``n_trainings``; with
-    ``extra_levels`` (name -> level) also ``low_<name>`` / ``high_<name>``, percentiles of the
-    same resamples."""
+    rho(training) - rho(b) within the category (Fodor et al. 2025, §5.4, Figure 8), averaged
+    over the trainings, with the interval of :func:`trainings_intervals`: the hull of the
+    Student-t interval over the trainings' differences (``b``, one deterministic encoder, is
+    the same in each) and a two-level percentile bootstrap of the crossed design (every
+    training scores every pair): the pairs resampled with replacement, the same for every
+    training and for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`),
+    ``n_boot`` resamples seeded by ``seed``. Rows as :func:`paired_within_differences`,
+    ``model_a`` the first training's spec, ``rho_a`` the mean over the trainings with its
+    interval by the same rule and from the same resamples (``rho_a_low``, ``rho_a_high``), and
+    ``n_trainings``; with ``extra_levels`` (name -> level) also ``low_<name>`` /
+    ``high_<name>``, the interval of the difference at that level from the same resamples."""
     trainings = list(dict.fromkeys(trainings))
     if len(trainings) < 2:
         raise ValueError(f"trainings needs at least two trainings of the encoder, got {trainings}")
@@ -637,7 +698,7 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     extra = dict(extra_levels or {})
     if trainings[0] not in scored or not models_b:
         return pd.DataFrame(columns=["model_a", "model_b", "rho_a", "rho_b", "difference", "low",
-                                     "high", "n", "n_trainings",
+                                     "high", "n", "n_trainings", "rho_a_low", "rho_a_high",
                                      *[f"{side}_{name}" for name in extra for side in ("low", "high")]])
     human, mask = _category_pairs(category)
     human = tie_values(human[mask])
@@ -647,19 +708,122 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     idx = rng.integers(0, len(human), size=(n_boot, len(human)))
     resampled = {m: spearman_of_resamples(v, human, idx) for m, v in sims.items()}
     rho = {m: spearman(v, human) for m, v in sims.items()}
+    units = functools.partial(np.random.default_rng, [seed, len(trainings)])  # the same draws for every b
+    per_rho = np.stack([resampled[t] for t in trainings])
+    rho_a = float(np.mean([rho[t] for t in trainings]))
+    (rho_low, rho_high), = trainings_intervals([rho[t] for t in trainings], per_rho, units(), [level], RHO)
     rows = []
     for b in models_b:
         per_training = np.stack([resampled[t] - resampled[b] for t in trainings])
-        boot = resampled_unit_means(per_training, np.random.default_rng([seed, len(trainings)]))
-        low, high = percentile_interval(boot, level)
-        rho_a = float(np.mean([rho[t] for t in trainings]))
+        (low, high), *others = trainings_intervals([rho[t] - rho[b] for t in trainings], per_training,
+                                                   units(), [level, *extra.values()], RHO_DIFFERENCE)
         rows.append({"model_a": trainings[0], "model_b": b, "rho_a": rho_a, "rho_b": rho[b],
-                     "difference": rho_a - rho[b], "low": float(low), "high": float(high),
-                     "n": int(len(human)), "n_trainings": len(trainings)})
-        for name, wider in extra.items():  # the same resamples
-            w_low, w_high = percentile_interval(boot, wider)
-            rows[-1] |= {f"low_{name}": float(w_low), f"high_{name}": float(w_high)}
+                     "difference": rho_a - rho[b], "low": low, "high": high,
+                     "n": int(len(human)), "n_trainings": len(trainings),
+                     "rho_a_low": rho_low, "rho_a_high": rho_high})
+        for name, (w_low, w_high) in zip(extra, others, strict=True):  # the same resamples
+            rows[-1] |= {f"low_{name}": w_low, f"high_{name}": w_high}
     return pd.DataFrame(rows)
+
+
+def trainings_rho_values(differences: pd.DataFrame, name: str, prefix: str = "syn") -> dict:
+    """The within-category rho of each encoder that :func:`trainings_within_differences` scored
+    over its trainings: the mean over the trainings, ``<prefix>_<name>_rho_<a>_over_trainings``,
+    and its interval (``_low`` / ``_high``), ``<a>`` the first training's spec (through
+    :func:`compsem.report.slug`). Rows of :func:`paired_within_differences` (no
+    ``n_trainings``) are skipped."""
+    from compsem.report import slug
+
+    if "n_trainings" not in differences:
+        return {}
+    rows = differences[differences["n_trainings"].notna()].drop_duplicates("model_a")
+    out = {}
+    for r in rows.to_dict("records"):
+        base = f"{prefix}_{name}_rho_{slug(r['model_a'])}_over_trainings"
+        out |= {base: float(r["rho_a"]), f"{base}_low": float(r["rho_a_low"]),
+                f"{base}_high": float(r["rho_a_high"])}
+    return out
+
+
+def modifier_strata(table: pd.DataFrame, models, category: str = "Swap-2", n_boot: int = 1000,
+                    seed: int = 0, level: float = 0.95, device: str = "auto",
+                    batch_size: int = 64) -> pd.DataFrame:
+    """Within one Figure 8 category of STS3k (Fodor et al. 2025, §5.4), the pairs split by the
+    number of modifiers added to the base pair (the row blocks of §4.1: a Swap-2 pair is a
+    double swap with 0 to 3 modifiers; :func:`compsem.sts.pair_types.reconstruct_pair_types`):
+    for every model of ``models`` scored on ``STS3k within <category>`` in ``table`` and every
+    number of modifiers, ``n`` (pairs), ``identical``
+    (pairs to which the model gives similarity 1 at :data:`compsem.stats.TIE_DECIMALS`
+    decimals: for an order-blind encoder, pairs whose two sentences it reads as the same bag of
+    words) and Spearman's rho with the human ratings over those pairs with its BCa bootstrap
+    interval over pairs at ``level`` (:func:`compsem.stats.spearman_interval`, ``n_boot``
+    resamples, ``seed``: as the scorecard's within-type rho,
+    :func:`compsem.sts.structure.within_category_spearman`). It asks where an order-blind
+    encoder's within-type rho comes from: pairs whose sentences differ by added modifiers, or
+    pairs whose words differ without them. The similarities are the STS battery's
+    (:func:`compsem.scorecard.sts.similarities`). One row per (model, n_modifiers), models in
+    the given order (an empty table when none is scored there); ValueError for a category
+    without pairs or with fewer than 4 pairs in a stratum (no interval)."""
+    columns = ["model", "n_modifiers", "n", "identical", "rho", "low", "high"]
+    scored = set(table.loc[table["measure"] == f"STS3k within {category}", "model"])
+    models = [m for m in dict.fromkeys(models) if m in scored]
+    if not models:
+        return pd.DataFrame(columns=columns)
+    n_modifiers, human, mask = _category_modifiers(category)
+    if not mask.any():
+        raise ValueError(f"no STS3k pair in category {category!r}")
+    counts = sorted({int(k) for k in n_modifiers[mask] if not math.isnan(k)})
+    rows = []
+    for model in models:
+        sims = np.asarray(_sts3k_similarities(model, seed, device, batch_size), dtype=float)
+        for k in counts:
+            stratum = mask & (n_modifiers == k)
+            with warnings.catch_warnings():  # resamples in which the scores are constant
+                warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+                warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+                rho, low, high = spearman_interval(sims, human, mask=stratum, n_resamples=n_boot,
+                                                   seed=seed, level=level)
+            rows.append({"model": model, "n_modifiers": k, "n": int(stratum.sum()),
+                         "identical": int((tie_values(sims[stratum]) == 1.0).sum()),
+                         "rho": float(rho), "low": float(low), "high": float(high)})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def modifier_strata_display(strata: pd.DataFrame, labels: dict | None = None) -> pd.DataFrame:
+    """A :func:`modifier_strata` table for reading: one row per model (its :func:`label`, or
+    ``labels``), for each number of added modifiers ``k`` a column ``k added (n pairs): rho``
+    holding ``rho [low, high]`` and a column ``k added: similarity 1`` with the pairs the model
+    gives similarity 1."""
+    cells = {}
+    for k, group in strata.groupby("n_modifiers", sort=True):
+        group = group.set_index("model")
+        n = int(group["n"].iloc[0])
+        cells[f"{k} added ({n} pairs): rho"] = [_cell(r.rename({"rho": "value"})) for _, r in group.iterrows()]
+        cells[f"{k} added: similarity 1"] = group["identical"].astype(int).tolist()
+    models = list(dict.fromkeys(strata["model"]))
+    index = pd.Index([(labels or {}).get(m, label(m)) for m in models], name="encoder")
+    return pd.DataFrame(cells, index=index)
+
+
+def modifier_strata_values(strata: pd.DataFrame, name: str, prefix: str = "syn") -> dict:
+    """:func:`modifier_strata` glued: ``<prefix>_<name>_modifiers_min`` / ``_max`` (the fewest
+    and most modifiers added in the category), and per number of modifiers ``k``
+    ``<prefix>_<name>_mod<k>_n`` (pairs) and per model ``<prefix>_<name>_mod<k>_rho_<model>``
+    with ``_low`` / ``_high`` and ``_identical_<model>`` (models through
+    :func:`compsem.report.slug`)."""
+    from compsem.report import slug
+
+    if strata.empty:
+        return {}
+    out = {f"{prefix}_{name}_modifiers_min": int(strata["n_modifiers"].min()),
+           f"{prefix}_{name}_modifiers_max": int(strata["n_modifiers"].max())}
+    for r in strata.to_dict("records"):
+        base = f"{prefix}_{name}_mod{r['n_modifiers']}"
+        model = slug(r["model"])
+        out |= {f"{base}_n": int(r["n"]), f"{base}_rho_{model}": float(r["rho"]),
+                f"{base}_rho_{model}_low": float(r["low"]), f"{base}_rho_{model}_high": float(r["high"]),
+                f"{base}_identical_{model}": int(r["identical"])}
+    return out
 
 
 def difference_values(differences: pd.DataFrame, name: str, prefix: str = "syn") -> dict:
