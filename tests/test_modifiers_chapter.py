@@ -864,15 +864,114 @@ def test_template_table_glues_the_largest_changes(toy):
 
     lex, _, run = toy
     templated = with_outcomes(run, ns=lambda c: c != "A", pair=lambda a, b: a == "S-I")
-    _, values = C.template_table({"toy": run}, {"toy": templated})
+    _, values, words = C.template_table({"toy": run}, {"toy": templated})
     ns_change = max(abs(templated.scores("ns")[c] - run.scores("ns")[c]) for c in T.AN_CELLS)
     pair_change = max(abs(templated.scores("pair")[c] - run.scores("pair")[c])
                       for c in T.PAIR_CELLS)
     assert values["mod_x_template_ns_max_change_toy"] == pytest.approx(ns_change) and ns_change > 0
     assert values["mod_x_template_pair_max_change_toy"] == pytest.approx(pair_change)
     assert pair_change > 0
-    _, same = C.template_table({"toy": run}, {"toy": run})
+    # the class that changes most is glued with its own two scores, not another class's
+    for test, cells in (("ns", T.AN_CELLS), ("pair", T.PAIR_CELLS)):
+        label = words[f"mod_x_template_{test}_max_change_cell_toy"]
+        (cell,) = [c for c in cells if T.cell_label(c) == label]
+        bare = values[f"mod_x_template_{test}_max_change_bare_toy"]
+        in_template = values[f"mod_x_template_{test}_max_change_template_toy"]
+        assert bare == pytest.approx(run.scores(test)[cell])
+        assert in_template == pytest.approx(templated.scores(test)[cell])
+        assert abs(in_template - bare) == pytest.approx(values[f"mod_x_template_{test}_max_change_toy"])
+    _, same, _ = C.template_table({"toy": run}, {"toy": run})
     assert same["mod_x_template_ns_max_change_toy"] == same["mod_x_template_pair_max_change_toy"] == 0
+
+
+def test_largest_change_names_the_class_that_moves_most():
+    from compsem.modifiers import chapter as C
+
+    before = {("S-I",): 0.614, ("S-NI",): 0.486, ("NS-Pl",): 0.432, ("NS-Pr",): 0.679,
+              ("A",): 0.111}
+    # NS-Pr moves by 0.095, S-NI by 0.153 (the most, though NS-Pr ends lowest relative to start)
+    after = {**before, ("NS-Pr",): 0.583, ("S-NI",): 0.333, ("A",): 0.139}
+    assert C.largest_change(before, after, "ns") == ("S-NI", 0.486, 0.333)
+    # a rise counts as much as a fall; on a tie the first class in the paper's order
+    assert C.largest_change(before, {**before, ("A",): 0.311}, "ns")[0] == "A"
+    start = {**before, ("S-I",): 0.5, ("A",): 0.25}
+    tie = {**start, ("S-I",): 0.75, ("A",): 0.0}
+    assert C.largest_change(start, tie, "ns")[0] == "S-I"
+    with pytest.raises(ValueError, match="no cell"):
+        C.largest_change({}, after, "ns")
+
+
+def test_printing_convention_counts_rounded_and_truncated_cells():
+    from compsem.modifiers import chapter as C
+
+    key = "mod_minilm_pair_{}_001t7"
+    targets = {key.format("sni_nspl"): {"paper": 0.4987}, key.format("si_nspl"): {"paper": 0.7275},
+               key.format("si_si"): {"paper": 0.5}, key.format("si_a"): {"paper": 0.8909},
+               key.format("a_a"): {"paper": 0.5}}
+    ours = {key.format("sni_nspl"): 0.498760,  # rounds to 0.4988: printed truncated
+            key.format("si_nspl"): 0.727492,  # truncates to 0.7274: printed rounded
+            key.format("si_si"): 0.5,  # both conventions print 0.5000: decides nothing
+            key.format("si_a"): 0.89216,  # 0.8922 or 0.8921, neither printed: ours is off
+            "mod_minilm_pair_sni_sni_001t7": 0.5}  # no target: not counted
+    counts, words = C.printing_convention(ours, targets, tables=(("pair", "001", 7),))
+    assert counts == {"mod_x_print_001t7_cells": 4, "mod_x_print_001t7_differ": 3,
+                      "mod_x_print_001t7_rounded": 1, "mod_x_print_001t7_truncated": 1,
+                      "mod_x_print_001t7_neither": 1}
+    assert words == {"mod_x_print_001t7_rounded_cells": "(S-I, NS-Pl)",
+                     "mod_x_print_001t7_truncated_cells": "(S-NI, NS-Pl)"}
+    # a share with an exact short decimal form is not truncated through its binary form
+    exact = {key.format("si_nspl"): 0.88}
+    counts, _ = C.printing_convention(exact, {key.format("si_nspl"): {"paper": 0.8799}},
+                                      tables=(("pair", "001", 7),))
+    assert counts["mod_x_print_001t7_differ"] == 0
+    # ns (001 Table 8) and the real targets: NS-Pl 0.43209... printed 0.4320 is truncated
+    counts, words = C.printing_convention({"mod_minilm_ns_nspl_001t8": 0.432099}, TARGETS,
+                                          tables=(("ns", "001", 8),))
+    assert counts["mod_x_print_001t8_truncated"] == counts["mod_x_print_001t8_cells"] == 1
+    assert words["mod_x_print_001t8_rounded_cells"] == "none"
+
+
+def test_mean_pooled_encoders_and_their_ceiling(toy):
+    from compsem.modifiers import chapter as C
+
+    assert C.mean_pooled(["minilm", "mpnet", "minilm:cls", "mean:glove50", "mean:spacy-md",
+                          "hf:sentence-transformers/stsb-bert-base",
+                          "hf:sentence-transformers/LaBSE",
+                          "hf:sentence-transformers/sentence-t5-base"]) == [
+        "minilm", "mpnet", "hf:sentence-transformers/stsb-bert-base"]
+    lex, labels, run = toy
+    at_one = with_outcomes(run, an=lambda c: True)
+    runs = {"minilm": at_one, "mpnet": at_one, "mean:glove50": with_outcomes(run, an=lambda c: False)}
+    values = C.mean_pooled_ceiling(runs, lex, 50, 0, 0.95)
+    assert values == {"mod_x_meanpool_n": 2, "mod_x_meanpool_union_k": 10,
+                      "mod_x_meanpool_an_min": 1.0, "mod_x_meanpool_lowest_high_bonf": 1.0}
+    # one S-NI adjective fails on half the nouns for MPNet: its bound is the per-model bound at
+    # Bonferroni's level for ten tests, from the same draws
+    grid = np.ones((len(labels), 4))
+    grid[np.flatnonzero(labels == "S-NI")[0], :2] = 0
+    holds = run.an_phrases.apply(
+        lambda r: bool(grid[lex.adjectives["word"].tolist().index(r["adj1"]),
+                            lex.nouns["word"].tolist().index(r["noun"])]), axis=1).to_numpy()
+    partial = with_outcomes(run)
+    partial.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    runs["mpnet"] = partial
+    values = C.mean_pooled_ceiling(runs, lex, 200, 0, 0.2)
+    per_model = C.lowest_class_high(runs, ["minilm", "mpnet"], lex, 200, 0, 0.2)
+    assert values["mod_x_meanpool_lowest_high_bonf"] == min(
+        per_model["mod_x_an_lowest_high_bonf10_minilm"], per_model["mod_x_an_lowest_high_bonf10_mpnet"])
+    assert values["mod_x_meanpool_an_min"] == pytest.approx(min(partial.scores("an").values()))
+    assert values["mod_x_meanpool_an_min"] < 1
+    assert C.mean_pooled_ceiling({"mean:glove50": run}, lex, 50, 0, 0.95) == {
+        "mod_x_meanpool_n": 0, "mod_x_meanpool_union_k": 0}
+
+
+def test_paper_an_min_reads_either_version():
+    from compsem.modifiers import chapter as C
+
+    assert C.paper_an_min(TARGETS, "sbert") == 0.95  # 001 Table 1, the mean-pooled sBERT
+    assert C.paper_an_min(TARGETS, "labse") == C.paper_an_min(TARGETS, "labse", "004") == 1.0
+    changed = {**TARGETS, "mod_labse_an_a_004t2": {**TARGETS["mod_labse_an_a_004t2"], "paper": 0.9}}
+    assert C.paper_an_min(changed, "labse", "004") == 0.9 and C.paper_an_min(changed, "labse") == 1.0
 
 
 def test_minilm_tolerances_are_read_from_the_targets():

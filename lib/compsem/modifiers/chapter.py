@@ -18,6 +18,8 @@ names each union and its k.
 
 from __future__ import annotations
 
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -44,13 +46,16 @@ UNION_FAMILIES = {
 """The unions of tests the claims of data/claims/modifiers.yaml decide on, and their sizes k:
 each interval named here is also glued at Bonferroni's level ``1 - (1 - level) / k``.
 ``an_lowest_high``: some of the five classes of one model below the ceiling (5,
-first-token-not-universally-intersective), of two models (10,
+first-token-not-universally-intersective), of two models (10, MiniLM and MPNet, shown beside
 mean-pooling-universally-intersective); ``pair_below_null``: some of the four (S-I, Y) cells
 below the null band (pair-intersectivity-hierarchy); ``spread``: either of two tests equivalent
 (class-differences-single-adjective; each equivalence test at ``(1 - level) / 2``);
 ``nsdir``: some of four models pulled towards the NS classes (ns-not-pulled-towards-adjective);
 ``si_minus``: S-I below either NS class (static-vectors-si-above-ns); ``ns_top_gap``: an NS
-class on top for either of two models (ns-highest-class-not-ns)."""
+class on top for either of two models (ns-highest-class-not-ns). One union's k depends on the run
+and is glued with it: some class of some mean-pooled encoder below the ceiling
+(mean-pooling-universally-intersective), k = five classes times the mean-pooled encoders run
+(:func:`mean_pooled_ceiling`, ``mod_x_meanpool_union_k``; 10 with the default models)."""
 
 NS_CLASSES = ("NS-Pl", "NS-Pr")
 """The non-subsective classes ('NS' categories of 004 §4.2.3)."""
@@ -192,6 +197,61 @@ def minilm_tolerances(targets: dict, model: str = "minilm") -> dict[str, float]:
     return {f"mod_x_tol_{table}": tols.pop() for table, tols in sorted(by_table.items())}
 
 
+PRINTED_TABLES = (("aan", "001", 6), ("pair", "001", 7), ("ns", "001", 8))
+"""The four-decimal tables of 001 whose MiniLM cells :func:`printing_convention` reads."""
+
+
+def _printed(value: float, decimals: int, rounding: str) -> Decimal:
+    """``value`` at ``decimals`` decimals, rounded half up or truncated (``rounding``: a
+    :mod:`decimal` mode), from its shortest decimal form, so that a share such as 0.88 is not
+    truncated to 0.8799 by its binary representation."""
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=rounding)
+
+
+def printing_convention(values: dict, targets: dict, model: str = "minilm",
+                        tables=PRINTED_TABLES) -> tuple[dict[str, float], dict[str, str]]:
+    """How the paper turned each of ``model``'s scores into its printed digits (001 Tables 6-8
+    print four decimals; erratum 6 of the chapter): for each table of ``tables`` (``(test,
+    version, table)``), over the cells whose target and our value (``values``, under the target
+    key) both exist, ``mod_x_print_<version>t<table>_cells``; of those the cells where rounding
+    (half up) and truncation print different digits, ``..._differ``; among them the cells the
+    paper prints rounded, ``..._rounded``, truncated, ``..._truncated``, or neither,
+    ``..._neither`` (ours off the printed value). The other cells fit both and decide nothing.
+    Returns also the labels of the cells printed rounded and truncated among those that differ
+    (``..._rounded_cells``, ``..._truncated_cells``; "none"), for
+    :func:`compsem.report.glue_words`. A tolerance of one unit of the last printed digit covers
+    both conventions: a rounded value is within half a unit of ours, a truncated one within one."""
+    decimals_of = {(test, version, number): decimals
+                   for test, layouts in T.TABLES.items()
+                   for version, number, _, decimals in layouts}
+    counts: dict[str, float] = {}
+    words: dict[str, str] = {}
+    for test, version, number in tables:
+        decimals = decimals_of[(test, version, number)]
+        prefix = f"mod_x_print_{version}t{number}"
+        n = {"cells": 0, "differ": 0, "rounded": 0, "truncated": 0, "neither": 0}
+        labels: dict[str, list[str]] = {"rounded": [], "truncated": []}
+        for cell in T.CELLS[test]:
+            key = T.target_key(model, test, cell, version, number)
+            if key not in values or key not in targets:
+                continue
+            n["cells"] += 1
+            rounded = _printed(values[key], decimals, ROUND_HALF_UP)
+            truncated = _printed(values[key], decimals, ROUND_DOWN)
+            if rounded == truncated:
+                continue
+            n["differ"] += 1
+            printed = _printed(targets[key]["paper"], decimals, ROUND_HALF_UP)
+            kind = {rounded: "rounded", truncated: "truncated"}.get(printed, "neither")
+            n[kind] += 1
+            if kind in labels:
+                labels[kind].append(T.cell_label(cell))
+        counts |= {f"{prefix}_{name}": count for name, count in n.items()}
+        words |= {f"{prefix}_{kind}_cells": ", ".join(found) or "none"
+                  for kind, found in labels.items()}
+    return counts, words
+
+
 def show_minilm_comparison(table: pd.DataFrame):
     """:func:`compsem.report.show_comparison` of :func:`minilm_comparison`, or a note when
     MiniLM was not run."""
@@ -247,9 +307,10 @@ def lowest_an(runs: dict) -> dict[str, float]:
     return {f"mod_x_an_min_{slug(s)}": float(min(r.scores("an").values())) for s, r in runs.items()}
 
 
-def paper_an_min(targets: dict, model: str) -> float:
-    """The lowest class score the paper prints for ``model`` on the AN test."""
-    return float(T.paper_row(model, "an", targets).min())
+def paper_an_min(targets: dict, model: str, version: str | None = None) -> float:
+    """The lowest class score the paper prints for ``model`` on the AN test (001 Table 1, 004
+    Table 2), in ``version`` (by default the model's own, :data:`tables.PAPER_MODELS`)."""
+    return float(T.paper_row(model, "an", targets, version=version).min())
 
 
 def synonym_counts(lex: Lexicon) -> dict[str, int]:
@@ -853,22 +914,42 @@ def pooling_table(runs: dict, pooling_models) -> tuple[pd.DataFrame, dict[str, f
     return pd.DataFrame(rows).T.round(3), values
 
 
-def template_table(runs: dict, templated: dict) -> tuple[pd.DataFrame, dict[str, float]]:
+def largest_change(before, after, test: str) -> tuple[str, float, float]:
+    """The cell of ``test`` whose score changes most, in absolute value, from ``before`` to
+    ``after`` (scores keyed by cell tuple), as its label (:func:`tables.cell_label`) and its two
+    scores; on a tie the first in the paper's column order. ValueError when no cell has both."""
+    b, a = T.as_row(before, test), T.as_row(after, test)
+    change = (a - b).abs().dropna()
+    if change.empty:
+        raise ValueError(f"no cell of the {test} test has a score before and after")
+    label = change.idxmax()
+    return label, float(b[label]), float(a[label])
+
+
+def template_table(runs: dict, templated: dict
+                   ) -> tuple[pd.DataFrame, dict[str, float], dict[str, str]]:
     """Bare strings against the same models with every string inside the template. Glues per
     model the templated NS-Pr score and lowest AN class (``mod_x_template_ns_nspr_<spec>``,
-    ``mod_x_template_an_min_<spec>``) and the largest change, template minus bare, of a
-    non-subsectivity class and of a pair cell (``mod_x_template_{ns,pair}_max_change_<spec>``,
-    absolute values)."""
-    rows, values = {}, {}
+    ``mod_x_template_an_min_<spec>``) and, of a non-subsectivity class and of a pair cell, the
+    largest change, template minus bare (:func:`largest_change`): its size
+    (``mod_x_template_{ns,pair}_max_change_<spec>``, an absolute value) and the scores of that
+    class or cell, bare and in the template (``..._max_change_bare_<spec>``,
+    ``..._max_change_template_<spec>``). Returns also the label of that class or cell, for
+    :func:`compsem.report.glue_words` (``mod_x_template_{ns,pair}_max_change_cell_<spec>``)."""
+    rows, values, words = {}, {}, {}
     for spec, r in templated.items():
         rows[f"{T.display_name(spec)}, bare"] = _summary_row(runs[spec])
         rows[f"{T.display_name(spec)}, template"] = _summary_row(r)
         values[f"mod_x_template_ns_nspr_{slug(spec)}"] = r.scores("ns")[("NS-Pr",)]
         values[f"mod_x_template_an_min_{slug(spec)}"] = min(r.scores("an").values())
         for test in ("ns", "pair"):
-            change = T.as_row(r.scores(test), test) - T.as_row(runs[spec].scores(test), test)
-            values[f"mod_x_template_{test}_max_change_{slug(spec)}"] = float(change.abs().max())
-    return pd.DataFrame(rows).T.round(3), values
+            label, bare, in_template = largest_change(runs[spec].scores(test), r.scores(test), test)
+            key = f"mod_x_template_{test}_max_change"
+            values[f"{key}_{slug(spec)}"] = abs(in_template - bare)
+            values[f"{key}_bare_{slug(spec)}"] = bare
+            values[f"{key}_template_{slug(spec)}"] = in_template
+            words[f"{key}_cell_{slug(spec)}"] = label
+    return pd.DataFrame(rows).T.round(3), values, words
 
 
 def synonym_control(runs: dict, specs, lex: Lexicon, level: float):
@@ -1143,21 +1224,70 @@ def contrast_intervals(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, 
     return values
 
 
+def _an_class_draws(run, lex: Lexicon, n_boot: int, seed: int) -> np.ndarray:
+    """Bootstrap draws of the AN test's class scores (Eq. 4, code variant), adjectives
+    resampled within class (:func:`statistics.class_score_draws`)."""
+    grid = st.adjective_grid(run.an_phrases, run.an["code"]["holds"], lex)
+    return st.class_score_draws(grid, lex.adjectives["cls"].to_numpy(), n_boot=n_boot, seed=seed,
+                                resample_nouns=False)
+
+
 def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
     """For the AN test (Eq. 4, code variant): the smallest upper end, over classes, of the
     class scores' bootstrap intervals over adjectives (``mod_x_an_lowest_high_<spec>``): below
     the printed ceiling when some class is below 1 beyond the choice of its adjectives. Also at
     Bonferroni's level for a union over the five classes of one model or of two
     (:data:`UNION_FAMILIES` ``an_lowest_high``), ``mod_x_an_lowest_high_bonf<k>_<spec>``."""
-    labels = lex.adjectives["cls"].to_numpy()
     values = {}
     for spec in specs:
-        grid = st.adjective_grid(runs[spec].an_phrases, runs[spec].an["code"]["holds"], lex)
-        draws = st.class_score_draws(grid, labels, n_boot=n_boot, seed=seed, resample_nouns=False)
+        draws = _an_class_draws(runs[spec], lex, n_boot, seed)
         values[f"mod_x_an_lowest_high_{slug(spec)}"] = st.upper_ends(draws, level).min()
         for k in UNION_FAMILIES["an_lowest_high"]:
             values[f"mod_x_an_lowest_high_bonf{k}_{slug(spec)}"] = st.upper_ends(
                 draws, bonferroni_level(k, 1 - level)).min()
+    return values
+
+
+MEAN_POOLED = ("minilm", "mpnet")
+"""The packaged encoders that average their token states (sentence-transformers ``Pooling``
+by the mean: all-MiniLM-L6-v2 and all-mpnet-base-v2)."""
+
+
+def mean_pooled(specs) -> list[str]:
+    """The specs among ``specs`` that average a transformer's token states, the encoders of 004
+    §4.2.1's "models with mean-pooling equivalent composition" that this chapter can name
+    without reading the all-ones row: :data:`MEAN_POOLED` and the hub checkpoints of the
+    papers' models whose pooling is the mean (:data:`tables.PAPER_MODELS`: sBERT,
+    DistilRoBERTa). Not the averaged static word vectors (``mean:<words>``, at 1 by a theorem),
+    not a first-token readout (``minilm:cls``), not a mean followed by a dense layer
+    (Sentence-T5)."""
+    out = []
+    for spec in specs:
+        model = T.paper_slug(spec)
+        if spec in MEAN_POOLED or (model and T.PAPER_MODELS[model]["pooling"] == "mean"):
+            out.append(spec)
+    return out
+
+
+def mean_pooled_ceiling(runs: dict, lex: Lexicon, n_boot: int, seed: int, level: float
+                        ) -> dict[str, float]:
+    """004's "models with mean-pooling equivalent composition are universally intersective"
+    (§4.2.1) over the mean-pooled encoders run (:func:`mean_pooled`), its units:
+    ``mod_x_meanpool_n`` (how many), ``mod_x_meanpool_an_min`` (the lowest AN class of any of
+    them) and, for a union over every class of every one of them (k = five times n,
+    ``mod_x_meanpool_union_k``), the smallest upper end of their class intervals over
+    adjectives at Bonferroni's level ``1 - (1 - level) / k``
+    (``mod_x_meanpool_lowest_high_bonf``; the same draws as :func:`lowest_class_high`). Without
+    a mean-pooled encoder only the count (0) is glued."""
+    specs = mean_pooled(runs)
+    k = len(CLASSES) * len(specs)
+    values: dict[str, float] = {"mod_x_meanpool_n": len(specs), "mod_x_meanpool_union_k": k}
+    if specs:
+        values["mod_x_meanpool_an_min"] = float(min(min(runs[s].scores("an").values())
+                                                    for s in specs))
+        values["mod_x_meanpool_lowest_high_bonf"] = float(min(
+            st.upper_ends(_an_class_draws(runs[s], lex, n_boot, seed),
+                          bonferroni_level(k, 1 - level)).min() for s in specs))
     return values
 
 
