@@ -600,6 +600,12 @@ def test_finetune_runs_draw_a_random_split_per_seed_and_decide_the_gap_over_seed
         expected = (spearman(rand.loc[common, "sim_centred"], rand.loc[common, "human"])
                     - spearman(adv.loc[common, "sim_centred"], adv.loc[common, "human"]))
         assert row["n"] == len(common) and row["difference"] == pytest.approx(expected, abs=1e-12)
+        interval = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
+                                                    rand.loc[common, "human"], n_resamples=200, seed=0)
+        assert (row["ci_low"], row["ci_high"]) == (interval["ci_low"], interval["ci_high"])
+    reseeded = C.transfer_gaps(predictions, n_resamples=200, seed=9)  # the chapter's bootstrap seed reaches it
+    pd.testing.assert_series_equal(reseeded["difference"], gaps["difference"])
+    assert (reseeded["ci_low"] != gaps["ci_low"]).any()
     values = C.finetune_values(runs, gaps)
     mean, low, high = stats.seed_interval(gaps["difference"])
     assert (values["finetune_tiny_transfer_gap_difference"], values["finetune_tiny_transfer_gap_ci_low"],
@@ -770,6 +776,13 @@ def test_published_random_split_reads_the_split_off_the_files_and_scores_them(mo
                                    n_boot=C.HELDOUT_RESAMPLES, seed=0)
     assert (values["pub_random_heldout_mean_cn_nn3_ci_low"], values["pub_random_heldout_mean_cn_nn3_ci_high"]) == \
         pytest.approx((low, high), abs=1e-12)
+    # the chapter's resamples and seed reach the held-out intervals
+    _, other = C.published_random_split(pairs, published, train_rows, published_ft, n_resamples=300, seed=5)
+    low, high = bootstrap_spearman(predictions[("mean", "nn3")], pairs["human"].to_numpy(), heldout,
+                                   n_boot=300, seed=5)
+    assert (other["pub_random_heldout_mean_cn_nn3_ci_low"], other["pub_random_heldout_mean_cn_nn3_ci_high"]) == \
+        pytest.approx((low, high), abs=1e-12)
+    assert other["pub_random_heldout_mean_cn_nn3_ci_low"] != values["pub_random_heldout_mean_cn_nn3_ci_low"]
 
 
 def test_published_random_table_scores_each_pca8_file_on_each_set_of_rows():

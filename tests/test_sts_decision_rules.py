@@ -232,6 +232,11 @@ def test_heldout_values_give_t_intervals_of_the_means_over_halves():
     assert values["heldout_mae_excess_mean"] == pytest.approx(excess.mean())
     assert "heldout_mae_excess_ci_low" not in values  # no range for the derived column
     assert values["heldout_n_worse_than_uninformed"] == 1
+    # the halves the tested quantity counts against: error above half the equal blocks' (half 3, and
+    # every other half whose error exceeds .5, since their equal blocks err .5 more)
+    expected = 1 + int((np.delete(heldout["mae"].to_numpy(), 3) > 0.5).sum())
+    assert values["heldout_n_worse_than_half_uninformed"] == expected == int((excess > 0).sum())
+    assert values["heldout_n_worse_than_half_uninformed"] >= values["heldout_n_worse_than_uninformed"]
     assert values["heldout_n_halves"] == n and values["heldout_n_test"] == 19
     # the two decided quantities at Bonferroni's level for their union of two tests, containing the 95%
     assert data_chapter.HELDOUT_DECIDED == ("within", "mae_excess")

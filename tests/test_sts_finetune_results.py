@@ -176,6 +176,13 @@ def test_figure7_transfer_gap_is_the_paired_spearman_difference_on_the_adversari
     direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv, seed=0)
     assert values["fig7_sentbert_transfer_gap_ci_low"] == direct["ci_low"]
     assert values["fig7_sentbert_transfer_gap_ci_high"] == direct["ci_high"]
+    # the chapter's resamples and seed reach the bootstrap (its defaults give the values above)
+    other = fr.figure7_transfer_gap(published_ft, pairs, human, n_resamples=300, seed=7)
+    direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv,
+                                               n_resamples=300, seed=7)
+    assert (other["fig7_sentbert_transfer_gap_ci_low"], other["fig7_sentbert_transfer_gap_ci_high"]) == (
+        direct["ci_low"], direct["ci_high"])
+    assert other["fig7_sentbert_transfer_gap_ci_low"] != values["fig7_sentbert_transfer_gap_ci_low"]
 
 
 # --------------------------------------------------------------------------- extensions

@@ -671,24 +671,25 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     return table, predictions
 
 
-def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = stats.BOOTSTRAP_RESAMPLES
-                  ) -> pd.DataFrame:
+def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
+                  seed: int = 0) -> pd.DataFrame:
     """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same
     adversarial pairs (those among the random split's test rows), on the similarities centred over
     the sentences of all pairs (both runs alike, :mod:`compsem.sts.finetune`), with
     its 95% paired BCa bootstrap interval over those pairs
-    (:func:`compsem.stats.paired_spearman_difference`, bootstrap seed 0): the generalisation gap
+    (:func:`compsem.stats.paired_spearman_difference`, ``n_resamples`` resamples, bootstrap seed
+    ``seed``, the same for every model and seed): the generalisation gap
     that Figure 7's two fine-tuned bars show (§5.3). One row per model and seed that has both runs:
     ``model``, ``seed``, ``difference``, ``ci_low``, ``ci_high``, ``n`` (pairs)."""
     rows = []
-    for (model, split_name, seed), rand in predictions.items():
-        adv = predictions.get((model, "adversarial", seed))
+    for (model, split_name, run_seed), rand in predictions.items():
+        adv = predictions.get((model, "adversarial", run_seed))
         if split_name != "random" or adv is None:
             continue
         common = rand.index[rand["portion"] == "adv"].intersection(adv.index)
         gap = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
-                                               rand.loc[common, "human"], n_resamples=n_resamples, seed=0)
-        rows.append({"model": model, "seed": seed} | {k: gap[k] for k in ("difference", "ci_low", "ci_high", "n")})
+                                               rand.loc[common, "human"], n_resamples=n_resamples, seed=seed)
+        rows.append({"model": model, "seed": run_seed} | {k: gap[k] for k in ("difference", "ci_low", "ci_high", "n")})
     return pd.DataFrame(rows, columns=["model", "seed", "difference", "ci_low", "ci_high", "n"])
 
 
@@ -766,7 +767,8 @@ def finetune_seed_table(runs: pd.DataFrame, targets: Mapping[str, dict]) -> pd.D
 # --------------------------------------------------------------------------- the authors' random split, read off their files
 
 
-def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_rows, published_ft: pd.DataFrame
+def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_rows, published_ft: pd.DataFrame,
+                           n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0
                            ) -> tuple[pd.DataFrame, dict[str, float]]:
     """The authors' random split (§4.7; Figure 6's random split, §5.3) as their own files give it
     away: ``(random_files, values)``.
@@ -778,7 +780,7 @@ def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_r
     training rows ``train_rows`` (:func:`compsem.sts.regressors.published_training_rows`) and of
     the others, ``pub_random_n_train`` and ``pub_random_n_heldout``; the files scored on all,
     training and held-out rows, with the intervals over the held-out ones
-    (:func:`published_random_values`); and the authors' SentBERT fine-tuned on the same split
+    (:func:`published_random_values`, ``n_resamples`` resamples drawn with ``seed``); and the authors' SentBERT fine-tuned on the same split
     (``published_ft``: :func:`compsem.sts.finetune.published_finetuned` given ``train_rows``) on
     the adversarial pairs among the training rows and among the held-out ones,
     ``pub_traintest_train_adv`` and ``pub_traintest_heldout_adv``."""
@@ -790,7 +792,8 @@ def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_r
     values["pub_random_n_heldout"] = len(pairs) - len(train_rows)
     random_files = published[(published["split"] == "random") & published["regressor"].isin(list(rg.REGRESSORS))]
     heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
-    values |= published_random_values(random_files, pairs["human"].to_numpy(), heldout_mask)
+    values |= published_random_values(random_files, pairs["human"].to_numpy(), heldout_mask,
+                                      n_resamples=n_resamples, seed=seed)
     traintest = published_ft.set_index("condition").loc["random split (train/test)"]
     values["pub_traintest_train_adv"] = float(traintest["rho_train_adv"])
     values["pub_traintest_heldout_adv"] = float(traintest["rho_heldout_adv"])

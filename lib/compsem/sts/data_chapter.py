@@ -352,9 +352,10 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
     half their error), its mean and t-interval the same way. For the two quantities of
     :data:`HELDOUT_DECIDED`, the t-interval also at Bonferroni's level for their union of k = 2
     tests, ``1 - .05/k`` (:func:`compsem.stats.bonferroni_level`): ``heldout_<column>_mean_bonf<k>_ci_low``
-    / ``_ci_high``. Also ``heldout_n_halves``, ``heldout_n_test`` and
+    / ``_ci_high``. Also ``heldout_n_halves``, ``heldout_n_test``,
     ``heldout_n_worse_than_uninformed``, the halves on which the refitted boundaries err more than
-    equal-size blocks."""
+    equal-size blocks, and ``heldout_n_worse_than_half_uninformed``, those on which they err more
+    than half as much (``mae_excess`` above 0: the quantity the claim type-means-held-out tests)."""
     from compsem.stats import bonferroni_level, percentile_interval, seed_interval
     from compsem.sts.families import UNION_FAMILIES
 
@@ -362,7 +363,8 @@ def heldout_values(heldout: pd.DataFrame) -> dict:
     columns = {column: heldout[column].to_numpy(float) for column in HELDOUT_COLUMNS}
     columns["mae_excess"] = heldout["mae"].to_numpy(float) - heldout["uninformed_mae"].to_numpy(float) / 2
     values = {"heldout_n_halves": len(heldout), "heldout_n_test": int(heldout["n_test"].iloc[0]),
-              "heldout_n_worse_than_uninformed": int((heldout["mae"] > heldout["uninformed_mae"]).sum())}
+              "heldout_n_worse_than_uninformed": int((heldout["mae"] > heldout["uninformed_mae"]).sum()),
+              "heldout_n_worse_than_half_uninformed": int((columns["mae_excess"] > 0).sum())}
     for column, per_half in columns.items():
         mean, low, high = seed_interval(per_half)
         values[f"heldout_{column}_mean"] = mean

@@ -35,7 +35,8 @@ FIGURE7_SENTBERT_KEYS = {"no training": "fig7_sentbert_no_training",
                          "adversarial split": "fig7_sentbert_adversarial",
                          "STSb-trained": "fig7_sentbert_stsb_trained"}
 """Condition of :func:`compsem.sts.finetune.published_finetuned` -> key of SentBERT's Figure 7 bar
-(the STSb-trained file is the text's value for the untrained SentBERT, §5.3)."""
+(the STSb-trained file, not one of Figure 7's bars: its value comes near the text's for the
+untrained SentBERT, §5.3, and is shown beside it, not compared)."""
 
 FIGURE7_VERBNET_KEYS = ("fig7_verbnet_no_training", "fig7_verbnet_random", "fig7_verbnet_adversarial")
 """The keys of VerbNet-CN's Figure 7 bars (:func:`figure7_bars`): without training, on the random
@@ -64,17 +65,18 @@ def figure7_bars(published_ft: pd.DataFrame, published: pd.DataFrame, pairs: pd.
     return values
 
 
-def figure7_transfer_gap(published_ft: pd.DataFrame, pairs: pd.DataFrame, human) -> dict[str, float]:
+def figure7_transfer_gap(published_ft: pd.DataFrame, pairs: pd.DataFrame, human,
+                         n_resamples: int = cstats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict[str, float]:
     """SentBERT fine-tuned on the random split (10-fold) minus SentBERT fine-tuned on the
     adversarial split (Figure 7, §5.3): the difference of their Spearman rho on the same
     adversarial pairs with its 95% paired bootstrap interval
-    (:func:`compsem.stats.paired_spearman_difference`, seed 0), keys
-    ``fig7_sentbert_transfer_gap_difference``, ``_ci_low`` and ``_ci_high``."""
+    (:func:`compsem.stats.paired_spearman_difference`, ``n_resamples`` resamples drawn with
+    ``seed``), keys ``fig7_sentbert_transfer_gap_difference``, ``_ci_low`` and ``_ci_high``."""
     files = published_ft.set_index("condition")["file"]
     gap = cstats.paired_spearman_difference(
         sts3k.load_published_similarities(files["random split (10-fold)"]),
         sts3k.load_published_similarities(files["adversarial split"]), human,
-        mask=sts3k.portion_mask(pairs, "adv"), seed=0)
+        mask=sts3k.portion_mask(pairs, "adv"), n_resamples=n_resamples, seed=seed)
     return {f"fig7_sentbert_transfer_gap_{part}": gap[part] for part in ("difference", "ci_low", "ci_high")}
 
 
