@@ -790,7 +790,8 @@ def layer_landmarks(table: pd.DataFrame, margin: float,
     - ``first_reaching_best``: the lowest layer whose interval's lower end reaches the best
       layer's accuracy less ``margin`` (the chapter's pattern tolerance, the margin its claims
       read "at the paper's level" with): the first layer shown within the margin of the best.
-      NaN when no layer's does (an interval wider than the margin, or none).
+      Absent when no layer's does (an interval wider than the margin, or none: the released
+      sets' single fits), so that no NaN is glued.
 
     Returns the numbers, ``probe_layer_<landmark>_<task>_<pooling>`` (the layer) with ``_acc``,
     ``_acc_low`` and ``_acc_high`` (its accuracy and interval, where it has one), and the words,
@@ -807,7 +808,6 @@ def layer_landmarks(table: pd.DataFrame, margin: float,
         for name, row in landmarks.items():
             key = f"probe_layer_{name}_{slug(task)}_{pooling}"
             if row is None:
-                values[key] = values[f"{key}_acc"] = float("nan")
                 continue
             values[key], values[f"{key}_acc"] = int(row.layer), float(row.accuracy)
             if np.isfinite(row.low):
