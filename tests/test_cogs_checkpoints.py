@@ -132,6 +132,15 @@ def test_sensitivity_over_the_last_kept_updates():
     assert out["gen_range"] == pytest.approx(0.25) and out["dev_range"] == pytest.approx(0.01)
     assert out["gen_first"] == pytest.approx(0.2) and out["gen_last"] == pytest.approx(0.3)
     assert out["gen_max"] == pytest.approx(0.45) and out["gen_max_step"] == 300
+    assert out["last_step"] == 400
+    assert out["window_gen_min"] == pytest.approx(0.2) and out["window_gen_min_step"] == 200
+    assert out["window_gen_max"] == pytest.approx(0.45) and out["window_gen_max_step"] == 300
+    assert out["gen_range"] == pytest.approx(out["window_gen_max"] - out["window_gen_min"])
+    # the peak of all kept updates can lie before the window
+    rows[4]["accuracy"] = 0.9
+    out = curve.sensitivity(pd.DataFrame(rows), last=3)
+    assert out["gen_max"] == pytest.approx(0.9) and out["gen_max_step"] == 100
+    assert out["window_gen_max"] == pytest.approx(0.45) and out["window_gen_max_step"] == 300
 
 
 def test_command_line_switches():

@@ -447,11 +447,35 @@ def test_reference_parser_tables(interpreter):
     }
 
 
-def test_outside_closed_grammar_counts_rows_with_nouns_missing_from_the_lexicon():
+def test_closed_grammar_table_scores_the_rows_of_training_words():
     unknown = ("A gardner smiled .", "gardner ( x _ 1 ) AND smile . agent ( x _ 2 , x _ 1 )")
-    splits = {"train": rows(unknown), "dev": rows(SMILED, unknown, unknown), "gen": rows(SMILED)}
-    counts = chapter.outside_closed_grammar(splits, load_lexicon())
-    assert counts.to_dict() == {"dev": 2, "gen": 0}
+    wrong = (SMILED[0], "smile . theme ( x _ 1 , Gabriel )")  # a gold form the parser does not give
+    splits = {
+        "train": rows(SMILED, ROLLED),
+        "dev": rows(SMILED, unknown, unknown),
+        "gen": pd.concat([rows(SMILED, unknown, case="prim_to_subj_common"),
+                          rows(ROLLED, wrong, case="cp_recursion")], ignore_index=True),
+    }  # fmt: skip
+    table = chapter.closed_grammar_table(splits, load_lexicon())
+    assert list(table.columns) == list(chapter.CLOSED_COLUMNS)
+    assert list(table.index) == [("dev", "in_distribution"), ("gen", "prim_to_subj_common"),
+                                 ("gen", "cp_recursion")]  # fmt: skip
+    never, outside, exact = chapter.CLOSED_COLUMNS[1:]
+    assert table[never].tolist() == [2, 1, 0]  # gardner is not in train's sentences
+    assert table[outside].tolist() == [2, 1, 0]  # and not in the lexicon: outside the grammar
+    assert table[exact].tolist() == [1.0, 1.0, 0.5]  # on the rows of training words only
+    values = chapter.closed_grammar_values(table)
+    assert values == {
+        "cogsdata_ref_closed_outside_dev": 2, "cogsdata_ref_closed_outside_gen": 1,
+        "cogsdata_ref_unseen_rows_dev": 2, "cogsdata_ref_unseen_rows_gen": 1,
+        "cogsdata_ref_closed_exact_min": 0.5, "cogsdata_ref_closed_groups": 3,
+        "cogsdata_ref_closed_rows": 4,
+    }  # fmt: skip
+    # a word in train but not in the lexicon still falls outside the grammar, and counts
+    splits["train"] = rows(SMILED, ROLLED, unknown)
+    table = chapter.closed_grammar_table(splits, load_lexicon())
+    assert table[never].sum() == 0 and table[outside].sum() == 3
+    assert chapter.closed_grammar_values(table)["cogsdata_ref_closed_exact_min"] == pytest.approx(1 / 3)
 
 
 # --------------------------------------------------------------------------- the grammar

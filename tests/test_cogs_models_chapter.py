@@ -524,7 +524,7 @@ def test_reduced_summary_scores_the_run_the_parser_and_the_paper():
         chapter.REDUCED_EXACT,
         chapter.REDUCED_SEMANTIC,
         chapter.REFERENCE_PARSER,
-        "paper: Transformer 9.5M, 100 exposures",
+        "paper: Transformer 9.5M (gen: 100 exposures; dev, test: 1 exposure)",
     ]
     assert values["cogs_reduced_gen"] == values["cogs_reduced_lexical"] == pytest.approx(0.25)
     assert math.isnan(values["cogs_reduced_structural"])  # no structural case in the frame
@@ -532,9 +532,17 @@ def test_reduced_summary_scores_the_run_the_parser_and_the_paper():
     assert values["cogs_reduced_semantic_gen"] == pytest.approx(0.5)
     assert values["cogs_reference_gen"] == 1.0
     assert (
-        summary.loc["paper: Transformer 9.5M, 100 exposures", "gen"]
+        summary.loc[chapter.paper_gap_label(100), "gen"]
         == PAPER["cogs_t45_transformer_100_gen"]
     )
+    # dev and test are the one-exposure runs' (Figure 4-3), the only ones the paper prints
+    assert summary.loc[chapter.paper_gap_label(100), "dev"] == PAPER["cogs_fig43_transformer_dev"]
+    assert chapter.paper_gap_label(1) == chapter.paper_label(1)
+    # the threshold of reduced-run-gap: the paper's 100-exposure lead, whatever the exposures
+    lead = PAPER["cogs_fig41_transformer_100_lexical"] - PAPER["cogs_fig41_transformer_100_structural"]
+    assert values["cogs_paper_tf100_lexical_minus_structural"] == pytest.approx(lead)
+    assert chapter.reduced_summary(analysed, PAPER, 1)[1][
+        "cogs_paper_tf100_lexical_minus_structural"] == pytest.approx(lead)
     assert list(values)[:5] == [f"cogs_reduced_{k}" for k in chapter.SUMMARY_COLUMNS]
 
 
@@ -679,16 +687,25 @@ def test_error_values_per_model_per_seed_and_for_the_reduced_run():
     assert values["cogs_tf1_single_lexical_minus_paper"] == pytest.approx(
         1 / 6 - PAPER["cogs_err_single_lexical_transformer"]
     )
-    for key in ("single_lexical", "not_paren", "edit_distance"):
-        low = values[f"cogs_tf1_{key}_minus_paper_ci90_low"]
-        assert low < values[f"cogs_tf1_{key}_minus_paper"] < values[f"cogs_tf1_{key}_minus_paper_ci90_high"]
+    for stem in ("single_lexical", "not_paren_pooled", "edit_distance_pooled"):
+        low = values[f"cogs_tf1_{stem}_minus_paper_ci90_low"]
+        assert low < values[f"cogs_tf1_{stem}_minus_paper"] < values[f"cogs_tf1_{stem}_minus_paper_ci90_high"]
+    # the ratios over errors are decided on the table's estimator: pooled over the seeds' errors
+    for key, target in (("not_paren", "cogs_err_not_paren_transformer"),
+                        ("edit_distance", "cogs_err_edit_distance_transformer")):  # fmt: skip
+        assert values[f"cogs_tf1_{key}_pooled_minus_paper"] == pytest.approx(values[target] - PAPER[target])
+        assert f"cogs_tf1_{key}_mean" not in values and f"cogs_tf1_{key}_minus_paper" not in values
+    # seed 1: two errors 1 and 13 tokens from the target; seed 2: one error: pooled over 3 errors
+    reordered = ev.edit_distance(REORDERED.split(), PASSIVE[1].split())
+    assert values["cogs_err_edit_distance_transformer"] == pytest.approx((1 + 13 + reordered) / 3)
+    assert values["cogs_tf1_bootstrap_resamples"] == s45.BOOTSTRAP_RESAMPLES
     assert (
         values["cogs_tf1_single_lexical_ci_low"] < 1 / 6 < values["cogs_tf1_single_lexical_ci_high"]
     )
     assert values["cogs_reduced_err_structure_correct"] == 0.5
     # the share of errors not ending in ')' per way of decoding, averaged over its seeds
     assert values["cogs_tf1_greedy_n_seeds"] == values["cogs_tf1_beam_n_seeds"] == 1
-    assert values["cogs_tf1_not_paren_greedy_mean"] == values["cogs_tf1_not_paren_beam_mean"] == 0.0
+    assert values["cogs_tf1_not_paren_greedy_pooled"] == values["cogs_tf1_not_paren_beam_pooled"] == 0.0
     analysis = report.compare(values, chapter.CHAPTER, prefixes=chapter.ANALYSIS_PREFIXES)
     assert list(analysis.index) == [
         k for k in values if k.startswith(chapter.ANALYSIS_PREFIXES) and k in PAPER
@@ -703,11 +720,95 @@ def test_error_table_sets_ours_beside_the_paper():
         "paper: Transformer",
         "paper: LSTM (Bi)",
         "paper: LSTM (Uni)",
+        chapter.PAPER_POOLED_COLUMN,
     ]
     assert (
         table.loc["active → passive: errors", "paper: LSTM (Uni)"] == PAPER["cogs_ap_errors_lstm"]
     )
     assert table.loc["active → passive: errors", "Transformer (n=2)"] == 1.5
+    # the paper's values that pool its models stand once, in their own column, not per model
+    for row, key in chapter.POOLED_ANALYSIS_KEYS.items():
+        assert table.loc[row, chapter.PAPER_POOLED_COLUMN] == PAPER[key]
+        assert table.loc[row, ["paper: Transformer", "paper: LSTM (Bi)", "paper: LSTM (Uni)"]].isna().all()
+    assert table.loc["depth: capped", "Transformer (n=2)"] == 0.0  # ours stay
+    assert math.isnan(table.loc["error_edit_distance", chapter.PAPER_POOLED_COLUMN])  # per model
+    long = chapter.PAPER_LONG_OUTPUTS + " (paper: LSTMs pooled)"
+    assert table.loc[long, "paper: LSTM (Bi)"] == table.loc[long, "paper: LSTM (Uni)"] == PAPER["cogs_test_long_lstm"]
+    assert chapter.PAPER_LONG_OUTPUTS not in table.index
+
+
+def test_error_ratio_parts_sum_to_the_pooled_error_summary():
+    runs = _runs()["Transformer (n=2)"]
+    parts = [chapter.error_ratio_parts(part) for _, part in runs.groupby("seed")]
+    assert [p["not_paren"] for p in parts] == [(0.0, 2.0), (0.0, 1.0)]
+    assert parts[0]["edit_distance"] == (14.0, 2.0)  # 1 + 13 tokens over two errors
+    pooled = ev.error_summary(runs[runs.split == "gen"])
+    for key, row in (("not_paren", "error_not_ending_paren"), ("edit_distance", "error_edit_distance")):
+        numerators, denominators = zip(*(p[key] for p in parts), strict=True)
+        assert s45.pooled_ratio(numerators, denominators) == pytest.approx(pooled[row])
+    # dev and test errors do not count: only gen (Section 4.5.3)
+    wrong_dev = runs.assign(exact=runs.exact & (runs.split == "gen"))
+    assert chapter.error_ratio_parts(wrong_dev[wrong_dev.seed == 1])["not_paren"][1] == 2.0
+
+
+def test_pooled_error_against_paper_is_welchs_interval_on_the_pooled_ratio():
+    numerators, denominators = [43, 406, 166, 2462, 1313], [11075, 12610, 11162, 19964, 13540]
+    values = chapter.pooled_error_against_paper(numerators, denominators, "not_paren", PAPER)
+    margin = chapter.error_margin(PAPER, "not_paren")
+    difference, low, high, se = s45.pooled_welch_difference(
+        numerators, denominators, PAPER["cogs_err_not_paren_transformer"], margin, level=0.90
+    )
+    assert values["cogs_tf1_not_paren_pooled_minus_paper"] == pytest.approx(difference)
+    assert values["cogs_tf1_not_paren_pooled_minus_paper"] == pytest.approx(
+        sum(numerators) / sum(denominators) - 0.12
+    )
+    assert (values["cogs_tf1_not_paren_pooled_minus_paper_ci90_low"],
+            values["cogs_tf1_not_paren_pooled_minus_paper_ci90_high"]) == pytest.approx((low, high))  # fmt: skip
+    assert values["cogs_tf1_not_paren_pooled_se"] == pytest.approx(se) and se > 0
+    assert values["cogs_tf1_not_paren_margin"] == pytest.approx(margin)
+    assert values["cogs_tf1_not_paren_replicate_half_width"] == pytest.approx(
+        chapter.replicate_half_width(margin, 5)
+    )
+    ratio, low95, high95 = s45.pooled_interval(numerators, denominators)
+    assert (values["cogs_tf1_not_paren_pooled_ci_low"],
+            values["cogs_tf1_not_paren_pooled_ci_high"]) == pytest.approx((low95, high95))  # fmt: skip
+    assert low95 < ratio < high95
+    # deterministic: the same values on every run
+    assert chapter.pooled_error_against_paper(numerators, denominators, "not_paren", PAPER) == values
+    with pytest.raises(ValueError, match="not a pooled error ratio"):
+        chapter.pooled_error_against_paper(numerators, denominators, "single_lexical", PAPER)
+
+
+def test_reduced_figures_label_the_paper_and_draw_our_intervals():
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+
+    from compsem.cogs import figures
+
+    columns = chapter.SUMMARY_COLUMNS
+    label = chapter.paper_gap_label(100)
+    summary = pd.DataFrame({c: [0.5, 0.8, 1.0] for c in columns},
+                           index=["ours", label, "symbolic reference parser"])  # fmt: skip
+    intervals = pd.DataFrame({c: [0.9, 0.5, 0.4, 0.7] for c in columns},
+                             index=["seed 1", "mean", "low", "high"])  # as reduced_seeds gives
+    fig = figures.generalization_gap(summary, "ours", label, intervals=intervals)
+    ax = fig.axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert label in legend and "1 exposure" in label and "ours: 95% t-interval over seeds" in legend
+    (errorbar,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    segments = errorbar.lines[2][0].get_segments()
+    assert len(segments) == len(columns)
+    assert [tuple(np.round(seg[:, 1], 6)) for seg in segments] == [(0.4, 0.7)] * len(columns)
+    plt.close("all")
+    sizes = pd.DataFrame({f"{w} {s}": [0.5, 0.6] for w in ("ours", "paper") for s in figures.SPLITS},
+                         index=["small", "large"]).assign(**{"ours gen SD": [0.1, np.nan],
+                                                             "paper gen SD": [0.14, 0.06]})  # fmt: skip
+    ax = figures.transformer_sizes(sizes, {"dev": 1, "test": 1, "gen": 1}).axes[0]
+    paper_sd = [c for c in ax.containers if c.get_label() == "paper: gen SD over its seeds"]
+    assert len(paper_sd) == 1
+    spans = [seg[:, 1].max() - seg[:, 1].min() for seg in paper_sd[0].lines[2][0].get_segments()]
+    assert spans == pytest.approx([0.28, 0.12])
+    plt.close("all")
 
 
 def test_active_passive_and_semantic_runs_per_seed():

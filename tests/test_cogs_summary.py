@@ -189,3 +189,89 @@ def test_table_4_5_tolerances_follow_the_per_case_rule():
     for key, target in ruled.items():
         case_sd = float(re.search(r"= (0\.\d+) \(equal only", target["source"]).group(1))
         assert target["tol"] == summary.per_case_tolerance(target["paper"], case_sd), key
+
+
+# --------------------------------------------------------------------------- pooled ratios over seeds
+
+
+ERRORS = [11075, 12610, 11162, 19964, 13540]  # errors per seed (the Transformer's, one exposure)
+NOT_PAREN = [43, 406, 166, 2462, 1313]  # of which not ending in ')'
+
+
+def test_pooled_ratio_weighs_seeds_by_their_errors():
+    assert summary.pooled_ratio(NOT_PAREN, ERRORS) == pytest.approx(sum(NOT_PAREN) / sum(ERRORS))
+    # not the mean of the seeds' own ratios, which weighs every seed the same
+    assert summary.pooled_ratio(NOT_PAREN, ERRORS) != pytest.approx(
+        np.mean(np.divide(NOT_PAREN, ERRORS)), abs=1e-3
+    )
+    assert summary.pooled_ratio([1, 3], [1, 3]) == 1.0
+    for numerators, denominators, message in (
+        ([1, 2], [1], "one numerator and one denominator"),
+        ([1], [1], "at least 2 seeds"),
+        ([1, 2], [0, 0], "not all 0"),
+        ([1, 2], [-1, 3], "not negative"),
+        ([1, np.nan], [1, 2], "finite"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            summary.pooled_ratio(numerators, denominators)
+
+
+def test_seed_cluster_bootstrap_resamples_whole_seeds():
+    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, n_resamples=2000, seed=3)
+    assert draws.shape == (2000,)
+    # deterministic for a seed, another seed other draws
+    assert np.array_equal(draws, summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 2000, seed=3))
+    assert not np.array_equal(draws, summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 2000, seed=4))
+    # every draw pools whole seeds: it lies between the smallest and largest seed's own ratio
+    ratios = np.divide(NOT_PAREN, ERRORS)
+    assert draws.min() >= ratios.min() - 1e-12 and draws.max() <= ratios.max() + 1e-12
+    # drawing every seed once each is among the resamples: the pooled ratio itself
+    assert np.isclose(draws, summary.pooled_ratio(NOT_PAREN, ERRORS)).any()
+    # identical seeds: no spread at all
+    same = summary.seed_cluster_bootstrap([5, 5, 5], [10, 10, 10], 100)
+    assert np.allclose(same, 0.5)
+    # a resample of seeds without errors has no ratio
+    assert np.isnan(summary.seed_cluster_bootstrap([0, 1], [0, 2], 500)).any()
+    with pytest.raises(ValueError, match="n_resamples"):
+        summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, n_resamples=1)
+
+
+def test_seed_cluster_bootstrap_se_matches_the_ratio_estimators_sampling_error():
+    # the bootstrap SD of the pooled ratio against the linearised (cluster-robust) SE of a
+    # ratio of sums, sqrt(sum(residual^2)) / sum(denominators), its large-sample value
+    rng = np.random.default_rng(0)
+    errors = rng.integers(800, 1200, 40).astype(float)
+    numerators = rng.binomial(errors.astype(int), rng.uniform(0.05, 0.2, 40)).astype(float)
+    ratio = numerators.sum() / errors.sum()
+    linear = math.sqrt(((numerators - ratio * errors) ** 2).sum()) / errors.sum()
+    draws = summary.seed_cluster_bootstrap(numerators, errors, 4000)
+    assert np.std(draws, ddof=1) == pytest.approx(linear, rel=0.1)
+
+
+def test_pooled_interval_is_the_bootstraps_percentile_interval():
+    ratio, low, high = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.9, n_resamples=3000, seed=1)
+    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 3000, seed=1)
+    assert ratio == pytest.approx(summary.pooled_ratio(NOT_PAREN, ERRORS))
+    assert (low, high) == pytest.approx(tuple(np.quantile(draws, [0.05, 0.95])))
+    assert low < ratio < high
+    wider = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.99, n_resamples=3000, seed=1)
+    assert wider[1] <= low and wider[2] >= high
+
+
+def test_pooled_welch_difference_is_welchs_interval_with_the_bootstrap_se():
+    paper, paper_sd = 0.12, 0.12 * 0.06 / 0.35
+    difference, low, high, se = summary.pooled_welch_difference(
+        NOT_PAREN, ERRORS, paper, paper_sd, level=0.9, n_resamples=3000, seed=2
+    )
+    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 3000, seed=2)
+    assert se == pytest.approx(np.std(draws, ddof=1))
+    assert difference == pytest.approx(sum(NOT_PAREN) / sum(ERRORS) - paper)
+    half = summary.welch_half_width(se**2, len(ERRORS), paper_sd, 5, 0.9)
+    assert (low, high) == pytest.approx((difference - half, difference + half))
+    # by hand: Welch-Satterthwaite degrees of freedom, 4 on each side
+    ours_var, paper_var = se**2, paper_sd**2 / 5
+    dof = (ours_var + paper_var) ** 2 / (ours_var**2 / 4 + paper_var**2 / 4)
+    assert half == pytest.approx(stats.t.ppf(0.95, dof) * math.sqrt(ours_var + paper_var))
+    # no spread on either side: the difference is exact
+    assert summary.pooled_welch_difference([5, 5], [10, 10], 0.4, 0.0) == (
+        pytest.approx(0.1), pytest.approx(0.1), pytest.approx(0.1), 0.0)

@@ -521,23 +521,65 @@ def reference_case_values(by_case: pd.DataFrame) -> dict:
     return values | {f"cogsdata_ref_gen_{kind}": means[kind] for kind in ("lexical", "structural")}
 
 
-def outside_closed_grammar(splits: dict[str, pd.DataFrame], lexicon: Lexicon) -> pd.Series:
-    """Per split but train: the rows the parser cannot read when it accepts only the nouns of
-    the lexicon (``open_nouns=False``)."""
+CLOSED_COLUMNS = ("rows", "with a word never in train", "outside the grammar",
+                  "exact match, rows of training words")
+"""The columns of :func:`closed_grammar_table`."""
+
+
+def closed_grammar_table(splits: dict[str, pd.DataFrame], lexicon: Lexicon) -> pd.DataFrame:
+    """The symbolic reference parser with the training lexicon alone (``open_nouns=False``: no
+    word outside ``lexicon``, which is derived from train) on every split but train, per split
+    and, for gen, per case (Table 4-1): the rows, those with a word that never occurs in a
+    source sentence of ``splits["train"]`` (a data erratum: no gap of the benchmark), those
+    outside the grammar, and the exact match on the rows whose every word occurs in train.
+    Those rows hold every gap the benchmark tests, the held-out words (in train through their
+    exposure rows) in new contexts and the held-out structures, so the last column asks
+    whether the gaps are filled by composing known parts (the dissertation's Abstract and
+    Sections 4.3-4.4). Indexed by (split, case)."""
     closed = Interpreter(lexicon, open_nouns=False)
-    return pd.Series(
-        {
-            name: sum(p is None for p in interpret_all(frame.source, closed))
-            for name, frame in splits.items()
-            if name != "train"
-        }
-    )
+    seen = {token for source in splits["train"].source for token in source.split()}
+    parts = []
+    for name, frame in splits.items():
+        if name == "train":
+            continue
+        predictions = interpret_all(frame.source, closed)
+        parts.append(pd.DataFrame({
+            "split": name,
+            "case": frame["case"].to_numpy(),
+            "unseen": [any(t not in seen for t in source.split()) for source in frame.source],
+            "outside": [p is None for p in predictions],
+            "exact": [p == t for p, t in zip(predictions, frame.target, strict=True)],
+        }))  # fmt: skip
+    rows = pd.concat(parts, ignore_index=True)
+    groups = rows.groupby(["split", "case"], sort=False)
+    table = pd.DataFrame({
+        CLOSED_COLUMNS[0]: groups.size(),
+        CLOSED_COLUMNS[1]: groups.unseen.sum(),
+        CLOSED_COLUMNS[2]: groups.outside.sum(),
+        CLOSED_COLUMNS[3]: rows[~rows.unseen].groupby(["split", "case"], sort=False).exact.mean(),
+    })  # fmt: skip
+    return table.astype({c: int for c in CLOSED_COLUMNS[:3]})
 
 
-def closed_grammar_values(outside: pd.Series) -> dict:
-    """:func:`outside_closed_grammar` glued per split (``cogsdata_ref_closed_outside_<split>``):
-    the rows whose parse needs a noun that never occurs in train."""
-    return {f"cogsdata_ref_closed_outside_{name}": int(n) for name, n in outside.items()}
+def closed_grammar_values(table: pd.DataFrame) -> dict:
+    """:func:`closed_grammar_table` glued: per split, the rows outside the closed grammar
+    (``cogsdata_ref_closed_outside_<split>``) and the rows with a word never in train
+    (``cogsdata_ref_unseen_rows_<split>``, the data erratum); over the splits and the gen cases,
+    the lowest exact match on the rows of training words (``cogsdata_ref_closed_exact_min``, the
+    claim gaps-fillable-by-composition; 1 also says that no row of training words falls outside
+    the grammar), how many splits and cases it is taken over (``cogsdata_ref_closed_groups``)
+    and how many rows (``cogsdata_ref_closed_rows``)."""
+    by_split = table.groupby(level="split", sort=False).sum()
+    values = {f"cogsdata_ref_closed_outside_{name}": int(n)
+              for name, n in by_split[CLOSED_COLUMNS[2]].items()}  # fmt: skip
+    values |= {f"cogsdata_ref_unseen_rows_{name}": int(n)
+               for name, n in by_split[CLOSED_COLUMNS[1]].items()}  # fmt: skip
+    seen_rows = table[CLOSED_COLUMNS[0]] - table[CLOSED_COLUMNS[1]]
+    exact = table[CLOSED_COLUMNS[3]]
+    values["cogsdata_ref_closed_exact_min"] = float(exact.min()) if exact.notna().any() else float("nan")
+    values["cogsdata_ref_closed_groups"] = int(exact.notna().sum())
+    values["cogsdata_ref_closed_rows"] = int(seen_rows.sum())
+    return values
 
 
 # --------------------------------------------------------------------------- the grammar

@@ -109,17 +109,23 @@ SPLITS = ("dev", "test", "gen")
 
 def transformer_sizes(sizes: pd.DataFrame, reference: dict):
     """Dissertation Figure 4-3: dev, test and gen accuracy per Transformer size (rows of
-    ``sizes``: ``ours <split>``, ``paper <split>``, ``ours gen SD``), ours filled with the gen
-    SD over seeds, the paper's as open grey circles, the reference parser (``reference``: split
-    -> accuracy) as black dashes."""
+    ``sizes``: ``ours <split>``, ``paper <split>``, ``ours gen SD`` and, when present, ``paper gen
+    SD``), ours filled with the gen SD over seeds, the paper's as open grey circles just to their
+    right, its gen with the SD over its seeds that Figure 4-3 prints as a grey error bar, the
+    reference parser (``reference``: split -> accuracy) as black dashes."""
     fig, ax = plt.subplots(figsize=(6, 3.4))
     x = np.arange(len(sizes))
+    beside = 0.05  # the paper's marks just right of ours, so that the two error bars stay apart
     for offset, split in zip((-0.2, 0, 0.2), SPLITS, strict=True):
-        paper_marks(ax, x + offset, sizes[f"paper {split}"], label=None, marker="o",
+        paper_marks(ax, x + offset + beside, sizes[f"paper {split}"], label=None, marker="o",
                     facecolors="none", edgecolors="grey", color=None)  # fmt: skip
-        ax.errorbar(x + offset, sizes[f"ours {split}"],
+        ax.errorbar(x + offset - beside, sizes[f"ours {split}"],
                     yerr=sizes["ours gen SD"].fillna(0) if split == "gen" else None, fmt="o",
                     label=f"ours: {split}")  # fmt: skip
+    if "paper gen SD" in sizes:
+        ax.errorbar(x + 0.2 + beside, sizes["paper gen"], yerr=sizes["paper gen SD"].fillna(0),
+                    fmt="none", ecolor="grey", elinewidth=1, capsize=2,
+                    label="paper: gen SD over its seeds")  # fmt: skip
     for offset, split in zip((-0.2, 0, 0.2), SPLITS, strict=True):
         ax.plot(x + offset, [reference[split]] * len(x), "_", ms=12, color="black")
     ax.plot([], [], **REFERENCE)  # legend entry of the reference marks
@@ -197,10 +203,16 @@ def dev_loss(history: pd.DataFrame):
     return fig
 
 
-def generalization_gap(summary: pd.DataFrame, ours: str, paper: str):
+def generalization_gap(summary: pd.DataFrame, ours: str, paper: str,
+                       intervals: pd.DataFrame | None = None):
     """In distribution against generalization: exact match on dev, test, gen and its lexical and
     structural cases, for the rows ``ours`` and ``paper`` of ``summary`` (bars) and its row
-    ``symbolic reference parser`` (black dashes)."""
+    ``symbolic reference parser`` (black dashes). ``intervals``: a table whose last two rows are
+    the low and the high end of the interval of our mean over seeds for those columns (as
+    :func:`compsem.cogs.models_chapter.reduced_seeds` returns it), drawn as black error bars on
+    our bars. The legend names the paper's bars by their row, ``paper`` (e.g.
+    :func:`compsem.cogs.models_chapter.paper_gap_label`, which says that the paper's dev and test
+    come from other runs than its gen)."""
     columns = ["dev", "test", "gen", "lexical", "structural"]
     names = dict(zip(columns, ["dev", "test", "gen (all)", "gen lexical", "gen structural"],
                      strict=True))  # fmt: skip
@@ -208,10 +220,17 @@ def generalization_gap(summary: pd.DataFrame, ours: str, paper: str):
     bars.columns = ["reduced Transformer (ours)", paper]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     _bars(bars, ax, "split", "run", "exact-match accuracy")
+    if intervals is not None:
+        height = summary.loc[ours, columns].to_numpy(dtype=float)
+        low, high = (intervals.iloc[i][columns].to_numpy(dtype=float) for i in (-2, -1))
+        centres = [patch.get_x() + patch.get_width() / 2 for patch in ax.containers[0]]
+        below, above = np.clip(height - low, 0, None), np.clip(high - height, 0, None)
+        ax.errorbar(centres, height, yerr=[below, above], fmt="none", ecolor="black", elinewidth=1,
+                    capsize=3, label="ours: 95% t-interval over seeds")  # fmt: skip
     ax.plot(np.arange(len(columns)), summary.loc["symbolic reference parser", columns],
             **REFERENCE, marker="_", ms=30)  # fmt: skip
     ax.set(xlabel="", ylim=(0, 1.05), title="In distribution vs generalization (reduced CPU run)")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=3, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, fontsize=8)
     return fig
 
 

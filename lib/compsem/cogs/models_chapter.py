@@ -126,6 +126,16 @@ def paper_label(exposures: int) -> str:
     return f"paper: Transformer 9.5M, {exposures} exposure{'s' if exposures > 1 else ''}"
 
 
+def paper_gap_label(exposures: int) -> str:
+    """The legend of the paper's bars beside the reduced run's dev, test and gen
+    (:func:`compsem.cogs.figures.generalization_gap`, :func:`reduced_summary`): with 100
+    exposures its gen and gen means are the 100-exposure Transformer's (Table 4-5, Figure 4-4),
+    its dev and test the one-exposure runs' (Figure 4-3), the only ones the paper prints."""
+    if exposures == 1:
+        return paper_label(1)
+    return f"paper: Transformer 9.5M (gen: {exposures} exposures; dev, test: 1 exposure)"
+
+
 def paper_by_case(paper: Mapping[str, float], exposures: int) -> pd.Series:
     """The paper's Transformer per generalization case (Table 4-5), in Table 4-1 order."""
     return pd.Series({c: paper[f"cogs_t45_transformer_{exposures}_{c}"] for c in ev.CASE_ORDER})
@@ -1023,8 +1033,11 @@ def reduced_summary(
     """In distribution against generalization (Figure 4-4's pattern): dev, test, gen and its
     lexical and structural means of the reduced run (exact and semantic match), of the reference
     parser, and of the paper's 9.5M Transformer with ``exposures`` exposures (dev and test from
-    Figure 4-3, one exposure); our exact-match values by target key (``cogs_reduced_*``), the
-    test-gen gap, and the semantic and reference gen means."""
+    Figure 4-3, one exposure; the row :func:`paper_gap_label` says so); our exact-match values
+    by target key (``cogs_reduced_*``), the test-gen gap, the semantic and reference gen means,
+    and the paper's lead of the lexical over the structural mean with 100 exposures
+    (``cogs_paper_tf100_lexical_minus_structural``, Figure 4-4 from Table 4-5; the threshold of
+    the claim reduced-run-gap, whatever ``exposures``)."""
     summary = {
         label: _accuracies(analysed, column)
         for column, label in (
@@ -1033,7 +1046,7 @@ def reduced_summary(
             ("reference_exact", REFERENCE_PARSER),
         )
     }
-    summary[paper_label(exposures)] = {
+    summary[paper_gap_label(exposures)] = {
         "dev": paper["cogs_fig43_transformer_dev"],  # 1 exposure: Figure 4-4 gives gen only
         "test": paper["cogs_fig43_transformer_test"],
         "gen": paper[f"cogs_t45_transformer_{exposures}_gen"],
@@ -1046,6 +1059,9 @@ def reduced_summary(
     values["cogs_reduced_gap"] = float(ours["test"] - ours["gen"])
     values["cogs_reduced_semantic_gen"] = float(summary.loc[REDUCED_SEMANTIC, "gen"])
     values["cogs_reference_gen"] = float(summary.loc[REFERENCE_PARSER, "gen"])
+    values["cogs_paper_tf100_lexical_minus_structural"] = float(
+        paper["cogs_fig41_transformer_100_lexical"] - paper["cogs_fig41_transformer_100_structural"]
+    )
     return summary, values
 
 
@@ -1149,23 +1165,39 @@ def analysed_runs(
     return runs
 
 
+PAPER_POOLED_COLUMN = "paper: all models pooled"
+"""The column of :func:`error_table` with the paper's values that pool its models (Sections 4.5.4
+and 4.5.5: depth errors, mean lengths of test outputs)."""
+
+PAPER_LONG_OUTPUTS = "test accuracy, outputs > 95 tokens"
+"""The row of :func:`error_table` where the paper gives one value for the Transformers and one for
+the two LSTMs together (Section 4.5.4)."""
+
+
 def paper_analyses(paper: Mapping[str, float], model: str) -> pd.Series:
     """The paper's values of the rows of :func:`compsem.cogs.summary.analyses` for one model
     (Sections 4.5.3-4.5.5, Table 4-6; the depth and test-length shares pool the models, the
     Active -> Passive errors are the paper's total over its 5 runs, per run)."""
     long_key = "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
     keys = {row: key.format(model=model) for row, key in MODEL_ANALYSIS_KEYS.items()}
-    keys |= POOLED_ANALYSIS_KEYS | {"test accuracy, outputs > 95 tokens": long_key}
+    keys |= POOLED_ANALYSIS_KEYS | {PAPER_LONG_OUTPUTS: long_key}
     return pd.Series({row: paper[key] for row, key in keys.items()})
 
 
 def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]) -> pd.DataFrame:
     """The quantities of Sections 4.5.3-4.5.5 (:func:`compsem.cogs.summary.analyses`), one
-    column per group of runs, beside the paper's for the three models of Table 4-5."""
+    column per group of runs, beside the paper's for the three models of Table 4-5; the paper's
+    values that pool all its models (:data:`POOLED_ANALYSIS_KEYS`) only in the column
+    :data:`PAPER_POOLED_COLUMN`, not repeated as if per model, and the row
+    :data:`PAPER_LONG_OUTPUTS`, whose LSTM value pools the two LSTMs, labelled so."""
     table = pd.DataFrame({name: s45.analyses(frame) for name, frame in analysed.items()})
+    pooled_rows = list(POOLED_ANALYSIS_KEYS)
     for model in ("transformer", "bilstm", "lstm"):
-        table[f"paper: {cfg.LABELS[model]}"] = paper_analyses(paper, model)
-    return table
+        column = paper_analyses(paper, model)
+        column[pooled_rows] = np.nan
+        table[f"paper: {cfg.LABELS[model]}"] = column
+    table[PAPER_POOLED_COLUMN] = pd.Series({row: paper[key] for row, key in POOLED_ANALYSIS_KEYS.items()})
+    return table.rename(index={PAPER_LONG_OUTPUTS: PAPER_LONG_OUTPUTS + " (paper: LSTMs pooled)"})
 
 
 def grid_model_of(name: str, models) -> str | None:
@@ -1189,9 +1221,13 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
     depth-error shares and the mean lengths of correct and incorrect test outputs pooled over
     the grid's runs (the paper pools its models); the Transformers' test accuracy on outputs
     over 95 tokens (Section 4.5.4) over its seeds; the
-    Transformer's error shares over its seeds with 95% and 90% t-intervals and their difference
-    from the paper's with Welch's 90% interval (:func:`error_against_paper`), and its share of
-    errors not ending in ')' averaged over the seeds decoded each way; a few of the reduced run's."""
+    Transformer's single lexical error share over its seeds with 95% and 90% t-intervals and its
+    difference from the paper's with Welch's 90% interval (:func:`error_against_paper`); its
+    share of errors not ending in ')' and mean edit distance of errors pooled over the errors of
+    all seeds, as the paper states them and as the table of :data:`ANALYSIS_PREFIXES` compares
+    them, with a seed-cluster bootstrap interval and their difference from the paper's
+    (:func:`pooled_error_against_paper`), and that share pooled over the seeds decoded each way;
+    a few of the reduced run's."""
     values = {}
     grid_names = [name for name in analysed if grid_model_of(name, models)]
     analyses = {name: s45.analyses(analysed[name]) for name in grid_names}  # each frame once
@@ -1217,32 +1253,56 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
         by_seed = [s45.analyses(part) for _, part in seeds]  # each seed's analyses, once
         decodings = [part.decoding.iloc[0] for _, part in seeds]
         paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}  # once
-        for key, row in (
-            ("single_lexical", "single_lexical"),
-            ("not_paren", "error_not_ending_paren"),
-            ("edit_distance", "error_edit_distance"),
-        ):
-            per_seed = [shares[row] for shares in by_seed]
-            bounds = ERROR_BOUNDS[key]
-            mean, low, high = seed_interval(per_seed, bounds=bounds)
-            _, low90, high90 = seed_interval(per_seed, level=EQUIVALENCE_LEVEL, bounds=bounds)
-            values[f"cogs_tf1_{key}_mean"] = mean
-            values[f"cogs_tf1_{key}_ci_low"] = low
-            values[f"cogs_tf1_{key}_ci_high"] = high
-            values[f"cogs_tf1_{key}_ci90_low"] = low90
-            values[f"cogs_tf1_{key}_ci90_high"] = high90
-            values |= error_against_paper(per_seed, key, paper)
+        # a share of all gen examples: every seed decodes all of gen, so the mean of the seeds'
+        # shares is the share pooled over them
+        per_seed = [shares["single_lexical"] for shares in by_seed]
+        mean, low, high = seed_interval(per_seed, bounds=ERROR_BOUNDS["single_lexical"])
+        _, low90, high90 = seed_interval(per_seed, level=EQUIVALENCE_LEVEL,
+                                         bounds=ERROR_BOUNDS["single_lexical"])  # fmt: skip
+        values |= {"cogs_tf1_single_lexical_mean": mean, "cogs_tf1_single_lexical_ci_low": low,
+                   "cogs_tf1_single_lexical_ci_high": high,
+                   "cogs_tf1_single_lexical_ci90_low": low90,
+                   "cogs_tf1_single_lexical_ci90_high": high90}  # fmt: skip
+        values |= error_against_paper(per_seed, "single_lexical", paper)
+        # shares and means of the errors: pooled over the errors of all seeds, as the paper
+        parts = {seed: error_ratio_parts(part) for seed, part in seeds}
+        for key in POOLED_ERROR_RATIOS:
+            numerators = [p[key][0] for p in parts.values()]
+            denominators = [p[key][1] for p in parts.values()]
+            values |= pooled_error_against_paper(numerators, denominators, key, paper)
+        values["cogs_tf1_bootstrap_resamples"] = s45.BOOTSTRAP_RESAMPLES
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
-            shares = [a["error_not_ending_paren"] for a, d in zip(by_seed, decodings, strict=True) if d == method]
-            values[f"cogs_tf1_not_paren_{method}_mean"] = float(sum(shares) / len(shares))
-            values[f"cogs_tf1_{method}_n_seeds"] = len(shares)
+            chosen = [p["not_paren"] for p, d in zip(parts.values(), decodings, strict=True)
+                      if d == method]  # fmt: skip
+            values[f"cogs_tf1_not_paren_{method}_pooled"] = float(
+                sum(n for n, _ in chosen) / max(sum(d for _, d in chosen), 1)
+            )
+            values[f"cogs_tf1_{method}_n_seeds"] = len(chosen)
     if REDUCED_RUN in analysed:
         shares = s45.analyses(analysed[REDUCED_RUN])
         for row in REDUCED_ERROR_ROWS:
             if math.isfinite(shares[row]):
                 values[f"cogs_reduced_err_{report.slug(row)}"] = shares[row]
     return values
+
+
+POOLED_ERROR_RATIOS = ("not_paren", "edit_distance")
+"""The Transformer's error analyses that are ratios over its errors (Section 4.5.3: the share of
+errors not ending in ')', the mean token edit distance of errors), decided as the paper states
+them, pooled over the errors of all runs ("12% of all Transformer errors"), by the stem of their
+keys (:data:`ERROR_TARGETS`)."""
+
+
+def error_ratio_parts(analysed: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """The numerator and the denominator of each of :data:`POOLED_ERROR_RATIOS` over the gen
+    errors of ``analysed`` (one run, :func:`compsem.cogs.evaluation.analyse`): errors not ending
+    in ')' and summed token edit distance, each over the number of errors. Summed over runs and
+    divided, they give the pooled value of :func:`compsem.cogs.evaluation.error_summary`."""
+    errors = analysed[(analysed.split == "gen") & ~analysed.exact.astype(bool)]
+    n = float(len(errors))
+    return {"not_paren": (float((~errors.ends_paren.astype(bool)).sum()), n),
+            "edit_distance": (float(errors.edit_distance.sum()), n)}  # fmt: skip
 
 
 ERROR_TARGETS = {
@@ -1291,6 +1351,43 @@ def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = 
         f"{stem}_minus_paper_ci90_high": high,
         f"{stem}_margin": margin,
         f"{stem}_replicate_half_width": replicate_half_width(margin, len(per_seed)),
+    }
+
+
+def pooled_error_against_paper(numerators, denominators, key: str,
+                               paper: Mapping[str, float] | None = None) -> dict:
+    """Our error ratio ``key`` (one of :data:`POOLED_ERROR_RATIOS`) pooled over the errors of
+    all seeds (``numerators`` and ``denominators`` per seed, :func:`error_ratio_parts`), the
+    paper's estimator, against the paper's value: the ratio's percentile 95% interval from a
+    bootstrap that resamples seeds (:func:`compsem.cogs.summary.pooled_interval`), its bootstrap
+    standard error, and our ratio minus the paper's with Welch's 90% interval, our standard error
+    the bootstrap's and the paper's the assumed seed SD :func:`error_margin` over its 5 runs
+    (:func:`compsem.cogs.summary.pooled_welch_difference`); the margin and the half-width of a
+    replicate whose seeds spread as assumed, as :func:`error_against_paper`. Keys
+    ``cogs_tf1_<key>_pooled_ci_low``/``_high``, ``cogs_tf1_<key>_pooled_se``,
+    ``cogs_tf1_<key>_pooled_minus_paper`` with ``_ci90_low``/``_ci90_high``,
+    ``cogs_tf1_<key>_margin`` and ``cogs_tf1_<key>_replicate_half_width``. The rule of the claims
+    transformer-ill-formed-errors and transformer-error-edit-distance: the 90% interval inside
+    plus or minus the margin holds, wholly outside it fails."""
+    if key not in POOLED_ERROR_RATIOS:
+        raise ValueError(f"not a pooled error ratio: {key!r}; one of {POOLED_ERROR_RATIOS}")
+    if paper is None:
+        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
+    margin = error_margin(paper, key)
+    _, low, high = s45.pooled_interval(numerators, denominators)
+    difference, low90, high90, se = s45.pooled_welch_difference(
+        numerators, denominators, paper[ERROR_TARGETS[key]], margin, level=EQUIVALENCE_LEVEL
+    )
+    stem = f"cogs_tf1_{key}"
+    return {
+        f"{stem}_pooled_ci_low": low,
+        f"{stem}_pooled_ci_high": high,
+        f"{stem}_pooled_se": se,
+        f"{stem}_pooled_minus_paper": difference,
+        f"{stem}_pooled_minus_paper_ci90_low": low90,
+        f"{stem}_pooled_minus_paper_ci90_high": high90,
+        f"{stem}_margin": margin,
+        f"{stem}_replicate_half_width": replicate_half_width(margin, len(numerators)),
     }
 
 

@@ -200,9 +200,10 @@ def trace(
 def sensitivity(curve: pd.DataFrame, last: int = 3) -> dict[str, float]:
     """How much gen accuracy moves at the end of training, beside dev accuracy (Csordas et al.
     2021: a stopping rule on in-distribution data leaves the generalization number to where
-    training stopped): over the ``last`` kept updates, the first of them, the range (max - min)
-    of dev and of gen accuracy, gen at the first and the last of them, and the highest gen over
-    all kept updates with its update."""
+    training stopped): over the ``last`` kept updates, the first and the last of them, the range
+    (max - min) of dev and of gen accuracy, gen at the first and the last of them, the lowest
+    and the highest gen among them with their updates (``window_gen_min``, ``window_gen_max``
+    and ``_step``), and the highest gen over all kept updates with its update."""
     wide = curve.pivot_table(index="step", columns="quantity", values="accuracy").sort_index()
     if "dev" not in wide or "gen" not in wide or not len(wide):
         return {}
@@ -210,10 +211,15 @@ def sensitivity(curve: pd.DataFrame, last: int = 3) -> dict[str, float]:
     return {
         "updates": float(len(window)),
         "first_step": float(window.index.min()),
+        "last_step": float(window.index.max()),
         "dev_range": float(window["dev"].max() - window["dev"].min()),
         "gen_range": float(window["gen"].max() - window["gen"].min()),
         "gen_first": float(window["gen"].iloc[0]),
         "gen_last": float(window["gen"].iloc[-1]),
+        "window_gen_min": float(window["gen"].min()),
+        "window_gen_min_step": float(window["gen"].idxmin()),
+        "window_gen_max": float(window["gen"].max()),
+        "window_gen_max_step": float(window["gen"].idxmax()),
         "gen_max": float(wide["gen"].max()),
         "gen_max_step": float(wide["gen"].idxmax()),
     }
