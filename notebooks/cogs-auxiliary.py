@@ -292,9 +292,13 @@ results.update(values)
 table
 
 # %%
-# for the claims, once runs exist: Welch's intervals at the levels the claims declare
+# for the claims, once runs exist: Welch's intervals at the levels the claims declare, the
+# ratios of seed SDs (glossing-steadies-transformer) and the glossing losses of the LSTMs
+# against the Transformer's (transformer-learns-glossing-best); none without runs
 report.glue_all(two_stage.difference_keys(two_stage.differences(grid_runs, levels=two_stage.GRID_LEVELS)))
 report.glue_all(two_stage.interval_keys(grid_summary))
+report.glue_all(two_stage.sd_ratio_keys(grid_runs))
+report.glue_all(two_stage.model_differences(grid_runs))
 report.show_comparison(report.compare(results, "cogs-auxiliary",
                                       keys=two_stage.grid_mean_keys(grid_models)),
                        "means of Figures 5-1 to 5-3")
@@ -403,6 +407,7 @@ red_runs.drop(columns=["hash", "device"]).round(3)
 report.glue_all(two_stage.reduced_summary_keys(red_summary))
 if {"none", "gloss"} <= set(red_runs.objective):  # one family of contrasts (Bonferroni)
     report.glue_all(two_stage.reduced_contrasts(red_runs, "transformer-reduced", "gloss"))
+report.glue_all(two_stage.paper_reduced_differences(paper))  # another protocol, for orientation
 (
     red_summary.assign(objective=red_summary.objective.map(LABELS))
     .set_index(["objective", "quantity"])[["n", "mean", "sd", "low", "high"]]
@@ -426,16 +431,19 @@ plt.show()
 # {glue:text}`caux_reduced_contrasts` contrasts of this table taken as one family
 # ({glue:text}`caux_reduced_family_level:.4f`, that is 1 − .05/k: the intervals of the family
 # cover together with at least 95%, so a contrast picked out of the table after its values were
-# seen is still judged at 5%):
+# seen is still read at 5%). The last column is the paper's glossing minus baseline for its
+# full Transformer (Figure 5-1, Section 5.2.6): **another protocol** (the paper's model size,
+# one exposure, both stages to early stopping, 10 seeds), set beside ours for orientation, not
+# compared:
 #
-# | quantity | glossing − baseline | 95% interval | family interval (Bonferroni) |
-# |---|---|---|---|
-# | COGS dev cross-entropy | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_high:+.3f` |
-# | gen tokens right (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_high:+.3f` |
-# | `[w_n]` retrieved (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_high:+.3f` |
-# | dev exact match | {glue:text}`caux_reduced_gloss_minus_none_dev:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_family_high:+.3f` |
-# | gen exact match | {glue:text}`caux_reduced_gloss_minus_none_gen:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_family_high:+.3f` |
-# | single lexical errors (share of gen) | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_high:+.3f` |
+# | quantity | glossing − baseline | 95% interval | family interval (Bonferroni) | the paper, full configuration (another protocol) |
+# |---|---|---|---|---|
+# | COGS dev cross-entropy | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_best_dev_loss_family_high:+.3f` | not reported |
+# | gen tokens right (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_high:+.3f` | not reported |
+# | `[w_n]` retrieved (teacher forcing) | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_wn_accuracy_family_high:+.3f` | not reported |
+# | dev exact match | {glue:text}`caux_reduced_gloss_minus_none_dev:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_dev_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_dev_family_high:+.3f` | {glue:text}`caux_paper_gloss_minus_none_dev:+.2f` |
+# | gen exact match | {glue:text}`caux_reduced_gloss_minus_none_gen:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_gen_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_gen_family_high:+.3f` | {glue:text}`caux_paper_gloss_minus_none_gen:+.2f` |
+# | single lexical errors (share of gen) | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_high:+.3f` | {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_low:+.3f` to {glue:text}`caux_reduced_gloss_minus_none_single_lexical_error_rate_family_high:+.3f` | {glue:text}`caux_paper_gloss_minus_none_single_lexical_error_rate:+.3f` |
 #
 # Exact match is {glue:text}`caux_reduced_none_dev_mean:.3f` (baseline) and
 # {glue:text}`caux_reduced_gloss_dev_mean:.3f` (glossing) on dev and
@@ -445,20 +453,19 @@ plt.show()
 # {glue:text}`caux_reduced_gloss_gen_token_accuracy_mean:.3f` (glossing) of the gen output
 # tokens right and retrieve {glue:text}`caux_reduced_none_gen_wn_accuracy_mean:.3f` and
 # {glue:text}`caux_reduced_gloss_gen_wn_accuracy_mean:.3f` of the held-out `[w_n]` tokens.
-# The Findings decide three claims on the reduced run from these intervals
-# (*reduced-glossing-fits-cogs* on dev exact match and *reduced-glossing-retrieves-items* on the
-# retrieval of `[w_n]` tokens, each at 95%, as declared before the runs; and
-# *reduced-glossing-raises-token-accuracy* on the share of gen tokens right under teacher
-# forcing). The last is an extension: token accuracy under teacher forcing is our measure, not
-# the paper's, and the claim was added after the table's values were seen, so it is decided on
-# its family interval, from
-# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_low:+.3f` to
-# {glue:text}`caux_reduced_gloss_minus_none_gen_token_accuracy_family_high:+.3f`. Each rule can
-# hold or fail only where an arm is off the floor of zero, and none of the three is evidence
-# about the paper's claim: in this run glossing minus baseline also measures how the optimiser
-# starts (below, and Deviations). The single lexical error rate is shown, not judged: it counts gen outputs with the
-# right structure and one wrong word, so a model that gets fewer structures right also makes
-# fewer of them: the rate can fall with accuracy as well as with better retrieval.
+# The Findings decide two claims on the reduced run, each at 95% as declared before the runs:
+# *reduced-glossing-fits-cogs* on dev exact match and *reduced-glossing-retrieves-items* on
+# the retrieval of `[w_n]` tokens; each rule can hold or fail only where an arm is off the
+# floor of zero. The other rows are **descriptive**, not decided. The share of gen tokens right
+# under teacher forcing in particular is our measure, not the paper's: a claim on it was added
+# after this table's values were seen and withdrawn on review, so its row is **post hoc**, and
+# if it is read at all it is read at its family interval, like any contrast picked from the
+# table. Every row is also **confounded**: in this run glossing minus baseline also measures
+# how the optimiser starts (below, and Deviations), so none of them, decided or not, is
+# evidence about the paper's claim. The single lexical error rate is shown, not judged: it
+# counts gen outputs with the right structure and one wrong word, so a model that gets fewer
+# structures right also makes fewer of them: the rate can fall with accuracy as well as with
+# better retrieval.
 #
 # The glossing stage itself ended at a dev cross-entropy of
 # {glue:text}`caux_reduced_gloss_aux_best_dev_loss_mean:.2f` per token, against

@@ -495,6 +495,75 @@ def test_reduced_contrasts_are_one_family_with_bonferronis_intervals():
     assert "caux_reduced_gloss_minus_none_lexical_family_low" not in values
 
 
+def test_sd_ratio_keys_use_the_f_interval_of_the_variance_ratio():
+    from scipy import stats
+
+    from compsem.cogs import summary as s45
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    rng = np.random.default_rng(5)
+    none, gloss = rng.normal(0.37, 0.19, 5), rng.normal(0.62, 0.04, 5)
+    runs = pd.DataFrame({"model": ["transformer"] * 10 + ["lstm"] * 3,
+                         "objective": ["none"] * 5 + ["gloss"] * 5 + ["none", "none", "gloss"],
+                         "seed": [1, 2, 3, 4, 5] * 2 + [1, 2, 1],
+                         "gen": [*none, *gloss, 0.2, 0.3, 0.25]})  # fmt: skip
+    values = ts.sd_ratio_keys(runs)
+    stem = "caux_transformer_gloss_over_none_gen_sd_ratio"
+    assert set(values) == {stem, f"{stem}_low", f"{stem}_high"}  # the LSTM has one glossing seed
+    v = gloss.var(ddof=1) / none.var(ddof=1)
+    assert values[stem] == pytest.approx(np.sqrt(v))
+    assert values[f"{stem}_high"] == pytest.approx(np.sqrt(v / stats.f.ppf(0.025, 4, 4)))
+    assert values[f"{stem}_low"] == pytest.approx(np.sqrt(v / stats.f.ppf(0.975, 4, 4)))
+    assert values[f"{stem}_low"] < values[stem] < values[f"{stem}_high"]
+    # the interval covers the true ratio at its level: simulated, 5 seeds a side
+    truth, hits = 0.5, 0
+    for _ in range(2000):
+        _, low, high = s45.sd_ratio_interval(rng.normal(0, truth, 5), rng.normal(0, 1, 5))
+        hits += low <= truth <= high
+    assert hits / 2000 == pytest.approx(0.95, abs=0.015)
+    # a side without spread (a floor) decides nothing; no runs, no keys
+    assert all(np.isnan(s45.sd_ratio_interval([0, 0, 0], [0.1, 0.2, 0.3])))
+    assert all(np.isnan(s45.sd_ratio_interval([0.1], [0.1, 0.2])))
+    assert ts.sd_ratio_keys(runs.iloc[0:0]) == {}
+
+
+def test_model_differences_set_each_lstm_against_the_transformer():
+    from scipy import stats
+
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    rng = np.random.default_rng(6)
+    loss = {m: rng.normal(mu, 0.02, 5) for m, mu in (("transformer", 0.17), ("lstm", 0.37),
+                                                     ("bilstm", 0.26))}  # fmt: skip
+    runs = pd.DataFrame([{"model": m, "objective": o, "seed": s,
+                          "aux_best_dev_loss": loss[m][s - 1] if o == "gloss" else np.nan}
+                         for m in loss for o in ("none", "gloss") for s in range(1, 6)])  # fmt: skip
+    values = ts.model_differences(runs)
+    for model in ("lstm", "bilstm"):
+        stem = f"caux_{model}_minus_transformer_gloss_aux_loss"
+        welch = stats.ttest_ind(loss[model], loss["transformer"], equal_var=False)
+        assert values[stem] == pytest.approx(loss[model].mean() - loss["transformer"].mean())
+        assert (values[f"{stem}_low"], values[f"{stem}_high"]) == pytest.approx(
+            tuple(welch.confidence_interval(0.95)))
+    assert not any("transformer_minus" in k for k in values)
+    assert ts.model_differences(runs[runs.model != "transformer"]) == {}
+    assert ts.model_differences(runs.iloc[0:0]) == {}
+
+
+def test_paper_reduced_differences_come_from_the_targets():
+    from compsem import report
+    from compsem.cogs.seq2seq import two_stage as ts
+
+    paper = {k: t["paper"] for k, t in report.load_targets("cogs-auxiliary").items()}
+    values = ts.paper_reduced_differences(paper)
+    assert set(values) == {f"caux_paper_gloss_minus_none_{q}" for q in ts.PAPER_REDUCED_CONTRASTS}
+    assert set(ts.PAPER_REDUCED_CONTRASTS) <= set(ts.REDUCED_CONTRASTS)
+    assert values["caux_paper_gloss_minus_none_gen"] == pytest.approx(
+        paper["caux_transformer_gloss_gen"] - paper["caux_transformer_none_gen"])
+    assert values["caux_paper_gloss_minus_none_single_lexical_error_rate"] == pytest.approx(
+        paper["caux_transformer_gloss_single_lexical"] - paper["caux_transformer_none_single_lexical"])
+
+
 def test_the_chapters_family_is_the_table_it_shows():
     """The reduced contrasts the chapter's table shows are the family its claims are decided on."""
     from pathlib import Path

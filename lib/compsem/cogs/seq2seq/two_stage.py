@@ -39,6 +39,7 @@ import torch
 
 from compsem import determinism, paths, stats
 from compsem.cogs import auxiliary_data, evaluation, masking, multiplicity
+from compsem.cogs import summary as s45
 from compsem.cogs.seq2seq import batching, decoding, experiment, results, trainer
 from compsem.cogs.seq2seq.auxiliary_config import stage_one_config, validate_aux
 from compsem.cogs.seq2seq.config import LABELS as MODEL_LABELS
@@ -662,6 +663,76 @@ def reduced_contrasts(runs: pd.DataFrame, model: str, objective: str = "gloss",
         values |= {stem: d["difference"], f"{stem}_low": d["low"], f"{stem}_high": d["high"]}
         if quantity in family:
             values |= {f"{stem}_family_low": d["low_family"], f"{stem}_family_high": d["high_family"]}
+    return values
+
+
+PAPER_REDUCED_CONTRASTS = {"dev": "dev", "gen": "gen", "single_lexical_error_rate": "single_lexical"}
+"""The contrasts of :data:`REDUCED_CONTRASTS` that the paper reports for its full Transformer
+(Figure 5-1, Section 5.2.6), by quantity, with the suffix of their targets
+(``caux_transformer_<objective>_<suffix>``); the others (cross-entropy on COGS, scores under
+teacher forcing) it does not."""
+
+
+def paper_reduced_differences(paper: dict, objective: str = "gloss", baseline: str = "none"
+                              ) -> dict[str, float]:
+    """The paper's ``objective`` minus ``baseline`` for its full Transformer (10 seeds, the
+    paper's protocol) for each of :data:`PAPER_REDUCED_CONTRASTS`, from its targets (``paper``:
+    target key -> the paper's value), to set beside the reduced run's contrasts as another
+    protocol's: keys ``caux_paper_<objective>_minus_<baseline>_<quantity>``."""
+    return {f"caux_paper_{objective}_minus_{baseline}_{quantity}":
+            paper[f"caux_transformer_{objective}_{suffix}"] - paper[f"caux_transformer_{baseline}_{suffix}"]
+            for quantity, suffix in PAPER_REDUCED_CONTRASTS.items()}  # fmt: skip
+
+
+def sd_ratio_keys(runs: pd.DataFrame, quantities=("gen",), baseline: str = "none",
+                  level: float = 0.95) -> dict[str, float]:
+    """For every model and objective with 2+ seeds whose ``baseline`` also has 2+ seeds (rows of
+    :func:`collect`): the SD over seeds of each of ``quantities`` after the objective over the
+    baseline's, with its F interval at ``level`` (:func:`compsem.cogs.summary.sd_ratio_interval`),
+    keys ``caux_<model>_<objective>_over_<baseline>_<quantity>_sd_ratio``, ``..._low`` and
+    ``..._high`` (NaN where a side has no spread). The rule of the claim
+    glossing-steadies-transformer (Section 5.2.5: glossing "also reduced the variance across
+    random seeds"); none without runs."""
+    values: dict[str, float] = {}
+    if runs.empty:
+        return values
+    for (model, objective), part in runs.groupby(["model", "objective"], sort=False):
+        base = runs[(runs.model == model) & (runs.objective == baseline)]
+        if objective == baseline or len(part) < 2 or len(base) < 2:
+            continue
+        for quantity in quantities:
+            ratio, low, high = s45.sd_ratio_interval(part[quantity].to_numpy(float),
+                                                     base[quantity].to_numpy(float), level)  # fmt: skip
+            stem = f"caux_{model}_{objective}_over_{baseline}_{quantity}_sd_ratio"
+            values |= {stem: ratio, f"{stem}_low": low, f"{stem}_high": high}
+    return values
+
+
+def model_differences(runs: pd.DataFrame, quantity: str = "aux_best_dev_loss",
+                      objective: str = "gloss", reference: str = "transformer",
+                      name: str = "aux_loss", level: float = 0.95) -> dict[str, float]:
+    """``quantity`` of every other model minus the ``reference`` model's, both after
+    ``objective`` (rows of :func:`collect`), where each has 2+ seeds: the difference of the seed
+    means and Welch's ``level`` interval (:func:`compsem.stats.welch_intervals`; independent
+    runs), keys ``caux_<model>_minus_<reference>_<objective>_<name>``, ``..._low`` and
+    ``..._high``. By default the glossing stage's best dev cross-entropy against the
+    Transformer's, the rule of the claim transformer-learns-glossing-best (Section 5.2.6: the
+    Transformer has "the lowest average development set cross-entropy loss on the glossing
+    task"); none without runs."""
+    values: dict[str, float] = {}
+    if runs.empty:
+        return values
+    chosen = runs[runs.objective == objective]
+    ours = pd.to_numeric(chosen.loc[chosen.model == reference, quantity], errors="coerce").dropna()
+    if len(ours) < 2:
+        return values
+    for model, part in chosen.groupby("model", sort=False):
+        other = pd.to_numeric(part[quantity], errors="coerce").dropna()
+        if model == reference or len(other) < 2:
+            continue
+        diff, [(low, high)] = stats.welch_intervals(other.to_numpy(float), ours.to_numpy(float), [level])
+        stem = f"caux_{model}_minus_{reference}_{objective}_{name}"
+        values |= {stem: diff, f"{stem}_low": low, f"{stem}_high": high}
     return values
 
 
