@@ -448,11 +448,10 @@ C.interval_pivot(summary_2016[summary_2016.task.isin(C.TASKS_PROPOSED)], "encode
 
 # %%
 by_kind, kind_values = C.kind_breakdown(runs_2016[runs_2016.task.isin(C.TASKS_PROPOSED)], seeds[0])
-report.glue_all(kind_values)
 report.glue("probe_kind_seed", seeds[0])
-# how the averaging encoders' 90% intervals lie against chance +- the claims' pattern tolerance
-report.glue_all(C.order_blind_margin(values, C.TASKS_PROPOSED, encoders_2016, "probe",
-                                     "probe_proposed_order_blind", pattern["probe_pattern_tol"]))
+# with how the averaging encoders' 90% intervals lie against chance +- the claims' pattern tolerance
+report.glue_all(kind_values | C.order_blind_margin(values, C.TASKS_PROPOSED, encoders_2016, "probe",
+                                                   "probe_proposed_order_blind", pattern["probe_pattern_tol"]))
 by_kind
 
 # %% [markdown]
@@ -828,10 +827,9 @@ layer_summary = C.layer_sweep(
 )  # fmt: skip
 if len(layer_summary):
     layers_table, layer_values = C.layer_summary(layer_summary)
-    report.glue_all(layer_values)
     # the layers the text names (lowest, best, first reaching the best, highest), from the sweep
     landmark_values, landmark_words = C.layer_landmarks(layers_table, pattern["probe_pattern_tol"])
-    report.glue_all(landmark_values)
+    report.glue_all(layer_values | landmark_values)
     report.glue_words(landmark_words)
     C.plot_layers(layers_table, layer_base)
     plt.show()
