@@ -248,10 +248,7 @@ substitute_series, substitute_table, substitute_values = C.substitute_hybrids(
 results |= substitute_values
 neural = list(C.NEURAL_ROWS)  # Table 9's neural models, AMRBART and S3BERT included
 report.glue("best_neural_sts3k_adv", max(table9.published_cell(row, "STS3k-adv") for row in neural))  # Table 9
-for row, key in (("VerbNet-CN, corrected parses", "table9_verbnet_cn"), ("VerbNet-CN, GPT-4 parses", "verbnet_gpt4_glove50"),
-                 ("AMR-CN", "table9_amr_cn")):  # the paper's Numberbatch values (Tables 9 and 11)
-    substitute_table.loc[f"paper (Numberbatch): {row}"] = C.paper_portions(targets, key)
-substitute_table.round(3)
+C.with_paper_hybrids(substitute_table, targets).round(3)  # the paper's Numberbatch rows below (Tables 9, 11)
 
 # %% [markdown]
 # Each substitute hybrid against the best neural model of Table 9 on STS3k-adv, paired over the

@@ -796,3 +796,17 @@ def test_published_random_table_scores_each_pca8_file_on_each_set_of_rows():
     for file in random_files[random_files["n_components"] == 8].itertuples(index=False):
         for column, row in zip(("rho_all", "rho_train", "rho_heldout"), rows, strict=True):
             assert table.loc[(file[-1], row), file.regressor] == getattr(file, column)
+
+
+def test_with_paper_hybrids_appends_the_papers_numberbatch_rows_from_the_targets():
+    from compsem import report
+
+    targets = report.load_targets("sts3k")
+    table = pd.DataFrame({"all": [0.1], "non": [0.2], "adv": [0.3]}, index=["AMR-CN, glove50"])
+    shown = C.with_paper_hybrids(table, targets)
+    assert list(shown.index) == ["AMR-CN, glove50", "paper (Numberbatch): VerbNet-CN, corrected parses",
+                                 "paper (Numberbatch): VerbNet-CN, GPT-4 parses", "paper (Numberbatch): AMR-CN"]
+    assert shown.loc["paper (Numberbatch): AMR-CN", "adv"] == targets["table9_amr_cn_sts3k_adv"]["paper"]
+    assert shown.loc["paper (Numberbatch): VerbNet-CN, GPT-4 parses", "non"] == targets[
+        "verbnet_gpt4_glove50_sts3k_non"]["paper"]
+    pd.testing.assert_frame_equal(shown.iloc[:1], table)  # ours unchanged, on top

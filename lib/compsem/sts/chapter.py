@@ -60,6 +60,21 @@ def paper_portions(targets: Mapping[str, dict], prefix: str) -> list[float]:
     return [targets[f"{prefix}_sts3k_{portion}"]["paper"] for portion in PORTIONS]
 
 
+PAPER_HYBRID_ROWS = {"VerbNet-CN, corrected parses": "table9_verbnet_cn",
+                     "VerbNet-CN, GPT-4 parses": "verbnet_gpt4_glove50", "AMR-CN": "table9_amr_cn"}
+"""The paper's Numberbatch hybrids (Table 9; Table 11 for the GPT-4 parses): row label -> the
+prefix of their ``<prefix>_sts3k_<portion>`` targets."""
+
+
+def with_paper_hybrids(table: pd.DataFrame, targets: Mapping[str, dict]) -> pd.DataFrame:
+    """``table`` (a :func:`sts3k_table` of substitute hybrids) with the paper's Numberbatch rows
+    of :data:`PAPER_HYBRID_ROWS` below it, labelled ``paper (Numberbatch): <row>``."""
+    paper = pd.DataFrame([paper_portions(targets, key) for key in PAPER_HYBRID_ROWS.values()],
+                         index=[f"paper (Numberbatch): {row}" for row in PAPER_HYBRID_ROWS],
+                         columns=list(PORTIONS))
+    return pd.concat([table, paper])
+
+
 def sts3k_values(table: pd.DataFrame, prefixes: Sequence[str | None]) -> dict[str, float]:
     """The cells of an :func:`sts3k_table` under ``<prefix>_sts3k_<portion>``, one prefix per
     row in the table's order (None: a row with no key, e.g. a published file shown beside)."""
