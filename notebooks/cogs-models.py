@@ -759,7 +759,7 @@ beam_effect.round(3) if len(beam_effect) else print("beam against greedy: pendin
 # primitive is due in {glue:text}`cogs_reduced_beam_primitive_stops:.3f` of the primitive-case
 # errors, greedy decoding in {glue:text}`cogs_reduced_greedy_primitive_stops:.3f`.
 
-# %% mystnb={"figure": {"caption": "In distribution against generalization: the reduced CPU run, mean over its seeds (blue) with its 95% t-interval over the seeds (black bars), beside the paper's 9.5M Transformer (orange): its gen and gen means with the same number of exposures, its dev and test from the one-exposure runs, the only ones the paper prints (the legend says which); the symbolic reference parser as black dashes. Look at the drop from test to gen, and at the structural column against the lexical one.", "name": "fig-cogs-models-reduced-gap"}}
+# %% mystnb={"figure": {"caption": "In distribution against generalization: the reduced CPU run, mean over its seeds (blue) with its 95% t-interval over the seeds (black bars), beside the paper's 9.5M Transformer (orange): its gen mean and its lexical and structural means with the same number of exposures, its dev and test from the one-exposure runs, the only ones the paper prints (the legend says which); the symbolic reference parser as black dashes. Look at the drop from test to gen, and at the structural column against the lexical one.", "name": "fig-cogs-models-reduced-gap"}}
 if runs:
     figures.generalization_gap(summary, chapter.REDUCED_EXACT, chapter.paper_gap_label(reduced_exposures), seeds_table)
     plt.show()
@@ -830,8 +830,8 @@ chapter.error_table(analysed_runs, paper).style.format(precision=3, na_rep="–"
 # errors are counted per run (the paper's totals over its 5 runs divided by 5). Ours pool the
 # errors of all seeds of a column, as the paper pools its runs' ("12% of all Transformer
 # errors", Section 4.5.3); the Findings decide the Transformer's share of errors not ending in
-# `)` and its mean edit distance on these same pooled values, with an interval from a bootstrap
-# that resamples the seeds (Deviations and errata). The reduced run's errors are
+# `)` and its mean edit distance on these same pooled values, with the seeds' cluster standard
+# error (Deviations and errata). The reduced run's errors are
 # {glue:text}`cogs_reduced_err_error_edit_distance:.1f` tokens from the target on average, and
 # {glue:text}`cogs_reduced_err_depth_premature_end:.1%` of its depth errors end too early.
 
@@ -1066,11 +1066,12 @@ verdict_table
 #     assumed SD. **Revised on review:** for the two ratios over errors (the share not ending in
 #     `)` and the mean edit distance) the mean of the seeds' own ratios weighs every seed the
 #     same, while the paper pools the errors of its runs ("12% of all Transformer errors") and
-#     the table above compares the pooled value: two estimators gave two verdicts. Both claims
-#     are now decided on the pooled value, the table's, with the same rule: the 90% interval of
-#     our pooled value minus the paper's, our standard error from a bootstrap that resamples the
-#     seeds ({glue:text}`cogs_tf1_bootstrap_resamples:,.0f` resamples, each pooling the errors of
-#     the seeds it draws, `compsem.cogs.summary.pooled_welch_difference`), inside plus or minus the
+#     the table above compares the pooled value. Both claims are now decided on the pooled
+#     value, the table's and the paper's estimator, with the same rule (their verdicts did not
+#     move): the 90% interval of our pooled value minus the paper's, our standard error the
+#     seeds' cluster standard error of a ratio (the linearised one with the small-sample factor
+#     n/(n - 1), `compsem.cogs.summary.pooled_ratio_se`; a bootstrap over 5 seeds would be 20%
+#     low in variance), inside plus or minus the
 #     assumed SD (for this share {glue:text}`cogs_tf1_not_paren_pooled_minus_paper_ci90_low:+.3f`
 #     to {glue:text}`cogs_tf1_not_paren_pooled_minus_paper_ci90_high:+.3f` against plus or minus
 #     {glue:text}`cogs_tf1_not_paren_margin:.3f`; a replicate with the assumed spread would give

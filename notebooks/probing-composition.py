@@ -456,14 +456,15 @@ by_kind
 
 # %% [markdown]
 # The averaging encoders (bag of words, averaged GloVe 50d, spaCy's average) stay near chance
-# on both tasks: a swapped or displaced negative has the nouns and verbs of its positive. Of
-# their {glue:text}`probe_proposed_order_blind_cells` 90% intervals over the seeds,
-# {glue:text}`probe_proposed_order_blind_outside` lie wholly outside chance ±
-# {glue:text}`probe_pattern_tol:.0f` points (the pattern tolerance) and
-# {glue:text}`probe_proposed_order_blind_not_within` are not inside it, so for those,
-# equivalence with chance is undecided (the interval end furthest from chance:
-# {glue:text}`probe_proposed_order_blind_widest_end:.1f`%; Findings,
-# *proposed-tasks-no-lexical-cue*). MPNet answers both well above chance
+# on both tasks: a swapped or displaced negative has the nouns and verbs of its positive. Their
+# 90% intervals over the seeds (cells: {glue:text}`probe_proposed_order_blind_cells`) against
+# chance ± {glue:text}`probe_pattern_tol:.0f` points (the pattern tolerance): wholly outside,
+# {glue:text}`probe_proposed_order_blind_outside`; not inside,
+# {glue:text}`probe_proposed_order_blind_not_within`, for which equivalence with chance is
+# undecided (the interval end furthest from chance:
+# {glue:text}`probe_proposed_order_blind_widest_end:.1f`%). The claim
+# *proposed-tasks-no-lexical-cue* reads the bag of words and GloVe 50d only, the two encoders
+# the paper's tables hold (Findings). MPNet answers both well above chance
 # ({glue:text}`probe_prof_ag_of_rec_mpnet:.1f`% and {glue:text}`probe_prof_recommends_mpnet:.1f`%);
 # our SDAE scores {glue:text}`probe_prof_ag_of_rec_sdae:.1f`%
 # [{glue:text}`probe_prof_ag_of_rec_sdae_low:.1f`, {glue:text}`probe_prof_ag_of_rec_sdae_high:.1f`]
@@ -994,11 +995,13 @@ if layers_2016 and layer_base in geometry_encoders:
 
 # %% [markdown]
 # Averaging encoders cannot tell a role swap from the sentence itself (cosine 1), so the
-# paraphrase is almost never closer (bag of words {glue:text}`probe_geometry_bow_swap_closer:.1f`%,
-# averaged GloVe 50d {glue:text}`probe_geometry_glove50_swap_closer:.1f`% of the sentences; a tie
-# counts half, and the bag of words, which marks only which words occur, ties where the
-# paraphrase has the sentence's word types, a passive clause of the sentence already holding
-# the auxiliary and *by*). The sentence transformers separate negation from paraphrase
+# paraphrase is strictly closer in {glue:text}`probe_geometry_bow_swap_strictly_closer:.1f`% of
+# the sentences with the bag of words and
+# {glue:text}`probe_geometry_glove50_swap_strictly_closer:.1f`% with averaged GloVe 50d; at best
+# it ties (bag of words {glue:text}`probe_geometry_bow_swap_tied:.1f`%, counted half in the shares
+# of the table, {glue:text}`probe_geometry_bow_swap_closer:.1f`%): the bag of words, which marks
+# only which words occur, ties where the paraphrase has the sentence's word types, a passive
+# clause of the sentence already holding the auxiliary and *by*. The sentence transformers separate negation from paraphrase
 # (the paraphrase is closer than the negation for
 # {glue:text}`probe_geometry_mpnet_negation_closer:.0f`% of the sentences with MPNet,
 # {glue:text}`probe_geometry_minilm_negation_closer:.0f`% with MiniLM), but not roles: the

@@ -444,6 +444,7 @@ def test_reference_parser_tables(interpreter):
         "cogsdata_ref_gen_subj_to_obj_common": 0.5,
         "cogsdata_ref_gen_lexical": 0.5,
         "cogsdata_ref_gen_structural": 0.0,
+        "cogsdata_ref_case_min": 0.0,
     }
 
 

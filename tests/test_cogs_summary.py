@@ -216,55 +216,48 @@ def test_pooled_ratio_weighs_seeds_by_their_errors():
             summary.pooled_ratio(numerators, denominators)
 
 
-def test_seed_cluster_bootstrap_resamples_whole_seeds():
-    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, n_resamples=2000, seed=3)
-    assert draws.shape == (2000,)
-    # deterministic for a seed, another seed other draws
-    assert np.array_equal(draws, summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 2000, seed=3))
-    assert not np.array_equal(draws, summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 2000, seed=4))
-    # every draw pools whole seeds: it lies between the smallest and largest seed's own ratio
-    ratios = np.divide(NOT_PAREN, ERRORS)
-    assert draws.min() >= ratios.min() - 1e-12 and draws.max() <= ratios.max() + 1e-12
-    # drawing every seed once each is among the resamples: the pooled ratio itself
-    assert np.isclose(draws, summary.pooled_ratio(NOT_PAREN, ERRORS)).any()
-    # identical seeds: no spread at all
-    same = summary.seed_cluster_bootstrap([5, 5, 5], [10, 10, 10], 100)
-    assert np.allclose(same, 0.5)
-    # a resample of seeds without errors has no ratio
-    assert np.isnan(summary.seed_cluster_bootstrap([0, 1], [0, 2], 500)).any()
-    with pytest.raises(ValueError, match="n_resamples"):
-        summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, n_resamples=1)
+def test_pooled_ratio_se_is_the_cluster_se_of_a_ratio_written_out():
+    # by hand, seed by seed: residuals num_i - R den_i, the n/(n - 1) factor, over sum(den)
+    n, ratio = len(ERRORS), sum(NOT_PAREN) / sum(ERRORS)
+    residuals = [a - ratio * d for a, d in zip(NOT_PAREN, ERRORS, strict=True)]
+    expected = math.sqrt(n / (n - 1) * sum(r * r for r in residuals)) / sum(ERRORS)
+    assert summary.pooled_ratio_se(NOT_PAREN, ERRORS) == pytest.approx(expected, rel=1e-12)
+    # identical seeds: no spread; equal denominators: the SE of the mean of the seeds' ratios
+    assert summary.pooled_ratio_se([5, 5, 5], [10, 10, 10]) == 0.0
+    shares = np.array([0.1, 0.3, 0.2, 0.5])
+    assert summary.pooled_ratio_se(shares * 100, [100] * 4) == pytest.approx(
+        shares.std(ddof=1) / math.sqrt(4))
+    with pytest.raises(ValueError, match="at least 2 seeds"):
+        summary.pooled_ratio_se([1], [2])
 
 
-def test_seed_cluster_bootstrap_se_matches_the_ratio_estimators_sampling_error():
-    # the bootstrap SD of the pooled ratio against the linearised (cluster-robust) SE of a
-    # ratio of sums, sqrt(sum(residual^2)) / sum(denominators), its large-sample value
+def test_pooled_ratio_se_is_unbiased_where_a_bootstrap_over_few_seeds_is_not():
+    # 5 seeds drawn many times: the variance of the pooled ratio against the mean of the squared
+    # cluster SE (unbiased up to the linearisation), and against the plug-in (n - 1)/n of it, 20% low
     rng = np.random.default_rng(0)
-    errors = rng.integers(800, 1200, 40).astype(float)
-    numerators = rng.binomial(errors.astype(int), rng.uniform(0.05, 0.2, 40)).astype(float)
-    ratio = numerators.sum() / errors.sum()
-    linear = math.sqrt(((numerators - ratio * errors) ** 2).sum()) / errors.sum()
-    draws = summary.seed_cluster_bootstrap(numerators, errors, 4000)
-    assert np.std(draws, ddof=1) == pytest.approx(linear, rel=0.1)
+    ratios, squared = [], []
+    for _ in range(4000):
+        errors = rng.integers(9000, 15000, 5).astype(float)
+        numerators = rng.binomial(errors.astype(int), rng.uniform(0.02, 0.2, 5)).astype(float)
+        ratios.append(numerators.sum() / errors.sum())
+        squared.append(summary.pooled_ratio_se(numerators, errors) ** 2)
+    assert np.mean(squared) == pytest.approx(np.var(ratios, ddof=1), rel=0.1)
+    assert np.mean(squared) * 4 / 5 < 0.9 * np.var(ratios, ddof=1)
 
 
-def test_pooled_interval_is_the_bootstraps_percentile_interval():
-    ratio, low, high = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.9, n_resamples=3000, seed=1)
-    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 3000, seed=1)
+def test_pooled_interval_is_students_t_with_the_cluster_se():
+    ratio, low, high = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.9)
+    se = summary.pooled_ratio_se(NOT_PAREN, ERRORS)
     assert ratio == pytest.approx(summary.pooled_ratio(NOT_PAREN, ERRORS))
-    assert (low, high) == pytest.approx(tuple(np.quantile(draws, [0.05, 0.95])))
-    assert low < ratio < high
-    wider = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.99, n_resamples=3000, seed=1)
-    assert wider[1] <= low and wider[2] >= high
+    assert (low, high) == pytest.approx((ratio - stats.t.ppf(0.95, 4) * se, ratio + stats.t.ppf(0.95, 4) * se))
+    wider = summary.pooled_interval(NOT_PAREN, ERRORS, level=0.99)
+    assert wider[1] < low and wider[2] > high
 
 
-def test_pooled_welch_difference_is_welchs_interval_with_the_bootstrap_se():
+def test_pooled_welch_difference_is_welchs_interval_with_the_cluster_se():
     paper, paper_sd = 0.12, 0.12 * 0.06 / 0.35
-    difference, low, high, se = summary.pooled_welch_difference(
-        NOT_PAREN, ERRORS, paper, paper_sd, level=0.9, n_resamples=3000, seed=2
-    )
-    draws = summary.seed_cluster_bootstrap(NOT_PAREN, ERRORS, 3000, seed=2)
-    assert se == pytest.approx(np.std(draws, ddof=1))
+    difference, low, high, se = summary.pooled_welch_difference(NOT_PAREN, ERRORS, paper, paper_sd, level=0.9)
+    assert se == pytest.approx(summary.pooled_ratio_se(NOT_PAREN, ERRORS))
     assert difference == pytest.approx(sum(NOT_PAREN) / sum(ERRORS) - paper)
     half = summary.welch_half_width(se**2, len(ERRORS), paper_sd, 5, 0.9)
     assert (low, high) == pytest.approx((difference - half, difference + half))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -113,3 +114,19 @@ def test_order_blind_margin_reads_only_the_averaging_encoders_run():
     assert out == {"probe_proposed_cells": 2, "probe_proposed_not_within": 1,
                    "probe_proposed_outside": 0, "probe_proposed_widest_end": 55.2}
     assert set(C.ORDER_BLIND) == {"bow", "glove50", "spacy-md"}
+
+
+def test_geometry_run_glues_the_shares_closer_tied_and_strictly_closer(monkeypatch):
+    from compsem.probing import geometry
+
+    cosines = {"bow": {"sentence_paraphrase": np.array([1.0, 1.0, 0.9, 0.8]),
+                       "sentence_swap": np.array([1.0, 1.0, 1.0, 1.0]),
+                       "sentence_negation": np.array([0.7, 0.7, 0.7, 0.7])}}
+    monkeypatch.setattr(geometry, "cosines_by_encoder", lambda pairs, names, batch, device: cosines)
+    monkeypatch.setattr(geometry, "separation_table", lambda c, n_boot, seed: pd.DataFrame(
+        [dict(encoder="bow", versus="swap", **geometry.separation(c["bow"]["sentence_paraphrase"],
+                                                                  c["bow"]["sentence_swap"], n_boot=20))]))
+    _, _, values = C.geometry_run(pd.DataFrame(), ["bow"], "mpnet", [], 20, 0)
+    assert values["probe_geometry_bow_swap_tied"] == 50.0
+    assert values["probe_geometry_bow_swap_closer"] == 25.0  # two ties counted half
+    assert values["probe_geometry_bow_swap_strictly_closer"] == 0.0

@@ -24,3 +24,11 @@ def test_separation_of_identical_edits_is_a_point():
     cos = np.array([0.9, 0.8, 0.95])
     sep = geometry.separation(cos, cos)
     assert sep["low"] == sep["high"] == sep["difference"] == 0.0 and sep["share_closer"] == 0.5
+    assert sep["share_tied"] == 1.0
+
+
+def test_separation_counts_ties_apart():
+    keep, change = np.array([1.0, 0.9, 0.5, 0.7]), np.array([1.0, 0.8, 0.6, 0.7 + 1e-9])
+    sep = geometry.separation(keep, change, n_boot=50)
+    assert sep["share_tied"] == 0.5  # the first and the last
+    assert sep["share_closer"] == (0.5 + 1 + 0 + 0.5) / 4

@@ -59,8 +59,17 @@ def test_headline_counts_partial_matches_and_unexpected_differences():
     assert (summary["compared"], summary["met"], summary["partial"], summary["unexpected"]) == (3, 2, 1, 1)
     headline = report.findings_headline([], values)
     assert "2 of 3 published numbers compared" in headline
-    assert "2 of them" not in headline and "1 of them computed from part of the paper's runs" in headline
+    assert "2 of them" not in headline and "1 of them from runs that follow the paper's protocol only in part" in headline
     assert "; 1 differs unexpectedly" in headline
+
+
+def test_headline_says_when_no_published_number_is_compared():
+    targets = report.load_targets("sts3k")
+    shown = next(k for k, t in targets.items() if t.get("status") == "substitute")
+    headline = report.findings_headline([{"outcome": "not testable"}], {shown: 0.0})
+    assert headline.endswith("; no published number is compared here; 1 published number shown beside "
+                             "substitutes or marked not run.")
+    assert " more " not in headline
 
 
 def test_expected_verdict_of_a_known_contradiction():

@@ -232,7 +232,8 @@ def targets_summary(values: Mapping[str, float]) -> dict:
 def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
     """One sentence from glued values: the claims' verdicts, then the published numbers within
     their tolerance out of all those compared (the expected differences in the count), how many of
-    those met come from part of the paper's runs, the differences, the fitted and the shown."""
+    those met come from runs that follow the paper's protocol only in part (status partial), the
+    differences, the fitted and the shown (or that none is compared)."""
     from compsem import claims
 
     sentence = claims.summary(rows) if rows else "No claims of the paper are checked here"
@@ -241,7 +242,8 @@ def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
         sentence += (f"; {numbers['met']} of {numbers['compared']} published numbers compared (the "
                      f"paper's or its authors' files) are within tolerance")
         if numbers["partial"]:
-            sentence += f", {numbers['partial']} of them computed from part of the paper's runs"
+            sentence += (f", {numbers['partial']} of them from runs that follow the paper's protocol "
+                         f"only in part (each target says how)")
         if numbers["worst_key"]:
             sentence += (f" (largest against its tolerance, of those expected to match: "
                          f"`{numbers['worst_key']}`, difference {_number(numbers['worst'])} against "
@@ -257,8 +259,12 @@ def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
         n = numbers["fitted"]
         sentence += (f"; {n} more {'is a number' if n == 1 else 'are numbers'} the reconstruction was "
                      f"fitted to (a consistency check)")
+    if not numbers["compared"] and not numbers["fitted"]:
+        sentence += "; no published number is compared here"
     if numbers["shown"]:
-        sentence += f"; {numbers['shown']} more shown beside substitutes or marked not run"
+        more = " more" if numbers["compared"] or numbers["fitted"] else ""
+        noun = "number" if numbers["shown"] == 1 else "numbers"
+        sentence += f"; {numbers['shown']}{more} published {noun} shown beside substitutes or marked not run"
     return sentence + "."
 
 

@@ -129,7 +129,7 @@ def paper_label(exposures: int) -> str:
 def paper_gap_label(exposures: int) -> str:
     """The legend of the paper's bars beside the reduced run's dev, test and gen
     (:func:`compsem.cogs.figures.generalization_gap`, :func:`reduced_summary`): with 100
-    exposures its gen and gen means are the 100-exposure Transformer's (Table 4-5, Figure 4-4),
+    exposures its gen mean and its lexical and structural means are the 100-exposure Transformer's (Table 4-5, Figure 4-4),
     its dev and test the one-exposure runs' (Figure 4-3), the only ones the paper prints."""
     if exposures == 1:
         return paper_label(1)
@@ -1270,7 +1270,6 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
             numerators = [p[key][0] for p in parts.values()]
             denominators = [p[key][1] for p in parts.values()]
             values |= pooled_error_against_paper(numerators, denominators, key, paper)
-        values["cogs_tf1_bootstrap_resamples"] = s45.BOOTSTRAP_RESAMPLES
         # the seeds grouped by how they were decoded (whole sets, greedy or beam 5)
         for method in sorted(set(decodings)):
             chosen = [p["not_paren"] for p, d in zip(parts.values(), decodings, strict=True)
@@ -1358,10 +1357,11 @@ def pooled_error_against_paper(numerators, denominators, key: str,
                                paper: Mapping[str, float] | None = None) -> dict:
     """Our error ratio ``key`` (one of :data:`POOLED_ERROR_RATIOS`) pooled over the errors of
     all seeds (``numerators`` and ``denominators`` per seed, :func:`error_ratio_parts`), the
-    paper's estimator, against the paper's value: the ratio's percentile 95% interval from a
-    bootstrap that resamples seeds (:func:`compsem.cogs.summary.pooled_interval`), its bootstrap
-    standard error, and our ratio minus the paper's with Welch's 90% interval, our standard error
-    the bootstrap's and the paper's the assumed seed SD :func:`error_margin` over its 5 runs
+    paper's estimator, against the paper's value: the ratio's Student-t 95% interval with the
+    seeds' cluster standard error (:func:`compsem.cogs.summary.pooled_interval`,
+    :func:`compsem.cogs.summary.pooled_ratio_se`), that standard error, and our ratio minus the
+    paper's with Welch's 90% interval, our standard error the cluster one and the paper's the
+    assumed seed SD :func:`error_margin` over its 5 runs
     (:func:`compsem.cogs.summary.pooled_welch_difference`); the margin and the half-width of a
     replicate whose seeds spread as assumed, as :func:`error_against_paper`. Keys
     ``cogs_tf1_<key>_pooled_ci_low``/``_high``, ``cogs_tf1_<key>_pooled_se``,

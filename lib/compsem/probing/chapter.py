@@ -1137,8 +1137,9 @@ def layer_sweep(
 
 def geometry_run(pairs, encoders, base, layers, n_boot, seed, batch_size=64, device="auto"):
     """Cosines of the minimal pairs for ``encoders`` (and every layer of ``base`` when it is
-    one of them), their separation table and the glued shares
-    ``probe_geometry_<encoder>_<versus>_closer``."""
+    one of them), their separation table and the glued shares (percent)
+    ``probe_geometry_<encoder>_<versus>_closer`` (a tie counting half), ``_tied`` and
+    ``_strictly_closer`` (the preserving edit closer, ties not counted)."""
     names = list(encoders)
     if base in encoders and layers:
         texts = sorted(set(pairs[["sentence", *geometry.EDITS]].to_numpy().ravel()))
@@ -1146,8 +1147,9 @@ def geometry_run(pairs, encoders, base, layers, n_boot, seed, batch_size=64, dev
         names += [f"{base}:layer{k}" for k in layers]
     cosines = geometry.cosines_by_encoder(pairs, names, batch_size, device)
     table = geometry.separation_table(cosines, n_boot, seed)
-    values = {
-        f"probe_geometry_{slug(r.encoder)}_{r.versus}_closer": percent(r.share_closer)
-        for r in table.itertuples()
-    }
+    values = {}
+    for r in table.itertuples():
+        stem = f"probe_geometry_{slug(r.encoder)}_{r.versus}"
+        values |= {f"{stem}_closer": percent(r.share_closer), f"{stem}_tied": percent(r.share_tied),
+                   f"{stem}_strictly_closer": percent(r.share_closer - r.share_tied / 2)}
     return cosines, table, values

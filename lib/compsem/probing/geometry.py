@@ -90,15 +90,16 @@ def separation(
     """How well an encoder separates a meaning-preserving edit from a meaning-changing one:
     the mean cosines, their mean difference (preserving - changing) with a percentile bootstrap
     interval over sentences (:func:`compsem.stats.mean_interval` of the per-sentence
-    differences), and the share of sentences where the preserving edit is closer (ties count
-    one half; 0.5 = no separation)."""
+    differences), the share of sentences where the preserving edit is closer (ties count
+    one half; 0.5 = no separation) and the share of ties (cosines equal to 1e-6)."""
     keep, change = np.asarray(cos_preserving, float), np.asarray(cos_changing, float)
     if keep.shape != change.shape or keep.ndim != 1 or keep.size == 0:
         raise ValueError(f"separation needs two non-empty 1-d arrays of cosines of the same length, "
                          f"got shapes {keep.shape} and {change.shape}")
     diff = keep - change
     low, high = mean_interval(diff, n_resamples=n_boot, seed=seed, level=level)
-    closer = np.where(np.isclose(keep, change, rtol=0, atol=1e-6), 0.5, (keep > change) * 1.0)
+    tied = np.isclose(keep, change, rtol=0, atol=1e-6)
+    closer = np.where(tied, 0.5, (keep > change) * 1.0)
     return dict(
         cos_preserving=float(keep.mean()),
         cos_changing=float(change.mean()),
@@ -106,6 +107,7 @@ def separation(
         low=low,
         high=high,
         share_closer=float(closer.mean()),
+        share_tied=float(tied.mean()),
     )
 
 
