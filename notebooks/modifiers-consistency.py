@@ -613,14 +613,14 @@ te3
 #    MiniLM and MPNet score {glue:text}`mod_x_an_min_minilm:.2f` and
 #    {glue:text}`mod_x_an_min_mpnet:.2f` in their lowest classes, as the statement says, but a
 #    few encoders of one family can refute such a statement, not establish it, and the Findings
-#    count the encoders before they decide. Mean pooling forces the all-ones row only for static
+#    decide it only where a counterexample is shown (otherwise inconclusive). Mean pooling forces the all-ones row only for static
 #    word vectors, and the paper's own earlier table contradicts the statement: 001's sBERT,
 #    which 001 §4.2.1 counts among the models "that use mean pooling", scores down to
 #    {glue:text}`mod_x_paper_an_min_sbert:.2f` (001 Table 1). The second half of the finding,
 #    "models without mean-pooling equivalent composition do not consistently capture adjective
 #    intersectivity", meets LaBSE: a CLS model by 004 §4.1.3, it scores
-#    {glue:text}`mod_x_paper_an_min_labse_001:.2f` or more in every class of 001 Table 1 and
-#    {glue:text}`mod_x_paper_an_min_labse_004:.2f` or more in 004 Table 2, so the sentence holds
+#    no class below {glue:text}`mod_x_paper_an_min_labse_001:.2f` in 001 Table 1 and
+#    none below {glue:text}`mod_x_paper_an_min_labse_004:.2f` in 004 Table 2, so the sentence holds
 #    of the papers' models only where "mean-pooling equivalent" is read off the all-ones row
 #    itself. The Findings test it where a run can: on one backbone, MiniLM read at its first
 #    token (the pooling ablation below).
@@ -913,9 +913,9 @@ pooling
 # Specter fall below 1 too. Where the first-token score is below 1, the all-ones row of this
 # backbone comes with the mean pooling, not with the adjectives. That is one backbone, and the
 # Findings decide the statement for it alone: as a statement about every model without mean
-# pooling it meets LaBSE (CLS), which scores {glue:text}`mod_x_paper_an_min_labse_001:.2f` or
-# more in every class of 001 Table 1 and {glue:text}`mod_x_paper_an_min_labse_004:.2f` or more
-# in 004 Table 2. The converse ("vice-versa") does not follow from the papers' own tables
+# pooling it meets LaBSE (CLS), which scores no class below
+# {glue:text}`mod_x_paper_an_min_labse_001:.2f` in 001 Table 1 and none below
+# {glue:text}`mod_x_paper_an_min_labse_004:.2f` in 004 Table 2. The converse ("vice-versa") does not follow from the papers' own tables
 # either: with LaBSE's row and 001's DPR (CLS) almost everywhere at 1, an all-ones row is no
 # evidence of mean pooling; and mean pooling of contextual states does not guarantee it
 # (sBERT, down to {glue:text}`mod_x_paper_an_min_sbert:.2f`).

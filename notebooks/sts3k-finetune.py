@@ -358,7 +358,9 @@ plt.show()
 # shown beside the text's number, not compared with it. VerbNet-CN's text value after training on
 # the non-adversarial pairs is not the figure's bar either ({glue:text}`fig7_verbnet_adversarial:.3f`,
 # the authors' nn3); their linear regression on the same split (Figure 6) gives
-# {glue:text}`ft_adv_verbnet_reg:.3f`: the text and the figure quote different regressors.
+# {glue:text}`ft_adv_verbnet_reg:.3f`, near the text's number: the text may quote that regressor,
+# but the paper does not say so, and for the same reason as SentBERT's the text is compared
+# with the figure's regressor.
 # VerbNet-CN's "random split" bar is the no-PCA nn5 file scored on all adversarial pairs, most of
 # which it trained on; on the held-out adversarial pairs it gives
 # {glue:text}`pub_fig7_verbnet_random_heldout_adv:.3f`.

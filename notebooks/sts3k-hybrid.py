@@ -37,7 +37,9 @@
 #    measures how much the adversarial result depends on them;
 # 7. asks whether the hybrids rank pairs *within* a pair type or only the types.
 #
-# Items 3, 4 and 7 are extensions, not in the paper.
+# Items 3, 4 and 7 are extensions, not in the paper, and so is the part of item 6 that asks whether
+# the lead over the best neural model survives other betas (the paper's "not dramatically
+# changed" declares no size to test).
 #
 # *Time to read: 25 minutes. Prerequisites: the data and sentence-model chapters.*
 

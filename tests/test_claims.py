@@ -504,6 +504,24 @@ def test_fails_if_never_holds_or_stays_inconclusive():
     assert claim.rules == ["a > b"]  # "never" is no rule of its own
 
 
+def test_holds_if_never_fails_or_stays_inconclusive():
+    claim = _claim(claims.NEVER, fails_if="low_high < 0.995", expect="inconclusive")
+    assert claims.judge(claim, {"low_high": 0.9}) == ("fails", "")
+    assert claims.judge(claim, {"low_high": 1.0}) == ("inconclusive", "")  # never holds
+    assert claim.rules == ["low_high < 0.995"]
+    assert claims.judge(claim, {})[0] == "not evaluated"  # its fails_if still reads the values
+
+
+def test_a_claim_that_cannot_hold_cannot_expect_to(tmp_path, monkeypatch):
+    message = _ledger(tmp_path, monkeypatch, "never_holds",
+                      [{"holds_if": claims.NEVER, "fails_if": "a < 1", "expect": "holds"}])
+    assert "holds_if: never cannot hold" in message
+    message = _ledger(tmp_path, monkeypatch, "never_both",
+                      [{"holds_if": claims.NEVER, "fails_if": claims.NEVER, "expect": "inconclusive",
+                        "reason": "r"}])
+    assert "needs a fails_if rule of its own" in message
+
+
 def test_a_claim_that_cannot_fail_cannot_expect_to(tmp_path, monkeypatch):
     message = _ledger(tmp_path, monkeypatch, "never",
                       [{"fails_if": claims.NEVER, "expect": "fails", "reason": "r"}])

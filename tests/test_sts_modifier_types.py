@@ -132,6 +132,18 @@ def test_subadditivity(human, within_target):
     assert means.is_monotonic_decreasing
 
 
+def test_subadditivity_leaves_out_the_excluded_rows():
+    """Row 528 changes an indirect object (EXCLUDED_ROWS, as Figure 9): left out of the ONLY_MOD
+    means and gaps; ``exclude=()`` keeps it."""
+    labels = pd.DataFrame({"category": ["ONLY_MOD"] * 3 + ["ONLY_MOD"] * 2,
+                           "n_modifiers": [1, 1, 1, 2, 2]}, index=[527, 528, 529, 600, 601])
+    human = np.array([0.8, 0.2, 0.9, 0.7, 0.6])
+    assert M.subadditivity(labels, human).loc[1] == pytest.approx(0.85)
+    assert M.subadditivity(labels, human, exclude=()).loc[1] == pytest.approx(1.9 / 3)
+    gaps = M.subadditivity_gaps(labels, human, n_resamples=50)
+    assert gaps.loc[2, "additive"] == pytest.approx(2 * (1 - 0.85))
+
+
 # --------------------------------------------------------------------------- subadditivity_gaps
 
 

@@ -10,7 +10,9 @@ values only:
 - ``holds``: ``holds_if`` is true; ``fails``: ``fails_if`` is true (``fails_if: otherwise`` declares
   a two-valued decision: the claim fails whenever it does not hold; ``fails_if: never`` a claim
   that nothing we measure could refute, e.g. a significance claim whose paper declares no size
-  of "no difference": it holds or stays inconclusive);
+  of "no difference": it holds or stays inconclusive; ``holds_if: never`` the converse, a
+  universal statement that instances can refute but not establish: it fails or stays
+  inconclusive);
 - ``inconclusive``: neither is true (an interval that straddles the threshold, a floor, too few
   units);
 - ``not evaluated``: the rules cannot be decided on this run's values: a key is not glued (another
@@ -70,7 +72,7 @@ EVIDENCE = ("reproduction", "substitute", "extension")
 OUTCOMES = ("reproduced", "contradicted", "inconclusive", "substitute only", "extension",
             "not testable", "not evaluated")
 OTHERWISE = "otherwise"  # ``fails_if: otherwise``: the claim fails whenever it does not hold
-NEVER = "never"  # ``fails_if: never``: no value we can glue refutes the claim (holds or inconclusive)
+NEVER = "never"  # ``fails_if: never``: nothing we glue refutes the claim; ``holds_if: never``: nothing establishes it
 _REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "evidence",
              "expect")
 _OPTIONAL = ("holds_if", "fails_if", "reason", "ours")
@@ -119,7 +121,7 @@ class Claim:
 
     @property
     def rules(self) -> list[str]:
-        """The claim's rules as written (``fails_if: otherwise`` or ``never`` is no rule of its own)."""
+        """The claim's rules as written (``otherwise`` and ``never`` are no rules of their own)."""
         return [r for r in (self.holds_if, self.fails_if) if r and r not in (OTHERWISE, NEVER)]
 
     @property
@@ -439,11 +441,16 @@ def load(study: str) -> tuple[Claim, ...]:
                 raise ClaimError(f"{where}, field {field!r}: a testable claim needs holds_if and "
                                  f"fails_if (fails_if: {OTHERWISE} when it cannot be inconclusive, "
                                  f"{NEVER} when nothing we measure could refute it)")
-            elif not (field == "fails_if" and entry[field] in (OTHERWISE, NEVER)):
+            elif not (entry[field] == NEVER or (field == "fails_if" and entry[field] == OTHERWISE)):
                 parse_rule(entry[field], f"{where}, field {field!r}")
         if entry["expect"] == "fails" and entry.get("fails_if") == NEVER:
             raise ClaimError(f"{where}, field 'expect': a claim with fails_if: {NEVER} cannot fail; "
                              f"expect holds or inconclusive, or write a fails_if rule")
+        if entry["expect"] == "holds" and entry.get("holds_if") == NEVER:
+            raise ClaimError(f"{where}, field 'expect': a claim with holds_if: {NEVER} cannot hold; "
+                             f"expect fails or inconclusive, or write a holds_if rule")
+        if entry.get("holds_if") == NEVER and entry.get("fails_if") in (NEVER, OTHERWISE):
+            raise ClaimError(f"{where}: holds_if: {NEVER} needs a fails_if rule of its own")
         if entry["expect"] in ("fails", "inconclusive", "untestable") and not entry.get("reason"):
             raise ClaimError(f"{where}, field 'reason': expect {entry['expect']} needs a reason")
         for field in ("ours", "reason", "paper"):
@@ -478,7 +485,7 @@ def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
     if claim.expect == "untestable":
         return "not testable here", ""
     try:
-        holds = evaluate_rule(claim.holds_if, values)
+        holds = False if claim.holds_if == NEVER else evaluate_rule(claim.holds_if, values)
         if claim.fails_if == OTHERWISE:
             fails = not holds
         elif claim.fails_if == NEVER:

@@ -290,14 +290,16 @@ def figure9_values(human, exclude) -> tuple[dict, dict, pd.DataFrame]:
     return results, values, figure9
 
 
-def subadditivity_values(labels: pd.DataFrame, human, targets: dict) -> tuple[dict, pd.DataFrame]:
+def subadditivity_values(labels: pd.DataFrame, human, targets: dict, exclude=mt.EXCLUDED_ROWS
+                         ) -> tuple[dict, pd.DataFrame]:
     """Subadditivity (§5.4, §6.4): the mean human similarity of the added-modifier pairs by number
-    of added modifiers (:func:`compsem.sts.modifier_types.subadditivity`).
+    of added modifiers (:func:`compsem.sts.modifier_types.subadditivity`), without the rows in
+    ``exclude`` (the chapter's ``modifier_exclude``, as for Figure 9).
 
     Returns the results ``only_mod_similarity_<k>`` for k > 0 (in increasing k), and the table of
     the means (``mean human similarity``, indexed by ``added modifiers``) beside the paper's
     (``targets["only_mod_similarity_<k>"]["paper"]``; NaN where the paper gives none)."""
-    subadditive = mt.subadditivity(labels, human)
+    subadditive = mt.subadditivity(labels, human, exclude)
     results = {f"only_mod_similarity_{int(n_mod)}": float(value)
                for n_mod, value in subadditive.items() if int(n_mod) > 0}
     table = subadditive.to_frame("mean human similarity").assign(
@@ -306,8 +308,8 @@ def subadditivity_values(labels: pd.DataFrame, human, targets: dict) -> tuple[di
     return results, table
 
 
-def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed: int, family: int
-                             ) -> tuple[dict, pd.DataFrame]:
+def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed: int, family: int,
+                             exclude=mt.EXCLUDED_ROWS) -> tuple[dict, pd.DataFrame]:
     """The subadditivity gaps ``k(1 - s_1) - (1 - s_k)`` of k > 1 added modifiers with their
     bootstrap intervals (§6.4; :func:`compsem.sts.modifier_types.subadditivity_gaps` with
     ``n_resamples``, ``seed`` and the Bonferroni ``family`` of the testable gaps).
@@ -316,7 +318,8 @@ def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed
     that are not NaN, ``subadditive_gap_<k>_ci_low`` / ``_ci_high`` and
     ``subadditive_gap_<k>_bonf<family>_ci_low`` / ``_ci_high`` (the Bonferroni interval: testable
     gaps only); then ``subadditive_n_testable``; and the table of the gaps."""
-    gaps = mt.subadditivity_gaps(labels, human, n_resamples=n_resamples, seed=seed, family=family)
+    gaps = mt.subadditivity_gaps(labels, human, n_resamples=n_resamples, seed=seed, family=family,
+                                 exclude=exclude)
     columns = ["ci_low", "ci_high"] + ([f"bonf{family}_ci_low", f"bonf{family}_ci_high"] if family > 1 else [])
     values = {}
     for k, row in gaps.iterrows():
