@@ -43,7 +43,7 @@ def test_headline_counts_errata_and_fitted_numbers_apart():
     assert summary["worst_key"] == plain  # an explained erratum is never the headline's worst
     headline = report.findings_headline([], values)
     assert "1 of 2 published numbers compared (the paper's or its authors' files) are within tolerance" in headline
-    assert "; 1 differs as the targets file expects, explained" in headline and "1 more is a number the" in headline
+    assert "; 1 differs, recorded as a known difference (expect: differs) and explained" in headline and "1 more is a number the" in headline
 
 
 def test_headline_counts_partial_matches_and_unexpected_differences():
@@ -60,7 +60,7 @@ def test_headline_counts_partial_matches_and_unexpected_differences():
     headline = report.findings_headline([], values)
     assert "2 of 3 published numbers compared" in headline
     assert "2 of them" not in headline and "1 of them from runs that follow the paper's protocol only in part" in headline
-    assert "; 1 differs unexpectedly" in headline
+    assert "; 1 differs, not recorded as a known difference" in headline
 
 
 def test_headline_says_when_no_published_number_is_compared():

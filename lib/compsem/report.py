@@ -250,11 +250,12 @@ def findings_headline(rows: list[dict], values: Mapping[str, float]) -> str:
                          f"{_number(numbers['worst_tol'])})")
     if numbers["explained"]:
         n = numbers["explained"]
-        sentence += (f"; {n} {'differs' if n == 1 else 'differ'} as the targets file expects, "
-                     f"explained in the chapter")
+        known = "a known difference" if n == 1 else "known differences"
+        sentence += (f"; {n} {'differs' if n == 1 else 'differ'}, recorded as {known} "
+                     f"(expect: differs) and explained in the chapter")
     if numbers["unexpected"]:
         n = numbers["unexpected"]
-        sentence += f"; {n} {'differs' if n == 1 else 'differ'} unexpectedly"
+        sentence += f"; {n} {'differs' if n == 1 else 'differ'}, not recorded as a known difference"
     if numbers["fitted"]:
         n = numbers["fitted"]
         sentence += (f"; {n} more {'is a number' if n == 1 else 'are numbers'} the reconstruction was "
