@@ -188,6 +188,20 @@ def toy_run(lex, seed: int = 1, spec: str = "toy", aan: bool = True, synonym: bo
     return run
 
 
+def one_sni_adjective_failing(run, lex, labels):
+    """``(grid, run)``: the adjective x noun outcome grid of the toy lexicon (4 nouns) with the
+    first S-NI adjective failing on half the nouns, and a copy of ``run`` whose AN code outcomes
+    follow it."""
+    grid = np.ones((len(labels), 4))
+    grid[np.flatnonzero(labels == "S-NI")[0], :2] = 0
+    holds = run.an_phrases.apply(
+        lambda r: bool(grid[lex.adjectives["word"].tolist().index(r["adj1"]),
+                            lex.nouns["word"].tolist().index(r["noun"])]), axis=1).to_numpy()
+    partial = with_outcomes(run)
+    partial.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    return grid, partial
+
+
 def with_outcomes(run, an=None, ns=None, aan=None, pair=None):
     """The run with per-phrase outcomes replaced: ``an`` / ``ns`` map an adjective class to its
     outcome, ``aan`` / ``pair`` map the two classes of an adjective pair to it."""
@@ -501,13 +515,7 @@ def test_lowest_class_high(toy):
         "mod_x_an_lowest_high_bonf10_toy": 0.0}
     # one S-NI adjective fails on half the nouns: a resample without it scores 1 (probability
     # (2/3)^3), so at 95% the S-NI upper end is 1, at 20% (the 60th percentile) below 1
-    grid = np.ones((len(labels), 4))
-    grid[np.flatnonzero(labels == "S-NI")[0], :2] = 0
-    holds = run.an_phrases.apply(
-        lambda r: bool(grid[lex.adjectives["word"].tolist().index(r["adj1"]),
-                            lex.nouns["word"].tolist().index(r["noun"])]), axis=1).to_numpy()
-    partial = with_outcomes(run)
-    partial.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    grid, partial = one_sni_adjective_failing(run, lex, labels)
     high = C.lowest_class_high({"toy": partial}, ["toy"], lex, 200, 0, 0.95)["mod_x_an_lowest_high_toy"]
     boot = st.bootstrap_classes(grid, labels, n_boot=200, seed=0, level=0.95, resample_nouns=False)
     assert high == boot["high"].min() == 1.0
@@ -947,13 +955,7 @@ def test_mean_pooled_encoders_and_their_ceiling(toy):
                       "mod_x_meanpool_an_min": 1.0, "mod_x_meanpool_lowest_high_bonf": 1.0}
     # one S-NI adjective fails on half the nouns for MPNet: its bound is the per-model bound at
     # Bonferroni's level for ten tests, from the same draws
-    grid = np.ones((len(labels), 4))
-    grid[np.flatnonzero(labels == "S-NI")[0], :2] = 0
-    holds = run.an_phrases.apply(
-        lambda r: bool(grid[lex.adjectives["word"].tolist().index(r["adj1"]),
-                            lex.nouns["word"].tolist().index(r["noun"])]), axis=1).to_numpy()
-    partial = with_outcomes(run)
-    partial.an = {**run.an, "code": run.an["code"].assign(holds=holds)}
+    _, partial = one_sni_adjective_failing(run, lex, labels)
     runs["mpnet"] = partial
     values = C.mean_pooled_ceiling(runs, lex, 200, 0, 0.2)
     per_model = C.lowest_class_high(runs, ["minilm", "mpnet"], lex, 200, 0, 0.2)
