@@ -1343,14 +1343,16 @@ def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = 
     margin = error_margin(paper, key)
     difference, low, high = s45.welch_difference(per_seed, paper[ERROR_TARGETS[key]], margin,
                                                  level=EQUIVALENCE_LEVEL)  # fmt: skip
-    stem = f"cogs_tf1_{key}"
-    return {
-        f"{stem}_minus_paper": difference,
-        f"{stem}_minus_paper_ci90_low": low,
-        f"{stem}_minus_paper_ci90_high": high,
-        f"{stem}_margin": margin,
-        f"{stem}_replicate_half_width": replicate_half_width(margin, len(per_seed)),
-    }
+    return _equivalence_values(f"cogs_tf1_{key}", "minus_paper", (difference, low, high), margin, len(per_seed))
+
+
+def _equivalence_values(stem: str, name: str, interval, margin: float, n_seeds: int) -> dict:
+    """``<stem>_<name>`` with ``_ci90_low`` and ``_ci90_high`` (a difference from the paper and
+    its interval for the equivalence test), ``<stem>_margin`` and
+    ``<stem>_replicate_half_width`` (:func:`replicate_half_width` of ``n_seeds``)."""
+    difference, low, high = interval
+    return {f"{stem}_{name}": difference, f"{stem}_{name}_ci90_low": low, f"{stem}_{name}_ci90_high": high,
+            f"{stem}_margin": margin, f"{stem}_replicate_half_width": replicate_half_width(margin, n_seeds)}
 
 
 def pooled_error_against_paper(numerators, denominators, key: str,
@@ -1379,16 +1381,9 @@ def pooled_error_against_paper(numerators, denominators, key: str,
         numerators, denominators, paper[ERROR_TARGETS[key]], margin, level=EQUIVALENCE_LEVEL
     )
     stem = f"cogs_tf1_{key}"
-    return {
-        f"{stem}_pooled_ci_low": low,
-        f"{stem}_pooled_ci_high": high,
-        f"{stem}_pooled_se": se,
-        f"{stem}_pooled_minus_paper": difference,
-        f"{stem}_pooled_minus_paper_ci90_low": low90,
-        f"{stem}_pooled_minus_paper_ci90_high": high90,
-        f"{stem}_margin": margin,
-        f"{stem}_replicate_half_width": replicate_half_width(margin, len(numerators)),
-    }
+    return ({f"{stem}_pooled_ci_low": low, f"{stem}_pooled_ci_high": high, f"{stem}_pooled_se": se}
+            | _equivalence_values(stem, "pooled_minus_paper", (difference, low90, high90), margin,
+                                  len(numerators)))
 
 
 def noun_table(
