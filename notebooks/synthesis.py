@@ -136,7 +136,7 @@ results = {"syn_ci_pct": 100 * ci_level}  # glued at the end
 union_k = S.role_order_union(encoders, batteries, order_blind, order_aware)
 table = S.scorecards(encoders, batteries, subset_batteries, n_boot=n_boot, seed=seed,
                      device=device, batch_size=batch_size, n_jobs=n_jobs, progress=False,
-                     probe_seeds=probe_seeds, extra_levels=S.bonferroni_extra_levels(union_k))
+                     probe_seeds=probe_seeds, extra_levels=S.scorecard_levels(union_k))
 report.glue("syn_probe_seeds", probe_seeds)
 S.batteries_run(table)
 

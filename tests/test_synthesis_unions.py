@@ -65,6 +65,22 @@ def test_union_values_glue_the_order_blind_semrole_intervals_and_check_k():
         synthesis.union_values(short_table, short, 12, ORDER_BLIND)
     with pytest.raises(ValueError, match="extra_levels"):
         synthesis.union_values(table.drop(columns=["low_bonf12"]), differences, 12, ORDER_BLIND)
+    # with the equivalence test's union level (scorecard_levels), its intervals are glued too
+    eq = table.assign(low_eq_bonf12=44.0, high_eq_bonf12=56.0)
+    out = synthesis.union_values(eq, differences, 12, ORDER_BLIND)
+    assert out["syn_semrole_accuracy_glove50_low_eq_bonf12"] == 44.0
+    assert out["syn_semrole_accuracy_bow_high_eq_bonf12"] == 56.0
+
+
+def test_glue_values_glue_the_equivalence_intervals_where_the_scorecard_has_them():
+    table, _ = family()
+    table = table.assign(low_eq=48.0, high_eq=52.0)
+    agreement = pd.DataFrame(columns=["measure_a", "measure_b", "rho", "tau", "low", "high", "p", "n"])
+    values = synthesis.glue_values(table, agreement)
+    assert values["syn_semrole_accuracy_glove50_low_eq"] == 48.0
+    assert values["syn_semrole_accuracy_glove50_high_eq"] == 52.0
+    assert values["syn_semrole_accuracy_glove50_low"] == 47.0
+    assert "syn_semrole_accuracy_glove50_low_eq" not in synthesis.glue_values(family()[0], agreement)
 
 
 def test_difference_values_glue_the_extra_levels_out_of_reach_of_the_rules_globs():
@@ -82,30 +98,37 @@ def test_difference_values_glue_the_extra_levels_out_of_reach_of_the_rules_globs
 def test_the_claim_fails_on_the_corrected_intervals_only():
     claim = next(c for c in claims.load("synthesis") if c.id == "order-blind-fail-both")
     table, differences = family()
+    table = table.assign(low_eq_bonf12=45.2, high_eq_bonf12=54.8)
     values = synthesis.union_values(table, differences, 12, ORDER_BLIND)
     values |= synthesis.difference_values(differences, "swap2")
     values |= {f"syn_semrole_accuracy_{m}{side}": v for m in ("glove50", "spacy_md", "bow")
-               for side, v in (("_low", 47.0), ("_high", 53.0))}
+               for side, v in (("_low_eq", 47.0), ("_high_eq", 53.0))}
     assert claims.verdict(claim, values) == "holds"
+    # at chance is an equivalence test: the 90% interval (_eq) decides, not the 95% one
+    wide95 = {**values, "syn_semrole_accuracy_bow_low": 44.0, "syn_semrole_accuracy_bow_high": 56.0}
+    assert claims.verdict(claim, wide95) == "holds"
+    assert claims.verdict(claim, {**values, "syn_semrole_accuracy_bow_low_eq": 44.0}) == "inconclusive"
     # one difference below 0 at 95% but not at Bonferroni's level: no failure, and no hold
     below = {**values, "syn_swap2_diff_sdae_minus_glove50_low": -0.08,
              "syn_swap2_diff_sdae_minus_glove50_high": -0.01}
     assert claims.verdict(claim, below) == "inconclusive"
     assert claims.verdict(claim, {**below, "syn_swap2_diff_sdae_minus_glove50_high_bonf12": -0.001}) == "fails"
     # an order-blind encoder off chance at 95% only
-    off = {**values, "syn_semrole_accuracy_bow_low": 55.5, "syn_semrole_accuracy_bow_high": 60.0}
+    off = {**values, "syn_semrole_accuracy_bow_low_eq": 55.5, "syn_semrole_accuracy_bow_high_eq": 60.0}
     assert claims.verdict(claim, off) == "inconclusive"
-    assert claims.verdict(claim, {**off, "syn_semrole_accuracy_bow_low_bonf12": 55.1}) == "fails"
+    assert claims.verdict(claim, {**off, "syn_semrole_accuracy_bow_low_eq_bonf12": 55.1}) == "fails"
     assert "Revised on review: the fails side read the 95% intervals, uncorrected" in claim.source
 
 
 def test_the_chapter_computes_and_glues_the_family():
     source = (paths.PROJECT_DIR / "notebooks" / "synthesis.py").read_text()
     for call in ("S.role_order_union(encoders, batteries, order_blind, order_aware)",
+                 "extra_levels=S.scorecard_levels(union_k)",
                  "extra_levels=S.bonferroni_extra_levels(union_k)",
                  "S.union_values(table, swap2_differences, union_k, order_blind)"):
         assert call in source, call
-    assert source.count("extra_levels=S.bonferroni_extra_levels(union_k)") == 3  # scorecards, both differences
+    assert source.count("extra_levels=S.scorecard_levels(union_k)") == 1  # the scorecards
+    assert source.count("extra_levels=S.bonferroni_extra_levels(union_k)") == 2  # both differences
 
 
 def swap2(n=900, seed=0):
@@ -202,3 +225,12 @@ def test_differences_at_an_extra_level_come_from_the_same_resamples():
                                          n_resamples=300, seed=0, level=extra["bonf4"])
     assert (paired.iloc[0]["low_bonf4"], paired.iloc[0]["high_bonf4"]) == pytest.approx(
         (d["ci_low"], d["ci_high"]))
+
+
+def test_scorecard_levels_add_the_equivalence_test_and_its_union_level():
+    from compsem.stats import EQUIVALENCE_LEVEL
+
+    levels = synthesis.scorecard_levels(12)
+    assert levels == {"bonf12": pytest.approx(1 - 0.05 / 12), "eq": EQUIVALENCE_LEVEL,
+                      "eq_bonf12": pytest.approx(1 - 0.10 / 12)}
+    assert synthesis.scorecard_levels(0) == {"eq": EQUIVALENCE_LEVEL}

@@ -885,6 +885,26 @@ def bonferroni_extra_levels(k: int, level: float = 0.95) -> dict[str, float]:
     return {f"bonf{k}": bonferroni_level(k, 1 - level)} if k >= 1 else {}
 
 
+EQUIVALENCE = "eq"
+"""The name of the intervals of an equivalence test ("at chance": the 90% interval inside the
+margin, two one-sided tests at 5%; data/claims/README.md): columns ``low_eq`` / ``high_eq``,
+keys ``..._low_eq`` / ``..._high_eq``."""
+
+
+def scorecard_levels(k: int) -> dict[str, float]:
+    """The extra interval levels of the chapter's scorecard: :func:`bonferroni_extra_levels` of
+    the union of ``k`` tests (a direction, 95% each), the equivalence test's 90%
+    (:data:`EQUIVALENCE`, :data:`compsem.stats.EQUIVALENCE_LEVEL`), and the equivalence intervals
+    of the same union at Bonferroni's level ``1 - .10/k`` (``eq_bonf<k>``), which an
+    order-blind encoder's "off chance" reads in the union (claim order-blind-fail-both)."""
+    from compsem.stats import EQUIVALENCE_LEVEL
+
+    levels = bonferroni_extra_levels(k) | {EQUIVALENCE: EQUIVALENCE_LEVEL}
+    if k >= 1:
+        levels[f"{EQUIVALENCE}_bonf{k}"] = bonferroni_level(k, 1 - EQUIVALENCE_LEVEL)
+    return levels
+
+
 def union_values(table: pd.DataFrame, differences: pd.DataFrame, k: int, order_blind,
                  measure: str = ROLE_ORDER_UNION_MEASURE, prefix: str = "syn") -> dict:
     """The intervals of the union of :func:`role_order_union` that the differences do not glue
@@ -909,10 +929,11 @@ def union_values(table: pd.DataFrame, differences: pd.DataFrame, k: int, order_b
         raise ValueError(f"no interval columns {missing}: compute the scorecard and the differences "
                          f"with extra_levels=bonferroni_extra_levels({k})")
     out = {f"{prefix}_role_order_union_k": k}
+    names = [name] + [n for n in (f"{EQUIVALENCE}_{name}",) if f"low_{n}" in table]
     for r in rows.to_dict("records"):
         base = f"{prefix}_{slug(measure)}_{slug(r['model'])}"
-        out |= {f"{base}_low_{name}": float(r[f"low_{name}"]),
-                f"{base}_high_{name}": float(r[f"high_{name}"])}
+        for n in names:
+            out |= {f"{base}_low_{n}": float(r[f"low_{n}"]), f"{base}_high_{n}": float(r[f"high_{n}"])}
     return out
 
 
@@ -933,11 +954,15 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
     measures = sorted({m for pairs in PHENOMENA.values() for pair in pairs for m in pair}
                       | set(HEADLINE_MEASURES))
     out = {}
-    for r in table[table["measure"].isin(measures)].itertuples():
-        base = f"{prefix}_{slug(r.measure)}_{slug(r.model)}"
-        for suffix, v in (("", r.value), ("_low", r.low), ("_high", r.high)):
-            if not math.isnan(float(v)):
-                out[base + suffix] = float(v)
+    equivalence = f"low_{EQUIVALENCE}" in table
+    for r in table[table["measure"].isin(measures)].to_dict("records"):
+        base = f"{prefix}_{slug(r['measure'])}_{slug(r['model'])}"
+        fields = [("", "value"), ("_low", "low"), ("_high", "high")]
+        if equivalence:  # the equivalence test's 90% interval (:func:`scorecard_levels`)
+            fields += [(f"_low_{EQUIVALENCE}", f"low_{EQUIVALENCE}"), (f"_high_{EQUIVALENCE}", f"high_{EQUIVALENCE}")]
+        for suffix, column in fields:
+            if not math.isnan(float(r[column])):
+                out[base + suffix] = float(r[column])
     for r in agreement.itertuples():
         base = f"{prefix}_agree_{slug(r.measure_a)}_vs_{slug(r.measure_b)}"
         for suffix in ("rho", "tau", "low", "high", "p", "n"):
