@@ -901,10 +901,11 @@ plt.show()
 # %%
 pooling, values = C.pooling_table(runs, pooling_models)
 results.update(values)
-results.update(C.lowest_class_high(runs, [s for s in [*main_specs, *pooling_models] if s in runs],
-                                   lex, n_boot, seed, ci_level))
+an_specs = [s for s in [*main_specs, *pooling_models] if s in runs]
+an_draws = C.an_class_draws(runs, [*an_specs, *C.mean_pooled(runs)], lex, n_boot, seed)  # drawn once
+results.update(C.lowest_class_high(runs, an_specs, lex, n_boot, seed, ci_level, draws=an_draws))
 # the units of "mean pooling makes a model universally intersective": the mean-pooled encoders run
-results.update(C.mean_pooled_ceiling(runs, lex, n_boot, seed, ci_level))
+results.update(C.mean_pooled_ceiling(runs, lex, n_boot, seed, ci_level, draws=an_draws))
 pooling
 
 # %% [markdown]

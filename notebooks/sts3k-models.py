@@ -359,7 +359,7 @@ published_ci.join(paper_ci.add_prefix("paper: ")).round(3) if "sts3k" in dataset
 if "sts3k" in datasets:  # each drop with its interval at ci_level, and a union's where one reads it
     drops, drop_values = C.recomputed_drops(similarities, pairs, n_boot=n_boot, seed=seed, level=ci_level)
     report.glue_all(drop_values)
-    figures.recomputed_drops(drops, ci_level, {"mpnet (std)": table9.adv_and_drop(paper9).loc["SentBERT", "non − adv"]})
+    figures.recomputed_drops(drops, ci_level, {"mpnet (std)": paper_ci.loc["SentBERT", "non − adv"]})
     plt.show()
 
 # %% [markdown]

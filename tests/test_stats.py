@@ -421,3 +421,11 @@ def test_accuracy_wilson_is_the_wilson_interval_of_the_recovered_count():
     assert stats.accuracy_wilson(0.75, 20) == tuple(float(v) for v in stats.wilson_interval(15, 20))
     low, high = stats.accuracy_wilson(1.0, 10, 0.9)
     assert high == 1.0 and 0.7 < low < 1.0
+
+
+def test_interval_hull_holds_both_intervals_and_skips_an_undefined_one():
+    from compsem.stats import interval_hull
+
+    assert interval_hull((1.0, 3.0), (0.5, 2.0)) == (0.5, 3.0)
+    assert interval_hull((1.0, 3.0), (1.5, 2.5)) == (1.0, 3.0)
+    assert interval_hull((1.0, 3.0), (float("nan"), float("nan"))) == (1.0, 3.0)

@@ -463,6 +463,18 @@ def seed_interval(values, level: float = 0.95, bounds: tuple[float, float] | Non
     return mean, float(low), float(high)
 
 
+def interval_hull(first: tuple[float, float], second: tuple[float, float]) -> tuple[float, float]:
+    """The smallest interval holding both ``(low, high)`` intervals; ``second`` is left out where
+    it is undefined (NaN: a t-interval over one unit). The rule that widens a bootstrap interval
+    over few units (which cannot reach beyond their range) to the Student-t or Welch interval
+    over them (:func:`compsem.probing.experiment.shared_item_intervals`,
+    :func:`compsem.probing.chapter.crossed_difference`, :func:`compsem.synthesis.trainings_intervals`)."""
+    (low, high), (other_low, other_high) = first, second
+    if math.isnan(other_low) or math.isnan(other_high):
+        return float(low), float(high)
+    return float(min(low, other_low)), float(max(high, other_high))
+
+
 def welch_intervals(a, b, levels: Sequence[float] = (0.95,), bounds: tuple[float, float] | None = None
                     ) -> tuple[float, list[tuple[float, float]]]:
     """``(difference, [(low, high) per level of levels])``: the mean of ``a`` minus the mean of

@@ -36,6 +36,7 @@ from compsem.scorecard.paper import paper_cells
 from compsem.stats import (
     BOOTSTRAP_RESAMPLES,
     bonferroni_level,
+    interval_hull,
     paired_spearman_difference_levels,
     percentile_interval,
     resampled_unit_means,
@@ -663,11 +664,8 @@ def trainings_intervals(values, resampled, rng: np.random.Generator, levels,
     boot = resampled_unit_means(resampled, rng)
     out = []
     for level in levels:
-        low, high = percentile_interval(boot, level)
-        _, t_low, t_high = seed_interval(values, level, bounds)
-        if not math.isnan(t_low):  # one training: the bootstrap alone
-            low, high = min(low, t_low), max(high, t_high)
-        out.append((float(low), float(high)))
+        _, t_low, t_high = seed_interval(values, level, bounds)  # NaN for one training: the bootstrap alone
+        out.append(interval_hull(percentile_interval(boot, level), (t_low, t_high)))
     return out
 
 

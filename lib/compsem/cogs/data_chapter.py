@@ -577,7 +577,7 @@ def closed_grammar_values(table: pd.DataFrame) -> dict:
                for name, n in by_split[CLOSED_COLUMNS[1]].items()}  # fmt: skip
     seen_rows = table[CLOSED_COLUMNS[0]] - table[CLOSED_COLUMNS[1]]
     exact = table[CLOSED_COLUMNS[3]]
-    values["cogsdata_ref_closed_exact_min"] = float(exact.min()) if exact.notna().any() else float("nan")
+    values["cogsdata_ref_closed_exact_min"] = float(exact.min())  # NaN where no row is scored
     values["cogsdata_ref_closed_groups"] = int(exact.notna().sum())
     values["cogsdata_ref_closed_rows"] = int(seen_rows.sum())
     return values

@@ -38,6 +38,7 @@ from compsem.stats import (
     rejects,
     seed_interval,
 )
+from compsem.targets import paper_values
 
 CHAPTER = "cogs-models"
 TIME_LIMIT = "time limit"
@@ -1176,11 +1177,11 @@ the two LSTMs together (Section 4.5.4)."""
 
 def paper_analyses(paper: Mapping[str, float], model: str) -> pd.Series:
     """The paper's values of the rows of :func:`compsem.cogs.summary.analyses` for one model
-    (Sections 4.5.3-4.5.5, Table 4-6; the depth and test-length shares pool the models, the
-    Active -> Passive errors are the paper's total over its 5 runs, per run)."""
+    (Sections 4.5.3-4.5.5, Table 4-6; the Active -> Passive errors are the paper's total over its
+    5 runs, per run); not the values that pool all its models (:data:`POOLED_ANALYSIS_KEYS`)."""
     long_key = "cogs_test_long_transformer" if model == "transformer" else "cogs_test_long_lstm"
     keys = {row: key.format(model=model) for row, key in MODEL_ANALYSIS_KEYS.items()}
-    keys |= POOLED_ANALYSIS_KEYS | {PAPER_LONG_OUTPUTS: long_key}
+    keys |= {PAPER_LONG_OUTPUTS: long_key}
     return pd.Series({row: paper[key] for row, key in keys.items()})
 
 
@@ -1191,11 +1192,8 @@ def error_table(analysed: Mapping[str, pd.DataFrame], paper: Mapping[str, float]
     :data:`PAPER_POOLED_COLUMN`, not repeated as if per model, and the row
     :data:`PAPER_LONG_OUTPUTS`, whose LSTM value pools the two LSTMs, labelled so."""
     table = pd.DataFrame({name: s45.analyses(frame) for name, frame in analysed.items()})
-    pooled_rows = list(POOLED_ANALYSIS_KEYS)
     for model in ("transformer", "bilstm", "lstm"):
-        column = paper_analyses(paper, model)
-        column[pooled_rows] = np.nan
-        table[f"paper: {cfg.LABELS[model]}"] = column
+        table[f"paper: {cfg.LABELS[model]}"] = paper_analyses(paper, model)  # NaN on the pooled rows
     table[PAPER_POOLED_COLUMN] = pd.Series({row: paper[key] for row, key in POOLED_ANALYSIS_KEYS.items()})
     return table.rename(index={PAPER_LONG_OUTPUTS: PAPER_LONG_OUTPUTS + " (paper: LSTMs pooled)"})
 
@@ -1250,15 +1248,14 @@ def error_values(analysed: Mapping[str, pd.DataFrame], models) -> dict:
         long = shares["test accuracy, outputs > 95 tokens"]
         values["cogs_test_long_transformer"] = long  # every seed decodes the whole test set
         seeds = analysed[transformer].groupby("seed")
-        by_seed = [s45.analyses(part) for _, part in seeds]  # each seed's analyses, once
+        by_seed = [ev.error_summary(part[part.split == "gen"]) for _, part in seeds]  # each seed's, once
         decodings = [part.decoding.iloc[0] for _, part in seeds]
-        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}  # once
+        paper = paper_values()
         # a share of all gen examples: every seed decodes all of gen, so the mean of the seeds'
         # shares is the share pooled over them
         per_seed = [shares["single_lexical"] for shares in by_seed]
-        mean, low, high = seed_interval(per_seed, bounds=ERROR_BOUNDS["single_lexical"])
-        _, low90, high90 = seed_interval(per_seed, level=EQUIVALENCE_LEVEL,
-                                         bounds=ERROR_BOUNDS["single_lexical"])  # fmt: skip
+        mean, low, high = seed_interval(per_seed, bounds=PROPORTION)
+        _, low90, high90 = seed_interval(per_seed, level=EQUIVALENCE_LEVEL, bounds=PROPORTION)
         values |= {"cogs_tf1_single_lexical_mean": mean, "cogs_tf1_single_lexical_ci_low": low,
                    "cogs_tf1_single_lexical_ci_high": high,
                    "cogs_tf1_single_lexical_ci90_low": low90,
@@ -1312,12 +1309,6 @@ ERROR_TARGETS = {
 """The Transformer's error analyses decided over seeds (Sections 4.5.3 and 4.5.5.1), by the
 stem of their keys, and the target of each (the paper's value)."""
 
-ERROR_BOUNDS = {"single_lexical": PROPORTION, "not_paren": PROPORTION,
-                "edit_distance": (0.0, math.inf)}  # fmt: skip
-"""The range of each of :data:`ERROR_TARGETS` (two shares of the errors and a mean edit distance),
-the ``bounds`` of its interval over seeds."""
-
-
 def error_margin(paper: Mapping[str, float], key: str) -> float:
     """The seed SD assumed for the paper's value of an error analysis (``key``, one of
     :data:`ERROR_TARGETS`), which the paper does not print: its value scaled as the Transformer's
@@ -1339,7 +1330,7 @@ def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = 
     error twice. ``paper``: the paper's value by target key, built from the chapter's targets
     when not given."""
     if paper is None:
-        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
+        paper = paper_values()
     margin = error_margin(paper, key)
     difference, low, high = s45.welch_difference(per_seed, paper[ERROR_TARGETS[key]], margin,
                                                  level=EQUIVALENCE_LEVEL)  # fmt: skip
@@ -1374,7 +1365,7 @@ def pooled_error_against_paper(numerators, denominators, key: str,
     if key not in POOLED_ERROR_RATIOS:
         raise ValueError(f"not a pooled error ratio: {key!r}; one of {POOLED_ERROR_RATIOS}")
     if paper is None:
-        paper = {k: t["paper"] for k, t in report.load_targets(CHAPTER).items()}
+        paper = paper_values()
     margin = error_margin(paper, key)
     _, low, high = s45.pooled_interval(numerators, denominators)
     difference, low90, high90, se = s45.pooled_welch_difference(

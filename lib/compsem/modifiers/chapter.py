@@ -1232,19 +1232,27 @@ def _an_class_draws(run, lex: Lexicon, n_boot: int, seed: int) -> np.ndarray:
                                 resample_nouns=False)
 
 
-def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float):
+def an_class_draws(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int) -> dict[str, np.ndarray]:
+    """:func:`_an_class_draws` of each of ``specs`` (those in ``runs``), drawn once for
+    :func:`lowest_class_high` and :func:`mean_pooled_ceiling`, which read the same draws."""
+    return {spec: _an_class_draws(runs[spec], lex, n_boot, seed) for spec in dict.fromkeys(specs) if spec in runs}
+
+
+def lowest_class_high(runs: dict, specs, lex: Lexicon, n_boot: int, seed: int, level: float,
+                      draws: dict[str, np.ndarray] | None = None):
     """For the AN test (Eq. 4, code variant): the smallest upper end, over classes, of the
     class scores' bootstrap intervals over adjectives (``mod_x_an_lowest_high_<spec>``): below
     the printed ceiling when some class is below 1 beyond the choice of its adjectives. Also at
     Bonferroni's level for a union over the five classes of one model or of two
-    (:data:`UNION_FAMILIES` ``an_lowest_high``), ``mod_x_an_lowest_high_bonf<k>_<spec>``."""
+    (:data:`UNION_FAMILIES` ``an_lowest_high``), ``mod_x_an_lowest_high_bonf<k>_<spec>``.
+    ``draws``: those of :func:`an_class_draws`, drawn here where not given."""
+    draws = draws if draws is not None else an_class_draws(runs, specs, lex, n_boot, seed)
     values = {}
     for spec in specs:
-        draws = _an_class_draws(runs[spec], lex, n_boot, seed)
-        values[f"mod_x_an_lowest_high_{slug(spec)}"] = st.upper_ends(draws, level).min()
+        values[f"mod_x_an_lowest_high_{slug(spec)}"] = st.upper_ends(draws[spec], level).min()
         for k in UNION_FAMILIES["an_lowest_high"]:
             values[f"mod_x_an_lowest_high_bonf{k}_{slug(spec)}"] = st.upper_ends(
-                draws, bonferroni_level(k, 1 - level)).min()
+                draws[spec], bonferroni_level(k, 1 - level)).min()
     return values
 
 
@@ -1269,25 +1277,25 @@ def mean_pooled(specs) -> list[str]:
     return out
 
 
-def mean_pooled_ceiling(runs: dict, lex: Lexicon, n_boot: int, seed: int, level: float
-                        ) -> dict[str, float]:
+def mean_pooled_ceiling(runs: dict, lex: Lexicon, n_boot: int, seed: int, level: float,
+                        draws: dict[str, np.ndarray] | None = None) -> dict[str, float]:
     """004's "models with mean-pooling equivalent composition are universally intersective"
     (§4.2.1) over the mean-pooled encoders run (:func:`mean_pooled`), its units:
     ``mod_x_meanpool_n`` (how many), ``mod_x_meanpool_an_min`` (the lowest AN class of any of
     them) and, for a union over every class of every one of them (k = five times n,
     ``mod_x_meanpool_union_k``), the smallest upper end of their class intervals over
     adjectives at Bonferroni's level ``1 - (1 - level) / k``
-    (``mod_x_meanpool_lowest_high_bonf``; the same draws as :func:`lowest_class_high`). Without
-    a mean-pooled encoder only the count (0) is glued."""
+    (``mod_x_meanpool_lowest_high_bonf``; the same draws as :func:`lowest_class_high`, passed
+    as ``draws`` or drawn here). Without a mean-pooled encoder only the count (0) is glued."""
     specs = mean_pooled(runs)
+    draws = draws if draws is not None else an_class_draws(runs, specs, lex, n_boot, seed)
     k = len(CLASSES) * len(specs)
     values: dict[str, float] = {"mod_x_meanpool_n": len(specs), "mod_x_meanpool_union_k": k}
     if specs:
         values["mod_x_meanpool_an_min"] = float(min(min(runs[s].scores("an").values())
                                                     for s in specs))
         values["mod_x_meanpool_lowest_high_bonf"] = float(min(
-            st.upper_ends(_an_class_draws(runs[s], lex, n_boot, seed),
-                          bonferroni_level(k, 1 - level)).min() for s in specs))
+            st.upper_ends(draws[s], bonferroni_level(k, 1 - level)).min() for s in specs))
     return values
 
 

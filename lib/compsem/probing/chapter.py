@@ -456,10 +456,9 @@ def crossed_difference(units_a: pd.DataFrame, units_b: pd.DataFrame, task: str, 
     out = {key: float(100 * (a.mean() - b.mean())), f"{key}_n_a": len(a), f"{key}_n_b": len(b)}
     for level, (w_low, w_high) in zip(levels, welch, strict=True):
         tag = "" if round(100 * level) == 95 else f"{round(100 * level)}"
-        low, high = stats.percentile_interval(diffs, level)
-        if not np.isnan(w_low):  # one unit on a side: the bootstrap alone
-            low, high = min(low, w_low), max(high, w_high)
-        out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = float(low), float(high)
+        # one unit on a side (Welch's interval undefined): the bootstrap alone
+        low, high = stats.interval_hull(stats.percentile_interval(diffs, level), (w_low, w_high))
+        out[f"{key}_low{tag}"], out[f"{key}_high{tag}"] = low, high
     return out
 
 

@@ -231,8 +231,7 @@ def shared_item_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,)
     levels = list(levels)
     mean, crossed = crossed_intervals(group, levels, n_boot)
     t_bounds = [stats.seed_interval(group["accuracy"], level, PERCENT)[1:] for level in levels]
-    return mean, [(min(t_low, c_low), max(t_high, c_high))
-                  for (t_low, t_high), (c_low, c_high) in zip(t_bounds, crossed, strict=True)]
+    return mean, [stats.interval_hull(c, t) for t, c in zip(t_bounds, crossed, strict=True)]
 
 
 def crossed_intervals(group: pd.DataFrame, levels: Sequence[float] = (0.95,),

@@ -524,7 +524,7 @@ def reduced_run_values(runs: pd.DataFrame, objectives) -> dict[str, float]:
               "caux_reduced_n_seeds": int(runs.groupby("objective").seed.count().min()) if len(runs) else 0}
     for objective in objectives:
         values[f"caux_reduced_{objective}_best_is_last"] = int(runs[runs.objective == objective].best_is_last.sum())
-    values["caux_reduced_train_minutes"] = float((runs.wall_seconds.sum() if len(runs) else 0) / 60)
+    values["caux_reduced_train_minutes"] = float(runs.wall_seconds.sum() / 60)  # 0 without runs
     return values
 
 
