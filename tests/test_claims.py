@@ -206,6 +206,44 @@ def test_no_number_is_typed_by_hand_in_a_reason_or_ours(claim):
     assert not any(typed.values()), f"{claim.study}:{claim.id}: typed by hand: {typed}"
 
 
+def _significant_digits(number: str) -> int:
+    digits = re.sub(r"[^0-9.]", "", number)
+    return len(digits.replace(".", "").lstrip("0") if "." in digits else digits.strip("0"))
+
+
+def _targets_quoted_as_typed(claim) -> list[tuple[str, list[str]]]:
+    """The numbers typed into ``claim.paper`` that are the printed value of a target of the
+    claim's chapter (``data/targets/<chapter>.json``, else ``<study>.json``): given to two
+    significant digits or more (one digit, such as the '≈ .7' of an approximate statement, is
+    too common to name a target), and not a bound, 0 or 1."""
+    names = [n for n in (claim.chapter, claim.study) if (paths.TARGETS_DIR / f"{n}.json").exists()]
+    if not names:
+        return []
+    printed = claims.targets.load_targets(names[0])
+    found = []
+    for number in claims.hand_typed_numbers(claim.paper):
+        value = float(re.sub(r"[,%+]", "", number).replace("−", "-"))
+        keys = [k for k, t in printed.items() if float(t["paper"]) == value]
+        if keys and _significant_digits(number) >= 2 and value not in (0, 1, -1):
+            found.append((number, keys))
+    return found
+
+
+@pytest.mark.parametrize("claim", ALL, ids=[f"{c.study}:{c.id}" for c in ALL])
+def test_the_papers_side_reads_its_targets(claim):
+    """A number of the paper that data/targets holds is written ``{paper:key}`` in the claim's
+    ``paper`` field too, so that the Findings and the tables never show two versions of it."""
+    typed = _targets_quoted_as_typed(claim)
+    assert not typed, (f"{claim.study}:{claim.id}, field 'paper': {typed}: write each as "
+                       "{paper:<key>:<format>}")
+
+
+def test_a_typed_paper_number_with_a_target_is_found():
+    claim = _claim(study="sts3k", chapter="sts3k-data", paper="mean .442, ≈ .7, at most 1.0, .4421")
+    found = _targets_quoted_as_typed(claim)
+    assert [number for number, _ in found] == [".442"] and "rating_mean" in found[0][1]
+
+
 def test_quotes_are_compared_after_normalising_layout():
     claim = _claim(study="sts3k", quote="compo-\nsition ... “double”")
     assert claims.normalise_text("compo-\n sition  ‘a’ – b") == "composition 'a' - b"
