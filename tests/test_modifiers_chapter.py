@@ -947,6 +947,9 @@ def test_mean_pooled_encoders_and_their_ceiling(toy):
                           "hf:sentence-transformers/LaBSE",
                           "hf:sentence-transformers/sentence-t5-base"]) == [
         "minilm", "mpnet", "hf:sentence-transformers/stsb-bert-base"]
+    # one encoder under two names (packaged and hub) is counted once, as first named
+    assert C.mean_pooled(["hf:sentence-transformers/all-MiniLM-L6-v2", "mpnet", "minilm"]) == [
+        "hf:sentence-transformers/all-MiniLM-L6-v2", "mpnet"]
     lex, labels, run = toy
     at_one = with_outcomes(run, an=lambda c: True)
     runs = {"minilm": at_one, "mpnet": at_one, "mean:glove50": with_outcomes(run, an=lambda c: False)}

@@ -1268,12 +1268,15 @@ def mean_pooled(specs) -> list[str]:
     papers' models whose pooling is the mean (:data:`tables.PAPER_MODELS`: sBERT,
     DistilRoBERTa). Not the averaged static word vectors (``mean:<words>``, at 1 by a theorem),
     not a first-token readout (``minilm:cls``), not a mean followed by a dense layer
-    (Sentence-T5)."""
-    out = []
+    (Sentence-T5). One spec per encoder: the packaged MiniLM and its hub checkpoint
+    (``hf:sentence-transformers/all-MiniLM-L6-v2``) are one model, counted once, the first named."""
+    out, encoders = [], set()
     for spec in specs:
         model = T.paper_slug(spec)
         if spec in MEAN_POOLED or (model and T.PAPER_MODELS[model]["pooling"] == "mean"):
-            out.append(spec)
+            if (model or spec) not in encoders:
+                encoders.add(model or spec)
+                out.append(spec)
     return out
 
 
