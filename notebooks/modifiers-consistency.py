@@ -85,7 +85,7 @@ import warnings
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from compsem import report
+from compsem import parameters, report
 from compsem.modifiers import chapter as C
 from compsem.modifiers import experiment, lexicon, phrases
 from compsem.modifiers import tables as T
@@ -95,6 +95,10 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 report.set_theme()
 targets = report.load_targets("modifiers")
 results = {"ci_pct": 100 * ci_level, "mod_x_n_perm": n_perm}  # glued at the end
+parameters.check_models(  # every model name, before any model loads
+    {"models": models, "aan_models": aan_models, "pooling_models": pooling_models,
+     "template_models": template_models}, "modifiers",
+    among={"aan_models": ("models", "pooling_models"), "template_models": ("models", "pooling_models")})
 run_plan = experiment.plan(models, aan_models, pooling_models, template_models)
 
 # %% [markdown]

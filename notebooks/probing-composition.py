@@ -62,7 +62,8 @@
 
 # %% tags=["parameters"]
 generator_seed = 0  # seed of the sentence generator
-seeds = [0, 1, 2]  # draws of each 2016 sentence set (seeds of sentences, split, folds, classifier)
+seeds = [0, 1, 2]  # draws of each 2016 sentence set (seeds of sentences, split, folds, classifier);
+# two or more: with one, the intervals are over the test items of one draw, not over draws
 redraw_sentences = True  # each seed draws new 2016 sentences (False: each re-splits one set)
 n_train_2016 = 1000  # the 2016 train and test sizes
 n_test_2016 = 500

@@ -73,15 +73,15 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 
-from compsem import report
+from compsem import parameters, report
 from compsem.data import sts3k
 from compsem.data import sts_benchmarks as sb
 from compsem.sts import chapter as C
-from compsem.sts import figures, pair_types, scoring, table9
+from compsem.sts import figures, pair_types, table9
 from compsem.sts.families import UNION_FAMILIES
 
 report.set_theme()
-models = scoring.validate(models)
+parameters.check_models({"models": models}, "sts")  # every model name, before any model loads
 results = {}  # every number compared with the paper, by target key
 targets = report.load_targets("sts3k")
 

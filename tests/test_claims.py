@@ -564,3 +564,20 @@ def test_a_claim_that_cannot_fail_cannot_expect_to(tmp_path, monkeypatch):
     message = _ledger(tmp_path, monkeypatch, "never",
                       [{"fails_if": claims.NEVER, "expect": "fails", "reason": "r"}])
     assert "fails_if: never cannot fail" in message
+
+
+def test_a_verdict_unlike_the_books_does_not_show_the_books_reason():
+    """A run with other parameters may decide a claim otherwise than the book: the reason written
+    for the book's verdict would then contradict the table, so it is replaced by a note."""
+    claim = _claim(expect="fails", reason="a is {a:.1f}, not above b")
+    [row] = claims.table([claim], {"c": {"a": 2.0, "b": 1.0}})
+    assert (row["verdict"], row["note"]) == (
+        "holds", "this run's verdict differs from the book's (fails); the book's reason for its "
+                 "verdict is not shown")
+    [row] = claims.table([claim], {"c": {"a": 0.5, "b": 1.0}})
+    assert (row["verdict"], row["note"]) == ("fails", "a is 0.5, not above b")
+    [row] = claims.table([_claim(expect="fails", reason="d is {d:.1f}")], {"c": {"a": 0.5, "b": 1.0}})
+    assert row["note"] == ("the book's reason for this verdict quotes numbers this run did not "
+                           "compute; it is not shown")
+    [row] = claims.table([_claim()], {"c": {"a": 0.5, "b": 1.0}})  # expected to hold, no reason
+    assert row["note"] == "this run's verdict differs from the book's (holds)"

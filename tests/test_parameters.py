@@ -59,7 +59,8 @@ def test_every_failure_is_listed():
 
 def test_the_translation():
     assert json_schema({"type": "list", "item": "int", "min": 0, "max": 9, "min_length": 1}) == {
-        "type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 9}, "minItems": 1}
+        "type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 9}, "uniqueItems": True,
+        "minItems": 1}
     assert json_schema({"type": "str", "choices": ["a", "b"], "nullable": True}) == {
         "type": ["string", "null"], "enum": ["a", "b", None]}
     assert json_schema({"type": "str", "pattern": "a|b"})["pattern"] == r"^(?:a|b)\Z"

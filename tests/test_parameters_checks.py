@@ -78,8 +78,12 @@ def test_every_name_of_a_grammar_passes():
 @pytest.mark.parametrize(
     ("models", "grammar", "message"),
     [({"geometry_encoders": ["bow", "glove5O"]}, "probing",
-      "parameter 'geometry_encoders' = ['bow', 'glove5O']: unknown model 'glove5O'; this chapter "
-      "accepts: bow, random, minilm"),
+      "parameter 'geometry_encoders' = ['bow', 'glove5O']: unknown model 'glove5O' (did you mean "
+      "'glove50'?); this chapter accepts: bow, random, minilm"),
+     ({"models": ["minilm", "sum:glove50", "mpnet:cls", "minlm"]}, "modifiers",
+      "parameter 'models' = ['minilm', 'sum:glove50', 'mpnet:cls', 'minlm']: unknown model 'minlm' "
+      "(did you mean 'minilm'?); this chapter accepts: mean:<word vectors>, sum:<word vectors>, "
+      "minilm, mpnet, glove50, spacy-md, sdae, hf:<hub id>, <encoder>:layer<k>, <encoder>:cls"),
      ({"bow_substitute": "spacy-mdd"}, "probing", "parameter 'bow_substitute' = 'spacy-mdd': unknown model"),
      ({"split_encoders": ["mean:glove50"]}, "probing", "unknown model 'mean:glove50'"),  # no compositions
      ({"generator_models": ["mean:glove5"]}, "sts",
@@ -122,6 +126,12 @@ def test_a_group_must_be_among_another():
         check_models({"encoders": ["a", "b"], "blind": ["b", "c", "d"]}, among={"blind": "encoders"})
     with pytest.raises(ParameterError, match="parameter 'one' = 'c': 'c' not in encoders"):
         check_models({"encoders": ["a", "b"], "one": "c"}, among={"one": "encoders"})
+    # among several parameters: in any of them
+    check_models({"models": ["a"], "pooling": ["b"], "aan": ["a", "b"]}, among={"aan": ("models", "pooling")})
+    with pytest.raises(ParameterError, match=re.escape(
+            "parameter 'aan' = ['a', 'c']: 'c' not in models = ['a'] or pooling = ['b']; add it to "
+            "models or pooling or leave it out of aan")):
+        check_models({"models": ["a"], "pooling": ["b"], "aan": ["a", "c"]}, among={"aan": ("models", "pooling")})
 
 
 def test_layers():
@@ -169,7 +179,8 @@ def chapter_check(chapter: str, overrides: dict | None = None, profile: str = "d
     exec(compile(ast.Module(calls, type_ignores=[]), chapter, "exec"), {"parameters": parameters, **values})
 
 
-CHAPTERS = ("synthesis", "probing-composition", "sts3k-hybrid", "sts3k-finetune")
+CHAPTERS = ("synthesis", "probing-composition", "sts3k-hybrid", "sts3k-finetune", "sts3k-models",
+            "modifiers-consistency")
 
 
 @pytest.mark.parametrize("profile", parameters.PROFILES)
@@ -191,8 +202,12 @@ def test_every_profile_passes_the_chapter_check(chapter, profile):
      ("probing-composition", {"bow_substitute": "spacy-mdd"}, "parameter 'bow_substitute' = 'spacy-mdd'"),
      ("probing-composition", {"order_aware": "sdea"}, "parameter 'order_aware' = 'sdea'"),
      ("probing-composition", {"order_aware_trainings": "[sdae, sdae:seed]"}, "parameter 'order_aware_trainings'"),
-     ("probing-composition", {"order_aware_trainings": "[sdae, sdae]"},
-      "parameter 'order_aware_trainings' = ['sdae', 'sdae']: the trainings must be a list of at least two different model specs"),
+     ("modifiers-consistency", {"models": "[minilm, glove5O]"},
+      "parameter 'models' = ['minilm', 'glove5O']: unknown model 'glove5O' (did you mean 'glove50'?)"),
+     ("modifiers-consistency", {"aan_models": "[minilm, sum:glove50]"},
+      "parameter 'aan_models' = ['minilm', 'sum:glove50']: 'sum:glove50' not in models"),
+     ("sts3k-models", {"models": "[mpnet, minlm]"},
+      "parameter 'models' = ['mpnet', 'minlm']: unknown model 'minlm' (did you mean 'minilm'?)"),
      ("probing-composition", {"regenerated_encoders": "[bow, minlm]"}, "parameter 'regenerated_encoders'"),
      ("probing-composition", {"layer_base": "glove50"}, "parameter 'layer_base' = 'glove50' is not an encoder"),
      ("probing-composition", {"layer_base": "minilm"}, "parameter 'layers_2016' = [0, 3, 6, 9, 12] (layers of "

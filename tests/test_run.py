@@ -32,6 +32,9 @@ if blank:
     glue("ratio", float("nan"))
 if fail:
     raise RuntimeError("asked to fail")
+if label == "y":  # a check of the chapter's own, as a chapter checks its model names
+    from compsem.parameters import ParameterError
+    raise ParameterError("parameter 'label' = 'y': this chapter takes 'x' only")
 print(label, total)
 """
 
@@ -115,6 +118,28 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
 
     (project / "notebooks" / "tiny.py").write_text(CHAPTER.replace("n = 3", "n = 5"))
     assert any("changed since it was executed" in p for p in provenance.staleness(out))
+
+
+def test_a_chapters_own_parameter_check_is_one_line(project):
+    with pytest.raises(parameters.ParameterError) as error:
+        run.execute("tiny", "default", {"label": "y"}, output_dir=project / "book", progress=False)
+    assert str(error.value) == ("chapter 'tiny': parameter 'label' = 'y': this chapter takes 'x' "
+                                "only; nothing was computed")
+    assert not (project / "book" / "tiny.ipynb").exists()
+
+
+def test_a_run_with_other_parameters_than_the_books_says_so_under_its_title(project):
+    def notes(out):
+        cells = nbformat.read(out, as_version=4).cells
+        return [(i, c.source) for i, c in enumerate(cells)
+                if "compsem-parameters-note" in c.metadata.get("tags", [])]
+
+    out = run.execute("tiny", "default", {"n": "4", "scale": "1.5"}, output_dir=project / "a",
+                      progress=False)
+    [(index, text)] = notes(out)
+    assert index == 1 and "`n` = `4` (the book's: `3`)" in text and "scale" not in text
+    assert run.parameters_unlike_the_book("tiny", {"n": 2}) == {"n": (2, 3)}
+    assert notes(run.execute("tiny", "default", None, output_dir=project / "b", progress=False)) == []
 
 
 def test_code_cells_are_folded_except_the_parameters():

@@ -519,6 +519,12 @@ def outcome(claim: Claim, verdict_: str) -> str:
     return "reproduced" if verdict_ == "holds" else "contradicted"
 
 
+def expected_verdict(claim: Claim) -> str:
+    """The verdict the book's run gives the claim (its ``expect``, in the words of
+    :data:`VERDICTS`): ``tests/test_claims.py`` holds the committed chapters to it."""
+    return "not testable here" if claim.expect == "untestable" else claim.expect
+
+
 def verdict(claim: Claim, values: Mapping[str, float]) -> str:
     """The claim's verdict on ``values`` (one of :data:`VERDICTS`)."""
     return judge(claim, values)[0]
@@ -633,9 +639,17 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
         values = values_by_chapter.get(claim.chapter, {})
         where = f"{claim.study}, claim {claim.id!r}"
         result, note = judge(claim, values)
-        # a claim expected to hold has no reason (it may fail in a smoke run)
-        if claim.reason and result in ("fails", "inconclusive", "not testable here"):
-            note = fill(claim.reason, values, where, "reason")
+        book = expected_verdict(claim)
+        if result not in (book, "not evaluated"):  # a run with other parameters or a smoke run
+            note = f"this run's verdict differs from the book's ({book})" + (
+                "; the book's reason for its verdict is not shown" if claim.reason else "")
+        elif claim.reason and result in ("fails", "inconclusive", "not testable here"):
+            quoted = [key for key, _ in _format_fields(claim.reason, where, "reason")]
+            if all(key.startswith("paper:") or key in values for key in quoted):
+                note = fill(claim.reason, values, where, "reason")
+            else:  # e.g. a run without a model the reason names
+                note = ("the book's reason for this verdict quotes numbers this run did not "
+                        "compute; it is not shown")
         rows.append({
             "id": claim.id, "study": claim.study, "chapter": claim.chapter, "claim": claim.claim,
             "source": claim.source, "paper": fill(claim.paper, values, where, "paper"),

@@ -32,14 +32,30 @@ from compsem import paths
 from compsem.errors import CompsemError
 
 
+def _overrides(pairs) -> dict:
+    """The ``-p NAME VALUE`` pairs as a mapping; a name given twice is an error (argparse would
+    keep the last value silently)."""
+    from compsem.parameters import ParameterError
+
+    names = [name for name, _ in pairs or []]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ParameterError(f"parameter {twice[0]!r} is given more than once with -p; give each "
+                             "parameter once (a list value is one JSON list, e.g. -p seeds '[0,1,2]')")
+    return dict(pairs or [])
+
+
 def _run(args) -> int:
     from compsem import parameters, run
 
-    overrides = dict(args.param or [])
+    overrides = _overrides(args.param)
     parameters.resolve_parameters(args.chapter, args.profile, overrides)  # fail fast
+    if args.out is not None:
+        paths.output_folder(args.out)  # before the chapter runs
     print(f"[compsem] {args.chapter} ({args.profile}) ...", flush=True)
     start = time.perf_counter()
-    out = run.execute(args.chapter, args.profile, overrides, progress=not args.quiet)
+    out = run.execute(args.chapter, args.profile, overrides, output_dir=args.out,
+                      progress=not args.quiet)
     print(f"[compsem] {args.chapter}: wrote {out} in {time.perf_counter() - start:.0f} s", flush=True)
     _say_unresolved_glue(args.chapter, out)
     return 0
@@ -351,10 +367,12 @@ def parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="command", required=True)
 
-    one = sub.add_parser("run", help="execute one chapter into book/")
+    one = sub.add_parser("run", help="execute one chapter (into book/, or --out)")
     one.add_argument("chapter")
     one.add_argument("-P", "--profile", default="default")
     one.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"))
+    one.add_argument("--out", type=Path, default=None,
+                     help="folder for the executed notebook (default: book/, the book's own)")
     one.add_argument("-q", "--quiet", action="store_true", help="no per-cell progress bar")
     one.set_defaults(func=_run)
 

@@ -165,8 +165,9 @@ def json_schema(spec: dict) -> dict:
 
     ``min``, ``max``, ``choices`` and ``pattern`` apply to the value, or to each item of a list;
     ``min_length`` to the length of a list, string or dict; ``nullable`` also allows None;
-    ``pattern`` must match the whole string. Numbers are finite, a bool is not an int, an int
-    is a float (:data:`VALIDATOR`).
+    ``pattern`` must match the whole string. The items of a list are distinct (a seed or a model
+    given twice would be counted twice, narrowing an interval over them). Numbers are finite, a
+    bool is not an int, an int is a float (:data:`VALIDATOR`).
     """
     scalar = {}
     if "min" in spec:
@@ -179,7 +180,7 @@ def json_schema(spec: dict) -> dict:
         scalar["pattern"] = rf"^(?:{spec['pattern']})\Z"
     if spec["type"] == "list":
         items = {**({"type": JSON_TYPES[spec["item"]]} if "item" in spec else {}), **scalar}
-        schema = {"type": "array", "items": items}
+        schema = {"type": "array", "items": items, "uniqueItems": True}
     else:
         schema = {"type": JSON_TYPES[spec["type"]], **scalar}
     if "min_length" in spec:
@@ -233,6 +234,9 @@ def _problem(error: jsonschema.ValidationError, spec: dict) -> str:
         return f"{what} must be one of {spec['choices']}, got {value!r}"
     if keyword == "pattern":
         return f"{what} must match /{spec['pattern']}/, got {value!r}"
+    if keyword == "uniqueItems":
+        repeated = [item for i, item in enumerate(value) if item in value[:i]]
+        return f"lists each item once; {repeated[0]!r} is repeated in {value!r}"
     if keyword == "minItems":
         return f"needs at least {spec['min_length']} item(s), got {value!r}"
     if keyword in ("minLength", "minProperties"):
@@ -346,7 +350,7 @@ def _resolved(chapter: str, profile: str, candidates: dict[str, list], origin: s
 # which parameter's models must be among another's), checked by one call in the chapter's first
 # code cell, before any model loads or trains.
 
-GRAMMARS = ("sts", "probing", "sts-finetune")
+GRAMMARS = ("sts", "probing", "sts-finetune", "modifiers")
 """The grammars of model specs a chapter's models can be checked against (:func:`model_grammar`)."""
 
 
@@ -356,7 +360,8 @@ def model_grammar(grammar: str) -> Callable[[str], Any]:
     (:func:`compsem.sts.scoring.parse`: encoders, compositions ``mean:<vectors>`` ..., baselines
     ``overlap``, ``random``), ``probing`` the probing study's (:func:`compsem.probing.features.encode`:
     encoders and the baselines ``bow``, ``random``), ``sts-finetune`` the models the STS
-    fine-tuning takes (:func:`finetune_model`)."""
+    fine-tuning takes (:func:`finetune_model`), ``modifiers`` the modifier study's
+    (:func:`compsem.modifiers.encoding.parse_spec`: encoders and ``mean:``/``sum:<vectors>``)."""
     if grammar == "sts":
         from compsem.sts import scoring
 
@@ -368,11 +373,15 @@ def model_grammar(grammar: str) -> Callable[[str], Any]:
         return functools.partial(parse_spec, baselines=BASELINES)
     if grammar == "sts-finetune":
         return finetune_model
+    if grammar == "modifiers":
+        from compsem.modifiers.encoding import parse_spec as parse_modifier_spec
+
+        return parse_modifier_spec
     raise ValueError(f"no grammar of model specs {grammar!r}; grammars: {', '.join(GRAMMARS)}")
 
 
 def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | None = None,
-                 among: Mapping[str, str] | None = None,
+                 among: Mapping[str, str | Sequence[str]] | None = None,
                  layers: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
                  trainings: Sequence[str] = ()) -> None:
     """Raise ParameterError, naming the parameter, its value and what to give instead, unless a
@@ -385,8 +394,8 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
     ``grammar``: the grammar (:func:`model_grammar`) every spec and every training must parse
     in; or parameter name -> grammar, for those parameters only.
 
-    ``among``: parameter name -> the name of another parameter of ``models``: every spec of the
-    first (of a mapping: every encoder) must be one of the second's.
+    ``among``: parameter name -> the name of another parameter of ``models``, or a list of
+    names: every spec of the first (of a mapping: every encoder) must be one of theirs.
 
     ``layers``: parameter name -> ``{layer parameter: its layers}``: the spec must be an encoder
     with hidden-state layers and have each of them (``<spec>:layer<k>`` in the grammar of
@@ -410,13 +419,16 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
                 parse(spec)
             except ValueError as error:
                 raise ParameterError(f"parameter {name!r} = {value!r}: {error}") from None
-    for name, other in (among or {}).items():
-        missing = [spec for spec in _specs(models[name]) if spec not in _specs(models[other])]
+    for name, others in (among or {}).items():
+        others = [others] if isinstance(others, str) else list(others)
+        allowed = [spec for other in others for spec in _specs(models[other])]
+        missing = [spec for spec in _specs(models[name]) if spec not in allowed]
         if missing:
+            where = " or ".join(f"{other} = {models[other]!r}" for other in others)
             raise ParameterError(
                 f"parameter {name!r} = {models[name]!r}: {', '.join(map(repr, missing))} not in "
-                f"{other} = {models[other]!r}; add {'it' if len(missing) == 1 else 'them'} to "
-                f"{other} or leave {'it' if len(missing) == 1 else 'them'} out of {name}")
+                f"{where}; add {'it' if len(missing) == 1 else 'them'} to {' or '.join(others)} "
+                f"or leave {'it' if len(missing) == 1 else 'them'} out of {name}")
     for name, asked in (layers or {}).items():
         _check_layers(name, models[name], asked)
     for name in trainings:

@@ -217,6 +217,9 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
                 )
         except Exception as error:
             failed = _keep_failed(chapter, executed_nb)
+            if getattr(error, "ename", None) == ParameterError.__name__:  # the chapter's own checks
+                raise ParameterError(f"chapter {chapter!r}: {getattr(error, 'evalue', error)}; "
+                                     "nothing was computed") from None
             raise ChapterFailed(
                 f"chapter {chapter!r} failed ({type(error).__name__}); the previous "
                 f"{final} is untouched; the failed notebook is {failed}\n{error}"
@@ -234,6 +237,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
                 f"Keys that may legitimately be NaN are listed under may_be_nan in "
                 f"{schema_path(chapter)}")
         fold_code_cells(result)
+        mark_parameters_unlike_the_book(result, chapter, parameters)
         modules = provenance.take_probe(result)
         if modules is None:
             raise ChapterFailed(f"chapter {chapter!r}: provenance cell missing after execution")
@@ -307,6 +311,41 @@ def section_engine() -> str:
 
     papermill_engines.register(SECTION_ENGINE, SectionLinesEngine)
     return SECTION_ENGINE
+
+
+def parameters_unlike_the_book(chapter: str, parameters: dict) -> dict[str, tuple]:
+    """``{name: (this run's value, the book's value)}`` for every parameter of ``chapter`` that
+    ``parameters`` (a profile's values and overrides, as :func:`resolve_parameters` gives them)
+    sets otherwise than the book's run (the default profile)."""
+    from compsem.parameters import default_parameters
+
+    defaults = default_parameters(chapter)
+    book = {**defaults, **resolve_parameters(chapter, "default")}
+    run = {**defaults, **parameters}
+    return {name: (run[name], book[name]) for name in defaults if run[name] != book[name]}
+
+
+def mark_parameters_unlike_the_book(notebook, chapter: str, parameters: dict) -> None:
+    """Put a note under the chapter's title when it ran with parameters other than the book's:
+    its tables, figures and Findings show this run, but its prose was written for the book's
+    parameters (a model or seed it names may not have been run)."""
+    import nbformat
+
+    changed = parameters_unlike_the_book(chapter, parameters)
+    if not changed:
+        return
+    shown = list(changed.items())[:6]
+    listed = "; ".join(f"`{name}` = `{ours!r}` (the book's: `{book!r}`)" for name, (ours, book) in shown)
+    if len(changed) > len(shown):
+        listed += f"; and {len(changed) - len(shown)} more (all in the notebook's metadata)"
+    note = nbformat.v4.new_markdown_cell(
+        ":::{note}\nThis copy of the chapter was executed with parameters other than the book's: "
+        f"{listed}. Its tables, figures and Findings show this run's numbers; the text between "
+        "them was written for the book's parameters and may name models, seeds or numbers this "
+        "run did not compute.\n:::")
+    note.metadata["tags"] = ["compsem-parameters-note"]
+    first = next((i for i, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"), -1)
+    notebook.cells.insert(first + 1, note)
 
 
 def fold_code_cells(notebook) -> None:

@@ -20,6 +20,7 @@ a folder with a saved model.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -125,5 +126,8 @@ def parse_spec(
             check_hf_source(base[3:])
         return ModelSpec(text, "encoder", encoder=text)
     accepted = [*baselines, *(f"{c}:<word vectors>" for c in composers), *DESCRIPTIONS,
-                HF_PATTERN, "<encoder>:layer<k>", TRAINED_SEED_PATTERN]
-    raise ValueError(f"unknown model {text!r}; this chapter accepts: {', '.join(accepted)}")
+                HF_PATTERN, "<encoder>:layer<k>", "<encoder>:cls", TRAINED_SEED_PATTERN]
+    names = [*baselines, *(f"{c}:{v}" for c in composers for v in WORD_VECTOR_MODELS), *DESCRIPTIONS]
+    close = difflib.get_close_matches(text, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"unknown model {text!r}{hint}; this chapter accepts: {', '.join(accepted)}")
