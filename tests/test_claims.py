@@ -206,25 +206,32 @@ def test_no_number_is_typed_by_hand_in_a_reason_or_ours(claim):
     assert not any(typed.values()), f"{claim.study}:{claim.id}: typed by hand: {typed}"
 
 
-def _significant_digits(number: str) -> int:
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([kM])(?!\w)")  # 9.5M, 12k
+
+
+def _digits(number: str) -> int:
+    """How many digits ``number`` is given to: every digit of a whole number (80 and 3,000 are
+    exact counts), the significant ones of a decimal (.950: three, .7: one)."""
     digits = re.sub(r"[^0-9.]", "", number)
-    return len(digits.replace(".", "").lstrip("0") if "." in digits else digits.strip("0"))
+    return len(digits.replace(".", "").lstrip("0") if "." in digits else digits)
 
 
 def _targets_quoted_as_typed(claim) -> list[tuple[str, list[str]]]:
     """The numbers typed into ``claim.paper`` that are the printed value of a target of the
-    claim's chapter (``data/targets/<chapter>.json``, else ``<study>.json``): given to two
-    significant digits or more (one digit, such as the '≈ .7' of an approximate statement, is
-    too common to name a target), and not a bound, 0 or 1."""
+    claim's study (its chapter's targets file and its study's): given to two digits or more (one
+    digit, such as the '≈ .7' of an approximate statement, is too common to name a target), and
+    not a bound, 0 or 1; ``9.5M`` and ``12k`` read as 9,500,000 and 12,000."""
     names = [n for n in (claim.chapter, claim.study) if (paths.TARGETS_DIR / f"{n}.json").exists()]
-    if not names:
-        return []
-    printed = claims.targets.load_targets(names[0])
+    printed = {k: t for name in names for k, t in claims.targets.load_targets(name).items()}
+    plain = _SCALED.sub(" ", claim.paper)
+    numbers = [(number, float(re.sub(r"[,%+]", "", number).replace("−", "-")))
+               for number in claims.hand_typed_numbers(plain)]
+    numbers += [(f"{m[1]}{m[2]}", float(m[1]) * {"k": 1e3, "M": 1e6}[m[2]])
+                for m in _SCALED.finditer(re.sub(r"\{[^{}]*\}", " ", claim.paper))]
     found = []
-    for number in claims.hand_typed_numbers(claim.paper):
-        value = float(re.sub(r"[,%+]", "", number).replace("−", "-"))
+    for number, value in numbers:
         keys = [k for k, t in printed.items() if float(t["paper"]) == value]
-        if keys and _significant_digits(number) >= 2 and value not in (0, 1, -1):
+        if keys and _digits(number) >= 2 and value not in (0, 1, -1):
             found.append((number, keys))
     return found
 
@@ -242,6 +249,10 @@ def test_a_typed_paper_number_with_a_target_is_found():
     claim = _claim(study="sts3k", chapter="sts3k-data", paper="mean .442, ≈ .7, at most 1.0, .4421")
     found = _targets_quoted_as_typed(claim)
     assert [number for number, _ in found] == [".442"] and "rating_mean" in found[0][1]
+    claim = _claim(study="cogs", chapter="cogs-models", paper="9.5M and {paper:cogs_params_lstm}, 9.5 M")
+    assert _targets_quoted_as_typed(claim) == [("9.5M", ["cogs_params_transformer"])]
+    claim = _claim(study="cogs", chapter="cogs-data", paper="train 24,155 pairs, 5 seeds")
+    assert _targets_quoted_as_typed(claim) == [("24,155", ["cogsdata_n_train"])]
 
 
 def test_quotes_are_compared_after_normalising_layout():

@@ -123,8 +123,9 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
 def test_a_chapters_own_parameter_check_is_one_line(project):
     with pytest.raises(parameters.ParameterError) as error:
         run.execute("tiny", "default", {"label": "y"}, output_dir=project / "book", progress=False)
+    failed = project / "_build" / "failed" / "tiny.ipynb"
     assert str(error.value) == ("chapter 'tiny': parameter 'label' = 'y': this chapter takes 'x' "
-                                "only; nothing was computed")
+                                f"only (the stopped notebook is {failed})")
     assert not (project / "book" / "tiny.ipynb").exists()
 
 

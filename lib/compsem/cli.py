@@ -1,7 +1,7 @@
 """The ``compsem`` command line.
 
     compsem list                                  chapters and their profiles
-    compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...]
+    compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...] [--out FOLDER]
     compsem run-all [-P PROFILE] [-j JOBS]        every chapter, JOBS at a time (longest first)
     compsem check                                 freshness of the executed notebooks in book/
     compsem findings [--check]                    write book/findings.md and README's findings from the executed chapters
@@ -51,7 +51,7 @@ def _run(args) -> int:
     overrides = _overrides(args.param)
     parameters.resolve_parameters(args.chapter, args.profile, overrides)  # fail fast
     if args.out is not None:
-        paths.output_folder(args.out)  # before the chapter runs
+        args.out = paths.output_folder(args.out)  # before the chapter runs; ~ expanded
     print(f"[compsem] {args.chapter} ({args.profile}) ...", flush=True)
     start = time.perf_counter()
     out = run.execute(args.chapter, args.profile, overrides, output_dir=args.out,
@@ -81,7 +81,7 @@ def _run_all(args) -> int:
     from compsem import run_all
 
     if args.out is not None:
-        paths.output_folder(args.out)  # before any chapter runs
+        args.out = paths.output_folder(args.out)  # before any chapter runs; ~ expanded
     start = time.perf_counter()
     outcomes = run_all.run_all(args.profile, jobs=args.jobs, threads=args.threads,
                                scheduler=args.scheduler, progress=not args.quiet,

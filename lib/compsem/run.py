@@ -218,8 +218,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         except Exception as error:
             failed = _keep_failed(chapter, executed_nb)
             if getattr(error, "ename", None) == ParameterError.__name__:  # the chapter's own checks
-                raise ParameterError(f"chapter {chapter!r}: {getattr(error, 'evalue', error)}; "
-                                     "nothing was computed") from None
+                raise ParameterError(f"chapter {chapter!r}: {getattr(error, 'evalue', error)} "
+                                     f"(the stopped notebook is {failed})") from None
             raise ChapterFailed(
                 f"chapter {chapter!r} failed ({type(error).__name__}); the previous "
                 f"{final} is untouched; the failed notebook is {failed}\n{error}"
