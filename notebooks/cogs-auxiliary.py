@@ -73,14 +73,14 @@ import pandas as pd
 import torch
 from IPython.display import display
 
-from compsem import report
+from compsem import parameters, report
 from compsem.cogs import auxiliary_data, auxiliary_figures, masking
 from compsem.cogs.seq2seq import auxiliary_config as ac
 from compsem.cogs.seq2seq import config as cfg
 from compsem.cogs.seq2seq import two_stage
-from compsem.devices import resolve_device
 
 report.set_theme()
+parameters.check_gpu("grid_train", grid_train, device)  # before any data loads
 two_stage.results_root(results_dir, must_exist=True)  # a misspelt results_dir fails here, before any training
 if threads:
     torch.set_num_threads(threads)
@@ -261,12 +261,7 @@ report.style_comparison(
 grid = ac.aux_grid(grid_models, grid_objectives, grid_seeds,
                    decoding={"method": grid_decoding} if grid_decoding == "greedy" else None,
                    gloss_tokens=gloss_tokens, cogs_optimizer=cogs_optimizer)
-if grid_train:
-    if not resolve_device(device).startswith("cuda"):
-        raise RuntimeError(
-            "grid_train=True needs a GPU (two trainings to early stopping per run); set device "
-            "to cuda on a GPU machine, or grid_train to False"
-        )
+if grid_train:  # a GPU was checked for at the top
     two_stage.ensure_results(grid, train_missing=True, device=device)
 grid_runs, grid_cases = two_stage.collect(grid)
 grid_summary = two_stage.summarise(grid_runs)

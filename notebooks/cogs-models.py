@@ -113,7 +113,7 @@ import torch
 from IPython.display import HTML, display
 from myst_nb import glue as glue_display
 
-from compsem import report
+from compsem import parameters, report
 from compsem.cogs import corpus, figures
 from compsem.cogs import models_chapter as chapter
 from compsem.cogs import summary as s45
@@ -124,6 +124,7 @@ from compsem.cogs.seq2seq.vocab import cogs_vocabularies
 from compsem.data import cogs
 
 report.set_theme()
+parameters.check_gpu("grid_train", grid_train, device)  # before any data loads
 res.results_root(results_dir, must_exist=True)  # a misspelt results_dir fails here, before any training
 if threads:
     torch.set_num_threads(threads)
@@ -158,9 +159,7 @@ corpus.length_summary(
 # {glue:text}`cogs_train100_candidates_matching` has upstream's (Deviations and errata).
 
 # %%
-blobs, values = chapter.train_100_blobs(
-    cogs.load("train"), cogs.load("exposure-1"), cogs.load("exposure-100")
-)
+blobs, values = chapter.train_100_blobs(cogs.load("train"), cogs.load("exposure-1"), cogs.load("exposure-100"))
 results |= {"cogs_train100_rows": len(train_100), **values}
 blobs
 

@@ -40,3 +40,27 @@ def test_a_chapter_is_narrative_over_the_library(source):
         f"{source.name} has {len(lines)} code lines (at most {MAX_CODE_LINES}): move loops, tables and "
         f"figures into compsem.<study>.chapter")
     assert len(SOURCES) >= 10
+
+
+def figure_names(text: str) -> list[str]:
+    """The ``name`` of every captioned figure of a percent-format source (its cell metadata)."""
+    return re.findall(r'^# %%.*?"name":\s*"([^"]+)"', text, flags=re.M)
+
+
+def test_figure_names_are_found():
+    text = '# %% mystnb={"figure": {"caption": "C", "name": "fig-a-b"}}\nplot()\n# %%\nx = 1\n'
+    assert figure_names(text) == ["fig-a-b"]
+
+
+def test_figure_names_carry_their_chapter_and_are_unique():
+    """A figure's name is a label of the whole book: ``fig-<chapter>-...``, so that a forked
+    chapter whose names were not renamed fails here, not at the next strict book build
+    (duplicate labels)."""
+    seen: dict[str, str] = {}
+    for source in SOURCES:
+        for name in figure_names(source.read_text(encoding="utf-8")):
+            assert name.startswith(f"fig-{source.stem}-"), (
+                f"{source.name}: figure name {name!r} must start with 'fig-{source.stem}-'")
+            assert name not in seen, f"figure name {name!r} is in {seen.get(name)} and {source.name}"
+            seen[name] = source.name
+    assert len(seen) >= 10

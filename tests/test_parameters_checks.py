@@ -249,3 +249,19 @@ def test_schema_choices_fail_before_the_kernel_starts(chapter, name, value, mess
     with pytest.raises(ParameterError, match=re.escape(f"parameter {name!r} (-p override)") + ".*"
                        + re.escape(message)):
         parameters.resolve_parameters(chapter, "default", {name: value})
+
+
+def test_training_the_grid_needs_a_gpu_it_can_see():
+    import torch
+
+    from compsem.parameters import check_gpu
+
+    check_gpu("grid_train", False, "cuda")  # nothing to train: no GPU needed
+    with pytest.raises(ParameterError, match=re.escape(
+            "parameter 'grid_train' = True trains the paper's grid on a GPU, and torch sees none "
+            "(device = 'cpu'); run it on a GPU machine (book/using.md), or give -p grid_train false")):
+        check_gpu("grid_train", True, "cpu")
+    if not torch.cuda.is_available():
+        for device in ("auto", "cuda", "cuda:1"):
+            with pytest.raises(ParameterError, match="torch sees none"):
+                check_gpu("grid_train", True, device)

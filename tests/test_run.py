@@ -120,6 +120,16 @@ def test_execute_records_provenance_and_never_overwrites_on_failure(project):
     assert any("changed since it was executed" in p for p in provenance.staleness(out))
 
 
+def test_a_failed_run_says_nothing_was_written_where_no_notebook_was(project):
+    with pytest.raises(run.ChapterFailed, match="nothing was written to .*empty; the failed notebook"):
+        run.execute("tiny", "default", {"fail": "true"}, output_dir=project / "empty", progress=False)
+
+
+def test_an_executed_notebook_has_the_permissions_of_a_plain_write(project):
+    out = run.execute("tiny", "default", None, output_dir=project / "book", progress=False)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~run._umask()
+
+
 def test_a_chapters_own_parameter_check_is_one_line(project):
     with pytest.raises(parameters.ParameterError) as error:
         run.execute("tiny", "default", {"label": "y"}, output_dir=project / "book", progress=False)

@@ -107,16 +107,21 @@ def _list(args) -> int:
 
 
 def _check(args) -> int:
-    from compsem import parameters, provenance
+    from compsem import findings_page, parameters, provenance
 
     problems = []
     for name in parameters.chapters():
         executed = paths.BOOK_DIR / f"{name}.ipynb"
         problems += (provenance.staleness(executed) if executed.exists()
                      else [f"{name}: never executed"])
+    if not problems:  # the findings are built from the executed notebooks
+        problems += [f"{path} is out of date: run `compsem findings`"
+                     for path, text in findings_page.fresh_texts().items()
+                     if not path.exists() or path.read_text(encoding="utf-8") != text]
     for line in problems:
         print(line)
-    print("all executed notebooks are fresh" if not problems else f"{len(problems)} problem(s)")
+    print("all executed notebooks and the findings are fresh" if not problems
+          else f"{len(problems)} problem(s)")
     return 1 if problems else 0
 
 

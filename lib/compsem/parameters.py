@@ -435,6 +435,25 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
         _check_trainings(name, models[name], None, models[name])
 
 
+def check_gpu(name: str, value: bool, device: str) -> None:
+    """Raise ParameterError, in one line, when parameter ``name`` is true (it trains the
+    paper's grid, which takes days on a GPU and years on a CPU) and ``device`` is no GPU torch
+    can see; called in a chapter's first code cell, before any training."""
+    from compsem.devices import resolve_device
+
+    if not value:
+        return
+    try:
+        resolved = resolve_device(device)
+    except (RuntimeError, ValueError):
+        resolved = None
+    if resolved is None or not resolved.startswith("cuda"):
+        raise ParameterError(
+            f"parameter {name!r} = True trains the paper's grid on a GPU, and torch sees none "
+            f"(device = {device!r}); run it on a GPU machine (book/using.md), or give "
+            f"-p {name} false (or -P default)")
+
+
 def _specs(value) -> list:
     """The model specs of a parameter's value: the value itself, its items, or the encoders a
     mapping gives the trainings of."""

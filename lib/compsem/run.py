@@ -172,6 +172,13 @@ def unresolved_glue_references(notebook) -> list[str]:
     return list(missing)
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it, then restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _keep_failed(chapter: str, executed_nb: Path) -> Path:
     """Copy the failed run's notebook (when it exists) to ``_build/failed/<chapter>.ipynb``."""
     failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
@@ -190,6 +197,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
     output_dir = Path(output_dir or paths.BOOK_DIR)
     output_dir.mkdir(parents=True, exist_ok=True)
     final = output_dir / f"{chapter}.ipynb"
+    kept = (f"the previous {final} is untouched" if final.exists()
+            else f"nothing was written to {output_dir}")
     source_digest = sha256_of(source_path(chapter))
     library_before = provenance.library_snapshot()  # the code the kernel will import
     data_before = provenance.data_digests(chapter)  # the claims, targets and results it reads
@@ -221,8 +230,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
                 raise ParameterError(f"chapter {chapter!r}: {getattr(error, 'evalue', error)} "
                                      f"(the stopped notebook is {failed})") from None
             raise ChapterFailed(
-                f"chapter {chapter!r} failed ({type(error).__name__}); the previous "
-                f"{final} is untouched; the failed notebook is {failed}\n{error}"
+                f"chapter {chapter!r} failed ({type(error).__name__}); {kept}; the failed "
+                f"notebook is {failed}\n{error}"
             ) from error
         wall_time = time.perf_counter() - start
 
@@ -232,8 +241,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             failed = _keep_failed(chapter, executed_nb)
             raise ChapterFailed(
                 f"chapter {chapter!r} glued NaN or infinite numbers ({', '.join(bad[:10])}"
-                f"{', ...' if len(bad) > 10 else ''}; parameters {parameters}); the previous "
-                f"{final} is untouched; the failed notebook is {failed}. "
+                f"{', ...' if len(bad) > 10 else ''}; parameters {parameters}); {kept}; the "
+                f"failed notebook is {failed}. "
                 f"Keys that may legitimately be NaN are listed under may_be_nan in "
                 f"{schema_path(chapter)}")
         fold_code_cells(result)
@@ -246,7 +255,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         if changed:
             raise ChapterFailed(
                 f"chapter {chapter!r}: {', '.join(changed)} changed while it ran, so the notebook "
-                f"cannot say which code made it; the previous {final} is untouched; run it again")
+                f"cannot say which code made it; {kept}; run it again")
         result.metadata["compsem"] = provenance.metadata(
             chapter, profile, parameters, source_digest, module_digests, wall_time, final, result,
             data_before)
@@ -255,6 +264,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             final_tmp = Path(handle.name)  # unique: concurrent runs never share it
         try:
             nbformat.write(result, final_tmp)
+            os.chmod(final_tmp, 0o666 & ~_umask())  # as a plain write would (the temporary file is 0600)
             os.replace(final_tmp, final)
         finally:
             final_tmp.unlink(missing_ok=True)
