@@ -7,7 +7,7 @@
 #   make run CHAPTER=sts3k-data PROFILE=default ARGS="-p n_splits 200"
 #                                   re-execute one chapter with new parameters, re-render
 #   make html                       render the committed executed notebooks only (seconds)
-#   make check                      are the executed notebooks in book/ fresh?
+#   make check                      are the executed notebooks in book/ and the findings fresh?
 #   make bench                      timings of the heavy steps, the MiniLM scorecard included (prints its figures)
 #   make wheelhouse WHEELHOUSE=DIR  download every package setup installs into DIR (needs network), and
 #   make setup WHEELHOUSE=DIR       install from DIR alone on a machine without network

