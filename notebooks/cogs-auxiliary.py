@@ -252,8 +252,9 @@ report.style_comparison(
 # The full configuration: Transformer, LSTM and BiLSTM, each as a same-vocabulary baseline,
 # after glossing and after denoising, over several seeds (the paper: more, Section 5.2.4). Each
 # run trains two models to early stopping, which needs a GPU. They are trained with
-# `python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse --train-minutes 6`
-# (Reproduce), which writes one result folder per configuration
+# `python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse` (Reproduce; with
+# `--train-minutes M` one call trains for M minutes, a run it cuts counts as not done and resumes
+# at the next call), which writes one result folder per configuration
 # (`data/results/cogs-auxiliary/<hash>/`); this chapter reads whichever are committed and marks
 # the rest **pending (needs a GPU)**. The runs found:
 
@@ -569,7 +570,8 @@ report.show_comparison(report.compare(results, "cogs-auxiliary", keys=list(targe
 # ```bash
 # make run CHAPTER=cogs-auxiliary                     # reduced CPU run (default profile)
 # make run CHAPTER=cogs-auxiliary PROFILE=smoke       # seconds: what CI runs
-# # the full configuration, on a GPU (resumable; finished runs are skipped):
+# # the full configuration, on a GPU (resumable; finished runs are skipped); --train-minutes 6
+# # bounds one call to 6 minutes of training: repeat it until --list shows every run done
 # .venv/bin/python -m compsem.cogs.seq2seq.auxiliary_train --grid --jobs 4 --no-fuse --train-minutes 6
 # .venv/bin/python -m compsem.cogs.seq2seq.auxiliary_train --grid --list   # done / pending
 # make run CHAPTER=cogs-auxiliary PROFILE=full        # or: train the missing runs from the chapter

@@ -419,8 +419,9 @@ def parser() -> argparse.ArgumentParser:
 
     card = sub.add_parser("scorecard", help="one or more models through every battery of the book")
     card.add_argument("models", nargs="+", metavar="MODEL",
-                      help="model specs: minilm, mpnet, glove50, spacy-md, sdae, mean:glove50, "
-                           "<encoder>:layer<k>, hf:<hub id>")
+                      help="model specs: minilm, mpnet, glove50, spacy-md, sdae, "
+                           "<encoder>:layer<k>, hf:<hub id>; mean:glove50 and other compositions "
+                           "with --batteries sts,modifiers")
     card.add_argument("--batteries", default="sts,modifiers,probing",
                       help="comma-separated batteries (default: sts,modifiers,probing)")
     card.add_argument("--subset", action="store_true", help="a small part of each battery (seconds)")
