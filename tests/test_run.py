@@ -126,7 +126,7 @@ def test_a_failed_run_says_nothing_was_written_where_no_notebook_was(project):
 
 
 def test_an_executed_notebook_has_the_permissions_of_a_plain_write(project, monkeypatch):
-    monkeypatch.setattr(run, "UMASK", 0o022)  # the temporary file it was written to is 0600
+    monkeypatch.setattr(paths, "UMASK", 0o022)  # the temporary file it was written to is 0600
     out = run.execute("tiny", "default", None, output_dir=project / "book", progress=False)
     assert out.stat().st_mode & 0o777 == 0o644
 

@@ -26,7 +26,6 @@ import importlib.metadata
 import inspect
 import json
 import os
-import tempfile
 import warnings
 import zipfile
 import zlib
@@ -152,15 +151,7 @@ def store(kind: str, digest: str, arrays: Mapping[str, np.ndarray], meta: Mappin
     if not enabled():
         return None
     target = entry_path(kind, digest)
-    handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
-                                         delete=False)
-    try:
-        with handle:
-            np.savez(handle, meta=np.array(json.dumps(dict(meta), default=_plain)),  # keys in order
-                     **{name: np.asarray(value) for name, value in arrays.items()})
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(handle.name, target)
-    finally:
-        Path(handle.name).unlink(missing_ok=True)
+    with paths.atomic_write(target) as handle:
+        np.savez(handle, meta=np.array(json.dumps(dict(meta), default=_plain)),  # keys in order
+                 **{name: np.asarray(value) for name, value in arrays.items()})
     return target

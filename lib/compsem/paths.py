@@ -1,4 +1,5 @@
-"""Where things live: the project tree, the local data mirror and the caches.
+"""Where things live: the project tree, the local data mirror and the caches; and how a file
+there is written (:func:`atomic_write`, the one way every module writes a file in place).
 
 Environment variables (all optional):
 
@@ -16,7 +17,9 @@ Environment variables (all optional):
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from compsem.errors import CompsemError
@@ -79,3 +82,36 @@ def output_folder(folder: Path | str, option: str = "--out") -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise CompsemError(f"{option} {path}: the folder is not writable; give another folder")
     return path
+
+
+def _read_umask() -> int:
+    """The process's file-creation mask (read by setting it, then restoring it: read once, at
+    import, before any thread writes)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _read_umask()
+"""The file-creation mask files are written under (:func:`atomic_write`)."""
+
+
+@contextlib.contextmanager
+def atomic_write(target: Path | str, mode: str = "wb", encoding: str | None = None):
+    """A file object for the new content of ``target``: a unique temporary file beside it,
+    flushed to disk, given the permissions a plain write would give (``0o666`` less
+    :data:`UMASK`; the temporary file is ``0600``) and renamed into place when the block ends
+    without error, removed otherwise, so that a write cut short leaves ``target`` as it was
+    (absent, or its previous content) and two writers never share a temporary file."""
+    target = Path(target)
+    handle = tempfile.NamedTemporaryFile(mode, dir=target.parent, prefix=f".{target.name}.",
+                                         suffix=".tmp", delete=False, encoding=encoding)
+    try:
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(handle.name, 0o666 & ~UMASK)
+        os.replace(handle.name, target)
+    finally:
+        Path(handle.name).unlink(missing_ok=True)

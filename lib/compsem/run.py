@@ -172,18 +172,6 @@ def unresolved_glue_references(notebook) -> list[str]:
     return list(missing)
 
 
-def _read_umask() -> int:
-    """The process's file-creation mask (read by setting it, then restoring it: read once, at
-    import, before any thread runs a chapter)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-UMASK = _read_umask()
-"""The file-creation mask the executed notebooks are written under."""
-
-
 def _keep_failed(chapter: str, executed_nb: Path) -> Path:
     """Copy the failed run's notebook (when it exists) to ``_build/failed/<chapter>.ipynb``."""
     failed = paths.PROJECT_DIR / "_build" / "failed" / f"{chapter}.ipynb"
@@ -264,15 +252,8 @@ def _execute(chapter: str, profile: str, parameters: dict, output_dir, progress:
         result.metadata["compsem"] = provenance.metadata(
             chapter, profile, parameters, source_digest, module_digests, wall_time, final, result,
             data_before)
-        with tempfile.NamedTemporaryFile("w", dir=output_dir, prefix=f".{chapter}.",
-                                         suffix=".ipynb.tmp", delete=False) as handle:
-            final_tmp = Path(handle.name)  # unique: concurrent runs never share it
-        try:
-            nbformat.write(result, final_tmp)
-            os.chmod(final_tmp, 0o666 & ~UMASK)  # as a plain write would (the temporary file is 0600)
-            os.replace(final_tmp, final)
-        finally:
-            final_tmp.unlink(missing_ok=True)
+        with paths.atomic_write(final, "w", encoding="utf-8") as handle:  # unique: concurrent runs never share it
+            nbformat.write(result, handle)
     return final
 
 

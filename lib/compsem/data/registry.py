@@ -23,10 +23,8 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
-import os
 import re
 import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -302,17 +300,9 @@ def write_registry(manifest: Path, out: Path = paths.REGISTRY_FILE,
     )
     body = "".join(f"{e.path}\t{e.bytes}\t{e.sha256}\t{e.upstream}\n"
                    for _, e in sorted(rows.items()))
-    _atomic_write_text(Path(out), header + body)
+    with paths.atomic_write(Path(out), "w", encoding="utf-8") as handle:
+        handle.write(header + body)
     entries.cache_clear()
     return change
 
 
-def _atomic_write_text(target: Path, text: str) -> None:
-    """Write ``text`` to a unique temporary file beside ``target``, then rename it into place."""
-    with tempfile.NamedTemporaryFile("w", dir=target.parent, prefix=f".{target.name}.",
-                                     suffix=".tmp", delete=False, encoding="utf-8") as handle:
-        handle.write(text)
-    try:
-        os.replace(handle.name, target)
-    finally:
-        Path(handle.name).unlink(missing_ok=True)

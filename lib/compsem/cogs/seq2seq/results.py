@@ -37,8 +37,6 @@ import gzip
 import hashlib
 import io
 import json
-import os
-import tempfile
 import warnings
 import zlib
 from pathlib import Path
@@ -212,17 +210,10 @@ def _digest_problem(folder: Path, contents: dict[str, bytes]) -> str | None:
 
 
 def write_atomic(target: Path, data: bytes) -> None:
-    """Write ``data`` to a unique temporary file beside ``target``, then rename it into place: a
-    write cut short leaves ``target`` as it was (absent, or its previous content)."""
-    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
-                                     delete=False) as handle:
+    """Write ``data`` to ``target`` through :func:`compsem.paths.atomic_write`: a write cut
+    short leaves ``target`` as it was (absent, or its previous content)."""
+    with paths.atomic_write(target) as handle:
         handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    try:
-        os.replace(handle.name, target)
-    finally:
-        Path(handle.name).unlink(missing_ok=True)
 
 
 @dataclasses.dataclass
