@@ -107,7 +107,7 @@ def _list(args) -> int:
 
 
 def _check(args) -> int:
-    from compsem import findings_page, parameters, provenance
+    from compsem import parameters, provenance
 
     problems = []
     for name in parameters.chapters():
@@ -115,9 +115,7 @@ def _check(args) -> int:
         problems += (provenance.staleness(executed) if executed.exists()
                      else [f"{name}: never executed"])
     if not problems:  # the findings are built from the executed notebooks
-        problems += [f"{path} is out of date: run `compsem findings`"
-                     for path, text in findings_page.fresh_texts().items()
-                     if not path.exists() or path.read_text(encoding="utf-8") != text]
+        problems += [f"{path} is out of date: run `compsem findings`" for path in _stale_findings()]
     for line in problems:
         print(line)
     print("all executed notebooks and the findings are fresh" if not problems
@@ -125,12 +123,20 @@ def _check(args) -> int:
     return 1 if problems else 0
 
 
+def _stale_findings() -> list:
+    """The findings files (book/findings.md, README.md) whose text differs from what
+    :func:`compsem.findings_page.fresh_texts` builds from the executed notebooks."""
+    from compsem import findings_page
+
+    return [path for path, text in findings_page.fresh_texts().items()
+            if not path.exists() or path.read_text(encoding="utf-8") != text]
+
+
 def _findings(args) -> int:
     from compsem import findings_page
 
     if args.check:
-        stale = [path for path, text in findings_page.fresh_texts().items()
-                 if not path.exists() or path.read_text(encoding="utf-8") != text]
+        stale = _stale_findings()
         for path in stale:
             print(f"{path} is out of date: run `compsem findings`", file=sys.stderr)
         if stale:
