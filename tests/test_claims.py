@@ -50,7 +50,7 @@ def test_claim_gives_its_expected_verdict(claim):
 @pytest.mark.parametrize("claim", ALL, ids=[f"{c.study}:{c.id}" for c in ALL])
 def test_a_claims_text_reads_only_keys_its_chapter_glues(claim):
     """The ``ours`` and ``reason`` templates are filled from the chapter's glued values on the
-    Findings page; a key the chapter does not glue would show as ``[key?]``."""
+    Findings page; a key the chapter does not glue would show as ``[key: not computed]``."""
     values = GLUED.get(claim.chapter, {})
     for field in ("ours", "reason"):
         text = claims.fill(getattr(claim, field) or "", values, f"{claim.study}:{claim.id}", field)
@@ -592,3 +592,40 @@ def test_a_verdict_unlike_the_books_does_not_show_the_books_reason():
                            "compute; it is not shown")
     [row] = claims.table([_claim()], {"c": {"a": 0.5, "b": 1.0}})  # expected to hold, no reason
     assert row["note"] == "this run's verdict differs from the book's (holds)"
+
+
+def test_a_claim_that_needs_more_units_than_the_run_has_is_inconclusive(tmp_path, monkeypatch):
+    """``needs``: a run with too few units (one seed, where the rules' intervals must cover the
+    seeds) gives *inconclusive*, with the reason, and its rules are not read; with enough units
+    the rules decide as before. A NaN in ``needs`` leaves the claim not evaluated; an untestable
+    claim has no ``needs``."""
+    claim = _claim(needs="n_seeds >= 2")
+    assert claim.rules == ["n_seeds >= 2", "a > b"]
+    assert claims.judge(claim, {"n_seeds": 3.0, "a": 2.0, "b": 1.0}) == ("holds", "")
+    assert claims.judge(claim, {"n_seeds": 3.0, "a": 0.0, "b": 1.0}) == ("fails", "")
+    one_seed = {"n_seeds": 1.0, "a": 2.0, "b": 1.0}
+    assert claims.judge(claim, one_seed) == (
+        "inconclusive", "too few units to decide: the claim needs n_seeds >= 2, and this run has "
+                        "n_seeds = 1")
+    [row] = claims.table([claim], {"c": one_seed})
+    assert row["note"] == ("too few units to decide: the claim needs n_seeds >= 2, and this run has "
+                           "n_seeds = 1; this run's verdict differs from the book's (holds)")
+    assert claims.judge(claim, {"n_seeds": float("nan"), "a": 2.0, "b": 1.0})[0] == "not evaluated"
+    assert claims.judge(claim, {"a": 2.0, "b": 1.0}) == ("not evaluated", "not glued in this run: n_seeds")
+    message = _ledger(tmp_path, monkeypatch, "needs_untestable",
+                      [{"needs": "n >= 2", "holds_if": None, "fails_if": None,
+                        "expect": "untestable", "reason": "r"}])
+    assert "field 'needs': an untestable claim has no rules" in message
+    assert "field 'needs'" in _ledger(tmp_path, monkeypatch, "needs_syntax", [{"needs": "n >>= 2"}])
+
+
+def test_the_2016_probing_claims_over_seeds_need_two_seeds():
+    """A 2016 probing interval from one seed is over one draw's test items
+    (compsem.probing.experiment.cell_intervals), not over the draws of the sentences that the
+    claims' sources read: every claim on the 2016 tasks needs two seeds."""
+    reading_2016 = [claim.id for claim in claims.load("probing")
+                    if any(key.startswith(("probe_t3_", "probe_prof_"))
+                           for rule in claim.rules for key in claims.rule_keys(rule))]
+    assert len(reading_2016) == 6
+    assert all(claim.needs == "probe_n_seeds >= 2" for claim in claims.load("probing")
+               if claim.id in reading_2016)

@@ -14,7 +14,9 @@ values only:
   universal statement that instances can refute but not establish: it fails or stays
   inconclusive);
 - ``inconclusive``: neither is true (an interval that straddles the threshold, a floor, too few
-  units);
+  units), or the claim's ``needs`` rule is false: the run has too few units for the rules'
+  intervals to mean what the claim's source says they do (e.g. ``"probe_n_seeds >= 2"`` where
+  the intervals must cover the draw of the sentences over seeds), and the rules are not read;
 - ``not evaluated``: the rules cannot be decided on this run's values: a key is not glued (another
   profile, say), a value is NaN, or the arithmetic is undefined on them (a division by a glued
   zero, ``inf - inf``); the table's note names the key or the expression. Both rules true is a
@@ -75,7 +77,7 @@ OTHERWISE = "otherwise"  # ``fails_if: otherwise``: the claim fails whenever it 
 NEVER = "never"  # ``fails_if: never``: nothing we glue refutes the claim; ``holds_if: never``: nothing establishes it
 _REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "evidence",
              "expect")
-_OPTIONAL = ("holds_if", "fails_if", "reason", "ours")
+_OPTIONAL = ("holds_if", "fails_if", "needs", "reason", "ours")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MAX_LEDGER_BYTES = 1_000_000  # the largest ledger is 70 kB
 MAX_FIELD_CHARS = 4000  # the longest field (a reason) is under 1,000 characters
@@ -116,13 +118,15 @@ class Claim:
     expect: str
     holds_if: str | None = None
     fails_if: str | None = None
+    needs: str | None = None
     reason: str | None = None
     ours: str | None = None
 
     @property
     def rules(self) -> list[str]:
-        """The claim's rules as written (``otherwise`` and ``never`` are no rules of their own)."""
-        return [r for r in (self.holds_if, self.fails_if) if r and r not in (OTHERWISE, NEVER)]
+        """The claim's rules as written, ``needs`` included (``otherwise`` and ``never`` are no
+        rules of their own)."""
+        return [r for r in (self.needs, self.holds_if, self.fails_if) if r and r not in (OTHERWISE, NEVER)]
 
     @property
     def anchor(self) -> str:
@@ -433,6 +437,10 @@ def load(study: str) -> tuple[Claim, ...]:
             raise ClaimError(f"{where}, field 'expect': must be one of {EXPECTATIONS}")
         if entry["evidence"] not in EVIDENCE:
             raise ClaimError(f"{where}, field 'evidence': must be one of {EVIDENCE}")
+        if entry.get("needs"):
+            if entry["expect"] == "untestable":
+                raise ClaimError(f"{where}, field 'needs': an untestable claim has no rules")
+            parse_rule(entry["needs"], f"{where}, field 'needs'")
         for field in ("holds_if", "fails_if"):
             if entry["expect"] == "untestable":
                 if entry.get(field):
@@ -481,10 +489,16 @@ def chapter_entries(chapter: str) -> list[dict]:
 
 def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
     """The claim's verdict on ``values`` (one of :data:`VERDICTS`) and, when it is not evaluated,
-    why (the missing keys, the NaN key, the undefined expression, or rules that overlap)."""
+    why (the missing keys, the NaN key, the undefined expression, or rules that overlap); when
+    the claim's ``needs`` is false, ``inconclusive`` and why (too few units), the rules unread."""
     if claim.expect == "untestable":
         return "not testable here", ""
     try:
+        if claim.needs and not evaluate_rule(claim.needs, values):
+            return "inconclusive", (f"too few units to decide: the claim needs {claim.needs}, and "
+                                    f"this run has " + ", ".join(
+                                        f"{key} = {_number(values[key])}" for key in rule_keys(claim.needs, values)
+                                        if key in values))
         holds = False if claim.holds_if == NEVER else evaluate_rule(claim.holds_if, values)
         if claim.fails_if == OTHERWISE:
             fails = not holds
@@ -605,7 +619,7 @@ def _number(value: float, spec: str = "") -> str:
 def fill(template: str, values: Mapping[str, float], where: str = "template",
          field: str = "ours") -> str:
     """An ``ours`` or ``reason`` template with its ``{key:spec}`` fields replaced by glued values
-    (``[key?]`` where a key was not glued); ClaimError for a field that is no plain key with a
+    (``[key: not computed]`` where this run glued no such key, e.g. a model it did not run); ClaimError for a field that is no plain key with a
     number format (a ledger's templates are checked when it is loaded)."""
     fields = iter(_format_fields(template, where, field))
     out = []
@@ -616,7 +630,7 @@ def fill(template: str, values: Mapping[str, float], where: str = "template",
             if key.startswith("paper:"):
                 out.append(_number(targets.paper_values()[key.removeprefix("paper:")], spec))
             else:
-                out.append(_number(values[key], spec) if key in values else f"[{key}?]")
+                out.append(_number(values[key], spec) if key in values else f"[{key}: not computed]")
     return "".join(out)
 
 
@@ -641,7 +655,7 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
         result, note = judge(claim, values)
         book = expected_verdict(claim)
         if result not in (book, "not evaluated"):  # a run with other parameters or a smoke run
-            note = f"this run's verdict differs from the book's ({book})" + (
+            note = (f"{note}; " if note else "") + f"this run's verdict differs from the book's ({book})" + (
                 "; the book's reason for its verdict is not shown" if claim.reason else "")
         elif claim.reason and result in ("fails", "inconclusive", "not testable here"):
             quoted = [key for key, _ in _format_fields(claim.reason, where, "reason")]
