@@ -452,9 +452,51 @@ def test_batteries_run_and_agreement_display():
     assert ran["spec"].tolist() == ["minilm", "glove50"]
     assert ran["batteries"].tolist() == ["sts3k, probing", "sts3k"]
     agreement = pd.DataFrame({"phenomenon": ["roles"], "measure_a": ["a"], "measure_b": ["b"], "n": [6],
+                              "n_networks": [4],
                               "rho": [0.71234], "low": [0.1], "high": [0.956], "tau": [0.6], "p": [0.01234],
                               "extra": [1]})
     shown = synthesis.agreement_display(agreement)
-    assert list(shown.columns) == ["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]
+    assert list(shown.columns) == ["phenomenon", "measure_a", "measure_b", "n", "n_networks", "rho", "interval",
+                                   "tau", "p"]
     assert shown.loc[0, "interval"] == "[0.10, 0.96]"
     assert shown.loc[0, "rho"] == 0.712 and shown.loc[0, "p"] == 0.012
+
+
+def test_layers_and_trainings_of_one_network_count_once():
+    """The agreement claims count independent units: a layer, a first-token spec or another
+    training shares its base's network."""
+    assert [synthesis.network(m) for m in ("mpnet:layer6", "minilm:cls", "sdae:seed2", "glove50",
+                                           "hf:org/model:layer3", "hf:org/model")] == [
+        "mpnet", "minilm", "sdae", "glove50", "hf:org/model", "hf:org/model"]
+    assert synthesis.n_networks(["minilm", "minilm:layer3", "mpnet", "mpnet:layer0", "mpnet:layer9",
+                                 "glove50", "sdae", "sdae:seed1"]) == 4
+    table = card([0.1, 0.2, 0.3, 0.4], [1.0, 2.0, 3.0, 4.0]).replace(
+        {"model": {"m0": "mpnet", "m1": "mpnet:layer3", "m2": "glove50", "m3": "minilm:layer3"}})
+    out = synthesis.rank_agreement(table, "A", "B", n_boot=50)
+    assert (out["n"], out["n_networks"]) == (4, 3)
+    glued = synthesis.glue_values(table, synthesis.agreement_table(
+        table, {"x": (("A", "B"),)}, n_boot=50))
+    assert glued["syn_agree_a_vs_b_n"] == 4 and glued["syn_agree_a_vs_b_n_networks"] == 3
+
+
+def test_single_training_encoders_are_the_trained_ones_without_two_trainings():
+    trainings = {"sdae": ["sdae", "sdae:seed1"]}
+    assert synthesis.single_training_encoders(["minilm", "sdae"], trainings) == []
+    assert synthesis.single_training_encoders(["minilm", "sdae"], {}) == ["sdae"]
+    assert synthesis.single_training_encoders(["sdae"], {"sdae": ["sdae", "sdae"]}) == ["sdae"]
+
+
+def test_an_agreement_claim_counts_networks_and_fails_below_a_medium_agreement():
+    """Decided from 10 distinct networks on; fails when the interval excludes rho = .3."""
+    from compsem import claims
+
+    claim = next(c for c in claims.load("synthesis") if c.id == "role-order-batteries-agree")
+    key = "syn_agree_sts3k_within_swap_2_vs_semrole_accuracy"
+    weak = {f"{key}_n": 12, f"{key}_n_networks": 10, f"{key}_low": -0.2, f"{key}_high": 0.25,
+            f"{key}_p": 0.4, f"{key}_rho": 0.05}
+    assert claims.verdict(claim, weak) == "fails"
+    assert claims.verdict(claim, {**weak, f"{key}_high": 0.35}) == "inconclusive"
+    assert claims.verdict(claim, {**weak, f"{key}_n_networks": 5}) == "inconclusive"  # layers
+    strong = {**weak, f"{key}_low": 0.2, f"{key}_high": 0.9, f"{key}_p": 0.01}
+    assert claims.verdict(claim, strong) == "holds"
+    assert claims.verdict(claim, {**strong, f"{key}_n_networks": 9}) == "inconclusive"

@@ -103,7 +103,11 @@ def test_the_claim_fails_on_the_corrected_intervals_only():
     values |= synthesis.difference_values(differences, "swap2")
     values |= {f"syn_semrole_accuracy_{m}{side}": v for m in ("glove50", "spacy_md", "bow")
                for side, v in (("_low_eq", 47.0), ("_high_eq", 53.0))}
+    values |= {"syn_probe_seeds": 3, "syn_single_training_encoders": 0}
     assert claims.verdict(claim, values) == "holds"
+    # one probe seed, or a trained encoder decided on one training: too few units
+    assert claims.judge(claim, {**values, "syn_probe_seeds": 1})[0] == "inconclusive"
+    assert claims.judge(claim, {**values, "syn_single_training_encoders": 1})[0] == "inconclusive"
     # at chance is an equivalence test: the 90% interval (_eq) decides, not the 95% one
     wide95 = {**values, "syn_semrole_accuracy_bow_low": 44.0, "syn_semrole_accuracy_bow_high": 56.0}
     assert claims.verdict(claim, wide95) == "holds"

@@ -657,7 +657,8 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
         if result not in (book, "not evaluated"):  # a run with other parameters or a smoke run
             note = (f"{note}; " if note else "") + f"this run's verdict differs from the book's ({book})" + (
                 "; the book's reason for its verdict is not shown" if claim.reason else "")
-        elif claim.reason and result in ("fails", "inconclusive", "not testable here"):
+        elif claim.reason and not note and result in ("fails", "inconclusive", "not testable here"):
+            # (with a note, too few units: the book's reason would speak of the book's units)
             quoted = [key for key, _ in _format_fields(claim.reason, where, "reason")]
             if all(key.startswith("paper:") or key in values for key in quoted):
                 note = fill(claim.reason, values, where, "reason")

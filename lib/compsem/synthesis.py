@@ -32,6 +32,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem.models.layers import parse_layer_name
+from compsem.models.packaged import TRAINED_ENCODERS, parse_trained_seed
 from compsem.scorecard.paper import paper_cells
 from compsem.stats import (
     BOOTSTRAP_RESAMPLES,
@@ -230,11 +232,38 @@ def critical_rhos(ns, prefix: str = "syn") -> dict[str, float]:
     return {f"{prefix}_critical_rho_{n}": critical_rho(n) for n in ns}
 
 
+def network(spec: str) -> str:
+    """The network an encoder spec runs: a layer or first-token spec (``mpnet:layer6``,
+    ``minilm:cls``) and another training of an encoder trained here (``sdae:seed1``) are the same
+    network as their base (``mpnet``, ``minilm``, ``sdae``), which shares their weights or their
+    architecture and training data; any other spec is its own network."""
+    layer = parse_layer_name(spec)
+    if layer is not None:
+        return layer[0]
+    trained = parse_trained_seed(spec)
+    return trained[0] if trained is not None else spec
+
+
+def n_networks(models) -> int:
+    """How many distinct networks (:func:`network`) the encoder specs ``models`` run: the
+    independent units of a comparison across encoders, where layers of one network count once."""
+    return len({network(m) for m in models})
+
+
+def single_training_encoders(order_aware, encoder_trainings) -> list[str]:
+    """The encoders of ``order_aware`` that are trained here (their network among
+    :data:`compsem.models.packaged.TRAINED_ENCODERS`) and that ``encoder_trainings`` does not
+    give two trainings or more: their paired differences would be decided on one draw."""
+    return [m for m in order_aware if network(m) in TRAINED_ENCODERS
+            and len(dict.fromkeys(encoder_trainings.get(m, []))) < 2]
+
+
 def rank_agreement(table: pd.DataFrame, measure_a: str, measure_b: str, n_boot: int = BOOTSTRAP_RESAMPLES,
                    seed: int = 0, level: float = 0.95) -> dict:
     """Do ``measure_a`` and ``measure_b`` order the encoders alike?
 
-    Returns a dict: ``n`` (encoders with both measures), ``rho`` (Spearman) and ``tau``
+    Returns a dict: ``n`` (encoders with both measures), ``n_networks`` (the distinct networks
+    among them, :func:`n_networks`: layers of one network are not independent units), ``rho`` (Spearman) and ``tau``
     (Kendall's tau-b) across them, ``low``/``high`` the percentile bootstrap interval of rho at
     ``level`` over ``n_boot`` resamples of the encoders with replacement (resamples in which
     either measure is constant are dropped, ``n_boot_used`` says how many remained: written out
@@ -268,7 +297,8 @@ def _rank_agreement(table, measure_a, measure_b, n_boot, seed, level) -> dict:
         p = float("nan")
     else:
         p = spearman_permutation_p(a, b, n_resamples=n_boot, seed=seed, exact_up_to=MAX_EXACT)
-    return {"measure_a": measure_a, "measure_b": measure_b, "n": n, "rho": rho, "tau": tau,
+    return {"measure_a": measure_a, "measure_b": measure_b, "n": n,
+            "n_networks": n_networks(pairs.index), "rho": rho, "tau": tau,
             "low": float(low), "high": float(high), "p": float(p), "n_boot_used": int(np.isfinite(boot).sum())}
 
 
@@ -286,17 +316,18 @@ def agreement_table(table: pd.DataFrame, phenomena=None, n_boot: int = BOOTSTRAP
                 continue
             rows.append({"phenomenon": phenomenon,
                          **rank_agreement(table, a, b, n_boot=n_boot, seed=seed, level=level)})
-    columns = ["phenomenon", "measure_a", "measure_b", "n", "rho", "tau", "low", "high", "p",
-               "n_boot_used"]
+    columns = ["phenomenon", "measure_a", "measure_b", "n", "n_networks", "rho", "tau", "low", "high",
+               "p", "n_boot_used"]
     return pd.DataFrame(rows, columns=columns)
 
 
 def agreement_display(agreement: pd.DataFrame) -> pd.DataFrame:
-    """An :func:`agreement_table` for reading: the phenomenon, the two measures, n, rho with its
+    """An :func:`agreement_table` for reading: the phenomenon, the two measures, n (encoders and
+    networks), rho with its
     interval written ``[low, high]`` to two decimals, Kendall's tau and p, rounded to 3."""
     interval = [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(agreement["low"], agreement["high"], strict=True)]
     return agreement.assign(interval=interval)[
-        ["phenomenon", "measure_a", "measure_b", "n", "rho", "interval", "tau", "p"]].round(3)
+        ["phenomenon", "measure_a", "measure_b", "n", "n_networks", "rho", "interval", "tau", "p"]].round(3)
 
 
 def available(table: pd.DataFrame, pairs) -> list[tuple[str, str]]:
@@ -457,7 +488,9 @@ def scatter_figure(table: pd.DataFrame, pairs, agreement: pd.DataFrame | None = 
         title = ""
         if agreement is not None and len(agreement):
             hit = agreement[(agreement["measure_a"] == a) & (agreement["measure_b"] == b)]
-            if len(hit):
+            if len(hit) and math.isnan(hit.iloc[0]["rho"]):
+                title = f"ρ undefined: a measure is constant, n = {hit.iloc[0]['n']}"
+            elif len(hit):
                 h = hit.iloc[0]
                 title = f"ρ = {h['rho']:.2f} [{h['low']:.2f}, {h['high']:.2f}], n = {h['n']}"
         ax.set_title(title, fontsize=8)
@@ -943,7 +976,7 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
     """The numbers the chapter glues: every measure of :data:`PHENOMENA` and
     :data:`HEADLINE_MEASURES` per encoder
     (``<prefix>_<measure>_<model>`` and its ``_low``/``_high``) and every rank agreement
-    (``<prefix>_agree_<measure a>_vs_<measure b>_rho``/``_tau``/``_low``/``_high``/``_p``/``_n``,
+    (``<prefix>_agree_<measure a>_vs_<measure b>_rho``/``_tau``/``_low``/``_high``/``_p``/``_n``/``_n_networks``,
     and ``_critical``, the :func:`critical_rho` of its n encoders where there is one, n up to
     :data:`MAX_EXACT`);
     names through :func:`compsem.report.slug`. NaN values are left out."""
@@ -963,10 +996,10 @@ def glue_values(table: pd.DataFrame, agreement: pd.DataFrame, prefix: str = "syn
                 out[base + suffix] = float(r[column])
     for r in agreement.itertuples():
         base = f"{prefix}_agree_{slug(r.measure_a)}_vs_{slug(r.measure_b)}"
-        for suffix in ("rho", "tau", "low", "high", "p", "n"):
+        for suffix in ("rho", "tau", "low", "high", "p", "n", "n_networks"):
             v = getattr(r, suffix)
             if not (isinstance(v, float) and math.isnan(v)):
-                out[f"{base}_{suffix}"] = int(v) if suffix == "n" else float(v)
+                out[f"{base}_{suffix}"] = int(v) if suffix.startswith("n") else float(v)
         if 3 <= int(r.n) <= MAX_EXACT:  # the smallest rho its n encoders can tell from chance
             critical = critical_rho(int(r.n))
             if not math.isnan(critical):  # none at all below 5 encoders
