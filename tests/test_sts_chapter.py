@@ -810,3 +810,34 @@ def test_with_paper_hybrids_appends_the_papers_numberbatch_rows_from_the_targets
     assert shown.loc["paper (Numberbatch): VerbNet-CN, GPT-4 parses", "non"] == targets[
         "verbnet_gpt4_glove50_sts3k_non"]["paper"]
     pd.testing.assert_frame_equal(shown.iloc[:1], table)  # ours unchanged, on top
+
+
+def test_degradation_is_trained_minus_untrained_on_the_authors_files():
+    """§5.3's "did not degrade": each adversarial-split file of the authors minus their untrained
+    file, on the adversarial pairs (the rho of published_grid's files), with its 90% interval
+    inside the Bonferroni one from the same resamples; the claim fails on one interval wholly
+    below minus the margin, holds when every 90% interval reaches above it."""
+    from compsem import claims
+    from compsem.data import sts3k
+    from compsem.sts import regressors
+
+    pairs = sts3k.load_pairs()
+    table, values = C.published_degradation(pairs, n_resamples=500, seed=1)
+    grid = regressors.published_grid(pairs)
+    cell = grid[(grid.features == "verbnet") & (grid.split == "adversarial") & (grid.n_components == 8)]
+    rho = dict(zip(cell.regressor, cell.rho_adv, strict=True))
+    for r in ("reg", "nn1", "nn2", "nn3"):
+        assert values[f"ft_degrade_verbnet_{r}"] == pytest.approx(rho[r] - rho["none"], abs=1e-12)
+        assert (values[f"ft_degrade_verbnet_{r}_bonf4_ci_low"] <= values[f"ft_degrade_verbnet_{r}_ci90_low"]
+                < values[f"ft_degrade_verbnet_{r}_ci90_high"] <= values[f"ft_degrade_verbnet_{r}_bonf4_ci_high"])
+    assert values["ft_degrade_verbnet_untrained"] == pytest.approx(rho["none"])
+    assert list(table.index) == ["reg", "nn1", "nn2", "nn3"]
+    claim = next(c for c in claims.load("sts3k") if c.id == "verbnet-adversarial-split-no-degradation")
+    flat = {**values, **{f"ft_degrade_verbnet_{r}_{side}": v for r in ("reg", "nn1", "nn2", "nn3")
+                         for side, v in (("ci90_low", -0.04), ("ci90_high", 0.01),
+                                         ("bonf4_ci_low", -0.045), ("bonf4_ci_high", 0.02))}}
+    assert claims.verdict(claim, flat) == "holds"
+    assert claims.verdict(claim, {**flat, "ft_degrade_verbnet_nn2_ci90_low": -0.06}) == "inconclusive"
+    below = {"ft_degrade_verbnet_nn2_ci90_low": -0.07, "ft_degrade_verbnet_nn2_ci90_high": -0.055}
+    assert claims.verdict(claim, {**flat, **below, "ft_degrade_verbnet_nn2_bonf4_ci_high": -0.051}) == "fails"
+    assert claims.verdict(claim, {**flat, **below, "ft_degrade_verbnet_nn2_bonf4_ci_high": -0.049}) == "inconclusive"

@@ -77,37 +77,17 @@ def test_figure6_paper_cells_are_the_means_of_the_cells_with_a_target():
     assert values["ft_random_mpnet_nn2"] == cells[("random", "mpnet", "nn2")]
 
 
-def _former_gap_values(grid, regressors, n_random_seeds):
-    """The code sts3k-finetune ran inline before random_gap_values (glue collected in a dict)."""
-    glued = {}
-    random_grid = grid[grid["split kind"] == "random"].pivot_table(index=["split", "regressor"], columns="features",
-                                                                     values="rho_test")
-    if {"verbnet", "mpnet"} <= set(random_grid.columns) and n_random_seeds > 1:
-        gaps = (random_grid["verbnet"] - random_grid["mpnet"]).unstack("regressor")
-        smallest, largest = regressors[0], regressors[-1]
-        per_split = {**{f"ft_random_gap_mpnet_{r}": gaps[r] for r in regressors},
-                     "ft_random_gap_narrowing_mpnet": gaps[smallest] - gaps[largest]}
-        gap_family = UNION_FAMILIES["few_parameters_gap"]
-        for key, values in per_split.items():
-            low, high = sg.t_interval(values.mean(), values.std(), values.count())
-            glued[f"{key}_mean"] = float(values.mean())
-            glued[f"{key}_ci_low"] = low
-            glued[f"{key}_ci_high"] = high
-            if key in (f"ft_random_gap_mpnet_{smallest}", "ft_random_gap_narrowing_mpnet"):
-                low, high = sg.t_interval(values.mean(), values.std(), values.count(),
-                                          level=cstats.bonferroni_level(gap_family))
-                glued[f"{key}_bonf{gap_family}_ci_low"] = low
-                glued[f"{key}_bonf{gap_family}_ci_high"] = high
-    return glued
-
-
 def _t_interval(values, level=0.95):
-    return stats.t.interval(level, len(values) - 1, loc=np.mean(values), scale=stats.sem(values))
+    """Nadeau & Bengio's corrected resampled t over random splits: sd² (1/n + n_test/n_train)."""
+    scale = np.std(values, ddof=1) * np.sqrt(1 / len(values) + 420 / 1960)
+    return stats.t.interval(level, len(values) - 1, loc=np.mean(values), scale=scale)
 
 
 def test_random_gap_values_are_t_intervals_of_the_per_split_gaps():
+    """Corrected for the splits' overlapping training sets (the random split's 420 test and 1,960
+    training pairs); the narrowing runs from the smallest regressor to ``largest``."""
     grid = _grid(n_splits=5)
-    values = sg.random_gap_values(grid, REGRESSORS)
+    values = sg.random_gap_values(grid, REGRESSORS, largest="nn2")
     random = grid[grid["split kind"] == "random"].set_index(["features", "regressor", "split"])["rho_test"]
     gaps = {r: (random["verbnet"][r] - random["mpnet"][r]).to_numpy() for r in REGRESSORS}
     k = UNION_FAMILIES["few_parameters_gap"]
@@ -121,9 +101,9 @@ def test_random_gap_values_are_t_intervals_of_the_per_split_gaps():
         assert (values[f"{key}_bonf{k}_ci_low"], values[f"{key}_bonf{k}_ci_high"]) == pytest.approx(
             _t_interval(gap, 1 - 0.05 / k), rel=1e-10)
     assert not any("nn1_bonf" in key or "nn2_bonf" in key for key in values)  # not in the union
-    # the chapter's former inline code: the same keys, in the same order, to the last bit
-    former = _former_gap_values(grid, REGRESSORS, 5)
-    assert list(values) == list(former) and all(values[key] == former[key] for key in former)
+    assert sg.RANDOM_SPLIT_OVERLAP == pytest.approx(420 / 1960)
+    # the paper's largest regressor (nn3) did not run: no narrowing
+    assert not any("narrowing" in key for key in sg.random_gap_values(grid, REGRESSORS))
 
 
 def test_random_gap_values_need_both_feature_sets_and_two_random_splits():

@@ -253,9 +253,14 @@ def test_figure6_cell_values_glue_one_fit_per_adversarial_cell_and_intervals_ove
     ])
     values = sg.figure6_cell_values(summary, {"ft_adv_verbnet_nn1": {}}, {"verbnet": ["nn1", "nn2"]})
     assert values["ft_adv_minilm_nn1"] == 0.2 and "ft_adv_verbnet_nn1" not in values  # a target: glued apart
-    assert (values["ft_random_verbnet_nn2_ci_low"], values["ft_random_verbnet_nn2_ci_high"]) == sg.t_interval(0.7, 0.03, 5)
-    assert values["ft_random_verbnet_nn2_ci90_low"] == sg.t_interval(0.7, 0.03, 5, 0.90)[0]
-    assert values["ft_random_verbnet_nn1_bonf2_ci_low"] == sg.t_interval(0.6, 0.02, 5, 1 - 0.10 / 2)[0]
+    overlap = sg.RANDOM_SPLIT_OVERLAP  # random splits share training pairs: Nadeau & Bengio's correction
+    assert (values["ft_random_verbnet_nn2_ci_low"], values["ft_random_verbnet_nn2_ci_high"]) == sg.t_interval(
+        0.7, 0.03, 5, overlap=overlap)
+    assert values["ft_random_verbnet_nn2_ci90_low"] == sg.t_interval(0.7, 0.03, 5, 0.90, overlap)[0]
+    assert values["ft_random_verbnet_nn1_bonf2_ci_low"] == sg.t_interval(0.6, 0.02, 5, 1 - 0.10 / 2, overlap)[0]
+    plain = sg.t_interval(0.7, 0.03, 5)  # what independent seeds would give: narrower by sqrt(1 + 5 * overlap)
+    assert (0.7 - values["ft_random_verbnet_nn2_ci_low"]) / (0.7 - plain[0]) == pytest.approx(
+        np.sqrt(1 + 5 * overlap))
     one = sg.figure6_cell_values(summary, {}, {"verbnet": ["nn1"]})  # one regressor: a union of one
     assert one["ft_random_verbnet_nn1_bonf1_ci_low"] == one["ft_random_verbnet_nn1_ci90_low"]
     assert "ft_random_minilm_nn1_ci_low" not in values  # one split: no interval
