@@ -605,10 +605,10 @@ def test_a_claim_that_needs_more_units_than_the_run_has_is_inconclusive(tmp_path
     assert claims.judge(claim, {"n_seeds": 3.0, "a": 0.0, "b": 1.0}) == ("fails", "")
     one_seed = {"n_seeds": 1.0, "a": 2.0, "b": 1.0}
     assert claims.judge(claim, one_seed) == (
-        "inconclusive", "too few units to decide: the claim needs n_seeds >= 2, and this run has "
+        "inconclusive", "undecided by rule: the claim needs n_seeds >= 2, and this run has "
                         "n_seeds = 1")
     [row] = claims.table([claim], {"c": one_seed})
-    assert row["note"] == ("too few units to decide: the claim needs n_seeds >= 2, and this run has "
+    assert row["note"] == ("undecided by rule: the claim needs n_seeds >= 2, and this run has "
                            "n_seeds = 1; this run's verdict differs from the book's (holds)")
     undecided = _claim(needs="n_seeds >= 2", expect="inconclusive", reason="over {n_seeds:.0f} seeds")
     [row] = claims.table([undecided], {"c": one_seed})  # the book's reason speaks of its own seeds

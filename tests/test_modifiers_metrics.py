@@ -86,6 +86,10 @@ def test_parse_spec():
     with pytest.raises(ValueError, match="phrase"):
         encoding.apply_template(["x"], "This is a {}.")
     assert encoding.apply_template(["red dog"], "This is a {phrase}.") == ["This is a red dog."]
+    assert encoding.apply_template(["alleged dog", "red", "ex- king", "unexpected story"], "This is {a} {phrase}.") == [
+        "This is an alleged dog.", "This is a red.", "This is an ex- king.", "This is an unexpected story."]
+    with pytest.raises(ValueError, match="no other field"):
+        encoding.apply_template(["x"], "This is {the} {phrase}.")
 
 
 # --------------------------------------------------------------------------- Eq. 3 / 4

@@ -14,9 +14,10 @@ values only:
   universal statement that instances can refute but not establish: it fails or stays
   inconclusive);
 - ``inconclusive``: neither is true (an interval that straddles the threshold, a floor, too few
-  units), or the claim's ``needs`` rule is false: the run has too few units for the rules'
-  intervals to mean what the claim's source says they do (e.g. ``"probe_n_seeds >= 2"`` where
-  the intervals must cover the draw of the sentences over seeds), and the rules are not read;
+  units), or the claim's ``needs`` rule is false: the run lacks what the rules' numbers must
+  rest on to mean what the claim's source says they do (two seeds or more, ``"probe_n_seeds >=
+  2"``, where the intervals must cover the draw of the sentences; the paper's model among those
+  run), and the rules are not read;
 - ``not evaluated``: the rules cannot be decided on this run's values: a key is not glued (another
   profile, say), a value is NaN, or the arithmetic is undefined on them (a division by a glued
   zero, ``inf - inf``); the table's note names the key or the expression. Both rules true is a
@@ -490,12 +491,12 @@ def chapter_entries(chapter: str) -> list[dict]:
 def judge(claim: Claim, values: Mapping[str, float]) -> tuple[str, str]:
     """The claim's verdict on ``values`` (one of :data:`VERDICTS`) and, when it is not evaluated,
     why (the missing keys, the NaN key, the undefined expression, or rules that overlap); when
-    the claim's ``needs`` is false, ``inconclusive`` and why (too few units), the rules unread."""
+    the claim's ``needs`` is false, ``inconclusive`` and why, the rules unread."""
     if claim.expect == "untestable":
         return "not testable here", ""
     try:
         if claim.needs and not evaluate_rule(claim.needs, values):
-            return "inconclusive", (f"too few units to decide: the claim needs {claim.needs}, and "
+            return "inconclusive", (f"undecided by rule: the claim needs {claim.needs}, and "
                                     f"this run has " + ", ".join(
                                         f"{key} = {_number(values[key])}" for key in rule_keys(claim.needs, values)
                                         if key in values))

@@ -344,6 +344,13 @@ def paper_grid(model: str, test: str, targets: dict) -> np.ndarray:
     return grid_of({c: row[T.cell_label(c)] for c in T.CELLS[test]})
 
 
+def paper_model_spec(specs, model: str = "minilm") -> str | None:
+    """The first of ``specs`` that *is* the paper's ``model`` (:func:`tables.paper_slug`: the
+    packaged spec or its hub checkpoint), else None: the model of the analyses the chapter runs on
+    the paper's model alone (the label-shuffle null, the per-noun spread)."""
+    return next((spec for spec in specs if T.paper_slug(spec) == model), None)
+
+
 def paper_values(spec: str, test: str, targets: dict) -> pd.Series | None:
     """The paper's printed cells of ``test`` (labelled as :func:`tables.cell_label`, from the
     full-precision table of its version: 001 Tables 6, 7 and 8 for MiniLM) for the paper model

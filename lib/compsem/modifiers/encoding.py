@@ -16,6 +16,7 @@ length), so every test scores them identically; ``sum:`` exists for the closed f
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 
 import numpy as np
@@ -73,16 +74,25 @@ def compose(
     return out.astype(np.float32), sorted(oov)
 
 
+def indefinite_article(text: str) -> str:
+    """English's indefinite article before ``text``: "an" before a vowel letter, else "a" (right
+    for every word of the lexicon: none starts with a silent h or a "you" sound)."""
+    return "an" if text[:1].lower() in "aeiou" else "a"
+
+
 def apply_template(texts: Sequence[str], template: str | None) -> list[str]:
-    """``template.format(phrase=text)`` for every text (``None``: the bare strings, as the
-    paper). A context-template ablation, e.g. ``"This is a {phrase}."``, not in the paper."""
+    """``template`` with ``{phrase}`` replaced by each text and ``{a}`` by its indefinite article
+    (:func:`indefinite_article`: "This is {a} {phrase}." gives "This is an alleged dog.";
+    ``None``: the bare strings, as the paper). A context-template ablation, not in the paper."""
     if template is None:
         return list(texts)
-    if "{phrase}" not in template:
+    fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    if "phrase" not in fields or not fields <= {"phrase", "a"}:
         raise ValueError(
-            f"template must contain '{{phrase}}', e.g. 'This is a {{phrase}}.', not {template!r}"
+            f"template must contain '{{phrase}}' and no other field but '{{a}}' (its article), "
+            f"e.g. 'This is {{a}} {{phrase}}.', not {template!r}"
         )
-    return [template.format(phrase=t) for t in texts]
+    return [template.format(phrase=t, a=indefinite_article(t)) for t in texts]
 
 
 def embed(

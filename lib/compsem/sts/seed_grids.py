@@ -35,7 +35,6 @@ from compsem import stats as cstats
 from compsem.sts import regressors as rg
 from compsem.sts.families import UNION_FAMILIES
 
-
 RANDOM_SPLIT_OVERLAP = 0.15 / 0.70
 """n_test / n_train of the seeded random splits (:func:`compsem.sts.regressors.random_split`: 420
 test and 1,960 training pairs of 2,800), the term by which the corrected resampled t of Nadeau &
