@@ -841,3 +841,8 @@ def test_degradation_is_trained_minus_untrained_on_the_authors_files():
     below = {"ft_degrade_verbnet_nn2_ci90_low": -0.07, "ft_degrade_verbnet_nn2_ci90_high": -0.055}
     assert claims.verdict(claim, {**flat, **below, "ft_degrade_verbnet_nn2_bonf4_ci_high": -0.051}) == "fails"
     assert claims.verdict(claim, {**flat, **below, "ft_degrade_verbnet_nn2_bonf4_ci_high": -0.049}) == "inconclusive"
+
+
+def test_the_papers_transfer_gap_is_figure_7s_two_fine_tuned_bars():
+    targets = {"fig7_sentbert_random_10fold": {"paper": 0.866}, "fig7_sentbert_adversarial": {"paper": 0.41}}
+    assert C.paper_transfer_gap(targets) == pytest.approx(0.456)

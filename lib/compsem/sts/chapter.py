@@ -787,6 +787,13 @@ def _over_seeds(seed_values: pd.Series, mean_key: str, interval_key: str) -> dic
     return {mean_key: mean, f"{interval_key}_ci_low": low, f"{interval_key}_ci_high": high}
 
 
+def paper_transfer_gap(targets: Mapping[str, dict]) -> float:
+    """Figure 7's generalisation gap of the authors' fine-tuned SentBERT (§5.3): the ten-fold
+    random-split bar minus the adversarial-split bar (targets ``fig7_sentbert_random_10fold`` and
+    ``fig7_sentbert_adversarial``), set beside the gaps of :func:`transfer_gaps`."""
+    return float(targets["fig7_sentbert_random_10fold"]["paper"] - targets["fig7_sentbert_adversarial"]["paper"])
+
+
 FINETUNE_TARGETS = {"adversarial": "ft_sentbert_adversarial", "10-fold": "ft_sentbert_random_10fold"}
 """Figure 7's fine-tuned SentBERT bars (§5.3) by split of :func:`finetune_runs` (MPNet, the
 paper's SentBERT checkpoint; the 10-fold row where ``cv_folds=10``)."""
