@@ -276,3 +276,24 @@ def test_pair_test_at_study_size_is_vectorised():
     assert comparisons.n_comparisons == 241_560
     assert table.shape == (5, 5)
     assert elapsed < 1.0, elapsed
+
+
+def test_near_ties_count_the_decisions_another_machine_could_flip():
+    """Eq. 3's margins, Eq. 7's pulls and Eq. 5's distance differences within the threshold of a
+    tie, each ordered pair of distinct adjectives once per noun pair; infinite margins (a side
+    left out by the code's threshold) are no decisions."""
+    import types
+
+    import pandas as pd
+
+    from compsem.modifiers import chapter as C
+
+    an = {"code": pd.DataFrame({"margin": [0.3, 2e-6, -np.inf]})}
+    ns = pd.DataFrame({"pull": [-4e-6, 0.1]})
+    distances = np.array([[0.5, 0.2], [0.5 + 3e-6, 0.4], [0.9, 0.2]])  # 3 adjectives x 2 noun pairs
+    run = types.SimpleNamespace(an=an, ns=ns, aan={}, pairs=types.SimpleNamespace(distances=distances))
+    count, smallest = C.near_ties(run, eps=1e-5)
+    # an 1, ns 1; pairs: (0,1) and (1,0) on noun pair 0, (0,2) and (2,0) on noun pair 1
+    assert count == 6 and smallest == pytest.approx(0.0)
+    assert C.near_ties(run, eps=1e-7)[0] == 2  # the exact tie of adjectives 0 and 2, both orders
+    assert C.near_tie_values({"mean:glove50": run}) == {}  # no MiniLM: nothing glued

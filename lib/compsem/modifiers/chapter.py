@@ -165,6 +165,41 @@ def minilm_comparison(results: dict) -> tuple[pd.DataFrame, dict[str, float]]:
     }
 
 
+NEAR_TIE = 1e-5
+"""A decision of the tests (a difference of two cosine distances: Eq. 3's sides, Eq. 5's two
+phrase pairs, Eq. 7's adjective and noun distance) within this of a tie can fall either way on
+another machine or device. It is fifty times the largest difference of a MiniLM cosine between an
+Intel and an AMD CPU under the chapters' numerics (1.8e-7, 200 STS3k sentences,
+tests/fixtures/cross_cpu), to leave room for other devices' float32 kernels."""
+
+
+def near_ties(results, variant: str = "code", eps: float = NEAR_TIE) -> tuple[int, float]:
+    """``(count, smallest)`` of the decisions of one model's printed tests that lie within ``eps``
+    of a tie, and the smallest margin of any of them: the AN and AAN tests (Eq. 3, ``variant`` as
+    the compared scores, the margin of :func:`intersectivity.single_phrase`), the pair test
+    (Eq. 5, every ordered pair of distinct adjectives on every noun pair, |d1 - d2|) and the
+    non-subsectivity test (Eq. 7, the pull). Each near tie can move its cell by one decision."""
+    margins = [results.an[variant]["margin"].to_numpy(float), results.ns["pull"].to_numpy(float)]
+    if results.aan:
+        margins.append(results.aan[variant]["margin"].to_numpy(float))
+    d = results.pairs.distances
+    distinct = ~np.eye(len(d), dtype=bool)
+    margins.append((d[:, None, :] - d[None, :, :])[distinct].ravel())
+    margins = np.abs(np.concatenate(margins))
+    margins = margins[np.isfinite(margins)]
+    return int((margins < eps).sum()), float(margins.min())
+
+
+def near_tie_values(runs: dict, model: str = "minilm") -> dict[str, float]:
+    """:func:`near_ties` of the run that is the paper's ``model`` (:func:`paper_model_spec`), as
+    ``mod_x_<model>_near_ties`` and ``mod_x_<model>_min_margin``; empty without it."""
+    spec = paper_model_spec(runs, model)
+    if spec is None:
+        return {}
+    count, smallest = near_ties(runs[spec])
+    return {f"mod_x_{model}_near_ties": count, f"mod_x_{model}_min_margin": smallest}
+
+
 QUOTED_PAPER_KEYS = {
     "mod_x_paper_minilm_ns_nspl_t8": "mod_minilm_ns_nspl_001t8",
     "mod_x_paper_minilm_ns_nspr_t8": "mod_minilm_ns_nspr_001t8",
