@@ -74,7 +74,7 @@
 # primitive cases, our interval holds the paper's mean for
 # {glue:text}`cogs_tf100_primitive_cells_paper_inside` and lies below it for
 # {glue:text}`cogs_tf100_primitive_cells_ours_below`; their mean is below the paper's, for
-# reasons the section discusses.
+# reasons the section weighs and leaves open.
 #
 # ```{glue} cogs_findings_table45_100
 # ```
@@ -462,7 +462,8 @@ else:
 # (*shark*, *Paula* and *crawl*, seen alone in training, then as subject, object or infinitival
 # argument) average {glue:text}`cogs_tf100_primitive_mean:.3f` (interval
 # {glue:text}`cogs_tf100_primitive_ci_low:.3f` to {glue:text}`cogs_tf100_primitive_ci_high:.3f`)
-# against the paper's {glue:text}`cogs_tf100_primitive_paper:.3f`, and they vary most over seeds.
+# against the paper's {glue:text}`cogs_tf100_primitive_paper:.3f` (the figure gives each case's
+# spread over seeds).
 # As five of the 21 cases they account for
 # {glue:text}`cogs_tf100_primitive_in_gen_minus_paper:+.3f` of our gen mean's difference from the
 # paper's ({glue:text}`cogs_tf100_gen_minus_paper:+.3f`), the other cases together for
@@ -490,13 +491,17 @@ else:
 # where the primitive is due (the next gold token is the word itself;
 # {glue:text}`cogs_tf100_cut_short_at_item_other:.3f` for the other cases' held-out words, whose
 # cut-short outputs mostly drop the rest of a conjunction): rather than write a word it has only
-# ever produced as a whole one-word output, the model ends its output. In `train_100` each
-# primitive is a one-word sentence repeated 100 times (the authors' exposure file has them so: a
-# primitive cannot be shown in other contexts without filling the gap the case tests), so a
+# ever produced as a whole one-word output, the model ends its output. In our `train_100` each
+# primitive is a one-word sentence repeated 100 times (the authors' later exposure file has them
+# so: a primitive cannot be shown in other contexts without filling the gap the case tests), so a
 # one-word source mapped to a one-word form is seen 100 times where the other exposure items are
-# seen in 100 different sentences.
+# seen in 100 different sentences. The dissertation describes its set otherwise: exposure "in 1
+# context (default) and 100 (increased) distinct contexts" (Table 4-5's caption), "observing the
+# primitives in various distinct contexts" (Section 4.5.7). If its primitives were shown in
+# distinct contexts, our training data differ from the paper's exactly where our Transformer
+# falls short, and that is the first candidate cause (below).
 #
-# **Where both decodings were measured, only beam search makes that stop.** The one-exposure
+# **A second candidate, beam search, on thin evidence.** The one-exposure
 # Transformers decoded both ways on the same sample (*Greedy or beam?* below;
 # {glue:text}`cogs_beam_n_seeds` seeds) stop where the primitive is due in
 # {glue:text}`cogs_beam_primitive_stops:.3f` of their primitive-case errors under beam 5, on
@@ -504,9 +509,10 @@ else:
 # there gives each seed: most of it is one seed's), and the reduced CPU run, decoded greedily,
 # almost never does (of its primitive-case errors that are cut short, a share of
 # {glue:text}`cogs_reduced_cut_short_at_item_primitive:.4f` stop where the word is due; it cuts
-# short elsewhere). That points at beam search without
-# a length penalty, the released scripts' setting: it ranks a finished output by its probability
-# so far, and ending before an unlikely word can outscore writing it and the rest of the form.
+# short elsewhere). These shares are small and mostly one seed's, so they suggest, not show, a
+# part for beam search without a length penalty, the released scripts' setting: it ranks a
+# finished output by its probability so far, and ending before an unlikely word can outscore
+# writing it and the rest of the form.
 # Whether that costs accuracy was measured on the reduced run, whose seeds were decoded both
 # ways (*A reduced Transformer on a CPU*): beam minus greedy on the primitive cases is
 # {glue:text}`cogs_reduced_beam_effect_primitive:+.3f` (interval
@@ -516,10 +522,11 @@ else:
 # much greedy decoding would change on the 100-exposure runs is not measured: that needs their
 # weights decoded again (a GPU run that keeps them).
 #
-# **Why the paper's Transformer does better on these cases is open.** The repetitions are in the
-# authors' own exposure file, so upstream's `train_100.tsv` very likely has them too; it is not in
-# the data mirror, and none of our orderings of the rebuilt rows has its git blob id (Deviations
-# and errata), so a difference in its rows cannot be ruled out. The other differences from the
+# **Why the paper's Transformer does better on these cases is open.** The training data come
+# first: the repetitions are in the authors' later exposure file, which suggests upstream's
+# `train_100.tsv` has them too, but the dissertation speaks of distinct contexts (above),
+# upstream's file is not in the data mirror, and none of our orderings of the rebuilt rows has
+# its git blob id (Deviations and errata), so a difference in its rows cannot be ruled out. The other differences from the
 # paper's runs are the bfloat16 training and our re-implementation of OpenNMT-py, its beam
 # search included (a difference in how it ranks finished outputs would show on exactly these
 # cases). The paper's cells for these five cases are flagged as differing (the targets file says

@@ -337,9 +337,10 @@ C.style_audit(audit_table)
 # {glue:text}`probe_n_sentences_2016` sentences per task from the generator and splits them, for
 # has-human with half of the human nouns held out; with `redraw_sentences = False`, new splits
 # of one drawn set), mean accuracy and a 95% interval over seeds, beside the paper's GloVe,
-# Paragram and Skip-Thought. A Student-$t$ interval over so few seeds is symmetric about the mean and can
-# pass 100% where the seeds differ (MiniLM on has-human): read such an interval as reaching
-# the ceiling. A dash marks an encoder not run on a task.
+# Paragram and Skip-Thought. A Student-$t$ interval over so few seeds is symmetric about the mean
+# and would pass 100% where the seeds differ (MiniLM on has-human); it is cut at 100%, which the
+# mean cannot exceed, so read such an interval as reaching the ceiling. A dash marks an encoder
+# not run on a task.
 
 # %%
 report.glue("probe_n_seeds", len(seeds))

@@ -610,9 +610,9 @@ def test_a_claim_that_needs_more_units_than_the_run_has_is_inconclusive(tmp_path
     [row] = claims.table([claim], {"c": one_seed})
     assert row["note"] == ("undecided by rule: the claim needs n_seeds >= 2, and this run has "
                            "n_seeds = 1; this run's verdict differs from the book's (holds)")
-    undecided = _claim(needs="n_seeds >= 2", expect="inconclusive", reason="over {n_seeds:.0f} seeds")
-    [row] = claims.table([undecided], {"c": one_seed})  # the book's reason speaks of its own seeds
-    assert (row["verdict"], row["note"]) == ("inconclusive", claims.judge(claim, one_seed)[1])
+    undecided = _claim(needs="n_seeds >= 2", expect="inconclusive", reason="over {n_seeds:.0f} seed")
+    [row] = claims.table([undecided], {"c": one_seed})  # the unmet needs first, then the reason
+    assert (row["verdict"], row["note"]) == ("inconclusive", claims.judge(claim, one_seed)[1] + "; over 1 seed")
     assert claims.judge(claim, {"n_seeds": float("nan"), "a": 2.0, "b": 1.0})[0] == "not evaluated"
     assert claims.judge(claim, {"a": 2.0, "b": 1.0}) == ("not evaluated", "not glued in this run: n_seeds")
     message = _ledger(tmp_path, monkeypatch, "needs_untestable",

@@ -658,14 +658,14 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
         if result not in (book, "not evaluated"):  # a run with other parameters or a smoke run
             note = (f"{note}; " if note else "") + f"this run's verdict differs from the book's ({book})" + (
                 "; the book's reason for its verdict is not shown" if claim.reason else "")
-        elif claim.reason and not note and result in ("fails", "inconclusive", "not testable here"):
-            # (with a note, too few units: the book's reason would speak of the book's units)
+        elif claim.reason and result in ("fails", "inconclusive", "not testable here"):
             quoted = [key for key, _ in _format_fields(claim.reason, where, "reason")]
             if all(key.startswith("paper:") or key in values for key in quoted):
-                note = fill(claim.reason, values, where, "reason")
+                reason = fill(claim.reason, values, where, "reason")
             else:  # e.g. a run without a model the reason names
-                note = ("the book's reason for this verdict quotes numbers this run did not "
-                        "compute; it is not shown")
+                reason = ("the book's reason for this verdict quotes numbers this run did not "
+                          "compute; it is not shown")
+            note = f"{note}; {reason}" if note else reason  # after an unmet needs, its note first
         rows.append({
             "id": claim.id, "study": claim.study, "chapter": claim.chapter, "claim": claim.claim,
             "source": claim.source, "paper": fill(claim.paper, values, where, "paper"),
