@@ -982,3 +982,21 @@ def test_tolerance_values_follow_the_targets_rule():
         **targets["cogs_t45_transformer_1_passive_to_active"], "tol": 0.25}}
     with pytest.raises(ValueError, match="cogs-models.json"):
         chapter.tolerance_values(broken)
+
+
+def test_a_run_decoded_on_a_sample_gets_its_wilson_interval_on_the_sample():
+    """A run whose results come from a sample decoding (e.g. cut by a time budget and decoded on
+    100 sentences per case, 500 per split) is scored on that many sentences, not on the whole
+    sets: its Wilson bounds are wider; a run missing gen cases is warned about."""
+    collected = chapter.finished_runs(_collected())
+    whole = chapter.transformer_over_seeds(collected, s45.run_level(collected), PAPER)[2]
+    sampled = collected.assign(per_case=np.where(collected.seed == 3, 100, 0),
+                               per_split=np.where(collected.seed == 3, 500, 0))
+    per_run = s45.run_level(sampled)
+    assert per_run.set_index("seed").loc[3, ["per_case", "per_split"]].tolist() == [100, 500]
+    values = chapter.transformer_over_seeds(sampled, per_run, PAPER)[2]
+    weakest = values["cogs_tf1_in_distribution_min"]  # seed 3's test accuracy
+    assert values["cogs_tf1_in_distribution_min_wilson_high"] == pytest.approx(chapter.wilson_high(weakest, 500))
+    assert values["cogs_tf1_in_distribution_min_wilson_high"] > whole["cogs_tf1_in_distribution_min_wilson_high"]
+    with pytest.warns(UserWarning, match="20 of the 21 gen cases"):
+        s45.run_level(collected[collected.quantity != ev.CASE_ORDER[0]])

@@ -318,6 +318,14 @@ def accuracy_bounds(quantity: str) -> tuple[float, float]:
     return PROPORTION_DIFFERENCE if difference else PROPORTION
 
 
+def _decoded(runs: pd.DataFrame, seed: int, column: str, whole: int) -> int:
+    """The sentences run ``seed`` of ``runs`` (indexed by seed) was scored on: the sample of its
+    decoding (``column``: ``per_case`` or ``per_split``), or ``whole`` for the whole set (0, or a
+    table without the column)."""
+    size = int(runs[column].get(seed, 0)) if column in runs else 0
+    return size if size > 0 else whole
+
+
 def transformer_over_seeds(
     collected: pd.DataFrame, per_run: pd.DataFrame, paper: Mapping[str, float], exposures: int = 1,
     targets: Mapping[str, dict] | None = None,
@@ -386,15 +394,18 @@ def transformer_over_seeds(
         values[f"{prefix}{name}_min"] = float(per_seed[name].min())
         values[f"{prefix}{name}_min_seed"] = int(per_seed[name].idxmin())
     weakest = values[f"{prefix}test_min"]  # every run above 90% on test (Section 4.5.6; dev shown beside)
+    # the sentences each weakest run was scored on: the whole sets, or the sample it was decoded on
+    n_test = _decoded(runs, values[f"{prefix}test_min_seed"], "per_split", IN_DISTRIBUTION_SIZE)
+    n_case = _decoded(runs, values[f"{prefix}active_to_passive_min_seed"], "per_case", GEN_PER_CASE)
     values[f"{prefix}in_distribution_min"] = weakest
-    values[f"{prefix}in_distribution_min_wilson_high"] = wilson_high(weakest, IN_DISTRIBUTION_SIZE)
-    values |= weakest_of(weakest, IN_DISTRIBUTION_SIZE, len(runs), f"{prefix}in_distribution")
+    values[f"{prefix}in_distribution_min_wilson_high"] = wilson_high(weakest, n_test)
+    values |= weakest_of(weakest, n_test, len(runs), f"{prefix}in_distribution")
     close = per_seed["active_to_passive"] >= CLOSE_TO_PERFECT
     values[f"{prefix}active_to_passive_runs_close"] = int(close.sum())
     values[f"{prefix}active_to_passive_min_wilson_high"] = wilson_high(
-        values[f"{prefix}active_to_passive_min"], GEN_PER_CASE
+        values[f"{prefix}active_to_passive_min"], n_case
     )
-    values |= weakest_of(values[f"{prefix}active_to_passive_min"], GEN_PER_CASE, len(runs),
+    values |= weakest_of(values[f"{prefix}active_to_passive_min"], n_case, len(runs),
                          f"{prefix}active_to_passive")  # fmt: skip
     for name in ("gap", "primitive", "common_minus_proper", "lexical_minus_structural"):
         key = f"{prefix}primitive_mean" if name == "primitive" else f"{prefix}{name}"

@@ -24,6 +24,7 @@ the chapter re-implements no metric:
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -74,11 +75,20 @@ def target_key(model: str, exposures: int, quantity: str) -> str:
 
 def run_level(collected: pd.DataFrame) -> pd.DataFrame:
     """Per run (model, exposures, seed): the gen, lexical and structural means over the cases
-    present (:func:`compsem.cogs.evaluation.aggregate`, Figure 4-1), dev and test."""
+    present (:func:`compsem.cogs.evaluation.aggregate`, Figure 4-1), dev and test, how many of
+    the 21 cases the run has (``n_cases``; a run missing some gets a gen mean over the others,
+    with a warning) and the sizes of its decoding (``per_case``, ``per_split``: 0 for the whole
+    sets, :func:`compsem.cogs.seq2seq.results.collect`)."""
     rows = []
     for (model, exposures, seed), part in collected.groupby(["model", "exposures", "seed"]):
         by = part.set_index("quantity")["accuracy"]
-        agg = ev.aggregate(by.reindex([c for c in ev.CASE_ORDER if c in by.index]))
+        cases = [c for c in ev.CASE_ORDER if c in by.index]
+        if len(cases) < len(ev.CASE_ORDER):
+            warnings.warn(f"{model}, {exposures} exposures, seed {seed}: {len(cases)} of the "
+                          f"{len(ev.CASE_ORDER)} gen cases have results; its gen mean is over those",
+                          stacklevel=2)
+        agg = ev.aggregate(by.reindex(cases))
+        sizes = {k: int(part[k].iloc[0]) if k in part else 0 for k in ("per_case", "per_split")}
         rows.append(
             {
                 "model": model,
@@ -87,9 +97,11 @@ def run_level(collected: pd.DataFrame) -> pd.DataFrame:
                 **agg,
                 "dev": by.get("dev", np.nan),
                 "test": by.get("test", np.nan),
+                "n_cases": len(cases),
+                **sizes,
             }
         )
-    columns = ["model", "exposures", "seed", *MEANS, "dev", "test"]
+    columns = ["model", "exposures", "seed", *MEANS, "dev", "test", "n_cases", "per_case", "per_split"]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -332,7 +332,9 @@ def collect(
 ) -> pd.DataFrame:
     """Exact-match accuracies of the ``configs`` that have results, long format: one row per run
     and quantity (``dev``, ``test``, ``gen`` or a gen case), with model, exposures, seed, hash,
-    device, wall time, updates, stop reason and decoding method. Configurations without results
+    device, wall time, updates, stop reason, decoding method and the decoded sample's sizes
+    (``per_case`` sentences of each gen case and ``per_split`` of dev and test; 0 for the whole
+    sets). Configurations without results
     are left out (see :func:`has_result`); ``any_decoding``: see :func:`find_config`."""
     rows = []
     for wanted in configs:
@@ -351,6 +353,8 @@ def collect(
             "best_step": metrics.get("best_step"),
             "stop_reason": metrics.get("stop_reason"),
             "decoding": cfg["decoding"]["method"],
+            "per_case": cfg["decoding"]["per_case"],
+            "per_split": cfg["decoding"]["per_split"],
         }
         values = {**metrics.get("accuracy", {}), **metrics.get("gen_by_case", {})}
         rows += [{**base, "quantity": k, "accuracy": v} for k, v in values.items()]
@@ -365,6 +369,8 @@ def collect(
         "best_step",
         "stop_reason",
         "decoding",
+        "per_case",
+        "per_split",
         "quantity",
         "accuracy",
     ]
