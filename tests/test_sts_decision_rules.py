@@ -93,27 +93,30 @@ def intermediate_values(mad_reading: str, fall_reading: str) -> dict[str, float]
 @pytest.mark.parametrize(("mad_reading", "fall_reading", "expected"), [
     ("holds", "holds", "holds"),
     ("fails", "fails", "fails"),
-    ("holds", "fails", "inconclusive"),  # the book's case: the MAD in between, VerbNet-CN's fall beyond people's
-    ("fails", "holds", "inconclusive"),
-    ("holds", "undecided", "inconclusive"),
-    ("undecided", "fails", "inconclusive"),
+    ("holds", "fails", "holds"),  # the book's case: the MAD in between, VerbNet-CN's fall beyond people's
+    ("fails", "holds", "fails"),
+    ("undecided", "holds", "inconclusive"),
 ])
-def test_intermediate_sensitivity_needs_both_readings(mad_reading, fall_reading, expected):
+def test_intermediate_sensitivity_is_decided_on_the_declared_reading(mad_reading, fall_reading, expected):
+    """The MAD, the evidence §5.4 gives, decides; the fall with the number of swaps, a reading
+    written after the values were read, is the extension verbnet-cn-falls-more-than-people and
+    vetoes nothing."""
     values = intermediate_values(mad_reading, fall_reading)
     assert claims.verdict(claim("verbnet-cn-intermediate-sensitivity"), values) == expected
+    falls_more = {"holds": "fails", "fails": "holds", "undecided": "inconclusive"}[fall_reading]
+    if fall_reading != "undecided":
+        assert claims.verdict(claim("verbnet-cn-falls-more-than-people"), values) == falls_more
 
 
 def test_intermediate_sensitivity_fails_on_the_family_intervals():
-    """Reading (a) fails on the MAD gaps at Bonferroni's level for two tests, reading (b) on the
-    fall gaps at the level for four: a 95% interval beyond the bound is not enough."""
+    """The MAD gaps fail at Bonferroni's level for two tests: a 95% interval beyond the bound is
+    not enough."""
     rule = claim("verbnet-cn-intermediate-sensitivity")
     values = intermediate_values("fails", "fails")
     assert claims.verdict(rule, values) == "fails"
     mad_astride = {f"fig8_mad_gap_{model}_minus_{rival}_bonf2_ci_low": -0.01
                    for model in ("verbnet_cn", "defsent") for rival in ("sentbert", "openai")}
     assert claims.verdict(rule, values | mad_astride) == "inconclusive"
-    fall_astride = {f"fig8_fall_gap_{model}_bonf4_ci_high": 0.01 for model in ("verbnet_cn", "defsent")}
-    assert claims.verdict(rule, values | fall_astride) == "inconclusive"
 
 
 @pytest.mark.parametrize(("glove", "spacy", "expected"), [
@@ -296,7 +299,7 @@ UNION_SIDES = {  # claim -> the rule that concludes when some of k tests does, a
     "hybrids-beat-transformers-substitute-vectors": ("fails_if", {"4"}),
     "human-similarity-falls-with-swaps": ("fails_if", {"3"}),
     "transformers-insensitive-to-swaps": ("fails_if", {"4"}),
-    "verbnet-cn-intermediate-sensitivity": ("fails_if", {"2", "4"}),
+    "verbnet-cn-intermediate-sensitivity": ("fails_if", {"2"}),
     "hybrids-above-best-transformer-paired": ("fails_if", {"2"}),
     "verbnet-cn-robust-to-betas": ("fails_if", {"*"}),  # k: the named weightings run
     "hybrids-rank-types-not-pairs": ("fails_if", {"6"}),

@@ -87,9 +87,9 @@ best neural model (hybrids-beat-transformers-substitute-vectors: VerbNet-CN on t
 and AMR-CN, each with two vector sets; the GPT-4 parses' VerbNet-CN is in no union);
 ``hybrids_above_best``, VerbNet-CN or AMR-CN below it (hybrids-above-best-transformer-paired); ``human_steps``, one of the three steps
 of people's Figure 8 profile below 0 (human-similarity-falls-with-swaps); ``fall_gaps``, four
-models' fall gaps (transformers-insensitive-to-swaps: Mean-CN, SentBERT, OpenAI, DefSent;
-verbnet-cn-intermediate-sensitivity, reading (b): VerbNet-CN, DefSent, SentBERT, OpenAI);
-``mad_gaps``, VerbNet-CN's or DefSent's MAD above both rivals' (its reading (a)); ``within_gaps``,
+models' fall gaps (transformers-insensitive-to-swaps: Mean-CN, SentBERT, OpenAI, DefSent);
+``mad_gaps``, VerbNet-CN's or DefSent's MAD above both rivals' (verbnet-cn-intermediate-sensitivity);
+``within_gaps``,
 one of the two hybrids minus three transformers above 0 (hybrids-rank-types-not-pairs);
 ``labeller_test_sets``, the labeller's gap on STSS-131 or on the pilot beyond the margin (the three
 labeller-carries-over claims).
