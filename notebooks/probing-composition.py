@@ -485,8 +485,11 @@ by_kind
 #
 # Selectivity (task minus control-task accuracy, points) of the 2016 logistic regression, on
 # the first seed, the one the control tasks run on, with its 95% paired bootstrap interval
-# over that seed's test items; the last row is the share of test items whose control type was seen in
-# training; a dash marks an encoder not run on a task (MPNet on the lexical tasks).
+# over that seed's test items; the last rows are the share of test items whose control type was
+# seen in training and the control's chance, the majority share of its test labels, which a probe
+# that learns nothing scores on it (the tasks are balanced, at 50; the controls' labels, drawn per
+# word type, cannot always be); a dash marks an encoder not run on a task (MPNet on the lexical
+# tasks).
 
 # %%
 C.selectivity_table(selectivity_2016) if control_tasks else None
@@ -495,8 +498,12 @@ C.selectivity_table(selectivity_2016) if control_tasks else None
 # On has-human the control is not sound: its held-out human nouns are the types the control
 # labels, so no probe can have memorised them, and no selectivity is shown. The averaging
 # encoders' selectivity is strongly negative wherever the task needs structure (bag of words
-# on school-as-agent {glue:text}`probe_sel_school_as_agent_bow_selectivity:.1f` points): they
-# memorise word types far better than they read roles. The order-aware encoders on
+# on school-as-agent {glue:text}`probe_sel_school_as_agent_bow_selectivity:.1f` points), but part
+# of that is the control's chance: its labels on school-as-agent are
+# {glue:text}`probe_sel_school_as_agent_control_chance:.1f`% one class, so a probe that reads
+# nothing scores that much on the control against 50 on the task; only a selectivity below the
+# gap between the two chances (50 minus that share) says that the probe memorises word types
+# better than it reads roles. The order-aware encoders on
 # school-as-agent: SDAE {glue:text}`probe_sel_school_as_agent_sdae_selectivity:.1f`, MiniLM
 # {glue:text}`probe_sel_school_as_agent_minilm_selectivity:.1f`, MPNet
 # {glue:text}`probe_sel_school_as_agent_mpnet_selectivity:.1f` points; on the two proposed

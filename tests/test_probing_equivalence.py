@@ -199,15 +199,18 @@ def test_random_sentence_draws_average_the_two_draws_item_by_item():
 def test_selectivity_table_shows_a_dash_not_nan_for_an_encoder_not_run():
     selectivity = pd.DataFrame([
         {"task": "has-school", "encoder": "bow", "selectivity": 38.0, "low": 33.6, "high": 42.4,
-         "coverage": 0.98, "sound": True},
+         "coverage": 0.98, "sound": True, "control_chance": 52.0},
         {"task": "school-as-agent", "encoder": "bow", "selectivity": -34.4, "low": -40.0,
-         "high": -29.0, "coverage": 1.0, "sound": True},
+         "high": -29.0, "coverage": 1.0, "sound": True, "control_chance": 68.9},
         {"task": "school-as-agent", "encoder": "mpnet", "selectivity": 5.4, "low": 2.2,
-         "high": 8.4, "coverage": 1.0, "sound": True},
+         "high": 8.4, "coverage": 1.0, "sound": True, "control_chance": 68.9},
     ])
     table = C.selectivity_table(selectivity)
     assert table.loc["mpnet", "has-school"] == "–"
     assert not table.isna().any().any()
+    # the control's chance, which a probe that learns nothing scores on it, beside the selectivity
+    assert table.loc["control's chance (majority share)", "school-as-agent"] == "68.9"
+    assert C.selectivity_values(selectivity, "p")["p_school_as_agent_control_chance"] == 68.9
 
 
 def test_probing_targets_hold_only_the_papers_numbers():
@@ -229,7 +232,7 @@ def test_bow_reads_content_is_decided_only_at_the_2018_epoch_cap():
     from compsem import claims
 
     claim = next(c for c in claims.load("probing") if c.id == "bow-reads-content")
-    paper = {"probe_paper_2018_bow_cont1": 100.0, "probe_paper_2018_bow_cont2": 97.1}
+    paper = {"probe_paper_2018_bow_cont1": 100.0, "probe_paper_2018_bow_cont2": 97.1, "probe_t2_n_mlp_seeds": 3}
     high = {**paper,
             "probe_t2_cont1_spacy_md_none_low": 100.0, "probe_t2_cont1_spacy_md_none_high": 100.0,
             "probe_t2_cont2_spacy_md_none_low": 93.1, "probe_t2_cont2_spacy_md_none_high": 95.9,

@@ -545,8 +545,11 @@ def random_sentence_draws(runs: pd.DataFrame, prefix: str, n_boot: int = stats.B
 
 
 def selectivity_values(selectivity: pd.DataFrame, prefix: str) -> dict:
-    """``{<prefix>_<task>_<encoder>_selectivity: points}`` (with bounds) for sound controls."""
-    out = {}
+    """``{<prefix>_<task>_<encoder>_selectivity: points}`` (with bounds) for sound controls, and
+    each task's ``<prefix>_<task>_control_chance``, the control's majority share of the test
+    items (the highest over the encoders; the same labels for all)."""
+    out = {f"{prefix}_{slug(task)}_control_chance": float(chance) for task, chance in
+           selectivity.groupby("task", sort=False)["control_chance"].max().items()}
     for row in selectivity[selectivity["sound"]].itertuples():
         key = f"{prefix}_{slug(row.task)}_{slug(row.encoder)}_selectivity"
         out[key] = float(row.selectivity)
@@ -569,7 +572,9 @@ def control_range(summary: pd.DataFrame, encoders, prefix: str) -> dict:
 
 def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
     """Selectivity with its interval per task and encoder; '– (control not sound)' where the
-    control is unsound, '–' where the encoder was not run on the task."""
+    control is unsound, '–' where the encoder was not run on the task; and per task the
+    control's coverage and its chance, the majority share of its test labels (a probe that
+    learns nothing scores it on the control; the task's is 50)."""
     cells = [
         f"{s:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(s) else "– (control not sound)"
         for s, lo, hi in zip(
@@ -578,8 +583,10 @@ def selectivity_table(selectivity: pd.DataFrame) -> pd.DataFrame:
     ]
     table = selectivity.assign(cell=cells).pivot(index="encoder", columns="task", values="cell")
     coverage = selectivity.groupby("task", sort=False)["coverage"].min().map("{:.0%}".format)
+    chance = selectivity.groupby("task", sort=False)["control_chance"].max().map("{:.1f}".format)
     table = table.fillna("–")  # an encoder not run on a task (e.g. mpnet on has-school)
     table.loc["control coverage"] = coverage
+    table.loc["control's chance (majority share)"] = chance
     return table[list(dict.fromkeys(selectivity.task))]
 
 

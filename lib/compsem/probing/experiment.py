@@ -251,7 +251,9 @@ def selectivity(runs: pd.DataFrame, level: float = 0.95,
     encoder, classifier), from the seeds where both ran: the mean over seeds with a Student-t
     interval, or for one seed a paired bootstrap over the test items (the task and its control
     share them; ``n_boot`` resamples). ``sound`` says whether every control task of the cell was sound; an unsound
-    cell's selectivity is NaN (a control on types never seen in training measures nothing)."""
+    cell's selectivity is NaN (a control on types never seen in training measures nothing).
+    ``control_chance``: the control's majority share of the test items (the accuracy of a probe
+    that learns nothing; its labels are not always balanced, as the task's are)."""
     task_runs = runs[runs["control"] == "none"].set_index(["task", "encoder", "classifier", "seed"])
     control_runs = runs[runs["control"] == "control task"]
     out = []
@@ -279,6 +281,7 @@ def selectivity(runs: pd.DataFrame, level: float = 0.95,
                 zip(["task", "encoder", "classifier"], key, strict=True),
                 task_accuracy=float(np.mean([t["accuracy"] for t, _ in paired])),
                 control_accuracy=float(np.mean([c.accuracy for _, c in paired])),
+                control_chance=float(np.mean([c.chance for _, c in paired])),
                 selectivity=mean,
                 low=low,
                 high=high,
