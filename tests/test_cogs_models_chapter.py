@@ -1000,3 +1000,17 @@ def test_a_run_decoded_on_a_sample_gets_its_wilson_interval_on_the_sample():
     assert values["cogs_tf1_in_distribution_min_wilson_high"] > whole["cogs_tf1_in_distribution_min_wilson_high"]
     with pytest.warns(UserWarning, match="20 of the 21 gen cases"):
         s45.run_level(collected[collected.quantity != ev.CASE_ORDER[0]])
+
+
+def test_runs_not_decoded_as_the_papers_scripts_are_counted_always():
+    """Beam 5 on the whole sets is the paper's decoding; a greedy run or a sample is not. The
+    count is glued when it is 0 too, so that a claim that needs it can be decided."""
+    collected = chapter.finished_runs(_collected())  # greedy, whole sets
+    values = chapter.transformer_over_seeds(collected, s45.run_level(collected), PAPER)[2]
+    assert values["cogs_tf1_runs_not_paper_decoding"] == 3
+    beam = collected.assign(decoding="beam")
+    values = chapter.transformer_over_seeds(beam, s45.run_level(beam), PAPER)[2]
+    assert values["cogs_tf1_runs_not_paper_decoding"] == 0
+    sampled = beam.assign(per_case=np.where(beam.seed == 2, 100, 0), per_split=0)
+    values = chapter.transformer_over_seeds(sampled, s45.run_level(sampled), PAPER)[2]
+    assert values["cogs_tf1_runs_not_paper_decoding"] == 1

@@ -334,7 +334,8 @@ def transformer_over_seeds(
     4-1 and 4-3), keys ``cogs_tf<exposures>_*``: per seed the quantities the Findings check,
     with their mean and 95% (and 90%, for equivalence tests) t-intervals; the weakest run's gen,
     dev, test and Active -> Passive accuracy (and its seed), the weakest dev or test accuracy of
-    any run with its Wilson upper bound on :data:`IN_DISTRIBUTION_SIZE` sentences (the claim
+    any run with its Wilson upper bound on the sentences it was scored on (:data:`IN_DISTRIBUTION_SIZE`
+    for the whole sets; the claim
     in-distribution-near-perfect), how many runs are close to 100% on Active
     -> Passive (at least :data:`CLOSE_TO_PERFECT`, the margin of the claim
     active-to-passive-solved) and the weakest run's Wilson upper bound on its
@@ -346,7 +347,9 @@ def transformer_over_seeds(
     weakest dev or test value and the weakest Active -> Passive run with their Wilson intervals at
     the Šidák level (:func:`weakest_of`); each case against the paper's with Holm's adjustment
     (:func:`case_tests`); and the Findings' Table 4-5 (:func:`compsem.cogs.summary.
-    findings_table`, rounded to 3 places, with the Holm-adjusted p of each case). Empty table,
+    findings_table`, rounded to 3 places, with the Holm-adjusted p of each case); and
+    ``runs_not_paper_decoding``, the runs not decoded with beam search on the whole sets, as the
+    paper's scripts decode (greedy, or a sample). Empty table,
     None and no values with fewer than two seeds. ``targets``: the chapter's targets
     (:func:`compsem.report.load_targets`), loaded when not given."""
     prefix = f"cogs_tf{exposures}_"
@@ -390,6 +393,11 @@ def transformer_over_seeds(
             "95% high": high,
         }
     values[f"{prefix}n_seeds"] = len(runs)
+    # runs not decoded as the paper's scripts decode (beam 5 on the whole sets): greedy or a sample
+    cases_of = collected[(collected.model == "transformer") & (collected.exposures == exposures)]
+    method = cases_of.groupby("seed")["decoding"].first().reindex(runs.index)
+    paper_decoding = method.eq("beam") & runs["per_case"].eq(0) & runs["per_split"].eq(0)
+    values[f"{prefix}runs_not_paper_decoding"] = int((~paper_decoding).sum())
     for name in ("gen", "active_to_passive", "dev", "test"):  # the weakest run, which the t-interval averages
         values[f"{prefix}{name}_min"] = float(per_seed[name].min())
         values[f"{prefix}{name}_min_seed"] = int(per_seed[name].idxmin())

@@ -23,6 +23,7 @@ from compsem.data import sts3k
 from compsem.report import slug
 from compsem.sts import amr, generator, hybrid, roles, table9, weights
 from compsem.sts.families import UNION_FAMILIES
+from compsem.sts.seed_grids import RANDOM_SPLIT_OVERLAP, t_interval
 from compsem.sts.similarity import (
     bootstrap_difference_levels,
     bootstrap_spearman_levels,
@@ -756,8 +757,10 @@ def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_re
 
 def finetune_values(runs: pd.DataFrame, gaps: pd.DataFrame) -> dict[str, float]:
     """The glued numbers of our fine-tuning, over seeds (mean and 95% t-interval,
-    :func:`compsem.stats.seed_interval`; the interval only from two seeds on, so that a one-seed
-    run leaves the claims that need it not evaluated):
+    :func:`compsem.sts.seed_grids.t_interval`; the interval only from two seeds on, so that a
+    one-seed run leaves the claims that need it not evaluated; over the seeded random splits,
+    whose training sets overlap, corrected as Nadeau & Bengio's resampled t,
+    :data:`compsem.sts.seed_grids.RANDOM_SPLIT_OVERLAP`):
 
     - ``finetune_<model>_<split>_adv`` (``_ci_low``, ``_ci_high``): rho on the adversarial pairs;
     - ``finetune_<model>_transfer_gap_difference`` (``_ci_low``, ``_ci_high``): the gap of
@@ -768,22 +771,26 @@ def finetune_values(runs: pd.DataFrame, gaps: pd.DataFrame) -> dict[str, float]:
     values: dict[str, float] = {}
     for (model, split_name), group in runs.groupby(["model", "split"], sort=False):
         key = f"finetune_{model}_{split_name.replace('-', '_')}_adv"
-        values |= _over_seeds(group["rho_adv"], key, key)
-    for model, group in gaps.groupby("model", sort=False):
+        values |= _over_seeds(group["rho_adv"], key, key, RANDOM_SPLIT_OVERLAP if split_name == "random" else 0.0)
+    for model, group in gaps.groupby("model", sort=False):  # each seed's random split against the fixed one
         key = f"finetune_{model}_transfer_gap"
-        values |= _over_seeds(group["difference"], f"{key}_difference", key)
+        values |= _over_seeds(group["difference"], f"{key}_difference", key, RANDOM_SPLIT_OVERLAP)
         values |= {f"{key}_n_seeds": len(group), f"{key}_seed_min": float(group["difference"].min()),
                    f"{key}_seed_max": float(group["difference"].max()),
                    f"{key}_pairs_ci_low_min": float(group["ci_low"].min())}
     return values
 
 
-def _over_seeds(seed_values: pd.Series, mean_key: str, interval_key: str) -> dict[str, float]:
+def _over_seeds(seed_values: pd.Series, mean_key: str, interval_key: str,
+                overlap: float = 0.0) -> dict[str, float]:
     """``{mean_key: mean}`` over seeds, and from two seeds on ``<interval_key>_ci_low`` and
-    ``_ci_high``, its 95% t-interval (:func:`compsem.stats.seed_interval`)."""
-    mean, low, high = stats.seed_interval(seed_values)
-    if len(seed_values) < 2:
+    ``_ci_high``, its 95% t-interval (:func:`compsem.sts.seed_grids.t_interval` with ``overlap``,
+    n_test / n_train for seeds that draw overlapping random splits)."""
+    values = np.asarray(seed_values, dtype=float)
+    mean = float(values.mean())
+    if len(values) < 2:
         return {mean_key: mean}
+    low, high = t_interval(mean, float(values.std(ddof=1)), len(values), overlap=overlap)
     return {mean_key: mean, f"{interval_key}_ci_low": low, f"{interval_key}_ci_high": high}
 
 
