@@ -90,6 +90,8 @@ results = {}
 targets = report.load_targets("sts3k")
 pairs = sts3k.load_pairs()
 human = pairs["human"].to_numpy()
+clusters = sts3k.sentence_clusters(pairs)  # pairs that share a sentence: every bootstrap's resampling unit
+report.glue_all(sts3k.sentence_cluster_counts(pairs))
 report.glue("ft_n_pairs", len(pairs))
 
 # %% [markdown]
@@ -135,6 +137,14 @@ split_table
 # more seeds ({glue:text}`ft_advseeds_n_seeds` in all) to give each cell a mean and an interval
 # over initialisations and test pairs. Full fine-tuning
 # trains the sentence-transformer itself (below).
+#
+# **Pairs that share a sentence.** {glue:text}`sts3k_n_pairs_sharing:,.0f` of the 2,800 STS3k pairs share a
+# sentence with another pair, directly or through others, so they are not independent draws. Every
+# bootstrap over test pairs here resamples the clusters of pairs linked by shared sentences
+# ({glue:text}`sts3k_n_clusters:,.0f` over all pairs), each with all its test pairs
+# (`compsem.data.sts3k.sentence_clusters`; a cluster bootstrap, as in the models chapter). The
+# splits themselves are drawn by pair, as the paper's are, so a test pair may share a sentence
+# with a training pair.
 #
 # ## Results
 #
@@ -199,7 +209,7 @@ sg.with_paper_column(seed_table, targets, sg.FIGURE6_KEY).round(3)
 # %%
 boot_table, boot_values = sg.pairs_and_seeds_intervals(
     pca8, human, adversarial, regressors, mlp_seeds, "ft_advboot", n_resamples=n_resamples, seed=stats_seed,
-    n_jobs=n_jobs,
+    n_jobs=n_jobs, clusters=clusters,
     equivalence_families={"mpnet": regressors,  # no-transfer-to-adversarial: some regressor outside
                           "verbnet": VERBNET_SPLIT_REGRESSORS})  # some of reg to nn3 outside (nn4 in no union)
 report.glue_all(boot_values)
@@ -323,7 +333,8 @@ no_pca_boot = None  # the claim's cells: MPNet (the paper's SentBERT), where thi
 if no_pca_regressors and "mpnet" in no_pca:
     no_pca_boot, no_pca_boot_values = sg.pairs_and_seeds_intervals(
         {"mpnet": no_pca["mpnet"]}, human, adversarial, no_pca_regressors, mlp_seeds, "ft_nopca_advboot",
-        n_resamples=n_resamples, seed=stats_seed, n_jobs=n_jobs, equivalence_families={"mpnet": no_pca_regressors})
+        n_resamples=n_resamples, seed=stats_seed, n_jobs=n_jobs, equivalence_families={"mpnet": no_pca_regressors},
+        clusters=clusters)
     report.glue_all(no_pca_boot_values)
 sg.with_paper_column(no_pca_boot, targets, sg.NO_PCA_KEY).round(3) if no_pca_boot is not None else None
 
@@ -405,7 +416,7 @@ plt.show()
 report.glue("finetune_epochs_used", finetune_epochs)
 finetuned, finetune_predictions = C.finetune_runs(finetune_models, finetune_splits, finetune_seeds, pairs,
                                                   epochs=finetune_epochs, cv_folds=cv_folds, device=device)
-transfer = C.transfer_gaps(finetune_predictions, n_resamples=n_resamples, seed=stats_seed)
+transfer = C.transfer_gaps(finetune_predictions, n_resamples=n_resamples, seed=stats_seed, clusters=clusters)
 report.glue_all(C.finetune_values(finetuned, transfer))
 results |= C.finetune_paper_values(finetuned)
 C.finetune_seed_table(finetuned, targets).round(3) if len(finetuned) else "no fine-tuning in this profile"

@@ -102,6 +102,8 @@ results = {}  # glued at the end; the numbers with a target key are compared wit
 targets = report.load_targets("sts3k")
 pairs = sts3k.load_pairs()
 human = pairs["human"].to_numpy()
+clusters = sts3k.sentence_clusters(pairs)  # pairs that share a sentence: every bootstrap's resampling unit
+report.glue_all(sts3k.sentence_cluster_counts(pairs))
 stopwords = sts3k.load_stopwords()
 report.glue("hybrid_n_pairs", len(pairs))
 report.glue("hybrid_n_sentences", 2 * len(pairs))  # each pair's two sentences, each parsed
@@ -136,6 +138,13 @@ report.glue("hybrid_n_sentences", 2 * len(pairs))  # each pair's two sentences, 
 # role pairs, tried in order).
 #
 # AMR-CN and AMR-SMATCH are described with their results below.
+#
+# **Pairs that share a sentence.** {glue:text}`sts3k_n_pairs_sharing:,.0f` of the 2,800 STS3k pairs share a
+# sentence with another pair, directly or through others, so they are not independent draws. Every
+# bootstrap over pairs here resamples the {glue:text}`sts3k_n_clusters:,.0f` clusters of pairs linked
+# by shared sentences, each with all its pairs (`compsem.data.sts3k.sentence_clusters`; a cluster
+# bootstrap, as in the models chapter), the same clusters for every series compared; Figure 8's
+# contrasts and error bars resample, within each category, the clusters of its pairs.
 #
 # ## Results
 #
@@ -233,10 +242,10 @@ amr_wwlk = sts3k.load_published_similarities(table9.PUBLISHED_ROWS["AMR-WWLK"])
 report.glue("amr_wwlk_sts3k_adv", similarity.spearman(amr_wwlk, human, mask_adv))  # smatch_f1's: recorded above
 report.glue("amr_smatch_sts3k_adv", similarity.spearman(published_smatch, human, mask_adv))  # Table 9's file
 report.glue_all(C.adv_spearman_intervals({"smatch_f1": smatch_f1}, human, mask_adv, n_resamples=n_resamples,
-                                         seed=stats_seed))
+                                         seed=stats_seed, clusters=clusters))
 report.glue_all(C.adv_spearman_intervals(  # "either syntax-based model above .2": a union of two tests, k = 2
     {"amr_wwlk": amr_wwlk, "amr_smatch": published_smatch}, human, mask_adv, n_resamples=n_resamples,
-    seed=stats_seed, levels=C.family_levels(0.95, UNION_FAMILIES["syntax_based"])))
+    seed=stats_seed, levels=C.family_levels(0.95, UNION_FAMILIES["syntax_based"]), clusters=clusters))
 
 # %% [markdown]
 # ### Recomputed from the parses with substitute word vectors
@@ -269,12 +278,13 @@ neural_series = {name: sts3k.load_published_similarities(table9.PUBLISHED_ROWS[n
 substitute_family = UNION_FAMILIES["substitute_hybrids"]  # some of the four substitute hybrids below: k = 4
 substitute_paired = hybrid.paired_comparisons(  # the family: VerbNet-CN on the corrected parses and AMR-CN
     substitute_series, neural_series, human, mask_adv, n_resamples=n_resamples, seed=stats_seed,
-    family=substitute_family, members=[name for name in substitute_series if "GPT-4" not in name])
+    family=substitute_family, members=[name for name in substitute_series if "GPT-4" not in name],
+    clusters=clusters)
 report.glue_all(C.paired_values(substitute_paired, "paired_sub", ("difference", "ci_low", "ci_high",
                                                                   f"bonf{substitute_family}_ci_low",
                                                                   f"bonf{substitute_family}_ci_high")))
 parser_table, parser_values = C.parser_gaps(substitute_series, word_vectors, human, mask_adv,
-                                            n_resamples=n_resamples, seed=stats_seed)
+                                            n_resamples=n_resamples, seed=stats_seed, clusters=clusters)
 report.glue_all(parser_values)
 display(substitute_paired[["rival", "rho_candidate", "rho_rival", "difference", "ci_low", "ci_high"]].round(3))
 parser_table.round(3)
@@ -293,7 +303,7 @@ parser_table.round(3)
 hybrid_series = {"VerbNet-CN": published_fixed, "AMR-CN": sts3k.load_published_similarities("AMR")}
 paired_family = UNION_FAMILIES["hybrids_above_best"]  # either hybrid below the best neural model: k = 2
 paired = hybrid.paired_comparisons(hybrid_series, neural_series, human, mask_adv,
-                                   n_resamples=n_resamples, seed=stats_seed, family=paired_family)
+                                   n_resamples=n_resamples, seed=stats_seed, family=paired_family, clusters=clusters)
 report.glue("n_resamples_used", n_resamples)
 results |= C.paired_values(paired, "paired", ("difference",))
 report.glue_all(C.paired_values(paired, "paired", ("ci_low", "ci_high", "p", "williams_t", "williams_p",
@@ -341,7 +351,7 @@ pd.concat(pilot_fits, names=["word vectors"]).round(3)
 # %%
 variants = C.beta_variants(rolewise, human, sts3k.portion_mask(pairs, "non"), pilot_weights)
 sensitivity = C.beta_sensitivity(rolewise, variants, neural_series[paired["rival"].iloc[0]], human, mask_adv,
-                                 n_resamples=n_resamples, seed=stats_seed)
+                                 n_resamples=n_resamples, seed=stats_seed, clusters=clusters)
 perturbed = weights.perturbed_rhos(rolewise, human, mask_adv, factor=perturbation_factor,
                                    n_draws=n_perturbations, seed=stats_seed)
 report.glue("n_perturbations_used", n_perturbations)
@@ -401,7 +411,8 @@ paper_series = [s for s in series if s != "Human"]
 series[f"VerbNet ({labeller_vectors}, corrected parses)"] = theirs_sims
 means, relative, mads = structure.figure8(series, labels)
 results |= C.figure8_values(relative, mads, paper_series)
-intervals = {name: structure.category_intervals(values, labels, n_resamples=n_resamples, seed=stats_seed)
+intervals = {name: structure.category_intervals(values, labels, n_resamples=n_resamples, seed=stats_seed,
+                                                clusters=clusters)
              for name, values in series.items()}
 figures.category_means(relative, intervals, mads, {name: targets[f"mad_{report.slug(name)}"]["paper"] for name in paper_series})
 plt.show()
@@ -439,7 +450,8 @@ relative.round(3)
 # `bonf<k>_ci_high`).
 
 # %%
-fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed)
+fig8_point, fig8_draws = contrasts.relative_mean_draws(series, labels, n_resamples=n_resamples, seed=stats_seed,
+                                                      clusters=clusters)
 fig8_contrasts = contrasts.figure8_contrasts(fig8_point, fig8_draws, paper_series,
                                              step_family=UNION_FAMILIES["human_steps"],
                                              fall_family=UNION_FAMILIES["fall_gaps"])
@@ -531,7 +543,8 @@ report.show_comparison(report.compare(results, "sts3k", keys=[k for k in results
 # %%
 within_series = {**hybrid_series, "DefSent": neural_series["DefSent"], "SentBERT": neural_series["SentBERT"],
                  "OpenAI": neural_series["OpenAI"], "Mean-CN": series["Mean-CN"]}
-within = structure.within_category_spearman(within_series, human, labels, n_resamples=n_resamples, seed=stats_seed)
+within = structure.within_category_spearman(within_series, human, labels, n_resamples=n_resamples, seed=stats_seed,
+                                            clusters=clusters)
 within_table, within_values = C.within_category_summary(within, list(within_series))
 report.glue_all(within_values)
 within_table.round(3)
@@ -543,7 +556,8 @@ within_table.round(3)
 
 # %%
 within_point, within_draws = contrasts.weighted_within_draws(within_series, human, labels,
-                                                             n_resamples=n_resamples, seed=stats_seed)
+                                                             n_resamples=n_resamples, seed=stats_seed,
+                                                             clusters=clusters)
 within_gaps = contrasts.within_gaps(within_point, within_draws, list(hybrid_series), ["DefSent", "SentBERT", "OpenAI"],
                                     family=UNION_FAMILIES["within_gaps"])
 report.glue_all(C.interval_values(within_gaps))

@@ -260,7 +260,10 @@ plt.show()
 # **Order-aware against order-blind encoders, pair by pair.** Every encoder's within-Swap-2 rho
 # is computed on the same STS3k pairs, so whether an order-aware encoder ranks the role swaps
 # better than an order-blind one is a paired question: the difference of the two rhos, with a
-# bootstrap interval that resamples the pairs for both encoders together
+# bootstrap interval that resamples the pairs for both encoders together, by clusters of pairs
+# that share a sentence (`compsem.data.sts3k.sentence_clusters`: STS3k pairs that share a sentence
+# are not independent draws, and every bootstrap over STS3k pairs in the book, the scorecard's
+# included, resamples these clusters, each with all its pairs)
 # (`compsem.synthesis.paired_difference`, the interval of `compsem.stats.paired_spearman_difference`:
 # BCa, {glue:text}`syn_n_boot_differences:.0f` resamples (`n_boot_differences`), 95%, every
 # other level read from the same draws).

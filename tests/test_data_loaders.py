@@ -11,6 +11,20 @@ from compsem.data import sts_benchmarks as sb
 pytestmark = pytest.mark.needs_data
 
 
+def test_sentence_clusters_join_pairs_linked_through_shared_sentences():
+    import pandas as pd
+
+    toy = pd.DataFrame({"sentence_a": ["A", "B", "X", "C", "Y"], "sentence_b": ["B", "C", "Z", "D", "W"],
+                        "portion": ["non", "adv", "adv", "adv", "non"]})
+    # A-B, B-C and C-D chain into one cluster through B and C; X-Z and Y-W stand alone
+    assert sts3k.sentence_clusters(toy).tolist() == [0, 0, 1, 0, 2]
+    assert sts3k.sentence_cluster_counts(toy) == {"sts3k_n_clusters": 3, "sts3k_n_pairs_sharing": 3,
+                                                  "sts3k_largest_cluster": 3, "sts3k_n_mixed_clusters": 1}
+    counts = sts3k.sentence_cluster_counts(sts3k.load_pairs())
+    assert counts == {"sts3k_n_clusters": 1644, "sts3k_n_pairs_sharing": 1429, "sts3k_largest_cluster": 27,
+                      "sts3k_n_mixed_clusters": 68}
+
+
 def test_sts3k_pairs_and_portions():
     pairs = sts3k.load_pairs()
     assert pairs.shape == (2800, 4)

@@ -125,14 +125,90 @@ def test_independent_spearman_difference_equals_the_direct_scipy_call(method):
     assert low > 1  # rho about +.8 against -.8
 
 
-def test_average_ranks_equal_scipy_rankdata():
+def test_spearman_of_resamples_is_spearman_of_the_drawn_items():
     rng = np.random.default_rng(4)
     values = rng.integers(0, 12, size=200).astype(float)
     idx = rng.integers(0, 200, size=(30, 200))
-    np.testing.assert_allclose(stats._average_ranks(values, idx), sps.rankdata(values[idx], axis=1))
-    rhos = stats.spearman_of_resamples(values, -values ** 2, idx.reshape(3, 10, 200))
+    y = -values ** 2  # ties in both series
+    rhos = stats.spearman_of_resamples(values, y, idx.reshape(3, 10, 200))
     assert rhos.shape == (3, 10)
-    assert rhos[1, 2] == pytest.approx(_spearman(values[idx[12]], -values[idx[12]] ** 2))
+    for row in (0, 12, 29):
+        assert rhos.reshape(-1)[row] == pytest.approx(_spearman(values[idx[row]], y[idx[row]]), abs=1e-12)
+    constant = stats.spearman_of_resamples(values, y, np.zeros((2, 200), dtype=int))
+    assert np.isnan(constant).all()
+
+
+def test_cluster_resample_takes_every_item_of_a_drawn_cluster():
+    rng = np.random.default_rng(7)
+    x, y = rng.random(60), rng.random(60)
+    clusters = np.repeat(np.arange(20), 3)[rng.permutation(60)]  # 20 clusters of 3 items
+    units = stats.resampling_units(clusters, 60)
+    draws = rng.integers(0, 20, size=(5, 20))
+    got = stats.spearman_of_resamples(x, y, draws, units)
+    for row in range(5):
+        items = np.concatenate([np.flatnonzero(units == u) for u in draws[row]])
+        assert got[row] == pytest.approx(_spearman(x[items], y[items]), abs=1e-12)
+
+
+def test_resampling_units_number_the_distinct_labels_and_check_their_shape():
+    assert stats.resampling_units(np.array(["b", "a", "b", "c"]), 4).tolist() == [1, 0, 1, 2]
+    assert stats.resampling_units(None, 3).tolist() == [0, 1, 2]
+    with pytest.raises(ValueError, match="clusters has shape"):
+        stats.resampling_units(np.arange(3), 4)
+    with pytest.raises(ValueError, match="clusters has shape"):
+        stats.spearman_interval(np.arange(10.0), np.arange(10.0), clusters=np.arange(9))
+
+
+def test_singleton_clusters_are_the_pair_bootstrap():
+    rng = np.random.default_rng(2)
+    h = rng.random(150)
+    a, b = h + rng.normal(0, .3, 150), h + rng.normal(0, .5, 150)
+    labels = np.arange(150) * 7 + 3  # distinct labels in the pairs' order: every pair its own cluster
+    assert stats.spearman_interval(a, h, n_resamples=300, clusters=labels) == pytest.approx(
+        stats.spearman_interval(a, h, n_resamples=300), abs=1e-12)
+    clustered = stats.paired_spearman_difference(a, b, h, n_resamples=300, clusters=labels)
+    plain = stats.paired_spearman_difference(a, b, h, n_resamples=300)
+    assert clustered["ci_low"] == pytest.approx(plain["ci_low"], abs=1e-12)
+    assert clustered["n_units"] == plain["n_units"] == 150
+    both = stats.independent_spearman_difference(a[:70], h[:70], b[70:], h[70:], n_resamples=300,
+                                                 method="percentile", clusters1=labels[:70], clusters2=labels[70:])
+    assert both == pytest.approx(stats.independent_spearman_difference(
+        a[:70], h[:70], b[70:], h[70:], n_resamples=300, method="percentile"), abs=1e-12)
+
+
+def test_cluster_bootstrap_widens_the_interval_of_duplicated_pairs():
+    """Each pair entered four times: four times the pairs, no more information. The pair
+    bootstrap reads 600 independent pairs and halves the interval; the cluster bootstrap, one
+    cluster per original pair, gives the interval of the 150 pairs."""
+    rng = np.random.default_rng(3)
+    h = rng.random(150)
+    x = h + rng.normal(0, .4, 150)
+    alone = stats.spearman_interval(x, h, n_resamples=1000, method="percentile")
+    x4, h4, c4 = np.tile(x, 4), np.tile(h, 4), np.tile(np.arange(150), 4)
+    pairs = stats.spearman_interval(x4, h4, n_resamples=1000, method="percentile")
+    clustered = stats.spearman_interval(x4, h4, n_resamples=1000, method="percentile", clusters=c4)
+    width = lambda r: r[2] - r[1]  # noqa: E731
+    assert width(pairs) < 0.6 * width(alone)
+    assert width(clustered) == pytest.approx(width(alone), rel=0.15)
+
+
+def test_clustered_independent_difference_stratifies_by_the_sets_a_cluster_touches():
+    rng = np.random.default_rng(9)
+    h = rng.random(120)
+    x = h + rng.normal(0, .3, 120)
+    clusters = np.arange(120) // 4  # 30 clusters; cluster 14 spans both sets (pairs 56-59)
+    clusters[[3, 80]] = 99  # and cluster 99 (pairs 3 and 80): a third stratum of two
+    d, low, high = stats.independent_spearman_difference(x[:58], h[:58], x[58:], h[58:], n_resamples=400,
+                                                         method="percentile", clusters1=clusters[:58],
+                                                         clusters2=clusters[58:])
+    assert d == pytest.approx(_spearman(x[:58], h[:58]) - _spearman(x[58:], h[58:]))
+    assert low < d < high
+    one_mixed = stats.independent_spearman_difference(x[:58], h[:58], x[58:], h[58:], n_resamples=400,
+                                                      method="percentile", clusters1=np.arange(58) // 4,
+                                                      clusters2=np.arange(58, 120) // 4)
+    assert one_mixed[1] < one_mixed[0] < one_mixed[2]  # the one mixed cluster is in every resample
+    with pytest.raises(ValueError, match="both sets"):
+        stats.independent_spearman_difference(x[:58], h[:58], x[58:], h[58:], clusters1=clusters[:58])
 
 
 def test_mean_interval_equals_the_direct_scipy_call():

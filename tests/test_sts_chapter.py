@@ -14,6 +14,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from compsem import stats
+from compsem.data import sts3k
 from compsem.data.sts3k import ROLES
 from compsem.sts import chapter as C
 from compsem.sts import contrasts, generator, hybrid, roles, weights
@@ -35,10 +36,13 @@ class FakeVectors:
 
 
 def _pairs(n: int = N_PAIRS, seed: int = 0) -> pd.DataFrame:
-    """Human ratings, with the first half of the pairs non-adversarial and the rest adversarial."""
+    """Human ratings, with the first half of the pairs non-adversarial and the rest adversarial;
+    every three consecutive pairs share their first sentence (clusters of three, the bootstraps'
+    units, some across the portions)."""
     rng = np.random.default_rng(seed)
     portion = pd.Categorical(["non"] * (n // 2) + ["adv"] * (n - n // 2), categories=["non", "adv", "neg"])
-    return pd.DataFrame({"human": rng.uniform(0, 1, n), "portion": portion},
+    return pd.DataFrame({"sentence_a": [f"s{i // 3}" for i in range(n)], "sentence_b": [f"t{i}" for i in range(n)],
+                         "human": rng.uniform(0, 1, n), "portion": portion},
                         index=pd.RangeIndex(n, name="pair_id"))
 
 
@@ -228,8 +232,9 @@ def test_portion_gaps_are_paired_differences_on_each_sts3k_portion():
     a, b = _noisy(human, 0.1, 6), _noisy(human, 0.6, 7)
     values = C.portion_gaps(a, b, human, pairs, "g", n_resamples=200, seed=0)
     assert list(values) == [f"g_sts3k_{p}{s}" for p in ("all", "non", "adv") for s in ("", "_ci_low", "_ci_high")]
+    clusters = sts3k.sentence_clusters(pairs)
     adv = stats.paired_spearman_difference(a, b, human, mask=(pairs["portion"] == "adv").to_numpy(),
-                                           n_resamples=200, seed=0)
+                                           n_resamples=200, seed=0, clusters=clusters)
     assert (values["g_sts3k_adv"], values["g_sts3k_adv_ci_low"]) == (adv["difference"], adv["ci_low"])
     assert values["g_sts3k_all"] > 0  # the less noisy series correlates more
     family = C.portion_gaps(a, b, human, pairs, "g", n_resamples=200, seed=0, family=3)
@@ -237,7 +242,7 @@ def test_portion_gaps_are_paired_differences_on_each_sts3k_portion():
                                          for b in ("low", "high")}
     assert all(family[key] == value for key, value in values.items())
     wide = stats.paired_spearman_difference(a, b, human, mask=(pairs["portion"] == "adv").to_numpy(),
-                                            n_resamples=200, seed=0, level=1 - 0.05 / 3)
+                                            n_resamples=200, seed=0, level=1 - 0.05 / 3, clusters=clusters)
     assert (family["g_sts3k_adv_bonf3_ci_low"], family["g_sts3k_adv_bonf3_ci_high"]) == (wide["ci_low"], wide["ci_high"])
     for p in ("all", "non", "adv"):
         assert family[f"g_sts3k_{p}_bonf3_ci_low"] <= values[f"g_sts3k_{p}_ci_low"]
@@ -769,7 +774,8 @@ def test_published_random_split_reads_the_split_off_the_files_and_scores_them(mo
     pd.testing.assert_frame_equal(random_files, published[chosen])
     heldout = np.ones(60, dtype=bool)
     heldout[train_rows] = False
-    scored = C.published_random_values(published[chosen], pairs["human"].to_numpy(), heldout)
+    clusters = sts3k.sentence_clusters(pairs)
+    scored = C.published_random_values(published[chosen], pairs["human"].to_numpy(), heldout, clusters=clusters)
     assert list(values.items()) == [("pub_inputs_openai", 2800), ("pub_inputs_defsent", 2 * 1024),  # min(2800, 2d)
                                     ("pub_random_n_train", 20), ("pub_random_n_heldout", 40), *scored.items(),
                                     ("pub_traintest_train_adv", 0.9), ("pub_traintest_heldout_adv", 0.3)]
@@ -777,13 +783,13 @@ def test_published_random_split_reads_the_split_off_the_files_and_scores_them(mo
     nn3 = published[chosen & (published["features"] == "mean") & (published["regressor"] == "nn3")].iloc[0]
     assert values["pub_random_heldout_mean_cn_nn3"] == nn3["rho_heldout"]
     low, high = bootstrap_spearman(predictions[("mean", "nn3")], pairs["human"].to_numpy(), heldout,
-                                   n_boot=C.HELDOUT_RESAMPLES, seed=0)
+                                   n_boot=C.HELDOUT_RESAMPLES, seed=0, clusters=clusters)
     assert (values["pub_random_heldout_mean_cn_nn3_ci_low"], values["pub_random_heldout_mean_cn_nn3_ci_high"]) == \
         pytest.approx((low, high), abs=1e-12)
     # the chapter's resamples and seed reach the held-out intervals
     _, other = C.published_random_split(pairs, published, train_rows, published_ft, n_resamples=300, seed=5)
     low, high = bootstrap_spearman(predictions[("mean", "nn3")], pairs["human"].to_numpy(), heldout,
-                                   n_boot=300, seed=5)
+                                   n_boot=300, seed=5, clusters=clusters)
     assert (other["pub_random_heldout_mean_cn_nn3_ci_low"], other["pub_random_heldout_mean_cn_nn3_ci_high"]) == \
         pytest.approx((low, high), abs=1e-12)
     assert other["pub_random_heldout_mean_cn_nn3_ci_low"] != values["pub_random_heldout_mean_cn_nn3_ci_low"]

@@ -419,6 +419,7 @@ def test_published_intervals_read_every_level_from_one_draw_and_are_the_claims_k
     pairs = sts3k.load_pairs()
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    clusters = sts3k.sentence_clusters(pairs)  # the bootstrap's units
     table, values = C.published_intervals(pairs, n_resamples=200, seed=3)
     _, defsent = C.defsent_vs_sentbert(n_resamples=200, seed=3)
     assert list(table.index) == list(table9.PUBLISHED_ROWS)
@@ -428,13 +429,13 @@ def test_published_intervals_read_every_level_from_one_draw_and_are_the_claims_k
         families = [UNION_FAMILIES[f] for f, rows in C.ADV_FAMILIES.items() if row in rows]
         for tag, level in {"ci": 0.95, **{f"bonf{k}_ci": bonferroni_level(k, 1 - 0.95) for k in families}}.items():
             assert (values[f"table9_{key}_sts3k_adv_{tag}_low"], values[f"table9_{key}_sts3k_adv_{tag}_high"]) == \
-                bootstrap_spearman(sims, human, adv, n_boot=200, seed=3, level=level), (row, tag)
+                bootstrap_spearman(sims, human, adv, n_boot=200, seed=3, level=level, clusters=clusters), (row, tag)
         drop_levels = {"ci": 0.95, "ci90": 0.90, "bonf16_ci": bonferroni_level(16, 1 - 0.95)}
         if row in C.HYBRID_DROP_ROWS:
             drop_levels["bonf2_ci"] = bonferroni_level(2, 1 - 0.90)
         for tag, level in drop_levels.items():
             assert (values[f"table9_drop_{key}_{tag}_low"], values[f"table9_drop_{key}_{tag}_high"]) == \
-                bootstrap_difference(sims, human, non, adv, n_boot=200, seed=3, level=level), (row, tag)
+                bootstrap_difference(sims, human, non, adv, n_boot=200, seed=3, level=level, clusters=clusters), (row, tag)
     assert "table9_mean_cn_sts3k_adv_bonf6_ci_low" not in values and "table9_drop_sentbert_bonf2_ci_low" not in values
     for columns, level, tag in (([c for c in C.DEFSENT_COLUMNS], 0.95, "ci"), ([c for c in C.DEFSENT_COLUMNS], 0.90, "ci90"),
                                 (["STS3k-adv"], bonferroni_level(6, 1 - 0.95), "bonf6_ci"),

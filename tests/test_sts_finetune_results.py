@@ -117,7 +117,8 @@ def test_random_gap_values_need_both_feature_sets_and_two_random_splits():
 def _figure7(monkeypatch, n: int = 80):
     rng = np.random.default_rng(1)
     human = rng.normal(size=n)
-    pairs = pd.DataFrame({"portion": np.where(np.arange(n) % 2 == 0, "adv", "non")})
+    pairs = pd.DataFrame({"sentence_a": [f"s{i // 4}" for i in range(n)], "sentence_b": [f"t{i}" for i in range(n)],
+                          "portion": np.where(np.arange(n) % 2 == 0, "adv", "non")})  # clusters of four pairs
     files = {"ft_random": human + rng.normal(scale=0.5, size=n), "ft_adv": human + rng.normal(scale=2.0, size=n),
              fr.VERBNET_UNTRAINED: human + rng.normal(scale=1.0, size=n)}
     monkeypatch.setattr(sts3k, "load_published_similarities", lambda model: files[model])
@@ -153,13 +154,15 @@ def test_figure7_transfer_gap_is_the_paired_spearman_difference_on_the_adversari
                                                                                         human[adv])[0]
     assert values["fig7_sentbert_transfer_gap_difference"] == pytest.approx(expected, rel=1e-12)
     assert values["fig7_sentbert_transfer_gap_ci_low"] < expected < values["fig7_sentbert_transfer_gap_ci_high"]
-    direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv, seed=0)
+    clusters = sts3k.sentence_clusters(pairs)  # the bootstrap's units
+    direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv, seed=0,
+                                               clusters=clusters)
     assert values["fig7_sentbert_transfer_gap_ci_low"] == direct["ci_low"]
     assert values["fig7_sentbert_transfer_gap_ci_high"] == direct["ci_high"]
     # the chapter's resamples and seed reach the bootstrap (its defaults give the values above)
     other = fr.figure7_transfer_gap(published_ft, pairs, human, n_resamples=300, seed=7)
     direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv,
-                                               n_resamples=300, seed=7)
+                                               n_resamples=300, seed=7, clusters=clusters)
     assert (other["fig7_sentbert_transfer_gap_ci_low"], other["fig7_sentbert_transfer_gap_ci_high"]) == (
         direct["ci_low"], direct["ci_high"])
     assert other["fig7_sentbert_transfer_gap_ci_low"] != values["fig7_sentbert_transfer_gap_ci_low"]

@@ -182,7 +182,8 @@ def test_paired_difference_draws_its_resamples_once(monkeypatch):
 @pytest.fixture
 def constructed_swap2(monkeypatch):
     human, mask, sims = swap2()
-    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask))
+    clusters = np.arange(len(human)) // 2  # pairs two by two share a sentence
+    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask, clusters))
     monkeypatch.setattr(synthesis, "_sts3k_similarities", lambda m, seed, device, batch_size: sims[m])
     return pd.DataFrame({"model": list(sims), "measure": "STS3k within Swap-2"})
 
@@ -226,7 +227,8 @@ def test_differences_at_an_extra_level_come_from_the_same_resamples():
                                            for m in ("glove50", "overlap")],
                                          synthesis._category_pairs("Swap-2")[0],
                                          mask=synthesis._category_pairs("Swap-2")[1],
-                                         n_resamples=300, seed=0, level=extra["bonf4"])
+                                         n_resamples=300, seed=0, level=extra["bonf4"],
+                                         clusters=synthesis._category_pairs("Swap-2")[2])
     assert (paired.iloc[0]["low_bonf4"], paired.iloc[0]["high_bonf4"]) == pytest.approx(
         (d["ci_low"], d["ci_high"]))
 

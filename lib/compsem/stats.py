@@ -38,6 +38,9 @@ __all__ = [
     "bootstrap_levels",
     "interval_bounds",
     "resampled_item_means",
+    "resampling_units",
+    "resample_weights",
+    "spearman_of_resamples",
     "resampled_unit_means",
     "seed_interval",
     "welch_intervals",
@@ -170,9 +173,10 @@ def spearman(x, y) -> float:
     return float(stats.spearmanr(tie_values(x), tie_values(y)).statistic)
 
 
-def _finite(*arrays, mask=None) -> list[np.ndarray]:
+def _finite(*arrays, mask=None, clusters=None) -> tuple[list[np.ndarray], np.ndarray]:
     """The arrays as floats, restricted to ``mask`` and to the rows finite in every array, with
-    ties read at :data:`TIE_DECIMALS` decimals (:func:`tie_values`)."""
+    ties read at :data:`TIE_DECIMALS` decimals (:func:`tie_values`), and the resampling unit of
+    each kept row (:func:`resampling_units` of ``clusters`` on the kept rows)."""
     arrays = [np.asarray(a, dtype=float).ravel() for a in arrays]
     n = len(arrays[0])
     if any(len(a) != n for a in arrays):
@@ -180,66 +184,123 @@ def _finite(*arrays, mask=None) -> list[np.ndarray]:
     keep = np.ones(n, dtype=bool) if mask is None else np.array(mask, dtype=bool)  # a copy
     if keep.shape != (n,):
         raise ValueError(f"mask has shape {keep.shape}, expected ({n},)")
+    if clusters is not None and np.shape(clusters) != (n,):
+        raise ValueError(f"clusters has shape {np.shape(clusters)}, expected ({n},): one label per pair")
     for a in arrays:
         keep &= np.isfinite(a)
     if keep.sum() < 4:
         raise ValueError(f"only {int(keep.sum())} finite pairs; a correlation interval needs at least 4")
-    return [tie_values(a[keep]) for a in arrays]
+    units = resampling_units(None if clusters is None else np.asarray(clusters)[keep], int(keep.sum()))
+    return [tie_values(a[keep]) for a in arrays], units
 
 
-def _average_ranks(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Average ranks (ties averaged, as :func:`scipy.stats.rankdata`) of ``values[idx]`` within
-    each row of the 2-D index array ``idx``, without sorting each row.
+def resampling_units(clusters, n: int) -> np.ndarray:
+    """The resampling unit (0 .. k-1) of each of ``n`` items: the rank of its label among the
+    distinct ``clusters`` labels, or its own position where ``clusters`` is None (every item its
+    own unit, the ordinary bootstrap). A cluster bootstrap draws units with replacement and takes
+    every item of a drawn unit (Davison & Hinkley 1997, §3.8): items that share a unit (STS3k
+    pairs that share a sentence, :func:`compsem.data.sts3k.sentence_clusters`) are not
+    independent, and resampling them one by one understates the uncertainty."""
+    if clusters is None:
+        return np.arange(n)
+    clusters = np.asarray(clusters)
+    if clusters.shape != (n,):
+        raise ValueError(f"clusters has shape {clusters.shape}, expected ({n},): one label per item")
+    return np.unique(clusters, return_inverse=True)[1].reshape(-1)
 
-    Each value is replaced by its dense rank among the K distinct values; per row, a count of
-    each dense rank (one ``bincount``) gives how many resampled values lie below (cumulative sum)
-    and how many tie, hence the average rank ``below + (ties + 1) / 2``. About 3x faster than
-    ``rankdata(values[idx], axis=1)`` on resamples, where every duplicated draw is a tie.
-    """
-    _, dense = np.unique(values, return_inverse=True)
-    k = int(dense.max()) + 1
-    d = dense.reshape(-1)[idx]
-    offsets = (k * np.arange(len(idx)))[:, None]
-    counts = np.bincount((d + offsets).ravel(), minlength=k * len(idx)).reshape(len(idx), k)
+
+def resample_weights(draws, units) -> np.ndarray:
+    """How often each item is in each resample: ``draws`` (rows of drawn unit numbers, any
+    leading shape) and ``units`` (the unit of each item, :func:`resampling_units`) give an array
+    of shape ``draws.shape[:-1] + (len(units),)``, float, the count of the item's unit in the row
+    (0 for an undrawn unit). A weighted statistic over these counts is the statistic of the
+    resample with every item of a drawn unit repeated as often as the unit is drawn."""
+    units = np.asarray(units)
+    draws = np.asarray(draws)
+    rows = draws.reshape(-1, draws.shape[-1])
+    n_units = int(max(units.max(), rows.max())) + 1  # units drawn but without items count for nothing
+    offsets = (n_units * np.arange(len(rows)))[:, None]
+    counts = np.bincount((rows + offsets).ravel(), minlength=n_units * len(rows)).reshape(len(rows), n_units)
+    return counts[:, units].astype(np.float64).reshape(*draws.shape[:-1], len(units))
+
+
+RESAMPLE_CHUNK = 256
+"""Resamples ranked at once by :func:`spearman_of_resamples` (bounds its memory, not its values)."""
+
+
+def _weighted_average_ranks(dense: np.ndarray, k: int, weights: np.ndarray) -> np.ndarray:
+    """Average ranks (ties averaged, as :func:`scipy.stats.rankdata`) of the items of each row of
+    ``weights`` taken as often as their weight: ``dense`` is each item's dense rank among the
+    ``k`` distinct values. Per row, a weighted count of each dense rank (one ``bincount``) gives
+    how many drawn values lie below (cumulative sum) and how many tie, hence the average rank
+    ``below + (ties + 1) / 2``; integer weights make every sum exact."""
+    rows = len(weights)
+    offsets = (k * np.arange(rows))[:, None]
+    counts = np.bincount((dense[None, :] + offsets).ravel(), weights=weights.ravel(),
+                         minlength=k * rows).reshape(rows, k)
     average = np.cumsum(counts, axis=1) - (counts - 1) / 2.0
-    return np.take_along_axis(average, d, axis=1)
+    return average[:, dense]
 
 
-def spearman_of_resamples(x: np.ndarray, y: np.ndarray, idx) -> np.ndarray:
-    """Spearman rho of ``(x[idx], y[idx])`` along the last axis of the index array ``idx`` (any
-    leading shape: resamples, jackknife samples): Pearson r of the average ranks."""
+def spearman_of_resamples(x: np.ndarray, y: np.ndarray, idx, units=None) -> np.ndarray:
+    """Spearman rho of ``(x, y)`` in each resample of the index array ``idx`` (any leading shape:
+    resamples, jackknife samples; the last axis holds the draws): Pearson r of the average ranks
+    of the drawn items, each taken as often as it is drawn.
+
+    ``units`` (:func:`resampling_units`) makes it a cluster bootstrap: ``idx`` then draws units,
+    and every item of a drawn unit enters the resample. Without ``units`` it draws items, and
+    the value is rho of ``(x[idx], y[idx])``. Computed from each item's count in the resample
+    (weighted ranks, weighted Pearson r), :data:`RESAMPLE_CHUNK` resamples at a time; NaN where a
+    resample is constant in ``x`` or ``y``."""
+    x, y = np.asarray(x, dtype=np.float64).ravel(), np.asarray(y, dtype=np.float64).ravel()
+    units = np.arange(len(x)) if units is None else np.asarray(units)
+    if units.shape != x.shape or len(y) != len(x):
+        raise ValueError(f"x, y and units differ in length: {len(x)}, {len(y)}, {len(units)}")
     idx = np.asarray(idx)
-    rows = idx.reshape(-1, idx.shape[-1])
-    rx, ry = _average_ranks(x, rows), _average_ranks(y, rows)
-    rx -= rx.mean(axis=1, keepdims=True)
-    ry -= ry.mean(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):  # a constant resample: NaN
-        rho = (rx * ry).sum(axis=1) / np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    draws = idx.reshape(-1, idx.shape[-1])
+    _, dx = np.unique(x, return_inverse=True)
+    _, dy = np.unique(y, return_inverse=True)
+    dx, dy = dx.reshape(-1), dy.reshape(-1)
+    kx, ky = int(dx.max()) + 1, int(dy.max()) + 1
+    rho = np.empty(len(draws))
+    for start in range(0, len(draws), RESAMPLE_CHUNK):
+        chunk = draws[start:start + RESAMPLE_CHUNK]
+        w = resample_weights(chunk, units)
+        rx, ry = _weighted_average_ranks(dx, kx, w), _weighted_average_ranks(dy, ky, w)
+        total = w.sum(axis=1, keepdims=True)
+        rx -= (w * rx).sum(axis=1, keepdims=True) / total
+        ry -= (w * ry).sum(axis=1, keepdims=True) / total
+        with np.errstate(invalid="ignore", divide="ignore"):  # a constant resample: NaN
+            rho[start:start + len(chunk)] = ((w * rx * ry).sum(axis=1)
+                                             / np.sqrt((w * rx * rx).sum(axis=1) * (w * ry * ry).sum(axis=1)))
     return rho.reshape(idx.shape[:-1])
 
 
 def spearman_interval(x, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                      level: float = 0.95, method: str = "BCa") -> tuple[float, float, float]:
+                      level: float = 0.95, method: str = "BCa", clusters=None) -> tuple[float, float, float]:
     """Spearman rho of ``x`` with ``human`` and its bootstrap interval over pairs:
     :func:`spearman_interval_levels` at one ``level``. Returns ``(rho, low, high)``."""
-    rho, intervals = spearman_interval_levels(x, human, mask, n_resamples, seed, [level], method)
+    rho, intervals = spearman_interval_levels(x, human, mask, n_resamples, seed, [level], method, clusters)
     return rho, *intervals[0]
 
 
 def spearman_interval_levels(x, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                             levels: Sequence[float] = (0.95,),
-                             method: str = "BCa") -> tuple[float, list[tuple[float, float]]]:
+                             levels: Sequence[float] = (0.95,), method: str = "BCa",
+                             clusters=None) -> tuple[float, list[tuple[float, float]]]:
     """Spearman rho of ``x`` with ``human`` and its bootstrap interval over pairs at each of
     ``levels``, from one set of resamples (:func:`bootstrap_levels`).
 
     Returns ``(rho, [(low, high), ...])``. Resampling is paired (a pair keeps its two values):
     scipy resamples the pair indices, as ``scipy.stats.bootstrap(..., paired=True)`` does, and
-    the draws are identical to it. ``method="BCa"`` runs a jackknife of n leave-one-out
-    correlations (time and memory ~ n^2); for thousands of pairs ``"percentile"`` is the cheap
-    choice.
+    the draws are identical to it. With ``clusters`` (a label per pair, aligned with ``x``) it
+    resamples clusters instead, each with all its pairs (:func:`resampling_units`), and BCa's
+    jackknife leaves out one cluster at a time. ``method="BCa"`` runs a jackknife of n
+    leave-one-out correlations (time and memory ~ n^2); for thousands of pairs ``"percentile"``
+    is the cheap choice.
     """
-    x, h = _finite(x, human, mask=mask)
-    results = bootstrap_levels((np.arange(len(h)),), lambda i, axis=-1: spearman_of_resamples(x, h, i),
+    (x, h), units = _finite(x, human, mask=mask, clusters=clusters)
+    results = bootstrap_levels((np.arange(units.max() + 1),),
+                               lambda i, axis=-1: spearman_of_resamples(x, h, i, units),
                                n_resamples, seed, levels, method)
     return spearman(x, h), interval_bounds(results)
 
@@ -267,18 +328,19 @@ def williams_test(r_ah: float, r_bh: float, r_ab: float, n: int) -> tuple[float,
 
 def paired_spearman_difference(a, b, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES,
                                seed: int = 0, level: float = 0.95,
-                               method: str = "BCa") -> dict[str, float]:
+                               method: str = "BCa", clusters=None) -> dict[str, float]:
     """:func:`paired_spearman_difference_levels` at one ``level``, without ``intervals``."""
-    result = paired_spearman_difference_levels(a, b, human, mask, n_resamples, seed, [level], method)
+    result = paired_spearman_difference_levels(a, b, human, mask, n_resamples, seed, [level], method, clusters)
     del result["intervals"]
     return result
 
 
 def paired_spearman_difference_levels(a, b, human, mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES,
                                       seed: int = 0, levels: Sequence[float] = (0.95,),
-                                      method: str = "BCa") -> dict:
+                                      method: str = "BCa", clusters=None) -> dict:
     """rho(a, human) - rho(b, human) for two models scored on the same pairs, with a paired
-    bootstrap interval (pairs resampled together, so the models' shared errors cancel).
+    bootstrap interval (pairs resampled together, so the models' shared errors cancel; with
+    ``clusters``, clusters of pairs, as :func:`spearman_interval_levels`).
 
     ``p`` is the two-sided bootstrap p-value, 2 min(P*(d <= 0), P*(d >= 0)) over the resampled
     differences d (floored at 1/n_resamples); ``williams_t`` and ``williams_p`` are Williams' test
@@ -287,13 +349,14 @@ def paired_spearman_difference_levels(a, b, human, mask=None, n_resamples: int =
     The interval at each of ``levels`` from one set of resamples (:func:`bootstrap_levels`; an
     interval and its Bonferroni interval in a union of tests). Returns a dict: ``rho_a``,
     ``rho_b``, ``difference``, ``ci_low``, ``ci_high`` (at ``levels[0]``), ``p``, ``williams_t``,
-    ``williams_p``, ``n``, and ``intervals``, the ``(low, high)`` at each level.
+    ``williams_p``, ``n``, ``n_units`` (the resampled clusters; ``n`` without ``clusters``), and
+    ``intervals``, the ``(low, high)`` at each level. Williams' test assumes independent pairs.
     """
-    a, b, h = _finite(a, b, human, mask=mask)
+    (a, b, h), units = _finite(a, b, human, mask=mask, clusters=clusters)
     rho_a, rho_b, rho_ab = spearman(a, h), spearman(b, h), spearman(a, b)
     results = bootstrap_levels(
-        (np.arange(len(h)),),
-        lambda i, axis=-1: spearman_of_resamples(a, h, i) - spearman_of_resamples(b, h, i),
+        (np.arange(units.max() + 1),),
+        lambda i, axis=-1: spearman_of_resamples(a, h, i, units) - spearman_of_resamples(b, h, i, units),
         n_resamples, seed, levels, method)
     draws = results[0].bootstrap_distribution
     p = max(2 * min(np.mean(draws <= 0), np.mean(draws >= 0)), 1 / n_resamples)
@@ -302,34 +365,60 @@ def paired_spearman_difference_levels(a, b, human, mask=None, n_resamples: int =
     return {"rho_a": rho_a, "rho_b": rho_b, "difference": rho_a - rho_b,
             "ci_low": intervals[0][0], "ci_high": intervals[0][1],
             "p": float(min(p, 1.0)), "williams_t": t, "williams_p": williams_p, "n": int(len(h)),
-            "intervals": intervals}
+            "n_units": int(units.max() + 1), "intervals": intervals}
 
 
 def independent_spearman_difference(x1, human1, x2, human2, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                                    seed: int = 0, level: float = 0.95,
-                                    method: str = "BCa") -> tuple[float, float, float]:
+                                    seed: int = 0, level: float = 0.95, method: str = "BCa",
+                                    clusters1=None, clusters2=None) -> tuple[float, float, float]:
     """:func:`independent_spearman_difference_levels` at one ``level``: ``(difference, low, high)``."""
     difference, intervals = independent_spearman_difference_levels(x1, human1, x2, human2, n_resamples,
-                                                                   seed, [level], method)
+                                                                   seed, [level], method, clusters1, clusters2)
     return difference, *intervals[0]
 
 
 def independent_spearman_difference_levels(x1, human1, x2, human2, n_resamples: int = BOOTSTRAP_RESAMPLES,
                                            seed: int = 0, levels: Sequence[float] = (0.95,),
-                                           method: str = "BCa") -> tuple[float, list[tuple[float, float]]]:
+                                           method: str = "BCa", clusters1=None,
+                                           clusters2=None) -> tuple[float, list[tuple[float, float]]]:
     """rho(x1, human1) - rho(x2, human2) for two *disjoint* sets of pairs (e.g. the
     non-adversarial and the adversarial portions of STS3k, the gap of Fodor et al. 2025,
     Fig. 4), with a bootstrap interval at each of ``levels`` that resamples the pairs of each
     set independently (two samples of :func:`scipy.stats.bootstrap`, ``paired=False``:
     resampling stratified by set), from one set of resamples (:func:`bootstrap_levels`).
+
+    With ``clusters1`` and ``clusters2`` (a label per pair of each set, from one set of labels)
+    it resamples clusters, each with all its pairs (:func:`resampling_units`), stratified by the
+    sets a cluster has pairs in: the clusters of the first set only, of the second only, and of
+    both (a third sample, where some are; a stratum of one cluster is in every resample). Without
+    them every pair is its own cluster, and the draws are those of the stratified pair bootstrap.
     Returns ``(difference, [(low, high), ...])``.
     """
-    x1, h1 = _finite(x1, human1)
-    x2, h2 = _finite(x2, human2)
-    results = bootstrap_levels(
-        (np.arange(len(h1)), np.arange(len(h2))),
-        lambda i, j, axis=-1: spearman_of_resamples(x1, h1, i) - spearman_of_resamples(x2, h2, j),
-        n_resamples, seed, levels, method)
+    if (clusters1 is None) != (clusters2 is None):
+        raise ValueError("give clusters for both sets of pairs or for neither")
+    sets = []
+    for name, x, h, c in (("clusters1", x1, human1, clusters1), ("clusters2", x2, human2, clusters2)):
+        (kept_x, kept_h), _ = _finite(x, h)  # checks the lengths and the number of finite pairs
+        keep = np.isfinite(np.asarray(x, dtype=float).ravel()) & np.isfinite(np.asarray(h, dtype=float).ravel())
+        if c is not None and np.shape(c) != keep.shape:
+            raise ValueError(f"{name} has shape {np.shape(c)}, expected {keep.shape}: one label per pair")
+        sets.append((kept_x, kept_h, None if c is None else np.asarray(c)[keep]))
+    (x1, h1, c1), (x2, h2, c2) = sets
+    if c1 is None:  # every pair its own cluster
+        c1, c2 = np.arange(len(h1)), len(h1) + np.arange(len(h2))
+    units = resampling_units(np.concatenate([c1, c2]), len(h1) + len(h2))
+    u1, u2 = units[:len(h1)], units[len(h1):]
+    in1, in2 = np.isin(np.arange(units.max() + 1), u1), np.isin(np.arange(units.max() + 1), u2)
+    strata = [np.flatnonzero(stratum) for stratum in (in1 & ~in2, in2 & ~in1, in1 & in2)]
+    fixed = np.concatenate([s for s in strata if len(s) == 1] + [np.zeros(0, dtype=int)])  # drawn in every resample
+    strata = [s for s in strata if len(s) > 1]
+
+    def difference(*draws, axis=-1):
+        lead = np.broadcast_shapes(*[d.shape[:-1] for d in draws])
+        drawn = np.concatenate([np.broadcast_to(d, lead + d.shape[-1:]) for d in (*draws, fixed)], axis=-1)
+        return spearman_of_resamples(x1, h1, drawn, u1) - spearman_of_resamples(x2, h2, drawn, u2)
+
+    results = bootstrap_levels(tuple(strata), difference, n_resamples, seed, levels, method)
     return spearman(x1, h1) - spearman(x2, h2), interval_bounds(results)
 
 

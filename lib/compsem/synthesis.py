@@ -42,6 +42,7 @@ from compsem.stats import (
     paired_spearman_difference_levels,
     percentile_interval,
     resampled_unit_means,
+    resampling_units,
     seed_interval,
     spearman,
     spearman_interval,
@@ -580,26 +581,28 @@ def _pair_labels() -> pd.DataFrame:
 
 
 @functools.cache
-def _category_pairs(category: str) -> tuple[np.ndarray, np.ndarray]:
-    """The human ratings of every STS3k pair and the mask of the pairs in the Figure 8
-    ``category`` (pair types of :func:`compsem.sts.pair_types.reconstruct_pair_types`); cached,
-    so that the within-category differences reconstruct the pair types once per process."""
+def _category_pairs(category: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The human ratings of every STS3k pair, the mask of the pairs in the Figure 8
+    ``category`` (pair types of :func:`compsem.sts.pair_types.reconstruct_pair_types`) and the
+    pairs' clusters (pairs that share a sentence, the bootstraps' resampling units:
+    :func:`compsem.data.sts3k.sentence_clusters`); cached, so that the within-category
+    differences reconstruct the pair types once per process."""
     from compsem.data import sts3k
 
     pairs = sts3k.load_pairs()
     mask = _pair_labels()["figure8"].to_numpy() == category
-    human, mask = np.array(pairs["human"].to_numpy()), np.asarray(mask)
-    human.setflags(write=False)
-    mask.setflags(write=False)
-    return human, mask
+    human, mask, clusters = np.array(pairs["human"].to_numpy()), np.asarray(mask), sts3k.sentence_clusters(pairs)
+    for array in (human, mask, clusters):
+        array.setflags(write=False)
+    return human, mask, clusters
 
 
 def _category_modifiers(category: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The number of added modifiers of every STS3k pair (NaN where unknown; the pair types'
     ``n_modifiers``, from the row blocks of §4.1) and, through :func:`_category_pairs`, the
-    category's mask: ``(n_modifiers, human, mask)``."""
-    human, mask = _category_pairs(category)
-    return _pair_labels()["n_modifiers"].to_numpy(float), human, mask
+    category's mask and the clusters: ``(n_modifiers, human, mask, clusters)``."""
+    human, mask, clusters = _category_pairs(category)
+    return _pair_labels()["n_modifiers"].to_numpy(float), human, mask, clusters
 
 
 @functools.cache
@@ -643,7 +646,7 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
                *[f"{side}_{name}" for name in extra for side in ("low", "high")]]
     if not group_a or not group_b:
         return pd.DataFrame(columns=columns)
-    human, mask = _category_pairs(category)
+    human, mask, clusters = _category_pairs(category)
     sims = {m: _sts3k_similarities(m, seed, device, batch_size) for m in [*group_a, *group_b]}
     rows = []
     with warnings.catch_warnings():  # resamples in which a model's scores are constant
@@ -652,7 +655,7 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
         for a in group_a:
             for b in group_b:
                 d = paired_difference(sims[a], sims[b], human, mask, [level, *extra.values()],
-                                      n_boot=n_boot, seed=seed)
+                                      n_boot=n_boot, seed=seed, clusters=clusters)
                 (low, high), *others = d["intervals"]
                 rows.append({"model_a": a, "model_b": b, "rho_a": d["rho_a"], "rho_b": d["rho_b"],
                              "difference": d["difference"], "low": low, "high": high, "n": d["n"]})
@@ -661,13 +664,13 @@ def paired_within_differences(table: pd.DataFrame, models_a, models_b, category:
     return pd.DataFrame(rows, columns=columns)
 
 
-def paired_difference(a, b, human, mask, levels, n_boot: int = 1000, seed: int = 0) -> dict:
+def paired_difference(a, b, human, mask, levels, n_boot: int = 1000, seed: int = 0, clusters=None) -> dict:
     """rho(a, human) - rho(b, human) over the pairs of ``mask`` and its paired BCa bootstrap
     interval at each of ``levels``, from one set of resamples
     (:func:`compsem.stats.paired_spearman_difference_levels`, ``n_boot`` resamples seeded by
-    ``seed``). Returns ``rho_a``, ``rho_b``, ``difference``, ``n`` (pairs) and ``intervals``,
+    ``seed``; of ``clusters`` of pairs where given). Returns ``rho_a``, ``rho_b``, ``difference``, ``n`` (pairs) and ``intervals``,
     ``(low, high)`` per level."""
-    result = paired_spearman_difference_levels(a, b, human, mask, n_boot, seed, levels, "BCa")
+    result = paired_spearman_difference_levels(a, b, human, mask, n_boot, seed, levels, "BCa", clusters)
     return {key: result[key] for key in ("rho_a", "rho_b", "difference", "n", "intervals")}
 
 
@@ -714,7 +717,8 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     over the trainings, with the interval of :func:`trainings_intervals`: the hull of the
     Student-t interval over the trainings' differences (``b``, one deterministic encoder, is
     the same in each) and a two-level percentile bootstrap of the crossed design (every
-    training scores every pair): the pairs resampled with replacement, the same for every
+    training scores every pair): the clusters of pairs that share a sentence
+    (:func:`compsem.data.sts3k.sentence_clusters`) resampled with replacement, the same for every
     training and for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`),
     ``n_boot`` resamples seeded by ``seed``. Rows as :func:`paired_within_differences`,
     ``model_a`` the first training's spec, ``rho_a`` the mean over the trainings with its
@@ -731,13 +735,14 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
         return pd.DataFrame(columns=["model_a", "model_b", "rho_a", "rho_b", "difference", "low",
                                      "high", "n", "n_trainings", "rho_a_low", "rho_a_high",
                                      *[f"{side}_{name}" for name in extra for side in ("low", "high")]])
-    human, mask = _category_pairs(category)
+    human, mask, clusters = _category_pairs(category)
     human = tie_values(human[mask])
     sims = {m: tie_values(_sts3k_similarities(m, seed, device, batch_size)[mask])
             for m in [*trainings, *models_b]}
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(human), size=(n_boot, len(human)))
-    resampled = {m: spearman_of_resamples(v, human, idx) for m, v in sims.items()}
+    units = resampling_units(clusters[mask], len(human))
+    idx = rng.integers(0, units.max() + 1, size=(n_boot, units.max() + 1))
+    resampled = {m: spearman_of_resamples(v, human, idx, units) for m, v in sims.items()}
     rho = {m: spearman(v, human) for m, v in sims.items()}
     units = functools.partial(np.random.default_rng, [seed, len(trainings)])  # the same draws for every b
     per_rho = np.stack([resampled[t] for t in trainings])
@@ -800,7 +805,7 @@ def modifier_strata(table: pd.DataFrame, models, category: str = "Swap-2", n_boo
     models = [m for m in dict.fromkeys(models) if m in scored]
     if not models:
         return pd.DataFrame(columns=columns)
-    n_modifiers, human, mask = _category_modifiers(category)
+    n_modifiers, human, mask, clusters = _category_modifiers(category)
     if not mask.any():
         raise ValueError(f"no STS3k pair in category {category!r}")
     counts = sorted({int(k) for k in n_modifiers[mask] if not math.isnan(k)})
@@ -813,7 +818,7 @@ def modifier_strata(table: pd.DataFrame, models, category: str = "Swap-2", n_boo
                 warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
                 warnings.simplefilter("ignore", stats.DegenerateDataWarning)
                 rho, low, high = spearman_interval(sims, human, mask=stratum, n_resamples=n_boot,
-                                                   seed=seed, level=level)
+                                                   seed=seed, level=level, clusters=clusters)
             rows.append({"model": model, "n_modifiers": k, "n": int(stratum.sum()),
                          "identical": int((tie_values(sims[stratum]) == 1.0).sum()),
                          "rho": float(rho), "low": float(low), "high": float(high)})

@@ -82,16 +82,17 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
         frame = pairs if name == "sts3k" else sb.load_dataset(name)
         sims = similarities(model, frame, seed=seed, device=device, batch_size=batch_size)
         human = frame["human"].to_numpy()
+        clusters = sts3k.sentence_clusters(pairs) if name == "sts3k" else None  # pairs that share a sentence
         for column, (dataset, mask) in columns.items():
             if dataset != name:
                 continue
-            low, high = similarity.bootstrap_spearman(sims, human, mask, n_boot=n_boot, seed=seed)
+            low, high = similarity.bootstrap_spearman(sims, human, mask, n_boot=n_boot, seed=seed, clusters=clusters)
             out.append(dict(battery="sts", measure=column, value=similarity.spearman(sims, human, mask),
                             low=low, high=high, ceiling=ceiling.get(column, np.nan)))
         if name == "sts3k":
             labels = pair_types.reconstruct_pair_types(pairs, sts3k.load_stopwords())
             within = structure.within_category_spearman({model: sims}, human, labels,
-                                                        n_resamples=n_boot, seed=seed)
+                                                        n_resamples=n_boot, seed=seed, clusters=clusters)
             for r in within.itertuples():
                 out.append(dict(battery="sts", measure=f"STS3k within {r.category}", value=r.rho,
                                 low=r.ci_low, high=r.ci_high, ceiling=np.nan))

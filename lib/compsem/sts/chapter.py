@@ -96,36 +96,40 @@ def family_levels(level: float, *families: int) -> dict[str, float]:
 
 
 def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
-                           seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
+                           seed: int = 0, levels: Mapping[str, float] | None = None, clusters=None) -> dict[str, float]:
     """``<key>_sts3k_adv_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of
     ``levels`` (default ``{"ci": .95}``; :func:`family_levels` adds the Bonferroni levels of the
     unions of tests a series enters): the percentile-bootstrap interval over the pairs in ``mask``
-    (STS3k-adv) of its Spearman rho with people (an uncertainty on a Table 9 cell). Every level of
+    (STS3k-adv; with ``clusters``, over the clusters of pairs that share a sentence,
+    :func:`compsem.data.sts3k.sentence_clusters`) of its Spearman rho with people (an uncertainty
+    on a Table 9 cell). Every level of
     a series is read from one set of resamples
     (:func:`compsem.sts.similarity.bootstrap_spearman_levels`), so the interval of a union contains
     the single test's, and each is :func:`compsem.sts.similarity.bootstrap_spearman` at its level."""
     levels = {"ci": 0.95} if levels is None else dict(levels)
     values = {}
     for key, sims in series.items():
-        bounds = bootstrap_spearman_levels(sims, human, mask, n_boot=n_resamples, seed=seed, levels=list(levels.values()))
+        bounds = bootstrap_spearman_levels(sims, human, mask, n_boot=n_resamples, seed=seed, levels=list(levels.values()),
+                                           clusters=clusters)
         for tag, (low, high) in zip(levels, bounds, strict=True):
             values |= {f"{key}_sts3k_adv_{tag}_low": low, f"{key}_sts3k_adv_{tag}_high": high}
     return values
 
 
 def drop_intervals(series: Mapping[str, np.ndarray], human, mask_non, mask_adv, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
-                   seed: int = 0, levels: Mapping[str, float] | None = None) -> dict[str, float]:
+                   seed: int = 0, levels: Mapping[str, float] | None = None, clusters=None) -> dict[str, float]:
     """``<key>_<tag>_low`` and ``_high`` of each series for each ``tag -> level`` of ``levels``
     (default ``{"ci": .95}``; e.g. ``ci90`` at .90 for an equivalence test, :func:`family_levels`
     for the unions of tests): the percentile-bootstrap interval of its drop rho(non) - rho(adv)
-    (Figure 4, the two portions resampled independently), every level from one set of resamples
+    (Figure 4, the two portions resampled independently; with ``clusters``, clusters of pairs
+    stratified by the portions they touch), every level from one set of resamples
     (:func:`compsem.sts.similarity.bootstrap_difference_levels`; each is
     :func:`compsem.sts.similarity.bootstrap_difference` at its level)."""
     levels = {"ci": 0.95} if levels is None else dict(levels)
     values = {}
     for key, sims in series.items():
         bounds = bootstrap_difference_levels(sims, human, mask_non, mask_adv, n_boot=n_resamples, seed=seed,
-                                             levels=list(levels.values()))
+                                             levels=list(levels.values()), clusters=clusters)
         for tag, (low, high) in zip(levels, bounds, strict=True):
             values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
     return values
@@ -142,16 +146,18 @@ def recomputed_drops(similarities: Mapping[tuple[str, str], np.ndarray], pairs: 
 
     Returns ``(drops, values)``. ``drops``: index ``model`` (the label), columns ``non − adv``,
     ``low``, ``high`` (the ``"ci"`` interval), sorted by the drop. ``values``: for each label,
-    ``recomputed_drop_<label>`` (the drop) and its ``_<tag>_low`` / ``_high``."""
+    ``recomputed_drop_<label>`` (the drop) and its ``_<tag>_low`` / ``_high``. The bootstrap
+    resamples clusters of pairs that share a sentence (:func:`compsem.data.sts3k.sentence_clusters`)."""
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    clusters = sts3k.sentence_clusters(pairs)
     rows, values = [], {}
     for (label, name), sims in similarities.items():
         if name != "sts3k":
             continue
         key = f"recomputed_drop_{slug(label)}"
         bounds = drop_intervals({key: sims}, human, non, adv, n_resamples=n_boot, seed=seed,
-                                levels=recomputed_levels(label, "drop", level))
+                                levels=recomputed_levels(label, "drop", level), clusters=clusters)
         drop = spearman(sims, human, non) - spearman(sims, human, adv)
         values |= {key: drop, **bounds}
         rows.append({"model": label, "non − adv": drop, "low": bounds[f"{key}_ci_low"],
@@ -205,11 +211,35 @@ def recomputed_levels(label: str, quantity: str, level: float = 0.95) -> dict[st
     return family_levels(level, UNION_FAMILIES[family]) if family else {"ci": level}
 
 
+def cluster_widths(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
+                   level: float = 0.95) -> tuple[pd.DataFrame, dict[str, float]]:
+    """How much the clusters of pairs that share a sentence widen the intervals: for each Table 9
+    row's published STS3k-adv file, the width of the percentile-bootstrap interval of its rho
+    resampling pairs one by one and resampling clusters
+    (:func:`compsem.data.sts3k.sentence_clusters`), the same ``n_resamples`` and ``seed``.
+    Returns ``(table, values)``: the table one row per Table 9 row (``pairs``, ``clusters``,
+    ``ratio``), ``values`` ``cluster_width_ratio_median``, ``_min`` and ``_max``."""
+    human = pairs["human"].to_numpy()
+    adv = sts3k.portion_mask(pairs, "adv")
+    clusters = sts3k.sentence_clusters(pairs)
+    rows = {}
+    for row in table9.PUBLISHED_ROWS:
+        sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
+        (by_pair,), (by_cluster,) = (bootstrap_spearman_levels(sims, human, adv, n_resamples, seed, [level], c)
+                                     for c in (None, clusters))
+        rows[row] = {"pairs": by_pair[1] - by_pair[0], "clusters": by_cluster[1] - by_cluster[0]}
+    table = pd.DataFrame(rows).T.rename_axis("model")
+    table["ratio"] = table["clusters"] / table["pairs"]
+    return table, {f"cluster_width_ratio_{stat}": float(getattr(table["ratio"], stat)())
+                   for stat in ("median", "min", "max")}
+
+
 def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
                         level: float = 0.95) -> tuple[pd.DataFrame, dict[str, float]]:
     """Each Table 9 row's STS3k-adv rho and its drop rho(non) - rho(adv), from the authors'
     published file (:func:`compsem.sts.table9.cell_file`), with percentile-bootstrap intervals over
-    pairs (``n_resamples``, ``seed``): every row's file is bootstrapped once for its rho and once
+    clusters of pairs that share a sentence (:func:`compsem.data.sts3k.sentence_clusters`;
+    ``n_resamples``, ``seed``): every row's file is bootstrapped once for its rho and once
     for its drop, and every level is read from those draws (:func:`adv_spearman_intervals`,
     :func:`drop_intervals`), so each interval of a union contains the single test's.
 
@@ -226,13 +256,14 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
     """
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
+    clusters = sts3k.sentence_clusters(pairs)
     rows, values = [], {}
     for row in table9.PUBLISHED_ROWS:
         sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
         key = table9.ROW_SLUGS[row]
         in_families = [UNION_FAMILIES[family] for family, members in ADV_FAMILIES.items() if row in members]
         values |= adv_spearman_intervals({f"table9_{key}": sims}, human, adv, n_resamples, seed,
-                                         family_levels(level, *in_families))
+                                         family_levels(level, *in_families), clusters)
         drop_levels = family_levels(level, UNION_FAMILIES["drops"]) | {"ci90": stats.EQUIVALENCE_LEVEL}
         if row in HYBRID_DROP_ROWS:  # an equivalence test in a union of k: Bonferroni's level from its 90%
             k = UNION_FAMILIES["hybrid_drops"]
@@ -240,7 +271,7 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
         rho_adv = spearman(sims, human, adv)
         drop = spearman(sims, human, non) - rho_adv
         values |= {f"table9_drop_{key}": drop} | drop_intervals({f"table9_drop_{key}": sims}, human, non, adv,
-                                                                n_resamples, seed, drop_levels)
+                                                                n_resamples, seed, drop_levels, clusters)
         rows.append({"model": row, "adv": rho_adv,
                      "adv low": values[f"table9_{key}_sts3k_adv_ci_low"],
                      "adv high": values[f"table9_{key}_sts3k_adv_ci_high"], "non − adv": drop,
@@ -330,7 +361,8 @@ def paired_values(paired: pd.DataFrame, prefix: str, columns: Sequence[str], por
 def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                  seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
     """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its ``level`` (95%)
-    paired bootstrap interval (BCa, as :func:`compsem.stats.paired_spearman_difference`):
+    paired bootstrap interval over clusters of pairs that share a sentence (BCa, as
+    :func:`compsem.stats.paired_spearman_difference`; :func:`compsem.data.sts3k.sentence_clusters`):
     ``<key>_sts3k_<portion>`` and its ``_ci_low`` and ``_ci_high``. ``family`` = k > 1 (a union of
     k tests, e.g. a difference below 0 on some portion, family ``present_roles`` of
     :data:`compsem.sts.families.UNION_FAMILIES`, k = 3): also the interval at Bonferroni's level
@@ -339,9 +371,10 @@ def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 
     (:func:`compsem.stats.paired_spearman_difference_levels`)."""
     levels = family_levels(level, *([family] if family > 1 else []))
     values = {}
+    clusters = sts3k.sentence_clusters(pairs)
     for portion in ("all", "non", "adv"):
         gap = stats.paired_spearman_difference_levels(a, b, human, mask=sts3k.portion_mask(pairs, portion), n_resamples=n_resamples,
-                                       seed=seed, levels=list(levels.values()))
+                                                      seed=seed, levels=list(levels.values()), clusters=clusters)
         name = f"{key}_sts3k_{portion}"
         values[name] = gap["difference"]
         for tag, (low, high) in zip(levels, gap["intervals"], strict=True):
@@ -350,12 +383,13 @@ def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 
 
 
 def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], human, mask,
-                n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[pd.DataFrame, dict[str, float]]:
+                n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0,
+                clusters=None) -> tuple[pd.DataFrame, dict[str, float]]:
     """The parser's effect with the word vectors held fixed (Table 11, App. 8.3.2: the hybrid "is
     robust to the particular parsing method used"): rho of VerbNet-CN on the GPT-4 parses minus
     rho on the corrected parses (``series`` of :func:`substitute_hybrids`) over the pairs in
     ``mask``, with a 90% paired bootstrap interval (the interval of an equivalence test,
-    :func:`compsem.stats.paired_spearman_difference`).
+    :func:`compsem.stats.paired_spearman_difference`; over ``clusters`` of pairs where given).
 
     Returns ``(table, values)``: one row per word-vector set, and ``parser_gap_<v>_adv`` with its
     ``_ci90_low`` and ``_ci90_high``.
@@ -363,7 +397,8 @@ def parser_gaps(series: Mapping[str, np.ndarray], word_vectors: Sequence[str], h
     rows, values = {}, {}
     for name in word_vectors:
         gap = stats.paired_spearman_difference(series[f"VerbNet-GPT-4-{name}"], series[f"VerbNet-{name}"],
-                                               human, mask=mask, n_resamples=n_resamples, seed=seed, level=stats.EQUIVALENCE_LEVEL)
+                                               human, mask=mask, n_resamples=n_resamples, seed=seed,
+                                               level=stats.EQUIVALENCE_LEVEL, clusters=clusters)
         rows[name] = gap
         key = f"parser_gap_{slug(name)}_adv"
         values |= {key: gap["difference"], f"{key}_ci90_low": gap["ci_low"], f"{key}_ci90_high": gap["ci_high"]}
@@ -415,11 +450,11 @@ def beta_variants(rolesims: pd.DataFrame, human, mask_non, pilot_weights: Mappin
 
 
 def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str, float]], best_neural, human,
-                     mask, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+                     mask, n_resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = 0, clusters=None) -> pd.DataFrame:
     """VerbNet-CN's rho on ``mask`` (STS3k-adv) under each weighting of Eq. 2
     (:func:`compsem.sts.weights.weight_sensitivity`), and its paired difference from the best
     neural model of Table 9 (``best_neural``, its similarities) with a 95% BCa interval (as
-    :func:`compsem.stats.paired_spearman_difference`): columns ``difference from best neural``,
+    :func:`compsem.stats.paired_spearman_difference`, over ``clusters`` of pairs where given): columns ``difference from best neural``,
     ``ci_low``, ``ci_high`` added. "Some named weighting falls below the best neural model" is a
     union of one test per weighting, k = ``len(variants)`` (:mod:`compsem.sts.families`), so the
     interval is also given at Bonferroni's level ``1 - .05/k``: columns ``bonf<k>_ci_low`` and
@@ -429,7 +464,8 @@ def beta_sensitivity(rolesims: pd.DataFrame, variants: Mapping[str, Mapping[str,
     k = len(variants)
     levels = {"ci": 0.95, f"bonf{k}_ci": stats.bonferroni_level(k)}
     compared = {name: stats.paired_spearman_difference_levels(hybrid.combine(rolesims, w), best_neural, human, mask=mask,
-                                                n_resamples=n_resamples, seed=seed, levels=list(levels.values()))
+                                                              n_resamples=n_resamples, seed=seed,
+                                                              levels=list(levels.values()), clusters=clusters)
                 for name, w in variants.items()}
     table["difference from best neural"] = [compared[name]["difference"] for name in variants]
     for position, tag in enumerate(levels):
@@ -602,8 +638,9 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
     "did not improve significantly with training, though it also did not degrade")? From the
     authors' files: each regressor's PCA-8 adversarial-split prediction file minus their untrained
     file of the same features, rho with the human ratings on the 1,664 adversarial pairs (the
-    split's test set), with the paired BCa bootstrap over the pairs (both files resampled
-    together, :func:`compsem.stats.paired_spearman_difference_levels`, ``n_resamples`` seeded by
+    split's test set), with the paired BCa bootstrap over clusters of pairs that share a sentence
+    (both files resampled together, :func:`compsem.stats.paired_spearman_difference_levels`,
+    :func:`compsem.data.sts3k.sentence_clusters`, ``n_resamples`` seeded by
     ``seed``) at 90% (a non-inferiority test at one-sided 5% against -:data:`DEGRADATION_MARGIN`)
     and, from the same resamples, at Bonferroni's level ``1 - .10/k`` for the union of the ``k =
     len(regressors)`` tests. Returns a table (one row per regressor: trained, untrained, the
@@ -623,7 +660,7 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
     for regressor in regressors:
         trained = rg.published_predictions(features, regressor, "adversarial", 8)
         d = stats.paired_spearman_difference_levels(trained, untrained, human, adversarial, n_resamples,
-                                                    seed, levels, "BCa")
+                                                    seed, levels, "BCa", sts3k.sentence_clusters(pairs))
         (low, high), (family_low, family_high) = d["intervals"]
         key = f"{base}_{regressor}"
         values |= {key: d["difference"], f"{key}_ci90_low": low, f"{key}_ci90_high": high,
@@ -642,12 +679,13 @@ RANDOM_SPLIT_FAMILY = ("sentbert_mpnet_norml", "openai_norml", "defsent_cls_norm
 def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
                             n_resamples: int = HELDOUT_RESAMPLES, seed: int = 0,
                             family: Sequence[str] = RANDOM_SPLIT_FAMILY, family_regressor: str = "nn3",
-                            alpha: float = stats.ALPHA) -> dict[str, float]:
+                            alpha: float = stats.ALPHA, clusters=None) -> dict[str, float]:
     """The authors' random-split prediction files scored three ways (Figure 6's random split,
     §5.3): ``pub_random_[nopca_]<scope>_<features>_<regressor>`` for ``scope`` in ``all``,
     ``train`` and ``heldout`` (the columns ``rho_all``, ``rho_train``, ``rho_heldout`` of
     :func:`compsem.sts.regressors.published_grid`; ``nopca_`` for the no-PCA files), and for the
-    PCA-8 files the 95% percentile-bootstrap interval over the held-out rows (``heldout_mask``),
+    PCA-8 files the 95% percentile-bootstrap interval over the held-out rows (``heldout_mask``;
+    over ``clusters`` of them where given, :func:`compsem.data.sts3k.sentence_clusters`),
     ``pub_random_heldout_<features>_<regressor>_ci_low`` and ``_ci_high``.
 
     "All models reach .7–.8" (§5.3) fails if *some* model of ``family`` lies below the range: a
@@ -676,7 +714,7 @@ def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
             in_family = row.features in family and row.regressor == family_regressor
             intervals = bootstrap_spearman_levels(
                 rg.published_predictions(row.features, row.regressor, "random", 8), human, heldout_mask,
-                n_boot=n_resamples, seed=seed, levels=[0.95, level] if in_family else [0.95])
+                n_boot=n_resamples, seed=seed, levels=[0.95, level] if in_family else [0.95], clusters=clusters)
             key = f"pub_random_heldout_{short}_{row.regressor}"
             values[f"{key}_ci_low"], values[f"{key}_ci_high"] = intervals[0]
             if in_family:
@@ -734,11 +772,12 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
 
 
 def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
-                  seed: int = 0) -> pd.DataFrame:
+                  seed: int = 0, clusters=None) -> pd.DataFrame:
     """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same
     adversarial pairs (those among the random split's test rows), on the similarities centred over
     the sentences of all pairs (both runs alike, :mod:`compsem.sts.finetune`), with
-    its 95% paired BCa bootstrap interval over those pairs
+    its 95% paired BCa bootstrap interval over those pairs (over their ``clusters`` where given: a
+    label per STS3k pair, indexed by ``pair_id``, :func:`compsem.data.sts3k.sentence_clusters`)
     (:func:`compsem.stats.paired_spearman_difference`, ``n_resamples`` resamples, bootstrap seed
     ``seed``, the same for every model and seed): the generalisation gap
     that Figure 7's two fine-tuned bars show (§5.3). One row per model and seed that has both runs:
@@ -750,7 +789,8 @@ def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_re
             continue
         common = rand.index[rand["portion"] == "adv"].intersection(adv.index)
         gap = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
-                                               rand.loc[common, "human"], n_resamples=n_resamples, seed=seed)
+                                               rand.loc[common, "human"], n_resamples=n_resamples, seed=seed,
+                                               clusters=None if clusters is None else np.asarray(clusters)[common])
         rows.append({"model": model, "seed": run_seed} | {k: gap[k] for k in ("difference", "ci_low", "ci_high", "n")})
     return pd.DataFrame(rows, columns=["model", "seed", "difference", "ci_low", "ci_high", "n"])
 
@@ -868,7 +908,7 @@ def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_r
     random_files = published[(published["split"] == "random") & published["regressor"].isin(list(rg.REGRESSORS))]
     heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
     values |= published_random_values(random_files, pairs["human"].to_numpy(), heldout_mask,
-                                      n_resamples=n_resamples, seed=seed)
+                                      n_resamples=n_resamples, seed=seed, clusters=sts3k.sentence_clusters(pairs))
     traintest = published_ft.set_index("condition").loc["random split (train/test)"]
     values["pub_traintest_train_adv"] = float(traintest["rho_train_adv"])
     values["pub_traintest_heldout_adv"] = float(traintest["rho_heldout_adv"])

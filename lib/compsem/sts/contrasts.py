@@ -4,7 +4,9 @@ The paper reads Figure 8 and its extensions through differences of category mean
 correlations; the claims ledger (``data/claims/sts3k.yaml``) decides each by an interval. These
 helpers resample the pairs of every Figure 8 category independently, with the **same** resampled
 pairs for every series, so a contrast between two series (people and a model, two models) is a
-paired comparison.
+paired comparison. Given ``clusters`` (a label per pair, :func:`compsem.data.sts3k.sentence_clusters`)
+they resample, within each category, the clusters of its pairs that share a sentence, each with
+all its pairs in the category.
 
 - :func:`relative_mean_draws`: bootstrap draws of each series' Figure 8 profile (category means
   divided by the series' own Modifiers mean, as :func:`compsem.sts.structure.relative_profile`).
@@ -26,7 +28,13 @@ import numpy as np
 import pandas as pd
 
 from compsem.report import slug
-from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level, percentile_interval
+from compsem.stats import (
+    BOOTSTRAP_RESAMPLES,
+    bonferroni_level,
+    percentile_interval,
+    resample_weights,
+    resampling_units,
+)
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
 
@@ -39,14 +47,23 @@ def _category_indices(labels: pd.DataFrame, categories: Sequence[str]) -> dict[s
     return out
 
 
-def _resamples(rows: Mapping[str, np.ndarray], n_resamples: int, seed: int) -> dict[str, np.ndarray]:
-    """Row indices of each category resampled with replacement: (n_resamples, n_category)."""
+def _resamples(rows: Mapping[str, np.ndarray], n_resamples: int, seed: int,
+               clusters=None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each category's resampling units resampled with replacement: category -> ``(draws,
+    units)``, ``draws`` (n_resamples, n_units) the drawn units, ``units`` the unit of each of the
+    category's rows (:func:`compsem.stats.resampling_units` of ``clusters`` on its rows; every
+    row its own unit without them)."""
     rng = np.random.default_rng(seed)
-    return {name: r[rng.integers(0, len(r), size=(n_resamples, len(r)))] for name, r in rows.items()}
+    out = {}
+    for name, r in rows.items():
+        units = resampling_units(None if clusters is None else np.asarray(clusters)[r], len(r))
+        n_units = int(units.max()) + 1
+        out[name] = rng.integers(0, n_units, size=(n_resamples, n_units)), units
+    return out
 
 
 def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                        seed: int = 0) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+                        seed: int = 0, clusters=None) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Figure 8 profiles and their bootstrap draws.
 
     Returns ``(point, draws)``: ``point`` has one row per series and one column per Figure 8
@@ -57,7 +74,8 @@ def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, 
     """
     categories = list(FIGURE8_CATEGORIES)
     rows = _category_indices(labels, categories)
-    picks = _resamples(rows, n_resamples, seed)
+    picks = _resamples(rows, n_resamples, seed, clusters)
+    counts = {c: resample_weights(*picks[c]) for c in categories}  # how often each pair is drawn
     point, draws = {}, {}
     for name, values in series.items():
         v = np.asarray(values, dtype=float)
@@ -65,14 +83,14 @@ def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, 
             raise ValueError(f"{name}: {len(v)} similarities for {len(labels)} labelled pairs")
         means = {c: v[rows[c]].mean() for c in categories}
         point[name] = {c: means[c] / means["Modifiers"] for c in categories}
-        boot = {c: v[picks[c]].mean(axis=1) for c in categories}
+        boot = {c: counts[c] @ v[rows[c]] / counts[c].sum(axis=1) for c in categories}
         draws[name] = pd.DataFrame({c: boot[c] / boot["Modifiers"] for c in categories})
     return pd.DataFrame(point).T[categories], draws
 
 
 def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.DataFrame,
                           n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                          categories: Sequence[str] = FIGURE8_CATEGORIES) -> tuple[pd.Series, pd.DataFrame]:
+                          categories: Sequence[str] = FIGURE8_CATEGORIES, clusters=None) -> tuple[pd.Series, pd.DataFrame]:
     """Within-category Spearman rho with people, weighted by the categories' numbers of pairs.
 
     Returns ``(point, draws)``: ``point`` maps each series to its weighted mean rho (as the
@@ -87,7 +105,7 @@ def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.Da
 
     h = tie_values(human)
     rows = _category_indices(labels, list(categories))
-    picks = _resamples(rows, n_resamples, seed)
+    picks = _resamples(rows, n_resamples, seed, clusters)
     weights = np.array([len(rows[c]) for c in categories], dtype=float)
     weights /= weights.sum()
     point, draws = {}, {}
@@ -95,7 +113,7 @@ def weighted_within_draws(series: Mapping[str, np.ndarray], human, labels: pd.Da
         v = tie_values(values)
         point[name] = float(sum(w * spearman(v[rows[c]], h[rows[c]])
                                 for w, c in zip(weights, categories, strict=True)))
-        rhos = np.array([spearman_of_resamples(v, h, picks[c]) for c in categories])
+        rhos = np.array([spearman_of_resamples(v[rows[c]], h[rows[c]], *picks[c]) for c in categories])
         defined = np.isfinite(rhos)
         weight = weights[:, None] * defined
         with np.errstate(invalid="ignore", divide="ignore"):  # no category defined: NaN

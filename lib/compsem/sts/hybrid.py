@@ -332,16 +332,18 @@ def verbnet_cn(parses, word_vectors=None, stopwords: Iterable[str] | None = None
 
 def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str, np.ndarray], human,
                        mask=None, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, level: float = 0.95,
-                       family: int = 1, members: Collection[str] | None = None) -> pd.DataFrame:
+                       family: int = 1, members: Collection[str] | None = None, clusters=None) -> pd.DataFrame:
     """The paper's central contrast as paired tests (Table 9, STS3k-adv: "hybrids above every
     transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the
     highest Spearman rho with ``human``), and the paired difference of the two, as
     :func:`compsem.stats.paired_spearman_difference` (paired bootstrap interval of
-    rho_candidate - rho_rival over pairs at ``level``, BCa, its bootstrap p, and Williams' t and p).
+    rho_candidate - rho_rival over pairs at ``level``, BCa, its bootstrap p, and Williams' t and p;
+    over ``clusters`` of pairs that share a sentence where given,
+    :func:`compsem.data.sts3k.sentence_clusters`).
 
     Returns a frame indexed by candidate: ``rival``, ``rho_candidate``, ``rho_rival``,
-    ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``
-    (numbers as floats). ``family`` = k > 1 ("some candidate below its rival" is a union of k
+    ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``,
+    ``n_units`` (the resampled clusters; numbers as floats). ``family`` = k > 1 ("some candidate below its rival" is a union of k
     tests, :mod:`compsem.sts.families`, whose candidates are ``members``, by default all): also
     ``bonf<k>_ci_low`` and ``bonf<k>_ci_high``, the interval at Bonferroni's level
     ``1 - (1 - level) / k``, for the members only (NaN for a candidate outside the union). A
@@ -372,11 +374,11 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     for name, values in candidates.items():
         levels = [level, bonferroni_level(family, 1 - level)] if name in in_family else [level]
         res = paired_spearman_difference_levels(values, rivals[best], human, mask=keep, n_resamples=n_resamples,
-                                       seed=seed, levels=levels)
+                                                seed=seed, levels=levels, clusters=clusters)
         rows[name] = {"rival": best, "rho_candidate": res["rho_a"], "rho_rival": res["rho_b"],
                       "difference": res["difference"], "ci_low": res["ci_low"], "ci_high": res["ci_high"],
                       "p": res["p"], "williams_t": res["williams_t"], "williams_p": res["williams_p"],
-                      "n": res["n"]}
+                      "n": res["n"], "n_units": res["n_units"]}
         if family > 1:
             low, high = res["intervals"][1] if name in in_family else (np.nan, np.nan)
             rows[name] |= {f"bonf{family}_ci_low": low, f"bonf{family}_ci_high": high}

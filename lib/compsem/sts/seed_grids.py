@@ -246,14 +246,16 @@ def over_seeds(runs: pd.DataFrame, prefix: str, equivalence_families: dict[str, 
 
 def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence[str], seeds: Sequence[int],
                               prefix: str, n_resamples: int = cstats.BOOTSTRAP_RESAMPLES, seed: int = 0,
-                              n_jobs: int = 1, equivalence_families: dict[str, Sequence[str]] | None = None
-                              ) -> tuple[pd.DataFrame, dict[str, float]]:
+                              n_jobs: int = 1, equivalence_families: dict[str, Sequence[str]] | None = None,
+                              clusters=None) -> tuple[pd.DataFrame, dict[str, float]]:
     """The mean test rho over MLP seeds (as :func:`over_seeds`) with a percentile bootstrap
     interval that resamples the test pairs as well as the seeds (not in the paper; §5.3 and
     Figure 6 give one fit per cell on one set of test pairs).
 
     The fits are those of :func:`adversarial_over_seeds` (read back from the fit cache where it
-    ran first). Each of ``n_resamples`` resamples draws the test pairs with replacement and,
+    ran first). Each of ``n_resamples`` resamples draws the test pairs with replacement (with
+    ``clusters``, a label per pair of ``human``, the clusters of test pairs that share a
+    sentence, :func:`compsem.data.sts3k.sentence_clusters`, each with all its test pairs) and,
     independently, the cell's seeds with replacement, and takes the mean over the drawn seeds of
     Spearman's rho on the drawn pairs (:func:`compsem.stats.spearman_of_resamples`, ties at
     :data:`compsem.stats.TIE_DECIMALS` decimals): a two-level bootstrap of a crossed design,
@@ -271,7 +273,8 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
     y = np.asarray(human, dtype=float).ravel()
     test = np.asarray(split["test"], dtype=int)
     h = cstats.tie_values(y[test])
-    idx = np.random.default_rng(seed).integers(0, len(test), size=(n_resamples, len(test)))
+    units = cstats.resampling_units(None if clusters is None else np.asarray(clusters)[test], len(test))
+    idx = np.random.default_rng(seed).integers(0, units.max() + 1, size=(n_resamples, units.max() + 1))
     seeded = [r for r in regressors if rg.REGRESSORS.get(r) is not None]  # reg: one fit, no seed
     fits = {}
     for i, s in enumerate(seeds):  # the first seed fits every regressor, later ones the seeded only
@@ -286,7 +289,7 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
             preds = [cstats.tie_values(p) for p in preds if np.ptp(p) > 0]
             if not preds:
                 continue
-            rhos = np.stack([cstats.spearman_of_resamples(p, h, idx) for p in preds])  # seeds x resamples
+            rhos = np.stack([cstats.spearman_of_resamples(p, h, idx, units) for p in preds])  # seeds x resamples
             boot = cstats.resampled_unit_means(rhos, np.random.default_rng([seed, len(preds)]))
             row = {"features": name, "regressor": regressor, "n_seeds": len(preds),
                    "mean": float(np.mean([cstats.spearman(p, h) for p in preds]))}

@@ -95,6 +95,13 @@ def _finite_pairs(similarity, human, mask) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _selected(clusters, mask) -> np.ndarray | None:
+    """The cluster labels of the pairs in ``mask`` (None stays None: every pair its own cluster)."""
+    if clusters is None or mask is None:
+        return clusters
+    return np.asarray(clusters)[np.asarray(mask, dtype=bool)]
+
+
 def _select(similarity, human, mask) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(similarity, dtype=float)
     y = np.asarray(human, dtype=float)
@@ -146,7 +153,7 @@ def _rowwise_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_spearman(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RESAMPLES,
-                       seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+                       seed: int = 0, level: float = 0.95, clusters=None) -> tuple[float, float]:
     """Percentile bootstrap confidence interval of :func:`spearman` (resampling pairs):
     :func:`compsem.stats.spearman_interval` with ``method="percentile"`` (BCa's jackknife costs
     time and memory ~ n^2, too much for SICK's ~10,000 pairs; at these n the two agree).
@@ -154,11 +161,11 @@ def bootstrap_spearman(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RES
     Not in the paper; it puts an uncertainty on each Table 9 cell. Returns ``(low, high)``
     (:func:`bootstrap_spearman_levels` at one level).
     """
-    return bootstrap_spearman_levels(similarity, human, mask, n_boot, seed, [level])[0]
+    return bootstrap_spearman_levels(similarity, human, mask, n_boot, seed, [level], clusters)[0]
 
 
 def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BOOTSTRAP_RESAMPLES,
-                         seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+                         seed: int = 0, level: float = 0.95, clusters=None) -> tuple[float, float]:
     """Percentile bootstrap interval of rho(non) - rho(adv), the gap drawn in Fig. 4 (from
     Table 9, e.g. Mean-CN .800 - (-.291) = 1.091).
 
@@ -166,32 +173,39 @@ def bootstrap_difference(similarity, human, mask_non, mask_adv, n_boot: int = BO
     (the draws of :func:`compsem.stats.independent_spearman_difference`, ``method="percentile"``).
     Returns ``(low, high)`` (:func:`bootstrap_difference_levels` at one level).
     """
-    return bootstrap_difference_levels(similarity, human, mask_non, mask_adv, n_boot, seed, [level])[0]
+    return bootstrap_difference_levels(similarity, human, mask_non, mask_adv, n_boot, seed, [level], clusters)[0]
 
 
 # --------------------------------------------------------------------------- several levels, one set of draws
 
 
 def bootstrap_spearman_levels(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                              levels: Sequence[float] = (0.95,)) -> list[tuple[float, float]]:
+                              levels: Sequence[float] = (0.95,), clusters=None) -> list[tuple[float, float]]:
     """:func:`bootstrap_spearman` at each of ``levels`` from one set of resamples
     (:func:`compsem.stats.spearman_interval_levels`, percentile): ``[(low, high), ...]``, each
-    equal to ``bootstrap_spearman`` at that level with the same seed."""
+    equal to ``bootstrap_spearman`` at that level with the same seed. ``clusters`` (a label per
+    pair, aligned with ``similarity``; :func:`compsem.data.sts3k.sentence_clusters`) resamples
+    clusters of pairs instead of pairs."""
     x, y = _finite_pairs(similarity, human, mask)
-    return cstats.spearman_interval_levels(x, y, None, n_boot, seed, levels, "percentile")[1]
+    return cstats.spearman_interval_levels(x, y, None, n_boot, seed, levels, "percentile",
+                                           _selected(clusters, mask))[1]
 
 
 def bootstrap_difference_levels(similarity, human, mask_non, mask_adv, n_boot: int = BOOTSTRAP_RESAMPLES,
-                                seed: int = 0, levels: Sequence[float] = (0.95,)) -> list[tuple[float, float]]:
+                                seed: int = 0, levels: Sequence[float] = (0.95,),
+                                clusters=None) -> list[tuple[float, float]]:
     """:func:`bootstrap_difference` (the drop rho(non) - rho(adv), the portions resampled
     independently) at each of ``levels`` from one set of resamples
     (:func:`compsem.stats.independent_spearman_difference_levels`, percentile):
-    ``[(low, high), ...]``, each equal to ``bootstrap_difference`` at that level with the same seed."""
+    ``[(low, high), ...]``, each equal to ``bootstrap_difference`` at that level with the same seed.
+    ``clusters`` resamples clusters of pairs, stratified by the portions a cluster has pairs in
+    (:func:`compsem.stats.independent_spearman_difference_levels`)."""
     if np.any(np.asarray(mask_non, dtype=bool) & np.asarray(mask_adv, dtype=bool)):
         raise ValueError("mask_non and mask_adv overlap; the portions must be disjoint")
     xn, hn = _finite_pairs(similarity, human, mask_non)
     xa, ha = _finite_pairs(similarity, human, mask_adv)
-    return cstats.independent_spearman_difference_levels(xn, hn, xa, ha, n_boot, seed, levels, "percentile")[1]
+    return cstats.independent_spearman_difference_levels(xn, hn, xa, ha, n_boot, seed, levels, "percentile",
+                                                         _selected(clusters, mask_non), _selected(clusters, mask_adv))[1]
 
 
 # --------------------------------------------------------------------------- baselines

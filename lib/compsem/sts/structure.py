@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from compsem import stats as cstats
 from compsem.stats import BOOTSTRAP_RESAMPLES
 from compsem.sts.modifier_types import EXCLUDED_ROWS, modifier_groups
 
@@ -202,9 +203,11 @@ def modifier_profile(similarity, exclude=EXCLUDED_ROWS, ddof: int = 0) -> pd.Dat
 
 
 def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                       level: float = 0.95, relative: bool = True) -> pd.DataFrame:
+                       level: float = 0.95, relative: bool = True, clusters=None) -> pd.DataFrame:
     """Figure 8 with bootstrap error bars: per category the mean similarity and a percentile
-    bootstrap interval over the category's pairs (:func:`scipy.stats.bootstrap`, ``seed``).
+    bootstrap interval over the category's pairs (:func:`compsem.stats.percentile_interval`,
+    ``n_resamples`` drawn with ``seed``; with ``clusters``, over the clusters of the category's
+    pairs that share a sentence, :func:`compsem.data.sts3k.sentence_clusters`).
 
     ``relative=True`` divides mean and bounds by the series' Modifiers mean (Figure 8's scale),
     treating that mean as fixed: the bars show the uncertainty of each category's own mean, not
@@ -219,12 +222,14 @@ def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOT
     rng = np.random.default_rng(seed)
     rows = {}
     for name in FIGURE8_CATEGORIES:
-        v = values[(category == name) & ~np.isnan(values)]
+        keep = (category == name) & ~np.isnan(values)
+        v = values[keep]
         if len(v) < 2:
             raise ValueError(f"Figure 8 category {name!r} has {len(v)} pairs; an interval needs 2")
-        ci = stats.bootstrap((v,), np.mean, n_resamples=n_resamples, confidence_level=level,
-                             method="percentile", random_state=rng).confidence_interval
-        rows[name] = {"mean": float(v.mean()), "ci_low": float(ci.low), "ci_high": float(ci.high), "n": len(v)}
+        units = cstats.resampling_units(None if clusters is None else np.asarray(clusters)[keep], len(v))
+        counts = cstats.resample_weights(rng.integers(0, units.max() + 1, size=(n_resamples, units.max() + 1)), units)
+        low, high = cstats.percentile_interval(counts @ v / counts.sum(axis=1), level)
+        rows[name] = {"mean": float(v.mean()), "ci_low": low, "ci_high": high, "n": len(v)}
     table = pd.DataFrame(rows).T
     table["n"] = table["n"].astype(int)
     if relative:
@@ -236,11 +241,13 @@ def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOT
 
 def within_category_spearman(series: dict[str, np.ndarray], human, labels: pd.DataFrame,
                              categories=FIGURE8_CATEGORIES, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                             level: float = 0.95) -> pd.DataFrame:
+                             level: float = 0.95, clusters=None) -> pd.DataFrame:
     """Extension: does a model rank the pairs *within* one kind of pair, or only the kinds?
 
     For every series and Figure 8 category, Spearman rho with ``human`` over the category's pairs
-    and its bootstrap interval (:func:`compsem.stats.spearman_interval`, BCa, ``seed``). A model
+    and its bootstrap interval (:func:`compsem.stats.spearman_interval`, BCa, ``seed``; over
+    ``clusters`` of pairs that share a sentence where given,
+    :func:`compsem.data.sts3k.sentence_clusters`). A model
     that only separates pair types (e.g. by giving all swaps a low similarity) scores high on
     STS3k-adv as a whole but near 0 within a type. Returns a long frame: ``series``,
     ``category``, ``n``, ``rho``, ``ci_low``, ``ci_high`` (series and categories in input order).
@@ -253,7 +260,7 @@ def within_category_spearman(series: dict[str, np.ndarray], human, labels: pd.Da
         for cat in categories:
             mask = category == cat
             rho, low, high = spearman_interval(values, human, mask=mask, n_resamples=n_resamples,
-                                               seed=seed, level=level)
+                                               seed=seed, level=level, clusters=clusters)
             rows.append({"series": name, "category": cat, "n": int(mask.sum()), "rho": rho,
                          "ci_low": low, "ci_high": high})
     return pd.DataFrame(rows)

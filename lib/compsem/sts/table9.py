@@ -145,14 +145,16 @@ def cell_file(row: str, column: str, variants: str = "paper") -> str | None:
 
 
 @functools.cache
-def _human(column: str) -> tuple[np.ndarray, np.ndarray]:
-    """Human scores and the column's pair mask (cached per column)."""
+def _human(column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Human scores, the column's pair mask and the pairs' resampling clusters (STS3k's pairs that
+    share a sentence, :func:`compsem.data.sts3k.sentence_clusters`; None, every pair its own, on
+    the other datasets), cached per column."""
     _, loader, portion = DATASETS[column]
     if loader == "sts3k":
         pairs = sts3k.load_pairs()
-        return pairs["human"].to_numpy(), sts3k.portion_mask(pairs, portion)
+        return pairs["human"].to_numpy(), sts3k.portion_mask(pairs, portion), sts3k.sentence_clusters(pairs)
     human = sts_benchmarks.load_dataset(loader)["human"].to_numpy()
-    return human, np.ones(len(human), dtype=bool)
+    return human, np.ones(len(human), dtype=bool), None
 
 
 def published_cell(row: str, column: str, variants: str = "paper") -> float:
@@ -160,7 +162,7 @@ def published_cell(row: str, column: str, variants: str = "paper") -> float:
     model = cell_file(row, column, variants)
     if model is None:
         return float("nan")
-    human, mask = _human(column)
+    human, mask, _ = _human(column)
     similarity = sts3k.load_published_similarities(model, DATASETS[column][0])
     if len(similarity) != len(human):
         raise DataError(
@@ -239,7 +241,9 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
     composition or baseline once, unstandardised, as in Table 9. ``levels(label, column)`` gives
     the ``tag -> level`` of a cell's intervals (``"ci"`` among them; e.g.
     :func:`compsem.sts.chapter.recomputed_levels`), every level read from one set of ``n_boot``
-    resamples (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, ``seed``).
+    resamples (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, ``seed``); on the
+    dataset named ``"sts3k"`` the resamples draw clusters of pairs that share a sentence
+    (:func:`compsem.data.sts3k.sentence_clusters`).
 
     Returns ``(cells, similarities)``. ``cells``: one row per (label, column) in the order
     models x (raw, standardised) x datasets x columns, with ``model`` (the label), ``column``,
@@ -254,6 +258,7 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
         for standardised in ((False, True) if scoring.is_encoder(spec) else (False,)):
             label = spec + (" (std)" if standardised else "")
             for name, frame in frames.items():
+                clusters = sts3k.sentence_clusters(frame) if name == "sts3k" else None
                 sims = scoring.pair_similarities(spec, frame, standardised=standardised, seed=seed,
                                                  batch_size=batch_size, device=device,
                                                  show_progress=False, method=method)
@@ -265,7 +270,7 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
                     rho = spearman(sims, human, mask)
                     tags = levels(label, column)
                     bounds = dict(zip(tags, bootstrap_spearman_levels(
-                        sims, human, mask, n_boot=n_boot, seed=seed, levels=list(tags.values())),
+                        sims, human, mask, n_boot=n_boot, seed=seed, levels=list(tags.values()), clusters=clusters),
                         strict=True))
                     rows.append({"model": label, "column": column, "rho": rho,
                                  "low": bounds["ci"][0], "high": bounds["ci"][1], "bounds": bounds})
@@ -393,7 +398,8 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
                      level: float = 0.95, levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """rho(row_a) - rho(row_b) per Table 9 column from the published similarity files, with a
     paired bootstrap interval and p (as :func:`compsem.stats.paired_spearman_difference`: both
-    models' similarities of a pair are resampled together).
+    models' similarities of a pair are resampled together; on STS3k, clusters of pairs that share
+    a sentence, :func:`compsem.data.sts3k.sentence_clusters`).
 
     Each row uses its own file in every column (``variants="consistent"``), so DefSent is the
     CLS model on STS3k-non too (.862, not the printed mean-pooled .868). Not in the paper, which
@@ -415,12 +421,13 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
         if None in files:
             raise ValueError(f"no published similarity file for {[row_a, row_b][files.index(None)]!r} "
                              f"on {column!r}")
-        human, mask = _human(column)
+        human, mask, clusters = _human(column)
         prefix = DATASETS[column][0]
         a, b = (sts3k.load_published_similarities(f, prefix)[mask] for f in files)
         method = "percentile" if int(np.sum(mask)) > BCA_MAX_PAIRS else "BCa"
         result = paired_spearman_difference_levels(a, b, human[mask], n_resamples=n_resamples, seed=seed,
-                                          levels=[level, *extra.values()], method=method)
+                                                   levels=[level, *extra.values()], method=method,
+                                                   clusters=None if clusters is None else clusters[mask])
         intervals = result.pop("intervals")
         for tag, (low, high) in zip(extra, intervals[1:], strict=True):
             result |= {f"{tag}_low": low, f"{tag}_high": high}
@@ -429,11 +436,13 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
 
 
 def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1000, seed: int = 0,
-                            level: float = EQUIVALENCE_LEVEL, portion: str = "sts3k_adv", family: int = 1) -> dict[str, float]:
+                            level: float = EQUIVALENCE_LEVEL, portion: str = "sts3k_adv", family: int = 1,
+                            clusters=None) -> dict[str, float]:
     """Each baseline minus each rival in Spearman rho with people on the pairs in ``mask``, a paired
     bootstrap (BCa, as :func:`compsem.stats.paired_spearman_difference`: both series of a pair
     resampled together) at ``level`` (90%: the interval of an equivalence test, two one-sided tests
-    at 5%). ``baselines`` and ``rivals`` map display names to per-pair similarities. Returns
+    at 5%; over ``clusters`` of pairs where given). ``baselines`` and ``rivals`` map display names
+    to per-pair similarities. Returns
     ``<baseline>_minus_<rival>_<portion>`` (the difference) and ``..._ci<level>_low`` /
     ``_ci<level>_high``, names slugged (``"Mean-CN"`` -> ``mean_cn``). Used for §6.2's reading that
     leading transformers rank the adversarial pairs about as well as lexical cues do.
@@ -456,7 +465,8 @@ def equivalence_differences(baselines, rivals, human, mask, n_resamples: int = 1
         for rival, b in rivals.items():
             key = f"{slug(baseline)}_minus_{slug(rival)}_{portion}"
             result = paired_spearman_difference_levels(np.asarray(a, dtype=float)[mask], np.asarray(b, dtype=float)[mask], h,
-                                              n_resamples=n_resamples, seed=seed, levels=list(levels.values()))
+                                                       n_resamples=n_resamples, seed=seed, levels=list(levels.values()),
+                                                       clusters=None if clusters is None else np.asarray(clusters)[mask])
             values[key] = result["difference"]
             for tag, (low, high) in zip(levels, result["intervals"], strict=True):
                 values |= {f"{key}_{tag}_low": low, f"{key}_{tag}_high": high}
@@ -467,17 +477,19 @@ def adv_differences(reference, rivals: Mapping[str, np.ndarray], pairs: pd.DataF
                     n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, float]:
     """``reference`` minus each rival in Spearman rho with people on STS3k-adv (Table 9's column,
     §5.2), a paired bootstrap (:func:`compsem.stats.paired_spearman_difference`, BCa: both series
-    of a pair resampled together) at ``level``. ``reference`` and the values of ``rivals`` are
+    of a pair resampled together, by clusters of pairs that share a sentence,
+    :func:`compsem.data.sts3k.sentence_clusters`) at ``level``. ``reference`` and the values of ``rivals`` are
     per-pair similarities over all of ``pairs``. Returns ``<prefix>_minus_<rival>_sts3k_adv`` (the
     difference) with ``_ci_low`` / ``_ci_high``, rival names slugged (``"mean:glove50"`` ->
     ``mean_glove50``). Not in the paper; used for STS3k-adv's separation of SentBERT from the
     bag-of-words means over substitute vectors."""
     adv = sts3k.portion_mask(pairs, "adv")
+    clusters = sts3k.sentence_clusters(pairs)[adv]
     values = {}
     for rival, sims in rivals.items():
         gap = paired_spearman_difference(np.asarray(reference)[adv], np.asarray(sims)[adv],
                                          pairs["human"].to_numpy()[adv], n_resamples=n_resamples,
-                                         seed=seed, level=level)
+                                         seed=seed, level=level, clusters=clusters)
         key = f"{prefix}_minus_{slug(rival)}_sts3k_adv"
         values |= {key: gap["difference"], f"{key}_ci_low": gap["ci_low"],
                    f"{key}_ci_high": gap["ci_high"]}
@@ -495,20 +507,22 @@ def lexical_baselines(similarities: Mapping[tuple[str, str], np.ndarray], pairs:
     authors' Mean-CN, the GloVe and spaCy means run here) minus SentBERT and the authors' OpenAI
     (:func:`equivalence_differences`, 90%, ``family`` for the union of the two rivals); SentBERT
     minus each mean run here (:func:`adv_differences`, prefix ``mpnet``). Empty when overlap or
-    SentBERT was not run."""
+    SentBERT was not run. Every bootstrap resamples clusters of pairs that share a sentence
+    (:func:`compsem.data.sts3k.sentence_clusters`)."""
     if ("overlap", "sts3k") not in similarities or ("mpnet (std)", "sts3k") not in similarities:
         return {}
     adv = sts3k.portion_mask(pairs, "adv")
     human = pairs["human"].to_numpy()
+    clusters = sts3k.sentence_clusters(pairs)
     overlap, sentbert = similarities[("overlap", "sts3k")], similarities[("mpnet (std)", "sts3k")]
     gap = paired_spearman_difference(overlap[adv], sentbert[adv], human[adv], n_resamples=n_resamples,
-                                     seed=seed, level=level)
+                                     seed=seed, level=level, clusters=clusters[adv])
     values = {f"overlap_minus_sentbert_sts3k_adv_{stat}": gap[stat] for stat in ("ci_low", "ci_high", "p")}
     means = {m: similarities[(m, "sts3k")] for m in ("mean:glove50", "mean:spacy-md") if (m, "sts3k") in similarities}
     lexical = {"overlap": overlap, "Mean-CN": sts3k.load_published_similarities("mean")} | means
     values |= equivalence_differences(
         lexical, {"SentBERT": sentbert, "OpenAI": sts3k.load_published_similarities("openai_norml")},
-        human, adv, n_resamples=n_resamples, seed=seed, family=family)
+        human, adv, n_resamples=n_resamples, seed=seed, family=family, clusters=clusters)
     values |= adv_differences(sentbert, means, pairs, "mpnet", n_resamples=n_resamples, seed=seed,
                               level=level)
     return values
