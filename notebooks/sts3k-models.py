@@ -478,6 +478,12 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   {glue:text}`overlap_minus_sentbert_sts3k_adv:.3f`, interval
 #   [{glue:text}`overlap_minus_sentbert_sts3k_adv_ci_low:.3f`,
 #   {glue:text}`overlap_minus_sentbert_sts3k_adv_ci_high:.3f`]). The Findings give the verdicts.
+# - **Intervals over clusters of pairs.** The paper gives no intervals; ours resample clusters of
+#   pairs that share a sentence (Method), not pairs one by one, as this book's earlier versions
+#   did: those treated the {glue:text}`sts3k_n_pairs_sharing:,.0f` pairs that share a sentence as
+#   independent and gave intervals too narrow (the models chapter's Extensions measure by how
+#   much). Claims decided by two separate intervals that must not overlap lose most from the
+#   wider intervals; a paired test of the same contrast, where the chapter has one, keeps more.
 # - **ERNIE-12** has no offline substitute (see *Recomputed rows beside the paper*): the row is
 #   dropped from the default models, and its claim is marked untestable.
 #
