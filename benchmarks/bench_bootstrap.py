@@ -27,12 +27,12 @@ def main() -> None:
     import numpy as np
 
     from compsem import stats
-    from compsem.data import sts3k
+    from compsem.data import shared_sentences, sts3k
 
     pairs = sts3k.load_pairs()
     adv = sts3k.portion_mask(pairs, "adv")
     human = pairs["human"].to_numpy()
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     verbnet = sts3k.load_published_similarities("verbnet_fixed")
     defsent = sts3k.load_published_similarities("defsent_cls_norml")
     x, h = stats.tie_values(verbnet[adv]), stats.tie_values(human[adv])

@@ -57,7 +57,7 @@ n_splits_extension = 20  # random splits per sample size in the extension
 n_samples_extension = 10  # participant samples drawn per sample size in the extension
 n_heldout_halves = 20  # random halves of the published type means in the held-out check
 heldout_seed = 0  # seed of those halves
-n_resamples = 2000  # bootstrap resamples of the subadditivity gaps (pairs resampled within each number of modifiers)
+n_resamples = 2000  # bootstrap resamples of the subadditivity gaps (sentences resampled: clusters of pairs that share a sentence)
 
 # %%
 import matplotlib.pyplot as plt
@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from compsem import report, stats
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.sts import data_chapter, figures, structure
 from compsem.sts import modifier_types as mt
 from compsem.sts import pair_types as pt
@@ -440,8 +440,13 @@ subadditive.round(3)
 # %% [markdown]
 # Subadditive means that k modifiers lower similarity by less than k times what one does: the
 # gap $k(1 - \bar s_1) - (1 - \bar s_k)$ is positive. Each gap gets a 95% bootstrap interval
-# (the pairs with one and with k modifiers resampled independently,
-# {glue:text}`subadditive_n_resamples` resamples). Where the
+# ({glue:text}`subadditive_n_resamples` resamples) that resamples *sentences*, not pairs: the
+# added-modifier pairs of one sentence (one to four modifiers added to it) share that sentence,
+# so they are drawn together, as one of the {glue:text}`subadditive_n_clusters` clusters of
+# pairs that share a sentence (`compsem.data.shared_sentences.sentence_clusters`; clusters stratified by the
+# numbers of modifiers they hold). The gap is then read within sentences, a paired comparison.
+# Resampling the pairs of each k independently, as this chapter did before, treated the
+# {glue:text}`subadditive_n_pairs:,.0f` pairs as independent draws. Where the
 # additive prediction $k(1 - \bar s_1)$ exceeds 1, the largest reduction the scale allows, the
 # gap is positive whatever people do; those k ("testable" False) cannot test the claim. The claim
 # fails if *some* testable gap lies below zero, a union of three tests (the gaps of 2, 3 and 4
@@ -453,8 +458,11 @@ subadditive.round(3)
 subadditive_resamples = report.glue("subadditive_n_resamples", n_resamples)
 family_size = UNION_FAMILIES["subadditive_gaps"]  # the testable gaps: 2, 3 and 4 modifiers
 report.glue("subadditive_family_level", stats.bonferroni_level(family_size))
+clusters = shared_sentences.sentence_clusters(pairs)  # pairs that share a sentence: the bootstrap's unit
 gap_glue, subadditive_gaps = data_chapter.subadditivity_gap_values(
-    labels, human, n_resamples=subadditive_resamples, seed=seed, family=family_size, exclude=exclude)
+    labels, human, n_resamples=subadditive_resamples, seed=seed, family=family_size, exclude=exclude,
+    clusters=clusters)
+report.glue_all(data_chapter.only_mod_cluster_counts(labels, clusters, exclude))
 report.glue_all(gap_glue)
 subadditive_gaps.round(3)
 

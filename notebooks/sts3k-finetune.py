@@ -74,9 +74,10 @@ n_jobs = 2  # worker processes for the regressor grids (1 thread each; same numb
 
 # %%
 import matplotlib.pyplot as plt
+import pandas as pd
 
 from compsem import parameters, report
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.sts import chapter as C
 from compsem.sts import figures, finetune, pair_types
 from compsem.sts import finetune_results as fr
@@ -90,8 +91,8 @@ results = {}
 targets = report.load_targets("sts3k")
 pairs = sts3k.load_pairs()
 human = pairs["human"].to_numpy()
-clusters = sts3k.sentence_clusters(pairs)  # pairs that share a sentence: every bootstrap's resampling unit
-report.glue_all(sts3k.sentence_cluster_counts(pairs))
+clusters = shared_sentences.sentence_clusters(pairs)  # pairs that share a sentence: every bootstrap's resampling unit
+report.glue_all(shared_sentences.cluster_counts(pairs, "sts3k"))
 report.glue("ft_n_pairs", len(pairs))
 
 # %% [markdown]
@@ -142,7 +143,7 @@ split_table
 # sentence with another pair, directly or through others, so they are not independent draws. Every
 # bootstrap over test pairs here resamples the clusters of pairs linked by shared sentences
 # ({glue:text}`sts3k_n_clusters:,.0f` over all pairs), each with all its test pairs
-# (`compsem.data.sts3k.sentence_clusters`; a cluster bootstrap, as in the models chapter). The
+# (`compsem.data.shared_sentences.sentence_clusters`; a cluster bootstrap, as in the models chapter). The
 # splits themselves are drawn by pair, as the paper's are, so a test pair may share a sentence
 # with a training pair.
 #
@@ -416,7 +417,8 @@ plt.show()
 report.glue("finetune_epochs_used", finetune_epochs)
 finetuned, finetune_predictions = C.finetune_runs(finetune_models, finetune_splits, finetune_seeds, pairs,
                                                   epochs=finetune_epochs, cv_folds=cv_folds, device=device)
-transfer = C.transfer_gaps(finetune_predictions, n_resamples=n_resamples, seed=stats_seed, clusters=clusters)
+transfer = C.transfer_gaps(finetune_predictions, n_resamples=n_resamples, seed=stats_seed,
+                           clusters=pd.Series(clusters, index=pairs.index))
 report.glue_all(C.finetune_values(finetuned, transfer))
 results |= C.finetune_paper_values(finetuned)
 C.finetune_seed_table(finetuned, targets).round(3) if len(finetuned) else "no fine-tuning in this profile"

@@ -74,7 +74,7 @@ import pandas as pd
 from IPython.display import Markdown
 
 from compsem import parameters, report
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.data import sts_benchmarks as sb
 from compsem.sts import chapter as C
 from compsem.sts import figures, pair_types, table9
@@ -98,7 +98,7 @@ targets = report.load_targets("sts3k")
 
 # %%
 pairs = sts3k.load_pairs()
-report.glue_all(sts3k.sentence_cluster_counts(pairs))  # the bootstraps' units: pairs that share a sentence
+report.glue_all(shared_sentences.cluster_counts(pairs, "sts3k"))  # the bootstraps' units: pairs that share a sentence
 frames = {name: (pairs if name == "sts3k" else sb.load_dataset(name)) for name in datasets}
 columns = table9.columns_for(datasets)  # Table 9 column -> (dataset, mask over its pairs)
 pd.DataFrame(
@@ -106,6 +106,13 @@ pd.DataFrame(
      "dataset": [name for name, _ in columns.values()]},
     index=list(columns),
 )
+
+# %% [markdown]
+# Every dataset pairs some sentences with more than one other; the clusters of pairs linked by
+# shared sentences are the bootstraps' resampling units (Method):
+
+# %%
+shared_sentences.cluster_table(frames)
 
 # %% [markdown]
 # ## Method
@@ -123,10 +130,12 @@ pd.DataFrame(
 # **Pairs that share a sentence.** The pairs of STS3k are not independent draws: {glue:text}`sts3k_n_pairs_sharing:,.0f`
 # of the 2,800 share a sentence with another pair, directly or through other pairs, and a
 # sentence's wording, its parse and its reading by the raters enter every pair it is in. Every
-# bootstrap over STS3k pairs in this book therefore resamples *clusters*: the
+# bootstrap over pairs in this book therefore resamples *clusters*: on STS3k the
 # {glue:text}`sts3k_n_clusters:,.0f` groups of pairs linked by shared sentences (at most
-# {glue:text}`sts3k_largest_cluster` pairs; `compsem.data.sts3k.sentence_clusters`), each drawn with
-# all its pairs (a cluster bootstrap, Davison & Hinkley 1997, §3.8). A paired comparison draws the
+# {glue:text}`sts3k_largest_cluster` pairs; `compsem.data.shared_sentences.sentence_clusters`), each drawn with
+# all its pairs (a cluster bootstrap, Davison & Hinkley 1997, §3.8), and likewise on the classic
+# sets (the table under Data). A pair has two sentences, so the links cross; taking whole
+# connected groups as units is the conservative way to respect them. A paired comparison draws the
 # same clusters for both models; a drop from the non-adversarial to the adversarial pairs draws
 # the clusters of each portion, and the {glue:text}`sts3k_n_mixed_clusters` clusters with pairs in
 # both, as separate strata.
@@ -230,7 +239,7 @@ pd.concat([recomputed_table, ceiling_row.reindex(columns=recomputed_table.column
     "{:.3f}", na_rep="–").background_gradient(cmap="RdBu", vmin=-1, vmax=1, axis=None)
 
 # %% [markdown]
-# The same table with 95% bootstrap intervals (pairs resampled with replacement,
+# The same table with 95% bootstrap intervals (clusters of pairs that share a sentence resampled with replacement,
 # {glue:text}`n_boot_used` resamples):
 
 # %% tags=["full-width"]
@@ -480,10 +489,10 @@ verdicts.groupby(["group", "verdict"]).size().unstack(fill_value=0)
 #   {glue:text}`overlap_minus_sentbert_sts3k_adv_ci_high:.3f`]). The Findings give the verdicts.
 # - **Intervals over clusters of pairs.** The paper gives no intervals; ours resample clusters of
 #   pairs that share a sentence (Method), not pairs one by one, as this book's earlier versions
-#   did: those treated the {glue:text}`sts3k_n_pairs_sharing:,.0f` pairs that share a sentence as
-#   independent and gave intervals too narrow (the models chapter's Extensions measure by how
-#   much). Claims decided by two separate intervals that must not overlap lose most from the
-#   wider intervals; a paired test of the same contrast, where the chapter has one, keeps more.
+#   did: those treated the {glue:text}`sts3k_n_pairs_sharing:,.0f` STS3k pairs that share a sentence
+#   (and the classic sets' likewise) as independent and gave intervals too narrow (Extensions:
+#   *What the clusters change*). Claims decided by two separate intervals that must not overlap
+#   lose most from the wider intervals; a paired test of the same contrast keeps more.
 # - **ERNIE-12** has no offline substitute (see *Recomputed rows beside the paper*): the row is
 #   dropped from the default models, and its claim is marked untestable.
 #

@@ -261,7 +261,7 @@ plt.show()
 # is computed on the same STS3k pairs, so whether an order-aware encoder ranks the role swaps
 # better than an order-blind one is a paired question: the difference of the two rhos, with a
 # bootstrap interval that resamples the pairs for both encoders together, by clusters of pairs
-# that share a sentence (`compsem.data.sts3k.sentence_clusters`: STS3k pairs that share a sentence
+# that share a sentence (`compsem.data.shared_sentences.sentence_clusters`: STS3k pairs that share a sentence
 # are not independent draws, and every bootstrap over STS3k pairs in the book, the scorecard's
 # included, resamples these clusters, each with all its pairs)
 # (`compsem.synthesis.paired_difference`, the interval of `compsem.stats.paired_spearman_difference`:
@@ -321,7 +321,7 @@ swap2_differences.round(3)
 # modifiers are one source of differing words; the swap itself is another, since exchanging
 # two constituents often changes their forms ("The artist painted the object." / "The artist
 # objected to the paint."). The table splits the within-Swap-2 rho by the number of added
-# modifiers (`compsem.synthesis.modifier_strata`: BCa intervals over the pairs of each stratum,
+# modifiers (`compsem.synthesis.modifier_strata`: BCa intervals over the clusters of pairs of each stratum,
 # as the scorecard's), with the pairs each encoder gives similarity 1, which an order-blind
 # encoder reads as the same words.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compsem.data import DataError, sts3k
+from compsem.data import DataError, shared_sentences, sts3k
 from compsem.data import sts_benchmarks as sb
 
 pytestmark = pytest.mark.needs_data
@@ -15,14 +15,19 @@ def test_sentence_clusters_join_pairs_linked_through_shared_sentences():
     import pandas as pd
 
     toy = pd.DataFrame({"sentence_a": ["A", "B", "X", "C", "Y"], "sentence_b": ["B", "C", "Z", "D", "W"],
-                        "portion": ["non", "adv", "adv", "adv", "non"]})
+                        "portion": ["non", "adv", "adv", "adv", "neg"]})  # neg: in neither portion
     # A-B, B-C and C-D chain into one cluster through B and C; X-Z and Y-W stand alone
-    assert sts3k.sentence_clusters(toy).tolist() == [0, 0, 1, 0, 2]
-    assert sts3k.sentence_cluster_counts(toy) == {"sts3k_n_clusters": 3, "sts3k_n_pairs_sharing": 3,
-                                                  "sts3k_largest_cluster": 3, "sts3k_n_mixed_clusters": 1}
-    counts = sts3k.sentence_cluster_counts(sts3k.load_pairs())
+    assert shared_sentences.sentence_clusters(toy).tolist() == [0, 0, 1, 0, 2]
+    assert shared_sentences.cluster_counts(toy, "toy") == {"toy_n_clusters": 3, "toy_n_pairs_sharing": 3,
+                                                           "toy_largest_cluster": 3, "toy_n_mixed_clusters": 1}
+    assert shared_sentences.cluster_counts(toy.assign(portion=["neg", "adv", "adv", "adv", "non"]), "toy")[
+        "toy_n_mixed_clusters"] == 0  # a negative and adversarial pairs: no drop's mixed stratum
+    assert "toy_n_mixed_clusters" not in shared_sentences.cluster_counts(toy.drop(columns="portion"), "toy")
+    with pytest.raises(ValueError, match="sentence_b"):
+        shared_sentences.sentence_clusters(toy.drop(columns="sentence_b"))
+    counts = shared_sentences.cluster_counts(sts3k.load_pairs(), "sts3k")
     assert counts == {"sts3k_n_clusters": 1644, "sts3k_n_pairs_sharing": 1429, "sts3k_largest_cluster": 27,
-                      "sts3k_n_mixed_clusters": 68}
+                      "sts3k_n_mixed_clusters": 66}
 
 
 def test_sts3k_pairs_and_portions():

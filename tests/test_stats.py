@@ -505,3 +505,36 @@ def test_interval_hull_holds_both_intervals_and_skips_an_undefined_one():
     assert interval_hull((1.0, 3.0), (0.5, 2.0)) == (0.5, 3.0)
     assert interval_hull((1.0, 3.0), (1.5, 2.5)) == (1.0, 3.0)
     assert interval_hull((1.0, 3.0), (float("nan"), float("nan"))) == (1.0, 3.0)
+
+
+def test_stratified_draws_keep_every_kind_of_cluster_in_every_resample():
+    """Units drawn within the strata of the label sets they hold: items alone give the bootstrap
+    stratified by label; a cluster holding two labels forms a stratum of its own."""
+    labels = np.array([1, 1, 1, 2, 2, 1, 2, 6])
+    units = np.array([0, 1, 2, 3, 4, 5, 5, 6])  # unit 5 holds a 1 and a 2
+    draws = stats.stratified_draws(units, labels, 500, np.random.default_rng(0))
+    assert draws.shape == (500, 7)  # as many draws as units
+    # strata in the order of their sorted label sets: (1,) units 0-2, (1, 2) unit 5, (2,) units 3-4, (6,) unit 6
+    start = 0
+    for members in ({0, 1, 2}, {5}, {3, 4}, {6}):
+        block = draws[:, start:start + len(members)]
+        assert set(np.unique(block)) == members  # drawn within the stratum, every member drawn somewhere
+        start += len(members)
+    weights = stats.resample_weights(draws, units)
+    for row in (0, 99):  # the weights count each item's unit in the resample
+        expected = np.array([np.sum(draws[row] == u) for u in units], dtype=float)
+        np.testing.assert_array_equal(weights[row], expected)
+    np.testing.assert_array_equal(draws, stats.stratified_draws(units, labels, 500, np.random.default_rng(0)))
+    with pytest.raises(ValueError, match="differ in shape"):
+        stats.stratified_draws(units, labels[:-1], 5, np.random.default_rng(0))
+
+
+def test_clustered_independent_difference_runs_bca_with_a_cluster_jackknife():
+    rng = np.random.default_rng(4)
+    h = rng.random(90)
+    x = h + rng.normal(0, .3, 90)
+    clusters = np.arange(90) // 3
+    d, low, high = stats.independent_spearman_difference(x[:46], h[:46], x[46:], h[46:], n_resamples=300,
+                                                         method="BCa", clusters1=clusters[:46],
+                                                         clusters2=clusters[46:])
+    assert np.isfinite([low, high]).all() and low < d < high

@@ -14,7 +14,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from compsem import stats
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.data.sts3k import ROLES
 from compsem.sts import chapter as C
 from compsem.sts import contrasts, generator, hybrid, roles, weights
@@ -232,7 +232,7 @@ def test_portion_gaps_are_paired_differences_on_each_sts3k_portion():
     a, b = _noisy(human, 0.1, 6), _noisy(human, 0.6, 7)
     values = C.portion_gaps(a, b, human, pairs, "g", n_resamples=200, seed=0)
     assert list(values) == [f"g_sts3k_{p}{s}" for p in ("all", "non", "adv") for s in ("", "_ci_low", "_ci_high")]
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     adv = stats.paired_spearman_difference(a, b, human, mask=(pairs["portion"] == "adv").to_numpy(),
                                            n_resamples=200, seed=0, clusters=clusters)
     assert (values["g_sts3k_adv"], values["g_sts3k_adv_ci_low"]) == (adv["difference"], adv["ci_low"])
@@ -519,7 +519,6 @@ def test_generated_profile_averages_verbnet_per_manipulation():
 
 def test_pair_embeddings_compose_or_encode_the_a_and_b_sentences(monkeypatch):
     import compsem.models
-    from compsem.data import sts3k
     from compsem.sts import composition, scoring
 
     pairs = pd.DataFrame({"sentence_a": ["the dog bit", "a cat"], "sentence_b": ["the cat", "dogs bit"]})
@@ -552,7 +551,6 @@ def test_published_row_picks_one_file_or_says_none_exists():
 @pytest.mark.needs_data
 def test_published_row_reads_figure7_verbnet_bars():
     """The VerbNet-CN bars of Figure 7 come from the authors' prediction files (§5.3)."""
-    from compsem.data import sts3k
     from compsem.report import load_targets
     from compsem.sts import regressors
 
@@ -609,6 +607,17 @@ def test_finetune_runs_draw_a_random_split_per_seed_and_decide_the_gap_over_seed
         interval = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
                                                     rand.loc[common, "human"], n_resamples=200, seed=0)
         assert (row["ci_low"], row["ci_high"]) == (interval["ci_low"], interval["ci_high"])
+    clusters = pd.Series(shared_sentences.sentence_clusters(pairs), index=pairs.index)
+    clustered = C.transfer_gaps(predictions, n_resamples=200, clusters=clusters).set_index("seed")
+    for seed, row in clustered.iterrows():  # clusters of the common pairs, read by label
+        common = predictions[("tiny", "random", seed)].index.intersection(
+            predictions[("tiny", "adversarial", seed)].index)
+        common = common[pairs.loc[common, "portion"].to_numpy() == "adv"]
+        rand, adv = predictions[("tiny", "random", seed)], predictions[("tiny", "adversarial", seed)]
+        interval = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
+                                                    rand.loc[common, "human"], n_resamples=200, seed=0,
+                                                    clusters=clusters.loc[common].to_numpy())
+        assert (row["ci_low"], row["ci_high"]) == (interval["ci_low"], interval["ci_high"])
     reseeded = C.transfer_gaps(predictions, n_resamples=200, seed=9)  # the chapter's bootstrap seed reaches it
     pd.testing.assert_series_equal(reseeded["difference"], gaps["difference"])
     assert (reseeded["ci_low"] != gaps["ci_low"]).any()
@@ -655,7 +664,6 @@ def test_random_split_heldout_verdicts_do_not_rest_on_the_bootstrap_seed():
     every family upper bound, Mean-CN's and DefSent's the lowest, stays above .65 for every
     bootstrap seed tried, while Mean-CN's 95% upper bound stays below it (the unadjusted interval
     would read 'fails'); on the holds side OpenAI's 95% lower bound stays below .65."""
-    from compsem.data import sts3k
     from compsem.sts import regressors as rg
 
     pairs = sts3k.load_pairs()
@@ -774,7 +782,7 @@ def test_published_random_split_reads_the_split_off_the_files_and_scores_them(mo
     pd.testing.assert_frame_equal(random_files, published[chosen])
     heldout = np.ones(60, dtype=bool)
     heldout[train_rows] = False
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     scored = C.published_random_values(published[chosen], pairs["human"].to_numpy(), heldout, clusters=clusters)
     assert list(values.items()) == [("pub_inputs_openai", 2800), ("pub_inputs_defsent", 2 * 1024),  # min(2800, 2d)
                                     ("pub_random_n_train", 20), ("pub_random_n_heldout", 40), *scored.items(),
@@ -828,7 +836,6 @@ def test_degradation_is_trained_minus_untrained_on_the_authors_files():
     inside the Bonferroni one from the same resamples; the claim fails on one interval wholly
     below minus the margin, holds when every 90% interval reaches above it."""
     from compsem import claims
-    from compsem.data import sts3k
     from compsem.sts import regressors
 
     pairs = sts3k.load_pairs()

@@ -410,7 +410,7 @@ def test_published_intervals_read_every_level_from_one_draw_and_are_the_claims_k
     Bonferroni's level) bit for bit, each file bootstrapped once; every union's interval contains
     its single test's (95% for a direction, 90% for an equivalence test); no quantity outside a
     union gets a _bonf key; and the keys are those the claims read."""
-    from compsem.data import sts3k
+    from compsem.data import shared_sentences, sts3k
     from compsem.stats import bonferroni_level
     from compsem.sts import chapter as C
     from compsem.sts.families import UNION_FAMILIES
@@ -419,7 +419,7 @@ def test_published_intervals_read_every_level_from_one_draw_and_are_the_claims_k
     pairs = sts3k.load_pairs()
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    clusters = sts3k.sentence_clusters(pairs)  # the bootstrap's units
+    clusters = shared_sentences.sentence_clusters(pairs)  # the bootstrap's units
     table, values = C.published_intervals(pairs, n_resamples=200, seed=3)
     _, defsent = C.defsent_vs_sentbert(n_resamples=200, seed=3)
     assert list(table.index) == list(table9.PUBLISHED_ROWS)

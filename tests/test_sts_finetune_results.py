@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from compsem import stats as cstats
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.sts import finetune_results as fr
 from compsem.sts import regressors as rg
 from compsem.sts import seed_grids as sg
@@ -154,7 +154,7 @@ def test_figure7_transfer_gap_is_the_paired_spearman_difference_on_the_adversari
                                                                                         human[adv])[0]
     assert values["fig7_sentbert_transfer_gap_difference"] == pytest.approx(expected, rel=1e-12)
     assert values["fig7_sentbert_transfer_gap_ci_low"] < expected < values["fig7_sentbert_transfer_gap_ci_high"]
-    clusters = sts3k.sentence_clusters(pairs)  # the bootstrap's units
+    clusters = shared_sentences.sentence_clusters(pairs)  # the bootstrap's units
     direct = cstats.paired_spearman_difference(files["ft_random"], files["ft_adv"], human, mask=adv, seed=0,
                                                clusters=clusters)
     assert values["fig7_sentbert_transfer_gap_ci_low"] == direct["ci_low"]

@@ -242,6 +242,29 @@ def test_subadditivity_gap_interval_has_the_bootstrap_width():
         table.loc[2, "gap"], abs=0.25 * se)
 
 
+def test_subadditivity_gaps_over_clusters_resample_sentences_not_pairs():
+    """Forty sentences, each with a one-modifier and a two-modifier pair. Resampled by sentence
+    (one cluster each), the gap 1 - 2 s_1 + s_2 is read within sentences, and a sentence's own
+    level, which enters both its pairs, largely cancels: the interval is about sqrt(1/5) as wide
+    as the pair bootstrap's, which resamples the two pairs independently. Every pair entered
+    four times: the pair bootstrap narrows about twofold, the cluster bootstrap does not move."""
+    rng = np.random.default_rng(2)
+    base = rng.uniform(0.5, 1.0, 40)  # a sentence's own level enters both of its pairs
+    one, two = base - rng.uniform(0, 0.1, 40), base - rng.uniform(0.05, 0.2, 40)
+    labels = pd.DataFrame({"category": ["ONLY_MOD"] * 80, "n_modifiers": [1] * 40 + [2] * 40})
+    human, sentence = np.r_[one, two], np.r_[np.arange(40), np.arange(40)]
+    repeated = pd.DataFrame({"category": ["ONLY_MOD"] * 320, "n_modifiers": np.tile(labels["n_modifiers"], 4)})
+    width = lambda t: t.loc[2, "ci_high"] - t.loc[2, "ci_low"]  # noqa: E731
+    gaps = {(data, by): M.subadditivity_gaps(*((labels, human) if data == "once" else (repeated, np.tile(human, 4))),
+                                             n_resamples=3000, seed=0, exclude=(),
+                                             clusters=None if by == "pair" else np.tile(sentence, 1 if data == "once" else 4))
+            for data in ("once", "four times") for by in ("pair", "sentence")}
+    assert len({round(t.loc[2, "gap"], 12) for t in gaps.values()}) == 1
+    assert width(gaps["once", "sentence"]) < 0.6 * width(gaps["once", "pair"])  # read within sentences
+    assert width(gaps["four times", "pair"]) < 0.6 * width(gaps["once", "pair"])  # copies read as pairs
+    assert width(gaps["four times", "sentence"]) == pytest.approx(width(gaps["once", "sentence"]), rel=0.1)
+
+
 def test_subadditivity_gaps_need_single_modifier_pairs():
     labels, human = _gap_frame({2: [0.8, 0.7], 3: [0.6, 0.5]})
     with pytest.raises(ValueError, match="no ONLY_MOD pair with one modifier"):

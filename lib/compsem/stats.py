@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "resampled_item_means",
     "resampling_units",
     "resample_weights",
+    "stratified_draws",
     "spearman_of_resamples",
     "resampled_unit_means",
     "seed_interval",
@@ -199,7 +201,7 @@ def resampling_units(clusters, n: int) -> np.ndarray:
     distinct ``clusters`` labels, or its own position where ``clusters`` is None (every item its
     own unit, the ordinary bootstrap). A cluster bootstrap draws units with replacement and takes
     every item of a drawn unit (Davison & Hinkley 1997, §3.8): items that share a unit (STS3k
-    pairs that share a sentence, :func:`compsem.data.sts3k.sentence_clusters`) are not
+    pairs that share a sentence, :func:`compsem.data.shared_sentences.sentence_clusters`) are not
     independent, and resampling them one by one understates the uncertainty."""
     if clusters is None:
         return np.arange(n)
@@ -222,6 +224,24 @@ def resample_weights(draws, units) -> np.ndarray:
     offsets = (n_units * np.arange(len(rows)))[:, None]
     counts = np.bincount((rows + offsets).ravel(), minlength=n_units * len(rows)).reshape(len(rows), n_units)
     return counts[:, units].astype(np.float64).reshape(*draws.shape[:-1], len(units))
+
+
+def stratified_draws(units, strata, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Units drawn with replacement within strata: a unit's stratum is the set of ``strata``
+    labels of its items (e.g. the numbers of modifiers, or the pair categories, a cluster of
+    STS3k pairs holds), and each stratum's units are drawn as many times as it has units, strata
+    in the order of their sorted label sets. Every item its own unit, it is the bootstrap
+    stratified by label; with clusters that hold items of several labels, those clusters form
+    strata of their own, so each resample keeps the number of clusters of every kind. Returns
+    ``(n_resamples, k)`` unit numbers (k units in all), for :func:`resample_weights` or
+    :func:`spearman_of_resamples`; a stratum of one unit is that unit in every resample."""
+    units, strata = np.asarray(units), np.asarray(strata)
+    if units.shape != strata.shape:
+        raise ValueError(f"units and strata differ in shape: {units.shape}, {strata.shape}")
+    held = pd.Series(strata).groupby(units).agg(lambda labels: tuple(sorted(set(labels))))
+    groups = sorted(held.groupby(held).groups.items())
+    return np.concatenate([np.asarray(members)[rng.integers(0, len(members), size=(n_resamples, len(members)))]
+                           for _, members in groups], axis=1)
 
 
 RESAMPLE_CHUNK = 256
@@ -294,9 +314,9 @@ def spearman_interval_levels(x, human, mask=None, n_resamples: int = BOOTSTRAP_R
     scipy resamples the pair indices, as ``scipy.stats.bootstrap(..., paired=True)`` does, and
     the draws are identical to it. With ``clusters`` (a label per pair, aligned with ``x``) it
     resamples clusters instead, each with all its pairs (:func:`resampling_units`), and BCa's
-    jackknife leaves out one cluster at a time. ``method="BCa"`` runs a jackknife of n
-    leave-one-out correlations (time and memory ~ n^2); for thousands of pairs ``"percentile"``
-    is the cheap choice.
+    jackknife leaves out one cluster at a time. ``method="BCa"`` runs a jackknife of k
+    leave-one-out correlations, k the pairs or clusters (time and memory ~ k n); for thousands
+    of them ``"percentile"`` is the cheap choice.
     """
     (x, h), units = _finite(x, human, mask=mask, clusters=clusters)
     results = bootstrap_levels((np.arange(units.max() + 1),),

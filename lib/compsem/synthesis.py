@@ -585,13 +585,13 @@ def _category_pairs(category: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The human ratings of every STS3k pair, the mask of the pairs in the Figure 8
     ``category`` (pair types of :func:`compsem.sts.pair_types.reconstruct_pair_types`) and the
     pairs' clusters (pairs that share a sentence, the bootstraps' resampling units:
-    :func:`compsem.data.sts3k.sentence_clusters`); cached, so that the within-category
+    :func:`compsem.data.shared_sentences.sentence_clusters`); cached, so that the within-category
     differences reconstruct the pair types once per process."""
-    from compsem.data import sts3k
+    from compsem.data import shared_sentences, sts3k
 
     pairs = sts3k.load_pairs()
     mask = _pair_labels()["figure8"].to_numpy() == category
-    human, mask, clusters = np.array(pairs["human"].to_numpy()), np.asarray(mask), sts3k.sentence_clusters(pairs)
+    human, mask, clusters = np.array(pairs["human"].to_numpy()), np.asarray(mask), shared_sentences.sentence_clusters(pairs)
     for array in (human, mask, clusters):
         array.setflags(write=False)
     return human, mask, clusters
@@ -718,7 +718,7 @@ def trainings_within_differences(table: pd.DataFrame, trainings, models_b, categ
     Student-t interval over the trainings' differences (``b``, one deterministic encoder, is
     the same in each) and a two-level percentile bootstrap of the crossed design (every
     training scores every pair): the clusters of pairs that share a sentence
-    (:func:`compsem.data.sts3k.sentence_clusters`) resampled with replacement, the same for every
+    (:func:`compsem.data.shared_sentences.sentence_clusters`) resampled with replacement, the same for every
     training and for ``b``, then the trainings (:func:`compsem.stats.resampled_unit_means`),
     ``n_boot`` resamples seeded by ``seed``. Rows as :func:`paired_within_differences`,
     ``model_a`` the first training's spec, ``rho_a`` the mean over the trainings with its
@@ -792,7 +792,7 @@ def modifier_strata(table: pd.DataFrame, models, category: str = "Swap-2", n_boo
     (pairs to which the model gives similarity 1 at :data:`compsem.stats.TIE_DECIMALS`
     decimals: for an order-blind encoder, pairs whose two sentences it reads as the same bag of
     words) and Spearman's rho with the human ratings over those pairs with its BCa bootstrap
-    interval over pairs at ``level`` (:func:`compsem.stats.spearman_interval`, ``n_boot``
+    interval over the clusters of pairs that share a sentence at ``level`` (:func:`compsem.stats.spearman_interval`, ``n_boot``
     resamples, ``seed``: as the scorecard's within-type rho,
     :func:`compsem.sts.structure.within_category_spearman`). It asks where an order-blind
     encoder's within-type rho comes from: pairs whose sentences differ by added modifiers, or

@@ -93,37 +93,6 @@ def load_pairs() -> pd.DataFrame:
     return pairs
 
 
-def sentence_clusters(pairs: pd.DataFrame) -> np.ndarray:
-    """The cluster of each pair: pairs linked by a shared sentence, directly or through other
-    pairs, form one cluster (the connected components of the graph joining each pair to its two
-    sentences, sentences matched as exact strings). The 2,800 STS3k pairs use 4,428 distinct sentences,
-    and 1,429 pairs share a sentence with another pair: they fall into 1,644 clusters of 1 to 27
-    pairs (1,371 pairs stand alone; 68 clusters hold adversarial and non-adversarial pairs). The book's bootstraps over STS3k pairs resample these clusters
-    (:func:`compsem.stats.resampling_units`), since pairs that share a sentence share its rating
-    noise and its parse. Labels are integers numbered in order of each cluster's first pair."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    n = len(pairs)
-    sentences, _ = pd.factorize(pd.concat([pairs["sentence_a"], pairs["sentence_b"]], ignore_index=True))
-    links = coo_matrix((np.ones(2 * n), (np.tile(np.arange(n), 2), n + sentences)),
-                       shape=(n + sentences.max() + 1,) * 2)
-    _, component = connected_components(links, directed=False)
-    return pd.factorize(component[:n])[0]
-
-
-def sentence_cluster_counts(pairs: pd.DataFrame) -> dict[str, int]:
-    """The glued counts of :func:`sentence_clusters`: ``sts3k_n_clusters`` (clusters),
-    ``sts3k_n_pairs_sharing`` (pairs in a cluster of two or more), ``sts3k_largest_cluster``
-    (pairs in the largest) and ``sts3k_n_mixed_clusters`` (clusters with pairs of two portions)."""
-    clusters = sentence_clusters(pairs)
-    sizes = np.bincount(clusters)
-    portions = pd.DataFrame({"cluster": clusters, "portion": np.asarray(pairs["portion"], dtype=str)})
-    return {"sts3k_n_clusters": len(sizes), "sts3k_n_pairs_sharing": int((sizes[clusters] > 1).sum()),
-            "sts3k_largest_cluster": int(sizes.max()),
-            "sts3k_n_mixed_clusters": int((portions.groupby("cluster")["portion"].nunique() > 1).sum())}
-
-
 def portion_mask(pairs: pd.DataFrame, portion: str) -> np.ndarray:
     """Boolean mask of the Table 9 columns: ``"all"``, ``"non"`` or ``"adv"``."""
     if portion == "all":

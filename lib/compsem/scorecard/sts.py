@@ -69,7 +69,7 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
     """The battery's rows (``battery, measure, value, low, high, ceiling``) for ``model``.
     ``_options``: options of other batteries (e.g. the probing battery's ``probe_seeds``), which
     :func:`compsem.scorecard.run` passes to every battery; ignored here."""
-    from compsem.data import sts3k
+    from compsem.data import shared_sentences, sts3k
     from compsem.data import sts_benchmarks as sb
     from compsem.sts import pair_types, similarity, structure, table9
 
@@ -82,7 +82,7 @@ def rows(model: str, subset: bool = False, n_boot: int = 1000, seed: int = 0,
         frame = pairs if name == "sts3k" else sb.load_dataset(name)
         sims = similarities(model, frame, seed=seed, device=device, batch_size=batch_size)
         human = frame["human"].to_numpy()
-        clusters = sts3k.sentence_clusters(pairs) if name == "sts3k" else None  # pairs that share a sentence
+        clusters = shared_sentences.sentence_clusters(frame)  # pairs that share a sentence: the bootstrap's units
         for column, (dataset, mask) in columns.items():
             if dataset != name:
                 continue

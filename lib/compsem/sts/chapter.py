@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from compsem import stats
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.report import slug
 from compsem.sts import amr, generator, hybrid, roles, table9, weights
 from compsem.sts.families import UNION_FAMILIES
@@ -101,7 +101,7 @@ def adv_spearman_intervals(series: Mapping[str, np.ndarray], human, mask, n_resa
     ``levels`` (default ``{"ci": .95}``; :func:`family_levels` adds the Bonferroni levels of the
     unions of tests a series enters): the percentile-bootstrap interval over the pairs in ``mask``
     (STS3k-adv; with ``clusters``, over the clusters of pairs that share a sentence,
-    :func:`compsem.data.sts3k.sentence_clusters`) of its Spearman rho with people (an uncertainty
+    :func:`compsem.data.shared_sentences.sentence_clusters`) of its Spearman rho with people (an uncertainty
     on a Table 9 cell). Every level of
     a series is read from one set of resamples
     (:func:`compsem.sts.similarity.bootstrap_spearman_levels`), so the interval of a union contains
@@ -147,10 +147,10 @@ def recomputed_drops(similarities: Mapping[tuple[str, str], np.ndarray], pairs: 
     Returns ``(drops, values)``. ``drops``: index ``model`` (the label), columns ``non − adv``,
     ``low``, ``high`` (the ``"ci"`` interval), sorted by the drop. ``values``: for each label,
     ``recomputed_drop_<label>`` (the drop) and its ``_<tag>_low`` / ``_high``. The bootstrap
-    resamples clusters of pairs that share a sentence (:func:`compsem.data.sts3k.sentence_clusters`)."""
+    resamples clusters of pairs that share a sentence (:func:`compsem.data.shared_sentences.sentence_clusters`)."""
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     rows, values = [], {}
     for (label, name), sims in similarities.items():
         if name != "sts3k":
@@ -216,12 +216,12 @@ def cluster_widths(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int = 0,
     """How much the clusters of pairs that share a sentence widen the intervals: for each Table 9
     row's published STS3k-adv file, the width of the percentile-bootstrap interval of its rho
     resampling pairs one by one and resampling clusters
-    (:func:`compsem.data.sts3k.sentence_clusters`), the same ``n_resamples`` and ``seed``.
+    (:func:`compsem.data.shared_sentences.sentence_clusters`), the same ``n_resamples`` and ``seed``.
     Returns ``(table, values)``: the table one row per Table 9 row (``pairs``, ``clusters``,
     ``ratio``), ``values`` ``cluster_width_ratio_median``, ``_min`` and ``_max``."""
     human = pairs["human"].to_numpy()
     adv = sts3k.portion_mask(pairs, "adv")
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     rows = {}
     for row in table9.PUBLISHED_ROWS:
         sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
@@ -238,7 +238,7 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
                         level: float = 0.95) -> tuple[pd.DataFrame, dict[str, float]]:
     """Each Table 9 row's STS3k-adv rho and its drop rho(non) - rho(adv), from the authors'
     published file (:func:`compsem.sts.table9.cell_file`), with percentile-bootstrap intervals over
-    clusters of pairs that share a sentence (:func:`compsem.data.sts3k.sentence_clusters`;
+    clusters of pairs that share a sentence (:func:`compsem.data.shared_sentences.sentence_clusters`;
     ``n_resamples``, ``seed``): every row's file is bootstrapped once for its rho and once
     for its drop, and every level is read from those draws (:func:`adv_spearman_intervals`,
     :func:`drop_intervals`), so each interval of a union contains the single test's.
@@ -256,7 +256,7 @@ def published_intervals(pairs: pd.DataFrame, n_resamples: int = 1000, seed: int 
     """
     human = pairs["human"].to_numpy()
     non, adv = sts3k.portion_mask(pairs, "non"), sts3k.portion_mask(pairs, "adv")
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     rows, values = [], {}
     for row in table9.PUBLISHED_ROWS:
         sims = sts3k.load_published_similarities(table9.cell_file(row, "STS3k-adv"))
@@ -362,7 +362,7 @@ def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 
                  seed: int = 0, level: float = 0.95, family: int = 1) -> dict[str, float]:
     """rho(a) - rho(b) with people on each STS3k portion (all, non, adv), with its ``level`` (95%)
     paired bootstrap interval over clusters of pairs that share a sentence (BCa, as
-    :func:`compsem.stats.paired_spearman_difference`; :func:`compsem.data.sts3k.sentence_clusters`):
+    :func:`compsem.stats.paired_spearman_difference`; :func:`compsem.data.shared_sentences.sentence_clusters`):
     ``<key>_sts3k_<portion>`` and its ``_ci_low`` and ``_ci_high``. ``family`` = k > 1 (a union of
     k tests, e.g. a difference below 0 on some portion, family ``present_roles`` of
     :data:`compsem.sts.families.UNION_FAMILIES`, k = 3): also the interval at Bonferroni's level
@@ -371,7 +371,7 @@ def portion_gaps(a, b, human, pairs: pd.DataFrame, key: str, n_resamples: int = 
     (:func:`compsem.stats.paired_spearman_difference_levels`)."""
     levels = family_levels(level, *([family] if family > 1 else []))
     values = {}
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     for portion in ("all", "non", "adv"):
         gap = stats.paired_spearman_difference_levels(a, b, human, mask=sts3k.portion_mask(pairs, portion), n_resamples=n_resamples,
                                                       seed=seed, levels=list(levels.values()), clusters=clusters)
@@ -640,7 +640,7 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
     file of the same features, rho with the human ratings on the 1,664 adversarial pairs (the
     split's test set), with the paired BCa bootstrap over clusters of pairs that share a sentence
     (both files resampled together, :func:`compsem.stats.paired_spearman_difference_levels`,
-    :func:`compsem.data.sts3k.sentence_clusters`, ``n_resamples`` seeded by
+    :func:`compsem.data.shared_sentences.sentence_clusters`, ``n_resamples`` seeded by
     ``seed``) at 90% (a non-inferiority test at one-sided 5% against -:data:`DEGRADATION_MARGIN`)
     and, from the same resamples, at Bonferroni's level ``1 - .10/k`` for the union of the ``k =
     len(regressors)`` tests. Returns a table (one row per regressor: trained, untrained, the
@@ -660,7 +660,7 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
     for regressor in regressors:
         trained = rg.published_predictions(features, regressor, "adversarial", 8)
         d = stats.paired_spearman_difference_levels(trained, untrained, human, adversarial, n_resamples,
-                                                    seed, levels, "BCa", sts3k.sentence_clusters(pairs))
+                                                    seed, levels, "BCa", shared_sentences.sentence_clusters(pairs))
         (low, high), (family_low, family_high) = d["intervals"]
         key = f"{base}_{regressor}"
         values |= {key: d["difference"], f"{key}_ci90_low": low, f"{key}_ci90_high": high,
@@ -685,7 +685,7 @@ def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
     ``train`` and ``heldout`` (the columns ``rho_all``, ``rho_train``, ``rho_heldout`` of
     :func:`compsem.sts.regressors.published_grid`; ``nopca_`` for the no-PCA files), and for the
     PCA-8 files the 95% percentile-bootstrap interval over the held-out rows (``heldout_mask``;
-    over ``clusters`` of them where given, :func:`compsem.data.sts3k.sentence_clusters`),
+    over ``clusters`` of them where given, :func:`compsem.data.shared_sentences.sentence_clusters`),
     ``pub_random_heldout_<features>_<regressor>_ci_low`` and ``_ci_high``.
 
     "All models reach .7–.8" (§5.3) fails if *some* model of ``family`` lies below the range: a
@@ -777,7 +777,8 @@ def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_re
     adversarial pairs (those among the random split's test rows), on the similarities centred over
     the sentences of all pairs (both runs alike, :mod:`compsem.sts.finetune`), with
     its 95% paired BCa bootstrap interval over those pairs (over their ``clusters`` where given: a
-    label per STS3k pair, indexed by ``pair_id``, :func:`compsem.data.sts3k.sentence_clusters`)
+    Series of one label per STS3k pair, indexed as the pairs are,
+    :func:`compsem.data.shared_sentences.sentence_clusters`)
     (:func:`compsem.stats.paired_spearman_difference`, ``n_resamples`` resamples, bootstrap seed
     ``seed``, the same for every model and seed): the generalisation gap
     that Figure 7's two fine-tuned bars show (§5.3). One row per model and seed that has both runs:
@@ -790,7 +791,7 @@ def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_re
         common = rand.index[rand["portion"] == "adv"].intersection(adv.index)
         gap = stats.paired_spearman_difference(rand.loc[common, "sim_centred"], adv.loc[common, "sim_centred"],
                                                rand.loc[common, "human"], n_resamples=n_resamples, seed=seed,
-                                               clusters=None if clusters is None else np.asarray(clusters)[common])
+                                               clusters=None if clusters is None else clusters.loc[common])
         rows.append({"model": model, "seed": run_seed} | {k: gap[k] for k in ("difference", "ci_low", "ci_high", "n")})
     return pd.DataFrame(rows, columns=["model", "seed", "difference", "ci_low", "ci_high", "n"])
 
@@ -908,7 +909,7 @@ def published_random_split(pairs: pd.DataFrame, published: pd.DataFrame, train_r
     random_files = published[(published["split"] == "random") & published["regressor"].isin(list(rg.REGRESSORS))]
     heldout_mask = ~np.isin(np.arange(len(pairs)), train_rows)
     values |= published_random_values(random_files, pairs["human"].to_numpy(), heldout_mask,
-                                      n_resamples=n_resamples, seed=seed, clusters=sts3k.sentence_clusters(pairs))
+                                      n_resamples=n_resamples, seed=seed, clusters=shared_sentences.sentence_clusters(pairs))
     traintest = published_ft.set_index("condition").loc["random split (train/test)"]
     values["pub_traintest_train_adv"] = float(traintest["rho_train_adv"])
     values["pub_traintest_heldout_adv"] = float(traintest["rho_heldout_adv"])

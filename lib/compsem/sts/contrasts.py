@@ -4,9 +4,10 @@ The paper reads Figure 8 and its extensions through differences of category mean
 correlations; the claims ledger (``data/claims/sts3k.yaml``) decides each by an interval. These
 helpers resample the pairs of every Figure 8 category independently, with the **same** resampled
 pairs for every series, so a contrast between two series (people and a model, two models) is a
-paired comparison. Given ``clusters`` (a label per pair, :func:`compsem.data.sts3k.sentence_clusters`)
-they resample, within each category, the clusters of its pairs that share a sentence, each with
-all its pairs in the category.
+paired comparison. Given ``clusters`` (a label per pair, :func:`compsem.data.shared_sentences.sentence_clusters`)
+they resample the clusters of pairs that share a sentence, each with all its pairs, stratified
+by the categories a cluster holds (:func:`compsem.stats.stratified_draws`): a cluster with pairs
+in two categories enters both together, so a contrast between categories keeps what they share.
 
 - :func:`relative_mean_draws`: bootstrap draws of each series' Figure 8 profile (category means
   divided by the series' own Modifiers mean, as :func:`compsem.sts.structure.relative_profile`).
@@ -34,6 +35,7 @@ from compsem.stats import (
     percentile_interval,
     resample_weights,
     resampling_units,
+    stratified_draws,
 )
 from compsem.sts.structure import FIGURE8_CATEGORIES, figure8_category
 
@@ -49,17 +51,17 @@ def _category_indices(labels: pd.DataFrame, categories: Sequence[str]) -> dict[s
 
 def _resamples(rows: Mapping[str, np.ndarray], n_resamples: int, seed: int,
                clusters=None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Each category's resampling units resampled with replacement: category -> ``(draws,
-    units)``, ``draws`` (n_resamples, n_units) the drawn units, ``units`` the unit of each of the
-    category's rows (:func:`compsem.stats.resampling_units` of ``clusters`` on its rows; every
-    row its own unit without them)."""
-    rng = np.random.default_rng(seed)
-    out = {}
-    for name, r in rows.items():
-        units = resampling_units(None if clusters is None else np.asarray(clusters)[r], len(r))
-        n_units = int(units.max()) + 1
-        out[name] = rng.integers(0, n_units, size=(n_resamples, n_units)), units
-    return out
+    """The resampling units of the pairs of every category drawn once, with replacement,
+    stratified by the categories a unit holds (:func:`compsem.stats.stratified_draws`; every pair
+    its own unit without ``clusters``: each category's pairs resampled independently): category
+    -> ``(draws, units)``, ``draws`` (n_resamples, k) the drawn units, the same for every
+    category, and ``units`` the unit of each of the category's rows."""
+    names = list(rows)
+    items = np.concatenate([rows[name] for name in names])
+    category = np.repeat(np.arange(len(names)), [len(rows[name]) for name in names])
+    units = resampling_units(None if clusters is None else np.asarray(clusters)[items], len(items))
+    draws = stratified_draws(units, category, n_resamples, np.random.default_rng(seed))
+    return {name: (draws, units[category == i]) for i, name in enumerate(names)}
 
 
 def relative_mean_draws(series: Mapping[str, np.ndarray], labels: pd.DataFrame, n_resamples: int = BOOTSTRAP_RESAMPLES,

@@ -309,17 +309,18 @@ def subadditivity_values(labels: pd.DataFrame, human, targets: dict, exclude=mt.
 
 
 def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed: int, family: int,
-                             exclude=mt.EXCLUDED_ROWS) -> tuple[dict, pd.DataFrame]:
+                             exclude=mt.EXCLUDED_ROWS, clusters=None) -> tuple[dict, pd.DataFrame]:
     """The subadditivity gaps ``k(1 - s_1) - (1 - s_k)`` of k > 1 added modifiers with their
     bootstrap intervals (§6.4; :func:`compsem.sts.modifier_types.subadditivity_gaps` with
-    ``n_resamples``, ``seed`` and the Bonferroni ``family`` of the testable gaps).
+    ``n_resamples``, ``seed``, the Bonferroni ``family`` of the testable gaps and the ``clusters``
+    of pairs that share a sentence, :func:`compsem.data.shared_sentences.sentence_clusters`).
 
     Returns the glue values, k by k: ``subadditive_gap_<k>``, then those of its interval bounds
     that are not NaN, ``subadditive_gap_<k>_ci_low`` / ``_ci_high`` and
     ``subadditive_gap_<k>_bonf<family>_ci_low`` / ``_ci_high`` (the Bonferroni interval: testable
     gaps only); then ``subadditive_n_testable``; and the table of the gaps."""
     gaps = mt.subadditivity_gaps(labels, human, n_resamples=n_resamples, seed=seed, family=family,
-                                 exclude=exclude)
+                                 exclude=exclude, clusters=clusters)
     columns = ["ci_low", "ci_high"] + ([f"bonf{family}_ci_low", f"bonf{family}_ci_high"] if family > 1 else [])
     values = {}
     for k, row in gaps.iterrows():
@@ -329,6 +330,15 @@ def subadditivity_gap_values(labels: pd.DataFrame, human, n_resamples: int, seed
                 values[f"subadditive_gap_{int(k)}_{column}"] = float(row[column])
     values["subadditive_n_testable"] = int(gaps["testable"].sum())
     return values, gaps
+
+
+def only_mod_cluster_counts(labels: pd.DataFrame, clusters, exclude=mt.EXCLUDED_ROWS) -> dict[str, int]:
+    """``subadditive_n_pairs`` and ``subadditive_n_clusters``: the added-modifier (ONLY_MOD) pairs
+    of the subadditivity gaps, the rows in ``exclude`` left out, and the clusters of pairs that
+    share a sentence they fall into (:func:`compsem.data.shared_sentences.sentence_clusters`)."""
+    rows = labels.index[(labels["category"] == "ONLY_MOD").to_numpy()].difference(pd.Index(exclude))
+    return {"subadditive_n_pairs": len(rows),
+            "subadditive_n_clusters": len(np.unique(np.asarray(clusters)[labels.index.get_indexer(rows)]))}
 
 
 HELDOUT_COLUMNS = ("within", "mae", "labels_within", "labels_mae", "uninformed_within", "uninformed_mae",

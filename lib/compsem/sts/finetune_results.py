@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from compsem import stats as cstats
-from compsem.data import sts3k
+from compsem.data import shared_sentences, sts3k
 from compsem.report import slug
 from compsem.sts import regressors as rg
 from compsem.sts import similarity
@@ -71,14 +71,14 @@ def figure7_transfer_gap(published_ft: pd.DataFrame, pairs: pd.DataFrame, human,
     adversarial split (Figure 7, §5.3): the difference of their Spearman rho on the same
     adversarial pairs with its 95% paired bootstrap interval
     (:func:`compsem.stats.paired_spearman_difference`, ``n_resamples`` resamples of the clusters
-    of pairs that share a sentence, :func:`compsem.data.sts3k.sentence_clusters`, drawn with
+    of pairs that share a sentence, :func:`compsem.data.shared_sentences.sentence_clusters`, drawn with
     ``seed``), keys ``fig7_sentbert_transfer_gap_difference``, ``_ci_low`` and ``_ci_high``."""
     files = published_ft.set_index("condition")["file"]
     gap = cstats.paired_spearman_difference(
         sts3k.load_published_similarities(files["random split (10-fold)"]),
         sts3k.load_published_similarities(files["adversarial split"]), human,
         mask=sts3k.portion_mask(pairs, "adv"), n_resamples=n_resamples, seed=seed,
-        clusters=sts3k.sentence_clusters(pairs))
+        clusters=shared_sentences.sentence_clusters(pairs))
     return {f"fig7_sentbert_transfer_gap_{part}": gap[part] for part in ("difference", "ci_low", "ci_high")}
 
 

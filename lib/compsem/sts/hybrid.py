@@ -337,9 +337,10 @@ def paired_comparisons(candidates: Mapping[str, np.ndarray], rivals: Mapping[str
     transformer"): for each candidate (e.g. VerbNet-CN, AMR-CN) the best rival on ``mask`` (the
     highest Spearman rho with ``human``), and the paired difference of the two, as
     :func:`compsem.stats.paired_spearman_difference` (paired bootstrap interval of
-    rho_candidate - rho_rival over pairs at ``level``, BCa, its bootstrap p, and Williams' t and p;
+    rho_candidate - rho_rival over pairs at ``level``, BCa, its bootstrap p, and Williams' t and p,
+    which take the pairs as independent and are shown for comparison only;
     over ``clusters`` of pairs that share a sentence where given,
-    :func:`compsem.data.sts3k.sentence_clusters`).
+    :func:`compsem.data.shared_sentences.sentence_clusters`).
 
     Returns a frame indexed by candidate: ``rival``, ``rho_candidate``, ``rho_rival``,
     ``difference``, ``ci_low``, ``ci_high``, ``p``, ``williams_t``, ``williams_p``, ``n``,

@@ -40,7 +40,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from compsem import report, stats
-from compsem.data import corrected_parses, sts3k, sts_benchmarks
+from compsem.data import corrected_parses, shared_sentences, sts3k, sts_benchmarks
 from compsem.data.registry import DataError
 from compsem.sts import hybrid, roles
 
@@ -298,8 +298,11 @@ def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vect
     the set's human ratings (:func:`compsem.data.sts_benchmarks.load_processed`) of VerbNet-CN
     (Eq. 2, :func:`compsem.sts.hybrid.verbnet_cn`, the given word vectors) on the corrected parses
     (``rho_corrected``) and on ours (``rho_ours``), and ``difference`` = ours minus corrected with
-    its paired bootstrap interval over pairs (:func:`compsem.stats.paired_spearman_difference`)."""
-    human = sts_benchmarks.load_processed(name)["human"].to_numpy()
+    its paired bootstrap interval over the clusters of pairs that share a sentence
+    (:func:`compsem.stats.paired_spearman_difference`,
+    :func:`compsem.data.shared_sentences.sentence_clusters`)."""
+    pairs = sts_benchmarks.load_processed(name)
+    human = pairs["human"].to_numpy()
     similarities = {}
     for parses, frame in (("corrected", gold), ("ours", predicted)):
         similarities[parses] = hybrid.verbnet_cn(frame[list(roles.ROLES)], word_vectors=word_vectors,
@@ -307,7 +310,8 @@ def downstream(name: str, predicted: pd.DataFrame, gold: pd.DataFrame, word_vect
     if len(similarities["ours"]) != len(human):
         raise ValueError(f"{name}: {len(similarities['ours'])} similarities for {len(human)} ratings")
     compared = stats.paired_spearman_difference(similarities["ours"], similarities["corrected"], human,
-                                                n_resamples=n_resamples, seed=seed)
+                                                n_resamples=n_resamples, seed=seed,
+                                                clusters=shared_sentences.sentence_clusters(pairs))
     return {"rho_corrected": compared["rho_b"], "rho_ours": compared["rho_a"],
             "difference": compared["difference"], "ci_low": compared["ci_low"],
             "ci_high": compared["ci_high"], "pairs": compared["n"]}

@@ -34,7 +34,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from compsem.stats import BOOTSTRAP_RESAMPLES, bonferroni_level, percentile_interval
+from compsem.stats import (
+    BOOTSTRAP_RESAMPLES,
+    bonferroni_level,
+    percentile_interval,
+    resample_weights,
+    resampling_units,
+    stratified_draws,
+)
 
 MODIFIER_ROWS: dict[str, tuple[int, ...]] = {
     "Place": (
@@ -365,7 +372,7 @@ def _only_mod_human(labels: pd.DataFrame, human, exclude=EXCLUDED_ROWS) -> pd.Da
 
 
 def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-                       level: float = 0.95, family: int = 1, exclude=EXCLUDED_ROWS) -> pd.DataFrame:
+                       level: float = 0.95, family: int = 1, exclude=EXCLUDED_ROWS, clusters=None) -> pd.DataFrame:
     """How far k added modifiers fall short of k times the effect of one (§6.4, Figure 9).
 
     For each number of added modifiers k > 1 among the ONLY_MOD pairs (labels of
@@ -373,8 +380,12 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP
     ``k * (1 - s_1) - (1 - s_k)``, where ``s_k`` is the mean human similarity of the pairs with k
     modifiers: positive when the k modifiers together lower similarity less than k single ones
     (subadditive), negative when more (superadditive). The interval is a percentile bootstrap
-    that resamples the pairs of each k, and those with one modifier, independently
-    (``numpy.random.default_rng(seed)``).
+    (``numpy.random.default_rng(seed)``) that resamples the pairs of each k independently, or,
+    with ``clusters`` (a label per row of ``labels``: :func:`compsem.data.shared_sentences.sentence_clusters`),
+    the clusters of pairs that share a sentence, each with all its ONLY_MOD pairs, stratified by
+    the numbers of modifiers a cluster holds: a sentence with one to four modifiers added gives
+    one cluster with pairs of every k, so its pairs enter every gap together (the gaps are then
+    read within sentences, as paired comparisons).
 
     ``testable`` is False where the additive prediction ``k * (1 - s_1)`` exceeds 1, the largest
     reduction the 0-1 scale allows: there the gap is positive whatever people do, and the test
@@ -389,25 +400,29 @@ def subadditivity_gaps(labels: pd.DataFrame, human, n_resamples: int = BOOTSTRAP
     are in no test). The rows in ``exclude`` are left out, as in :func:`subadditivity`.
     """
     frame = _only_mod_human(labels, human, exclude)
-    groups = {int(k): g["human"].to_numpy() for k, g in frame.groupby("n_modifiers")}
-    if 1 not in groups:
+    ks = frame["n_modifiers"].to_numpy()
+    if not (ks == 1).any():
         raise ValueError("no ONLY_MOD pair with one modifier")
-    rng = np.random.default_rng(seed)
-    one = groups[1]
-    one_boot = rng.choice(one, size=(n_resamples, len(one)), replace=True).mean(axis=1)
+    h = frame["human"].to_numpy()
+    units = resampling_units(None if clusters is None else np.asarray(clusters)[labels.index.get_indexer(frame.index)],
+                             len(frame))
+    draws = stratified_draws(units, ks, n_resamples, np.random.default_rng(seed))  # strata: numbers of modifiers held
+    counts = resample_weights(draws, units)  # how often each pair is drawn
+    boot = {k: counts[:, ks == k] @ h[ks == k] / counts[:, ks == k].sum(axis=1) for k in np.unique(ks)}
+    one = h[ks == 1]
     rows = {}
-    for k, values in sorted(groups.items()):
+    for k in np.unique(ks):
         if k <= 1:
             continue
-        k_boot = rng.choice(values, size=(n_resamples, len(values)), replace=True).mean(axis=1)
-        draws = k * (1 - one_boot) - (1 - k_boot)
+        values = h[ks == k]
+        draws_k = k * (1 - boot[1]) - (1 - boot[k])
         additive = k * (1 - one.mean())
-        low, high = percentile_interval(draws, level)
-        rows[k] = {"gap": additive - (1 - values.mean()), "ci_low": low, "ci_high": high, "additive": additive,
-                   "observed": 1 - values.mean(), "n": len(values), "testable": bool(additive < 1)}
+        low, high = percentile_interval(draws_k, level)
+        rows[int(k)] = {"gap": additive - (1 - values.mean()), "ci_low": low, "ci_high": high, "additive": additive,
+                        "observed": 1 - values.mean(), "n": len(values), "testable": bool(additive < 1)}
         if family > 1:
-            wide = percentile_interval(draws, bonferroni_level(family, 1 - level)) if additive < 1 else (np.nan,) * 2
-            rows[k] |= {f"bonf{family}_ci_low": wide[0], f"bonf{family}_ci_high": wide[1]}
+            wide = percentile_interval(draws_k, bonferroni_level(family, 1 - level)) if additive < 1 else (np.nan,) * 2
+            rows[int(k)] |= {f"bonf{family}_ci_low": wide[0], f"bonf{family}_ci_high": wide[1]}
     table = pd.DataFrame(rows).T.rename_axis("added modifiers")
     return table.astype({"gap": float, "ci_low": float, "ci_high": float, "additive": float, "observed": float,
                          "n": int, "testable": bool} | {c: float for c in table.columns if c.startswith("bonf")})

@@ -255,7 +255,7 @@ def pairs_and_seeds_intervals(features: dict, human, split, regressors: Sequence
     The fits are those of :func:`adversarial_over_seeds` (read back from the fit cache where it
     ran first). Each of ``n_resamples`` resamples draws the test pairs with replacement (with
     ``clusters``, a label per pair of ``human``, the clusters of test pairs that share a
-    sentence, :func:`compsem.data.sts3k.sentence_clusters`, each with all its test pairs) and,
+    sentence, :func:`compsem.data.shared_sentences.sentence_clusters`, each with all its test pairs) and,
     independently, the cell's seeds with replacement, and takes the mean over the drawn seeds of
     Spearman's rho on the drawn pairs (:func:`compsem.stats.spearman_of_resamples`, ties at
     :data:`compsem.stats.TIE_DECIMALS` decimals): a two-level bootstrap of a crossed design,

@@ -154,7 +154,8 @@ def _rowwise_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def bootstrap_spearman(similarity, human, mask=None, n_boot: int = BOOTSTRAP_RESAMPLES,
                        seed: int = 0, level: float = 0.95, clusters=None) -> tuple[float, float]:
-    """Percentile bootstrap confidence interval of :func:`spearman` (resampling pairs):
+    """Percentile bootstrap confidence interval of :func:`spearman` (resampling pairs, or with
+    ``clusters`` the clusters of pairs that share a sentence):
     :func:`compsem.stats.spearman_interval` with ``method="percentile"`` (BCa's jackknife costs
     time and memory ~ n^2, too much for SICK's ~10,000 pairs; at these n the two agree).
 
@@ -184,7 +185,7 @@ def bootstrap_spearman_levels(similarity, human, mask=None, n_boot: int = BOOTST
     """:func:`bootstrap_spearman` at each of ``levels`` from one set of resamples
     (:func:`compsem.stats.spearman_interval_levels`, percentile): ``[(low, high), ...]``, each
     equal to ``bootstrap_spearman`` at that level with the same seed. ``clusters`` (a label per
-    pair, aligned with ``similarity``; :func:`compsem.data.sts3k.sentence_clusters`) resamples
+    pair, aligned with ``similarity``; :func:`compsem.data.shared_sentences.sentence_clusters`) resamples
     clusters of pairs instead of pairs."""
     x, y = _finite_pairs(similarity, human, mask)
     return cstats.spearman_interval_levels(x, y, None, n_boot, seed, levels, "percentile",

@@ -207,7 +207,7 @@ def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOT
     """Figure 8 with bootstrap error bars: per category the mean similarity and a percentile
     bootstrap interval over the category's pairs (:func:`compsem.stats.percentile_interval`,
     ``n_resamples`` drawn with ``seed``; with ``clusters``, over the clusters of the category's
-    pairs that share a sentence, :func:`compsem.data.sts3k.sentence_clusters`).
+    pairs that share a sentence, :func:`compsem.data.shared_sentences.sentence_clusters`).
 
     ``relative=True`` divides mean and bounds by the series' Modifiers mean (Figure 8's scale),
     treating that mean as fixed: the bars show the uncertainty of each category's own mean, not
@@ -247,7 +247,7 @@ def within_category_spearman(series: dict[str, np.ndarray], human, labels: pd.Da
     For every series and Figure 8 category, Spearman rho with ``human`` over the category's pairs
     and its bootstrap interval (:func:`compsem.stats.spearman_interval`, BCa, ``seed``; over
     ``clusters`` of pairs that share a sentence where given,
-    :func:`compsem.data.sts3k.sentence_clusters`). A model
+    :func:`compsem.data.shared_sentences.sentence_clusters`). A model
     that only separates pair types (e.g. by giving all swaps a low similarity) scores high on
     STS3k-adv as a whole but near 0 within a type. Returns a long frame: ``series``,
     ``category``, ``n``, ``rho``, ``ci_low``, ``ci_high`` (series and categories in input order).

@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from compsem.data import sts3k, sts_benchmarks
+from compsem.data import shared_sentences, sts3k, sts_benchmarks
 from compsem.data.registry import DataError
 from compsem.report import slug
 from compsem.stats import (
@@ -145,16 +145,15 @@ def cell_file(row: str, column: str, variants: str = "paper") -> str | None:
 
 
 @functools.cache
-def _human(column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Human scores, the column's pair mask and the pairs' resampling clusters (STS3k's pairs that
-    share a sentence, :func:`compsem.data.sts3k.sentence_clusters`; None, every pair its own, on
-    the other datasets), cached per column."""
+def _human(column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Human scores, the column's pair mask and the pairs' resampling clusters (pairs that share
+    a sentence, :func:`compsem.data.shared_sentences.sentence_clusters`), cached per column."""
     _, loader, portion = DATASETS[column]
     if loader == "sts3k":
         pairs = sts3k.load_pairs()
-        return pairs["human"].to_numpy(), sts3k.portion_mask(pairs, portion), sts3k.sentence_clusters(pairs)
-    human = sts_benchmarks.load_dataset(loader)["human"].to_numpy()
-    return human, np.ones(len(human), dtype=bool), None
+        return pairs["human"].to_numpy(), sts3k.portion_mask(pairs, portion), shared_sentences.sentence_clusters(pairs)
+    frame = sts_benchmarks.load_dataset(loader)
+    return frame["human"].to_numpy(), np.ones(len(frame), dtype=bool), shared_sentences.sentence_clusters(frame)
 
 
 def published_cell(row: str, column: str, variants: str = "paper") -> float:
@@ -241,9 +240,8 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
     composition or baseline once, unstandardised, as in Table 9. ``levels(label, column)`` gives
     the ``tag -> level`` of a cell's intervals (``"ci"`` among them; e.g.
     :func:`compsem.sts.chapter.recomputed_levels`), every level read from one set of ``n_boot``
-    resamples (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, ``seed``); on the
-    dataset named ``"sts3k"`` the resamples draw clusters of pairs that share a sentence
-    (:func:`compsem.data.sts3k.sentence_clusters`).
+    resamples (:func:`compsem.sts.similarity.bootstrap_spearman_levels`, ``seed``) of the clusters
+    of pairs that share a sentence (:func:`compsem.data.shared_sentences.sentence_clusters`).
 
     Returns ``(cells, similarities)``. ``cells``: one row per (label, column) in the order
     models x (raw, standardised) x datasets x columns, with ``model`` (the label), ``column``,
@@ -258,7 +256,7 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
         for standardised in ((False, True) if scoring.is_encoder(spec) else (False,)):
             label = spec + (" (std)" if standardised else "")
             for name, frame in frames.items():
-                clusters = sts3k.sentence_clusters(frame) if name == "sts3k" else None
+                clusters = shared_sentences.sentence_clusters(frame)
                 sims = scoring.pair_similarities(spec, frame, standardised=standardised, seed=seed,
                                                  batch_size=batch_size, device=device,
                                                  show_progress=False, method=method)
@@ -398,8 +396,8 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
                      level: float = 0.95, levels: Mapping[str, float] | None = None) -> pd.DataFrame:
     """rho(row_a) - rho(row_b) per Table 9 column from the published similarity files, with a
     paired bootstrap interval and p (as :func:`compsem.stats.paired_spearman_difference`: both
-    models' similarities of a pair are resampled together; on STS3k, clusters of pairs that share
-    a sentence, :func:`compsem.data.sts3k.sentence_clusters`).
+    models' similarities of a pair are resampled together, by clusters of pairs that share a
+    sentence, :func:`compsem.data.shared_sentences.sentence_clusters`).
 
     Each row uses its own file in every column (``variants="consistent"``), so DefSent is the
     CLS model on STS3k-non too (.862, not the printed mean-pooled .868). Not in the paper, which
@@ -427,7 +425,7 @@ def paired_published(row_a: str, row_b: str, columns, n_resamples: int = 1000, s
         method = "percentile" if int(np.sum(mask)) > BCA_MAX_PAIRS else "BCa"
         result = paired_spearman_difference_levels(a, b, human[mask], n_resamples=n_resamples, seed=seed,
                                                    levels=[level, *extra.values()], method=method,
-                                                   clusters=None if clusters is None else clusters[mask])
+                                                   clusters=clusters[mask])
         intervals = result.pop("intervals")
         for tag, (low, high) in zip(extra, intervals[1:], strict=True):
             result |= {f"{tag}_low": low, f"{tag}_high": high}
@@ -478,13 +476,13 @@ def adv_differences(reference, rivals: Mapping[str, np.ndarray], pairs: pd.DataF
     """``reference`` minus each rival in Spearman rho with people on STS3k-adv (Table 9's column,
     §5.2), a paired bootstrap (:func:`compsem.stats.paired_spearman_difference`, BCa: both series
     of a pair resampled together, by clusters of pairs that share a sentence,
-    :func:`compsem.data.sts3k.sentence_clusters`) at ``level``. ``reference`` and the values of ``rivals`` are
+    :func:`compsem.data.shared_sentences.sentence_clusters`) at ``level``. ``reference`` and the values of ``rivals`` are
     per-pair similarities over all of ``pairs``. Returns ``<prefix>_minus_<rival>_sts3k_adv`` (the
     difference) with ``_ci_low`` / ``_ci_high``, rival names slugged (``"mean:glove50"`` ->
     ``mean_glove50``). Not in the paper; used for STS3k-adv's separation of SentBERT from the
     bag-of-words means over substitute vectors."""
     adv = sts3k.portion_mask(pairs, "adv")
-    clusters = sts3k.sentence_clusters(pairs)[adv]
+    clusters = shared_sentences.sentence_clusters(pairs)[adv]
     values = {}
     for rival, sims in rivals.items():
         gap = paired_spearman_difference(np.asarray(reference)[adv], np.asarray(sims)[adv],
@@ -508,12 +506,12 @@ def lexical_baselines(similarities: Mapping[tuple[str, str], np.ndarray], pairs:
     (:func:`equivalence_differences`, 90%, ``family`` for the union of the two rivals); SentBERT
     minus each mean run here (:func:`adv_differences`, prefix ``mpnet``). Empty when overlap or
     SentBERT was not run. Every bootstrap resamples clusters of pairs that share a sentence
-    (:func:`compsem.data.sts3k.sentence_clusters`)."""
+    (:func:`compsem.data.shared_sentences.sentence_clusters`)."""
     if ("overlap", "sts3k") not in similarities or ("mpnet (std)", "sts3k") not in similarities:
         return {}
     adv = sts3k.portion_mask(pairs, "adv")
     human = pairs["human"].to_numpy()
-    clusters = sts3k.sentence_clusters(pairs)
+    clusters = shared_sentences.sentence_clusters(pairs)
     overlap, sentbert = similarities[("overlap", "sts3k")], similarities[("mpnet (std)", "sts3k")]
     gap = paired_spearman_difference(overlap[adv], sentbert[adv], human[adv], n_resamples=n_resamples,
                                      seed=seed, level=level, clusters=clusters[adv])
