@@ -532,6 +532,27 @@ copies
 # %% [markdown]
 # ## Extensions
 #
+# ### Random splits by sentence
+#
+# A random split by pair, the paper's and ours, puts pairs that share a sentence on both sides: in
+# our seeded splits {glue:text}`ft_pair_split_test_sharing:.0%` of the test pairs hold a sentence
+# that a training pair also holds, so a regressor may score them partly by recognising the
+# sentence. The same regressors on random splits that keep the pairs of a sentence together
+# (`compsem.sts.regressors.grouped_random_split`: whole clusters of pairs that share a sentence to
+# one part, the same sizes), split by split against the random splits above, 90% corrected
+# t-intervals over the {glue:text}`ft_grouped_n_seeds` matched splits (`compsem.sts.seed_grids.grouped_split_values`):
+
+# %%
+grouped_splits = {f"by sentence (seed {s})": rg.grouped_random_split(clusters, s) for s in random_seeds}
+pair_splits = {name: split for name, split in splits.items() if name != "adversarial"}  # Figure 6's random ones
+report.glue("ft_pair_split_test_sharing", shared_sentences.test_pairs_sharing(pairs, pair_splits))
+grouped_grid = sg.figure6_grid(pca8, human, grouped_splits, regressors, n_jobs)
+grouped_table, grouped_values = sg.grouped_split_values(
+    grid, grouped_grid, [r for r in regressors if r in VERBNET_SPLIT_REGRESSORS])  # Figure 6's: reg to nn3
+report.glue_all(grouped_values)
+grouped_table.round(3)
+
+# %% [markdown]
 # ### Learning curves
 #
 # Adversarial-split correlation against the number of non-adversarial training pairs: do the

@@ -30,6 +30,15 @@ def test_sentence_clusters_join_pairs_linked_through_shared_sentences():
                       "sts3k_n_mixed_clusters": 66}
 
 
+def test_shares_sentence_finds_test_pairs_with_a_training_sentence():
+    import pandas as pd
+
+    toy = pd.DataFrame({"sentence_a": ["A", "B", "C", "E"], "sentence_b": ["B", "C", "D", "F"]})
+    assert shared_sentences.shares_sentence(toy, [1, 2, 3], [0]).tolist() == [True, False, False]
+    splits = {"one": {"train": np.array([0]), "test": np.array([1, 3])}, "two": {"train": np.array([3]), "test": np.array([2])}}
+    assert shared_sentences.test_pairs_sharing(toy, splits) == 0.25  # (1/2 + 0/1) / 2
+
+
 def test_sts3k_pairs_and_portions():
     pairs = sts3k.load_pairs()
     assert pairs.shape == (2800, 4)

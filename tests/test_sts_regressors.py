@@ -189,3 +189,21 @@ def test_published_files_and_verbnet_adversarial_values():
     x = R.role_features(sts3k.load_rolewise_similarities()["conceptnet"].reindex(pairs.index))
     ours = R.fit_predict(x, y, adv, "reg")
     np.testing.assert_allclose(ours, R.published_predictions("verbnet", "reg", "adversarial"), atol=1e-5)
+
+
+def test_grouped_random_split_keeps_every_cluster_in_one_part():
+    rng = np.random.default_rng(0)
+    clusters = np.repeat(np.arange(400), rng.integers(1, 12, 400))  # clusters of 1 to 11 pairs
+    split = R.grouped_random_split(clusters, seed=3)
+    parts = [set(clusters[split[k]]) for k in R.SPLIT_KEYS]
+    assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
+    assert sum(len(split[k]) for k in R.SPLIT_KEYS) == len(clusters)
+    n = len(clusters)
+    assert abs(len(split["train"]) - 0.7 * n) <= 11 and abs(len(split["dev"]) - 0.15 * n) <= 11  # a cluster's overshoot
+    again, other = R.grouped_random_split(clusters, seed=3), R.grouped_random_split(clusters, seed=4)
+    assert all(np.array_equal(split[k], again[k]) for k in R.SPLIT_KEYS)
+    assert not np.array_equal(split["test"], other["test"])
+    singletons = R.grouped_random_split(np.arange(2800), seed=0)  # every pair its own cluster: the sizes of random_split
+    assert [len(singletons[k]) for k in R.SPLIT_KEYS] == [1960, 420, 420]
+    with pytest.raises(ValueError, match="fractions"):
+        R.grouped_random_split(clusters, seed=0, fractions=(0.5, 0.2, 0.2))

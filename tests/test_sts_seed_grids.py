@@ -351,3 +351,24 @@ def test_table10_weights_count_mpnet_no_pca_and_read_the_errata_from_the_targets
     # without MPNet: nn2's second layer compared, VerbNet-CN's counts shown
     compared, _, table = sg.table10_weights({"minilm": np.zeros((3, 768))}, targets)
     assert compared == {"nn2_hidden_units_2": 10} and list(table.index) == verbnet
+
+
+def test_grouped_split_values_match_split_by_split_with_the_corrected_t():
+    def grid(values):  # one row per (split, features, regressor)
+        rows = [{"split": f"s{i}", "split kind": "random", "features": f, "regressor": r, "rho_test": v}
+                for (f, r), seeds in values.items() for i, v in enumerate(seeds)]
+        return pd.DataFrame(rows)
+
+    pair = grid({("verbnet", "reg"): [0.70, 0.72, 0.69], ("mpnet", "reg"): [0.50, 0.55, 0.52]})
+    grouped = grid({("verbnet", "reg"): [0.69, 0.70, 0.70], ("mpnet", "reg"): [0.40, 0.47, 0.42]})
+    table, values = sg.grouped_split_values(pair, grouped, ["reg"])
+    d = np.array([0.40, 0.47, 0.42]) - np.array([0.50, 0.55, 0.52])
+    low, high = sg.t_interval(d.mean(), d.std(ddof=1), 3, 0.90, overlap=sg.RANDOM_SPLIT_OVERLAP)
+    assert values["ft_grouped_minus_pair_mpnet_reg"] == pytest.approx(d.mean())
+    assert (values["ft_grouped_minus_pair_mpnet_reg_ci90_low"], values["ft_grouped_minus_pair_mpnet_reg_ci90_high"]) \
+        == pytest.approx((low, high))
+    wide = sg.t_interval(d.mean(), d.std(ddof=1), 3, 1 - 0.10 / 2, overlap=sg.RANDOM_SPLIT_OVERLAP)
+    assert values["ft_grouped_minus_pair_mpnet_reg_bonf2_ci_low"] == pytest.approx(wide[0])  # k = 2 cells
+    assert values["ft_grouped_n_seeds"] == 3 and values["ft_grouped_margin"] == sg.GROUPED_MARGIN
+    assert values["ft_grouped_mpnet_reg_mean"] == pytest.approx(np.mean([0.40, 0.47, 0.42]))
+    assert table["features"].tolist() == ["verbnet", "mpnet"]

@@ -65,3 +65,17 @@ def cluster_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                       "pairs sharing a sentence": counts["x_n_pairs_sharing"],
                       "largest cluster": counts["x_largest_cluster"]}
     return pd.DataFrame(rows).T.rename_axis("dataset")
+
+
+def shares_sentence(pairs: pd.DataFrame, rows, other_rows) -> np.ndarray:
+    """Whether each pair of ``rows`` (positions in ``pairs``) has a sentence that occurs in a pair
+    of ``other_rows`` (e.g. a test pair whose sentence a training pair also holds)."""
+    rows, other_rows = np.asarray(rows, dtype=int), np.asarray(other_rows, dtype=int)
+    seen = pd.concat([pairs["sentence_a"].iloc[other_rows], pairs["sentence_b"].iloc[other_rows]])
+    return (pairs["sentence_a"].iloc[rows].isin(seen) | pairs["sentence_b"].iloc[rows].isin(seen)).to_numpy()
+
+
+def test_pairs_sharing(pairs: pd.DataFrame, splits: Mapping[str, Mapping[str, np.ndarray]]) -> float:
+    """The share of test pairs that have a sentence of a training pair (:func:`shares_sentence`),
+    averaged over ``splits`` (name -> split with ``train`` and ``test`` positions)."""
+    return float(np.mean([shares_sentence(pairs, split["test"], split["train"]).mean() for split in splits.values()]))

@@ -213,6 +213,32 @@ def random_split(n: int, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.1
     return _checked({k: np.sort(p) for k, p in zip(SPLIT_KEYS, parts, strict=True)}, n)
 
 
+def grouped_random_split(clusters, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.15)
+                         ) -> dict[str, np.ndarray]:
+    """Seeded random train/dev/test split that keeps each cluster of pairs whole (``clusters``: a
+    label per pair; :func:`compsem.data.shared_sentences.sentence_clusters` puts pairs that share
+    a sentence in one cluster), so no test pair shares a sentence with a training pair. Not in
+    the paper, whose random split (§4.7) draws pairs. The clusters are shuffled
+    (``numpy.random.default_rng(seed)``) and laid end to end; a cluster goes to train if it starts
+    before ``round(n * fractions[0])`` pairs, to dev if before that plus ``round(n * fractions[1])``,
+    else to test, so the parts hold about the fractions of :func:`random_split`. Returns sorted,
+    disjoint index arrays."""
+    fractions = tuple(float(f) for f in fractions)
+    if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
+        raise ValueError("fractions must be three non-negative numbers summing to 1")
+    clusters = np.asarray(clusters)
+    n = len(clusters)
+    _, unit = np.unique(clusters, return_inverse=True)
+    unit = unit.reshape(-1)
+    order = np.random.default_rng(seed).permutation(int(unit.max()) + 1)
+    sizes = np.bincount(unit)[order]
+    starts = np.empty(len(order), dtype=int)
+    starts[order] = np.cumsum(sizes) - sizes  # where each cluster starts in the shuffled order
+    n_train, n_dev = round(n * fractions[0]), round(n * fractions[1])
+    part = np.searchsorted([n_train, n_train + n_dev], starts[unit], side="right")  # 0 train, 1 dev, 2 test
+    return _checked({k: np.flatnonzero(part == i) for i, k in enumerate(SPLIT_KEYS)}, n)
+
+
 def adversarial_split(pairs: pd.DataFrame) -> dict[str, np.ndarray]:
     """Train on the non-adversarial pairs, test on the adversarial ones, negatives in neither
     (§4.7's second split). Uses ``pairs["portion"]`` of :func:`compsem.data.sts3k.load_pairs`,

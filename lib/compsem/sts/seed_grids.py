@@ -93,6 +93,56 @@ def figure6_grid(features: Mapping[str, np.ndarray], human, splits: Mapping[str,
     return grid
 
 
+GROUPED_MARGIN = 0.05
+"""The equivalence margin of a random split by sentence against a random split by pair: half a
+unit of the one decimal of §5.3's "around 0.7" for Figure 6's random split (the margin of
+verbnet-random-split-around-0.7)."""
+
+
+def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, regressors: Sequence[str],
+                         features: Sequence[str] = ("verbnet", "mpnet"), level: float = 0.90
+                         ) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Random splits that keep the pairs of a sentence together (``grouped_grid``,
+    :func:`compsem.sts.regressors.grouped_random_split`) against random splits by pair
+    (``pair_grid``, the random splits of Figure 6), per feature set of ``features`` and regressor of
+    ``regressors`` (not in the paper). Split ``i`` of each kind is matched with split ``i`` of the
+    other (their seeds' order); each difference grouped − by pair over the matched splits gets its
+    mean and the corrected resampled t-interval at ``level`` (90%: an equivalence test's;
+    :func:`t_interval` with :data:`RANDOM_SPLIT_OVERLAP`), and, for the union of the
+    ``k = len(features) * len(regressors)`` equivalence tests (the two sides of a cell counting
+    once), the interval at Bonferroni's level ``1 - (1 - level) / k``.
+
+    Returns ``(table, values)``: one row per cell (``by pair``, ``by sentence``, their mean test
+    rho, ``difference``, ``low``, ``high``); ``values`` ``ft_grouped_<features>_<regressor>_mean``,
+    ``ft_grouped_minus_pair_<features>_<regressor>`` with ``_ci90_low`` / ``_high`` and
+    ``_bonf<k>_ci_low`` / ``_high``, ``ft_grouped_n_seeds`` and ``ft_grouped_margin``
+    (:data:`GROUPED_MARGIN`). Cells that either grid lacks are skipped."""
+    def by_split(grid):
+        random_rows = grid[grid["split kind"] == "random"]
+        return random_rows.pivot_table(index="split", columns=["features", "regressor"], values="rho_test", sort=False)
+
+    pair, grouped = by_split(pair_grid), by_split(grouped_grid)
+    n = min(len(pair), len(grouped))
+    cells = [(f, r) for f in features for r in regressors if (f, r) in pair.columns and (f, r) in grouped.columns]
+    k = len(cells)
+    tag = f"ci{round(100 * level)}"
+    rows, values = [], {"ft_grouped_n_seeds": n, "ft_grouped_margin": GROUPED_MARGIN}
+    for name, regressor in cells:
+        difference = grouped[(name, regressor)].to_numpy()[:n] - pair[(name, regressor)].to_numpy()[:n]
+        mean, sd = float(np.mean(difference)), float(np.std(difference, ddof=1)) if n > 1 else float("nan")
+        low, high = t_interval(mean, sd, n, level, overlap=RANDOM_SPLIT_OVERLAP)
+        wide = t_interval(mean, sd, n, cstats.bonferroni_level(k, 1 - level), overlap=RANDOM_SPLIT_OVERLAP)
+        key = f"{report.slug(name)}_{regressor}"
+        values |= {f"ft_grouped_{key}_mean": float(grouped[(name, regressor)].iloc[:n].mean()),
+                   f"ft_grouped_minus_pair_{key}": mean, f"ft_grouped_minus_pair_{key}_{tag}_low": low,
+                   f"ft_grouped_minus_pair_{key}_{tag}_high": high,
+                   f"ft_grouped_minus_pair_{key}_bonf{k}_ci_low": wide[0],
+                   f"ft_grouped_minus_pair_{key}_bonf{k}_ci_high": wide[1]}
+        rows.append({"features": name, "regressor": regressor, "by pair": float(pair[(name, regressor)].iloc[:n].mean()),
+                     "by sentence": values[f"ft_grouped_{key}_mean"], "difference": mean, "low": low, "high": high})
+    return pd.DataFrame(rows), values
+
+
 def split_sizes(splits: Mapping[str, Mapping[str, np.ndarray]]) -> tuple[pd.DataFrame, dict[str, int]]:
     """The sizes of the splits of Figure 6 (§4.7): ``(table, values)``, ``table`` one row per split
     of ``splits`` (name -> split, in its order) and one column per part (``train``, ``dev``,
