@@ -290,6 +290,24 @@ def learning_curves(curves: pd.DataFrame):
     return fig
 
 
+def grouped_splits(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, features=("verbnet", "mpnet")):
+    """Test rho on random splits by pair (Figure 6's) and by sentence
+    (:func:`compsem.sts.regressors.grouped_random_split`) per regressor, one panel per feature set
+    of ``features``: mean and SD over the splits of each kind (seaborn ``lineplot``)."""
+    both = pd.concat([pair_grid[pair_grid["split kind"] == "random"].assign(kind="random split by pair"),
+                      grouped_grid.assign(kind="random split by sentence")], ignore_index=True)
+    both = both[both["features"].isin(list(features))]
+    fig, axes = plt.subplots(1, len(features), sharey=True, figsize=(4.2 * len(features), 3.4), squeeze=False)
+    for ax, name in zip(axes[0], features, strict=True):
+        sns.lineplot(data=both[both["features"] == name], x="regressor", y="rho_test", hue="kind", marker="o",
+                     markeredgecolor=None, errorbar="sd", err_style="bars", err_kws={"capsize": 3},
+                     sort=False, ax=ax)  # fmt: skip
+        ax.axhline(0, **ZERO)
+        ax.set(title=name, xlabel="regressor", ylabel="ρ on the test pairs")
+        ax.legend(title=None, fontsize="small")
+    return fig
+
+
 # --------------------------------------------------------------------------- sts3k-hybrid
 
 
