@@ -372,3 +372,13 @@ def test_grouped_split_values_match_split_by_split_with_the_corrected_t():
     assert values["ft_grouped_n_seeds"] == 3 and values["ft_grouped_margin"] == sg.GROUPED_MARGIN
     assert values["ft_grouped_mpnet_reg_mean"] == pytest.approx(np.mean([0.40, 0.47, 0.42]))
     assert table["features"].tolist() == ["verbnet", "mpnet"]
+    with pytest.raises(ValueError, match="same seeds"):
+        sg.grouped_split_values(pair, grouped[grouped["split"] != "s2"], ["reg"])
+
+
+def test_test_composition_reads_the_test_parts():
+    pairs = pd.DataFrame({"portion": ["adv", "non", "adv", "adv"], "human": [0.1, 0.2, 0.3, 0.6]})
+    splits = {"a": {"train": np.array([0]), "test": np.array([1, 2])}, "b": {"train": np.array([1]), "test": np.array([0, 2, 3])}}
+    values = sg.test_composition(pairs, splits, "x")
+    assert values == pytest.approx({"x_test_min": 2, "x_test_max": 3, "x_test_adv_share": (0.5 + 1.0) / 2,
+                                    "x_test_human_mean": (0.25 + 1.0 / 3) / 2})

@@ -95,8 +95,8 @@ def figure6_grid(features: Mapping[str, np.ndarray], human, splits: Mapping[str,
 
 GROUPED_MARGIN = 0.05
 """The equivalence margin of a random split by sentence against a random split by pair: half a
-unit of the one decimal of §5.3's "around 0.7" for Figure 6's random split (the margin of
-verbnet-random-split-around-0.7)."""
+unit of the one decimal of §5.3's "around 0.7" for Figure 6's random split (the margin of the
+claim verbnet-random-split-flat)."""
 
 
 def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, regressors: Sequence[str],
@@ -106,7 +106,9 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
     :func:`compsem.sts.regressors.grouped_random_split`) against random splits by pair
     (``pair_grid``, the random splits of Figure 6), per feature set of ``features`` and regressor of
     ``regressors`` (not in the paper). Split ``i`` of each kind is matched with split ``i`` of the
-    other (their seeds' order); each difference grouped − by pair over the matched splits gets its
+    other (their seeds' order: both split functions draw from ``numpy.random.default_rng(seed)``,
+    so matched test parts share more pairs than unmatched ones, a correlation the matched
+    difference keeps); each difference grouped − by pair over the matched splits gets its
     mean and the corrected resampled t-interval at ``level`` (90%: an equivalence test's;
     :func:`t_interval` with :data:`RANDOM_SPLIT_OVERLAP`), and, for the union of the
     ``k = len(features) * len(regressors)`` equivalence tests (the two sides of a cell counting
@@ -122,25 +124,42 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
         return random_rows.pivot_table(index="split", columns=["features", "regressor"], values="rho_test", sort=False)
 
     pair, grouped = by_split(pair_grid), by_split(grouped_grid)
-    n = min(len(pair), len(grouped))
+    if len(pair) != len(grouped):
+        raise ValueError(f"{len(pair)} random splits by pair against {len(grouped)} by sentence: "
+                         f"draw both kinds with the same seeds, so that split i matches split i")
+    n = len(pair)
     cells = [(f, r) for f in features for r in regressors if (f, r) in pair.columns and (f, r) in grouped.columns]
     k = len(cells)
     tag = f"ci{round(100 * level)}"
     rows, values = [], {"ft_grouped_n_seeds": n, "ft_grouped_margin": GROUPED_MARGIN}
     for name, regressor in cells:
-        difference = grouped[(name, regressor)].to_numpy()[:n] - pair[(name, regressor)].to_numpy()[:n]
+        difference = grouped[(name, regressor)].to_numpy() - pair[(name, regressor)].to_numpy()
         mean, sd = float(np.mean(difference)), float(np.std(difference, ddof=1)) if n > 1 else float("nan")
         low, high = t_interval(mean, sd, n, level, overlap=RANDOM_SPLIT_OVERLAP)
         wide = t_interval(mean, sd, n, cstats.bonferroni_level(k, 1 - level), overlap=RANDOM_SPLIT_OVERLAP)
         key = f"{report.slug(name)}_{regressor}"
-        values |= {f"ft_grouped_{key}_mean": float(grouped[(name, regressor)].iloc[:n].mean()),
+        values |= {f"ft_grouped_{key}_mean": float(grouped[(name, regressor)].mean()),
                    f"ft_grouped_minus_pair_{key}": mean, f"ft_grouped_minus_pair_{key}_{tag}_low": low,
                    f"ft_grouped_minus_pair_{key}_{tag}_high": high,
                    f"ft_grouped_minus_pair_{key}_bonf{k}_ci_low": wide[0],
                    f"ft_grouped_minus_pair_{key}_bonf{k}_ci_high": wide[1]}
-        rows.append({"features": name, "regressor": regressor, "by pair": float(pair[(name, regressor)].iloc[:n].mean()),
+        rows.append({"features": name, "regressor": regressor, "by pair": float(pair[(name, regressor)].mean()),
                      "by sentence": values[f"ft_grouped_{key}_mean"], "difference": mean, "low": low, "high": high})
     return pd.DataFrame(rows), values
+
+
+def test_composition(pairs: pd.DataFrame, splits: Mapping[str, Mapping[str, np.ndarray]],
+                     prefix: str) -> dict[str, float]:
+    """What the test parts of ``splits`` hold, over the splits: ``<prefix>_test_min`` and
+    ``_test_max`` (pairs), ``<prefix>_test_adv_share`` (mean share of adversarial pairs) and
+    ``<prefix>_test_human_mean`` (mean human rating), so that two kinds of split can be compared
+    for more than their sizes."""
+    tests = [np.asarray(split["test"]) for split in splits.values()]
+    adversarial = (pairs["portion"] == "adv").to_numpy()
+    human = pairs["human"].to_numpy(dtype=float)
+    return {f"{prefix}_test_min": min(len(t) for t in tests), f"{prefix}_test_max": max(len(t) for t in tests),
+            f"{prefix}_test_adv_share": float(np.mean([adversarial[t].mean() for t in tests])),
+            f"{prefix}_test_human_mean": float(np.mean([human[t].mean() for t in tests]))}
 
 
 def split_sizes(splits: Mapping[str, Mapping[str, np.ndarray]]) -> tuple[pd.DataFrame, dict[str, int]]:
