@@ -17,7 +17,7 @@ from compsem import stats
 from compsem.data import shared_sentences, sts3k
 from compsem.data.sts3k import ROLES
 from compsem.sts import chapter as C
-from compsem.sts import contrasts, generator, hybrid, roles, weights
+from compsem.sts import contrasts, generator, hybrid, roles, table9, weights
 from compsem.sts.similarity import bootstrap_spearman, spearman
 from compsem.sts.structure import FIGURE8_CATEGORIES
 
@@ -863,3 +863,20 @@ def test_degradation_is_trained_minus_untrained_on_the_authors_files():
 def test_the_papers_transfer_gap_is_figure_7s_two_fine_tuned_bars():
     targets = {"fig7_sentbert_random_10fold": {"paper": 0.866}, "fig7_sentbert_adversarial": {"paper": 0.41}}
     assert C.paper_transfer_gap(targets) == pytest.approx(0.456)
+
+
+def test_cluster_widths_compare_the_pair_and_the_cluster_bootstrap_of_each_published_row():
+    from compsem.sts.similarity import bootstrap_spearman
+
+    pairs = sts3k.load_pairs()
+    table, values = C.cluster_widths(pairs, n_resamples=200, seed=1)
+    assert list(table.index) == list(table9.PUBLISHED_ROWS)
+    sims = sts3k.load_published_similarities(table9.cell_file("VerbNet-CN", "STS3k-adv"))
+    adv, human = sts3k.portion_mask(pairs, "adv"), pairs["human"].to_numpy()
+    clusters = shared_sentences.sentence_clusters(pairs)
+    by_pair = bootstrap_spearman(sims, human, adv, n_boot=200, seed=1)
+    by_cluster = bootstrap_spearman(sims, human, adv, n_boot=200, seed=1, clusters=clusters)
+    assert table.loc["VerbNet-CN", "pairs"] == pytest.approx(by_pair[1] - by_pair[0])
+    assert table.loc["VerbNet-CN", "clusters"] == pytest.approx(by_cluster[1] - by_cluster[0])
+    assert values["cluster_width_ratio_median"] == pytest.approx(table["ratio"].median())
+    assert values["cluster_width_ratio_min"] <= values["cluster_width_ratio_median"] <= values["cluster_width_ratio_max"]
