@@ -372,6 +372,8 @@ def test_grouped_split_values_match_split_by_split_with_the_corrected_t():
     assert values["ft_grouped_n_seeds"] == 3 and values["ft_grouped_margin"] == sg.GROUPED_MARGIN
     assert values["ft_grouped_mpnet_reg_mean"] == pytest.approx(np.mean([0.40, 0.47, 0.42]))
     assert table["features"].tolist() == ["verbnet", "mpnet"]
+    one = sg.grouped_split_values(pair[pair["split"] == "s0"], grouped[grouped["split"] == "s0"], ["reg"])[1]
+    assert one["ft_grouped_n_seeds"] == 1 and not any("_ci" in key for key in one)  # one split: no interval
     with pytest.raises(ValueError, match="same seeds"):
         sg.grouped_split_values(pair, grouped[grouped["split"] != "s2"], ["reg"])
 

@@ -263,11 +263,12 @@ def strata_data(monkeypatch):
             "t2": 1.0 * human + rng.normal(size=n), "blind": 0.5 * human + rng.normal(size=n)}
     sims["blind"] = np.tanh(np.abs(sims["blind"]))  # in [0, 1)
     sims["blind"][mask & (n_modifiers == 0) & (np.arange(n) % 3 == 0)] = 1.0
-    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask))
-    monkeypatch.setattr(synthesis, "_category_modifiers", lambda category: (n_modifiers, human, mask))
+    clusters = np.arange(n) // 3  # pairs three by three share a sentence
+    monkeypatch.setattr(synthesis, "_category_pairs", lambda category: (human, mask, clusters))
+    monkeypatch.setattr(synthesis, "_category_modifiers", lambda category: (n_modifiers, human, mask, clusters))
     monkeypatch.setattr(synthesis, "_sts3k_similarities", lambda m, seed, device, batch_size: sims[m])
     table = pd.DataFrame({"model": list(sims), "measure": "STS3k within Swap-2"})
-    return table, human, mask, n_modifiers, sims
+    return table, human, mask, n_modifiers, sims, clusters
 
 
 def test_trainings_within_differences_take_the_hull_over_the_trainings(strata_data):
@@ -275,7 +276,7 @@ def test_trainings_within_differences_take_the_hull_over_the_trainings(strata_da
     trainings_intervals on the same resamples, and reach beyond the trainings' range."""
     from compsem import stats
 
-    table, human, mask, _, sims = strata_data
+    table, human, mask, _, sims, clusters = strata_data
     trainings = ["t0", "t1", "t2"]
     out = synthesis.trainings_within_differences(table, trainings, ["blind"], n_boot=300, seed=2,
                                                  extra_levels={"bonf3": stats.bonferroni_level(3)})
@@ -283,8 +284,9 @@ def test_trainings_within_differences_take_the_hull_over_the_trainings(strata_da
     h = stats.tie_values(human[mask])
     x = {m: stats.tie_values(sims[m][mask]) for m in [*trainings, "blind"]}
     rho = {m: stats.spearman(v, h) for m, v in x.items()}
-    idx = np.random.default_rng(2).integers(0, len(h), size=(300, len(h)))
-    boot = {m: stats.spearman_of_resamples(v, h, idx) for m, v in x.items()}
+    units = stats.resampling_units(clusters[mask], len(h))  # the clusters' pairs drawn together
+    idx = np.random.default_rng(2).integers(0, units.max() + 1, size=(300, units.max() + 1))
+    boot = {m: stats.spearman_of_resamples(v, h, idx, units) for m, v in x.items()}
     diffs = [rho[t] - rho["blind"] for t in trainings]
     expected = synthesis.trainings_intervals(
         diffs, np.stack([boot[t] - boot["blind"] for t in trainings]), np.random.default_rng([2, 3]),
@@ -309,7 +311,7 @@ def test_trainings_within_differences_take_the_hull_over_the_trainings(strata_da
 def test_modifier_strata_split_the_category_by_added_modifiers(strata_data):
     from compsem import stats
 
-    table, human, mask, n_modifiers, sims = strata_data
+    table, human, mask, n_modifiers, sims, clusters = strata_data
     out = synthesis.modifier_strata(table, ["blind", "unscored", "t2"], n_boot=200, seed=1)
     assert list(out["n_modifiers"]) == [0, 1, 2, 3, 0, 1, 2, 3]
     assert list(out["n"]) == [100] * 8
@@ -318,7 +320,8 @@ def test_modifier_strata_split_the_category_by_added_modifiers(strata_data):
     assert out.loc[out["model"] == "t2", "identical"].eq(0).all()
     for r in out.itertuples():
         stratum = mask & (n_modifiers == r.n_modifiers)
-        expected = stats.spearman_interval(sims[r.model], human, mask=stratum, n_resamples=200, seed=1)
+        expected = stats.spearman_interval(sims[r.model], human, mask=stratum, n_resamples=200, seed=1,
+                                           clusters=clusters)
         assert (r.rho, r.low, r.high) == pytest.approx(expected)
     values = synthesis.modifier_strata_values(out, "swap2")
     assert values["syn_swap2_modifiers_min"] == 0 and values["syn_swap2_modifiers_max"] == 3

@@ -117,7 +117,8 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
     Returns ``(table, values)``: one row per cell (``by pair``, ``by sentence``, their mean test
     rho, ``difference``, ``low``, ``high``); ``values`` ``ft_grouped_<features>_<regressor>_mean``,
     ``ft_grouped_minus_pair_<features>_<regressor>`` with ``_ci90_low`` / ``_high`` and
-    ``_bonf<k>_ci_low`` / ``_high``, ``ft_grouped_n_seeds`` and ``ft_grouped_margin``
+    ``_bonf<k>_ci_low`` / ``_high`` (from two splits on: one split has no spread, and the claim
+    that reads them needs two), ``ft_grouped_n_seeds`` and ``ft_grouped_margin``
     (:data:`GROUPED_MARGIN`). Cells that either grid lacks are skipped."""
     def by_split(grid):
         random_rows = grid[grid["split kind"] == "random"]
@@ -139,10 +140,11 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
         wide = t_interval(mean, sd, n, cstats.bonferroni_level(k, 1 - level), overlap=RANDOM_SPLIT_OVERLAP)
         key = f"{report.slug(name)}_{regressor}"
         values |= {f"ft_grouped_{key}_mean": float(grouped[(name, regressor)].mean()),
-                   f"ft_grouped_minus_pair_{key}": mean, f"ft_grouped_minus_pair_{key}_{tag}_low": low,
-                   f"ft_grouped_minus_pair_{key}_{tag}_high": high,
-                   f"ft_grouped_minus_pair_{key}_bonf{k}_ci_low": wide[0],
-                   f"ft_grouped_minus_pair_{key}_bonf{k}_ci_high": wide[1]}
+                   f"ft_grouped_minus_pair_{key}": mean}
+        if n > 1:
+            values |= {f"ft_grouped_minus_pair_{key}_{tag}_low": low, f"ft_grouped_minus_pair_{key}_{tag}_high": high,
+                       f"ft_grouped_minus_pair_{key}_bonf{k}_ci_low": wide[0],
+                       f"ft_grouped_minus_pair_{key}_bonf{k}_ci_high": wide[1]}
         rows.append({"features": name, "regressor": regressor, "by pair": float(pair[(name, regressor)].mean()),
                      "by sentence": values[f"ft_grouped_{key}_mean"], "difference": mean, "low": low, "high": high})
     return pd.DataFrame(rows), values
