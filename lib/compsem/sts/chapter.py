@@ -651,6 +651,7 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
 
     human = pairs["human"].to_numpy(dtype=float)
     adversarial = sts3k.portion_mask(pairs, "adv")
+    clusters = shared_sentences.sentence_clusters(pairs)  # the bootstrap's units
     untrained = rg.published_predictions(features, "none", "adversarial", 8)
     k = len(regressors)  # UNION_FAMILIES["verbnet_degradation"] for the paper's four
     levels = (0.90, stats.bonferroni_level(k, 0.10))
@@ -660,7 +661,7 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
     for regressor in regressors:
         trained = rg.published_predictions(features, regressor, "adversarial", 8)
         d = stats.paired_spearman_difference_levels(trained, untrained, human, adversarial, n_resamples,
-                                                    seed, levels, "BCa", shared_sentences.sentence_clusters(pairs))
+                                                    seed, levels, "BCa", clusters)
         (low, high), (family_low, family_high) = d["intervals"]
         key = f"{base}_{regressor}"
         values |= {key: d["difference"], f"{key}_ci90_low": low, f"{key}_ci90_high": high,

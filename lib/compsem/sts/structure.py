@@ -227,7 +227,8 @@ def category_intervals(similarity, labels: pd.DataFrame, n_resamples: int = BOOT
         if len(v) < 2:
             raise ValueError(f"Figure 8 category {name!r} has {len(v)} pairs; an interval needs 2")
         units = cstats.resampling_units(None if clusters is None else np.asarray(clusters)[keep], len(v))
-        counts = cstats.resample_weights(rng.integers(0, units.max() + 1, size=(n_resamples, units.max() + 1)), units)
+        k = int(units.max()) + 1
+        counts = cstats.resample_weights(rng.integers(0, k, size=(n_resamples, k)), units)
         low, high = cstats.percentile_interval(counts @ v / counts.sum(axis=1), level)
         rows[name] = {"mean": float(v.mean()), "ci_low": low, "ci_high": high, "n": len(v)}
     table = pd.DataFrame(rows).T

@@ -252,11 +252,11 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
         scoring.prefetch(models, frame["sentence_a"].tolist() + frame["sentence_b"].tolist(),
                          batch_size=batch_size, device=device, show_progress=False)
     rows, similarities = [], {}
+    clusters = {name: shared_sentences.sentence_clusters(frame) for name, frame in frames.items()}
     for spec in models:
         for standardised in ((False, True) if scoring.is_encoder(spec) else (False,)):
             label = spec + (" (std)" if standardised else "")
             for name, frame in frames.items():
-                clusters = shared_sentences.sentence_clusters(frame)
                 sims = scoring.pair_similarities(spec, frame, standardised=standardised, seed=seed,
                                                  batch_size=batch_size, device=device,
                                                  show_progress=False, method=method)
@@ -268,7 +268,7 @@ def recomputed_cells(models, frames: Mapping[str, pd.DataFrame],
                     rho = spearman(sims, human, mask)
                     tags = levels(label, column)
                     bounds = dict(zip(tags, bootstrap_spearman_levels(
-                        sims, human, mask, n_boot=n_boot, seed=seed, levels=list(tags.values()), clusters=clusters),
+                        sims, human, mask, n_boot=n_boot, seed=seed, levels=list(tags.values()), clusters=clusters[name]),
                         strict=True))
                     rows.append({"model": label, "column": column, "rho": rho,
                                  "low": bounds["ci"][0], "high": bounds["ci"][1], "bounds": bounds})
