@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -223,9 +224,12 @@ def _wilson(key: str, accuracy: float, items: pd.DataFrame, level: float, suffix
 
 
 def style_audit(table: pd.DataFrame):
+    """The audit table for display: one decimal, a failed set's ``passes`` in red, and a dash
+    where a check does not apply to the set (the probe-only checks of the 2016 tasks, which have
+    no probe word)."""
     return (
         table.round(1)
-        .style.format(precision=1)
+        .style.format(precision=1, na_rep="–")
         .map(lambda v: "color: #b2182b; font-weight: bold" if v is False else "", subset=["passes"])
     )
 
@@ -1011,6 +1015,34 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     decided over trainings (:func:`training_values`)."""
     frames = {task: released[task] for task in tasks}
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
+
+
+PAPER_MAX_EPOCHS_2018 = 700
+"""The epoch cap of the 2018 code's MLP (scikit-learn's ``MLPClassifier`` default ``max_iter``;
+:func:`compsem.probing.classifiers.mlp_probe`)."""
+
+
+def fits_at_cap(runs: pd.DataFrame, prefix: str, max_epochs: int,
+                by: Sequence[str] = ("task", "encoder")) -> dict[str, int]:
+    """How many MLP fits of ``runs`` (control ``none``) ran to the epoch cap ``max_epochs``
+    instead of stopping by the loss-plateau rule of :func:`compsem.probing.classifiers.mlp_probe`
+    (no improvement of the training loss by 1e-4 for more than 10 epochs):
+    ``<prefix>_<task>[_<encoder>]_at_cap`` per group of ``by``, and ``<prefix>_fits`` and
+    ``<prefix>_fits_at_cap`` over all of them.
+
+    The cap binds only on these fits. A fit draws its initialisation and each epoch's order of
+    sentences from its seed, epoch after epoch, whatever the cap; so a fit that stopped by the
+    plateau rule before ``max_epochs`` stops at the same epoch, with the same weights, under any
+    higher cap, the 2018 code's :data:`PAPER_MAX_EPOCHS_2018` included. A cell none of whose
+    fits reached the cap therefore scores what training to that cap scores; a fit that stopped
+    exactly at the cap counts as capped."""
+    fits = runs[runs["control"] == "none"].reset_index(drop=True)
+    capped = fits["epochs"] >= max_epochs
+    values = {f"{prefix}_fits": len(fits), f"{prefix}_fits_at_cap": int(capped.sum())}
+    for group, at_cap in capped.groupby([fits[column] for column in by], sort=False):
+        names = group if isinstance(group, tuple) else (group,)
+        values[f"{prefix}_{'_'.join(slug(str(name)) for name in names)}_at_cap"] = int(at_cap.sum())
+    return values
 
 
 def training_means(runs: pd.DataFrame) -> pd.DataFrame:
