@@ -1328,13 +1328,25 @@ ERROR_TARGETS = {
 """The Transformer's error analyses decided over seeds (Sections 4.5.3 and 4.5.5.1), by the
 stem of their keys, and the target of each (the paper's value)."""
 
+ERROR_SHARES = ("single_lexical", "not_paren")
+"""The error analyses of :data:`ERROR_TARGETS` that are proportions (a share of gen examples, a
+share of errors): their seed SD is carried from the gen accuracy's on the bounded scale of a
+proportion (:func:`compsem.cogs.summary.share_seed_sd`); the others (the mean edit distance)
+relative to their size (:func:`compsem.cogs.summary.relative_seed_sd`)."""
+
+
 def error_margin(paper: Mapping[str, float], key: str) -> float:
     """The seed SD assumed for the paper's value of an error analysis (``key``, one of
-    :data:`ERROR_TARGETS`), which the paper does not print: its value scaled as the Transformer's
-    gen accuracy spreads over seeds (SD .06 on a mean of .35, Figure 4-3), as the targets'
-    tolerances assume; the margin of the claim's equivalence test."""
-    scale = paper["cogs_fig43_transformer_gen_sd"] / paper["cogs_fig43_transformer_gen"]
-    return scale * paper[ERROR_TARGETS[key]]
+    :data:`ERROR_TARGETS`), which the paper does not print, carried from the Transformer's gen
+    accuracy (SD .06 on a mean of .35, Figure 4-3), as the targets' tolerances assume: for a
+    share (:data:`ERROR_SHARES`) on the bounded scale of a proportion,
+    ``.06 sqrt(p (1 - p)) / sqrt(.35 x .65)``; for the mean edit distance relative to its size,
+    ``(.06 / .35) x`` its value. The margin of the claim's equivalence test."""
+    gen_sd, gen_mean = paper["cogs_fig43_transformer_gen_sd"], paper["cogs_fig43_transformer_gen"]
+    value = paper[ERROR_TARGETS[key]]
+    if key in ERROR_SHARES:
+        return s45.share_seed_sd(value, gen_sd, gen_mean)
+    return s45.relative_seed_sd(value, gen_sd, gen_mean)
 
 
 def error_against_paper(per_seed, key: str, paper: Mapping[str, float] | None = None) -> dict:

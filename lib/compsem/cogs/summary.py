@@ -66,6 +66,35 @@ def per_case_tolerance(printed: float, case_sd: float, n: int = PAPER_SEEDS) -> 
     return math.floor(2 * s * math.sqrt(2 / n) * 1e5) / 1e5
 
 
+def share_seed_sd(share: float, gen_sd: float, gen_mean: float) -> float:
+    """The seed SD assumed for a share (a proportion in [0, 1]: a share of errors, of examples,
+    an accuracy on a subset) that the paper prints without a spread over its seeds: the model's
+    gen accuracy's seed SD carried to ``share`` on the bounded scale of a proportion,
+    ``gen_sd * sqrt(share (1 - share)) / sqrt(gen_mean (1 - gen_mean))``. It equals ``gen_sd``
+    at ``gen_mean`` (the Transformer's .06 at .35, Figure 4-3) and shrinks towards 0 and 1 as the
+    spread of a proportion must, so a share near 1 is not given more room than the scale has
+    (a share of .9 cannot vary as much as .2 of itself) and one near 0 not a band narrower than
+    its own sampling allows, as a spread proportional to the share would."""
+    if not (0.0 <= share <= 1.0 and 0.0 < gen_mean < 1.0):
+        raise ValueError(f"share_seed_sd: a share in [0, 1] and a gen mean in (0, 1), got "
+                         f"{share} and {gen_mean}")
+    return gen_sd * math.sqrt(share * (1 - share)) / math.sqrt(gen_mean * (1 - gen_mean))
+
+
+def relative_seed_sd(value: float, gen_sd: float, gen_mean: float) -> float:
+    """The seed SD assumed for a quantity that is not a proportion (a mean edit distance, a mean
+    output length) and that the paper prints without a spread: the gen accuracy's relative
+    spread, ``value * gen_sd / gen_mean``."""
+    return value * gen_sd / gen_mean
+
+
+def two_means_tolerance(sd: float, n: int = PAPER_SEEDS, paper_n: int = PAPER_SEEDS) -> float:
+    """The tolerance of a target that compares our mean of ``n`` seeds with the paper's mean of
+    ``paper_n``: 2 SD of their difference, ``2 sd sqrt(1/n + 1/paper_n)``, ``sd`` the seed SD
+    assumed on both sides; floored at 6 decimals, so that it is never wider than the rule."""
+    return math.floor(2 * sd * math.sqrt(1 / n + 1 / paper_n) * 1e6) / 1e6
+
+
 def target_key(model: str, exposures: int, quantity: str) -> str:
     """The target key of a Table 4-5 cell (a case or ``gen``) or a Figure 4-1 mean."""
     if quantity in (*ev.CASE_ORDER, "gen"):

@@ -282,15 +282,21 @@ CHANCE_ACCURACY = 50.0
 """The accuracy (%) of a guess on the probing tasks, all of them balanced binary decisions."""
 
 
+def side_of(low: float, high: float, value: float) -> str:
+    """Where an interval ``[low, high]`` lies against ``value``: ``"below"``, ``"above"``, or
+    ``"not apart from"`` when it contains it (the words the prose glues, so that no sentence says
+    by hand on which side a cell fell)."""
+    if high < value:
+        return "below"
+    if low > value:
+        return "above"
+    return "not apart from"
+
+
 def side_of_chance(low: float, high: float, chance: float = CHANCE_ACCURACY) -> str:
     """Where an accuracy's interval ``[low, high]`` lies: ``"below chance"``, ``"above chance"``,
-    or ``"not apart from chance"`` when it contains ``chance`` (the words the prose glues, so
-    that no sentence says by hand on which side a cell fell)."""
-    if high < chance:
-        return "below chance"
-    if low > chance:
-        return "above chance"
-    return "not apart from chance"
+    or ``"not apart from chance"`` when it contains ``chance`` (:func:`side_of`)."""
+    return f"{side_of(low, high, chance)} chance"
 
 
 def cell_values(summary: pd.DataFrame, prefix: str, with_control: bool = False) -> dict:
@@ -1043,6 +1049,17 @@ def fits_at_cap(runs: pd.DataFrame, prefix: str, max_epochs: int,
         names = group if isinstance(group, tuple) else (group,)
         values[f"{prefix}_{'_'.join(slug(str(name)) for name in names)}_at_cap"] = int(at_cap.sum())
     return values
+
+
+def paper_sides(values: dict, prefix: str, targets: dict, tasks: Sequence[str]) -> dict[str, str]:
+    """``{<prefix>_<task>_side_of_paper: phrase}``: where the interval over the trainings of
+    :func:`training_values` (``values``, keys ``<prefix>_<task>_low`` / ``_high``) lies against
+    the paper's SDAE (2018 Table 2, target ``probe_2018_sdae_<task>``), :func:`side_of`, for
+    :func:`compsem.report.glue_words`."""
+    return {f"{prefix}_{slug(task)}_side_of_paper": side_of(values[f"{prefix}_{slug(task)}_low"],
+                                                         values[f"{prefix}_{slug(task)}_high"],
+                                                         float(targets[f"probe_2018_sdae_{slug(task)}"]["paper"]))
+            for task in tasks}
 
 
 def training_means(runs: pd.DataFrame) -> pd.DataFrame:
