@@ -74,7 +74,7 @@ template_models = ["minilm"]  # models run again with every string inside the te
 trust_remote_code = False  # let hf: models run code from their hub repository (Stella, NV-Embed-v2)
 n_boot = 2000  # bootstrap resamples: adjectives within class, and nouns
 n_perm = 2000  # label shuffles for the permutation tests and the null
-ci_level = 0.95
+ci_level = 0.95  # level of the intervals (equivalence intervals at 1 - 2(1 - ci_level)); the claims need 0.95 or more
 seed = 0
 device = "auto"  # auto (GPU if present), cpu or cuda
 batch_size = 128
@@ -218,8 +218,10 @@ pd.DataFrame(C.grid_of(aan_sizes).astype(int), index=CLASSES, columns=CLASSES)
 # (the non-subsectivity class scores also the nouns); the intervals of the spreads and contrasts
 # that decide the claims hold the 12 nouns fixed and are conditional on them (how far the nouns
 # move a class: Per-noun spread). Every test of a claim is run on every model; the models run on one test form one
-# family, and its p-values are **Holm-adjusted** over those models (a claim is rejected when one
-# adjusted p-value is at most 0.05, keeping a 5% family-wise error per claim).
+# family, and the tables give its p-values **Holm-adjusted** over those models (a model's test
+# rejects when its adjusted p-value is at most 0.05: a 5% family-wise error per test over the
+# models). A claim decided on MiniLM alone, the paper's model, reads MiniLM's own p-value (one
+# test, no family), so that running more models cannot change its verdict.
 
 # %% [markdown]
 # ## Results
