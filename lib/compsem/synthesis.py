@@ -1,4 +1,4 @@
-"""The synthesis chapter: the book's batteries side by side, encoder by encoder (issue #20).
+"""The synthesis chapter: the book's batteries side by side, encoder by encoder.
 
 Every function takes the tidy scorecard table of :mod:`compsem.scorecard` (columns ``model,
 battery, measure, value, low, high, ceiling``; one row per model and measure) and computes no

@@ -1,4 +1,4 @@
-"""``compsem scorecard``: one encoder through every battery of the book (issue #20).
+"""``compsem scorecard``: one encoder through every battery of the book.
 
 A *scorecard* is one tidy table, one row per measure: ``model, battery, measure, value, low,
 high, ceiling`` (``low``/``high`` the 95% interval, NaN where a measure has none; ``ceiling``

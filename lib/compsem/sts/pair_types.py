@@ -474,7 +474,7 @@ def type_modifier_means(labels: pd.DataFrame, human) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------------
-# Independent checks of the labelling (issue #15 item 3).
+# Independent checks of the labelling.
 #
 # The inner boundaries of three blocks (constant verb/subj/dobj 80-295, 0-modifier single changes
 # 296-510, base swaps 1360-1648) and row 2468 were placed with the published type x modifier
@@ -826,7 +826,7 @@ def fit_boundaries(labels, human, families, train: dict) -> dict[str, list[int]]
 
 def heldout_boundaries(labels: pd.DataFrame, human, families: dict, published: pd.Series,
                        n_halves: int = 20, seed: int = 0, tol: float = 0.001) -> pd.DataFrame:
-    """Held-out validation of the block boundaries (issue #15 item 3): for each of ``n_halves``
+    """Held-out validation of the block boundaries: for each of ``n_halves``
     seeded random halves of the published cells of :data:`VALIDATED_CODES`, fit the boundaries
     on one half (:func:`fit_boundaries`) and score the labels they give on the other half.
 
