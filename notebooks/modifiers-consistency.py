@@ -76,7 +76,7 @@ n_boot = 2000  # bootstrap resamples: adjectives within class, and nouns
 n_perm = 2000  # label shuffles for the permutation tests and the null
 ci_level = 0.95  # level of the intervals (equivalence intervals at 1 - 2(1 - ci_level)); the claims need 0.95 or more
 seed = 0
-device = "auto"  # auto (GPU if present), cpu or cuda
+device = "auto"  # auto (GPU if present), cpu, mps, cuda or cuda:<k>
 batch_size = 128
 
 # %%

@@ -94,9 +94,9 @@ geometry_n = 200  # base sentences of the minimal-pair geometry
 geometry_encoders = ["bow", "glove50", "sdae", "minilm", "mpnet"]
 n_boot = 2000  # bootstrap resamples of test items for the intervals
 audit_alpha = 0.01  # one-sided level of the audit controls
-device = "auto"
+device = "auto"  # auto (GPU if present), cpu, mps, cuda or cuda:<k>
 batch_size = 64
-threads = 1  # CPU threads of torch and BLAS; 1 is fastest when other processes share the cores
+threads = 1  # CPU threads of torch and BLAS: 1 is fastest where processes share the cores, and the book's digits hold at 1 only (torch's last digits change with the thread count)
 
 # %%
 import warnings
@@ -812,7 +812,8 @@ report.show_comparison(
 #   across tasks.
 # - **Threads.** Every torch and BLAS computation runs on `threads` CPU threads (1 by
 #   default): where several processes share the cores, more threads per process slow each of
-#   them down.
+#   them down, and torch's last digits change with the thread count, so the book's digits are
+#   those of one thread (*Determinism* in *Using this book*).
 # - **Seeds.** 2016: each seed draws its own sentence set per task (generator seeded with
 #   `[generator_seed, seed]`) and splits it, so an interval over seeds covers the draw of the
 #   sentences, the split, the folds and the classifier (the paper ran one set once);

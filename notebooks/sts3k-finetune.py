@@ -69,7 +69,7 @@ mlp_seeds = [1, 2, 3, 4, 5]  # random_state of the MLPs refitted on the adversar
 n_resamples = 2000  # bootstrap resamples: intervals over test pairs and MLP seeds, Figure 7's and our fine-tuning's paired differences
 n_resamples_heldout = 10000  # bootstrap resamples of the held-out-row intervals of the authors' random-split files
 stats_seed = 0  # seed of every bootstrap
-device = "auto"
+device = "auto"  # auto (GPU if present), cpu, mps, cuda or cuda:<k>
 n_jobs = 2  # worker processes for the regressor grids (1 thread each; same numbers for any count)
 
 # %%

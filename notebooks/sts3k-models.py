@@ -62,7 +62,7 @@ n_splits = 100  # random halves of the raters for the noise ceiling (split-half 
 ci_level = 0.95
 seed = 0  # seed of the bootstrap and of the random baseline
 standardisation = "centre"  # "centre": what the authors' code did (reproduces Table 9); "zscore": the paper's text
-device = "auto"  # "auto" (GPU if present), "cpu" or "cuda"
+device = "auto"  # auto (GPU if present), cpu, mps, cuda or cuda:<k>
 batch_size = 64
 
 # %%

@@ -69,7 +69,7 @@ n_boot_differences = 20000
 ci_level = 0.95  # level of the rank-agreement intervals (the scorecard's are 95%)
 seed = 0
 probe_seeds = 3  # MLP seeds of each probe (from `seed` on): its accuracy is their mean
-device = "auto"  # auto (GPU if present), cpu or cuda
+device = "auto"  # auto (GPU if present), cpu, mps, cuda or cuda:<k>
 batch_size = 64
 n_jobs = 2  # worker processes for the scorecards (1 thread each; the same table for any count)
 
