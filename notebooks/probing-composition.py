@@ -533,11 +533,9 @@ runs_2018 = C.run_2018(
 # over the test items and MLP seeds: 95%, 90% (equivalence tests) and Bonferroni's level, one set of draws per cell
 summary_2018, values_2018 = C.grid_values(runs_2018, "probe_t2", with_control=True, shared_items=True,
                                           n_boot=n_boot)
-report.glue("probe_t2_n_mlp_seeds", len(mlp_seeds_2018))
-report.glue_all(values_2018)
+# with how many of each cell's MLP fits ran to this run's epoch cap (read by the claims: C.fits_at_cap)
+report.glue_all(values_2018 | C.fits_at_cap(runs_2018, "probe_t2", mlp_max_epochs) | {"probe_t2_n_mlp_seeds": len(mlp_seeds_2018)})
 report.glue_words(C.chance_sides(summary_2018, "probe_t2"))  # where each 95% interval lies against chance
-# which cells' MLP fits ran to this run's epoch cap (the claims read a cell below the 2018 code's cap only where none did)
-report.glue_all(C.fits_at_cap(runs_2018, "probe_t2", mlp_max_epochs))
 # how many random-probe controls are shown at chance (50 +- the claims' pattern tolerance)
 report.glue_all(C.margin_counts(values_2018, "random_probe", "probe_t2_random_probe", 50,
                                 pattern["probe_pattern_tol"]))
@@ -581,8 +579,7 @@ runs_trainings = C.over_trainings(released, order_aware_trainings, ["cont2", "or
                                   generator_seed, **mlp)
 table_trainings, values_trainings = C.training_values(runs_trainings, "probe_t2_sdae_trainings",
                                                       targets, shared_items=True, n_boot=n_boot)
-report.glue_all(values_trainings)
-report.glue_all(C.fits_at_cap(runs_trainings, "probe_t2_sdae_trainings", mlp_max_epochs, by=("task",)))
+report.glue_all(values_trainings | C.fits_at_cap(runs_trainings, "probe_t2_sdae_trainings", mlp_max_epochs, by=("task",)))
 report.glue_words(C.paper_sides(values_trainings, "probe_t2_sdae_trainings", targets, ["order", "sr", "neg"]))
 # SemRole, the SDAE's trainings minus MiniLM's MLP seeds: one interval over items, trainings, seeds
 report.glue_all(C.crossed_difference(runs_trainings, runs_2018[runs_2018.encoder == "minilm"], "sr",
@@ -836,8 +833,7 @@ report.show_comparison(
 #   in equal shares.
 
 # %%
-report.glue("probe_mlp_max_epochs", int(mlp_max_epochs))
-_ = report.glue("probe_layer_n_subsamples", len(layer_subsamples))
+report.glue_all({"probe_mlp_max_epochs": int(mlp_max_epochs), "probe_layer_n_subsamples": len(layer_subsamples)})
 
 # %% [markdown]
 # ## Extensions

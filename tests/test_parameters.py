@@ -30,7 +30,10 @@ from compsem.parameters import ParameterError, json_schema, validate_parameter
      ({"type": "list", "item": "int", "min_length": 1}, [], "needs at least 1 item(s), got []"),
      ({"type": "str", "min_length": 1}, "", "needs length >= 1, got ''"),
      ({"type": "str", "pattern": "auto|cpu|cuda(:[0-9]+)?"}, "cuda:x",
-      "it must match /auto|cpu|cuda(:[0-9]+)?/, got 'cuda:x'")],
+      "it must match /auto|cpu|cuda(:[0-9]+)?/, got 'cuda:x'"),
+     ({"type": "list", "item": "int"}, [1, 1], "lists each item once; 1 is repeated in [1, 1]"),
+     ({"type": "list", "item": "float", "length": 3, "repeats": True}, [0.5, 0.5],
+      "needs exactly 3 items, got [0.5, 0.5]")],
 )
 def test_a_bad_value_names_the_chapter_parameter_value_and_what_is_allowed(spec, value, message):
     with pytest.raises(ParameterError) as error:
@@ -45,7 +48,8 @@ def test_a_bad_value_names_the_chapter_parameter_value_and_what_is_allowed(spec,
      ({"type": "str", "choices": ["a"], "nullable": True}, None),
      ({"type": "list", "item": "int", "min": 0}, (1, 2)),  # a tuple default is a list
      ({"type": "str", "pattern": "cpu|cuda"}, "cuda"),
-     ({"type": "dict", "min_length": 1}, {"a": 1})],
+     ({"type": "dict", "min_length": 1}, {"a": 1}),
+     ({"type": "list", "item": "float", "length": 3, "repeats": True}, [0.7, 0.15, 0.15])],  # shares repeat
 )
 def test_a_good_value_passes(spec, value):
     validate_parameter("tiny", "knob", value, spec)

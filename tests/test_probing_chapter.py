@@ -130,3 +130,27 @@ def test_geometry_run_glues_the_shares_closer_tied_and_strictly_closer(monkeypat
     assert values["probe_geometry_bow_swap_tied"] == 50.0
     assert values["probe_geometry_bow_swap_closer"] == 25.0  # two ties counted half
     assert values["probe_geometry_bow_swap_strictly_closer"] == 0.0
+
+
+# --------------------------------------------------------------------------- the epoch cap
+
+
+def test_fits_at_cap_counts_the_fits_that_ran_to_the_cap_per_cell():
+    runs = pd.DataFrame({"task": ["sr", "sr", "neg", "neg", "neg"],
+                         "encoder": ["minilm", "minilm", "minilm", "minilm", "bow"],
+                         "control": ["none", "none", "none", "random probe", "none"],
+                         "epochs": [100, 37, 12, 100, 100]})
+    values = C.fits_at_cap(runs, "p", 100)
+    assert values == {"p_fits": 4, "p_fits_at_cap": 2, "p_sr_minilm_at_cap": 1, "p_neg_minilm_at_cap": 0,
+                      "p_neg_bow_at_cap": 1}  # the control's fit is not counted
+    by_task = C.fits_at_cap(runs, "t", 700, by=("task",))
+    assert by_task["t_fits_at_cap"] == 0 and by_task["t_sr_at_cap"] == 0
+
+
+def test_sides_against_chance_and_against_the_paper():
+    assert C.side_of(40.0, 45.0, 50.0) == "below" and C.side_of(51.0, 60.0, 50.0) == "above"
+    assert C.side_of(45.0, 55.0, 50.0) == "not apart from" and C.side_of_chance(45.0, 49.0) == "below chance"
+    values = {"k_order_low": 86.2, "k_order_high": 90.0, "k_neg_low": 72.6, "k_neg_high": 99.5}
+    targets = {"probe_2018_sdae_order": {"paper": 92.9}, "probe_2018_sdae_neg": {"paper": 99.0}}
+    assert C.paper_sides(values, "k", targets, ["order", "neg"]) == {
+        "k_order_side_of_paper": "below", "k_neg_side_of_paper": "not apart from"}

@@ -207,3 +207,12 @@ def test_grouped_random_split_keeps_every_cluster_in_one_part():
     assert [len(singletons[k]) for k in R.SPLIT_KEYS] == [1960, 420, 420]
     with pytest.raises(ValueError, match="fractions"):
         R.grouped_random_split(clusters, seed=0, fractions=(0.5, 0.2, 0.2))
+
+
+def test_random_splits_take_other_fractions_and_name_the_parameter_when_wrong():
+    s = R.random_split(2800, seed=0, fractions=[0.5, 0.25, 0.25])
+    assert {k: len(v) for k, v in s.items()} == {"train": 1400, "dev": 700, "test": 700}
+    assert np.array_equal(R.random_split(2800, 0, R.RANDOM_SPLIT_FRACTIONS)["test"], R.random_split(2800, 0)["test"])
+    for bad in ([0.7, 0.3], [0.7, 0.2, 0.2], [-0.1, 0.6, 0.5], [0.0, 0.5, 0.5]):
+        with pytest.raises(ValueError, match="split_fractions"):
+            R.random_split(100, 0, bad)

@@ -384,3 +384,17 @@ def test_test_composition_reads_the_test_parts():
     values = sg.test_composition(pairs, splits, "x")
     assert values == pytest.approx({"x_test_min": 2, "x_test_max": 3, "x_test_adv_share": (0.5 + 1.0) / 2,
                                     "x_test_human_mean": (0.25 + 1.0 / 3) / 2})
+
+
+def test_the_overlap_term_follows_the_split_fractions():
+    """Nadeau & Bengio's n_test / n_train: §4.7's 70/15/15 by default, the chapter's
+    split_fractions otherwise, and the intervals widen with it."""
+    assert sg.RANDOM_SPLIT_OVERLAP == sg.split_overlap((0.7, 0.15, 0.15)) == pytest.approx(420 / 1960)
+    assert sg.split_overlap([0.5, 0.25, 0.25]) == pytest.approx(0.5)
+    summary = pd.DataFrame([{"split kind": "random", "features": "verbnet", "regressor": "nn1", "mean": 0.6,
+                             "std": 0.02, "count": 5}])
+    default = sg.figure6_cell_values(summary, {})
+    wider = sg.figure6_cell_values(summary, {}, overlap=sg.split_overlap([0.5, 0.25, 0.25]))
+    assert wider["ft_random_verbnet_nn1_ci_low"] < default["ft_random_verbnet_nn1_ci_low"]
+    with pytest.raises(ValueError, match="split_fractions"):
+        sg.split_overlap([0.0, 0.5, 0.5])

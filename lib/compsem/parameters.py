@@ -127,7 +127,8 @@ def schema_path(chapter: str) -> Path:
 JSON_TYPES = {"int": "integer", "float": "number", "bool": "boolean", "str": "string",
               "list": "array", "dict": "object"}
 """The types of the schema files and the JSON Schema type each stands for."""
-SCHEMA_KEYS = {"type", "item", "min", "max", "choices", "min_length", "nullable", "pattern"}
+SCHEMA_KEYS = {"type", "item", "min", "max", "choices", "min_length", "length", "repeats", "nullable",
+               "pattern"}
 
 
 def load_schema(chapter: str) -> dict:
@@ -135,8 +136,9 @@ def load_schema(chapter: str) -> dict:
 
     A spec has ``type`` (int|float|bool|str|list|dict) and optionally ``item`` (type of list
     items), ``min``/``max`` (the value, or each list item), ``choices`` (allowed values or list
-    items), ``min_length`` (lists, dicts, strings), ``nullable`` and ``pattern`` (a regular
-    expression a string, or each string item, must match in full).
+    items), ``min_length`` (lists, dicts, strings), ``length`` (a list's exact length),
+    ``repeats`` (a list whose items may repeat, e.g. shares), ``nullable`` and ``pattern`` (a
+    regular expression a string, or each string item, must match in full).
     """
     file = schema_path(chapter)
     if not file.exists():
@@ -166,7 +168,8 @@ def json_schema(spec: dict) -> dict:
     ``min``, ``max``, ``choices`` and ``pattern`` apply to the value, or to each item of a list;
     ``min_length`` to the length of a list, string or dict; ``nullable`` also allows None;
     ``pattern`` must match the whole string. The items of a list are distinct (a seed or a model
-    given twice would be counted twice, narrowing an interval over them). Numbers are finite, a
+    given twice would be counted twice, narrowing an interval over them) unless ``repeats`` (a
+    list of shares); ``length`` fixes a list's length. Numbers are finite, a
     bool is not an int, an int is a float (:data:`VALIDATOR`).
     """
     scalar = {}
@@ -180,7 +183,9 @@ def json_schema(spec: dict) -> dict:
         scalar["pattern"] = rf"^(?:{spec['pattern']})\Z"
     if spec["type"] == "list":
         items = {**({"type": JSON_TYPES[spec["item"]]} if "item" in spec else {}), **scalar}
-        schema = {"type": "array", "items": items, "uniqueItems": True}
+        schema = {"type": "array", "items": items, "uniqueItems": not spec.get("repeats", False)}
+        if "length" in spec:
+            schema["minItems"] = schema["maxItems"] = spec["length"]
     else:
         schema = {"type": JSON_TYPES[spec["type"]], **scalar}
     if "min_length" in spec:
@@ -237,6 +242,8 @@ def _problem(error: jsonschema.ValidationError, spec: dict) -> str:
     if keyword == "uniqueItems":
         repeated = [item for i, item in enumerate(value) if item in value[:i]]
         return f"lists each item once; {repeated[0]!r} is repeated in {value!r}"
+    if keyword in ("minItems", "maxItems") and "length" in spec:
+        return f"needs exactly {spec['length']} items, got {value!r}"
     if keyword == "minItems":
         return f"needs at least {spec['min_length']} item(s), got {value!r}"
     if keyword in ("minLength", "minProperties"):

@@ -727,15 +727,18 @@ def published_random_values(random_files: pd.DataFrame, human, heldout_mask,
 
 
 def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[int], pairs: pd.DataFrame,
-                  epochs: int = 4, cv_folds: int = 0, device: str = "auto"
+                  epochs: int = 4, cv_folds: int = 0, device: str = "auto",
+                  split_fractions: Sequence[float] | None = None, split_seed: int | None = None
                   ) -> tuple[pd.DataFrame, dict[tuple[str, str, int], pd.DataFrame]]:
     """Fine-tune each model end to end once per seed (§4.7's recipe,
     :func:`compsem.sts.finetune.evaluate_split`) and score it on the adversarial pairs, as
     Figure 7 does (§5.3).
 
     Seed ``s`` trains with training seed ``s`` on the adversarial split (the non-adversarial pairs;
-    fixed) and on the seeded random split ``regressors.random_split(n, s)`` (the paper's split is
-    unpublished), so the seeds carry both sources of spread. ``cv_folds > 0`` adds the paper's
+    fixed) and on the seeded random split ``regressors.random_split(n, s, split_fractions)`` (by
+    default §4.7's 70/15/15; the paper's split is unpublished), so the seeds carry both sources of spread; with ``split_seed``
+    every training seed uses the one random split of that seed, so that the seeds carry the
+    spread of the training alone. ``cv_folds > 0`` adds the paper's
     k-fold protocol for Figure 7's random-split bar (out-of-fold predictions, first seed). Returns
     the table (one row per model, split and seed: ``rho_adv`` on the similarities centred over the
     sentences of all pairs, the authors' ``_norml`` form, and the run's scalar facts) and the per-pair predictions of each
@@ -755,7 +758,9 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     for model in models:
         for split_name in splits:
             for seed in seeds:
-                split = adversarial if split_name == "adversarial" else rg.random_split(len(pairs), seed)
+                split = adversarial if split_name == "adversarial" else rg.random_split(
+                    len(pairs), seed if split_seed is None else int(split_seed),
+                    rg.RANDOM_SPLIT_FRACTIONS if split_fractions is None else split_fractions)
                 outcome = finetune.evaluate_split(model, pairs, split["train"], split["test"], epochs=epochs,
                                                   seed=seed, device=device, show_progress=False)
                 predictions[(model, split_name, seed)] = outcome["predictions"]

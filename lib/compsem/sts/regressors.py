@@ -200,20 +200,32 @@ def _checked(split: dict[str, np.ndarray], n: int | None = None) -> dict[str, np
     return out
 
 
-def random_split(n: int, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.15)) -> dict[str, np.ndarray]:
+RANDOM_SPLIT_FRACTIONS = (0.7, 0.15, 0.15)
+"""Train, dev and test shares of the random split of §4.7 (70/15/15)."""
+
+
+def check_fractions(fractions: Sequence[float]) -> tuple[float, float, float]:
+    """``fractions`` as three floats, or ValueError naming them unless they are three non-negative
+    shares summing to 1 with a non-empty training share (the chapter parameter ``split_fractions``)."""
+    values = tuple(float(f) for f in fractions)
+    if len(values) != 3 or min(values) < 0 or values[0] <= 0 or not np.isclose(sum(values), 1.0):
+        raise ValueError(f"split_fractions {list(fractions)}: give three shares train, dev, test, "
+                         f"non-negative, a positive training share, summing to 1 (e.g. [0.7, 0.15, 0.15])")
+    return values
+
+
+def random_split(n: int, seed: int, fractions: Sequence[float] = RANDOM_SPLIT_FRACTIONS) -> dict[str, np.ndarray]:
     """Seeded random train/dev/test split of ``n`` pairs (stand-in for the authors' unpublished
     ``Set`` column, which defined §4.7's random split). Sizes: ``round(n * f)`` for train and
     dev, the rest test (2,800 -> 1,960 / 420 / 420). Returns sorted, disjoint index arrays."""
-    fractions = tuple(float(f) for f in fractions)
-    if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
-        raise ValueError("fractions must be three non-negative numbers summing to 1")
+    fractions = check_fractions(fractions)
     order = np.random.default_rng(seed).permutation(n)
     n_train, n_dev = round(n * fractions[0]), round(n * fractions[1])
     parts = np.split(order, [n_train, n_train + n_dev])
     return _checked({k: np.sort(p) for k, p in zip(SPLIT_KEYS, parts, strict=True)}, n)
 
 
-def grouped_random_split(clusters, seed: int, fractions: Sequence[float] = (0.7, 0.15, 0.15)
+def grouped_random_split(clusters, seed: int, fractions: Sequence[float] = RANDOM_SPLIT_FRACTIONS
                          ) -> dict[str, np.ndarray]:
     """Seeded random train/dev/test split that keeps each cluster of pairs whole (``clusters``: a
     label per pair; :func:`compsem.data.shared_sentences.sentence_clusters` puts pairs that share
@@ -223,9 +235,7 @@ def grouped_random_split(clusters, seed: int, fractions: Sequence[float] = (0.7,
     before ``round(n * fractions[0])`` pairs, to dev if before that plus ``round(n * fractions[1])``,
     else to test, so the parts hold about the fractions of :func:`random_split`. Returns sorted,
     disjoint index arrays."""
-    fractions = tuple(float(f) for f in fractions)
-    if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
-        raise ValueError("fractions must be three non-negative numbers summing to 1")
+    fractions = check_fractions(fractions)
     clusters = np.asarray(clusters)
     n = len(clusters)
     _, unit = np.unique(clusters, return_inverse=True)

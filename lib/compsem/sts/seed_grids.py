@@ -35,11 +35,18 @@ from compsem import stats as cstats
 from compsem.sts import regressors as rg
 from compsem.sts.families import UNION_FAMILIES
 
-RANDOM_SPLIT_OVERLAP = 0.15 / 0.70
-"""n_test / n_train of the seeded random splits (:func:`compsem.sts.regressors.random_split`: 420
-test and 1,960 training pairs of 2,800), the term by which the corrected resampled t of Nadeau &
-Bengio (2003) widens the variance of a mean over random splits of one set of pairs
-(:func:`t_interval`)."""
+
+def split_overlap(fractions=rg.RANDOM_SPLIT_FRACTIONS) -> float:
+    """n_test / n_train of random splits with the shares ``fractions`` (train, dev, test;
+    :func:`compsem.sts.regressors.random_split`), the term by which the corrected resampled t of
+    Nadeau & Bengio (2003) widens the variance of a mean over random splits of one set of pairs
+    (:func:`t_interval`)."""
+    train, _, test = rg.check_fractions(fractions)
+    return test / train
+
+
+RANDOM_SPLIT_OVERLAP = split_overlap()
+""":func:`split_overlap` of §4.7's 70/15/15 split (420 test and 1,960 training pairs of 2,800)."""
 
 
 def t_interval(mean: float, sd: float, n: int, level: float = 0.95,
@@ -100,8 +107,8 @@ claim verbnet-random-split-flat)."""
 
 
 def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, regressors: Sequence[str],
-                         features: Sequence[str] = ("verbnet", "mpnet"), level: float = 0.90
-                         ) -> tuple[pd.DataFrame, dict[str, float]]:
+                         features: Sequence[str] = ("verbnet", "mpnet"), level: float = 0.90,
+                         overlap: float = RANDOM_SPLIT_OVERLAP) -> tuple[pd.DataFrame, dict[str, float]]:
     """Random splits that keep the pairs of a sentence together (``grouped_grid``,
     :func:`compsem.sts.regressors.grouped_random_split`) against random splits by pair
     (``pair_grid``, the random splits of Figure 6), per feature set of ``features`` and regressor of
@@ -110,7 +117,7 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
     so matched test parts share more pairs than unmatched ones, a correlation the matched
     difference keeps); each difference grouped − by pair over the matched splits gets its
     mean and the corrected resampled t-interval at ``level`` (90%: an equivalence test's;
-    :func:`t_interval` with :data:`RANDOM_SPLIT_OVERLAP`), and, for the union of the
+    :func:`t_interval` with ``overlap``, :func:`split_overlap` of the splits' shares), and, for the union of the
     ``k = len(features) * len(regressors)`` equivalence tests (the two sides of a cell counting
     once), the interval at Bonferroni's level ``1 - (1 - level) / k``.
 
@@ -136,8 +143,8 @@ def grouped_split_values(pair_grid: pd.DataFrame, grouped_grid: pd.DataFrame, re
     for name, regressor in cells:
         difference = grouped[(name, regressor)].to_numpy() - pair[(name, regressor)].to_numpy()
         mean, sd = float(np.mean(difference)), float(np.std(difference, ddof=1)) if n > 1 else float("nan")
-        low, high = t_interval(mean, sd, n, level, overlap=RANDOM_SPLIT_OVERLAP)
-        wide = t_interval(mean, sd, n, cstats.bonferroni_level(k, 1 - level), overlap=RANDOM_SPLIT_OVERLAP)
+        low, high = t_interval(mean, sd, n, level, overlap=overlap)
+        wide = t_interval(mean, sd, n, cstats.bonferroni_level(k, 1 - level), overlap=overlap)
         key = f"{report.slug(name)}_{regressor}"
         values |= {f"ft_grouped_{key}_mean": float(grouped[(name, regressor)].mean()),
                    f"ft_grouped_minus_pair_{key}": mean}
@@ -211,11 +218,11 @@ nn5 are in the appendix only (Figure 11, Table 10)."""
 
 
 def random_gap_values(grid: pd.DataFrame, regressors: Sequence[str],
-                      largest: str = FIGURE6_LARGEST) -> dict[str, float]:
+                      largest: str = FIGURE6_LARGEST, overlap: float = RANDOM_SPLIT_OVERLAP) -> dict[str, float]:
     """VerbNet-CN minus MPNet (the paper's SentBERT checkpoint) on the random split (§5.3,
     Figure 6), per regressor: their difference of test rho on the same seeded split, its mean over
     the splits and 95% t-interval (:func:`t_interval`, corrected for the splits' overlapping
-    training sets: :data:`RANDOM_SPLIT_OVERLAP`), keys ``ft_random_gap_mpnet_<regressor>``;
+    training sets: ``overlap``, :func:`split_overlap` of the splits' shares), keys ``ft_random_gap_mpnet_<regressor>``;
     and how much that gap narrows from the smallest regressor of ``regressors`` (the first) to
     ``largest`` (:data:`FIGURE6_LARGEST`, whatever else runs; no narrowing when it did not run),
     ``ft_random_gap_narrowing_mpnet``. The gap of the smallest and the
@@ -237,26 +244,27 @@ def random_gap_values(grid: pd.DataFrame, regressors: Sequence[str],
     gap_family = UNION_FAMILIES["few_parameters_gap"]
     values: dict[str, float] = {}
     for key, gap in per_split.items():
-        low, high = t_interval(gap.mean(), gap.std(), gap.count(), overlap=RANDOM_SPLIT_OVERLAP)
+        low, high = t_interval(gap.mean(), gap.std(), gap.count(), overlap=overlap)
         values[f"{key}_mean"] = float(gap.mean())
         values[f"{key}_ci_low"] = low
         values[f"{key}_ci_high"] = high
         if key in (f"ft_random_gap_mpnet_{smallest}", "ft_random_gap_narrowing_mpnet"):
             low, high = t_interval(gap.mean(), gap.std(), gap.count(),
-                                   level=cstats.bonferroni_level(gap_family), overlap=RANDOM_SPLIT_OVERLAP)
+                                   level=cstats.bonferroni_level(gap_family), overlap=overlap)
             values[f"{key}_bonf{gap_family}_ci_low"] = low
             values[f"{key}_bonf{gap_family}_ci_high"] = high
     return values
 
 
 def figure6_cell_values(summary: pd.DataFrame, targets: Mapping[str, dict],
-                        equivalence_families: dict[str, Sequence[str]] | None = None) -> dict[str, float]:
+                        equivalence_families: dict[str, Sequence[str]] | None = None,
+                        overlap: float = RANDOM_SPLIT_OVERLAP) -> dict[str, float]:
     """The glued values of the Figure 6 grid (§5.3) from ``summary``, one row per split kind
     (``adversarial`` or ``random``), feature set and regressor with the ``mean``, ``std`` and
     ``count`` of test rho over the seeded splits: an adversarial cell without a target,
     ``ft_adv_<features>_<regressor>`` (one fit on the fixed split); a random cell's
     ``ft_random_<features>_<regressor>_mean`` with its t-intervals over the splits, corrected for
-    their overlapping training sets (:func:`t_interval` with :data:`RANDOM_SPLIT_OVERLAP`; :func:`_levels`:
+    their overlapping training sets (:func:`t_interval` with ``overlap``, :func:`split_overlap` of the splits' shares; :func:`_levels`:
     ``_ci_*``, ``_ci90_*`` and, for a feature set of ``equivalence_families``, the Bonferroni
     interval of its union of equivalence tests, ``_bonf<k>_ci_*``); and the best regressor of each
     feature set on the random split, ``ft_random_best_<features>_mean`` and ``_ci_low|high``."""
@@ -272,13 +280,13 @@ def figure6_cell_values(summary: pd.DataFrame, targets: Mapping[str, dict],
             if n > 1:
                 for tag, level in _levels(name, regressor, families).items():
                     values[f"{key}_{tag}_low"], values[f"{key}_{tag}_high"] = t_interval(
-                        mean, sd, n, level, overlap=RANDOM_SPLIT_OVERLAP)
+                        mean, sd, n, level, overlap=overlap)
     best = cells[cells["split kind"] == "random"].sort_values("mean", kind="stable").groupby("features", sort=False).tail(1)
     for name, mean, sd, n in best[["features", "mean", "std", "count"]].itertuples(index=False, name=None):
         key = f"ft_random_best_{report.slug(name)}"
         values[f"{key}_mean"] = float(mean)
         if n > 1:
-            values[f"{key}_ci_low"], values[f"{key}_ci_high"] = t_interval(mean, sd, n, overlap=RANDOM_SPLIT_OVERLAP)
+            values[f"{key}_ci_low"], values[f"{key}_ci_high"] = t_interval(mean, sd, n, overlap=overlap)
     return values
 
 
