@@ -263,7 +263,8 @@ chapter.lexicon_size_table(split_forms, items)
 
 # %% [markdown]
 # Verbs by class (most frequent first; a verb can be in several classes) and the irregular forms
-# the alignment finds:
+# the alignment finds (– where the data attest no such form, e.g. a verb never used in a
+# passive has no participle):
 
 # %%
 chapter.verbs_by_class(derived)

@@ -400,6 +400,12 @@ def test_verbs_by_class_and_irregular_verbs():
     irregular = chapter.irregular_verbs(lexicon)
     assert list(irregular.index) == ["give"]
     assert irregular.loc["give", "participle"] == "given"
+    # a participle the data never attest shows as a dash, not NaN
+    lexicon.verbs["run"] = Verb("run", past="ran", classes=["unergative"], count=2)
+    irregular = chapter.irregular_verbs(lexicon)
+    assert irregular.loc["run", "participle"] == chapter.UNATTESTED == "–"
+    assert not irregular.isna().any().any()
+    assert "NaN" not in irregular.T.to_string()
 
 
 # --------------------------------------------------------------------------- reference parser

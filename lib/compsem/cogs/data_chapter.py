@@ -444,12 +444,18 @@ def verbs_by_class(derived: Lexicon, shown: int = 8) -> pd.DataFrame:
     )
 
 
+UNATTESTED = "–"
+"""How a table shows a form the data never attest (e.g. the participle of a verb never used in
+a passive), instead of pandas' NaN."""
+
+
 def irregular_verbs(derived: Lexicon) -> pd.DataFrame:
     """Past tense and participle of the verbs whose past form does not start with the lemma
-    (minus its last letter), as the alignment with the forms finds them."""
+    (minus its last letter), as the alignment with the forms finds them; a form the data never
+    attest is :data:`UNATTESTED`."""
     return pd.DataFrame(
         [
-            {"lemma": v.lemma, "past": v.past, "participle": v.participle}
+            {"lemma": v.lemma, "past": v.past or UNATTESTED, "participle": v.participle or UNATTESTED}
             for v in derived.verbs.values()
             if v.past and not v.past.startswith(v.lemma[:-1])
         ]

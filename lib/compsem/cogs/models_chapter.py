@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from scipy.stats import chi2
 
 from compsem import report
 from compsem.cogs import evaluation as ev
@@ -644,6 +645,65 @@ def exposure_gain(
             **{f"paper: {label}": value for label, value in paper_exposure_means(quantity, many).items()},
         }
     return pd.DataFrame(rows).T, values
+
+
+POOR_GENERALIZATION_MODELS = ("transformer", "lstm", "bilstm")
+"""The models of the claim models-generalize-poorly (Section 4.8: "the Transformer and LSTM
+models that we tested performed poorly on the generalization set, with high variability across
+... random restarts", Table 4-3), with keys ``cogs_poor_<model>_*``."""
+
+VISIBLE_SEED_SD = 0.01
+"""The seed SD below which Table 4-3 prints none ("Only standard deviation greater than 0.01 is
+shown"): the paper's own line between a stable accuracy and one that varies over seeds."""
+
+POOR_GENERALIZATION_UNION = 2 * len(POOR_GENERALIZATION_MODELS)
+"""models-generalize-poorly fails if any one of its tests does (per model: gen above test, or a
+gen seed SD below :data:`VISIBLE_SEED_SD`): a union of this many tests, each read at
+Bonferroni's level (keys ``_bonf<k>_``)."""
+
+
+def sd_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """``(sd, low, high)``: the sample SD over seeds (``ddof=1``) and its ``level`` interval from
+    the chi-square distribution of ``(n - 1) s**2 / sigma**2`` (values assumed normal). NaN
+    throughout with fewer than 2 values."""
+    values = np.asarray(values, dtype=float).ravel()
+    if len(values) < 2:
+        return (float("nan"),) * 3
+    sd, dof = float(values.std(ddof=1)), len(values) - 1
+    upper_q, lower_q = chi2.ppf([(1 + level) / 2, (1 - level) / 2], dof)
+    return sd, sd * math.sqrt(dof / upper_q), sd * math.sqrt(dof / lower_q)
+
+
+def generalize_poorly(per_run: pd.DataFrame, models=POOR_GENERALIZATION_MODELS,
+                      exposures: int = 1) -> dict:
+    """For each of ``models`` with ``exposures`` exposure examples (the runs of ``per_run``,
+    :func:`compsem.cogs.summary.run_level`, trained by the stopping rule): how many seeds
+    (``cogs_poor_<model>_n_seeds``), test minus gen per seed with its mean and 95% t-interval
+    (``_gap``, ``_gap_ci_low``, ``_gap_ci_high``), and the SD of gen over the seeds with its 95%
+    chi-square interval (``_gen_sd``, ``_gen_sd_ci_low``, ``_gen_sd_ci_high``; :func:`sd_interval`),
+    each interval also at Bonferroni's level for :data:`POOR_GENERALIZATION_UNION` tests
+    (``_gap_bonf<k>_ci_low`` ...). NaN where a model has fewer than two seeds (its runs pending):
+    the claim models-generalize-poorly is then undecided by its ``needs``."""
+    k = POOR_GENERALIZATION_UNION
+    level = multiplicity.bonferroni_level(k)
+    values = {}
+    for model in models:
+        runs = per_run[(per_run.model == model) & (per_run.exposures == exposures)]
+        stem = f"cogs_poor_{model}"
+        values[f"{stem}_n_seeds"] = len(runs)
+        gap = (runs["test"] - runs["gen"]).to_numpy(float)
+        nan = (float("nan"),) * 3
+        mean, low, high = seed_interval(gap, bounds=PROPORTION_DIFFERENCE) if len(gap) >= 2 else nan
+        _, low_b, high_b = (seed_interval(gap, level=level, bounds=PROPORTION_DIFFERENCE)
+                            if len(gap) >= 2 else nan)  # fmt: skip
+        sd, sd_low, sd_high = sd_interval(runs["gen"])
+        _, sd_low_b, sd_high_b = sd_interval(runs["gen"], level=level)
+        values |= {f"{stem}_gap": mean, f"{stem}_gap_ci_low": low, f"{stem}_gap_ci_high": high,
+                   f"{stem}_gap_bonf{k}_ci_low": low_b, f"{stem}_gap_bonf{k}_ci_high": high_b,
+                   f"{stem}_gen_sd": sd, f"{stem}_gen_sd_ci_low": sd_low,
+                   f"{stem}_gen_sd_ci_high": sd_high, f"{stem}_gen_sd_bonf{k}_ci_low": sd_low_b,
+                   f"{stem}_gen_sd_bonf{k}_ci_high": sd_high_b}  # fmt: skip
+    return values
 
 
 def paper_exposure_means(quantity: str, many: int = 100) -> dict[str, float]:
