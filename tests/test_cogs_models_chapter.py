@@ -1115,19 +1115,14 @@ def test_generalize_poorly_per_model_and_nan_without_runs():
     assert len(values) == 3 * 11
 
 
-def test_models_generalize_poorly_is_undecided_until_every_model_has_runs():
+def test_models_generalize_poorly_waits_for_the_lstm_runs_and_shows_what_it_has():
+    """Untestable (no rules) while the LSTMs have no runs; its text reads only keys the chapter
+    glues from the Transformer's runs and the counts, never a pending model's NaN."""
     from compsem import claims
 
     claim = next(c for c in claims.load("cogs") if c.id == "models-generalize-poorly")
+    assert claim.expect == "untestable" and not claim.rules
     per_run = pd.DataFrame({"model": ["transformer"] * 5, "exposures": [1] * 5, "seed": [1, 2, 3, 4, 5],
                             "gen": [0.35, 0.45, 0.05, 0.40, 0.48], "test": [0.96, 0.965, 0.958, 0.97, 0.962]})  # fmt: skip
-    values = chapter.generalize_poorly(per_run)
-    assert not claims.missing_keys(claim, values)
-    assert claims.verdict(claim, values) == "inconclusive"
-    # every model with runs like the Transformer's: the rules decide
-    both = pd.concat([per_run.assign(model=m) for m in chapter.POOR_GENERALIZATION_MODELS])
-    assert claims.verdict(claim, chapter.generalize_poorly(both)) == "holds"
-    # one model whose gen hardly varies over its seeds (an SD wholly below .01): the rule fails
-    flat = both.copy()
-    flat.loc[flat.model == "lstm", "gen"] = [0.30, 0.3001, 0.3, 0.3002, 0.3]
-    assert claims.verdict(claim, chapter.generalize_poorly(flat)) == "fails"
+    values = {k: v for k, v in chapter.generalize_poorly(per_run).items() if not math.isnan(v)}
+    assert "not computed" not in claims.ours_text(claim, values) + claims.fill(claim.reason, values)
