@@ -8,6 +8,7 @@ refusal.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from pathlib import Path
@@ -139,6 +140,26 @@ def test_findings_page_opens_with_the_counts_and_the_contradictions():
     assert counts < contradictions < first_study
     for name in ("reproduced", "not testable"):
         assert name in page[counts:contradictions]
+
+
+def test_findings_list_errata_apart_from_contradicted_results(tmp_path, monkeypatch):
+    """A contradicted reproduction says what it contradicts (``contradiction``): the findings
+    page and README list the errata (printed numbers the papers' own data do not give) apart from
+    the results; a reproduction expected to fail without it, or a claim that cannot contradict
+    with it, is a ledger error."""
+    page = findings_page.render(GLUED)
+    results, errata = page.index("### Results of the papers"), page.index("### Errata")
+    first_study = page.index("## " + findings_page.STUDY_TITLES["sts3k"])
+    rows = [row for rows in findings_page.rows_by_study(GLUED).values() for row in rows
+            if row["outcome"] == "contradicted"]
+    assert {row["contradiction"] for row in rows} == {"erratum", "result"}
+    for row in rows:
+        at = page.index(html.escape(row["claim"]), results)
+        assert (results < at < errata) if row["contradiction"] == "result" else (errata < at < first_study)
+    error = _ledger(tmp_path, monkeypatch, "c", [{"expect": "fails", "reason": "r"}])
+    assert "field 'contradiction'" in str(error) and "erratum" in str(error)
+    error = _ledger(tmp_path, monkeypatch, "d", [{"contradiction": "erratum"}])
+    assert "only a reproduction expected to fail" in str(error)
 
 
 def test_findings_headline_counts_claims_and_targets():

@@ -70,6 +70,10 @@ CLAIMS_DIR = paths.CLAIMS_DIR
 EXPECTATIONS = ("holds", "fails", "inconclusive", "untestable")
 VERDICTS = ("holds", "fails", "inconclusive", "not evaluated", "not testable here")
 EVIDENCE = ("reproduction", "substitute", "extension")
+CONTRADICTIONS = ("erratum", "result")
+"""What a reproduction expected to fail contradicts (field ``contradiction``): ``erratum``, a
+number or a description the paper prints that its own data, files or code do not give, what it
+concludes from it standing; ``result``, what the paper finds."""
 # what a verdict means for the paper, by the kind of evidence (outcome()), in the order of the
 # Findings page's counts
 OUTCOMES = ("reproduced", "contradicted", "inconclusive", "substitute only", "extension",
@@ -78,7 +82,7 @@ OTHERWISE = "otherwise"  # ``fails_if: otherwise``: the claim fails whenever it 
 NEVER = "never"  # ``fails_if: never``: nothing we glue refutes the claim; ``holds_if: never``: nothing establishes it
 _REQUIRED = ("id", "chapter", "section", "claim", "quote", "source", "paper", "evidence",
              "expect")
-_OPTIONAL = ("holds_if", "fails_if", "needs", "reason", "ours")
+_OPTIONAL = ("holds_if", "fails_if", "needs", "reason", "ours", "contradiction")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MAX_LEDGER_BYTES = 1_000_000  # the largest ledger is 70 kB
 MAX_FIELD_CHARS = 4000  # the longest field (a reason) is under 1,000 characters
@@ -122,6 +126,7 @@ class Claim:
     needs: str | None = None
     reason: str | None = None
     ours: str | None = None
+    contradiction: str | None = None
 
     @property
     def rules(self) -> list[str]:
@@ -465,6 +470,14 @@ def load(study: str) -> tuple[Claim, ...]:
         for field in ("ours", "reason", "paper"):
             if entry.get(field):
                 _format_fields(entry[field], where, field)
+        contradicts = entry["expect"] == "fails" and entry["evidence"] == "reproduction"
+        if contradicts and entry.get("contradiction") not in CONTRADICTIONS:
+            raise ClaimError(f"{where}, field 'contradiction': a reproduction expected to fail says what it "
+                             f"contradicts, one of {CONTRADICTIONS} (erratum: a printed number or description "
+                             f"the paper's own data, files or code do not give; result: what the paper finds)")
+        if entry.get("contradiction") and not contradicts:
+            raise ClaimError(f"{where}, field 'contradiction': only a reproduction expected to fail "
+                             f"contradicts the paper")
         claims.append(Claim(study=study, **entry))
     return tuple(claims)
 
@@ -672,6 +685,7 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
             "ours": ours_text(claim, values), "verdict": result,
             "outcome": outcome(claim, result), "evidence": claim.evidence,
             "expected": claim.expect, "note": note or "", "link": f"{link_prefix}#{claim.anchor}",
+            "contradiction": claim.contradiction or "result",
         })
     return rows
 

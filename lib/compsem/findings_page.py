@@ -89,8 +89,20 @@ def rows_by_study(values_by_chapter: dict[str, dict[str, float]]) -> dict[str, l
     return out
 
 
-def _contradicted(by_study: dict[str, list[dict]]) -> list[dict]:
-    return [row for rows in by_study.values() for row in rows if row["outcome"] == "contradicted"]
+def _contradicted(by_study: dict[str, list[dict]], kind: str) -> list[dict]:
+    """The contradicted claims whose ``contradiction`` is ``kind`` (:data:`claims.CONTRADICTIONS`)."""
+    return [row for rows in by_study.values() for row in rows
+            if row["outcome"] == "contradicted" and row["contradiction"] == kind]
+
+
+CONTRADICTION_HEADINGS = {
+    "result": ("Results of the papers that our numbers contradict",
+               "What a paper finds, tested as it did, that our numbers contradict; each chapter says why."),
+    "erratum": ("Errata",
+                "Numbers and descriptions the papers print that their own data, files or code do not "
+                "give; what the papers conclude from them stands unless the chapter says otherwise."),
+}
+"""The two lists of contradicted claims, by :data:`claims.CONTRADICTIONS`: heading and lead."""
 
 
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
@@ -100,7 +112,6 @@ def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
 
 
 def _page(by_study: dict[str, list[dict]]) -> str:
-    contradicted = _contradicted(by_study)
     head = (
         "# Findings at a glance\n\n"
         "Every claim of the four studies that this book checks, with the paper's number or "
@@ -115,12 +126,11 @@ def _page(by_study: dict[str, list[dict]]) -> str:
         f"{counts_table(by_study)}\n\n"
         "## Contradictions of the papers\n\n"
     )
-    if contradicted:
-        head += ("Claims tested as the paper did that our numbers contradict; each chapter says "
-                 "why.\n\n"
-                 f"```{{raw}} html\n{claims.html_table(contradicted, show_chapter=True)}\n```\n\n")
-    else:
-        head += "None: no claim tested as the paper did is contradicted by our numbers.\n\n"
+    for kind, (heading, lead) in CONTRADICTION_HEADINGS.items():
+        rows = _contradicted(by_study, kind)
+        head += f"### {heading}\n\n"
+        head += (f"{lead}\n\n```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n\n" if rows
+                 else "None.\n\n")
     sections = [
         f"## {STUDY_TITLES.get(study, study)}\n\n{claims.summary(rows)}.\n\n"
         f"```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n"
@@ -143,10 +153,13 @@ def readme_findings(values_by_chapter: dict[str, dict[str, float]]) -> str:
 
 
 def _readme_block(by_study: dict[str, list[dict]]) -> str:
-    lines = [README_START, "", counts_table(by_study), "",
-             "The claims of the papers that our numbers contradict, each discussed in its chapter:", ""]
-    lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
-              for row in _contradicted(by_study)] or ["- none"]
+    lines = [README_START, "", counts_table(by_study)]
+    for kind, intro in (("result", "Results of the papers that our numbers contradict, each discussed in its chapter:"),
+                        ("erratum", "Errata: numbers and descriptions the papers print that their own data, files "
+                                    "or code do not give:")):
+        lines += ["", intro, ""]
+        lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
+                  for row in _contradicted(by_study, kind)] or ["- none"]
     return "\n".join([*lines, "", README_END])
 
 
