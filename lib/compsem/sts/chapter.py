@@ -666,9 +666,10 @@ def published_degradation(pairs: pd.DataFrame, features: str = "verbnet",
         key = f"{base}_{regressor}"
         values |= {key: d["difference"], f"{key}_ci90_low": low, f"{key}_ci90_high": high,
                    f"{key}_bonf{k}_ci_low": family_low, f"{key}_bonf{k}_ci_high": family_high}
-        values[f"{base}_untrained"] = d["rho_b"]
         rows.append({"regressor": regressor, "trained": d["rho_a"], "untrained": d["rho_b"],
                      "trained − untrained": d["difference"], "90% low": low, "90% high": high})
+    if rows:  # one untrained file, the same rho beside every regressor
+        values[f"{base}_untrained"] = rows[0]["untrained"]
     return pd.DataFrame(rows).set_index("regressor"), values
 
 
