@@ -653,3 +653,17 @@ def test_the_2016_probing_claims_over_seeds_need_two_seeds():
     assert len(reading_2016) == 6
     assert all(claim.needs == "probe_n_seeds >= 2" for claim in claims.load("probing")
                if claim.id in reading_2016)
+
+
+def test_an_unexpected_contradiction_is_listed_unclassified():
+    """A reproduction that fails in a run without its ledger expecting it has no
+    ``contradiction``: the README block lists it apart rather than among the results."""
+    rows = [{"outcome": "contradicted", "contradiction": "result", "claim": "R", "chapter": "c", "link": "c.html#r"},
+            {"outcome": "contradicted", "contradiction": "erratum", "claim": "E", "chapter": "c", "link": "c.html#e"},
+            {"outcome": "reproduced", "contradiction": "unclassified", "claim": "H", "chapter": "c", "link": "c.html#h"}]
+    block = findings_page._readme_block({"sts3k": rows})
+    assert "not yet classified" not in block and "- H " not in block
+    rows.append({"outcome": "contradicted", "contradiction": "unclassified", "claim": "U", "chapter": "c",
+                 "link": "c.html#u"})
+    block = findings_page._readme_block({"sts3k": rows})
+    assert block.index("- R ") < block.index("- E ") < block.index("not yet classified") < block.index("- U ")

@@ -78,3 +78,14 @@ def test_every_chapter_schema_is_valid_json_schema(chapter):
     for name, spec in parameters.load_schema(chapter).items():
         if name != "may_be_nan":
             parameters.VALIDATOR.check_schema(json_schema(spec))
+
+
+@pytest.mark.parametrize("spec", [{"type": "int", "length": 3}, {"type": "str", "repeats": True},
+                                  {"type": "list", "item": "int", "length": 3, "min_length": 1}])
+def test_a_schema_with_length_or_repeats_off_a_list_is_refused(tmp_path, monkeypatch, spec):
+    import yaml
+
+    monkeypatch.setattr(parameters, "schema_path", lambda chapter: tmp_path / f"{chapter}.schema.yaml")
+    (tmp_path / "tiny.schema.yaml").write_text(yaml.safe_dump({"knob": spec}))
+    with pytest.raises(ParameterError, match="length and repeats apply to lists only"):
+        parameters.load_schema("tiny")

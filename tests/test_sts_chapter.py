@@ -880,3 +880,8 @@ def test_cluster_widths_compare_the_pair_and_the_cluster_bootstrap_of_each_publi
     assert table.loc["VerbNet-CN", "clusters"] == pytest.approx(by_cluster[1] - by_cluster[0])
     assert values["cluster_width_ratio_median"] == pytest.approx(table["ratio"].median())
     assert values["cluster_width_ratio_min"] <= values["cluster_width_ratio_median"] <= values["cluster_width_ratio_max"]
+
+
+def test_finetune_split_words_say_what_the_seeds_spread_over():
+    assert "own split" in C.finetune_split_words(None) and "the split" in C.finetune_split_words(None)
+    assert C.finetune_split_words(3).startswith("uses the one split of seed 3") and "alone" in C.finetune_split_words(3)

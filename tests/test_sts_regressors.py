@@ -213,6 +213,6 @@ def test_random_splits_take_other_fractions_and_name_the_parameter_when_wrong():
     s = R.random_split(2800, seed=0, fractions=[0.5, 0.25, 0.25])
     assert {k: len(v) for k, v in s.items()} == {"train": 1400, "dev": 700, "test": 700}
     assert np.array_equal(R.random_split(2800, 0, R.RANDOM_SPLIT_FRACTIONS)["test"], R.random_split(2800, 0)["test"])
-    for bad in ([0.7, 0.3], [0.7, 0.2, 0.2], [-0.1, 0.6, 0.5], [0.0, 0.5, 0.5]):
+    for bad in ([0.7, 0.3], [0.7, 0.2, 0.2], [-0.1, 0.6, 0.5], [0.0, 0.5, 0.5], [0.85, 0.15, 0.0]):
         with pytest.raises(ValueError, match="split_fractions"):
             R.random_split(100, 0, bad)

@@ -685,7 +685,7 @@ def table(claims: list[Claim], values_by_chapter: Mapping[str, Mapping[str, floa
             "ours": ours_text(claim, values), "verdict": result,
             "outcome": outcome(claim, result), "evidence": claim.evidence,
             "expected": claim.expect, "note": note or "", "link": f"{link_prefix}#{claim.anchor}",
-            "contradiction": claim.contradiction or "result",
+            "contradiction": claim.contradiction or "unclassified",
         })
     return rows
 

@@ -101,8 +101,12 @@ CONTRADICTION_HEADINGS = {
     "erratum": ("Errata",
                 "Numbers and descriptions the papers print that their own data, files or code do not "
                 "give; what the papers conclude from them stands unless the chapter says otherwise."),
+    "unclassified": ("Contradictions not yet classified",
+                     "Claims that this run contradicts though their ledger entry does not expect it, so "
+                     "it does not say whether a result or an erratum is contradicted."),
 }
-"""The two lists of contradicted claims, by :data:`claims.CONTRADICTIONS`: heading and lead."""
+"""The lists of contradicted claims, by :data:`claims.CONTRADICTIONS` (and ``unclassified``: an
+unexpected failure, listed only when there is one): heading and lead."""
 
 
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
@@ -128,6 +132,8 @@ def _page(by_study: dict[str, list[dict]]) -> str:
     )
     for kind, (heading, lead) in CONTRADICTION_HEADINGS.items():
         rows = _contradicted(by_study, kind)
+        if kind == "unclassified" and not rows:
+            continue
         head += f"### {heading}\n\n"
         head += (f"{lead}\n\n```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n\n" if rows
                  else "None.\n\n")
@@ -156,7 +162,10 @@ def _readme_block(by_study: dict[str, list[dict]]) -> str:
     lines = [README_START, "", counts_table(by_study)]
     for kind, intro in (("result", "Results of the papers that our numbers contradict, each discussed in its chapter:"),
                         ("erratum", "Errata: numbers and descriptions the papers print that their own data, files "
-                                    "or code do not give:")):
+                                    "or code do not give:"),
+                        ("unclassified", "Contradictions not yet classified (failing without being expected to):")):
+        if kind == "unclassified" and not _contradicted(by_study, kind):
+            continue
         lines += ["", intro, ""]
         lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
                   for row in _contradicted(by_study, kind)] or ["- none"]

@@ -159,6 +159,9 @@ def load_schema(chapter: str) -> dict:
             raise ParameterError(
                 f"{file}: the spec of {name!r} must be a mapping with type in "
                 f"{'|'.join(JSON_TYPES)} and keys among {', '.join(sorted(SCHEMA_KEYS))}; got {spec!r}")
+        if spec["type"] != "list" and {"length", "repeats"} & set(spec) or {"length", "min_length"} <= set(spec):
+            raise ParameterError(f"{file}: the spec of {name!r}: length and repeats apply to lists only, "
+                                 f"and length (exact) excludes min_length; got {spec!r}")
     return schema
 
 

@@ -683,7 +683,8 @@ def generalize_poorly(per_run: pd.DataFrame, models=POOR_GENERALIZATION_MODELS,
     chi-square interval (``_gen_sd``, ``_gen_sd_ci_low``, ``_gen_sd_ci_high``; :func:`sd_interval`),
     each interval also at Bonferroni's level for :data:`POOR_GENERALIZATION_UNION` tests
     (``_gap_bonf<k>_ci_low`` ...). NaN where a model has fewer than two seeds (its runs pending):
-    the claim models-generalize-poorly is then undecided by its ``needs``."""
+    the claim models-generalize-poorly stays untestable until every model has two, its rule
+    declared in its ``source``."""
     k = POOR_GENERALIZATION_UNION
     level = multiplicity.bonferroni_level(k)
     values = {}

@@ -778,6 +778,14 @@ def finetune_runs(models: Sequence[str], splits: Sequence[str], seeds: Sequence[
     return table, predictions
 
 
+def finetune_split_words(split_seed: int | None) -> str:
+    """How the fine-tuning seeds draw their random splits (:func:`finetune_runs`), for the prose
+    (:func:`compsem.report.glue_words`): each its own split, or the one split of ``split_seed``."""
+    if split_seed is None:
+        return "draws its own split, so the spread over seeds holds both the training and the split"
+    return f"uses the one split of seed {int(split_seed)}, so the spread over seeds is the training's alone"
+
+
 def transfer_gaps(predictions: Mapping[tuple[str, str, int], pd.DataFrame], n_resamples: int = stats.BOOTSTRAP_RESAMPLES,
                   seed: int = 0, clusters=None) -> pd.DataFrame:
     """Per model and seed, rho(random-split-trained) − rho(adversarial-split-trained) on the same

@@ -206,11 +206,13 @@ RANDOM_SPLIT_FRACTIONS = (0.7, 0.15, 0.15)
 
 def check_fractions(fractions: Sequence[float]) -> tuple[float, float, float]:
     """``fractions`` as three floats, or ValueError naming them unless they are three non-negative
-    shares summing to 1 with a non-empty training share (the chapter parameter ``split_fractions``)."""
+    shares summing to 1 with positive training and test shares (the chapter parameter
+    ``split_fractions``)."""
     values = tuple(float(f) for f in fractions)
-    if len(values) != 3 or min(values) < 0 or values[0] <= 0 or not np.isclose(sum(values), 1.0):
+    if (len(values) != 3 or min(values) < 0 or values[0] <= 0 or values[2] <= 0
+            or not np.isclose(sum(values), 1.0)):
         raise ValueError(f"split_fractions {list(fractions)}: give three shares train, dev, test, "
-                         f"non-negative, a positive training share, summing to 1 (e.g. [0.7, 0.15, 0.15])")
+                         f"positive training and test shares, summing to 1 (e.g. [0.7, 0.15, 0.15])")
     return values
 
 
