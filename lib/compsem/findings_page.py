@@ -95,18 +95,31 @@ def _contradicted(by_study: dict[str, list[dict]], kind: str) -> list[dict]:
             if row["outcome"] == "contradicted" and row["contradiction"] == kind]
 
 
-CONTRADICTION_HEADINGS = {
+CONTRADICTION_TEXTS = {
     "result": ("Results of the papers that our numbers contradict",
-               "What a paper finds, tested as it did, that our numbers contradict; each chapter says why."),
+               "What a paper finds, tested as it did, that our numbers contradict; each chapter says why.",
+               "Results of the papers that our numbers contradict, each discussed in its chapter:"),
     "erratum": ("Errata",
                 "Numbers and descriptions the papers print that their own data, files or code do not "
-                "give; what the papers conclude from them stands unless the chapter says otherwise."),
+                "give; what the papers conclude from them stands unless the chapter says otherwise.",
+                "Errata: numbers and descriptions the papers print that their own data, files or code do "
+                "not give:"),
     "unclassified": ("Contradictions not yet classified",
                      "Claims that this run contradicts though their ledger entry does not expect it, so "
-                     "it does not say whether a result or an erratum is contradicted."),
+                     "it does not say whether a result or an erratum is contradicted.",
+                     "Contradictions not yet classified (failing without being expected to):"),
 }
-"""The lists of contradicted claims, by :data:`claims.CONTRADICTIONS` (and ``unclassified``: an
-unexpected failure, listed only when there is one): heading and lead."""
+"""The lists of contradicted claims, by :data:`claims.CONTRADICTIONS` and ``unclassified`` (an
+unexpected failure): the findings page's heading and lead, and the README's introduction."""
+
+
+def _contradiction_lists(by_study: dict[str, list[dict]]):
+    """``(texts, rows)`` per kind of :data:`CONTRADICTION_TEXTS`, in its order; the unclassified
+    list only when there is one."""
+    for kind, texts in CONTRADICTION_TEXTS.items():
+        rows = _contradicted(by_study, kind)
+        if rows or kind != "unclassified":
+            yield texts, rows
 
 
 def render(values_by_chapter: dict[str, dict[str, float]]) -> str:
@@ -130,10 +143,7 @@ def _page(by_study: dict[str, list[dict]]) -> str:
         f"{counts_table(by_study)}\n\n"
         "## Contradictions of the papers\n\n"
     )
-    for kind, (heading, lead) in CONTRADICTION_HEADINGS.items():
-        rows = _contradicted(by_study, kind)
-        if kind == "unclassified" and not rows:
-            continue
+    for (heading, lead, _), rows in _contradiction_lists(by_study):
         head += f"### {heading}\n\n"
         head += (f"{lead}\n\n```{{raw}} html\n{claims.html_table(rows, show_chapter=True)}\n```\n\n" if rows
                  else "None.\n\n")
@@ -160,15 +170,9 @@ def readme_findings(values_by_chapter: dict[str, dict[str, float]]) -> str:
 
 def _readme_block(by_study: dict[str, list[dict]]) -> str:
     lines = [README_START, "", counts_table(by_study)]
-    for kind, intro in (("result", "Results of the papers that our numbers contradict, each discussed in its chapter:"),
-                        ("erratum", "Errata: numbers and descriptions the papers print that their own data, files "
-                                    "or code do not give:"),
-                        ("unclassified", "Contradictions not yet classified (failing without being expected to):")):
-        if kind == "unclassified" and not _contradicted(by_study, kind):
-            continue
+    for (_, _, intro), rows in _contradiction_lists(by_study):
         lines += ["", intro, ""]
-        lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))"
-                  for row in _contradicted(by_study, kind)] or ["- none"]
+        lines += [f"- {row['claim']} ([{row['chapter']}]({BOOK_URL}{row['link']}))" for row in rows] or ["- none"]
     return "\n".join([*lines, "", README_END])
 
 

@@ -1023,11 +1023,6 @@ def over_trainings(released: dict, encoders, tasks, seed: int, **options) -> pd.
     return experiment.run_grid(frames, list(encoders), "mlp", ("none",), [seed], **options)
 
 
-PAPER_MAX_EPOCHS_2018 = 700
-"""The epoch cap of the 2018 code's MLP (scikit-learn's ``MLPClassifier`` default ``max_iter``;
-:func:`compsem.probing.classifiers.mlp_probe`)."""
-
-
 def fits_at_cap(runs: pd.DataFrame, prefix: str, max_epochs: int,
                 by: Sequence[str] = ("task", "encoder")) -> dict[str, int]:
     """How many MLP fits of ``runs`` (control ``none``) ran to the epoch cap ``max_epochs``
@@ -1039,7 +1034,8 @@ def fits_at_cap(runs: pd.DataFrame, prefix: str, max_epochs: int,
     The cap binds only on these fits. A fit draws its initialisation and each epoch's order of
     sentences from its seed, epoch after epoch, whatever the cap; so a fit that stopped by the
     plateau rule before ``max_epochs`` stops at the same epoch, with the same weights, under any
-    higher cap, the 2018 code's :data:`PAPER_MAX_EPOCHS_2018` included. A cell none of whose
+    higher cap, the 2018 code's 700 included (the default ``max_epochs`` of
+    :func:`compsem.probing.classifiers.mlp_probe`). A cell none of whose
     fits reached the cap therefore scores what training to that cap scores; a fit that stopped
     exactly at the cap counts as capped."""
     fits = runs[runs["control"] == "none"].reset_index(drop=True)
