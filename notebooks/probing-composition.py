@@ -637,7 +637,7 @@ table_trainings
 # Negation and {glue:text}`probe_t2_sr_sdae_none:.1f`% on SemRole, and MiniLM
 # {glue:text}`probe_t2_order_minilm_none:.1f`%, {glue:text}`probe_t2_neg_minilm_none:.1f`% and
 # {glue:text}`probe_t2_sr_minilm_none:.1f`%: the paper's contrast between its sequence models'
-# Order and Negation and their SemRole is the question. The Findings decide the comparisons at
+# Order and Negation and their SemRole is what these numbers bear on. The Findings decide it at
 # the 2018 code's cap of 700 epochs, since {glue:text}`probe_t2_fits_at_cap` of the
 # {glue:text}`probe_t2_fits` fits of this grid ran to this run's cap (a probe stopped early may
 # score a cell below what longer training gives). The random controls sit near chance, the
